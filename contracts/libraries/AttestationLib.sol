@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+
+/// @notice v1 request attestation: the spec's `GET /requests/{requestId}/signature` record.
+/// @dev Users and currencies are left-padded bytes32 so that non-EVM values fit; native is zero.
+struct RequestAttestation {
+    bytes32 requestId;
+    uint256 originChainId;
+    bytes32 originUser;
+    bytes32 originCurrency;
+    uint256 originAmount;
+    uint256 destinationChainId;
+    bytes32 destinationUser;
+}
+
+/// @notice v2 fill attestation: binds the deposit's orderId, the destination payment, an expiry
+/// and the destination receiver contract.
+struct FillAttestation {
+    bytes32 requestId;
+    bytes32 orderId;
+    uint256 originChainId;
+    bytes32 originUser;
+    bytes32 originCurrency;
+    uint256 originAmount;
+    uint256 destinationChainId;
+    bytes32 destinationUser;
+    bytes32 destinationCurrency;
+    uint256 destinationAmount;
+    uint256 deadline;
+    address receiver;
+}
+
+/// @title AttestationLib
+/// @notice The only onchain place where Ferry's attestation digests are computed, and the strict
+/// signature recovery every consumer uses. Its TypeScript twin is `ts/core/attestationDigest.ts`.
+library AttestationLib {
+    /// @notice keccak256 of the v2 type string.
+    bytes32 internal constant FILL_TYPEHASH = keccak256(
+        "FillAttestation(bytes32 requestId,bytes32 orderId,uint256 originChainId,bytes32 originUser,bytes32 originCurrency,uint256 originAmount,uint256 destinationChainId,bytes32 destinationUser,bytes32 destinationCurrency,uint256 destinationAmount,uint256 deadline,address receiver)"
+    );
+
+    /// @notice The signature is not exactly 65 bytes.
+    error InvalidSignatureLength(uint256 length);
+    /// @notice The signature's s value is in the upper half of the curve order (malleable form).
+    error SignatureMalleable(bytes32 s);
+    /// @notice The signature recovers to no address (bad v, or r/s not on the curve).
+    error InvalidSignature();
+
+    /// @notice v1 digest: keccak256(abi.encode(requestId, originChainId, originUser, originCurrency,
+    /// originAmount, destinationChainId, destinationUser)). Signed as an EIP-191 personal message.
+    function requestDigest(RequestAttestation calldata att) internal pure returns (bytes32 digest) {
+        // Seven static words, laid out in calldata exactly as abi.encode lays them out.
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            calldatacopy(m, att, 0xe0)
+            digest := keccak256(m, 0xe0)
+        }
+    }
+
+    /// @notice v2 digest: keccak256(abi.encode(FILL_TYPEHASH, ...all twelve fields in order)).
+    function fillDigest(FillAttestation calldata att) internal pure returns (bytes32 digest) {
+        bytes32 typehash = FILL_TYPEHASH;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, typehash)
+            calldatacopy(add(m, 0x20), att, 0x180)
+            // `receiver` is an address: clean its upper bits as abi.encode would.
+            mstore(add(m, 0x180), and(calldataload(add(att, 0x160)), 0xffffffffffffffffffffffffffffffffffffffff))
+            digest := keccak256(m, 0x1a0)
+        }
+    }
+
+    /// @notice The EIP-191 personal-sign hash of a 32-byte digest:
+    /// keccak256("\x19Ethereum Signed Message:\n32" || digest).
+    function toPersonalSignHash(bytes32 digest) internal pure returns (bytes32 hash) {
+        assembly ("memory-safe") {
+            mstore(0x00, "\x19Ethereum Signed Message:\n32")
+            mstore(0x1c, digest)
+            hash := keccak256(0x00, 0x3c)
+        }
+    }
+
+    /// @notice Recovers the signer of `hash` from a 65-byte (r, s, v) signature. Reverts on any other
+    /// length, on a high-s (malleable) signature and when recovery yields the zero address.
+    function recoverStrict(bytes32 hash, bytes calldata signature) internal pure returns (address signer) {
+        if (signature.length != 65) revert InvalidSignatureLength(signature.length);
+        (address recovered, ECDSA.RecoverError err, bytes32 errArg) = ECDSA.tryRecoverCalldata(hash, signature);
+        if (err == ECDSA.RecoverError.InvalidSignatureS) revert SignatureMalleable(errArg);
+        if (err != ECDSA.RecoverError.NoError) revert InvalidSignature();
+        return recovered;
+    }
+
+    /// @notice Converts a left-padded bytes32 into an EVM address, or reverts when the upper 12
+    /// bytes are not zero.
+    function toAddress(bytes32 value) internal pure returns (address) {
+        if (uint256(value) >> 160 != 0) revert NotAnEvmAddress(value);
+        return address(uint160(uint256(value)));
+    }
+
+    /// @notice A bytes32 user or currency does not hold a left-padded EVM address.
+    error NotAnEvmAddress(bytes32 value);
+}
