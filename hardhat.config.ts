@@ -17,18 +17,29 @@ export const COMPILER_SETTINGS = {
   evmVersion: "prague",
 } as const;
 
+/**
+ * Sources compiled through the IR pipeline (otherwise the same settings). The Depository's native
+ * deposit sits ~250 gas above its floor (21,000 + calldata + LOG3); via-IR's leaner dispatch and
+ * decoding is what brings it under the 24,000 budget (measured 24,120 legacy, 23,973 via-IR).
+ */
+export const VIA_IR_SOURCES = ["contracts/Depository.sol"] as const;
+
 export default defineConfig({
   plugins: [hardhatViem, hardhatViemAssertions, hardhatNetworkHelpers, hardhatMocha, hardhatIgnitionViem],
   solidity: {
-    version: SOLC_VERSION,
-    path: SOLJSON,
-    settings: COMPILER_SETTINGS,
+    compilers: [{ version: SOLC_VERSION, path: SOLJSON, settings: COMPILER_SETTINGS }],
+    overrides: Object.fromEntries(
+      VIA_IR_SOURCES.map((source) => [
+        source,
+        { version: SOLC_VERSION, path: SOLJSON, settings: { ...COMPILER_SETTINGS, viaIR: true } },
+      ]),
+    ),
   },
   test: {
     solidity: {
       fuzz: { runs: 256 },
       invariant: { runs: 64, depth: 32 },
-      fsPermissions: { readFile: ["test/vectors"] },
+      fsPermissions: { readFile: ["test/vectors/attestations.json", "test/vectors/order-ids.json"] },
     },
     mocha: { timeout: 120_000 },
   },

@@ -32,9 +32,11 @@ interface IAttestedReceiver {
 
     // ---------------------------------------------------------------- events
 
-    /// @notice `requestId` was filled: `amount` of `currency` reached `recipient`; `orderId` is the
-    /// origin deposit's id.
-    event Filled(bytes32 indexed requestId, address indexed recipient, bytes32 orderId, address currency, uint256 amount);
+    /// @notice `requestId` was filled: `recipient` was paid; `orderId` is the origin deposit's id.
+    /// The currency and amount paid are `att.destinationCurrency` and `att.destinationAmount` of the
+    /// signed attestation, i.e. part of the transaction's input, so the event does not repeat them
+    /// (512 gas per fill).
+    event Filled(bytes32 indexed requestId, address indexed recipient, bytes32 orderId);
     /// @notice A signer was added to or removed from the allow-list.
     event SignerUpdated(address indexed signer, bool allowed);
     /// @notice A recipient was added to or removed from the allow-list.
@@ -54,13 +56,19 @@ interface IAttestedReceiver {
     // ---------------------------------------------------------------- solver
 
     /// @notice Pay the recipient exactly `att.destinationAmount` of `att.destinationCurrency`:
-    /// native from msg.value (which must equal the amount), ERC-20 pulled from msg.sender.
-    /// Checks in order: deadline → destination chain and receiver → signer → recipient →
-    /// not filled → mark filled → pay → emit Filled.
+    /// native from msg.value (which must equal the amount), ERC-20 pulled from msg.sender straight to
+    /// the recipient (msg.value must then be 0; msg.sender must have approved this contract).
+    /// Checks in order: deadline → destination chain and receiver → signature (AttestationLib's
+    /// InvalidSignatureLength / SignatureMalleable / InvalidSignature) and signer → recipient
+    /// (NotAnEvmAddress when destinationUser is not an EVM address) → not filled → mark filled →
+    /// pay (NotAnEvmAddress for a non-EVM destinationCurrency) → emit Filled.
     function fill(FillAttestation calldata att, bytes calldata signature) external payable;
 
     /// @notice `fill`, then run `calls` through the Multicaller with the remaining msg.value
-    /// (msg.value minus the native amount paid); leftovers go back to msg.sender.
+    /// (msg.value minus the native amount paid; all of msg.value for an ERC-20 fill); the
+    /// Multicaller sends its native leftovers back to msg.sender. A native fill needs
+    /// msg.value ≥ the amount (else IncorrectNativeAmount). No token is swept: calls that leave
+    /// tokens in the Multicaller must move them on themselves.
     function fillAndCall(FillAttestation calldata att, bytes calldata signature, IMulticaller.Call[] calldata calls)
         external
         payable;

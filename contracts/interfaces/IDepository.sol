@@ -58,16 +58,25 @@ interface IDepository {
     /// @notice Deposit `msg.value` of native currency under `id`; depositor 0 credits msg.sender.
     function depositNative(address depositor, bytes32 id) external payable;
 
-    /// @notice Pull `amount` of `token` from msg.sender and credit the balance delta under `id`.
+    /// @notice Pull `amount` of `token` from msg.sender and credit the balance delta under `id`;
+    /// depositor 0 credits msg.sender. A fee-on-transfer token is credited what actually arrived.
+    /// @dev Reverts ZeroDeposit when nothing arrived; token failures bubble up (SafeERC20).
     function depositErc20(address depositor, address token, uint256 amount, bytes32 id) external;
 
-    /// @notice Pull msg.sender's whole allowance of `token` to this contract and credit it under `id`.
+    /// @notice Pull msg.sender's whole allowance of `token` to this contract and credit the balance
+    /// delta under `id`; depositor 0 credits msg.sender.
+    /// @dev Pulls exactly `allowance(msg.sender, this)`, so an unlimited approval reverts unless the
+    /// balance covers it: approve the deposit amount for this form, or use the amount form.
     function depositErc20(address depositor, address token, bytes32 id) external;
 
     // ---------------------------------------------------------------- allocator
 
     /// @notice Execute an allocator-signed payout request. Checks, in order: expiration → signature
     /// (must recover to the allocator) → not yet executed → mark executed → payouts.
+    /// @dev Anyone may submit. Malformed signatures revert with AttestationLib's errors
+    /// (InvalidSignatureLength, SignatureMalleable, InvalidSignature) before SignerNotAllocator.
+    /// Payouts run in order and are all-or-nothing: a failing native payout reverts CallFailed, a
+    /// failing ERC-20 payout bubbles the token's (or SafeERC20's) error.
     function execute(CallRequest calldata request, bytes calldata signature) external;
 
     // ---------------------------------------------------------------- views

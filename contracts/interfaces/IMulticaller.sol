@@ -29,6 +29,8 @@ interface IMulticaller {
     error RefundFailed(address refundTo);
     /// @notice `refundTo` may not be the zero address.
     error ZeroRefundRecipient();
+    /// @notice Native currency arrived outside a multicall (it would sit here until the next sweep).
+    error UnexpectedNativeTransfer();
 
     /// @notice The calls ran; leftovers were swept to `refundTo`.
     event Multicalled(address indexed caller, address indexed refundTo, uint256 calls);
@@ -39,4 +41,8 @@ interface IMulticaller {
         external
         payable
         returns (Result[] memory results);
+
+    /// @notice Accepts native currency only while a multicall runs (a call handing back unused value,
+    /// e.g. a swap's refund); it is swept to `refundTo` with the rest. Reverts otherwise.
+    receive() external payable;
 }

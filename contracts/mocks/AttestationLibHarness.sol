@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+import {AttestationLib, FillAttestation, RequestAttestation} from "../libraries/AttestationLib.sol";
+
+/// @notice Test-only: exposes every AttestationLib function externally with calldata arguments, so
+/// TypeScript tests and vector tests call the library exactly as a consuming contract would.
+/// @dev The recover functions are `view`: AttestationLib calls the ecrecover precompile from assembly.
+contract AttestationLibHarness {
+    function fillTypehash() external pure returns (bytes32) {
+        return AttestationLib.FILL_TYPEHASH;
+    }
+
+    function requestDigest(RequestAttestation calldata att) external pure returns (bytes32) {
+        return AttestationLib.requestDigest(att);
+    }
+
+    function fillDigest(FillAttestation calldata att) external pure returns (bytes32) {
+        return AttestationLib.fillDigest(att);
+    }
+
+    function toPersonalSignHash(bytes32 digest) external pure returns (bytes32) {
+        return AttestationLib.toPersonalSignHash(digest);
+    }
+
+    function recoverStrict(bytes32 hash, bytes calldata signature) external view returns (address) {
+        return AttestationLib.recoverStrict(hash, signature);
+    }
+
+    function toAddress(bytes32 value) external pure returns (address) {
+        return AttestationLib.toAddress(value);
+    }
+
+    /// @notice What a consumer does with a v1 attestation: digest → personal-sign hash → strict recovery.
+    function recoverRequestSigner(RequestAttestation calldata att, bytes calldata signature) external view returns (address) {
+        return AttestationLib.recoverStrict(AttestationLib.toPersonalSignHash(AttestationLib.requestDigest(att)), signature);
+    }
+
+    /// @notice What a consumer does with a v2 attestation: digest → personal-sign hash → strict recovery.
+    function recoverFillSigner(FillAttestation calldata att, bytes calldata signature) external view returns (address) {
+        return AttestationLib.recoverStrict(AttestationLib.toPersonalSignHash(AttestationLib.fillDigest(att)), signature);
+    }
+}

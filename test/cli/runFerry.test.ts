@@ -1,0 +1,36 @@
+import { expect } from "chai";
+import { errorLine, runCli } from "./runCli.ts";
+
+describe("ferry dispatcher", () => {
+  it("prints help with --help, -h and help, listing the commands, exit 0", () => {
+    for (const args of [["--help"], ["-h"], ["help"]]) {
+      const run = runCli(args);
+      expect(run.status, args.join(" ")).to.equal(0);
+      expect(run.stdout).to.match(/^Usage: ferry/);
+      for (const command of ["attest", "order-id", "webhook"]) expect(run.stdout).to.include(command);
+    }
+  });
+
+  it("prints per-command help, exit 0", () => {
+    for (const args of [["attest", "--help"], ["attest", "digest", "--help"], ["attest", "verify", "-h"], ["help", "attest"], ["order-id", "--help"], ["webhook", "--help"], ["webhook", "sign", "--help"], ["--help", "webhook"]]) {
+      const run = runCli(args);
+      expect(run.status, args.join(" ")).to.equal(0);
+      expect(run.stdout, args.join(" ")).to.match(/^Usage: ferry (attest|order-id|webhook)/);
+    }
+  });
+
+  it("exits 2 with one stderr line for unknown or missing commands and flags", () => {
+    for (const args of [[], ["deploy"], ["devnet"], ["keys", "create"], ["attest"], ["attest", "frobnicate"], ["webhook", "send"], ["--verbose", "attest"], ["help", "nope"]]) {
+      const run = runCli(args);
+      expect(run.status, args.join(" ")).to.equal(2);
+      expect(run.stdout, args.join(" ")).to.equal("");
+      expect(errorLine(run), args.join(" ")).to.match(/^ferry: USAGE: /);
+    }
+  });
+
+  it("writes errors as JSON on stderr with --json", () => {
+    const run = runCli(["--json", "deploy"]);
+    expect(run.status).to.equal(2);
+    expect(JSON.parse(errorLine(run))).to.deep.include({ error: { code: "USAGE", message: 'unknown command "deploy" (see ferry --help)' } });
+  });
+});

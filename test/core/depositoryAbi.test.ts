@@ -1,0 +1,33 @@
+import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import { toEventSelector, toFunctionSelector, type AbiEvent, type AbiFunction } from "viem";
+import { DEPOSITORY_DEPOSIT_ABI } from "../../ts/core/depositoryAbi.ts";
+
+describe("depositoryAbi", () => {
+  // Compiled by `hardhat test` before the mocha run.
+  const artifact = JSON.parse(
+    readFileSync(new URL("../../artifacts/contracts/interfaces/IDepository.sol/IDepository.json", import.meta.url), "utf8"),
+  ) as { abi: (AbiFunction | AbiEvent)[] };
+
+  it("matches the compiled IDepository fragment for fragment", () => {
+    for (const fragment of DEPOSITORY_DEPOSIT_ABI) {
+      const selector = fragment.type === "function" ? toFunctionSelector(fragment) : toEventSelector(fragment);
+      const compiled = artifact.abi.find(
+        (entry) => entry.type === fragment.type && (entry.type === "function" ? toFunctionSelector(entry) : toEventSelector(entry)) === selector,
+      );
+      expect(compiled, `${fragment.name} ${selector}`).to.not.equal(undefined);
+      expect(compiled!.inputs.map((i) => [i.name, i.type])).to.deep.equal(fragment.inputs.map((i) => [i.name, i.type]));
+      if (fragment.type === "function") expect((compiled as AbiFunction).stateMutability).to.equal(fragment.stateMutability);
+      else expect((compiled as AbiEvent).inputs.map((i) => i.indexed ?? false)).to.deep.equal(fragment.inputs.map((i) => i.indexed));
+    }
+  });
+
+  it("has the deposit selectors of DESIGN.md", () => {
+    const functions = DEPOSITORY_DEPOSIT_ABI.filter((f) => f.type === "function");
+    expect(functions.map((f) => toFunctionSelector(f))).to.deep.equal([
+      toFunctionSelector("depositNative(address,bytes32)"),
+      toFunctionSelector("depositErc20(address,address,uint256,bytes32)"),
+      toFunctionSelector("depositErc20(address,address,bytes32)"),
+    ]);
+  });
+});

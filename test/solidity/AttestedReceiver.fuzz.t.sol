@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+import {IAttestedReceiver} from "../../contracts/interfaces/IAttestedReceiver.sol";
+import {FillAttestation} from "../../contracts/libraries/AttestationLib.sol";
+import {ReceiverFixture} from "./AttestedReceiver.t.sol";
+
+/// @notice Fuzzed fields of valid (and single-fault) fills. Each test has a concrete twin of the same
+/// name without the `Fuzz` prefix in AttestedReceiver.t.sol (revertsIfNativeValueIncorrect has two:
+/// revertsIfNativeValueTooLow and revertsIfNativeValueTooHigh).
+contract AttestedReceiverFuzzTest is ReceiverFixture {
+    struct Fields {
+        bytes32 requestId;
+        bytes32 orderId;
+        uint256 originChainId;
+        address originUser;
+        bytes32 originCurrency;
+        uint256 originAmount;
+        uint256 recipientSeed;
+        uint256 amount;
+        uint256 deadline;
+        bool allowListOn;
+    }
+
+    /// @dev A valid attestation built from fuzzed fields; the recipient is listed (or the list is off).
+    function _valid(Fields memory f, address currency, uint256 maxAmount)
+        internal
+        returns (FillAttestation memory att, address user)
+    {
+        user = address(uint160(uint256(keccak256(abi.encode("fuzz.user", f.recipientSeed)))));
+        vm.startPrank(owner);
+        receiver.setRecipientAllowListEnabled(f.allowListOn);
+        if (f.allowListOn) receiver.setRecipient(user, true);
+        vm.stopPrank();
+
+        att = FillAttestation({
+            requestId: f.requestId,
+            orderId: f.orderId,
+            originChainId: f.originChainId,
+            originUser: _pad(f.originUser),
+            originCurrency: f.originCurrency,
+            originAmount: f.originAmount,
+            destinationChainId: DESTINATION_CHAIN_ID,
+            destinationUser: _pad(user),
+            destinationCurrency: _pad(currency),
+            destinationAmount: bound(f.amount, 0, maxAmount),
+            deadline: bound(f.deadline, block.timestamp, type(uint256).max),
+            receiver: address(receiver)
+        });
+    }
+
+    function testFuzz_fill_paysNativeRecipientExactly(Fields memory f) public {
+        (FillAttestation memory att, address user) = _valid(f, address(0), 1_000 ether);
+        uint256 before = user.balance;
+
+        vm.expectEmit(true, true, false, true, address(receiver));
+        emit IAttestedReceiver.Filled(att.requestId, user, att.orderId);
+        _fillNative(att, _sign(att));
+
+        assertEq(user.balance - before, att.destinationAmount);
+        assertEq(address(receiver).balance, 0);
+        assertTrue(receiver.filled(att.requestId));
+    }
+
+    function testFuzz_fill_paysErc20RecipientExactly(Fields memory f) public {
+        (FillAttestation memory att, address user) = _valid(f, address(usdc), 1e18);
+        uint256 solverBefore = usdc.balanceOf(solver);
+
+        vm.expectEmit(true, true, false, true, address(receiver));
+        emit IAttestedReceiver.Filled(att.requestId, user, att.orderId);
+        _fillToken(att, _sign(att));
+
+        assertEq(usdc.balanceOf(user), att.destinationAmount);
+        assertEq(solverBefore - usdc.balanceOf(solver), att.destinationAmount);
+        assertTrue(receiver.filled(att.requestId));
+    }
+
+    function testFuzz_fill_revertsIfExpired(Fields memory f, uint256 deadline) public {
+        (FillAttestation memory att,) = _valid(f, address(0), 1 ether);
+        att.deadline = bound(deadline, 0, block.timestamp - 1);
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.AttestationExpired.selector, att.deadline));
+        _fillNative(att, signature);
+    }
+
+    function testFuzz_fill_revertsIfWrongDestinationChain(Fields memory f, uint256 chainId) public {
+        vm.assume(chainId != DESTINATION_CHAIN_ID);
+        (FillAttestation memory att,) = _valid(f, address(0), 1 ether);
+        att.destinationChainId = chainId;
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.WrongDestinationChain.selector, chainId));
+        _fillNative(att, signature);
+    }
+
+    function testFuzz_fill_revertsIfSignerNotAllowed(Fields memory f, uint256 key) public {
+        key = bound(key, 1, SECP256K1_N - 1);
+        vm.assume(key != signerKey);
+        (FillAttestation memory att,) = _valid(f, address(0), 1 ether);
+        bytes memory signature = _signWith(key, att);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, vm.addr(key)));
+        _fillNative(att, signature);
+    }
+
+    function testFuzz_fill_revertsIfAlreadyFilled(Fields memory f, uint256 secondAmount) public {
+        (FillAttestation memory att,) = _valid(f, address(0), 1 ether);
+        _fillNative(att, _sign(att));
+
+        // A second, legitimately signed attestation for the same requestId (any amount) is refused.
+        att.destinationAmount = bound(secondAmount, 0, 1 ether);
+        bytes memory signature = _sign(att);
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.AlreadyFilled.selector, att.requestId));
+        _fillNative(att, signature);
+    }
+
+    function testFuzz_fill_revertsIfNativeValueIncorrect(Fields memory f, uint256 value) public {
+        (FillAttestation memory att,) = _valid(f, address(0), 1 ether);
+        value = bound(value, 0, 2 ether);
+        vm.assume(value != att.destinationAmount);
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(
+            abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, value, att.destinationAmount)
+        );
+        vm.prank(solver);
+        receiver.fill{value: value}(att, signature);
+    }
+
+    function testFuzz_fillDigest_matchesV2Layout(FillAttestation memory att) public view {
+        assertEq(receiver.fillDigest(att), _digest(att));
+    }
+}

@@ -1,0 +1,711 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+import {Test} from "forge-std/Test.sol";
+import {Vm} from "forge-std/Vm.sol";
+
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {SafeTransferLib} from "solady/src/utils/SafeTransferLib.sol";
+
+import {AttestedReceiver} from "../../contracts/AttestedReceiver.sol";
+import {Multicaller} from "../../contracts/Multicaller.sol";
+import {IAttestedReceiver} from "../../contracts/interfaces/IAttestedReceiver.sol";
+import {IMulticaller} from "../../contracts/interfaces/IMulticaller.sol";
+import {AttestationLib, FillAttestation} from "../../contracts/libraries/AttestationLib.sol";
+import {MockStablecoin} from "../../contracts/mocks/MockStablecoin.sol";
+import {RevertingRecipient} from "../../contracts/mocks/RevertingRecipient.sol";
+
+/// @notice The v2 digest written out field by field (independent of AttestationLib's assembly) and
+/// signing with a test key, the way the service signs: EIP-191 personal-sign over the digest.
+library FillSigning {
+    Vm private constant VM = Vm(address(uint160(uint256(keccak256("hevm cheat code")))));
+
+    string internal constant FILL_TYPE =
+        "FillAttestation(bytes32 requestId,bytes32 orderId,uint256 originChainId,bytes32 originUser,bytes32 originCurrency,uint256 originAmount,uint256 destinationChainId,bytes32 destinationUser,bytes32 destinationCurrency,uint256 destinationAmount,uint256 deadline,address receiver)";
+
+    function digest(FillAttestation memory att) internal pure returns (bytes32) {
+        return keccak256(
+            abi.encode(
+                keccak256(bytes(FILL_TYPE)),
+                att.requestId,
+                att.orderId,
+                att.originChainId,
+                att.originUser,
+                att.originCurrency,
+                att.originAmount,
+                att.destinationChainId,
+                att.destinationUser,
+                att.destinationCurrency,
+                att.destinationAmount,
+                att.deadline,
+                att.receiver
+            )
+        );
+    }
+
+    function personalSignHash(bytes32 digest_) internal pure returns (bytes32) {
+        return keccak256(abi.encodePacked("\x19Ethereum Signed Message:\n32", digest_));
+    }
+
+    function sign(uint256 key, FillAttestation memory att) internal pure returns (bytes memory) {
+        (uint8 v, bytes32 r, bytes32 s) = VM.sign(key, personalSignHash(digest(att)));
+        return abi.encodePacked(r, s, v);
+    }
+}
+
+/// @notice Deployment, keys and attestation builders shared by every AttestedReceiver suite
+/// (unit, fuzz, invariant, gas, exploit).
+abstract contract ReceiverFixture is Test {
+    uint256 internal constant ORIGIN_CHAIN_ID = 31_337;
+    uint256 internal constant DESTINATION_CHAIN_ID = 31_338;
+    uint256 internal constant NATIVE_AMOUNT = 1e17;
+    uint256 internal constant TOKEN_AMOUNT = 100e6;
+    uint256 internal constant START_TIME = 1_750_000_000;
+    uint256 internal constant VALIDITY = 10 minutes;
+    /// @dev secp256k1 group order; s > N/2 is the malleable twin.
+    uint256 internal constant SECP256K1_N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141;
+
+    AttestedReceiver internal receiver;
+    Multicaller internal multicaller;
+    MockStablecoin internal usdc;
+
+    address internal owner = makeAddr("owner");
+    address internal solver = makeAddr("solver");
+    address internal recipient = makeAddr("recipient");
+    address internal originUser = makeAddr("originUser");
+    address internal originToken = makeAddr("originToken");
+    address internal signer;
+    uint256 internal signerKey;
+
+    function setUp() public virtual {
+        vm.chainId(DESTINATION_CHAIN_ID);
+        vm.warp(START_TIME);
+        (signer, signerKey) = makeAddrAndKey("signer");
+
+        multicaller = new Multicaller();
+        receiver = new AttestedReceiver(owner, multicaller);
+        usdc = new MockStablecoin("USD Coin", "USDC");
+
+        vm.startPrank(owner);
+        receiver.setSigner(signer, true);
+        receiver.setRecipient(recipient, true);
+        receiver.setRecipientAllowListEnabled(true);
+        vm.stopPrank();
+
+        // The recipient is an existing funded account that already holds the token.
+        vm.deal(solver, 1_000 ether);
+        vm.deal(recipient, 1 ether);
+        usdc.mint(solver, 1e18);
+        usdc.mint(recipient, 1e6);
+        vm.prank(solver);
+        usdc.approve(address(receiver), type(uint256).max);
+    }
+
+    // ---------------------------------------------------------------- builders
+
+    function _nativeAttestation(bytes32 requestId) internal view returns (FillAttestation memory) {
+        return _attestation(requestId, address(0), NATIVE_AMOUNT);
+    }
+
+    function _tokenAttestation(bytes32 requestId) internal view returns (FillAttestation memory) {
+        return _attestation(requestId, address(usdc), TOKEN_AMOUNT);
+    }
+
+    function _attestation(bytes32 requestId, address currency, uint256 amount)
+        internal
+        view
+        returns (FillAttestation memory)
+    {
+        return FillAttestation({
+            requestId: requestId,
+            orderId: keccak256(abi.encode("order", requestId)),
+            originChainId: ORIGIN_CHAIN_ID,
+            originUser: _pad(originUser),
+            originCurrency: currency == address(0) ? bytes32(0) : _pad(originToken),
+            originAmount: amount + amount / 1000,
+            destinationChainId: DESTINATION_CHAIN_ID,
+            destinationUser: _pad(recipient),
+            destinationCurrency: _pad(currency),
+            destinationAmount: amount,
+            deadline: block.timestamp + VALIDITY,
+            receiver: address(receiver)
+        });
+    }
+
+    function _pad(address account) internal pure returns (bytes32) {
+        return bytes32(uint256(uint160(account)));
+    }
+
+    // ---------------------------------------------------------------- signing
+
+    function _digest(FillAttestation memory att) internal pure returns (bytes32) {
+        return FillSigning.digest(att);
+    }
+
+    function _personalSignHash(bytes32 digest) internal pure returns (bytes32) {
+        return FillSigning.personalSignHash(digest);
+    }
+
+    function _sign(FillAttestation memory att) internal view returns (bytes memory) {
+        return FillSigning.sign(signerKey, att);
+    }
+
+    function _signWith(uint256 key, FillAttestation memory att) internal pure returns (bytes memory) {
+        return FillSigning.sign(key, att);
+    }
+
+    /// @dev The high-s twin of a valid 65-byte signature: (r, N - s, v ^ 1) recovers the same signer.
+    function _malleate(bytes memory signature) internal pure returns (bytes memory) {
+        (bytes32 r, bytes32 s, uint8 v) = _split(signature);
+        return abi.encodePacked(r, bytes32(SECP256K1_N - uint256(s)), v == 27 ? uint8(28) : uint8(27));
+    }
+
+    function _split(bytes memory signature) internal pure returns (bytes32 r, bytes32 s, uint8 v) {
+        assembly ("memory-safe") {
+            r := mload(add(signature, 0x20))
+            s := mload(add(signature, 0x40))
+            v := byte(0, mload(add(signature, 0x60)))
+        }
+    }
+
+    /// @dev The address an arbitrary (low-s, well-formed) signature recovers to for `att`.
+    function _recovered(FillAttestation memory att, bytes memory signature) internal pure returns (address) {
+        (bytes32 r, bytes32 s, uint8 v) = _split(signature);
+        return ecrecover(_personalSignHash(_digest(att)), v, r, s);
+    }
+
+    // ---------------------------------------------------------------- fills
+
+    function _fillNative(FillAttestation memory att, bytes memory signature) internal {
+        vm.prank(solver);
+        receiver.fill{value: att.destinationAmount}(att, signature);
+    }
+
+    function _fillToken(FillAttestation memory att, bytes memory signature) internal {
+        vm.prank(solver);
+        receiver.fill(att, signature);
+    }
+}
+
+/// @notice A destination call target: records how much native currency each call brought.
+contract PaidAction {
+    uint256 public received;
+
+    function act() external payable {
+        received += msg.value;
+    }
+
+    function fail() external pure {
+        revert("PaidAction: failed");
+    }
+}
+
+/// @notice Unit tests: one per revert path in the contract's check order, then happy paths, admin,
+/// fillAndCall and views.
+contract AttestedReceiverTest is ReceiverFixture {
+    bytes32 internal constant REQUEST_ID = keccak256("request.1");
+
+    // ================================================================ fill: reverts, in check order
+
+    function test_fill_revertsIfExpired() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        att.deadline = block.timestamp - 1;
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.AttestationExpired.selector, att.deadline));
+        _fillNative(att, signature);
+    }
+
+    function test_fill_revertsIfWrongDestinationChain() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        att.destinationChainId = ORIGIN_CHAIN_ID;
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.WrongDestinationChain.selector, ORIGIN_CHAIN_ID));
+        _fillNative(att, signature);
+    }
+
+    function test_fill_revertsIfWrongReceiver() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        att.receiver = makeAddr("otherReceiver");
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.WrongReceiver.selector, att.receiver));
+        _fillNative(att, signature);
+    }
+
+    function test_fill_revertsIfSignatureLengthInvalid() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        (bytes32 r, bytes32 s,) = _split(_sign(att));
+        bytes memory compact = abi.encodePacked(r, s); // 64 bytes (ERC-2098 style) is rejected
+
+        vm.expectRevert(abi.encodeWithSelector(AttestationLib.InvalidSignatureLength.selector, 64));
+        _fillNative(att, compact);
+    }
+
+    function test_fill_revertsIfSignatureMalleable() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory twin = _malleate(_sign(att));
+        (, bytes32 highS,) = _split(twin);
+
+        vm.expectRevert(abi.encodeWithSelector(AttestationLib.SignatureMalleable.selector, highS));
+        _fillNative(att, twin);
+    }
+
+    function test_fill_revertsIfSignatureInvalid() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        (bytes32 r, bytes32 s,) = _split(_sign(att));
+        bytes memory badV = abi.encodePacked(r, s, uint8(29)); // ecrecover yields address(0)
+
+        vm.expectRevert(AttestationLib.InvalidSignature.selector);
+        _fillNative(att, badV);
+    }
+
+    function test_fill_revertsIfSignerNotAllowed() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        (address stranger, uint256 strangerKey) = makeAddrAndKey("stranger");
+        bytes memory signature = _signWith(strangerKey, att);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, stranger));
+        _fillNative(att, signature);
+    }
+
+    function test_fill_revertsIfRecipientNotAnEvmAddress() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        att.destinationUser = keccak256("a 32-byte non-EVM user");
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(abi.encodeWithSelector(AttestationLib.NotAnEvmAddress.selector, att.destinationUser));
+        _fillNative(att, signature);
+    }
+
+    function test_fill_revertsIfRecipientNotAllowed() public {
+        address stranger = makeAddr("unlistedRecipient");
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        att.destinationUser = _pad(stranger);
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.RecipientNotAllowed.selector, stranger));
+        _fillNative(att, signature);
+    }
+
+    function test_fill_revertsIfAlreadyFilled() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory signature = _sign(att);
+        _fillNative(att, signature);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.AlreadyFilled.selector, REQUEST_ID));
+        _fillNative(att, signature);
+    }
+
+    function test_fill_revertsIfCurrencyNotAnEvmAddress() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        att.destinationCurrency = keccak256("a 32-byte non-EVM currency");
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(abi.encodeWithSelector(AttestationLib.NotAnEvmAddress.selector, att.destinationCurrency));
+        _fillNative(att, signature);
+    }
+
+    function test_fill_revertsIfNativeValueTooLow() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(
+            abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, NATIVE_AMOUNT - 1, NATIVE_AMOUNT)
+        );
+        vm.prank(solver);
+        receiver.fill{value: NATIVE_AMOUNT - 1}(att, signature);
+    }
+
+    function test_fill_revertsIfNativeValueTooHigh() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(
+            abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, NATIVE_AMOUNT + 1, NATIVE_AMOUNT)
+        );
+        vm.prank(solver);
+        receiver.fill{value: NATIVE_AMOUNT + 1}(att, signature);
+    }
+
+    function test_fill_revertsIfValueSentWithErc20Fill() public {
+        FillAttestation memory att = _tokenAttestation(REQUEST_ID);
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, 1, 0));
+        vm.prank(solver);
+        receiver.fill{value: 1}(att, signature);
+    }
+
+    function test_fill_revertsIfNativeTransferFails() public {
+        address rejecting = address(new RevertingRecipient());
+        vm.prank(owner);
+        receiver.setRecipient(rejecting, true);
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        att.destinationUser = _pad(rejecting);
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.NativeTransferFailed.selector, rejecting));
+        _fillNative(att, signature);
+        assertFalse(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fill_revertsIfTokenPullFails() public {
+        vm.prank(solver);
+        usdc.approve(address(receiver), TOKEN_AMOUNT - 1);
+        FillAttestation memory att = _tokenAttestation(REQUEST_ID);
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(SafeTransferLib.TransferFromFailed.selector);
+        _fillToken(att, signature);
+        assertFalse(receiver.filled(REQUEST_ID));
+    }
+
+    /// @dev Breaks every condition at once, then repairs them one by one: each time the next check in
+    /// the documented order must be the one that reverts.
+    function test_fill_checksRunInDocumentedOrder() public {
+        address stranger = makeAddr("unlistedRecipient");
+        (, uint256 strangerKey) = makeAddrAndKey("stranger");
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        _fillNative(att, _sign(att)); // so the requestId is already filled
+
+        att.deadline = block.timestamp - 1;
+        att.destinationChainId = 1;
+        att.receiver = stranger;
+        att.destinationUser = _pad(stranger);
+        bytes memory foreign = _signWith(strangerKey, att);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.AttestationExpired.selector, att.deadline));
+        _fillNative(att, foreign);
+
+        att.deadline = block.timestamp;
+        foreign = _signWith(strangerKey, att);
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.WrongDestinationChain.selector, 1));
+        _fillNative(att, foreign);
+
+        att.destinationChainId = DESTINATION_CHAIN_ID;
+        foreign = _signWith(strangerKey, att);
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.WrongReceiver.selector, stranger));
+        _fillNative(att, foreign);
+
+        att.receiver = address(receiver);
+        vm.expectRevert(abi.encodeWithSelector(AttestationLib.InvalidSignatureLength.selector, 0));
+        _fillNative(att, "");
+
+        foreign = _signWith(strangerKey, att);
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, makeAddr("stranger")));
+        _fillNative(att, foreign);
+
+        bytes memory signature = _sign(att);
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.RecipientNotAllowed.selector, stranger));
+        _fillNative(att, signature);
+
+        att.destinationUser = _pad(recipient);
+        signature = _sign(att);
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.AlreadyFilled.selector, REQUEST_ID));
+        _fillNative(att, signature);
+    }
+
+    // ================================================================ fill: happy paths
+
+    function test_fill_paysNativeRecipientExactly() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory signature = _sign(att);
+        uint256 recipientBefore = recipient.balance;
+        uint256 solverBefore = solver.balance;
+
+        vm.expectEmit(true, true, false, true, address(receiver));
+        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, att.orderId);
+        _fillNative(att, signature);
+
+        assertEq(recipient.balance - recipientBefore, NATIVE_AMOUNT, "recipient paid exactly");
+        assertEq(solverBefore - solver.balance, NATIVE_AMOUNT, "solver paid exactly");
+        assertEq(address(receiver).balance, 0, "receiver keeps nothing");
+        assertTrue(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fill_paysErc20RecipientExactly() public {
+        FillAttestation memory att = _tokenAttestation(REQUEST_ID);
+        bytes memory signature = _sign(att);
+        uint256 recipientBefore = usdc.balanceOf(recipient);
+        uint256 solverBefore = usdc.balanceOf(solver);
+
+        vm.expectEmit(true, true, false, true, address(receiver));
+        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, att.orderId);
+        _fillToken(att, signature);
+
+        assertEq(usdc.balanceOf(recipient) - recipientBefore, TOKEN_AMOUNT, "recipient paid exactly");
+        assertEq(solverBefore - usdc.balanceOf(solver), TOKEN_AMOUNT, "solver paid exactly");
+        assertEq(usdc.balanceOf(address(receiver)), 0, "receiver keeps nothing");
+        assertTrue(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fill_succeedsAtDeadline() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        vm.warp(att.deadline);
+        _fillNative(att, _sign(att));
+        assertTrue(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fill_paysUnlistedRecipientWhenAllowListOff() public {
+        vm.prank(owner);
+        receiver.setRecipientAllowListEnabled(false);
+        address stranger = makeAddr("unlistedRecipient");
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        att.destinationUser = _pad(stranger);
+
+        _fillNative(att, _sign(att));
+        assertEq(stranger.balance, NATIVE_AMOUNT);
+    }
+
+    function test_fill_paysZeroAmount() public {
+        FillAttestation memory att = _attestation(REQUEST_ID, address(0), 0);
+        uint256 before = recipient.balance;
+        _fillNative(att, _sign(att));
+        assertEq(recipient.balance, before);
+        assertTrue(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fill_anyoneMayFill() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory signature = _sign(att);
+        address anyone = makeAddr("anyone");
+        vm.deal(anyone, NATIVE_AMOUNT);
+        vm.prank(anyone);
+        receiver.fill{value: NATIVE_AMOUNT}(att, signature);
+        assertEq(anyone.balance, 0);
+    }
+
+    function test_fill_revertsAfterSignerRevoked() public {
+        vm.prank(owner);
+        receiver.setSigner(signer, false);
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, signer));
+        _fillNative(att, signature);
+    }
+
+    function test_fill_acceptsRotatedSigner() public {
+        (address next, uint256 nextKey) = makeAddrAndKey("nextSigner");
+        vm.prank(owner);
+        receiver.setSigner(next, true);
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+
+        _fillNative(att, _signWith(nextKey, att));
+        assertTrue(receiver.filled(REQUEST_ID));
+    }
+
+    // ================================================================ fillAndCall
+
+    function test_fillAndCall_usesExtraValueAndSweepsLeftover() public {
+        PaidAction action = new PaidAction();
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory signature = _sign(att);
+        IMulticaller.Call[] memory calls = new IMulticaller.Call[](1);
+        calls[0] = IMulticaller.Call(address(action), false, 0.01 ether, abi.encodeCall(PaidAction.act, ()));
+        uint256 solverBefore = solver.balance;
+        uint256 recipientBefore = recipient.balance;
+
+        vm.expectEmit(true, true, false, true, address(receiver));
+        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, att.orderId);
+        vm.expectEmit(true, true, false, true, address(multicaller));
+        emit IMulticaller.Multicalled(address(receiver), solver, 1);
+        vm.prank(solver);
+        receiver.fillAndCall{value: NATIVE_AMOUNT + 0.05 ether}(att, signature, calls);
+
+        assertEq(recipient.balance - recipientBefore, NATIVE_AMOUNT, "recipient paid exactly");
+        assertEq(action.received(), 0.01 ether, "call got its value");
+        assertEq(solverBefore - solver.balance, NATIVE_AMOUNT + 0.01 ether, "leftover swept back");
+        assertEq(address(receiver).balance, 0);
+        assertEq(address(multicaller).balance, 0);
+        assertTrue(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fillAndCall_forwardsAllValueOnErc20Fill() public {
+        PaidAction action = new PaidAction();
+        FillAttestation memory att = _tokenAttestation(REQUEST_ID);
+        IMulticaller.Call[] memory calls = new IMulticaller.Call[](1);
+        calls[0] = IMulticaller.Call(address(action), false, 0.02 ether, abi.encodeCall(PaidAction.act, ()));
+        uint256 solverBefore = solver.balance;
+        uint256 recipientBefore = usdc.balanceOf(recipient);
+
+        vm.prank(solver);
+        receiver.fillAndCall{value: 0.03 ether}(att, _sign(att), calls);
+
+        assertEq(usdc.balanceOf(recipient) - recipientBefore, TOKEN_AMOUNT);
+        assertEq(action.received(), 0.02 ether);
+        assertEq(solverBefore - solver.balance, 0.02 ether, "leftover swept back");
+    }
+
+    function test_fillAndCall_paysWithNoCalls() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        IMulticaller.Call[] memory calls = new IMulticaller.Call[](0);
+        uint256 solverBefore = solver.balance;
+
+        vm.prank(solver);
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, _sign(att), calls);
+        assertEq(solverBefore - solver.balance, NATIVE_AMOUNT);
+    }
+
+    function test_fillAndCall_revertsIfNativeValueBelowAmount() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory signature = _sign(att);
+        IMulticaller.Call[] memory calls = new IMulticaller.Call[](0);
+
+        vm.expectRevert(
+            abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, NATIVE_AMOUNT - 1, NATIVE_AMOUNT)
+        );
+        vm.prank(solver);
+        receiver.fillAndCall{value: NATIVE_AMOUNT - 1}(att, signature, calls);
+    }
+
+    function test_fillAndCall_revertsWholeFillIfCallReverts() public {
+        PaidAction action = new PaidAction();
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory signature = _sign(att);
+        IMulticaller.Call[] memory calls = new IMulticaller.Call[](1);
+        calls[0] = IMulticaller.Call(address(action), false, 0, abi.encodeCall(PaidAction.fail, ()));
+
+        vm.expectRevert(
+            abi.encodeWithSelector(
+                IMulticaller.CallReverted.selector, 0, abi.encodeWithSignature("Error(string)", "PaidAction: failed")
+            )
+        );
+        vm.prank(solver);
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, calls);
+        assertFalse(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fillAndCall_runsTheSameChecks() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory signature = _sign(att);
+        IMulticaller.Call[] memory calls = new IMulticaller.Call[](0);
+        vm.prank(solver);
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, calls);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.AlreadyFilled.selector, REQUEST_ID));
+        vm.prank(solver);
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, calls);
+    }
+
+    // ================================================================ admin
+
+    function test_constructor_setsOwnerAndMulticaller() public view {
+        assertEq(receiver.owner(), owner);
+        assertEq(address(receiver.multicaller()), address(multicaller));
+    }
+
+    function test_constructor_startsWithEmptyPolicy() public {
+        AttestedReceiver fresh = new AttestedReceiver(owner, multicaller);
+        assertFalse(fresh.isSigner(signer));
+        assertFalse(fresh.isRecipientAllowed(recipient));
+        assertFalse(fresh.recipientAllowListEnabled());
+    }
+
+    function test_setSigner_updatesAndEmits() public {
+        address next = makeAddr("nextSigner");
+        vm.expectEmit(true, false, false, true, address(receiver));
+        emit IAttestedReceiver.SignerUpdated(next, true);
+        vm.prank(owner);
+        receiver.setSigner(next, true);
+        assertTrue(receiver.isSigner(next));
+
+        vm.expectEmit(true, false, false, true, address(receiver));
+        emit IAttestedReceiver.SignerUpdated(next, false);
+        vm.prank(owner);
+        receiver.setSigner(next, false);
+        assertFalse(receiver.isSigner(next));
+    }
+
+    function test_setSigner_revertsIfZero() public {
+        vm.expectRevert(IAttestedReceiver.ZeroSigner.selector);
+        vm.prank(owner);
+        receiver.setSigner(address(0), true);
+    }
+
+    function test_setSigner_revertsIfNotOwner() public {
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, solver));
+        vm.prank(solver);
+        receiver.setSigner(solver, true);
+    }
+
+    function test_setRecipient_updatesAndEmits() public {
+        address next = makeAddr("nextRecipient");
+        vm.expectEmit(true, false, false, true, address(receiver));
+        emit IAttestedReceiver.RecipientUpdated(next, true);
+        vm.prank(owner);
+        receiver.setRecipient(next, true);
+        assertTrue(receiver.isRecipientAllowed(next));
+
+        vm.expectEmit(true, false, false, true, address(receiver));
+        emit IAttestedReceiver.RecipientUpdated(next, false);
+        vm.prank(owner);
+        receiver.setRecipient(next, false);
+        assertFalse(receiver.isRecipientAllowed(next));
+    }
+
+    function test_setRecipient_revertsIfNotOwner() public {
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, solver));
+        vm.prank(solver);
+        receiver.setRecipient(solver, true);
+    }
+
+    function test_setRecipientAllowListEnabled_updatesAndEmits() public {
+        vm.expectEmit(false, false, false, true, address(receiver));
+        emit IAttestedReceiver.RecipientAllowListEnabled(false);
+        vm.prank(owner);
+        receiver.setRecipientAllowListEnabled(false);
+        assertFalse(receiver.recipientAllowListEnabled());
+    }
+
+    function test_setRecipientAllowListEnabled_revertsIfNotOwner() public {
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, solver));
+        vm.prank(solver);
+        receiver.setRecipientAllowListEnabled(false);
+    }
+
+    function test_transferOwnership_takesTwoSteps() public {
+        address next = makeAddr("nextOwner");
+        vm.prank(owner);
+        receiver.transferOwnership(next);
+        assertEq(receiver.owner(), owner, "pending until accepted");
+
+        vm.prank(next);
+        receiver.acceptOwnership();
+        assertEq(receiver.owner(), next);
+
+        vm.prank(next);
+        receiver.setSigner(next, true);
+        assertTrue(receiver.isSigner(next));
+    }
+
+    // ================================================================ views
+
+    function test_fillDigest_matchesV2Layout() public view {
+        FillAttestation memory att = _tokenAttestation(REQUEST_ID);
+        assertEq(receiver.fillDigest(att), _digest(att));
+    }
+
+    function test_fillDigest_masksDirtyReceiverBits() public view {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory data = abi.encodeCall(receiver.fillDigest, (att));
+        data[4 + 11 * 32] = 0xff; // dirty the upper bytes of `receiver`, the 12th word
+
+        (bool ok, bytes memory ret) = address(receiver).staticcall(data);
+        assertTrue(ok);
+        assertEq(abi.decode(ret, (bytes32)), _digest(att), "hashed as abi.encode would");
+    }
+
+    function test_fill_revertsIfReceiverBitsDirty() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory data = abi.encodeCall(receiver.fill, (att, _sign(att)));
+        data[4 + 11 * 32] = 0xff;
+
+        vm.prank(solver);
+        (bool ok,) = address(receiver).call{value: NATIVE_AMOUNT}(data);
+        assertFalse(ok, "solc's calldata validation rejects a dirty address");
+        assertFalse(receiver.filled(REQUEST_ID));
+    }
+}

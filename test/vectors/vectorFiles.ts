@@ -1,0 +1,33 @@
+/** Typed loaders for the shared vector files (read by tests; no side effects on import). */
+import { readFileSync } from "node:fs";
+import type { Address, Hex } from "viem";
+
+export type AttestationVector<I> = { name: string; input: I; digest: Hex; signature: Hex; signer: Address };
+export type V1VectorInput = Record<
+  "requestId" | "originChainId" | "originUser" | "originCurrency" | "originAmount" | "destinationChainId" | "destinationUser",
+  string
+>;
+export type V2VectorInput = V1VectorInput &
+  Record<"orderId" | "destinationCurrency" | "destinationAmount" | "deadline" | "receiver", string>;
+export type AttestationVectorFile = {
+  description: string;
+  fillTypehash: Hex;
+  signer: Address;
+  v1: AttestationVector<V1VectorInput>[];
+  v2: AttestationVector<V2VectorInput>[];
+};
+export type OrderIdVectorFile = {
+  description: string;
+  cases: { name: string; orderData: Record<string, unknown>; orderId: Hex }[];
+};
+
+export const ATTESTATION_VECTORS_PATH = new URL("./attestations.json", import.meta.url);
+export const ORDER_ID_VECTORS_PATH = new URL("./order-ids.json", import.meta.url);
+
+export function loadAttestationVectors(): AttestationVectorFile {
+  return JSON.parse(readFileSync(ATTESTATION_VECTORS_PATH, "utf8")) as AttestationVectorFile;
+}
+
+export function loadOrderIdVectors(): OrderIdVectorFile {
+  return JSON.parse(readFileSync(ORDER_ID_VECTORS_PATH, "utf8")) as OrderIdVectorFile;
+}

@@ -1,0 +1,90 @@
+/**
+ * The `ferry` dispatcher: global flags, then one lazily loaded module per command group, so a
+ * heavy group (deploy, devnet, keys, webhooks: they will pull in the service) costs nothing to the
+ * others. Returns the exit code; all process I/O goes through the CliIo.
+ */
+import { FerryError } from "../core/errors.ts";
+import { EXIT, UsageError, printError, type CliIo } from "./cliIo.ts";
+import type { CommandGroup } from "./commandGroup.ts";
+
+type CommandEntry = { usage: string; summary: string; load: () => Promise<CommandGroup> };
+
+/** Command groups by name. Add a group here and in its own module under commands/. */
+const COMMANDS: Record<string, CommandEntry> = {
+  attest: {
+    usage: "attest digest|sign|verify",
+    summary: "v1/v2 attestation digests, signatures and verification",
+    load: async () => (await import("./commands/attest.ts")).attest,
+  },
+  "order-id": {
+    usage: "order-id <file>",
+    summary: "the protocol orderId of a quote's orderData",
+    load: async () => (await import("./commands/orderId.ts")).orderId,
+  },
+  webhook: {
+    usage: "webhook sign|verify",
+    summary: "webhook HMAC signatures over a body's exact bytes",
+    load: async () => (await import("./commands/webhook.ts")).webhook,
+  },
+};
+
+export const FERRY_HELP = `Usage: ferry [--json] <command> [options]
+
+Commands:
+${Object.values(COMMANDS)
+  .map(({ usage, summary }) => `  ${usage.padEnd(28)}${summary}`)
+  .join("\n")}
+
+Global options:
+  --json       machine-readable output (one JSON object per line)
+  -h, --help   help; \`ferry <command> --help\` for a command
+
+Exit codes: 0 success/valid, 1 verification failed, 2 bad usage or input, 3 unexpected error.
+Inputs named <file> may be - for stdin.
+`;
+
+export async function runFerry(argv: readonly string[], io: CliIo): Promise<number> {
+  let json = argv.includes("--json");
+  try {
+    let index = 0;
+    let help = false;
+    for (; index < argv.length && argv[index]!.startsWith("-"); index++) {
+      const flag = argv[index]!;
+      if (flag === "--json") json = true;
+      else if (flag === "--help" || flag === "-h") help = true;
+      else throw new UsageError(`unknown option ${flag} (see ferry --help)`);
+    }
+    const name = argv[index];
+    if (name === "help") {
+      const topic = argv[index + 1];
+      if (topic === undefined) return printHelp(io);
+      return await commandOf(topic).then((group) => group.run(["--help"], io, { json }));
+    }
+    if (name === undefined) {
+      if (help) return printHelp(io);
+      throw new UsageError("missing command (see ferry --help)");
+    }
+    const group = await commandOf(name);
+    const rest = argv.slice(index + 1);
+    return await group.run(help ? ["--help", ...rest] : rest, io, { json });
+  } catch (error) {
+    if (error instanceof FerryError) {
+      // Anything a command throws is about its input: the verdicts 0/1 are returned, not thrown.
+      printError(io, json, error);
+      return EXIT.USAGE;
+    }
+    printError(io, json, { code: "INTERNAL", message: error instanceof Error ? error.message : String(error) });
+    return EXIT.INTERNAL;
+  }
+}
+
+async function commandOf(name: string): Promise<CommandGroup> {
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry) throw new UsageError(`unknown command "${name}" (see ferry --help)`);
+  return entry.load();
+}
+
+function printHelp(io: CliIo): number {
+  io.stdout(FERRY_HELP);
+  return EXIT.OK;
+}

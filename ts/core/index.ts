@@ -1,0 +1,16 @@
+/**
+ * Ferry core: pure hashing, signing and verification shared by the service, the client, the CLI
+ * and integrators (`import { ... } from "ferry/core"`). No clock, env, network or filesystem.
+ * This barrel is the package entry; inside the repo, import from the defining file.
+ */
+export * from "./errors.ts";
+export * from "./inputParsers.ts";
+export * from "./attestationDigest.ts";
+export * from "./recoverStrict.ts";
+export * from "./signAttestation.ts";
+export * from "./verifyAttestation.ts";
+export * from "./orderId.ts";
+export * from "./orderSignature.ts";
+export * from "./depositoryAbi.ts";
+export * from "./verifyQuote.ts";
+export * from "./webhookSignature.ts";
