@@ -25,6 +25,11 @@ import {AttestationLib, FillAttestation} from "./libraries/AttestationLib.sol";
 /// Gas (optimizer 1,000,000 runs, prague, both allow-lists on, existing recipient; tx receipts):
 /// native fill ≈ 69,510, ERC-20 fill ≈ 78,410 (scripts/bench-gas.ts, test/solidity/AttestedReceiver.gas.t.sol).
 contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
+    // ---------------------------------------------------------------- constants
+
+    /// @dev keccak256("Filled(bytes32,address,bytes32)"), topic 0 of `Filled`.
+    bytes32 private constant _FILLED_TOPIC = 0x46e60b73154dfc8821eee18947ae5ab9113e313dc1b5c42a1b758d0b1fea533d;
+
     // ---------------------------------------------------------------- immutables
 
     /// @inheritdoc IAttestedReceiver
@@ -75,16 +80,40 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     /// @inheritdoc IAttestedReceiver
     function fill(FillAttestation calldata att, bytes calldata signature) external payable {
         address recipient = _checkAndMarkFilled(att, signature);
-        address currency = AttestationLib.toAddress(att.destinationCurrency);
-        uint256 amount = att.destinationAmount;
-        if (currency == address(0)) {
-            if (msg.value != amount) revert IncorrectNativeAmount(msg.value, amount);
-            _sendNative(recipient, amount);
-        } else {
-            if (msg.value != 0) revert IncorrectNativeAmount(msg.value, 0);
-            // Solady measured 105 gas cheaper per ERC-20 fill than OZ SafeERC20.safeTransferFrom.
-            SafeTransferLib.safeTransferFrom(currency, msg.sender, recipient, amount);
+        uint256 currency;
+        uint256 amount;
+        assembly ("memory-safe") {
+            currency := calldataload(add(att, 0x100))
+            amount := calldataload(add(att, 0x120))
+            if shr(160, currency) {
+                mstore(0x00, 0x33b960d0) // NotAnEvmAddress(bytes32)
+                mstore(0x20, currency)
+                revert(0x1c, 0x24)
+            }
+            if iszero(currency) {
+                if iszero(eq(callvalue(), amount)) {
+                    mstore(0x00, 0x5693fffb) // IncorrectNativeAmount(uint256,uint256)
+                    mstore(0x20, callvalue())
+                    mstore(0x40, amount)
+                    revert(0x1c, 0x44)
+                }
+                if iszero(call(gas(), recipient, amount, 0, 0, 0, 0)) {
+                    mstore(0x00, 0xbf7e35a3) // NativeTransferFailed(address)
+                    mstore(0x20, recipient)
+                    revert(0x1c, 0x24)
+                }
+                mstore(0x00, calldataload(add(att, 0x20)))
+                log3(0x00, 0x20, _FILLED_TOPIC, calldataload(att), recipient)
+                stop()
+            }
+            if callvalue() {
+                mstore(0x00, 0x5693fffb) // IncorrectNativeAmount(uint256,uint256)
+                mstore(0x20, callvalue())
+                mstore(0x40, 0)
+                revert(0x1c, 0x44)
+            }
         }
+        SafeTransferLib.safeTransferFrom(address(uint160(currency)), msg.sender, recipient, amount);
         emit Filled(att.requestId, recipient, att.orderId);
     }
 
@@ -125,31 +154,65 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
         private
         returns (address recipient)
     {
-        if (block.timestamp > att.deadline) revert AttestationExpired(att.deadline);
-        if (att.destinationChainId != block.chainid) revert WrongDestinationChain(att.destinationChainId);
-        if (att.receiver != address(this)) revert WrongReceiver(att.receiver);
+        assembly ("memory-safe") {
+            let deadline := calldataload(add(att, 0x140))
+            if gt(timestamp(), deadline) {
+                mstore(0x00, 0xa5d8657a) // AttestationExpired(uint256)
+                mstore(0x20, deadline)
+                revert(0x1c, 0x24)
+            }
+            let chain := calldataload(add(att, 0xc0))
+            if iszero(eq(chain, chainid())) {
+                mstore(0x00, 0x3dc8f0b7) // WrongDestinationChain(uint256)
+                mstore(0x20, chain)
+                revert(0x1c, 0x24)
+            }
+            let rcv := calldataload(add(att, 0x160))
+            if iszero(eq(rcv, address())) {
+                if shr(160, rcv) { revert(0x00, 0x00) }
+                mstore(0x00, 0x0eddc34f) // WrongReceiver(address)
+                mstore(0x20, rcv)
+                revert(0x1c, 0x24)
+            }
+        }
 
         address signer =
             AttestationLib.recoverStrict(AttestationLib.toPersonalSignHash(AttestationLib.fillDigest(att)), signature);
-        if (!isSigner[signer]) revert SignerNotAllowed(signer);
 
-        recipient = AttestationLib.toAddress(att.destinationUser);
-        // Short-circuit: a listed recipient never pays the cold SLOAD of the enabled flag.
-        if (!isRecipientAllowed[recipient] && recipientAllowListEnabled) revert RecipientNotAllowed(recipient);
-
-        // One keccak, one cold SLOAD, one warm SSTORE. Measured 165 gas cheaper per fill than
-        // `if (filled[id]) revert ...; filled[id] = true;` (solc re-reads the slot to write a bool).
-        // Writing before the revert is harmless: the revert undoes it.
-        bytes32 requestId = att.requestId;
-        bool alreadyFilled;
         assembly ("memory-safe") {
+            mstore(0x00, signer)
+            mstore(0x20, isSigner.slot)
+            if iszero(sload(keccak256(0x00, 0x40))) {
+                mstore(0x00, 0x24293799) // SignerNotAllowed(address)
+                mstore(0x20, signer)
+                revert(0x1c, 0x24)
+            }
+            recipient := calldataload(add(att, 0xe0))
+            if shr(160, recipient) {
+                mstore(0x00, 0x33b960d0) // NotAnEvmAddress(bytes32)
+                mstore(0x20, recipient)
+                revert(0x1c, 0x24)
+            }
+            mstore(0x00, recipient)
+            mstore(0x20, isRecipientAllowed.slot)
+            if iszero(sload(keccak256(0x00, 0x40))) {
+                if and(0xff, shr(mul(8, recipientAllowListEnabled.offset), sload(recipientAllowListEnabled.slot))) {
+                    mstore(0x00, 0x6ee9124e) // RecipientNotAllowed(address)
+                    mstore(0x20, recipient)
+                    revert(0x1c, 0x24)
+                }
+            }
+            let requestId := calldataload(att)
             mstore(0x00, requestId)
             mstore(0x20, filled.slot)
             let slot := keccak256(0x00, 0x40)
-            alreadyFilled := sload(slot)
+            if sload(slot) {
+                mstore(0x00, 0xcee81443) // AlreadyFilled(bytes32)
+                mstore(0x20, requestId)
+                revert(0x1c, 0x24)
+            }
             sstore(slot, 1)
         }
-        if (alreadyFilled) revert AlreadyFilled(requestId);
     }
 
     /// @dev Sends `amount` wei to `recipient` with all gas and without copying return data (a

@@ -2,6 +2,7 @@
 // running the project's forge-std Solidity tests under Foundry (Hardhat 3 reports lines only, no
 // branches). Prints the per-file table and the totals, and exits 1 below 95% lines or 90% branches.
 import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,11 +14,25 @@ const lcovFile = path.join(root, "coverage/forge-lcov.info");
 mkdirSync(path.dirname(lcovFile), { recursive: true });
 
 // --ir-minimum: optimizer-off builds of the harnesses hit "stack too deep"; IR keeps them compiling.
+// The Foundry binary ships in a per-platform npm package (an optional dependency: Linux x64 only).
+let forgeBinary = "forge";
+try {
+  forgeBinary = path.join(path.dirname(createRequire(import.meta.url).resolve("@foundry-rs/forge-linux-amd64/package.json")), "bin/forge");
+} catch {
+  // fall back to a forge on PATH
+}
 const forge = spawnSync(
-  "forge",
+  forgeBinary,
   ["coverage", "--ir-minimum", "--no-match-coverage", "(mocks|test)/", "--report", "summary", "--report", "lcov", "--report-file", lcovFile],
   { cwd: root, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" },
 );
+if (forge.error) {
+  console.error(
+    `cannot run forge (${forge.error.message}): it comes from the optional dependency ` +
+      `@foundry-rs/forge-linux-amd64, which npm installs on Linux x64 only`,
+  );
+  process.exit(1);
+}
 const summaryStart = forge.stdout.indexOf("╭");
 process.stdout.write(summaryStart >= 0 ? forge.stdout.slice(summaryStart) : forge.stdout);
 if (forge.status !== 0) {

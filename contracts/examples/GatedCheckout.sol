@@ -8,6 +8,7 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 
 import {AttestationGate} from "../AttestationGate.sol";
 import {IDepository} from "../interfaces/IDepository.sol";
+import {IGatedCheckout} from "../interfaces/IGatedCheckout.sol";
 import {AttestationLib, FillAttestation} from "../libraries/AttestationLib.sol";
 
 /// @title GatedCheckout
@@ -20,20 +21,12 @@ import {AttestationLib, FillAttestation} from "../libraries/AttestationLib.sol";
 /// forwarded in the same call.
 /// Anyone may pay an attestation (e.g. a relayer on the user's behalf); the deposit is always
 /// credited to `originUser`, so paying someone else's attestation only spends the payer's funds.
-contract GatedCheckout is AttestationGate, Ownable2Step {
+contract GatedCheckout is IGatedCheckout, AttestationGate, Ownable2Step {
     using SafeERC20 for IERC20;
-
-    // ---------------------------------------------------------------- errors
-
-    /// @notice Fewer tokens arrived than the attestation names (e.g. a fee-on-transfer token), so the
-    /// attested amount cannot be forwarded.
-    error AmountNotReceived(uint256 received, uint256 attested);
-    /// @notice The attested originUser is zero; the Depository would credit this contract instead.
-    error ZeroDepositor();
 
     // ---------------------------------------------------------------- immutables
 
-    /// @notice Where every accepted payment is deposited.
+    /// @inheritdoc IGatedCheckout
     IDepository public immutable depository;
 
     // ---------------------------------------------------------------- constructor
@@ -44,34 +37,27 @@ contract GatedCheckout is AttestationGate, Ownable2Step {
 
     // ---------------------------------------------------------------- admin
 
-    /// @notice Owner only: add or remove an attestation signer.
+    /// @inheritdoc IGatedCheckout
     function setSigner(address signer, bool allowed) external onlyOwner {
         _setSigner(signer, allowed);
     }
 
-    /// @notice Owner only: add or remove an allowed recipient (destinationUser).
+    /// @inheritdoc IGatedCheckout
     function setRecipient(address recipient, bool allowed) external onlyOwner {
         _setRecipient(recipient, allowed);
     }
 
-    /// @notice Owner only: switch the recipient allow-list on or off.
+    /// @inheritdoc IGatedCheckout
     function setRecipientAllowListEnabled(bool enabled) external onlyOwner {
         _setRecipientAllowListEnabled(enabled);
     }
 
     // ---------------------------------------------------------------- payer
 
-    /// @notice Pays the order named by a v2 fill attestation and deposits it into the Depository
-    /// under `att.orderId` for `att.originUser`.
-    /// Native (originCurrency 0): send exactly `att.originAmount` as msg.value.
-    /// ERC-20: approve this contract for `att.originAmount` first and send no value; the tokens are
-    /// pulled from msg.sender.
-    /// @dev Order: the gate's checks (see AttestationGate) → originUser is a non-zero EVM address
-    /// (NotAnEvmAddress / ZeroDepositor) → mark consumed → pull (ERC-20; AmountNotReceived when
-    /// fewer tokens arrive) → deposit. Any revert undoes the consumption. No re-entrancy lock is
-    /// needed: the requestId is consumed before any external call, and every call measures and
-    /// forwards only its own balance delta, so a re-entering token can neither replay an
-    /// attestation nor take another payment's funds.
+    /// @inheritdoc IGatedCheckout
+    /// @dev No re-entrancy lock is needed: the requestId is consumed before any external call, and
+    /// every call measures and forwards only its own balance delta, so a re-entering token can
+    /// neither replay an attestation nor take another payment's funds.
     function pay(FillAttestation calldata att, bytes calldata signature) external payable {
         // Sending value means paying native; for an ERC-20 attestation that is a CurrencyMismatch.
         bool paysNative = msg.value != 0 || att.originCurrency == bytes32(0);

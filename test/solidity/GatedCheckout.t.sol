@@ -6,6 +6,7 @@ import {IERC20Errors} from "@openzeppelin/contracts/interfaces/draft-IERC6093.so
 
 import {Depository} from "../../contracts/Depository.sol";
 import {GatedCheckout} from "../../contracts/examples/GatedCheckout.sol";
+import {IGatedCheckout} from "../../contracts/interfaces/IGatedCheckout.sol";
 import {IAttestationGate} from "../../contracts/interfaces/IAttestationGate.sol";
 import {IDepository} from "../../contracts/interfaces/IDepository.sol";
 import {AttestationLib, FillAttestation} from "../../contracts/libraries/AttestationLib.sol";
@@ -253,7 +254,7 @@ contract GatedCheckoutTest is GateTestBase {
         FillAttestation memory att = _fill(REQUEST_ID, address(0), NATIVE_AMOUNT);
         att.originUser = bytes32(0); // the Depository would credit the checkout itself
 
-        vm.expectRevert(GatedCheckout.ZeroDepositor.selector);
+        vm.expectRevert(IGatedCheckout.ZeroDepositor.selector);
         vm.prank(payer);
         checkout.pay{value: NATIVE_AMOUNT}(att, _signFill(SIGNER_KEY, att));
     }
