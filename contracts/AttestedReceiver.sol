@@ -23,12 +23,29 @@ import {AttestationLib, FillAttestation} from "./libraries/AttestationLib.sol";
 /// not allow; the service lists only such currencies. Tokens that return nothing (USDT style) work.
 ///
 /// Gas (optimizer 1,000,000 runs, prague, both allow-lists on, existing recipient; tx receipts):
-/// native fill ≈ 69,510, ERC-20 fill ≈ 78,410 (scripts/bench-gas.ts, test/solidity/AttestedReceiver.gas.t.sol).
+/// native fill ≈ 67,880, ERC-20 fill ≈ 77,000 (scripts/bench-gas.ts, test/solidity/AttestedReceiver.gas.t.sol;
+/// the native figure moves by ±12 per zero byte in the signature). The native fill's floor is 67,069
+/// before any line of `fill` runs: 21,000 + 4,760 calldata + ecrecover 3,100 + 3 cold SLOADs 6,300 +
+/// the `filled` SSTORE 20,000 + value CALL to a cold account 9,300 + LOG3 1,756 + 5 keccaks 276 +
+/// solc's dispatch and ABI decoding of (FillAttestation, bytes) 577. `fill` adds ≈ 810 on top, about
+/// half of it inside AttestationLib (memory for the digest's preimage, calls into the library).
 contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     // ---------------------------------------------------------------- constants
 
-    /// @dev keccak256("Filled(bytes32,address,bytes32)"), topic 0 of `Filled`.
+    /// @dev `Filled.selector`, i.e. keccak256("Filled(bytes32,address,bytes32)"), for `log3` in assembly.
     bytes32 private constant _FILLED_TOPIC = 0x46e60b73154dfc8821eee18947ae5ab9113e313dc1b5c42a1b758d0b1fea533d;
+
+    /// @dev Calldata offsets of the fields of `att` in `fill` and `fillAndCall`: `att` is the first
+    /// argument of both and a static struct, so the ABI encodes it in place right after the selector.
+    /// Reading them as constants instead of `add(att, …)` measured 68 gas cheaper per fill.
+    uint256 private constant _REQUEST_ID = 0x04;
+    uint256 private constant _ORDER_ID = 0x24;
+    uint256 private constant _DESTINATION_CHAIN_ID = 0xc4;
+    uint256 private constant _DESTINATION_USER = 0xe4;
+    uint256 private constant _DESTINATION_CURRENCY = 0x104;
+    uint256 private constant _DESTINATION_AMOUNT = 0x124;
+    uint256 private constant _DEADLINE = 0x144;
+    uint256 private constant _RECEIVER = 0x164;
 
     // ---------------------------------------------------------------- immutables
 
@@ -78,42 +95,56 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     // ---------------------------------------------------------------- solver
 
     /// @inheritdoc IAttestedReceiver
-    function fill(FillAttestation calldata att, bytes calldata signature) external payable {
-        address recipient = _checkAndMarkFilled(att, signature);
-        uint256 currency;
-        uint256 amount;
+    function fill(FillAttestation calldata att, bytes calldata signature)
+        external
+        payable
+        checkedAndMarkedFilled(att, signature)
+    {
+        // Pays and emits. A native fill finishes inside this block (the value CALL with all gas and
+        // no return-data copy, `log3` of `Filled` from scratch memory, `stop`); an ERC-20 fill only has
+        // its currency and msg.value checked here. Measured 223 gas cheaper per native fill than the
+        // same steps in Solidity (AttestationLib.toAddress, `_sendNative`, `emit Filled`).
+        // Zero is an EVM address, so the native branch needs no NotAnEvmAddress check.
         assembly ("memory-safe") {
-            currency := calldataload(add(att, 0x100))
-            amount := calldataload(add(att, 0x120))
+            let currency := calldataload(_DESTINATION_CURRENCY)
+            if iszero(currency) {
+                let amount := calldataload(_DESTINATION_AMOUNT)
+                if xor(callvalue(), amount) {
+                    let m := mload(0x40)
+                    mstore(m, 0x5693fffb) // IncorrectNativeAmount(uint256,uint256)
+                    mstore(add(m, 0x20), callvalue())
+                    mstore(add(m, 0x40), amount)
+                    revert(add(m, 0x1c), 0x44)
+                }
+                let recipient := calldataload(_DESTINATION_USER)
+                if iszero(call(gas(), recipient, amount, 0x00, 0x00, 0x00, 0x00)) {
+                    mstore(0x00, 0xbf7e35a3) // NativeTransferFailed(address)
+                    mstore(0x20, recipient)
+                    revert(0x1c, 0x24)
+                }
+                mstore(0x00, calldataload(_ORDER_ID))
+                log3(0x00, 0x20, _FILLED_TOPIC, calldataload(_REQUEST_ID), recipient)
+                stop()
+            }
             if shr(160, currency) {
                 mstore(0x00, 0x33b960d0) // NotAnEvmAddress(bytes32)
                 mstore(0x20, currency)
                 revert(0x1c, 0x24)
             }
-            if iszero(currency) {
-                if iszero(eq(callvalue(), amount)) {
-                    mstore(0x00, 0x5693fffb) // IncorrectNativeAmount(uint256,uint256)
-                    mstore(0x20, callvalue())
-                    mstore(0x40, amount)
-                    revert(0x1c, 0x44)
-                }
-                if iszero(call(gas(), recipient, amount, 0, 0, 0, 0)) {
-                    mstore(0x00, 0xbf7e35a3) // NativeTransferFailed(address)
-                    mstore(0x20, recipient)
-                    revert(0x1c, 0x24)
-                }
-                mstore(0x00, calldataload(add(att, 0x20)))
-                log3(0x00, 0x20, _FILLED_TOPIC, calldataload(att), recipient)
-                stop()
-            }
             if callvalue() {
-                mstore(0x00, 0x5693fffb) // IncorrectNativeAmount(uint256,uint256)
-                mstore(0x20, callvalue())
-                mstore(0x40, 0)
-                revert(0x1c, 0x44)
+                let m := mload(0x40)
+                mstore(m, 0x5693fffb) // IncorrectNativeAmount(uint256,uint256)
+                mstore(add(m, 0x20), callvalue())
+                mstore(add(m, 0x40), 0)
+                revert(add(m, 0x1c), 0x44)
             }
         }
-        SafeTransferLib.safeTransferFrom(address(uint160(currency)), msg.sender, recipient, amount);
+        // Both addresses were checked above (recipient by the modifier, currency by the block).
+        address recipient = address(uint160(uint256(att.destinationUser)));
+        // Solady measured 105 gas cheaper per ERC-20 fill than OZ SafeERC20.safeTransferFrom.
+        SafeTransferLib.safeTransferFrom(
+            address(uint160(uint256(att.destinationCurrency))), msg.sender, recipient, att.destinationAmount
+        );
         emit Filled(att.requestId, recipient, att.orderId);
     }
 
@@ -121,8 +152,9 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     function fillAndCall(FillAttestation calldata att, bytes calldata signature, IMulticaller.Call[] calldata calls)
         external
         payable
+        checkedAndMarkedFilled(att, signature)
     {
-        address recipient = _checkAndMarkFilled(att, signature);
+        address recipient = address(uint160(uint256(att.destinationUser))); // checked by the modifier
         address currency = AttestationLib.toAddress(att.destinationCurrency);
         uint256 amount = att.destinationAmount;
         uint256 rest = msg.value;
@@ -148,76 +180,84 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
 
     // ---------------------------------------------------------------- internal
 
-    /// @dev Every check in the documented order, then marks `att.requestId` filled.
-    /// @return recipient The attested destination user as an EVM address.
-    function _checkAndMarkFilled(FillAttestation calldata att, bytes calldata signature)
-        private
-        returns (address recipient)
-    {
-        assembly ("memory-safe") {
-            let deadline := calldataload(add(att, 0x140))
-            if gt(timestamp(), deadline) {
-                mstore(0x00, 0xa5d8657a) // AttestationExpired(uint256)
-                mstore(0x20, deadline)
-                revert(0x1c, 0x24)
+    /// @dev Every check in the documented order, then marks `att.requestId` filled (so a re-entrant
+    /// recipient or token meets `AlreadyFilled`), then the function body. A modifier rather than a
+    /// private function so that solc copies it into `fill` and `fillAndCall` instead of jumping to it
+    /// (measured 40 gas cheaper per fill); the recipient's address is re-read from calldata by the body.
+    ///
+    /// Each assembly block tests all of its conditions with a single branch (the hot path). Only when
+    /// one of them trips does a plain-Solidity function re-run the checks one by one in the documented
+    /// order and revert with the first failing check's error and argument (or, for an unlisted
+    /// recipient while the allow-list is off, return and let the fill go on).
+    modifier checkedAndMarkedFilled(FillAttestation calldata att, bytes calldata signature) {
+        // deadline → destination chain → receiver. Measured 192 gas cheaper per fill than the Solidity
+        // checks on `att.deadline`, `att.destinationChainId` and `att.receiver`.
+        {
+            bool targetCheckFailed;
+            assembly ("memory-safe") {
+                targetCheckFailed := or(
+                    gt(timestamp(), calldataload(_DEADLINE)),
+                    or(xor(calldataload(_DESTINATION_CHAIN_ID), chainid()), xor(calldataload(_RECEIVER), address()))
+                )
             }
-            let chain := calldataload(add(att, 0xc0))
-            if iszero(eq(chain, chainid())) {
-                mstore(0x00, 0x3dc8f0b7) // WrongDestinationChain(uint256)
-                mstore(0x20, chain)
-                revert(0x1c, 0x24)
-            }
-            let rcv := calldataload(add(att, 0x160))
-            if iszero(eq(rcv, address())) {
-                if shr(160, rcv) { revert(0x00, 0x00) }
-                mstore(0x00, 0x0eddc34f) // WrongReceiver(address)
-                mstore(0x20, rcv)
-                revert(0x1c, 0x24)
-            }
+            if (targetCheckFailed) _revertFailedTargetCheck(att);
         }
 
-        address signer =
-            AttestationLib.recoverStrict(AttestationLib.toPersonalSignHash(AttestationLib.fillDigest(att)), signature);
+        {
+            // Malformed signatures revert in here with AttestationLib's errors.
+            address signer =
+                AttestationLib.recoverStrict(AttestationLib.toPersonalSignHash(AttestationLib.fillDigest(att)), signature);
 
-        assembly ("memory-safe") {
-            mstore(0x00, signer)
-            mstore(0x20, isSigner.slot)
-            if iszero(sload(keccak256(0x00, 0x40))) {
-                mstore(0x00, 0x24293799) // SignerNotAllowed(address)
-                mstore(0x20, signer)
-                revert(0x1c, 0x24)
+            // signer allowed → recipient is an EVM address and allowed → not filled → mark filled. One
+            // keccak and one cold SLOAD per mapping; the enabled flag is read only for an unlisted
+            // recipient (the hot path never pays its cold SLOAD). On a failing fill the later SLOADs run
+            // before the earlier check reverts, which changes gas only, never the error. Measured 146 gas
+            // cheaper per fill than the Solidity checks (with the `filled` slot already in assembly).
+            bytes32 filledSlot;
+            bool policyCheckFailed;
+            assembly ("memory-safe") {
+                mstore(0x00, signer)
+                mstore(0x20, isSigner.slot)
+                let signerAllowed := sload(keccak256(0x00, 0x40))
+                let recipient := calldataload(_DESTINATION_USER)
+                mstore(0x00, recipient)
+                mstore(0x20, isRecipientAllowed.slot)
+                let recipientListed := sload(keccak256(0x00, 0x40))
+                mstore(0x00, calldataload(_REQUEST_ID))
+                mstore(0x20, filled.slot)
+                filledSlot := keccak256(0x00, 0x40)
+                policyCheckFailed :=
+                    or(or(iszero(signerAllowed), shr(160, recipient)), or(iszero(recipientListed), sload(filledSlot)))
             }
-            recipient := calldataload(add(att, 0xe0))
-            if shr(160, recipient) {
-                mstore(0x00, 0x33b960d0) // NotAnEvmAddress(bytes32)
-                mstore(0x20, recipient)
-                revert(0x1c, 0x24)
+            if (policyCheckFailed) _revertFailedPolicyCheck(att, signer);
+            assembly ("memory-safe") {
+                sstore(filledSlot, 1)
             }
-            mstore(0x00, recipient)
-            mstore(0x20, isRecipientAllowed.slot)
-            if iszero(sload(keccak256(0x00, 0x40))) {
-                if and(0xff, shr(mul(8, recipientAllowListEnabled.offset), sload(recipientAllowListEnabled.slot))) {
-                    mstore(0x00, 0x6ee9124e) // RecipientNotAllowed(address)
-                    mstore(0x20, recipient)
-                    revert(0x1c, 0x24)
-                }
-            }
-            let requestId := calldataload(att)
-            mstore(0x00, requestId)
-            mstore(0x20, filled.slot)
-            let slot := keccak256(0x00, 0x40)
-            if sload(slot) {
-                mstore(0x00, 0xcee81443) // AlreadyFilled(bytes32)
-                mstore(0x20, requestId)
-                revert(0x1c, 0x24)
-            }
-            sstore(slot, 1)
         }
+        _;
+    }
+
+    /// @dev Cold path of the first check group: reverts with the first failing check's error.
+    /// Reading `att.receiver` makes solc validate it, so dirty upper bits revert without data.
+    function _revertFailedTargetCheck(FillAttestation calldata att) private view {
+        if (block.timestamp > att.deadline) revert AttestationExpired(att.deadline);
+        if (att.destinationChainId != block.chainid) revert WrongDestinationChain(att.destinationChainId);
+        revert WrongReceiver(att.receiver);
+    }
+
+    /// @dev Cold path of the second check group: re-reads the state and reverts with the first
+    /// failing check's error, or returns for an unlisted recipient while the allow-list is off.
+    function _revertFailedPolicyCheck(FillAttestation calldata att, address signer) private view {
+        if (!isSigner[signer]) revert SignerNotAllowed(signer);
+        address recipient = AttestationLib.toAddress(att.destinationUser);
+        if (!isRecipientAllowed[recipient] && recipientAllowListEnabled) revert RecipientNotAllowed(recipient);
+        if (filled[att.requestId]) revert AlreadyFilled(att.requestId);
     }
 
     /// @dev Sends `amount` wei to `recipient` with all gas and without copying return data (a
     /// recipient cannot make the solver pay for a return-data bomb). Measured 79 gas cheaper per
-    /// native fill than `(bool ok,) = recipient.call{value: amount}("")`.
+    /// native fill than `(bool ok,) = recipient.call{value: amount}("")`. `fillAndCall` uses it;
+    /// `fill` makes the same call inside its assembly block.
     function _sendNative(address recipient, uint256 amount) private {
         bool success;
         assembly ("memory-safe") {

@@ -13,7 +13,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const lcovFile = path.join(root, "coverage/forge-lcov.info");
 mkdirSync(path.dirname(lcovFile), { recursive: true });
 
-// --ir-minimum: optimizer-off builds of the harnesses hit "stack too deep"; IR keeps them compiling.
+// Legacy pipeline, optimizer off (forge's default for coverage): source maps cover inline assembly,
+// which an --ir-minimum build does not attribute to lines.
 // The Foundry binary ships in a per-platform npm package (an optional dependency: Linux x64 only).
 let forgeBinary = "forge";
 try {
@@ -23,7 +24,7 @@ try {
 }
 const forge = spawnSync(
   forgeBinary,
-  ["coverage", "--ir-minimum", "--no-match-coverage", "(mocks|test)/", "--report", "summary", "--report", "lcov", "--report-file", lcovFile],
+  ["coverage", "--no-match-coverage", "(mocks|test)/", "--report", "summary", "--report", "lcov", "--report-file", lcovFile],
   { cwd: root, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" },
 );
 if (forge.error) {

@@ -34,10 +34,10 @@ struct FillAttestation {
 /// @notice The only onchain place where Ferry's attestation digests are computed, and the strict
 /// signature recovery every consumer uses. Its TypeScript twin is `ts/core/attestationDigest.ts`.
 library AttestationLib {
-    /// @notice keccak256 of the v2 type string.
     /// @notice secp256k1 n / 2: a larger s is the malleable twin of a valid signature.
     uint256 internal constant HALF_CURVE_ORDER = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
 
+    /// @notice keccak256 of the v2 type string.
     bytes32 internal constant FILL_TYPEHASH = keccak256(
         "FillAttestation(bytes32 requestId,bytes32 orderId,uint256 originChainId,bytes32 originUser,bytes32 originCurrency,uint256 originAmount,uint256 destinationChainId,bytes32 destinationUser,bytes32 destinationCurrency,uint256 destinationAmount,uint256 deadline,address receiver)"
     );

@@ -14,13 +14,14 @@ import {ReceiverFixture} from "./AttestedReceiver.t.sol";
 /// 21,000 + calldata (16 per non-zero byte, 4 per zero byte; EIP-7623 floor checked) + execution.
 /// These estimates match real receipts to within a few gas (hardhat node, same values).
 ///
-/// Budget: ERC-20 ≤ 78,500 (met). Native ≤ 67,000 is below this interface's floor: 21,000 + 4,784
-/// calldata + 3 cold SLOADs 6,300 + filled SSTORE 20,000 + ecrecover 3,100 + value CALL to a cold
-/// account 9,300 + LOG3 of `Filled` 2,268 = 66,752 before any dispatch, decoding or hashing, so the
-/// native assertion is a regression ceiling on today's measurement instead.
+/// Budget: ERC-20 ≤ 78,500 (met: 76,989). Native ≤ 67,000 is below this interface's floor: 21,000 +
+/// 4,784 calldata + 3 cold SLOADs 6,300 + filled SSTORE 20,000 + ecrecover 3,100 + value CALL to a
+/// cold account 9,300 + LOG3 of `Filled` (one data word) 1,756 + 5 keccaks 276 + solc's dispatch and
+/// ABI decoding of (FillAttestation, bytes) 577 = 67,093 before a single opcode of `fill` itself runs,
+/// so the native assertion is a regression ceiling on today's measurement (67,899) instead.
 contract AttestedReceiverGasTest is ReceiverFixture {
     uint256 internal constant TX_BASE = 21_000;
-    uint256 internal constant NATIVE_FILL_CEILING = 69_600;
+    uint256 internal constant NATIVE_FILL_CEILING = 67_950;
     uint256 internal constant ERC20_FILL_BUDGET = 78_500;
     /// @dev Hardhat's coverage instrumentation makes every statement call this address.
     address internal constant HARDHAT_COVERAGE = 0xc0bEc0BEc0BeC0bEC0beC0bEC0bEC0beC0beC0BE;

@@ -24,21 +24,27 @@ library FillSigning {
         "FillAttestation(bytes32 requestId,bytes32 orderId,uint256 originChainId,bytes32 originUser,bytes32 originCurrency,uint256 originAmount,uint256 destinationChainId,bytes32 destinationUser,bytes32 destinationCurrency,uint256 destinationAmount,uint256 deadline,address receiver)";
 
     function digest(FillAttestation memory att) internal pure returns (bytes32) {
+        // Two abi.encode halves concatenated: the same bytes as one 13-value abi.encode, which an
+        // optimizer-off build (Foundry coverage) cannot fit on the stack.
         return keccak256(
-            abi.encode(
-                keccak256(bytes(FILL_TYPE)),
-                att.requestId,
-                att.orderId,
-                att.originChainId,
-                att.originUser,
-                att.originCurrency,
-                att.originAmount,
-                att.destinationChainId,
-                att.destinationUser,
-                att.destinationCurrency,
-                att.destinationAmount,
-                att.deadline,
-                att.receiver
+            bytes.concat(
+                abi.encode(
+                    keccak256(bytes(FILL_TYPE)),
+                    att.requestId,
+                    att.orderId,
+                    att.originChainId,
+                    att.originUser,
+                    att.originCurrency,
+                    att.originAmount
+                ),
+                abi.encode(
+                    att.destinationChainId,
+                    att.destinationUser,
+                    att.destinationCurrency,
+                    att.destinationAmount,
+                    att.deadline,
+                    att.receiver
+                )
             )
         );
     }

@@ -194,18 +194,6 @@ export const attestedReceiverAbi = [
         "internalType": "bytes32",
         "name": "orderId",
         "type": "bytes32"
-      },
-      {
-        "indexed": false,
-        "internalType": "address",
-        "name": "currency",
-        "type": "address"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "amount",
-        "type": "uint256"
       }
     ],
     "name": "Filled",

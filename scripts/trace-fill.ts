@@ -1,3 +1,5 @@
+// Development tool: `npx hardhat run scripts/trace-fill.ts` fills twice on an in-process chain and
+// prints gasUsed, the calldata cost, execution gas and per-opcode gas (depth 1) of the second fill.
 import { network } from "hardhat";
 import { keccak256, padHex, parseEther, toHex, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
