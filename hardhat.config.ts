@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
-import { defineConfig } from "hardhat/config";
+import { configVariable, defineConfig } from "hardhat/config";
+import type { HttpNetworkUserConfig } from "hardhat/types/config";
 import hardhatViem from "@nomicfoundation/hardhat-viem";
 import hardhatMocha from "@nomicfoundation/hardhat-mocha";
 import hardhatNetworkHelpers from "@nomicfoundation/hardhat-network-helpers";
@@ -15,6 +16,9 @@ const SOLC_VERSION: string = require("solc/package.json").version;
 export const COMPILER_SETTINGS = {
   optimizer: { enabled: true, runs: 1_000_000 },
   evmVersion: "prague",
+  // No metadata hash in the bytecode: it covers the compile job's remappings, which differ between a
+  // build with and without tests, and deterministic CREATE2 addresses need identical init code.
+  metadata: { bytecodeHash: "none" },
 } as const;
 
 /**
@@ -24,16 +28,38 @@ export const COMPILER_SETTINGS = {
  */
 export const VIA_IR_SOURCES = ["contracts/Depository.sol"] as const;
 
+/**
+ * Networks for `ferry deploy --network <name>` and `npx hardhat ignition deploy … --network <name>`.
+ * A remote network's RPC URL is the configuration variable FERRY_RPC_URL_<NAME> and its deployer key
+ * FERRY_DEPLOYER_KEY: Hardhat resolves both from the environment, then from the keystore when
+ * @nomicfoundation/hardhat-keystore is installed and listed in `plugins` (`npx hardhat keystore set
+ * FERRY_DEPLOYER_KEY`). Add a chain with one more line. See ts/deploy/README.md.
+ */
+function remoteNetwork(name: string, chainType: "l1" | "op" | "generic" = "l1"): HttpNetworkUserConfig {
+  return {
+    type: "http",
+    chainType,
+    url: configVariable(`FERRY_RPC_URL_${name}`),
+    accounts: [configVariable("FERRY_DEPLOYER_KEY")],
+  };
+}
+
+const SOLIDITY_BUILD = {
+  compilers: [{ version: SOLC_VERSION, path: SOLJSON, settings: COMPILER_SETTINGS }],
+  overrides: Object.fromEntries(
+    VIA_IR_SOURCES.map((source) => [
+      source,
+      { version: SOLC_VERSION, path: SOLJSON, settings: { ...COMPILER_SETTINGS, viaIR: true } },
+    ]),
+  ),
+};
+
 export default defineConfig({
   plugins: [hardhatViem, hardhatViemAssertions, hardhatNetworkHelpers, hardhatMocha, hardhatIgnitionViem],
+  // One build for every profile: `hardhat ignition deploy` builds the production profile, and the
+  // deterministic addresses must be the same whichever command built the artifacts.
   solidity: {
-    compilers: [{ version: SOLC_VERSION, path: SOLJSON, settings: COMPILER_SETTINGS }],
-    overrides: Object.fromEntries(
-      VIA_IR_SOURCES.map((source) => [
-        source,
-        { version: SOLC_VERSION, path: SOLJSON, settings: { ...COMPILER_SETTINGS, viaIR: true } },
-      ]),
-    ),
+    profiles: { default: SOLIDITY_BUILD, production: SOLIDITY_BUILD },
   },
   test: {
     solidity: {
@@ -46,5 +72,23 @@ export default defineConfig({
   networks: {
     origin: { type: "edr-simulated", chainType: "l1", chainId: 31337 },
     destination: { type: "edr-simulated", chainType: "l1", chainId: 31338 },
+    // A local node (`npx hardhat node --hostname 127.0.0.1`, the devnet, anvil): its unlocked accounts.
+    localhost: { type: "http", chainType: "l1", url: configVariable("FERRY_RPC_URL_LOCALHOST", { default: "http://127.0.0.1:8545" }) },
+    sepolia: remoteNetwork("SEPOLIA"),
+    baseSepolia: remoteNetwork("BASE_SEPOLIA", "op"),
+    arbitrumSepolia: remoteNetwork("ARBITRUM_SEPOLIA", "generic"),
+    // Forks a real chain (see "Fork testing" in the README): FORK_URL is a configuration variable
+    // (env, or the keystore when that plugin is on), read only when this network is used, so other
+    // commands work without it. FORK_BLOCK pins the block (reproducible, and EDR caches the state);
+    // FORK_CHAIN_ID runs the fork under the real chain's id (default: Hardhat's 31337).
+    fork: {
+      type: "edr-simulated",
+      chainType: "l1",
+      ...(process.env.FORK_CHAIN_ID ? { chainId: Number(process.env.FORK_CHAIN_ID) } : {}),
+      forking: {
+        url: configVariable("FORK_URL"),
+        ...(process.env.FORK_BLOCK ? { blockNumber: BigInt(process.env.FORK_BLOCK) } : {}),
+      },
+    },
   },
 });

@@ -29,8 +29,8 @@ describe("ferry dispatcher", () => {
   });
 
   it("writes errors as JSON on stderr with --json", () => {
-    const run = runCli(["--json", "deploy"]);
+    const run = runCli(["--json", "frobnicate"]);
     expect(run.status).to.equal(2);
-    expect(JSON.parse(errorLine(run))).to.deep.include({ error: { code: "USAGE", message: 'unknown command "deploy" (see ferry --help)' } });
+    expect(JSON.parse(errorLine(run))).to.deep.include({ error: { code: "USAGE", message: 'unknown command "frobnicate" (see ferry --help)' } });
   });
 });

@@ -16,6 +16,11 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "v1/v2 attestation digests, signatures and verification",
     load: async () => (await import("./commands/attest.ts")).attest,
   },
+  deploy: {
+    usage: "deploy --network <name>",
+    summary: "Ferry's contracts at the same addresses on every chain; --check verifies",
+    load: async () => (await import("./commands/deploy.ts")).deployCommand,
+  },
   "order-id": {
     usage: "order-id <file>",
     summary: "the protocol orderId of a quote's orderData",

@@ -12,5 +12,6 @@ export * from "./verifyAttestation.ts";
 export * from "./orderId.ts";
 export * from "./orderSignature.ts";
 export * from "./depositoryAbi.ts";
+export * from "./payoutRequest.ts";
 export * from "./verifyQuote.ts";
 export * from "./webhookSignature.ts";

@@ -1,0 +1,240 @@
+/**
+ * `ferry deploy`: Ferry's contracts at the same addresses on every chain (ts/deploy), and
+ * `ferry deploy --check`: what holds onchain. Networks are the ones in hardhat.config.ts.
+ */
+import { getAddress, isAddressEqual, type Address, type Hex } from "viem";
+import { parseAddress, parseBytes32 } from "../../core/inputParsers.ts";
+import { FerryError } from "../../core/errors.ts";
+import {
+  deploymentRecordPath,
+  findAddressDrift,
+  readDeploymentRecord,
+  readDeploymentRecords,
+  writeDeploymentRecord,
+  type DeploymentRecord,
+} from "../../deploy/deploymentRecord.ts";
+import { DeploymentConflictError } from "../../deploy/deployErrors.ts";
+import { checkFerryDeployment, deployFerryContracts, predictFerryAddresses, type FerryDeployResult } from "../../deploy/ferryDeployment.ts";
+import { connectFerryNetwork, DEPLOYER_KEY_ENV, type FerryNetwork } from "../../deploy/ferryNetwork.ts";
+import { DEFAULT_FERRY_SALT } from "../../deploy/ferryPlan.ts";
+import { formatCheckTable, type CheckRow } from "../../deploy/ferryStateCheck.ts";
+import { EXIT, UsageError, jsonReplacer, printError, type CliIo } from "../cliIo.ts";
+import type { CommandGroup, GlobalFlags } from "../commandGroup.ts";
+import { parseCommandArgs, requiredFlag, type ParsedCommand } from "../parseCommandArgs.ts";
+
+/** `acceptOwnership()`: what the new owner sends to each contract to complete the handover. */
+const ACCEPT_OWNERSHIP_CALLDATA = "0x79ba5097";
+
+const HELP = `Usage: ferry deploy --network <name> [options]
+       ferry deploy --check --network <name> [options]
+
+Deploys Depository, AttestedReceiver and Multicaller through the standard CREATE2 proxy
+(0x4e59b44847b379578588920ca78fbf26c0b4956c): the same addresses on every chain for the same
+deployer and salt. Re-running sends only what is missing; when nothing is, it says "already
+deployed" and sends no transaction. Writes <deployments-dir>/<chainId>.json.
+
+Options:
+  --network <name>        a network of hardhat.config.ts (RPC URL: config variable FERRY_RPC_URL_<NAME>)
+  --owner 0x...           final owner: the deployer starts a two-step transfer (default: the deployer)
+  --allocator 0x...       Depository allocator (default: the record's; on a dev chain, the deployer)
+  --signer 0x...          attestation signer allowed on the AttestedReceiver (repeatable)
+  --salt 0x...            32-byte CREATE2 salt (default: keccak256("ferry/v1"))
+  --deployments-dir <dir> where records live (default: deployments)
+  --check                 verify instead of deploy: code hash of this build, owner, pending owner,
+                          allocator, signers; exit 1 naming what is off. Expects the record's
+                          configuration unless flags say otherwise.
+  --deployer 0x...        --check without a record: the deployer the addresses derive from
+  --allow-new-addresses   deploy even though another chain's record (same deployer and salt) has
+                          other addresses, i.e. this build differs from the one deployed there
+  --json                  one JSON object on stdout (progress goes to stderr)
+
+Deployer key: the network's configured account (config variable FERRY_DEPLOYER_KEY, from the
+environment or the Hardhat keystore), else $${DEPLOYER_KEY_ENV}, else the node's first unlocked
+account (local dev nodes). The key is never printed.
+`;
+
+const OPTIONS = {
+  network: { type: "string" },
+  owner: { type: "string" },
+  allocator: { type: "string" },
+  signer: { type: "string", multiple: true },
+  salt: { type: "string" },
+  "deployments-dir": { type: "string" },
+  check: { type: "boolean" },
+  deployer: { type: "string" },
+  "allow-new-addresses": { type: "boolean" },
+} as const;
+
+type Flags = {
+  network: string;
+  owner?: Address;
+  allocator?: Address;
+  signers?: Address[];
+  salt?: Hex;
+  deploymentsDir: string;
+  deployer?: Address;
+  allowNewAddresses: boolean;
+};
+
+function flagsOf(parsed: ParsedCommand): Flags {
+  const address = (name: string): Address | undefined => {
+    const value = parsed.values[name];
+    return typeof value === "string" ? parseAddress(value, `--${name}`) : undefined;
+  };
+  const signerValues = (parsed.values.signer as string[] | undefined) ?? [];
+  const salt = parsed.values.salt;
+  const dir = parsed.values["deployments-dir"];
+  return {
+    network: requiredFlag(parsed, "network"),
+    ...(address("owner") ? { owner: address("owner") } : {}),
+    ...(address("allocator") ? { allocator: address("allocator") } : {}),
+    ...(signerValues.length > 0
+      ? { signers: signerValues.flatMap((value) => value.split(",")).map((value) => parseAddress(value, "--signer")) }
+      : {}),
+    ...(typeof salt === "string" ? { salt: parseBytes32(salt, "--salt") } : {}),
+    deploymentsDir: typeof dir === "string" && dir !== "" ? dir : "deployments",
+    ...(address("deployer") ? { deployer: address("deployer") } : {}),
+    allowNewAddresses: parsed.values["allow-new-addresses"] === true,
+  };
+}
+
+async function run(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
+  const parsed = parseCommandArgs(args, OPTIONS, { min: 0, max: 0 });
+  if (parsed.help) {
+    io.stdout(HELP);
+    return EXIT.OK;
+  }
+  const json = parsed.json || globals.json;
+  const flags = flagsOf(parsed);
+  if (parsed.values.check !== true && flags.deployer !== undefined) throw new UsageError("--deployer is only for --check (deploying uses the deployer key)");
+
+  // Loaded here, not at the top: Hardhat (and the project config) is heavy and only deploy needs it.
+  const { default: hre } = await import("hardhat");
+  if (!Object.hasOwn(hre.config.networks, flags.network)) {
+    throw new UsageError(`unknown network "${flags.network}"; hardhat.config.ts has: ${Object.keys(hre.config.networks).join(", ")}`);
+  }
+  const network = await connectFerryNetwork({ network: hre.network, name: flags.network, env: io.env });
+  try {
+    return parsed.values.check === true ? await check(network, flags, io, json) : await deploy(network, flags, io, json);
+  } finally {
+    await network.close();
+  }
+}
+
+async function deploy(network: FerryNetwork, flags: Flags, io: CliIo, json: boolean): Promise<number> {
+  const progress = (line: string) => (json ? io.stderr : io.stdout)(`${line}\n`);
+  const walletClient = await network.deployer();
+  const deployer = getAddress(walletClient.account.address);
+  const salt = flags.salt ?? DEFAULT_FERRY_SALT;
+  const stored = await readDeploymentRecord(flags.deploymentsDir, network.chainId);
+  // The record's configuration is the default only for the same deployment (same deployer and salt).
+  const previous = stored && isAddressEqual(stored.deployer, deployer) && stored.salt.toLowerCase() === salt.toLowerCase() ? stored : undefined;
+  const allocator = flags.allocator ?? previous?.configuration.allocator ?? (network.testClient ? deployer : undefined);
+  if (allocator === undefined) throw new UsageError("missing --allocator (required on a chain without a deployment record)");
+  const options = {
+    allocator,
+    signers: flags.signers ?? previous?.configuration.signers ?? [],
+    owner: flags.owner ?? previous?.configuration.owner ?? deployer,
+    salt,
+  };
+
+  // Same addresses everywhere: refuse a build that would put this chain elsewhere than the others.
+  const predicted = predictFerryAddresses({ deployer, salt });
+  const drift = findAddressDrift(await readDeploymentRecords(flags.deploymentsDir), { chainId: network.chainId, deployer, salt, addresses: predicted });
+  if (drift && !flags.allowNewAddresses) {
+    throw new DeploymentConflictError(
+      "build",
+      `this build puts Depository at ${predicted.depository}, but chain ${drift.chainId} has it at ${drift.addresses.depository} for the same deployer and salt ` +
+        `(${deploymentRecordPath(flags.deploymentsDir, drift.chainId)}): the bytecode changed since; rebuild that version or pass --allow-new-addresses`,
+    );
+  }
+
+  progress(`network ${network.networkName} (chain ${network.chainId}), deployer ${deployer}`);
+  const result = await deployFerryContracts({
+    publicClient: network.publicClient,
+    walletClient,
+    ...(network.testClient ? { testClient: network.testClient } : {}),
+    options,
+    ...(previous ? { previous } : {}),
+    log: progress,
+  });
+
+  const path = deploymentRecordPath(flags.deploymentsDir, result.chainId);
+  const unchanged = result.alreadyDeployed && previous !== undefined;
+  if (!unchanged) await writeDeploymentRecord(flags.deploymentsDir, result.record);
+
+  if (json) {
+    io.stdout(
+      `${JSON.stringify(
+        {
+          network: network.networkName,
+          chainId: result.chainId,
+          deployer,
+          status: result.alreadyDeployed ? "already deployed" : "deployed",
+          alreadyDeployed: result.alreadyDeployed,
+          addresses: result.addresses,
+          transactions: result.transactions,
+          record: path,
+          pendingOwnership: pendingOwnershipJson(result),
+        },
+        jsonReplacer,
+      )}\n`,
+    );
+    return EXIT.OK;
+  }
+  io.stdout(`record: ${path}${unchanged ? " (unchanged)" : ""}\n`);
+  if (result.pendingOwnership) io.stdout(pendingOwnershipText(result.pendingOwnership));
+  return EXIT.OK;
+}
+
+function pendingOwnershipJson(result: FerryDeployResult) {
+  const pending = result.pendingOwnership;
+  if (!pending) return undefined;
+  return {
+    newOwner: pending.newOwner,
+    calls: pending.contracts.map(({ contract, address }) => ({ contract, to: address, function: "acceptOwnership()", data: ACCEPT_OWNERSHIP_CALLDATA })),
+  };
+}
+
+function pendingOwnershipText(pending: NonNullable<FerryDeployResult["pendingOwnership"]>): string {
+  const lines = pending.contracts.map(({ contract, address }) => `  ${contract.padEnd(17)}${address}  acceptOwnership()  (calldata ${ACCEPT_OWNERSHIP_CALLDATA})\n`);
+  return `ownership: transfer to ${pending.newOwner} pending; the new owner must call, from ${pending.newOwner}:\n${lines.join("")}`;
+}
+
+async function check(network: FerryNetwork, flags: Flags, io: CliIo, json: boolean): Promise<number> {
+  const record: DeploymentRecord | undefined = await readDeploymentRecord(flags.deploymentsDir, network.chainId);
+  const deployer = flags.deployer ?? record?.deployer;
+  if (deployer === undefined) {
+    throw new UsageError(`no ${deploymentRecordPath(flags.deploymentsDir, network.chainId)}: pass --deployer (and --allocator, --signer, --owner)`);
+  }
+  const salt = flags.salt ?? record?.salt ?? DEFAULT_FERRY_SALT;
+  const sameDeployment = record !== undefined && isAddressEqual(record.deployer, deployer) && record.salt.toLowerCase() === salt.toLowerCase();
+  const configuration = sameDeployment ? record.configuration : undefined;
+  const allocator = flags.allocator ?? configuration?.allocator;
+  if (allocator === undefined) throw new UsageError("missing --allocator (no deployment record for this deployer and salt)");
+  const owner = flags.owner ?? configuration?.owner ?? deployer;
+  const addresses = predictFerryAddresses({ deployer, salt });
+  const result = await checkFerryDeployment({
+    publicClient: network.publicClient,
+    addresses,
+    expected: { owner, allocator, signers: flags.signers ?? configuration?.signers ?? [], handoverFrom: deployer },
+  });
+
+  const failed = result.rows.filter((row) => !row.ok);
+  if (json) {
+    io.stdout(`${JSON.stringify({ ok: result.ok, network: network.networkName, chainId: network.chainId, addresses, rows: result.rows })}\n`);
+  } else {
+    io.stdout(`network ${network.networkName} (chain ${network.chainId})\n${formatCheckTable(result.rows)}\n`);
+    const pending = result.rows.filter((row) => row.field === "owner" && row.ok && row.expected.endsWith("(handover pending)"));
+    for (const row of pending) io.stdout(`${row.contract}: handover to ${owner} pending: ${owner} must call acceptOwnership()\n`);
+  }
+  if (result.ok) return EXIT.OK;
+  printError(io, json, new FerryError("CHECK_FAILED", failed.map(describeFailure).join("; ")));
+  return EXIT.INVALID;
+}
+
+function describeFailure(row: CheckRow): string {
+  return `${row.contract}.${row.field}: expected ${row.expected}, actual ${row.actual}`;
+}
+
+export const deployCommand: CommandGroup = { help: HELP, run };

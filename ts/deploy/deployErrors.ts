@@ -1,0 +1,78 @@
+/**
+ * Typed errors of the deployment library. Stable codes (tests and the CLI branch on them); messages
+ * never contain a private key.
+ */
+import { FerryError, type FerryErrorOptions } from "../core/errors.ts";
+
+export const DeployErrorCode = {
+  /** The standard CREATE2 proxy is missing and cannot be installed from here (not a dev chain). */
+  DETERMINISTIC_DEPLOYER_MISSING: "DETERMINISTIC_DEPLOYER_MISSING",
+  /** Code at a predicted address differs from what this build deploys there. */
+  DEPLOYMENT_CONFLICT: "DEPLOYMENT_CONFLICT",
+  /** A configuration change is needed but the deployer no longer owns the contract. */
+  DEPLOYER_NOT_OWNER: "DEPLOYER_NOT_OWNER",
+  /** A transaction of the deployment reverted or did not have the expected effect. */
+  DEPLOYMENT_FAILED: "DEPLOYMENT_FAILED",
+  /** A deployment record is missing or malformed. */
+  DEPLOYMENT_RECORD_INVALID: "DEPLOYMENT_RECORD_INVALID",
+  /** No usable deployer key (or a malformed one). */
+  DEPLOYER_KEY_MISSING: "DEPLOYER_KEY_MISSING",
+} as const;
+
+/** The deterministic-deployment proxy is not on this chain; `instructions` says how to put it there. */
+export class DeterministicDeployerMissingError extends FerryError {
+  readonly chainId: number;
+  constructor(chainId: number, instructions: string, options: FerryErrorOptions = {}) {
+    super(
+      DeployErrorCode.DETERMINISTIC_DEPLOYER_MISSING,
+      `the deterministic-deployment proxy is not deployed on chain ${chainId}: ${instructions}`,
+      options,
+    );
+    this.chainId = chainId;
+  }
+}
+
+/** A predicted address holds other code (another build, another salt) or deployment left no code. */
+export class DeploymentConflictError extends FerryError {
+  readonly contract: string;
+  constructor(contract: string, message: string, options: FerryErrorOptions = {}) {
+    super(DeployErrorCode.DEPLOYMENT_CONFLICT, `${contract}: ${message}`, options);
+    this.contract = contract;
+  }
+}
+
+/** The deployer would have to change `field` of `contract`, but `owner` owns it now. */
+export class DeployerNotOwnerError extends FerryError {
+  readonly contract: string;
+  readonly field: string;
+  constructor(contract: string, field: string, message: string, options: FerryErrorOptions = {}) {
+    super(DeployErrorCode.DEPLOYER_NOT_OWNER, `${contract}.${field}: ${message}`, options);
+    this.contract = contract;
+    this.field = field;
+  }
+}
+
+/** A deployment transaction reverted, or its effect is not visible onchain afterwards. */
+export class DeploymentFailedError extends FerryError {
+  readonly step: string;
+  constructor(step: string, message: string, options: FerryErrorOptions = {}) {
+    super(DeployErrorCode.DEPLOYMENT_FAILED, `${step}: ${message}`, options);
+    this.step = step;
+  }
+}
+
+/** `deployments/<chainId>.json` is missing, unreadable or not a Ferry deployment record. */
+export class DeploymentRecordInvalidError extends FerryError {
+  readonly path: string;
+  constructor(path: string, message: string, options: FerryErrorOptions = {}) {
+    super(DeployErrorCode.DEPLOYMENT_RECORD_INVALID, `${path}: ${message}`, options);
+    this.path = path;
+  }
+}
+
+/** No deployer key: neither the network's configured account, $FERRY_DEPLOYER_KEY, nor an unlocked account. */
+export class DeployerKeyMissingError extends FerryError {
+  constructor(message: string, options: FerryErrorOptions = {}) {
+    super(DeployErrorCode.DEPLOYER_KEY_MISSING, message, options);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * What the deterministic deployment deploys, pure: for each contract its constructor arguments, init
+ * code, proxy calldata and address. The addresses depend only on (deployer, salt, this build):
+ * constructor arguments are the deployer and addresses derived from it, never per-chain settings.
+ *  - Multicaller()                                  no arguments
+ *  - AttestedReceiver(deployer, multicaller)         owner = deployer until the handover
+ *  - Depository(deployer, deployer)                  owner = deployer; allocator = deployer as a
+ *    placeholder (the constructor rejects zero), replaced by `setAllocator` right after deployment,
+ *    so the allocator may differ per chain without moving any address.
+ */
+import { encodeDeployData, keccak256, stringToBytes, type Address, type Hex } from "viem";
+import { deterministicAddress, deterministicDeployCalldata } from "./create2.ts";
+import { FERRY_ABIS, FERRY_ARTIFACTS, FERRY_CONTRACTS, type FerryContractName } from "./ferryArtifacts.ts";
+import type { FerryAddresses } from "./ferryDeployment.ts";
+
+/** The salt when none is given: keccak256("ferry/v1"). */
+export const DEFAULT_FERRY_SALT: Hex = keccak256(stringToBytes("ferry/v1"));
+
+export type FerryContractPlan = {
+  name: FerryContractName;
+  constructorArgs: readonly Address[];
+  initCode: Hex;
+  /** Calldata of the deterministic-deployment proxy call: salt ‖ initCode. */
+  calldata: Hex;
+  address: Address;
+};
+
+export type FerryPlan = {
+  deployer: Address;
+  salt: Hex;
+  /** In deployment order (the receiver's constructor needs the Multicaller's address). */
+  contracts: readonly FerryContractPlan[];
+  addresses: FerryAddresses;
+};
+
+export function planFerryContracts(args: { deployer: Address; salt?: Hex }): FerryPlan {
+  const deployer = args.deployer;
+  const salt = args.salt ?? DEFAULT_FERRY_SALT;
+  const plans = {} as Record<FerryContractName, FerryContractPlan>;
+  const plan = (name: FerryContractName, constructorArgs: readonly Address[]): FerryContractPlan => {
+    const initCode = encodeDeployData({
+      abi: FERRY_ABIS[name],
+      bytecode: FERRY_ARTIFACTS[name].bytecode,
+      args: constructorArgs,
+    } as Parameters<typeof encodeDeployData>[0]);
+    return { name, constructorArgs, initCode, calldata: deterministicDeployCalldata({ salt, initCode }), address: deterministicAddress({ salt, initCode }) };
+  };
+  plans.Multicaller = plan("Multicaller", []);
+  plans.AttestedReceiver = plan("AttestedReceiver", [deployer, plans.Multicaller.address]);
+  plans.Depository = plan("Depository", [deployer, deployer]);
+  return {
+    deployer,
+    salt,
+    contracts: FERRY_CONTRACTS.map((name) => plans[name]),
+    addresses: {
+      depository: plans.Depository.address,
+      attestedReceiver: plans.AttestedReceiver.address,
+      multicaller: plans.Multicaller.address,
+    },
+  };
+}

@@ -1,0 +1,263 @@
+/**
+ * `deployFerry(viem, options)`: a working Ferry on a Hardhat test network or fork, for integrators'
+ * tests. It deploys through `deployFerryContracts` — the same code operators run with `ferry deploy`,
+ * so for a given deployer and salt the contracts land where they do on every chain — plus a 6-decimal
+ * test stablecoin, and hands back typed contract instances, the attestation signer and allocator
+ * accounts, and helpers that produce valid attestations and payout signatures.
+ *
+ * It is a plain async function of a network connection's `viem`, so it composes with
+ * hardhat-network-helpers' `loadFixture`:
+ *
+ *   const { viem, networkHelpers } = await network.create();
+ *   const ferry = await networkHelpers.loadFixture(async () => deployFerry(viem));
+ */
+import type { ContractReturnType, HardhatViemHelpers, PublicClient, TestClient, WalletClient } from "@nomicfoundation/hardhat-viem/types";
+import type { ChainType } from "hardhat/types/network";
+import { keccak256, numberToHex, toHex, zeroAddress, type Account, type Address, type Hex, type LocalAccount } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { fillDigest, normalizeFillAttestation, type FillAttestation } from "../core/attestationDigest.ts";
+import { signAttestationDigest } from "../core/signAttestation.ts";
+import { signPayoutRequest } from "../core/payoutRequest.ts";
+import { deployFerryContracts, predictFerryAddresses, type FerryAddresses } from "../deploy/ferryDeployment.ts";
+
+export type DeployFerryOptions = {
+  /** Signs fill attestations; allowed on the AttestedReceiver. Default: a fresh random account. */
+  signer?: LocalAccount;
+  /** Signs Depository payouts (`execute`). Default: a fresh random account. */
+  allocator?: LocalAccount;
+  /**
+   * Final owner of the contracts. Default: the deployer (the connection's first account), which
+   * keeps the fixture able to change signers and the allow-list. Another address gets the
+   * two-step hand-over and must call `acceptOwnership()` on each contract.
+   */
+  owner?: Address;
+  /** CREATE2 salt (different salt, different addresses). Default: the operators' salt. */
+  salt?: Hex;
+  /** Sends the deployment transactions. Default: the connection's first wallet client. */
+  deployer?: WalletClient;
+  /** Deploy the 6-decimal MockStablecoin (open `mint`). Default: true. */
+  stablecoin?: boolean;
+  /**
+   * Recipient allow-list on the AttestedReceiver: `false` (default) leaves it off; a list switches
+   * it on and allows exactly these recipients.
+   */
+  allowedRecipients?: false | readonly Address[];
+};
+
+/**
+ * What `attest()` takes: any v2 field, as loose input (addresses or 32-byte words, bigints, numbers
+ * or decimal strings). Only the recipient and the amount are required.
+ */
+export type FillAttestationInput = {
+  destinationUser: Address | Hex;
+  destinationAmount: bigint | number | string;
+  requestId?: Hex;
+  orderId?: Hex;
+  originChainId?: bigint | number | string;
+  originUser?: Address | Hex;
+  originCurrency?: Address | Hex;
+  originAmount?: bigint | number | string;
+  destinationChainId?: bigint | number | string;
+  destinationCurrency?: Address | Hex;
+  deadline?: bigint | number | string;
+  receiver?: Address;
+};
+
+export type SignedFillAttestation = {
+  /** Normalized (users and currencies as bytes32 words): pass it straight to `fill`. */
+  attestation: FillAttestation;
+  signature: Hex;
+  digest: Hex;
+};
+
+/** A payout request for `Depository.execute`, loose numbers accepted. */
+export type PayoutRequestInput = {
+  calls: readonly { to: Address; token: Address; amount: bigint | number | string }[];
+  nonce: bigint | number | string;
+  expiration: bigint | number | string;
+};
+
+export type FerryFixture = {
+  chainId: number;
+  addresses: FerryAddresses;
+  depository: ContractReturnType<"Depository">;
+  attestedReceiver: ContractReturnType<"AttestedReceiver">;
+  multicaller: ContractReturnType<"Multicaller">;
+  /** Undefined when `options.stablecoin` is false. */
+  stablecoin: ContractReturnType<"MockStablecoin"> | undefined;
+  signer: LocalAccount;
+  allocator: LocalAccount;
+  /** The wallet client that deployed (and, unless `owner` was given, owns) the contracts. */
+  deployer: WalletClient;
+  publicClient: PublicClient;
+  /** True when Ferry was already at its addresses (a fork of a chain where it is deployed). */
+  alreadyDeployed: boolean;
+  /**
+   * A valid v2 fill attestation signed by `signer`. Defaults: destination and origin chain = this
+   * chain, receiver = the AttestedReceiver, native currency, origin user/currency/amount = the
+   * destination ones, a fresh random requestId and orderId, deadline = latest block time + 1 hour.
+   */
+  attest(input: FillAttestationInput): Promise<SignedFillAttestation>;
+  /** The allocator's EIP-712 signature of a payout request for this Depository. */
+  signPayout(request: PayoutRequestInput): Promise<Hex>;
+};
+
+/** One hour, the default attestation lifetime. */
+export const DEFAULT_ATTESTATION_TTL = 3600n;
+
+let idCounter = 0n;
+/** A random-looking bytes32 unique within this process (random seed, then a counter). */
+const SEED = generatePrivateKey();
+function freshId(): Hex {
+  idCounter += 1n;
+  return keccak256(`${SEED}${numberToHex(idCounter, { size: 32 }).slice(2)}` as Hex);
+}
+
+/** Deploys Ferry onto the connection's chain (or finds it there) and configures it for tests. */
+export async function deployFerry<ChainTypeT extends ChainType | string>(
+  viem: HardhatViemHelpers<ChainTypeT>,
+  options: DeployFerryOptions = {},
+): Promise<FerryFixture> {
+  const publicClient = (await viem.getPublicClient()) as PublicClient;
+  const testClient = await viem.getTestClient();
+  const deployer = options.deployer ?? ((await viem.getWalletClients())[0] as WalletClient | undefined);
+  if (deployer === undefined) throw new Error("deployFerry: the connection has no wallet client; pass options.deployer");
+  const signer = options.signer ?? privateKeyToAccount(generatePrivateKey());
+  const allocator = options.allocator ?? privateKeyToAccount(generatePrivateKey());
+  const asOwner = ownerSender(testClient, publicClient, deployer);
+
+  // Ferry may already be at its addresses under another owner (a fork of a chain where it was
+  // deployed with this deployer and handed over): that owner, impersonated, lets in this fixture's
+  // signer and allocator, so the operators' deployment below finds nothing left to do.
+  const predicted = predictFerryAddresses({ deployer: deployer.account.address, salt: options.salt });
+  let existingOwner: Address | undefined;
+  if (await hasCode(publicClient, predicted.attestedReceiver)) {
+    const receiver = await viem.getContractAt("AttestedReceiver", predicted.attestedReceiver, { client: { public: publicClient, wallet: deployer } });
+    existingOwner = await receiver.read.owner();
+    if (!sameAddress(existingOwner, deployer.account.address) && !(await receiver.read.isSigner([signer.address]))) {
+      await asOwner(existingOwner, (account) => receiver.write.setSigner([signer.address, true], { account }));
+    }
+  }
+  if (await hasCode(publicClient, predicted.depository)) {
+    const depository = await viem.getContractAt("Depository", predicted.depository, { client: { public: publicClient, wallet: deployer } });
+    const owner = await depository.read.owner();
+    if (!sameAddress(owner, deployer.account.address) && !sameAddress(await depository.read.allocator(), allocator.address)) {
+      await asOwner(owner, (account) => depository.write.setAllocator([allocator.address], { account }));
+    }
+  }
+
+  // The operators' code path: CREATE2 proxy (installed if missing), contracts, allocator, signer.
+  const deployment = await deployFerryContracts({
+    publicClient: publicClient as unknown as Parameters<typeof deployFerryContracts>[0]["publicClient"],
+    walletClient: deployer,
+    testClient: testClient as unknown as Parameters<typeof deployFerryContracts>[0]["testClient"],
+    options: {
+      owner: options.owner ?? existingOwner,
+      allocator: allocator.address,
+      signers: [signer.address],
+      salt: options.salt,
+    },
+  });
+  const { addresses } = deployment;
+  const client = { public: publicClient, wallet: deployer };
+  const depository = await viem.getContractAt("Depository", addresses.depository, { client });
+  const attestedReceiver = await viem.getContractAt("AttestedReceiver", addresses.attestedReceiver, { client });
+  const multicaller = await viem.getContractAt("Multicaller", addresses.multicaller, { client });
+
+  if (options.allowedRecipients !== undefined) {
+    const owner = await attestedReceiver.read.owner();
+    const allowed = options.allowedRecipients;
+    if ((await attestedReceiver.read.recipientAllowListEnabled()) !== (allowed !== false)) {
+      await asOwner(owner, (account) => attestedReceiver.write.setRecipientAllowListEnabled([allowed !== false], { account }));
+    }
+    for (const recipient of allowed || []) {
+      if (await attestedReceiver.read.isRecipientAllowed([recipient])) continue;
+      await asOwner(owner, (account) => attestedReceiver.write.setRecipient([recipient, true], { account }));
+    }
+  }
+
+  const stablecoin =
+    options.stablecoin === false
+      ? undefined
+      : await viem.deployContract("MockStablecoin", ["Ferry Test USD", "fUSD"], { client });
+
+  const chainId = await publicClient.getChainId();
+
+  async function attest(input: FillAttestationInput): Promise<SignedFillAttestation> {
+    const now = (await publicClient.getBlock({ blockTag: "latest" })).timestamp;
+    const destinationCurrency = input.destinationCurrency ?? zeroAddress;
+    const attestation = normalizeFillAttestation({
+      requestId: freshId(),
+      orderId: freshId(),
+      originChainId: chainId,
+      originUser: input.destinationUser,
+      originCurrency: destinationCurrency,
+      originAmount: input.destinationAmount,
+      destinationChainId: chainId,
+      destinationCurrency,
+      deadline: now + DEFAULT_ATTESTATION_TTL,
+      receiver: addresses.attestedReceiver,
+      ...stripUndefined(input),
+    });
+    const digest = fillDigest(attestation);
+    return { attestation, signature: await signAttestationDigest(signer, digest), digest };
+  }
+
+  async function signPayout(request: PayoutRequestInput): Promise<Hex> {
+    return signPayoutRequest({ account: allocator, chainId, depository: addresses.depository, request });
+  }
+
+  return {
+    chainId,
+    addresses,
+    depository,
+    attestedReceiver,
+    multicaller,
+    stablecoin,
+    signer,
+    allocator,
+    deployer,
+    publicClient,
+    alreadyDeployed: deployment.alreadyDeployed,
+    attest,
+    signPayout,
+  };
+}
+
+/**
+ * Sends an owner-only transaction from `owner`: through the deployer when it is the owner, otherwise
+ * as an impersonated account (simulated networks and forks only), funded for gas when it has nothing.
+ */
+function ownerSender(testClient: TestClient, publicClient: PublicClient, deployer: WalletClient) {
+  return async (owner: Address, send: (account: Account | Address) => Promise<Hex>): Promise<void> => {
+    const isDeployer = sameAddress(owner, deployer.account.address);
+    if (!isDeployer) {
+      await testClient.impersonateAccount({ address: owner });
+      if ((await publicClient.getBalance({ address: owner })) < 10n ** 17n) await testClient.setBalance({ address: owner, value: 10n ** 18n });
+    }
+    try {
+      const receipt = await publicClient.waitForTransactionReceipt({ hash: await send(isDeployer ? deployer.account : owner) });
+      if (receipt.status !== "success") throw new Error(`deployFerry: owner transaction ${receipt.transactionHash} reverted`);
+    } finally {
+      if (!isDeployer) await testClient.stopImpersonatingAccount({ address: owner });
+    }
+  };
+}
+
+async function hasCode(publicClient: PublicClient, address: Address): Promise<boolean> {
+  const code = await publicClient.getCode({ address });
+  return code !== undefined && code !== "0x";
+}
+
+function sameAddress(a: Address, b: Address): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** A bytes32 id from a label (readable ids in tests: `ferryId("order-1")`). */
+export function ferryId(label: string): Hex {
+  return keccak256(toHex(label));
+}
