@@ -6,6 +6,7 @@ import hardhatMocha from "@nomicfoundation/hardhat-mocha";
 import hardhatNetworkHelpers from "@nomicfoundation/hardhat-network-helpers";
 import hardhatViemAssertions from "@nomicfoundation/hardhat-viem-assertions";
 import hardhatIgnitionViem from "@nomicfoundation/hardhat-ignition-viem";
+import hardhatKeystore from "@nomicfoundation/hardhat-keystore";
 
 const require = createRequire(import.meta.url);
 // solc-js from the npm "solc" package: Hardhat never downloads a compiler.
@@ -55,7 +56,7 @@ const SOLIDITY_BUILD = {
 };
 
 export default defineConfig({
-  plugins: [hardhatViem, hardhatViemAssertions, hardhatNetworkHelpers, hardhatMocha, hardhatIgnitionViem],
+  plugins: [hardhatViem, hardhatViemAssertions, hardhatNetworkHelpers, hardhatMocha, hardhatIgnitionViem, hardhatKeystore],
   // One build for every profile: `hardhat ignition deploy` builds the production profile, and the
   // deterministic addresses must be the same whichever command built the artifacts.
   solidity: {
