@@ -1,0 +1,153 @@
+/** ts/service/config/parseConfig.ts and redactConfig.ts: pure parsing, env overrides, CONFIG_INVALID, redaction. */
+import { expect } from "chai";
+import { inspect } from "node:util";
+import { isFerryError } from "../../../ts/core/errors.ts";
+import type { DeploymentRecord } from "../../../ts/deploy/deploymentRecord.ts";
+import { ConfigErrorCode, type ConfigInvalidError } from "../../../ts/service/config/configErrors.ts";
+import { parseConfig, resolveChainContracts, type Env } from "../../../ts/service/config/parseConfig.ts";
+import { redactConfig, scrubSecrets, secretValues } from "../../../ts/service/config/redactConfig.ts";
+
+const KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"; // Hardhat #1
+const KEY_ADDRESS = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const A = "0x1111111111111111111111111111111111111111";
+
+const chain = (overrides: Record<string, unknown> = {}) => ({
+  id: 31337,
+  name: "origin",
+  displayName: "Origin",
+  rpcUrl: "http://127.0.0.1:8545",
+  nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18 },
+  contracts: { depository: A, attestedReceiver: A, multicaller: A },
+  ...overrides,
+});
+
+function invalid(json: unknown, env: Env = {}): ConfigInvalidError {
+  try {
+    resolveChainContracts(parseConfig(json, env, "/srv/ferry"), new Map());
+  } catch (error) {
+    expect(isFerryError(error, ConfigErrorCode.CONFIG_INVALID), String(error)).to.equal(true);
+    return error as ConfigInvalidError;
+  }
+  return expect.fail("expected CONFIG_INVALID");
+}
+
+describe("parseConfig", function () {
+  it("applies defaults: 127.0.0.1, rate limits, data dir and deployments dir under the base dir", function () {
+    const config = parseConfig({}, {}, "/srv/ferry");
+    expect(config.server).to.deep.equal({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024 });
+    expect(config.rateLimits).to.deep.equal({ anonymousPerMinute: 120, apiKeyPerMinute: 1200 });
+    expect(config.database).to.deep.equal({ dataDir: "/srv/ferry/.ferry/data" });
+    expect(config.deploymentsDir).to.equal("/srv/ferry/deployments");
+    expect(config.chains).to.deep.equal([]);
+    expect(config.keys).to.deep.equal({});
+  });
+
+  it("parses a chain with defaults and checksummed addresses", function () {
+    const config = resolveChainContracts(
+      parseConfig({ chains: [chain({ erc20Currencies: [{ address: "0x5fbdb2315678afecb367f032d93f642f64180aa3", symbol: "USDC", name: "USD Coin", decimals: 6 }] })] }, {}, "/"),
+      new Map(),
+    );
+    expect(config.chains[0]).to.deep.include({ confirmations: 1, depositEnabled: true, disabled: false, baseChainId: 31337, tags: [] });
+    expect(config.chains[0]!.erc20Currencies[0]!.address).to.equal("0x5FbDB2315678afecb367f032d93F642f64180aa3");
+  });
+
+  it("lets the environment override the file", function () {
+    const config = parseConfig(
+      { server: { host: "0.0.0.0", port: 1 }, database: { dataDir: "data" } },
+      { FERRY_HOST: "::1", FERRY_PORT: "9999", DATABASE_URL: "postgres://u:p@db/ferry", FERRY_DATA_DIR: "/var/ferry" },
+      "/srv",
+    );
+    expect(config.server.host).to.equal("::1");
+    expect(config.server.port).to.equal(9999);
+    expect(config.database.url?.reveal()).to.equal("postgres://u:p@db/ferry");
+    expect(config.database.dataDir).to.equal("/var/ferry");
+  });
+
+  it("reads private keys from the env names in keyEnv only, and derives their addresses", function () {
+    const config = parseConfig({ keyEnv: { solver: "MY_SOLVER" } }, { MY_SOLVER: KEY, FERRY_SOLVER_KEY: "0xdead" }, "/");
+    expect(config.keys.solver?.reveal()).to.equal(KEY);
+    expect(config.accounts.solver).to.equal(KEY_ADDRESS);
+    expect(config.keys.allocator).to.equal(undefined);
+  });
+
+  it("rejects invalid values with CONFIG_INVALID naming the field", function () {
+    const cases: [unknown, Env, string][] = [
+      [{ server: { port: 70000 } }, {}, "server.port"],
+      [{ server: { port: "80" } }, {}, "server.port"],
+      [{}, { FERRY_PORT: "http" }, "FERRY_PORT"],
+      [{ chains: [chain({ rpcUrl: "ftp://x" })] }, {}, "chains[0].rpcUrl"],
+      [{ chains: [chain(), chain({ id: 5, nativeCurrency: { symbol: "ETH", name: "Ether", decimals: -1 } })] }, {}, "chains[1].nativeCurrency.decimals"],
+      [{ chains: [chain({ contracts: { depository: "0x1234" } })] }, {}, "chains[0].contracts.depository"],
+      [{ chains: [chain(), chain()] }, {}, "chains[1].id"],
+      [{ chains: [chain(), chain({ id: 5 })] }, {}, "chains[1].name"],
+      [{ chains: [chain({ contracts: { depository: A } })] }, {}, "chains[0].contracts.attestedReceiver"],
+      [{ rateLimits: { anonymousPerMinute: 0 } }, {}, "rateLimits.anonymousPerMinute"],
+      [{ surprise: true }, {}, "surprise"],
+      [{ chains: [chain({ privateKey: KEY })] }, {}, "chains[0].privateKey"],
+      [{ keys: { solver: KEY } }, {}, "keys"],
+      [{}, { FERRY_SOLVER_KEY: "0x1234" }, "FERRY_SOLVER_KEY"],
+      [{}, { DATABASE_URL: "mysql://u:p@db/x" }, "DATABASE_URL"],
+      [[], {}, "(root)"],
+    ];
+    for (const [json, env, field] of cases) {
+      const error = invalid(json, env);
+      expect(error.field, JSON.stringify(json)).to.equal(field);
+      expect(error.message).to.contain(field);
+    }
+  });
+
+  it("never echoes a secret value in a CONFIG_INVALID message", function () {
+    const badKey = `${KEY.slice(0, -2)}zz`;
+    expect(invalid({}, { FERRY_RELAYER_KEY: badKey }).message).not.to.contain(badKey.slice(2, 20));
+    expect(invalid({ keys: { solver: KEY } }).message).not.to.contain(KEY.slice(2, 20));
+    expect(invalid({}, { DATABASE_URL: "mysql://u:topsecret@db/x" }).message).not.to.contain("topsecret");
+  });
+
+  it("fills missing contracts from the deployment record; the file wins", function () {
+    const record = {
+      chainId: 31337,
+      blockNumber: 7,
+      addresses: {
+        depository: "0x2222222222222222222222222222222222222222",
+        attestedReceiver: "0x3333333333333333333333333333333333333333",
+        multicaller: "0x4444444444444444444444444444444444444444",
+      },
+    } as unknown as DeploymentRecord;
+    const config = resolveChainContracts(parseConfig({ chains: [chain({ contracts: { depository: A } })] }, {}, "/"), new Map([[31337, record]]));
+    expect(config.chains[0]!.contracts).to.deep.equal({ ...record.addresses, depository: A });
+    expect(config.chains[0]!.deploymentBlock).to.equal(7);
+  });
+});
+
+describe("redactConfig", function () {
+  const env = {
+    FERRY_ALLOCATOR_KEY: "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+    FERRY_ATTESTER_KEY: "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+    FERRY_SOLVER_KEY: KEY,
+    FERRY_RELAYER_KEY: "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
+    DATABASE_URL: "postgres://ferry:db-pass-987@db.internal:5432/ferry",
+  };
+  const material = [...Object.values(env).slice(0, 4).map((key) => key.replace(/^0x/, "")), "db-pass-987"];
+  const config = resolveChainContracts(parseConfig({ chains: [chain()] }, env, "/"), new Map());
+
+  it("shows no key material or database password in the redacted view", function () {
+    const redacted = redactConfig(config);
+    const text = JSON.stringify(redacted);
+    for (const secret of material) expect(text).not.to.contain(secret);
+    expect(redacted.keys).to.deep.equal({ allocator: "[redacted]", attester: "[redacted]", solver: "[redacted]", relayer: "[redacted]" });
+    expect(redacted.database.url).to.equal("postgres://ferry:[redacted]@db.internal:5432/ferry");
+    expect(redacted.accounts.solver).to.equal(KEY_ADDRESS);
+  });
+
+  it("keeps secrets out of every accidental rendering of the config itself", function () {
+    for (const text of [JSON.stringify(config), inspect(config, { depth: 10 }), String(config.keys.solver), `${config.database.url}`]) {
+      for (const secret of material) expect(text).not.to.contain(secret);
+    }
+  });
+
+  it("scrubs secret values out of free text", function () {
+    const text = `failed with ${env.FERRY_SOLVER_KEY} at ${env.DATABASE_URL} (pw db-pass-987)`;
+    const scrubbed = scrubSecrets(text, secretValues(config));
+    for (const secret of material) expect(scrubbed).not.to.contain(secret);
+  });
+});

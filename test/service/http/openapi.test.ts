@@ -1,0 +1,42 @@
+/** GET /openapi.json (generated from the route schemas) and the rendered docs page at /docs. */
+import { expect } from "chai";
+import { listen, type Listening } from "./testApp.ts";
+
+describe("GET /openapi.json and /docs", function () {
+  let server: Listening;
+  before(async () => (server = await listen({})));
+  after(() => server.close());
+
+  it("describes every route with its schemas, version 1.0.0", async function () {
+    const response = await fetch(`${server.url}/openapi.json`);
+    expect(response.status).to.equal(200);
+    const document = (await response.json()) as { openapi: string; info: { version: string }; paths: Record<string, any> };
+    expect(document.openapi).to.match(/^3\./);
+    expect(document.info.version).to.equal("1.0.0");
+    expect(Object.keys(document.paths)).to.include.members(["/health", "/ready", "/metrics", "/chains"]);
+    const chains = document.paths["/chains"].get;
+    expect(chains.responses["200"].content["application/json"].schema.properties.chains.items.required).to.include.members([
+      "id",
+      "httpRpcUrl",
+      "contracts",
+      "protocol",
+    ]);
+    for (const status of ["400", "429", "500"]) {
+      expect(chains.responses[status].content["application/json"].schema.required).to.deep.equal(["message", "errorCode"]);
+    }
+    expect(document.paths["/ready"].get.responses).to.have.property("503");
+    expect(document.paths["/metrics"].get.responses["200"].content).to.have.property("text/plain");
+  });
+
+  it("renders the docs page from the package's own assets (no CDN)", async function () {
+    const page = await fetch(`${server.url}/docs`);
+    expect(page.status).to.equal(200);
+    expect(page.headers.get("content-type")).to.match(/^text\/html/);
+    const html = await page.text();
+    expect(html).to.contain("swagger-ui");
+    expect(html).not.to.match(/https?:\/\/(?!127\.0\.0\.1)[^"']*\.(js|css)/);
+    const bundle = await fetch(`${server.url}/docs/static/swagger-ui-bundle.js`);
+    expect(bundle.status).to.equal(200);
+    expect((await bundle.text()).length).to.be.greaterThan(100_000);
+  });
+});

@@ -1,0 +1,245 @@
+import { expect } from "chai";
+import { isFerryError } from "../../../ts/core/errors.ts";
+import { InvalidTransitionError, TRANSITIONS, type RequestStatus } from "../../../ts/service/lifecycle/transitions.ts";
+import type { NewRequest } from "../../../ts/service/store/requests.ts";
+import { describeEachEngine } from "./engines.ts";
+
+const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}`;
+
+function newRequest(n: number, overrides: Partial<NewRequest> = {}): NewRequest {
+  return {
+    id: hex(n),
+    orderId: hex(1000 + n),
+    user: `0x${"Aa".repeat(20)}`,
+    recipient: `0x${"Bb".repeat(20)}`,
+    originChainId: 31337,
+    destinationChainId: 31338,
+    ...overrides,
+  };
+}
+
+/** The path from `waiting` (or `depositing`) that ends in `to`. */
+const PATHS: Record<RequestStatus, RequestStatus[]> = {
+  waiting: [],
+  depositing: [],
+  pending: ["pending"],
+  submitted: ["pending", "submitted"],
+  success: ["pending", "submitted", "success"],
+  failure: ["pending", "failure"],
+  refund: ["pending", "failure", "refund"],
+};
+
+describeEachEngine("store requests", (engine) => {
+  it("createRequest_roundTrips_andLowercasesAddressesAndHashes", async () => {
+    const { store, clock } = engine;
+    const created = await store.createRequest(
+      newRequest(1, { inTxHashes: [hex(0xabc).toUpperCase().replace("0X", "0x")], data: { slippageTolerance: "50" }, referrer: "app", originBlock: 7 }),
+    );
+    const expected = {
+      id: hex(1),
+      orderId: hex(1001),
+      status: "waiting",
+      user: `0x${"aa".repeat(20)}`,
+      recipient: `0x${"bb".repeat(20)}`,
+      originChainId: 31337,
+      destinationChainId: 31338,
+      inTxHashes: [hex(0xabc)],
+      txHashes: [],
+      failReason: null,
+      refundFailReason: null,
+      data: { slippageTolerance: "50" },
+      referrer: "app",
+      apiKeyId: null,
+      originBlock: 7,
+      createdAt: new Date(clock.ms).toISOString(),
+      updatedAt: new Date(clock.ms).toISOString(),
+    };
+    expect(created).to.deep.equal(expected);
+    expect(await store.getRequest(hex(1))).to.deep.equal(expected);
+    expect(await store.getRequestByOrderId(hex(1001).toUpperCase().replace("0X", "0x"))).to.deep.equal(expected);
+  });
+
+  it("getRequest_returnsNull_forUnknownId", async () => {
+    expect(await engine.store.getRequest(hex(404))).to.equal(null);
+  });
+
+  it("createRequest_writesItsFirstOutboxEvent", async () => {
+    await engine.store.createRequest(newRequest(1, { status: "depositing" }));
+    const events = await engine.store.requestEvents(hex(1));
+    expect(events.map((e) => [e.status, e.payload.previousStatus])).to.deep.equal([["depositing", null]]);
+  });
+
+  it("createRequest_rejectsANonInitialStatus_andWritesNothing", async () => {
+    try {
+      await engine.store.createRequest(newRequest(1, { status: "pending" }));
+      expect.fail("expected INVALID_INPUT");
+    } catch (error) {
+      expect(isFerryError(error, "INVALID_INPUT")).to.equal(true);
+    }
+    expect(await engine.store.getRequest(hex(1))).to.equal(null);
+    expect(await engine.store.pendingOutboxEvents()).to.deep.equal([]);
+  });
+
+  for (const { from, to } of TRANSITIONS) {
+    it(`transitionRequest_moves_${from}_to_${to}_andWritesOneOutboxEvent`, async () => {
+      const { store, clock } = engine;
+      await store.createRequest(newRequest(1, { status: from === "depositing" ? "depositing" : "waiting" }));
+      for (const step of from === "depositing" || from === "waiting" ? [] : PATHS[from]) {
+        clock.ms += 1000;
+        await store.transitionRequest(hex(1), step);
+      }
+      const before = await store.requestEvents(hex(1));
+      clock.ms += 1000;
+      const moved = await store.transitionRequest(hex(1), to);
+      expect(moved.status).to.equal(to);
+      expect(moved.updatedAt).to.equal(new Date(clock.ms).toISOString());
+      const after = await store.requestEvents(hex(1));
+      expect(after.length).to.equal(before.length + 1);
+      const event = after[after.length - 1];
+      expect([event.status, event.payload.status, event.payload.previousStatus, event.payload.updatedAt]).to.deep.equal([to, to, from, clock.ms]);
+    });
+  }
+
+  it("transitionRequest_appendsHashes_mergesData_andKeepsReasons", async () => {
+    const { store } = engine;
+    await store.createRequest(newRequest(1, { inTxHashes: [hex(0xa1)], data: { fees: { gas: "1" }, keep: true } }));
+    await store.transitionRequest(hex(1), "pending", { inTxHashes: [hex(0xa1), hex(0xa2)], originBlock: 12 });
+    await store.transitionRequest(hex(1), "failure", { failReason: "ORDER_EXPIRED", data: { fees: { gas: "2" } } });
+    const refunded = await store.transitionRequest(hex(1), "refund", { txHashes: [hex(0xb1)], refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
+    expect(refunded).to.include({ status: "refund", failReason: "ORDER_EXPIRED", refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND", originBlock: 12 });
+    expect(refunded.inTxHashes).to.deep.equal([hex(0xa1), hex(0xa2)]);
+    expect(refunded.txHashes).to.deep.equal([hex(0xb1)]);
+    expect(refunded.data).to.deep.equal({ fees: { gas: "2" }, keep: true });
+    const events = await store.requestEvents(hex(1));
+    expect(events.map((e) => e.status)).to.deep.equal(["waiting", "pending", "failure", "refund"]);
+    expect(events[3].payload).to.include({ failReason: "ORDER_EXPIRED", refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
+  });
+
+  it("transitionRequest_throwsInvalidTransition_andWritesNothing", async () => {
+    const { store, clock } = engine;
+    const created = await store.createRequest(newRequest(1));
+    clock.ms += 1000;
+    try {
+      await store.transitionRequest(hex(1), "success", { txHashes: [hex(0xb1)], failReason: "UNKNOWN" });
+      expect.fail("expected INVALID_TRANSITION");
+    } catch (error) {
+      expect(error).to.be.instanceOf(InvalidTransitionError);
+      expect(isFerryError(error, "INVALID_TRANSITION")).to.equal(true);
+    }
+    expect(await store.getRequest(hex(1))).to.deep.equal(created);
+    expect((await store.requestEvents(hex(1))).length).to.equal(1);
+  });
+
+  it("transitionRequest_throwsRequestNotFound_forUnknownId", async () => {
+    try {
+      await engine.store.transitionRequest(hex(404), "pending");
+      expect.fail("expected REQUEST_NOT_FOUND");
+    } catch (error) {
+      expect(isFerryError(error, "REQUEST_NOT_FOUND")).to.equal(true);
+    }
+    expect(await engine.store.pendingOutboxEvents()).to.deep.equal([]);
+  });
+
+  it("transitionRequest_rollsBackTheStatusChange_whenTheCallersTransactionFails", async () => {
+    const { store } = engine;
+    const created = await store.createRequest(newRequest(1));
+    const boom = new Error("boom");
+    try {
+      await store.transaction(async (tx) => {
+        const moved = await tx.transitionRequest(hex(1), "pending");
+        expect(moved.status).to.equal("pending");
+        throw boom;
+      });
+      expect.fail("expected the transaction to throw");
+    } catch (error) {
+      expect(error).to.equal(boom);
+    }
+    expect(await store.getRequest(hex(1))).to.deep.equal(created);
+    expect((await store.requestEvents(hex(1))).map((e) => e.status)).to.deep.equal(["waiting"]);
+  });
+
+  it("transitionRequest_rollsBackTheStatusChange_whenTheOutboxInsertFails", async () => {
+    const { store } = engine;
+    const created = await store.createRequest(newRequest(1));
+    // A real failure of the second write, in the database itself: a trigger rejecting the event.
+    await store.engine.exec(`
+      CREATE FUNCTION reject_pending_event() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.status = 'pending' THEN RAISE EXCEPTION 'outbox unavailable'; END IF; RETURN NEW; END $$;
+      CREATE TRIGGER reject_pending_event BEFORE INSERT ON request_events FOR EACH ROW EXECUTE FUNCTION reject_pending_event();`);
+    try {
+      let failed = false;
+      await store.transitionRequest(hex(1), "pending").catch(() => (failed = true));
+      expect(failed).to.equal(true);
+      expect(await store.getRequest(hex(1))).to.deep.equal(created);
+      expect((await store.requestEvents(hex(1))).map((e) => e.status)).to.deep.equal(["waiting"]);
+    } finally {
+      await store.engine.exec("DROP TRIGGER reject_pending_event ON request_events; DROP FUNCTION reject_pending_event();");
+    }
+    expect((await store.transitionRequest(hex(1), "pending")).status).to.equal("pending");
+  });
+
+  it("transitionRequest_serialisesConcurrentChanges_soOnlyOneWins", async () => {
+    const { store } = engine;
+    await store.createRequest(newRequest(1));
+    await store.transitionRequest(hex(1), "pending");
+    // Two workers race to submit the same fill; the row lock makes the second see `submitted` and fail.
+    const results = await Promise.allSettled([store.transitionRequest(hex(1), "submitted"), store.transitionRequest(hex(1), "submitted")]);
+    const fulfilled = results.filter((r) => r.status === "fulfilled");
+    const rejected = results.filter((r) => r.status === "rejected") as PromiseRejectedResult[];
+    expect(fulfilled.length).to.equal(1);
+    expect(rejected.length).to.equal(1);
+    expect(isFerryError(rejected[0].reason, "INVALID_TRANSITION")).to.equal(true);
+    expect((await store.requestEvents(hex(1))).length).to.equal(3);
+  });
+
+  it("pendingOutboxEvents_listsUndeliveredOldestFirst_andMarkOutboxDeliveredRemovesThem", async () => {
+    const { store } = engine;
+    await store.createRequest(newRequest(1));
+    await store.createRequest(newRequest(2));
+    await store.transitionRequest(hex(1), "pending");
+    const pending = await store.pendingOutboxEvents();
+    expect(pending.map((e) => [e.requestId, e.status])).to.deep.equal([
+      [hex(1), "waiting"],
+      [hex(2), "waiting"],
+      [hex(1), "pending"],
+    ]);
+    expect((await store.pendingOutboxEvents(2)).length).to.equal(2);
+    await store.markOutboxDelivered(pending[0].id);
+    const rest = await store.pendingOutboxEvents();
+    expect(rest.map((e) => e.id)).to.deep.equal([pending[1].id, pending[2].id]);
+    expect((await store.requestEvents(hex(1)))[0].deliveredAt).to.equal(new Date(engine.clock.ms).toISOString());
+  });
+
+  it("saveQuote_roundTrips_andGetQuoteByOrderIdFindsIt", async () => {
+    const { store, clock } = engine;
+    const orderData = { version: "v1", solverChainId: "31337", inputs: [{ amount: "1000000" }], nested: [1, [2]] };
+    const quote = { steps: [{ id: "deposit" }], fees: { gas: { amount: "1" } } };
+    const saved = await store.saveQuote({
+      requestId: hex(1),
+      orderId: hex(1001).toUpperCase().replace("0X", "0x"),
+      orderData,
+      quote,
+      expiresAt: new Date(clock.ms + 60_000),
+    });
+    const expected = {
+      requestId: hex(1),
+      orderId: hex(1001),
+      orderData,
+      quote,
+      expiresAt: new Date(clock.ms + 60_000).toISOString(),
+      apiKeyId: null,
+      createdAt: new Date(clock.ms).toISOString(),
+    };
+    expect(saved).to.deep.equal(expected);
+    expect(await store.getQuote(hex(1))).to.deep.equal(expected);
+    expect(await store.getQuoteByOrderId(hex(1001))).to.deep.equal(expected);
+    expect(await store.getQuote(hex(2))).to.equal(null);
+  });
+
+  it("saveQuote_storesTheApiKeyId", async () => {
+    const { store, clock } = engine;
+    await store.engine.query("INSERT INTO api_keys (id, key_hash, name, created_at) VALUES ('k1', 'h1', 'app', now())");
+    const saved = await store.saveQuote({ requestId: hex(1), orderId: hex(1001), orderData: {}, quote: {}, expiresAt: new Date(clock.ms), apiKeyId: "k1" });
+    expect(saved.apiKeyId).to.equal("k1");
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * Pure configuration parsing: the parsed config file (JSON value) plus an environment map in, a
+ * validated configuration out. No file or process access here (see `loadConfig.ts`), so every rule
+ * is testable with plain objects.
+ *
+ * Environment overrides: FERRY_HOST, FERRY_PORT, DATABASE_URL, FERRY_DATA_DIR, FERRY_DEPLOYMENTS_DIR;
+ * private keys only from the env names in `keyEnv` (default FERRY_ALLOCATOR_KEY, FERRY_ATTESTER_KEY,
+ * FERRY_SOLVER_KEY, FERRY_RELAYER_KEY).
+ */
+import { isAbsolute, resolve } from "node:path";
+import { Value } from "typebox/value";
+import { getAddress, type Address } from "viem";
+import { privateKeyToAddress } from "viem/accounts";
+import type { DeploymentRecord } from "../../deploy/deploymentRecord.ts";
+import { ConfigInvalidError } from "./configErrors.ts";
+import {
+  CONFIG_DEFAULTS,
+  ConfigFileSchema,
+  KEY_ROLES,
+  type ChainConfig,
+  type ConfigFile,
+  type FerryConfig,
+  type KeyRole,
+  type UnresolvedChainConfig,
+  type UnresolvedFerryConfig,
+} from "./configSchema.ts";
+import { Secret } from "./secret.ts";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** `/chains/0/rpcUrl` → `chains[0].rpcUrl`. */
+export function fieldName(instancePath: string): string {
+  return instancePath
+    .split("/")
+    .slice(1)
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), "");
+}
+
+/** Validates the file against ConfigFileSchema; the first error becomes CONFIG_INVALID naming its field. */
+export function validateConfigFile(json: unknown): ConfigFile {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw new ConfigInvalidError("(root)", "the config must be a JSON object");
+  }
+  const errors = Value.Errors(ConfigFileSchema, json);
+  // The additionalProperties error names the unknown key; prefer it over the schema-false error on the same path.
+  const error = errors.find((e) => e.keyword !== "boolean") ?? errors[0];
+  if (error) {
+    const params = error.params as { additionalProperties?: string[] };
+    const base = fieldName(error.instancePath);
+    if (error.keyword === "additionalProperties" && params.additionalProperties?.length) {
+      const unknown = params.additionalProperties[0]!;
+      throw new ConfigInvalidError(base ? `${base}.${unknown}` : unknown, "unknown field");
+    }
+    throw new ConfigInvalidError(base || "(root)", error.message);
+  }
+  return json as ConfigFile;
+}
+
+function envPort(env: Env): number | undefined {
+  const raw = env.FERRY_PORT;
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65_535) {
+    throw new ConfigInvalidError("FERRY_PORT", "must be an integer between 0 and 65535");
+  }
+  return Number(raw);
+}
+
+function readKeys(env: Env, keyEnv: ConfigFile["keyEnv"]): Pick<FerryConfig, "keys" | "accounts"> {
+  const keys: Partial<Record<KeyRole, Secret>> = {};
+  const accounts: Partial<Record<KeyRole, Address>> = {};
+  for (const role of KEY_ROLES) {
+    const name = keyEnv?.[role] ?? CONFIG_DEFAULTS.keyEnv[role];
+    const raw = env[name];
+    if (raw === undefined || raw === "") continue;
+    const value = raw.startsWith("0x") ? raw : `0x${raw}`;
+    // The message never includes the value.
+    if (!/^0x[0-9a-fA-F]{64}$/.test(value)) throw new ConfigInvalidError(name, "must be a 32-byte hex private key");
+    let address: Address;
+    try {
+      address = privateKeyToAddress(value as `0x${string}`);
+    } catch {
+      throw new ConfigInvalidError(name, "is not a valid secp256k1 private key");
+    }
+    keys[role] = new Secret(value);
+    accounts[role] = address;
+  }
+  return { keys, accounts };
+}
+
+function checksum(address: string | undefined): Address | undefined {
+  return address === undefined ? undefined : getAddress(address);
+}
+
+function chainDefaults(chain: NonNullable<ConfigFile["chains"]>[number]): UnresolvedChainConfig {
+  return {
+    id: chain.id,
+    name: chain.name,
+    displayName: chain.displayName,
+    rpcUrl: chain.rpcUrl,
+    ...(chain.wsRpcUrl !== undefined ? { wsRpcUrl: chain.wsRpcUrl } : {}),
+    ...(chain.explorerUrl !== undefined ? { explorerUrl: chain.explorerUrl } : {}),
+    ...(chain.explorerName !== undefined ? { explorerName: chain.explorerName } : {}),
+    ...(chain.iconUrl !== undefined ? { iconUrl: chain.iconUrl } : {}),
+    confirmations: chain.confirmations ?? CONFIG_DEFAULTS.confirmations,
+    nativeCurrency: { ...chain.nativeCurrency, logoURI: chain.nativeCurrency.logoURI ?? "" },
+    erc20Currencies: (chain.erc20Currencies ?? []).map((currency) => ({
+      ...currency,
+      address: getAddress(currency.address),
+      logoURI: currency.logoURI ?? "",
+    })),
+    contracts: Object.fromEntries(
+      Object.entries(chain.contracts ?? {}).map(([name, address]) => [name, checksum(address)]),
+    ) as UnresolvedChainConfig["contracts"],
+    depositEnabled: chain.depositEnabled ?? true,
+    disabled: chain.disabled ?? false,
+    baseChainId: chain.baseChainId ?? chain.id,
+    tags: chain.tags ?? [],
+  };
+}
+
+function checkUnique(chains: UnresolvedChainConfig[]): void {
+  const ids = new Set<number>();
+  const names = new Set<string>();
+  chains.forEach((chain, i) => {
+    if (ids.has(chain.id)) throw new ConfigInvalidError(`chains[${i}].id`, "duplicate chain id");
+    if (names.has(chain.name)) throw new ConfigInvalidError(`chains[${i}].name`, "duplicate chain name");
+    ids.add(chain.id);
+    names.add(chain.name);
+    const symbols = new Set<string>();
+    chain.erc20Currencies.forEach((currency, j) => {
+      const key = currency.address.toLowerCase();
+      if (symbols.has(key)) throw new ConfigInvalidError(`chains[${i}].erc20Currencies[${j}].address`, "duplicate currency");
+      symbols.add(key);
+    });
+  });
+}
+
+/**
+ * The file (already JSON-parsed; `{}` when there is none) and the environment → the configuration,
+ * with contracts not yet filled from deployment records. `baseDir` anchors relative paths (the config
+ * file's folder, or the working directory).
+ */
+export function parseConfig(json: unknown, env: Env, baseDir: string): UnresolvedFerryConfig {
+  const file = validateConfigFile(json);
+  const port = envPort(env);
+  const databaseUrl = env.DATABASE_URL || file.database?.url;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigInvalidError(env.DATABASE_URL ? "DATABASE_URL" : "database.url", "must be a postgres:// or postgresql:// URL");
+  }
+  const path = (value: string) => (isAbsolute(value) ? value : resolve(baseDir, value));
+  const chains = (file.chains ?? []).map(chainDefaults);
+  checkUnique(chains);
+  return {
+    server: {
+      host: env.FERRY_HOST || file.server?.host || CONFIG_DEFAULTS.host,
+      port: port ?? file.server?.port ?? CONFIG_DEFAULTS.port,
+      bodyLimitBytes: file.server?.bodyLimitBytes ?? CONFIG_DEFAULTS.bodyLimitBytes,
+    },
+    chains,
+    database: {
+      ...(databaseUrl ? { url: new Secret(databaseUrl) } : {}),
+      dataDir: path(env.FERRY_DATA_DIR || file.database?.dataDir || CONFIG_DEFAULTS.dataDir),
+    },
+    rateLimits: {
+      anonymousPerMinute: file.rateLimits?.anonymousPerMinute ?? CONFIG_DEFAULTS.anonymousPerMinute,
+      apiKeyPerMinute: file.rateLimits?.apiKeyPerMinute ?? CONFIG_DEFAULTS.apiKeyPerMinute,
+    },
+    deploymentsDir: path(env.FERRY_DEPLOYMENTS_DIR || file.deploymentsDir || CONFIG_DEFAULTS.deploymentsDir),
+    ...readKeys(env, file.keyEnv),
+  };
+}
+
+/**
+ * Fills each chain's missing contract addresses from its deployment record (`records` by chain id);
+ * addresses in the file win. A chain left without a Depository, AttestedReceiver or Multicaller is
+ * CONFIG_INVALID naming the field.
+ */
+export function resolveChainContracts(
+  config: UnresolvedFerryConfig,
+  records: ReadonlyMap<number, DeploymentRecord | undefined>,
+): FerryConfig {
+  const chains = config.chains.map((chain, i): ChainConfig => {
+    const record = records.get(chain.id);
+    const contracts = { ...record?.addresses, ...chain.contracts };
+    for (const name of ["depository", "attestedReceiver", "multicaller"] as const) {
+      if (!contracts[name]) {
+        throw new ConfigInvalidError(
+          `chains[${i}].contracts.${name}`,
+          `missing: not in the config file and no deployment record ${chain.id}.json in ${config.deploymentsDir}`,
+        );
+      }
+    }
+    return {
+      ...chain,
+      contracts: contracts as ChainConfig["contracts"],
+      ...(record ? { deploymentBlock: record.blockNumber } : {}),
+    };
+  });
+  return { ...config, chains };
+}

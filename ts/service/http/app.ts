@@ -1,0 +1,94 @@
+/**
+ * `buildApp({config, deps})`: the HTTP API as a Fastify instance, routes registered, not listening
+ * (`server.ts` listens and owns shutdown; tests listen on an ephemeral loopback port). Everything with
+ * I/O beyond the config — API keys, readiness checks — is injected through `deps`.
+ */
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import { registerAjvFormats, TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyServerOptions } from "fastify";
+import type { Registry } from "prom-client";
+import type { FerryConfig } from "../config/configSchema.ts";
+import { secretValues } from "../config/redactConfig.ts";
+import { installApiKeyRateLimit, NO_API_KEYS, type ApiKeyVerifier } from "./apiKeyRateLimit.ts";
+import { clientErrorHandler, formatValidationErrors, installErrorHandlers, notFoundBody } from "./errorHandler.ts";
+import type { FerryApp } from "./ferryApp.ts";
+import { installHttpMetrics } from "./httpMetrics.ts";
+import { registerChainsRoute } from "./routes/chains.ts";
+import { registerHealthRoute } from "./routes/health.ts";
+import { registerMetricsRoute } from "./routes/metrics.ts";
+import { registerOpenApiRoute } from "./routes/openapi.ts";
+import { registerReadyRoute, type ReadinessCheck } from "./routes/ready.ts";
+
+export const API_VERSION = "1.0.0";
+
+// String formats (`uri`, `date-time`, …) for TypeBox's global format registry.
+registerAjvFormats();
+
+export type AppDeps = {
+  /** Verifies `x-api-key` headers. Default: no keys (every key is answered 401). */
+  apiKeys?: ApiKeyVerifier;
+  /** Readiness checks behind GET /ready (database, RPC reachability, …). */
+  checks?: readonly ReadinessCheck[];
+  /** Per-check timeout of GET /ready. Default READINESS_TIMEOUT_MS (2 s). */
+  readinessTimeoutMs?: number;
+  /** Registry for the HTTP metrics (and whatever else the caller registers). Default: a new one. */
+  metricsRegistry?: Registry;
+};
+
+export type BuildAppOptions = {
+  config: FerryConfig;
+  deps?: AppDeps;
+  /** Fastify's `logger` option (pino options, e.g. `{level, stream}`); default off. */
+  logger?: FastifyServerOptions["logger"];
+};
+
+/** Headers that may carry credentials never reach the log. */
+const LOG_REDACT = ['req.headers["x-api-key"]', "req.headers.authorization", "req.headers.cookie"];
+
+export async function buildApp({ config, deps = {}, logger = false }: BuildAppOptions): Promise<FerryApp> {
+  const secrets = secretValues(config);
+  const app = Fastify({
+    logger: typeof logger === "object" && logger !== null ? { redact: LOG_REDACT, ...logger } : logger,
+    bodyLimit: config.server.bodyLimitBytes,
+    schemaErrorFormatter: formatValidationErrors,
+    clientErrorHandler,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  // TypeBox validates: query strings and path params are converted to the schema's types, bodies are
+  // taken as sent (no coercion of "5" into 5), and unknown fields are a 400 naming them, never
+  // silently dropped (schemas say additionalProperties: false).
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+
+  installErrorHandlers(app, secrets);
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: "Ferry",
+        version: API_VERSION,
+        description: "Self-hostable cross-chain intent execution service. Errors are `{message, errorCode}`.",
+      },
+      components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } } },
+    },
+  });
+
+  await installApiKeyRateLimit(app, {
+    apiKeys: deps.apiKeys ?? NO_API_KEYS,
+    anonymousPerMinute: config.rateLimits.anonymousPerMinute,
+    apiKeyPerMinute: config.rateLimits.apiKeyPerMinute,
+  });
+  const { registry } = installHttpMetrics(app, deps.metricsRegistry);
+
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => reply.code(404).send(notFoundBody(request)));
+
+  // The docs page is served from @fastify/swagger-ui's bundled assets (no CDN).
+  await app.register(swaggerUi, { routePrefix: "/docs" });
+
+  registerHealthRoute(app);
+  registerReadyRoute(app, { checks: deps.checks ?? [], secrets, ...(deps.readinessTimeoutMs ? { timeoutMs: deps.readinessTimeoutMs } : {}) });
+  registerMetricsRoute(app, registry);
+  registerChainsRoute(app, { chains: config.chains, solverAddress: config.accounts.solver });
+  registerOpenApiRoute(app);
+  return app;
+}

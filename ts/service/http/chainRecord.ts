@@ -1,0 +1,156 @@
+/**
+ * The spec's Chain record (element of `chains` in GET /chains): its schema and how it is built from a
+ * configured chain. Pure.
+ *
+ * Fields the spec names that Ferry has no counterpart for are present with a neutral value, never
+ * omitted, so clients written for the public service parse them:
+ * - contracts Ferry does not deploy — `onlyOwnerMulticaller`, `erc20Router`, `approvalProxy`,
+ *   `v3.erc20Router`, `v3.approvalProxy` — are `""` (empty string = "not deployed on this chain";
+ *   Ferry quotes never route through them). `multicall3` is `""` unless configured.
+ *   `serviceReceiver` is Ferry's AttestedReceiver, `multicaller` Ferry's Multicaller.
+ * - `tokenSupport` is "Limited" (only the configured currencies are bridged); `partialDisableLimit`
+ *   0; `blockProductionLagging`, `surgeEnabled` false; `withdrawalFee`, `depositFee` 0 (fees are
+ *   quoted per request, not per chain).
+ * - `solverAddresses` is the solver key's address when the solver key is configured, else [].
+ */
+import { Type, type Static } from "typebox";
+import { zeroAddress, type Address } from "viem";
+import type { ChainConfig } from "../config/configSchema.ts";
+
+const Currency = {
+  id: Type.String(),
+  symbol: Type.String(),
+  name: Type.String(),
+  address: Type.String(),
+  decimals: Type.Integer(),
+};
+
+export const CurrencyRecord = Type.Object({ ...Currency, supportsBridging: Type.Boolean() });
+export const FeaturedToken = Type.Object({
+  ...Currency,
+  supportsBridging: Type.Boolean(),
+  metadata: Type.Object({ logoURI: Type.String() }),
+});
+export const Erc20CurrencyRecord = Type.Object({
+  ...Currency,
+  supportsBridging: Type.Boolean(),
+  withdrawalFee: Type.Number(),
+  depositFee: Type.Number(),
+  surgeEnabled: Type.Boolean(),
+});
+export const SolverCurrency = Type.Object(Currency);
+
+export const ChainRecord = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String({ description: "Protocol chain name (same as protocol.v2.chainId)" }),
+    displayName: Type.String(),
+    httpRpcUrl: Type.String(),
+    wsRpcUrl: Type.String({ description: '"" when none is configured' }),
+    explorerUrl: Type.String({ description: '"" when none is configured' }),
+    explorerName: Type.String(),
+    iconUrl: Type.String(),
+    depositEnabled: Type.Boolean(),
+    tokenSupport: Type.String({ description: '"Limited": only the listed currencies' }),
+    disabled: Type.Boolean(),
+    partialDisableLimit: Type.Number(),
+    blockProductionLagging: Type.Boolean(),
+    currency: CurrencyRecord,
+    withdrawalFee: Type.Number(),
+    depositFee: Type.Number(),
+    surgeEnabled: Type.Boolean(),
+    featuredTokens: Type.Array(FeaturedToken),
+    erc20Currencies: Type.Array(Erc20CurrencyRecord),
+    solverCurrencies: Type.Array(SolverCurrency),
+    contracts: Type.Object(
+      {
+        multicall3: Type.String(),
+        multicaller: Type.String(),
+        onlyOwnerMulticaller: Type.String(),
+        serviceReceiver: Type.String({ description: "Ferry's AttestedReceiver (fills are made through it)" }),
+        erc20Router: Type.String(),
+        approvalProxy: Type.String(),
+        v3: Type.Object({ erc20Router: Type.String(), approvalProxy: Type.String() }),
+      },
+      { description: 'A contract Ferry does not deploy on this chain is "" (not deployed)' },
+    ),
+    vmType: Type.String(),
+    baseChainId: Type.Integer(),
+    solverAddresses: Type.Array(Type.String()),
+    tags: Type.Array(Type.String()),
+    protocol: Type.Object({
+      v2: Type.Object({ chainId: Type.String(), depository: Type.String() }),
+    }),
+  },
+  { description: "Chain" },
+);
+export type ChainRecord = Static<typeof ChainRecord>;
+
+/** Marks a contract Ferry does not have on a chain. */
+export const NOT_DEPLOYED = "";
+
+export function toChainRecord(chain: ChainConfig, solverAddress: Address | undefined): ChainRecord {
+  const native = {
+    id: chain.nativeCurrency.symbol.toLowerCase(),
+    symbol: chain.nativeCurrency.symbol,
+    name: chain.nativeCurrency.name,
+    address: zeroAddress,
+    decimals: chain.nativeCurrency.decimals,
+  };
+  const erc20s = chain.erc20Currencies.map((currency) => ({
+    id: currency.symbol.toLowerCase(),
+    symbol: currency.symbol,
+    name: currency.name,
+    address: currency.address,
+    decimals: currency.decimals,
+  }));
+  return {
+    id: chain.id,
+    name: chain.name,
+    displayName: chain.displayName,
+    httpRpcUrl: chain.rpcUrl,
+    wsRpcUrl: chain.wsRpcUrl ?? "",
+    explorerUrl: chain.explorerUrl ?? "",
+    explorerName: chain.explorerName ?? "",
+    iconUrl: chain.iconUrl ?? "",
+    depositEnabled: chain.depositEnabled,
+    tokenSupport: "Limited",
+    disabled: chain.disabled,
+    partialDisableLimit: 0,
+    blockProductionLagging: false,
+    currency: { ...native, supportsBridging: true },
+    withdrawalFee: 0,
+    depositFee: 0,
+    surgeEnabled: false,
+    featuredTokens: [
+      { ...native, supportsBridging: true, metadata: { logoURI: chain.nativeCurrency.logoURI } },
+      ...chain.erc20Currencies.map((currency, i) => ({
+        ...erc20s[i]!,
+        supportsBridging: true,
+        metadata: { logoURI: currency.logoURI },
+      })),
+    ],
+    erc20Currencies: erc20s.map((currency) => ({
+      ...currency,
+      supportsBridging: true,
+      withdrawalFee: 0,
+      depositFee: 0,
+      surgeEnabled: false,
+    })),
+    solverCurrencies: [native, ...erc20s],
+    contracts: {
+      multicall3: chain.contracts.multicall3 ?? NOT_DEPLOYED,
+      multicaller: chain.contracts.multicaller,
+      onlyOwnerMulticaller: NOT_DEPLOYED,
+      serviceReceiver: chain.contracts.attestedReceiver,
+      erc20Router: NOT_DEPLOYED,
+      approvalProxy: NOT_DEPLOYED,
+      v3: { erc20Router: NOT_DEPLOYED, approvalProxy: NOT_DEPLOYED },
+    },
+    vmType: "evm",
+    baseChainId: chain.baseChainId,
+    solverAddresses: solverAddress ? [solverAddress] : [],
+    tags: chain.tags,
+    protocol: { v2: { chainId: chain.name, depository: chain.contracts.depository } },
+  };
+}

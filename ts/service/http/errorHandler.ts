@@ -1,0 +1,112 @@
+/**
+ * How every failure becomes `{message, errorCode}`: schema validation (400 naming the field), unknown
+ * routes (404), malformed JSON (400), oversized bodies (413), rate limits (429), malformed requests
+ * rejected by Node's HTTP parser (400/431) and everything unexpected (500 "Internal error", no stack;
+ * the details go to the log with secrets scrubbed).
+ */
+import type { Socket } from "node:net";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { isFerryError } from "../../core/errors.ts";
+import { scrubSecrets } from "../config/redactConfig.ts";
+import { HttpError, HttpErrorCode, type ErrorBody } from "./httpErrors.ts";
+
+type ValidationIssue = { instancePath?: string; message?: string; keyword?: string; params?: Record<string, unknown> };
+
+/**
+ * The message of a schema validation failure, naming the field: `body/amount must be integer`,
+ * `querystring: unknown field 'foo'`, `body: missing required field 'name'`. Accepts TypeBox's and
+ * Ajv's error shapes.
+ */
+export function formatValidationErrors(errors: readonly ValidationIssue[], dataVar: string): Error {
+  // TypeBox reports an unknown field twice (a "schema is false" at its path, then additionalProperties
+  // on the object); the latter names it.
+  const first = errors.find((e) => e.keyword === "additionalProperties") ?? errors.find((e) => e.keyword !== "boolean") ?? errors[0];
+  if (!first) return new Error(`${dataVar} is invalid`);
+  const field = `${dataVar}${first.instancePath ?? ""}`;
+  const params = first.params ?? {};
+  const firstOf = (list: unknown, single: unknown) => String(Array.isArray(list) ? list[0] : single);
+  let message: string;
+  if (first.keyword === "additionalProperties") message = `${field}: unknown field '${firstOf(params.additionalProperties, params.additionalProperty)}'`;
+  else if (first.keyword === "boolean") message = `${field}: unknown field`;
+  else if (first.keyword === "required") message = `${field}: missing required field '${firstOf(params.requiredProperties, params.missingProperty)}'`;
+  else message = `${field} ${first.message ?? "is invalid"}`;
+  return new Error(message);
+}
+
+const CODE_BY_STATUS: Record<number, HttpErrorCode> = {
+  400: HttpErrorCode.INVALID_REQUEST,
+  401: HttpErrorCode.INVALID_API_KEY,
+  404: HttpErrorCode.NOT_FOUND,
+  413: HttpErrorCode.PAYLOAD_TOO_LARGE,
+  415: HttpErrorCode.UNSUPPORTED_MEDIA_TYPE,
+  429: HttpErrorCode.RATE_LIMITED,
+};
+
+/** The status and body for `error`; 5xx never reveal their message. */
+export function errorResponse(error: FastifyError | Error): { statusCode: number; body: ErrorBody } {
+  if (error instanceof HttpError) return { statusCode: error.statusCode, body: { message: error.message, errorCode: error.code } };
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    return { statusCode: 400, body: { message: error.message, errorCode: HttpErrorCode.INVALID_REQUEST } };
+  }
+  const statusCode = fastifyError.statusCode;
+  if (statusCode !== undefined && statusCode >= 400 && statusCode < 500 && !isFerryError(error)) {
+    // Fastify's own request errors (content-type parser, body limit, bad content-length): their
+    // messages describe the request, not the server.
+    const message =
+      error instanceof SyntaxError || fastifyError.code === "FST_ERR_CTP_INVALID_JSON_BODY"
+        ? "body is not valid JSON"
+        : fastifyError.code === "FST_ERR_CTP_BODY_TOO_LARGE"
+          ? "request body is too large"
+          : error.message;
+    return { statusCode, body: { message, errorCode: CODE_BY_STATUS[statusCode] ?? HttpErrorCode.INVALID_REQUEST } };
+  }
+  return { statusCode: 500, body: { message: "Internal error", errorCode: HttpErrorCode.INTERNAL_ERROR } };
+}
+
+/** A log-safe description of `error`: code and message with secrets scrubbed, the stack for 5xx only. */
+export function loggableError(error: Error, secrets: readonly string[], withStack: boolean): Record<string, unknown> {
+  const scrub = (text: string | undefined) => (text === undefined ? undefined : scrubSecrets(text, secrets));
+  return {
+    type: error.name,
+    code: (error as { code?: unknown }).code,
+    message: scrub(error.message),
+    ...(withStack ? { stack: scrub(error.stack) } : {}),
+  };
+}
+
+export function installErrorHandlers(app: FastifyInstance, secrets: readonly string[]): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const { statusCode, body } = errorResponse(error);
+    if (statusCode >= 500) request.log.error({ err: loggableError(error, secrets, true) }, "request failed");
+    else request.log.info({ err: loggableError(error, secrets, false), statusCode }, "request rejected");
+    return reply.code(statusCode).type("application/json; charset=utf-8").send(body);
+  });
+}
+
+export function notFoundBody(request: FastifyRequest): ErrorBody {
+  // The path only (no query string): it is echoed back and must stay short.
+  const path = request.url.split("?")[0]!.slice(0, 200);
+  return { message: `Route ${request.method} ${path} not found`, errorCode: HttpErrorCode.NOT_FOUND };
+}
+
+/**
+ * Requests Node's HTTP parser rejects before Fastify sees them (oversized headers, malformed request
+ * lines) get the same JSON body shape instead of an empty response.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
+  const body = JSON.stringify(
+    tooLarge
+      ? { message: "request headers are too large", errorCode: HttpErrorCode.HEADERS_TOO_LARGE }
+      : { message: "malformed HTTP request", errorCode: HttpErrorCode.INVALID_REQUEST },
+  );
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

@@ -1,0 +1,95 @@
+import { getCheckpoint, setCheckpoint } from "./checkpoints.ts";
+import { engineDb, type Db, type Engine, type StoreContext } from "./engine.ts";
+import { listRequests, type RequestFilters, type RequestPage } from "./listRequests.ts";
+import { migrate } from "./migrate.ts";
+import { markOutboxDelivered, pendingOutboxEvents, requestEvents, type OutboxEvent } from "./outbox.ts";
+import { createPgliteEngine } from "./pgliteEngine.ts";
+import { createPostgresEngine } from "./postgresEngine.ts";
+import { getQuote, getQuoteByOrderId, saveQuote, type NewQuote, type StoredQuote } from "./quotes.ts";
+import {
+  createRequest,
+  getRequest,
+  getRequestByOrderId,
+  transitionRequest,
+  type NewRequest,
+  type StoredRequest,
+  type TransitionPatch,
+} from "./requests.ts";
+import type { RequestStatus } from "../lifecycle/transitions.ts";
+
+export type StoreOptions = {
+  /** PostgreSQL connection string (`DATABASE_URL`). When absent, the embedded PGlite engine is used. */
+  databaseUrl?: string;
+  /** PGlite only: the data folder. When absent, an in-memory database. */
+  dataDir?: string;
+  /** PostgreSQL only: a schema to create and use instead of the connection's default (tests). */
+  schema?: string;
+  /** The clock stamping created_at / updated_at. Defaults to the system clock. */
+  now?: () => Date;
+};
+
+/** The repositories, bound to a database. Inside `transaction`, every call joins that transaction. */
+export type Repositories = {
+  saveQuote(quote: NewQuote): Promise<StoredQuote>;
+  getQuote(requestId: string): Promise<StoredQuote | null>;
+  getQuoteByOrderId(orderId: string): Promise<StoredQuote | null>;
+  createRequest(request: NewRequest): Promise<StoredRequest>;
+  getRequest(id: string): Promise<StoredRequest | null>;
+  getRequestByOrderId(orderId: string): Promise<StoredRequest | null>;
+  transitionRequest(id: string, to: RequestStatus, patch?: TransitionPatch): Promise<StoredRequest>;
+  listRequests(filters?: RequestFilters): Promise<RequestPage>;
+  getCheckpoint(chainId: number, contract: string): Promise<number | null>;
+  setCheckpoint(chainId: number, contract: string, block: number): Promise<void>;
+  pendingOutboxEvents(limit?: number): Promise<OutboxEvent[]>;
+  requestEvents(requestId: string): Promise<OutboxEvent[]>;
+  markOutboxDelivered(id: number): Promise<void>;
+};
+
+export type Store = Repositories & {
+  readonly engine: Engine;
+  /** Runs `fn` in one transaction; the repositories it receives all use it. */
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** Applies pending migrations (createStore already did; safe to call again). Returns the versions applied. */
+  migrate(): Promise<number[]>;
+  close(): Promise<void>;
+};
+
+function repositories(ctx: StoreContext): Repositories {
+  return {
+    saveQuote: (q) => saveQuote(ctx, q),
+    getQuote: (id) => getQuote(ctx, id),
+    getQuoteByOrderId: (id) => getQuoteByOrderId(ctx, id),
+    createRequest: (r) => createRequest(ctx, r),
+    getRequest: (id) => getRequest(ctx, id),
+    getRequestByOrderId: (id) => getRequestByOrderId(ctx, id),
+    transitionRequest: (id, to, patch) => transitionRequest(ctx, id, to, patch),
+    listRequests: (f) => listRequests(ctx, f),
+    getCheckpoint: (c, a) => getCheckpoint(ctx, c, a),
+    setCheckpoint: (c, a, b) => setCheckpoint(ctx, c, a, b),
+    pendingOutboxEvents: (l) => pendingOutboxEvents(ctx, l),
+    requestEvents: (id) => requestEvents(ctx, id),
+    markOutboxDelivered: (id) => markOutboxDelivered(ctx, id),
+  };
+}
+
+/** Opens the engine (PostgreSQL when `databaseUrl` is set, PGlite otherwise), migrates it and binds the repositories. */
+export async function createStore(options: StoreOptions = {}): Promise<Store> {
+  const engine = options.databaseUrl
+    ? await createPostgresEngine({ databaseUrl: options.databaseUrl, schema: options.schema })
+    : await createPgliteEngine({ dataDir: options.dataDir });
+  try {
+    await migrate(engine);
+  } catch (error) {
+    await engine.close().catch(() => {});
+    throw error;
+  }
+  const now = options.now ?? (() => new Date());
+  const db: Db = engineDb(engine);
+  return {
+    ...repositories({ db, now }),
+    engine,
+    transaction: (fn) => db.transaction((tx) => fn(repositories({ db: tx, now }))),
+    migrate: () => migrate(engine),
+    close: () => engine.close(),
+  };
+}

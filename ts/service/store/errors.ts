@@ -1,0 +1,23 @@
+/** Typed errors of the store, in the FerryError pattern (stable `code`, short message). */
+import { FerryError, type FerryErrorOptions } from "../../core/errors.ts";
+
+export const StoreErrorCode = {
+  REQUEST_NOT_FOUND: "REQUEST_NOT_FOUND",
+  INVALID_CURSOR: "INVALID_CURSOR",
+} as const;
+
+/** No request has this id (the HTTP layer answers 404). */
+export class RequestNotFoundError extends FerryError {
+  readonly requestId: string;
+  constructor(requestId: string, options: FerryErrorOptions = {}) {
+    super(StoreErrorCode.REQUEST_NOT_FOUND, `request not found: ${requestId}`, options);
+    this.requestId = requestId;
+  }
+}
+
+/** A continuation cursor that this store did not produce, or one produced for another sort order. */
+export class InvalidCursorError extends FerryError {
+  constructor(message = "invalid continuation cursor", options: FerryErrorOptions = {}) {
+    super(StoreErrorCode.INVALID_CURSOR, message, options);
+  }
+}
