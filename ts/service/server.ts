@@ -5,6 +5,7 @@
  *
  *   FERRY_CONFIG=ferry.json node ts/service/server.ts
  */
+import { mkdirSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { FastifyServerOptions } from "fastify";
 import type { FerryConfig } from "./config/configSchema.ts";
@@ -12,24 +13,51 @@ import { loadConfig } from "./config/loadConfig.ts";
 import { redactConfig } from "./config/redactConfig.ts";
 import { buildApp, type AppDeps } from "./http/app.ts";
 import type { FerryApp } from "./http/ferryApp.ts";
+import type { ReadinessCheck } from "./http/routes/ready.ts";
 import { rpcReadinessCheck } from "./http/rpcReadinessCheck.ts";
+import { createStore, type Store } from "./store/createStore.ts";
 
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 export type RunningServer = { app: FerryApp; url: string; close: () => Promise<void> };
 
-/** Builds the app and listens on `config.server`; `deps` default to RPC readiness checks per chain. */
+/**
+ * Opens the store (PostgreSQL when `database.url` / DATABASE_URL is set, else PGlite under
+ * `database.dataDir`; migrations applied), builds the app and listens on `config.server`. `deps`
+ * default to RPC readiness checks per chain plus a database check; a `deps.store` given by the caller
+ * is used as is and left open on close, the one opened here is closed after the server.
+ */
 export async function startServer(options: {
   config: FerryConfig;
   deps?: AppDeps;
   logger?: FastifyServerOptions["logger"];
 }): Promise<RunningServer> {
   const { config } = options;
-  const deps: AppDeps = { checks: config.chains.map(rpcReadinessCheck), ...options.deps };
-  const app = await buildApp({ config, deps, logger: options.logger ?? false });
-  const url = await app.listen({ host: config.server.host, port: config.server.port });
-  app.log.info({ config: redactConfig(config) }, "ferry service listening");
-  return { app, url, close: () => app.close() };
+  const ownStore = options.deps?.store === undefined;
+  const store = options.deps?.store ?? (await createStore(storeOptions(config)));
+  try {
+    const deps: AppDeps = { checks: [...config.chains.map(rpcReadinessCheck), databaseReadinessCheck(store)], ...options.deps, store };
+    const app = await buildApp({ config, deps, logger: options.logger ?? false });
+    if (ownStore) app.addHook("onClose", async () => store.close());
+    const url = await app.listen({ host: config.server.host, port: config.server.port });
+    app.log.info({ config: redactConfig(config), database: store.engine.kind }, "ferry service listening");
+    return { app, url, close: () => app.close() };
+  } catch (error) {
+    if (ownStore) await store.close().catch(() => {});
+    throw error;
+  }
+}
+
+function storeOptions(config: FerryConfig): { databaseUrl?: string; dataDir?: string } {
+  const databaseUrl = config.database.url?.reveal();
+  if (databaseUrl) return { databaseUrl };
+  mkdirSync(config.database.dataDir, { recursive: true });
+  return { dataDir: config.database.dataDir };
+}
+
+/** Readiness: the database answers a trivial query. */
+export function databaseReadinessCheck(store: Store): ReadinessCheck {
+  return { name: "database", check: async () => void (await store.engine.query("SELECT 1")) };
 }
 
 /** What delivers the signals (the process; an EventEmitter in tests). */

@@ -3,9 +3,11 @@
  * extra fields, oversized bodies, bad path params — and requires a JSON `{message, errorCode}` with
  * 400, 404 or 413 every time (never a 5xx), then that the server still answers /health.
  * A test-only route with path params, query and body is added so every input kind is exercised.
+ * The app has a store (PGlite in memory), so the request routes are walked too.
  */
 import { expect } from "chai";
 import { Type } from "typebox";
+import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { errorBody, fixtureConfig, listen, type Listening } from "./testApp.ts";
 
 type Operation = {
@@ -35,8 +37,11 @@ function wrongValue(type: string | undefined): unknown {
 
 describe("malformed input on every route", function () {
   let server: Listening;
+  let store: Store;
   before(async function () {
+    store = await createStore();
     server = await listen({
+      deps: { store },
       config: fixtureConfig({ rateLimits: { anonymousPerMinute: 100_000 }, server: { bodyLimitBytes: BODY_LIMIT } }),
       setup: (app) => {
         app.post(
@@ -56,12 +61,18 @@ describe("malformed input on every route", function () {
       },
     });
   });
-  after(() => server.close());
+  after(async () => {
+    await server.close();
+    await store.close();
+  });
 
   it("answers 400/404/413 JSON for every malformed request, never 5xx, and keeps serving", async function () {
     const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
     const paths = Object.entries(document.paths);
     expect(paths.length).to.be.greaterThanOrEqual(5);
+    for (const path of ["/intents/status/v3", "/intents/status", "/requests/v2", "/requests/{requestId}/signature"]) {
+      expect(document.paths[path]?.get, `${path} is walked`).to.not.equal(undefined);
+    }
     expect(document.paths["/test/items/{itemId}"]?.post?.requestBody, "the test route with a body is walked").to.not.equal(undefined);
     let requests = 0;
 

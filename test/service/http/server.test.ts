@@ -1,9 +1,13 @@
 /** ts/service/server.ts: binds 127.0.0.1 by default, logs only the redacted config, closes on SIGTERM. */
 import { expect } from "chai";
 import { EventEmitter } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { loadConfig } from "../../../ts/service/config/loadConfig.ts";
 import { closeOnSignals, startServer } from "../../../ts/service/server.ts";
+import { createStore } from "../../../ts/service/store/createStore.ts";
 import { logCapture } from "./testApp.ts";
 
 const KEYS = {
@@ -18,7 +22,9 @@ describe("server.ts", function () {
     const config = await loadConfig({ env: { ...KEYS, FERRY_PORT: "0", DATABASE_URL: "postgres://ferry:pw-12345@localhost/ferry" } });
     expect(config.server.host).to.equal("127.0.0.1");
     const logs = logCapture();
-    const server = await startServer({ config, logger: logs.logger, deps: { checks: [] } });
+    // DATABASE_URL above is only there to be redacted: the store is given (and stays the caller's).
+    const store = await createStore();
+    const server = await startServer({ config, logger: logs.logger, deps: { checks: [], store } });
     try {
       const address = server.app.server.address() as AddressInfo;
       expect(address.address).to.equal("127.0.0.1");
@@ -32,11 +38,34 @@ describe("server.ts", function () {
       expect(log).not.to.contain("pw-12345");
     } finally {
       await server.close();
+      await store.close();
+    }
+  });
+
+  it("opens PGlite under database.dataDir with a database readiness check, and closes it on shutdown", async function () {
+    const dataDir = join(mkdtempSync(join(tmpdir(), "ferry-server-")), "data");
+    try {
+      const config = await loadConfig({ env: { FERRY_PORT: "0", FERRY_DATA_DIR: dataDir } });
+      const server = await startServer({ config });
+      try {
+        const ready = (await (await fetch(`${server.url}/ready`)).json()) as { checks: { name: string; ok: boolean }[] };
+        expect(ready.checks).to.deep.include({ name: "database", ok: true });
+        const status = await fetch(`${server.url}/intents/status/v3?requestId=0x${"ab".repeat(32)}`);
+        expect(status.status).to.equal(404);
+      } finally {
+        await server.close();
+      }
+      // The store was closed with the server: the data folder opens again.
+      const reopened = await createStore({ dataDir });
+      await reopened.close();
+    } finally {
+      rmSync(dirname(dataDir), { recursive: true, force: true });
     }
   });
 
   it("closes the server on SIGTERM and exits 0", async function () {
-    const config = await loadConfig({ env: { FERRY_PORT: "0" } });
+    const dataDir = mkdtempSync(join(tmpdir(), "ferry-server-"));
+    const config = await loadConfig({ env: { FERRY_PORT: "0", FERRY_DATA_DIR: dataDir } });
     const server = await startServer({ config, deps: { checks: [] } });
     // A private emitter stands in for the process, so the test runner's own handlers stay out of it.
     const signals = new EventEmitter();
@@ -53,5 +82,6 @@ describe("server.ts", function () {
       () => expect.fail("still listening"),
       () => {},
     );
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });

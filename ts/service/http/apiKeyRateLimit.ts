@@ -9,7 +9,8 @@ import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { HttpError, HttpErrorCode } from "./httpErrors.ts";
 
-export type ApiKey = { id: string };
+/** A verified key; `rateLimit` (per minute) overrides `rateLimits.apiKeyPerMinute` when set. */
+export type ApiKey = { id: string; rateLimit?: number | null };
 
 export type ApiKeyVerifier = {
   /** The key's identity when `key` is a valid API key, otherwise undefined. */
@@ -49,7 +50,8 @@ export async function installApiKeyRateLimit(
   await app.register(rateLimit, {
     global: true,
     timeWindow: 60_000,
-    max: async (request: FastifyRequest) => (request.apiKey ? options.apiKeyPerMinute : options.anonymousPerMinute),
+    max: async (request: FastifyRequest) =>
+      request.apiKey ? (request.apiKey.rateLimit ?? options.apiKeyPerMinute) : options.anonymousPerMinute,
     keyGenerator: (request: FastifyRequest) => (request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, context) =>
       new HttpError(429, HttpErrorCode.RATE_LIMITED, `rate limit exceeded: retry in ${context.after}`),

@@ -8,13 +8,20 @@ import swaggerUi from "@fastify/swagger-ui";
 import { registerAjvFormats, TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import type { Registry } from "prom-client";
+import type { LocalAccount } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import type { FerryConfig } from "../config/configSchema.ts";
 import { secretValues } from "../config/redactConfig.ts";
 import { installApiKeyRateLimit, NO_API_KEYS, type ApiKeyVerifier } from "./apiKeyRateLimit.ts";
 import { clientErrorHandler, formatValidationErrors, installErrorHandlers, notFoundBody } from "./errorHandler.ts";
 import type { FerryApp } from "./ferryApp.ts";
 import { installHttpMetrics } from "./httpMetrics.ts";
+import type { Store } from "../store/createStore.ts";
+import { apiKeyStore } from "../store/apiKeys.ts";
 import { registerChainsRoute } from "./routes/chains.ts";
+import { registerIntentStatusRoutes } from "./routes/intentStatus.ts";
+import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
+import { registerRequestsRoute } from "./routes/requests.ts";
 import { registerHealthRoute } from "./routes/health.ts";
 import { registerMetricsRoute } from "./routes/metrics.ts";
 import { registerOpenApiRoute } from "./routes/openapi.ts";
@@ -26,7 +33,13 @@ export const API_VERSION = "1.0.0";
 registerAjvFormats();
 
 export type AppDeps = {
-  /** Verifies `x-api-key` headers. Default: no keys (every key is answered 401). */
+  /**
+   * The store (../store/createStore.ts). With it, the request routes (status, requests, signature)
+   * are registered and API keys default to the store's. Without it (tests of the other routes) they
+   * are absent.
+   */
+  store?: Store;
+  /** Verifies `x-api-key` headers. Default: the store's keys with a store, else none (every key is 401). */
   apiKeys?: ApiKeyVerifier;
   /** Readiness checks behind GET /ready (database, RPC reachability, …). */
   checks?: readonly ReadinessCheck[];
@@ -48,12 +61,15 @@ const LOG_REDACT = ['req.headers["x-api-key"]', "req.headers.authorization", "re
 
 export async function buildApp({ config, deps = {}, logger = false }: BuildAppOptions): Promise<FerryApp> {
   const secrets = secretValues(config);
+  const apiKeys = deps.apiKeys ?? (deps.store ? apiKeyStore(deps.store) : NO_API_KEYS);
   const app = Fastify({
     logger: typeof logger === "object" && logger !== null ? { redact: LOG_REDACT, ...logger } : logger,
     bodyLimit: config.server.bodyLimitBytes,
     schemaErrorFormatter: formatValidationErrors,
     clientErrorHandler,
     return503OnClosing: true,
+    // Long path params reach the route's schema (a 400 naming the param) instead of the router's 414.
+    routerOptions: { maxParamLength: 8_192 },
   }).withTypeProvider<TypeBoxTypeProvider>();
   // TypeBox validates: query strings and path params are converted to the schema's types, bodies are
   // taken as sent (no coercion of "5" into 5), and unknown fields are a 400 naming them, never
@@ -74,7 +90,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   });
 
   await installApiKeyRateLimit(app, {
-    apiKeys: deps.apiKeys ?? NO_API_KEYS,
+    apiKeys,
     anonymousPerMinute: config.rateLimits.anonymousPerMinute,
     apiKeyPerMinute: config.rateLimits.apiKeyPerMinute,
   });
@@ -89,6 +105,17 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   registerReadyRoute(app, { checks: deps.checks ?? [], secrets, ...(deps.readinessTimeoutMs ? { timeoutMs: deps.readinessTimeoutMs } : {}) });
   registerMetricsRoute(app, registry);
   registerChainsRoute(app, { chains: config.chains, solverAddress: config.accounts.solver });
+  if (deps.store) {
+    registerIntentStatusRoutes(app, { store: deps.store });
+    registerRequestsRoute(app, { store: deps.store, apiKeys });
+    registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: attesterAccount(config) });
+  }
   registerOpenApiRoute(app);
   return app;
+}
+
+/** The attester's signing account, from the key in the config (revealed only here; never logged). */
+function attesterAccount(config: FerryConfig): LocalAccount | undefined {
+  const key = config.keys.attester?.reveal();
+  return key ? privateKeyToAccount(key as `0x${string}`) : undefined;
 }

@@ -1,0 +1,146 @@
+/**
+ * GET /requests/{requestId}/signature — the spec's v1 Attestation record, plus Ferry's v2 fill
+ * attestation when the request carries what it needs.
+ *
+ * `signature` is the attester key's EIP-191 personal sign over ts/core's `requestDigest` (the spec's
+ * construction). Where the values come from (the quote/solver work fills them in the request's `data`):
+ *
+ * | Field | Source |
+ * |---|---|
+ * | requestId | the request id |
+ * | originChainId, destinationChainId | the request's chain ids |
+ * | originUser / destinationUser | the request's `user` / `recipient` |
+ * | originCurrency, originAmount | `data.originCurrency` (address, zero = native), `data.originAmount` (decimal string, base units) |
+ * | orderId (v2) | the request's orderId |
+ * | destinationCurrency, destinationAmount (v2) | `data.destinationCurrency`, `data.destinationAmount` |
+ * | deadline (v2) | `data.fillDeadline` (unix seconds) |
+ * | receiver (v2) | the destination chain's `attestedReceiver` from the config |
+ *
+ * 404 REQUEST_NOT_FOUND for an unknown id; 409 ATTESTATION_UNAVAILABLE when the v1 fields are missing
+ * or malformed; 503 ATTESTER_NOT_CONFIGURED without an attester key. `fillAttestation` is simply
+ * absent when a v2 field is missing.
+ */
+import { Type } from "typebox";
+import type { LocalAccount } from "viem";
+import { normalizeFillAttestation, normalizeRequestAttestation } from "../../../core/attestationDigest.ts";
+import { isFerryError } from "../../../core/errors.ts";
+import { signAttestation } from "../../../core/signAttestation.ts";
+import type { ChainConfig } from "../../config/configSchema.ts";
+import type { Store } from "../../store/createStore.ts";
+import type { StoredRequest } from "../../store/requests.ts";
+import { NoQuery, type FerryApp } from "../ferryApp.ts";
+import { commonErrorResponses, ErrorBody, HttpError, HttpErrorCode } from "../httpErrors.ts";
+import { RequestId } from "../requestRecord.ts";
+
+const Hex = Type.String({ pattern: "^0x[0-9a-fA-F]*$" });
+
+export const AttestationRecord = Type.Object(
+  {
+    requestData: Type.Object({
+      originChainId: Type.Number(),
+      originUser: Type.String(),
+      originCurrency: Type.String(),
+      originAmount: Type.String(),
+      destinationChainId: Type.Number(),
+      destinationUser: Type.String(),
+    }),
+    signature: Hex,
+    fillAttestation: Type.Optional(
+      Type.Object(
+        {
+          attestation: Type.Object({
+            requestId: Type.String(),
+            orderId: Type.String(),
+            originChainId: Type.String(),
+            originUser: Type.String(),
+            originCurrency: Type.String(),
+            originAmount: Type.String(),
+            destinationChainId: Type.String(),
+            destinationUser: Type.String(),
+            destinationCurrency: Type.String(),
+            destinationAmount: Type.String(),
+            deadline: Type.String(),
+            receiver: Type.String(),
+          }),
+          signature: Hex,
+        },
+        { description: "Ferry's v2 fill attestation (AttestedReceiver); present when the request has its fields" },
+      ),
+    ),
+  },
+  { description: "Attestation record" },
+);
+
+export const requestSignatureSchema = {
+  summary: "Request attestation",
+  description:
+    "The v1 attestation of a request (EIP-191 signature over the request digest) and, when available, the v2 fill attestation. " +
+    "404 REQUEST_NOT_FOUND; 409 ATTESTATION_UNAVAILABLE when the request lacks the attested fields.",
+  tags: ["Requests"],
+  params: Type.Object({ requestId: RequestId }, { additionalProperties: false }),
+  querystring: NoQuery,
+  response: { 200: AttestationRecord, 404: ErrorBody, 409: ErrorBody, 503: ErrorBody, ...commonErrorResponses },
+};
+
+const str = (value: unknown): string | undefined =>
+  typeof value === "string" ? value : typeof value === "number" && Number.isSafeInteger(value) ? String(value) : undefined;
+
+function unavailable(message: string): HttpError {
+  return new HttpError(409, HttpErrorCode.ATTESTATION_UNAVAILABLE, message);
+}
+
+async function fillAttestation(stored: StoredRequest, chains: readonly ChainConfig[], attester: LocalAccount, v1: Record<string, unknown>) {
+  const receiver = chains.find((c) => c.id === stored.destinationChainId)?.contracts.attestedReceiver;
+  const destinationCurrency = str(stored.data.destinationCurrency);
+  const destinationAmount = str(stored.data.destinationAmount);
+  const deadline = str(stored.data.fillDeadline);
+  if (!receiver || destinationCurrency === undefined || destinationAmount === undefined || deadline === undefined) return undefined;
+  try {
+    const a = normalizeFillAttestation({ ...v1, orderId: stored.orderId, destinationCurrency, destinationAmount, deadline, receiver });
+    const { signature } = await signAttestation({ account: attester, format: "v2", attestation: a });
+    const attestation = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, typeof v === "bigint" ? v.toString() : v])) as Record<
+      keyof typeof a,
+      string
+    >;
+    return { attestation, signature };
+  } catch (error) {
+    if (isFerryError(error)) return undefined;
+    throw error;
+  }
+}
+
+export function registerRequestSignatureRoute(
+  app: FerryApp,
+  options: { store: Store; chains: readonly ChainConfig[]; attester: LocalAccount | undefined },
+): void {
+  app.get("/requests/:requestId/signature", { schema: requestSignatureSchema }, async (request) => {
+    const requestId = request.params.requestId.toLowerCase();
+    const stored = await options.store.getRequest(requestId);
+    if (!stored) throw new HttpError(404, HttpErrorCode.REQUEST_NOT_FOUND, `request not found: ${requestId}`);
+    if (!options.attester) throw new HttpError(503, HttpErrorCode.ATTESTER_NOT_CONFIGURED, "this service has no attester key");
+    const originCurrency = str(stored.data.originCurrency);
+    const originAmount = str(stored.data.originAmount);
+    if (originCurrency === undefined || originAmount === undefined) {
+      throw unavailable("the request has no origin currency and amount to attest yet");
+    }
+    const requestData = {
+      originChainId: stored.originChainId,
+      originUser: stored.user,
+      originCurrency,
+      originAmount,
+      destinationChainId: stored.destinationChainId,
+      destinationUser: stored.recipient,
+    };
+    const v1 = { requestId, ...requestData };
+    let signature: `0x${string}`;
+    try {
+      normalizeRequestAttestation(v1);
+      ({ signature } = await signAttestation({ account: options.attester, format: "v1", attestation: v1 }));
+    } catch (error) {
+      if (isFerryError(error)) throw unavailable("the request's attested fields are malformed");
+      throw error;
+    }
+    const fill = await fillAttestation(stored, options.chains, options.attester, v1);
+    return { requestData, signature, ...(fill && { fillAttestation: fill }) };
+  });
+}

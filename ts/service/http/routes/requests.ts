@@ -1,0 +1,115 @@
+/**
+ * GET /requests/v2 — stored requests, filtered, sorted and paged (../../store/listRequests.ts).
+ * The next page's cursor is returned in `continuation` (present only when another page exists) and
+ * passed back as the `continuation` query parameter with the same sortBy/sortDirection; a cursor the
+ * service did not produce, or one from another sort order, is 400 INVALID_CURSOR.
+ *
+ * Filters with nothing to match in Ferry: `depositAddress` (no deposit addresses) answers an empty
+ * page; `privateChainsToInclude`, `includeChildRequests` and `includeAuthenticatedData` are accepted
+ * and ignored. `apiKey` takes the plaintext key and filters by its id; an unknown or revoked key
+ * answers an empty page.
+ */
+import { Type, type Static } from "typebox";
+import type { Store } from "../../store/createStore.ts";
+import { InvalidCursorError } from "../../store/errors.ts";
+import { LIST_LIMIT, type RequestFilters } from "../../store/listRequests.ts";
+import type { ApiKeyVerifier } from "../apiKeyRateLimit.ts";
+import type { FerryApp } from "../ferryApp.ts";
+import { commonErrorResponses, HttpError, HttpErrorCode } from "../httpErrors.ts";
+import { RequestRecord, RequestStatusSchema, toRequestRecord } from "../requestRecord.ts";
+
+const Bool = Type.Union([Type.Literal("true"), Type.Literal("false")]);
+const Str = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
+const ChainIdNumber = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+const Uint = (description: string) => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
+
+export const RequestsQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: LIST_LIMIT.min, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default, description: "Page size" })),
+    continuation: Type.Optional(Str(512, "The `continuation` of the previous page (same sortBy and sortDirection)")),
+    user: Type.Optional(Str(66, "Sender or recipient address")),
+    hash: Type.Optional(Str(66, "Origin or destination transaction hash")),
+    originChainId: Type.Optional(ChainIdNumber),
+    destinationChainId: Type.Optional(ChainIdNumber),
+    chainId: Type.Optional(Type.String({ pattern: "^[0-9]{1,15}$", description: "Either direction; ignored when originChainId or destinationChainId is set" })),
+    privateChainsToInclude: Type.Optional(Str(1024, "Accepted and ignored (Ferry has no private chains)")),
+    id: Type.Optional(Str(66, "requestId")),
+    orderId: Type.Optional(Str(66, "Protocol orderId")),
+    includeOrderData: Type.Optional(Bool),
+    startTimestamp: Type.Optional(Uint("Unix seconds, creation time, inclusive")),
+    endTimestamp: Type.Optional(Uint("Unix seconds, creation time, inclusive")),
+    startBlock: Type.Optional(Uint("Origin-chain block, inclusive")),
+    endBlock: Type.Optional(Uint("Origin-chain block, inclusive")),
+    referrer: Type.Optional(Str(256)),
+    depositAddress: Type.Optional(Str(66, "Ferry has no deposit addresses: always an empty page")),
+    includeChildRequests: Type.Optional(Bool),
+    includeAuthenticatedData: Type.Optional(Bool),
+    status: Type.Optional(RequestStatusSchema),
+    apiKey: Type.Optional(Str(256, "Requests created with this API key")),
+    sortBy: Type.Optional(Type.Union([Type.Literal("createdAt"), Type.Literal("updatedAt")], { default: "createdAt" })),
+    sortDirection: Type.Optional(Type.Union([Type.Literal("asc"), Type.Literal("desc")], { default: "desc" })),
+  },
+  { additionalProperties: false },
+);
+export type RequestsQuery = Static<typeof RequestsQuery>;
+
+export const requestsSchema = {
+  summary: "Requests",
+  description:
+    "Stored requests, newest first by default. The next page's cursor is in `continuation` (absent on the last page); " +
+    "pass it back with the same sortBy/sortDirection. An invalid cursor is 400 INVALID_CURSOR.",
+  tags: ["Requests"],
+  querystring: RequestsQuery,
+  response: {
+    200: Type.Object({ requests: Type.Array(RequestRecord), continuation: Type.Optional(Type.String()) }),
+    ...commonErrorResponses,
+  },
+};
+
+export function registerRequestsRoute(app: FerryApp, options: { store: Store; apiKeys: ApiKeyVerifier }): void {
+  app.get("/requests/v2", { schema: requestsSchema }, async (request) => {
+    const q = request.query;
+    if (q.depositAddress !== undefined) return { requests: [] };
+    const filters: RequestFilters = {
+      // The validator does not apply schema defaults: apply them here.
+      limit: q.limit ?? LIST_LIMIT.default,
+      sortBy: (q.sortBy ?? "createdAt") as "createdAt" | "updatedAt",
+      sortDirection: (q.sortDirection ?? "desc") as "asc" | "desc",
+      ...(q.continuation !== undefined && { continuation: q.continuation }),
+      ...(q.user !== undefined && { user: q.user }),
+      ...(q.hash !== undefined && { hash: q.hash }),
+      ...(q.originChainId !== undefined && { originChainId: q.originChainId }),
+      ...(q.destinationChainId !== undefined && { destinationChainId: q.destinationChainId }),
+      ...(q.chainId !== undefined && { chainId: Number(q.chainId) }),
+      ...(q.id !== undefined && { id: q.id.toLowerCase() }),
+      ...(q.orderId !== undefined && { orderId: q.orderId }),
+      ...(q.startTimestamp !== undefined && { startTimestamp: q.startTimestamp }),
+      ...(q.endTimestamp !== undefined && { endTimestamp: q.endTimestamp }),
+      ...(q.startBlock !== undefined && { startBlock: q.startBlock }),
+      ...(q.endBlock !== undefined && { endBlock: q.endBlock }),
+      ...(q.referrer !== undefined && { referrer: q.referrer }),
+      ...(q.status !== undefined && { status: q.status as RequestFilters["status"] }),
+    };
+    if (q.apiKey !== undefined) {
+      const key = await options.apiKeys.verify(q.apiKey);
+      if (!key) return { requests: [] };
+      filters.apiKey = key.id;
+    }
+    let page;
+    try {
+      page = await options.store.listRequests(filters);
+    } catch (error) {
+      if (error instanceof InvalidCursorError) throw new HttpError(400, HttpErrorCode.INVALID_CURSOR, error.message);
+      throw error;
+    }
+    const includeOrderData = q.includeOrderData === "true";
+    const requests = await Promise.all(
+      page.requests.map(async (stored) => {
+        if (!includeOrderData) return toRequestRecord(stored);
+        const quote = await options.store.getQuote(stored.id);
+        return toRequestRecord(stored, quote?.orderData);
+      }),
+    );
+    return { requests, ...(page.continuation !== undefined && { continuation: page.continuation }) };
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * API keys. The plaintext key is returned once by `createApiKey` and never stored: the table holds
+ * its SHA-256 hash (hex), so verifying a key is one indexed lookup by hash. Revoked keys fail
+ * verification but stay listed (with `revokedAt`), so requests keep their `api_key_id`.
+ *
+ * Keys look like `ferry_<43 base64url chars>` (32 random bytes); ids like `key_<16 hex>`.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { isoColumn, type Queryable } from "./engine.ts";
+
+export type VerifiedApiKey = { id: string; name: string; rateLimit: number | null };
+
+export type ApiKeyRecord = VerifiedApiKey & { createdAt: string; revokedAt: string | null };
+
+export type ApiKeyStore = {
+  /** Creates a key; `key` is the plaintext, shown once. `rateLimit` (per minute) overrides the config's apiKeyPerMinute. */
+  createApiKey(name: string, rateLimit?: number): Promise<{ id: string; key: string; name: string; rateLimit: number | null }>;
+  /** The key's identity when `plaintext` is a known, unrevoked key. */
+  verifyApiKey(plaintext: string): Promise<VerifiedApiKey | undefined>;
+  /** Revokes the key; false when no such (unrevoked) key. */
+  revokeApiKey(id: string): Promise<boolean>;
+  listApiKeys(): Promise<ApiKeyRecord[]>;
+  /** `verifyApiKey` under the name the HTTP layer's ApiKeyVerifier expects. */
+  verify(plaintext: string): Promise<VerifiedApiKey | undefined>;
+};
+
+export function hashApiKey(plaintext: string): string {
+  return createHash("sha256").update(plaintext, "utf8").digest("hex");
+}
+
+type Row = { id: string; name: string; rate_limit: number | null; created_at: string; revoked_at: string | null };
+
+/** API keys on a store's engine (`store.engine`); `now` stamps created_at / revoked_at. */
+export function apiKeyStore(store: { engine: Queryable }, now: () => Date = () => new Date()): ApiKeyStore {
+  const db = store.engine;
+  const verifyApiKey = async (plaintext: string): Promise<VerifiedApiKey | undefined> => {
+    if (typeof plaintext !== "string" || plaintext.length === 0) return undefined;
+    const { rows } = await db.query<Row>("SELECT id, name, rate_limit FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL", [
+      hashApiKey(plaintext),
+    ]);
+    const row = rows[0];
+    return row ? { id: row.id, name: row.name, rateLimit: row.rate_limit } : undefined;
+  };
+  return {
+    async createApiKey(name, rateLimit) {
+      if (rateLimit !== undefined && (!Number.isSafeInteger(rateLimit) || rateLimit < 1)) throw new RangeError("rateLimit must be a positive integer");
+      const id = `key_${randomBytes(8).toString("hex")}`;
+      const key = `ferry_${randomBytes(32).toString("base64url")}`;
+      await db.query(
+        "INSERT INTO api_keys (id, key_hash, name, rate_limit, created_at) VALUES ($1, $2, $3, $4, $5::timestamptz)",
+        [id, hashApiKey(key), name, rateLimit ?? null, now().toISOString()],
+      );
+      return { id, key, name, rateLimit: rateLimit ?? null };
+    },
+    verifyApiKey,
+    verify: verifyApiKey,
+    async revokeApiKey(id) {
+      const { rowCount } = await db.query("UPDATE api_keys SET revoked_at = $2::timestamptz WHERE id = $1 AND revoked_at IS NULL", [
+        id,
+        now().toISOString(),
+      ]);
+      return rowCount > 0;
+    },
+    async listApiKeys() {
+      const { rows } = await db.query<Row>(
+        `SELECT id, name, rate_limit, ${isoColumn("created_at")}, ${isoColumn("revoked_at")} FROM api_keys ORDER BY created_at, id`,
+      );
+      return rows.map((r) => ({ id: r.id, name: r.name, rateLimit: r.rate_limit, createdAt: r.created_at, revokedAt: r.revoked_at }));
+    },
+  };
+}
