@@ -19,7 +19,8 @@ import { createStore, type Store } from "./store/createStore.ts";
 
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
 
-export type RunningServer = { app: FerryApp; url: string; close: () => Promise<void> };
+/** `store` is the service's store (opened here unless the caller passed one in `deps`). */
+export type RunningServer = { app: FerryApp; url: string; store: Store; close: () => Promise<void> };
 
 /**
  * Opens the store (PostgreSQL when `database.url` / DATABASE_URL is set, else PGlite under
@@ -41,7 +42,7 @@ export async function startServer(options: {
     if (ownStore) app.addHook("onClose", async () => store.close());
     const url = await app.listen({ host: config.server.host, port: config.server.port });
     app.log.info({ config: redactConfig(config), database: store.engine.kind }, "ferry service listening");
-    return { app, url, close: () => app.close() };
+    return { app, url, store, close: () => app.close() };
   } catch (error) {
     if (ownStore) await store.close().catch(() => {});
     throw error;

@@ -1,0 +1,137 @@
+// `npm start`'s devnet as a child process (scripts/devnet.ts, every port 0, .devnet and the
+// deployment records in a temp dir): both chains answer with their ids and the same contract
+// addresses, the service answers /health and /chains, and SIGINT stops everything with exit 0.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect } from "chai";
+import { createPublicClient, http, type Address } from "viem";
+import type { DevnetFile } from "../../ts/devnet/devnetFile.ts";
+
+const STARTUP_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+describe("devnet (npm start)", function () {
+  this.timeout(STARTUP_TIMEOUT_MS + STOP_TIMEOUT_MS + 20_000);
+  let dir: string;
+  let child: ChildProcess;
+  let output = "";
+  let exited: Promise<number | null>;
+  let devnet: DevnetFile;
+  let startupMs: number;
+
+  before(async function () {
+    dir = await mkdtemp(join(tmpdir(), "ferry-devnet-"));
+    const started = Date.now();
+    child = spawn(process.execPath, ["scripts/devnet.ts"], {
+      cwd: process.cwd(),
+      env: {
+        ...process.env,
+        FERRY_DEVNET_ORIGIN_PORT: "0",
+        FERRY_DEVNET_DESTINATION_PORT: "0",
+        FERRY_PORT: "0",
+        FERRY_DEVNET_DIR: join(dir, ".devnet"),
+        FERRY_DEPLOYMENTS_DIR: join(dir, "deployments"),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    await waitFor(() => output.includes("Ctrl-C stops everything."), STARTUP_TIMEOUT_MS, () => output);
+    startupMs = Date.now() - started;
+    console.log(`      devnet summary after ${(startupMs / 1000).toFixed(1)} s`);
+    devnet = JSON.parse(await readFile(join(dir, ".devnet", "devnet.json"), "utf8")) as DevnetFile;
+  });
+
+  after(async function () {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("prints progress and a summary without private keys", function () {
+    expect(output).to.match(/origin chain 31337 on http:\/\/127\.0\.0\.1:\d+/);
+    expect(output).to.match(/destination chain 31338 on http:\/\/127\.0\.0\.1:\d+/);
+    expect(output).to.include("deploying Ferry");
+    expect(output).to.include(devnet.apiUrl);
+    for (const account of devnet.accounts) {
+      expect(output).to.include(account.address);
+      expect(output).to.not.include(account.privateKey.slice(2));
+    }
+    expect(startupMs).to.be.below(STARTUP_TIMEOUT_MS);
+  });
+
+  it("writes devnet.json in DESIGN's shape", function () {
+    expect(devnet).to.have.all.keys("apiUrl", "chains", "accounts", "apiKey");
+    expect(devnet.apiKey).to.be.a("string").and.match(/^ferry_/);
+    expect(devnet.chains.map((c) => c.id)).to.deep.equal([31337, 31338]);
+    for (const account of devnet.accounts) expect(account).to.have.all.keys("address", "privateKey", "role");
+    expect(devnet.accounts.map((a) => a.role).slice(0, 4)).to.deep.equal(["deployer", "allocator", "attester", "solver"]);
+  });
+
+  it("both chains answer with their ids and hold the contracts at the same addresses", async function () {
+    const [origin, destination] = devnet.chains;
+    expect(origin!.contracts).to.deep.equal(destination!.contracts);
+    expect(Object.keys(origin!.contracts)).to.include.members(["depository", "attestedReceiver", "multicaller", "stablecoin"]);
+    for (const chain of devnet.chains) {
+      const client = createPublicClient({ transport: http(chain.rpcUrl) });
+      expect(await client.getChainId()).to.equal(chain.id);
+      for (const [name, address] of Object.entries(chain.contracts)) {
+        const code = await client.getCode({ address: address as Address });
+        expect(code, `${name} on ${chain.id}`).to.match(/^0x[0-9a-f]{10,}/);
+      }
+    }
+  });
+
+  it("the service answers /health and /chains with both chains", async function () {
+    const health = await fetch(`${devnet.apiUrl}/health`);
+    expect(health.status).to.equal(200);
+    const response = await fetch(`${devnet.apiUrl}/chains`);
+    expect(response.status).to.equal(200);
+    const body = (await response.json()) as { chains: Array<{ id: number }> };
+    expect(body.chains.map((c) => c.id)).to.have.members([31337, 31338]);
+  });
+
+  it("the apiKey in devnet.json is a real key of the service; an unknown key is refused", async function () {
+    const withKey = await fetch(`${devnet.apiUrl}/chains`, { headers: { "x-api-key": devnet.apiKey! } });
+    expect(withKey.status).to.equal(200);
+    const unknown = await fetch(`${devnet.apiUrl}/chains`, { headers: { "x-api-key": "ferry_not-a-key" } });
+    expect(unknown.status).to.equal(401);
+    expect(((await unknown.json()) as { errorCode: string }).errorCode).to.equal("INVALID_API_KEY");
+  });
+
+  it("SIGINT stops everything: exit 0 within 10 s and no port left listening", async function () {
+    const ports = [devnet.apiUrl, ...devnet.chains.map((c) => c.rpcUrl)].map((url) => Number(new URL(url).port));
+    const stopped = Date.now();
+    child.kill("SIGINT");
+    const code = await Promise.race([exited, sleep(STOP_TIMEOUT_MS).then(() => "timeout" as const)]);
+    expect(code, output).to.equal(0);
+    console.log(`      stopped in ${Date.now() - stopped} ms`);
+    for (const port of ports) expect(await refuses(port), `port ${port}`).to.equal(true);
+  });
+});
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number, describe: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out; output so far:\n${describe()}`);
+    await sleep(100);
+  }
+}
+
+function refuses(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", () => resolve(true));
+  });
+}

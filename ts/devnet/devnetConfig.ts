@@ -1,0 +1,50 @@
+/**
+ * The service configuration of the devnet, built in code through the config parser (the same rules
+ * as a FERRY_CONFIG file): both chains with their RPC URLs, protocol names, the contracts of the
+ * deployment records, the stablecoin as an erc20 currency, PGlite under the devnet's data dir. Keys
+ * come from `env` (FERRY_ALLOCATOR_KEY …), as for any service.
+ */
+import type { Address } from "viem";
+import type { DeploymentRecord } from "../deploy/deploymentRecord.ts";
+import type { FerryConfig } from "../service/config/configSchema.ts";
+import { parseConfig, resolveChainContracts, type Env } from "../service/config/parseConfig.ts";
+import { DEVNET_STABLECOIN } from "./devnetStablecoin.ts";
+
+export type DevnetChainInput = {
+  id: number;
+  /** Protocol chain name, e.g. "ferry-origin". */
+  name: string;
+  displayName: string;
+  rpcUrl: string;
+  record: DeploymentRecord;
+};
+
+export function devnetConfig(args: {
+  chains: readonly DevnetChainInput[];
+  stablecoin: Address;
+  dataDir: string;
+  deploymentsDir: string;
+  host: string;
+  port: number;
+  env: Env;
+  cwd: string;
+}): FerryConfig {
+  const file = {
+    server: { host: args.host, port: args.port },
+    database: { dataDir: args.dataDir },
+    deploymentsDir: args.deploymentsDir,
+    chains: args.chains.map((chain) => ({
+      id: chain.id,
+      name: chain.name,
+      displayName: chain.displayName,
+      rpcUrl: chain.rpcUrl,
+      confirmations: 1,
+      nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18 },
+      erc20Currencies: [{ address: args.stablecoin, ...DEVNET_STABLECOIN }],
+    })),
+  };
+  // The devnet's own host/port win over FERRY_HOST/FERRY_PORT read by the parser (already applied to args).
+  const { FERRY_HOST: _host, FERRY_PORT: _port, FERRY_DATA_DIR: _data, FERRY_DEPLOYMENTS_DIR: _deployments, ...env } = args.env;
+  const config = parseConfig(file, env, args.cwd);
+  return resolveChainContracts(config, new Map(args.chains.map((chain) => [chain.id, chain.record])));
+}
