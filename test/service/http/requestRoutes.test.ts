@@ -207,7 +207,7 @@ describe("request routes over HTTP", function () {
     });
 
     it("400 for bad bounds, enums, booleans and cursors", async () => {
-      for (const qs of ["limit=0", "limit=51", "limit=abc", "sortBy=id", "sortDirection=up", "status=fallback", "includeOrderData=1", "chainId=abc", "originChainId=-1"]) {
+      for (const qs of ["limit=0", "limit=51", "limit=abc", "limit=1.5", "limit=2e1", "limit= 5", "originChainId=1.5", "sortBy=id", "sortDirection=up", "status=fallback", "includeOrderData=1", "chainId=abc", "originChainId=-1"]) {
         const response = await get(`/requests/v2?${qs}`);
         expect(response.status, qs).to.equal(400);
         expect((await errorBody(response)).errorCode, qs).to.equal("INVALID_REQUEST");

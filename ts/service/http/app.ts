@@ -16,6 +16,7 @@ import { installApiKeyRateLimit, NO_API_KEYS, type ApiKeyVerifier } from "./apiK
 import { clientErrorHandler, formatValidationErrors, installErrorHandlers, notFoundBody } from "./errorHandler.ts";
 import type { FerryApp } from "./ferryApp.ts";
 import { installHttpMetrics } from "./httpMetrics.ts";
+import { installStrictQueryIntegers } from "./strictQueryIntegers.ts";
 import type { Store } from "../store/createStore.ts";
 import { apiKeyStore } from "../store/apiKeys.ts";
 import { registerChainsRoute } from "./routes/chains.ts";
@@ -77,6 +78,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
 
   installErrorHandlers(app, secrets);
+  installStrictQueryIntegers(app);
 
   await app.register(swagger, {
     openapi: {
