@@ -1,14 +1,18 @@
 /**
  * The service configuration of the devnet, built in code through the config parser (the same rules
  * as a FERRY_CONFIG file): both chains with their RPC URLs, protocol names, the contracts of the
- * deployment records, the stablecoin as an erc20 currency, PGlite under the devnet's data dir. Keys
- * come from `env` (FERRY_ALLOCATOR_KEY …), as for any service.
+ * deployment records, the stablecoin as an erc20 currency, USD prices for quotes (ETH 3000, the
+ * stablecoin 1), PGlite under the devnet's data dir. Keys come from `env` (FERRY_ALLOCATOR_KEY …), as
+ * for any service.
  */
 import type { Address } from "viem";
 import type { DeploymentRecord } from "../deploy/deploymentRecord.ts";
 import type { FerryConfig } from "../service/config/configSchema.ts";
 import { parseConfig, resolveChainContracts, type Env } from "../service/config/parseConfig.ts";
 import { DEVNET_STABLECOIN } from "./devnetStablecoin.ts";
+
+/** The devnet's USD prices: ETH at 3000, the test stablecoin at 1. */
+export const DEVNET_USD_PRICES = { eth: "3000", stablecoin: "1" } as const;
 
 export type DevnetChainInput = {
   id: number;
@@ -39,8 +43,9 @@ export function devnetConfig(args: {
       displayName: chain.displayName,
       rpcUrl: chain.rpcUrl,
       confirmations: 1,
-      nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18 },
-      erc20Currencies: [{ address: args.stablecoin, ...DEVNET_STABLECOIN }],
+      // Operator-configured USD prices (no oracle): what quotes convert gas costs with.
+      nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18, usdPrice: DEVNET_USD_PRICES.eth },
+      erc20Currencies: [{ address: args.stablecoin, ...DEVNET_STABLECOIN, usdPrice: DEVNET_USD_PRICES.stablecoin }],
     })),
   };
   // The devnet's own host/port win over FERRY_HOST/FERRY_PORT read by the parser (already applied to args).

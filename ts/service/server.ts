@@ -16,11 +16,20 @@ import type { FerryApp } from "./http/ferryApp.ts";
 import type { ReadinessCheck } from "./http/routes/ready.ts";
 import { rpcReadinessCheck } from "./http/rpcReadinessCheck.ts";
 import { createStore, type Store } from "./store/createStore.ts";
+import { solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
+import type { SolverLog } from "./solver/solverLog.ts";
 
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
 
-/** `store` is the service's store (opened here unless the caller passed one in `deps`). */
-export type RunningServer = { app: FerryApp; url: string; store: Store; close: () => Promise<void> };
+/** `store` is the service's store (opened here unless the caller passed one in `deps`); `solver` the running solver, if started. */
+export type RunningServer = { app: FerryApp; url: string; store: Store; solver?: RunningSolver; close: () => Promise<void> };
+
+/**
+ * The solver runs in the service when the solver, attester and allocator keys are all configured,
+ * unless `solver: false` or FERRY_SOLVER=off. Its poll interval: `solver.pollIntervalMs`, else
+ * FERRY_SOLVER_POLL_MS, else 1 s.
+ */
+export type ServerSolverOptions = false | { pollIntervalMs?: number };
 
 /**
  * Opens the store (PostgreSQL when `database.url` / DATABASE_URL is set, else PGlite under
@@ -32,6 +41,8 @@ export async function startServer(options: {
   config: FerryConfig;
   deps?: AppDeps;
   logger?: FastifyServerOptions["logger"];
+  solver?: ServerSolverOptions;
+  env?: NodeJS.ProcessEnv;
 }): Promise<RunningServer> {
   const { config } = options;
   const ownStore = options.deps?.store === undefined;
@@ -42,11 +53,29 @@ export async function startServer(options: {
     if (ownStore) app.addHook("onClose", async () => store.close());
     const url = await app.listen({ host: config.server.host, port: config.server.port });
     app.log.info({ config: redactConfig(config), database: store.engine.kind }, "ferry service listening");
-    return { app, url, store, close: () => app.close() };
+    const solver = maybeStartSolver(config, store, app, options.solver, options.env ?? process.env);
+    // The solver stops (its in-flight step finishes) before the app closes, and so before the store does.
+    const close = async () => {
+      await solver?.stop();
+      await app.close();
+    };
+    return { app, url, store, ...(solver ? { solver } : {}), close };
   } catch (error) {
     if (ownStore) await store.close().catch(() => {});
     throw error;
   }
+}
+
+function maybeStartSolver(config: FerryConfig, store: Store, app: FerryApp, options: ServerSolverOptions | undefined, env: NodeJS.ProcessEnv): RunningSolver | undefined {
+  if (options === false || env.FERRY_SOLVER === "off") return undefined;
+  if (!solverKeysConfigured(config)) {
+    app.log.info("solver not started: the solver, attester and allocator keys are not all configured");
+    return undefined;
+  }
+  const fromEnv = Number(env.FERRY_SOLVER_POLL_MS);
+  const pollIntervalMs = options?.pollIntervalMs ?? (Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : undefined);
+  app.log.info({ solver: config.accounts.solver, pollIntervalMs }, "solver started");
+  return startSolver({ config, store, log: app.log as unknown as SolverLog, ...(pollIntervalMs ? { pollIntervalMs } : {}) });
 }
 
 function storeOptions(config: FerryConfig): { databaseUrl?: string; dataDir?: string } {

@@ -34,7 +34,7 @@ function invalid(json: unknown, env: Env = {}): ConfigInvalidError {
 describe("parseConfig", function () {
   it("applies defaults: 127.0.0.1, rate limits, data dir and deployments dir under the base dir", function () {
     const config = parseConfig({}, {}, "/srv/ferry");
-    expect(config.server).to.deep.equal({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024 });
+    expect(config.server).to.deep.equal({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, apiKeyCacheSeconds: 5 });
     expect(config.rateLimits).to.deep.equal({ anonymousPerMinute: 120, apiKeyPerMinute: 1200 });
     expect(config.database).to.deep.equal({ dataDir: "/srv/ferry/.ferry/data" });
     expect(config.deploymentsDir).to.equal("/srv/ferry/deployments");
@@ -88,12 +88,54 @@ describe("parseConfig", function () {
       [{}, { FERRY_SOLVER_KEY: "0x1234" }, "FERRY_SOLVER_KEY"],
       [{}, { DATABASE_URL: "mysql://u:p@db/x" }, "DATABASE_URL"],
       [[], {}, "(root)"],
+      [{ chains: [chain({ nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18, usdPrice: "3,000" } })] }, {}, "chains[0].nativeCurrency.usdPrice"],
+      [{ chains: [chain({ erc20Currencies: [{ address: A, symbol: "U", name: "U", decimals: 6, usdPrice: 1 }] })] }, {}, "chains[0].erc20Currencies[0].usdPrice"],
+      [{ quotes: { serviceFeeBps: 5000 } }, {}, "quotes.serviceFeeBps"],
+      [{ quotes: { ttlSeconds: 0 } }, {}, "quotes.ttlSeconds"],
+      [{ quotes: { fixedFeeUsd: "0.123456789" } }, {}, "quotes.fixedFeeUsd"],
+      [{ quotes: { gas: { fillNative: -1 } } }, {}, "quotes.gas.fillNative"],
+      [{ quotes: { gas: { approve: 1 } } }, {}, "quotes.gas.approve"],
     ];
     for (const [json, env, field] of cases) {
       const error = invalid(json, env);
       expect(error.field, JSON.stringify(json)).to.equal(field);
       expect(error.message).to.contain(field);
     }
+  });
+
+  it("applies the quote defaults, lets the file override each, and keeps operator-configured USD prices", function () {
+    expect(parseConfig({}, {}, "/").quotes).to.deep.equal({
+      ttlSeconds: 300,
+      fillWindowSeconds: 600,
+      serviceFeeBps: 10,
+      fixedFeeUsd: "0",
+      timeEstimateSeconds: 30,
+      gas: { depositNative: 35_000, depositErc20: 75_000, fillNative: 80_000, fillErc20: 110_000 },
+    });
+    const config = parseConfig(
+      {
+        quotes: { ttlSeconds: 60, fillWindowSeconds: 120, serviceFeeBps: 0, fixedFeeUsd: "0.25", timeEstimateSeconds: 5, gas: { fillErc20: 1 } },
+        chains: [
+          chain({
+            nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18, usdPrice: "3000.5" },
+            erc20Currencies: [{ address: A, symbol: "USDC", name: "USD Coin", decimals: 6, usdPrice: "0.9998" }],
+          }),
+        ],
+      },
+      {},
+      "/",
+    );
+    expect(config.quotes).to.deep.equal({
+      ttlSeconds: 60,
+      fillWindowSeconds: 120,
+      serviceFeeBps: 0,
+      fixedFeeUsd: "0.25",
+      timeEstimateSeconds: 5,
+      gas: { depositNative: 35_000, depositErc20: 75_000, fillNative: 80_000, fillErc20: 1 },
+    });
+    expect(config.chains[0]!.nativeCurrency.usdPrice).to.equal("3000.5");
+    expect(config.chains[0]!.erc20Currencies[0]!.usdPrice).to.equal("0.9998");
+    expect(parseConfig({ chains: [chain()] }, {}, "/").chains[0]!.nativeCurrency).to.not.have.property("usdPrice");
   });
 
   it("never echoes a secret value in a CONFIG_INVALID message", function () {

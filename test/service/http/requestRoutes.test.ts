@@ -5,6 +5,7 @@
 import { expect } from "chai";
 import { privateKeyToAccount } from "viem/accounts";
 import { verifyAttestation } from "../../../ts/core/verifyAttestation.ts";
+import type { QuotedIntent } from "../../../ts/service/quote/quotedIntent.ts";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { testClock } from "../store/engines.ts";
@@ -174,7 +175,7 @@ describe("request routes over HTTP", function () {
       clock.ms = T + 10_000;
       await create(2, {}, { user: hex(0xa2, 20), originChainId: 31338, destinationChainId: 31337, originBlock: 20 });
       await store.transitionRequest(hex(2), "pending");
-      await store.saveQuote({ requestId: hex(1), orderId: hex(0x1001), orderData: { salt: "0x01" }, quote: {}, expiresAt: new Date(T + 60_000) });
+      await store.saveQuote({ requestId: hex(1), orderId: hex(0x1001), orderData: { salt: "0x01" }, quote: {}, intent: {} as QuotedIntent, expiresAt: new Date(T + 60_000) });
       const ids = async (qs: string, status = 200) => {
         const response = await get(`/requests/v2?${qs}`);
         expect(response.status, qs).to.equal(status);
@@ -304,7 +305,11 @@ describe("request routes over HTTP", function () {
 
   describe("API keys from the store", () => {
     it("a created key gets its higher rate limit; a revoked one is 401", async () => {
-      const limited = await listen({ config: fixtureConfig({ rateLimits: { anonymousPerMinute: 2, apiKeyPerMinute: 5 } }), deps: { store } });
+      // apiKeyCacheSeconds 0: the revocation below must be seen by the very next request.
+      const limited = await listen({
+        config: fixtureConfig({ server: { apiKeyCacheSeconds: 0 }, rateLimits: { anonymousPerMinute: 2, apiKeyPerMinute: 5 } }),
+        deps: { store },
+      });
       try {
         const keys = apiKeyStore(store);
         const key = await keys.createApiKey("integrator");

@@ -209,37 +209,4 @@ describeEachEngine("store requests", (engine) => {
     expect(rest.map((e) => e.id)).to.deep.equal([pending[1].id, pending[2].id]);
     expect((await store.requestEvents(hex(1)))[0].deliveredAt).to.equal(new Date(engine.clock.ms).toISOString());
   });
-
-  it("saveQuote_roundTrips_andGetQuoteByOrderIdFindsIt", async () => {
-    const { store, clock } = engine;
-    const orderData = { version: "v1", solverChainId: "31337", inputs: [{ amount: "1000000" }], nested: [1, [2]] };
-    const quote = { steps: [{ id: "deposit" }], fees: { gas: { amount: "1" } } };
-    const saved = await store.saveQuote({
-      requestId: hex(1),
-      orderId: hex(1001).toUpperCase().replace("0X", "0x"),
-      orderData,
-      quote,
-      expiresAt: new Date(clock.ms + 60_000),
-    });
-    const expected = {
-      requestId: hex(1),
-      orderId: hex(1001),
-      orderData,
-      quote,
-      expiresAt: new Date(clock.ms + 60_000).toISOString(),
-      apiKeyId: null,
-      createdAt: new Date(clock.ms).toISOString(),
-    };
-    expect(saved).to.deep.equal(expected);
-    expect(await store.getQuote(hex(1))).to.deep.equal(expected);
-    expect(await store.getQuoteByOrderId(hex(1001))).to.deep.equal(expected);
-    expect(await store.getQuote(hex(2))).to.equal(null);
-  });
-
-  it("saveQuote_storesTheApiKeyId", async () => {
-    const { store, clock } = engine;
-    await store.engine.query("INSERT INTO api_keys (id, key_hash, name, created_at) VALUES ('k1', 'h1', 'app', now())");
-    const saved = await store.saveQuote({ requestId: hex(1), orderId: hex(1001), orderData: {}, quote: {}, expiresAt: new Date(clock.ms), apiKeyId: "k1" });
-    expect(saved.apiKeyId).to.equal("k1");
-  });
 });

@@ -13,6 +13,13 @@ const Name = Type.String({ minLength: 1, maxLength: 100 });
 const HttpUrl = Type.String({ pattern: "^https?://", maxLength: 2048 });
 const WsUrl = Type.String({ pattern: "^wss?://", maxLength: 2048 });
 const Decimals = Type.Integer({ minimum: 0, maximum: 255 });
+/**
+ * A USD amount as a decimal string ("3000", "0.9998"; at most 8 decimals). Prices are operator-configured:
+ * Ferry asks no price oracle, so the operator keeps them current (they only convert the destination gas
+ * cost and the fixed fee into the input currency, and fill the `amountUsd` fields).
+ */
+const UsdAmount = Type.String({ pattern: "^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,8})?$", description: "USD, decimal string" });
+const GasUnits = Type.Integer({ minimum: 0, maximum: 30_000_000 });
 
 export const CurrencyFileSchema = Type.Object(
   {
@@ -21,6 +28,8 @@ export const CurrencyFileSchema = Type.Object(
     name: Name,
     decimals: Decimals,
     logoURI: Type.Optional(Type.String({ maxLength: 2048 })),
+    /** USD price of one whole unit (operator-configured; no oracle). */
+    usdPrice: Type.Optional(UsdAmount),
   },
   { additionalProperties: false },
 );
@@ -38,7 +47,13 @@ export const ChainFileSchema = Type.Object(
     iconUrl: Type.Optional(Type.String({ maxLength: 2048 })),
     confirmations: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
     nativeCurrency: Type.Object(
-      { symbol: Name, name: Name, decimals: Decimals, logoURI: Type.Optional(Type.String({ maxLength: 2048 })) },
+      {
+        symbol: Name,
+        name: Name,
+        decimals: Decimals,
+        logoURI: Type.Optional(Type.String({ maxLength: 2048 })),
+        usdPrice: Type.Optional(UsdAmount),
+      },
       { additionalProperties: false },
     ),
     erc20Currencies: Type.Optional(Type.Array(CurrencyFileSchema)),
@@ -71,6 +86,8 @@ export const ConfigFileSchema = Type.Object(
           host: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
           port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65_535 })),
           bodyLimitBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 100 * 1024 * 1024 })),
+          /** How long a verified (or unknown) API key is remembered per process; 0 = look up every request. */
+          apiKeyCacheSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 300 })),
         },
         { additionalProperties: false },
       ),
@@ -91,6 +108,36 @@ export const ConfigFileSchema = Type.Object(
         {
           anonymousPerMinute: Type.Optional(Type.Integer({ minimum: 1 })),
           apiKeyPerMinute: Type.Optional(Type.Integer({ minimum: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /** Quote pricing and timing (POST /quote/v2); see ts/service/quote/README.md. */
+    quotes: Type.Optional(
+      Type.Object(
+        {
+          /** Seconds from the quote to its `expiresAt`: a deposit mined later is refunded (ORDER_EXPIRED). */
+          ttlSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: 86_400 })),
+          /** Seconds from `expiresAt` to the fill deadline (the attestation's and orderData.output's deadline). */
+          fillWindowSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: 86_400 })),
+          /** The `relayerService` fee in basis points of the amount. */
+          serviceFeeBps: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000 })),
+          /** A fixed part of the `relayerService` fee, in USD, converted into the input currency. */
+          fixedFeeUsd: Type.Optional(UsdAmount),
+          /** `details.timeEstimate` in seconds. */
+          timeEstimateSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
+          /** Gas estimates: deposits on the origin chain (the `gas` fee) and fills on the destination (`relayerGas`). */
+          gas: Type.Optional(
+            Type.Object(
+              {
+                depositNative: Type.Optional(GasUnits),
+                depositErc20: Type.Optional(GasUnits),
+                fillNative: Type.Optional(GasUnits),
+                fillErc20: Type.Optional(GasUnits),
+              },
+              { additionalProperties: false },
+            ),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -119,7 +166,8 @@ export type ChainFile = Static<typeof ChainFileSchema>;
 export type KeyRole = "allocator" | "attester" | "solver" | "relayer";
 export const KEY_ROLES: readonly KeyRole[] = ["allocator", "attester", "solver", "relayer"];
 
-export type CurrencyConfig = { address: Address; symbol: string; name: string; decimals: number; logoURI: string };
+/** `usdPrice`: USD per whole unit, decimal string, operator-configured; absent when not configured. */
+export type CurrencyConfig = { address: Address; symbol: string; name: string; decimals: number; logoURI: string; usdPrice?: string };
 
 export type ChainConfig = {
   id: number;
@@ -131,7 +179,7 @@ export type ChainConfig = {
   explorerName?: string;
   iconUrl?: string;
   confirmations: number;
-  nativeCurrency: { symbol: string; name: string; decimals: number; logoURI: string };
+  nativeCurrency: { symbol: string; name: string; decimals: number; logoURI: string; usdPrice?: string };
   erc20Currencies: CurrencyConfig[];
   contracts: { depository: Address; attestedReceiver: Address; multicaller: Address; multicall3?: Address };
   /** First block of the deployment (where an indexer starts), when a deployment record was read. */
@@ -146,15 +194,26 @@ export type ChainConfig = {
 export type UnresolvedChainConfig = Omit<ChainConfig, "contracts"> & { contracts: Partial<ChainConfig["contracts"]> };
 
 export type FerryConfig = {
-  server: { host: string; port: number; bodyLimitBytes: number };
+  server: { host: string; port: number; bodyLimitBytes: number; apiKeyCacheSeconds: number };
   chains: ChainConfig[];
   database: { url?: Secret; dataDir: string };
   rateLimits: { anonymousPerMinute: number; apiKeyPerMinute: number };
   deploymentsDir: string;
+  quotes: QuoteSettings;
   /** Private keys from the environment; `Secret` prints as `[redacted]`. */
   keys: Partial<Record<KeyRole, Secret>>;
   /** The public address of each configured key (safe to log and to publish, e.g. solverAddresses). */
   accounts: Partial<Record<KeyRole, Address>>;
+};
+
+/** Quote pricing and timing, defaults applied (CONFIG_DEFAULTS.quotes). */
+export type QuoteSettings = {
+  ttlSeconds: number;
+  fillWindowSeconds: number;
+  serviceFeeBps: number;
+  fixedFeeUsd: string;
+  timeEstimateSeconds: number;
+  gas: { depositNative: number; depositErc20: number; fillNative: number; fillErc20: number };
 };
 
 export type UnresolvedFerryConfig = Omit<FerryConfig, "chains"> & { chains: UnresolvedChainConfig[] };
@@ -163,11 +222,26 @@ export const CONFIG_DEFAULTS = {
   host: "127.0.0.1",
   port: 8080,
   bodyLimitBytes: 1024 * 1024,
+  /** A revoked key may keep working this long in a process that verified it just before. */
+  apiKeyCacheSeconds: 5,
   dataDir: ".ferry/data",
   deploymentsDir: "deployments",
   confirmations: 1,
   anonymousPerMinute: 120,
   apiKeyPerMinute: 1200,
+  /**
+   * 5 minutes to deposit, 10 more to fill; 10 bps service fee, no fixed fee. Gas: a native deposit
+   * measures ~24k (bench:gas), an ERC-20 deposit ~55k; fills through the AttestedReceiver ~60k native /
+   * ~85k ERC-20 — the estimates carry headroom.
+   */
+  quotes: {
+    ttlSeconds: 300,
+    fillWindowSeconds: 600,
+    serviceFeeBps: 10,
+    fixedFeeUsd: "0",
+    timeEstimateSeconds: 30,
+    gas: { depositNative: 35_000, depositErc20: 75_000, fillNative: 80_000, fillErc20: 110_000 },
+  } satisfies QuoteSettings,
   keyEnv: {
     allocator: "FERRY_ALLOCATOR_KEY",
     attester: "FERRY_ATTESTER_KEY",

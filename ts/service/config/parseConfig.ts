@@ -21,6 +21,7 @@ import {
   type ConfigFile,
   type FerryConfig,
   type KeyRole,
+  type QuoteSettings,
   type UnresolvedChainConfig,
   type UnresolvedFerryConfig,
 } from "./configSchema.ts";
@@ -119,6 +120,18 @@ function chainDefaults(chain: NonNullable<ConfigFile["chains"]>[number]): Unreso
   };
 }
 
+function quoteSettings(file: ConfigFile["quotes"]): QuoteSettings {
+  const defaults = CONFIG_DEFAULTS.quotes;
+  return {
+    ttlSeconds: file?.ttlSeconds ?? defaults.ttlSeconds,
+    fillWindowSeconds: file?.fillWindowSeconds ?? defaults.fillWindowSeconds,
+    serviceFeeBps: file?.serviceFeeBps ?? defaults.serviceFeeBps,
+    fixedFeeUsd: file?.fixedFeeUsd ?? defaults.fixedFeeUsd,
+    timeEstimateSeconds: file?.timeEstimateSeconds ?? defaults.timeEstimateSeconds,
+    gas: { ...defaults.gas, ...file?.gas },
+  };
+}
+
 function checkUnique(chains: UnresolvedChainConfig[]): void {
   const ids = new Set<number>();
   const names = new Set<string>();
@@ -156,6 +169,7 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
       host: env.FERRY_HOST || file.server?.host || CONFIG_DEFAULTS.host,
       port: port ?? file.server?.port ?? CONFIG_DEFAULTS.port,
       bodyLimitBytes: file.server?.bodyLimitBytes ?? CONFIG_DEFAULTS.bodyLimitBytes,
+      apiKeyCacheSeconds: file.server?.apiKeyCacheSeconds ?? CONFIG_DEFAULTS.apiKeyCacheSeconds,
     },
     chains,
     database: {
@@ -167,6 +181,7 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
       apiKeyPerMinute: file.rateLimits?.apiKeyPerMinute ?? CONFIG_DEFAULTS.apiKeyPerMinute,
     },
     deploymentsDir: path(env.FERRY_DEPLOYMENTS_DIR || file.deploymentsDir || CONFIG_DEFAULTS.deploymentsDir),
+    quotes: quoteSettings(file.quotes),
     ...readKeys(env, file.keyEnv),
   };
 }

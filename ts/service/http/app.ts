@@ -12,6 +12,7 @@ import type { LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { FerryConfig } from "../config/configSchema.ts";
 import { secretValues } from "../config/redactConfig.ts";
+import { cachedApiKeyVerifier } from "./apiKeyCache.ts";
 import { installApiKeyRateLimit, NO_API_KEYS, type ApiKeyVerifier } from "./apiKeyRateLimit.ts";
 import { clientErrorHandler, formatValidationErrors, installErrorHandlers, notFoundBody } from "./errorHandler.ts";
 import type { FerryApp } from "./ferryApp.ts";
@@ -23,6 +24,9 @@ import { registerChainsRoute } from "./routes/chains.ts";
 import { registerIntentStatusRoutes } from "./routes/intentStatus.ts";
 import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
 import { registerRequestsRoute } from "./routes/requests.ts";
+import { registerTransactionsIndexRoute } from "./routes/transactionsIndex.ts";
+import { registerQuoteRoute } from "./routes/quote.ts";
+import { createChainClients, type ChainClients } from "./chainClients.ts";
 import { registerHealthRoute } from "./routes/health.ts";
 import { registerMetricsRoute } from "./routes/metrics.ts";
 import { registerOpenApiRoute } from "./routes/openapi.ts";
@@ -48,6 +52,8 @@ export type AppDeps = {
   readinessTimeoutMs?: number;
   /** Registry for the HTTP metrics (and whatever else the caller registers). Default: a new one. */
   metricsRegistry?: Registry;
+  /** One viem public client per chain id (the quote route's gas prices, allowances). Default: from each chain's rpcUrl. */
+  chainClients?: ChainClients;
 };
 
 export type BuildAppOptions = {
@@ -62,7 +68,9 @@ const LOG_REDACT = ['req.headers["x-api-key"]', "req.headers.authorization", "re
 
 export async function buildApp({ config, deps = {}, logger = false }: BuildAppOptions): Promise<FerryApp> {
   const secrets = secretValues(config);
-  const apiKeys = deps.apiKeys ?? (deps.store ? apiKeyStore(deps.store) : NO_API_KEYS);
+  const apiKeys = cachedApiKeyVerifier(deps.apiKeys ?? (deps.store ? apiKeyStore(deps.store) : NO_API_KEYS), {
+    ttlMs: config.server.apiKeyCacheSeconds * 1000,
+  });
   const app = Fastify({
     logger: typeof logger === "object" && logger !== null ? { redact: LOG_REDACT, ...logger } : logger,
     bodyLimit: config.server.bodyLimitBytes,
@@ -111,6 +119,8 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     registerIntentStatusRoutes(app, { store: deps.store });
     registerRequestsRoute(app, { store: deps.store, apiKeys });
     registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: attesterAccount(config) });
+    registerTransactionsIndexRoute(app, { store: deps.store, config });
+    registerQuoteRoute(app, { store: deps.store, config, clients: deps.chainClients ?? createChainClients(config.chains) });
   }
   registerOpenApiRoute(app);
   return app;

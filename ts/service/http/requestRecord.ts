@@ -6,8 +6,12 @@
  * - `refundFailReason`: the recorded reason, else `N/A` in the status record; in the request record's
  *   `data` only when recorded (the spec's request-record enum has no `N/A`).
  * - `depositAddress` is always null: Ferry has no deposit addresses.
+ * - A quoted requestId whose deposit is not indexed yet has no request row: its status record
+ *   (`quoteStatusRecord`) is `waiting`, built from the quote's intent, with no hashes and
+ *   `updatedAt` = the quote's time.
  */
 import { Type, type Static } from "typebox";
+import type { StoredQuote } from "../store/quotes.ts";
 import type { StoredRequest } from "../store/requests.ts";
 
 export const REQUEST_ID_PATTERN = "^0x[0-9a-fA-F]{64}$";
@@ -89,5 +93,21 @@ export function toRequestRecord(request: StoredRequest, orderData?: unknown): Re
     ...(orderData !== undefined ? { orderData } : {}),
     createdAt: request.createdAt,
     updatedAt: request.updatedAt,
+  };
+}
+
+/** The status of a quote whose deposit is not indexed yet: `waiting`. */
+export function quoteStatusRecord(quote: StoredQuote): StatusRecord {
+  return {
+    status: "waiting",
+    inTxHashes: [],
+    txHashes: [],
+    updatedAt: Date.parse(quote.createdAt),
+    originChainId: quote.intent.originChainId,
+    destinationChainId: quote.intent.destinationChainId,
+    details: null,
+    failReason: "N/A",
+    refundFailReason: "N/A",
+    depositAddress: null,
   };
 }

@@ -15,6 +15,7 @@ import {
   type StoredRequest,
   type TransitionPatch,
 } from "./requests.ts";
+import { claimRequest, listSolverWork, patchRequest, releaseRequest, type SolverDataPatch } from "./solverWork.ts";
 import type { RequestStatus } from "../lifecycle/transitions.ts";
 
 export type StoreOptions = {
@@ -43,6 +44,11 @@ export type Repositories = {
   pendingOutboxEvents(limit?: number): Promise<OutboxEvent[]>;
   requestEvents(requestId: string): Promise<OutboxEvent[]>;
   markOutboxDelivered(id: number): Promise<void>;
+  /** The solver's (./solverWork.ts): work list, per-request lease, non-status `data` writes. */
+  listSolverWork(limit?: number): Promise<StoredRequest[]>;
+  claimRequest(requestId: string, owner: string, ttlMs: number): Promise<boolean>;
+  releaseRequest(requestId: string, owner: string): Promise<void>;
+  patchRequest(id: string, patch: SolverDataPatch): Promise<StoredRequest>;
 };
 
 export type Store = Repositories & {
@@ -69,6 +75,10 @@ function repositories(ctx: StoreContext): Repositories {
     pendingOutboxEvents: (l) => pendingOutboxEvents(ctx, l),
     requestEvents: (id) => requestEvents(ctx, id),
     markOutboxDelivered: (id) => markOutboxDelivered(ctx, id),
+    listSolverWork: (l) => listSolverWork(ctx, l),
+    claimRequest: (id, o, t) => claimRequest(ctx, id, o, t),
+    releaseRequest: (id, o) => releaseRequest(ctx, id, o),
+    patchRequest: (id, p) => patchRequest(ctx, id, p),
   };
 }
 

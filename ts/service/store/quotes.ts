@@ -1,3 +1,4 @@
+import type { QuotedIntent } from "../quote/quotedIntent.ts";
 import { isoColumn, type StoreContext } from "./engine.ts";
 
 export type StoredQuote = {
@@ -5,6 +6,8 @@ export type StoredQuote = {
   orderId: string;
   orderData: unknown;
   quote: unknown;
+  /** What the quote commits Ferry to: the indexer and the solver match deposits against it. */
+  intent: QuotedIntent;
   /** ISO 8601 UTC; the quote may not be deposited against after this. */
   expiresAt: string;
   apiKeyId: string | null;
@@ -13,15 +16,16 @@ export type StoredQuote = {
 
 export type NewQuote = Omit<StoredQuote, "createdAt" | "expiresAt" | "apiKeyId"> & { expiresAt: Date; apiKeyId?: string | null };
 
-type QuoteRow = { request_id: string; order_id: string; order_data: unknown; quote: unknown; expires_at: string; api_key_id: string | null; created_at: string };
+type QuoteRow = { request_id: string; order_id: string; order_data: unknown; quote: unknown; intent: QuotedIntent; expires_at: string; api_key_id: string | null; created_at: string };
 
-const QUOTE_COLUMNS = `request_id, order_id, order_data, quote, ${isoColumn("expires_at")}, api_key_id, ${isoColumn("created_at")}`;
+const QUOTE_COLUMNS = `request_id, order_id, order_data, quote, intent, ${isoColumn("expires_at")}, api_key_id, ${isoColumn("created_at")}`;
 
 const fromRow = (r: QuoteRow): StoredQuote => ({
   requestId: r.request_id,
   orderId: r.order_id,
   orderData: r.order_data,
   quote: r.quote,
+  intent: r.intent,
   expiresAt: r.expires_at,
   apiKeyId: r.api_key_id,
   createdAt: r.created_at,
@@ -29,13 +33,14 @@ const fromRow = (r: QuoteRow): StoredQuote => ({
 
 export async function saveQuote({ db, now }: StoreContext, quote: NewQuote): Promise<StoredQuote> {
   const { rows } = await db.query<QuoteRow>(
-    `INSERT INTO quotes (request_id, order_id, order_data, quote, expires_at, api_key_id, created_at)
-     VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::timestamptz, $6, $7::timestamptz) RETURNING ${QUOTE_COLUMNS}`,
+    `INSERT INTO quotes (request_id, order_id, order_data, quote, intent, expires_at, api_key_id, created_at)
+     VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb, $6::timestamptz, $7, $8::timestamptz) RETURNING ${QUOTE_COLUMNS}`,
     [
       quote.requestId,
       quote.orderId.toLowerCase(),
       JSON.stringify(quote.orderData),
       JSON.stringify(quote.quote),
+      JSON.stringify(quote.intent),
       quote.expiresAt.toISOString(),
       quote.apiKeyId ?? null,
       now().toISOString(),

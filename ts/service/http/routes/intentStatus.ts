@@ -1,19 +1,24 @@
 /**
  * GET /intents/status/v3?requestId= — the spec's Status record of a stored request. The relative form
  * `GET /intents/status?requestId=` (a quote's `check.endpoint` may use it) is the same handler.
+ * A requestId that was quoted but whose deposit is not indexed yet (no request row) is `waiting`,
+ * built from the quote (chain ids, no hashes, `updatedAt` = quote time) — also after the quote
+ * expired, until a deposit shows up (the solver then refunds it). Never quoted: 404.
  */
 import { Type } from "typebox";
 import type { Store } from "../../store/createStore.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { commonErrorResponses, ErrorBody, HttpError, HttpErrorCode } from "../httpErrors.ts";
-import { RequestId, StatusRecord, toStatusRecord } from "../requestRecord.ts";
+import { quoteStatusRecord, RequestId, StatusRecord, toStatusRecord } from "../requestRecord.ts";
 
 export const intentStatusSchema = {
   summary: "Intent status",
   description:
-    "The status of a request. 404 REQUEST_NOT_FOUND for an unknown requestId; 400 for a malformed one. Poll about once per second.",
+    "The status of a request. A quoted requestId whose deposit is not indexed yet is `waiting`. " +
+    "404 REQUEST_NOT_FOUND for a requestId never quoted; 400 for a malformed one. Poll about once per second.",
   tags: ["Status"],
-  querystring: Type.Object({ requestId: RequestId }, { additionalProperties: false }),
+  // `referrer`: @relayprotocol/relay-sdk appends `&referrer=<source>` to check.endpoint; accepted and ignored.
+  querystring: Type.Object({ requestId: RequestId, referrer: Type.Optional(Type.String({ maxLength: 256 })) }, { additionalProperties: false }),
   response: { 200: StatusRecord, 404: ErrorBody, ...commonErrorResponses },
 };
 
@@ -22,8 +27,10 @@ export function registerIntentStatusRoutes(app: FerryApp, options: { store: Stor
     app.get(url, { schema: intentStatusSchema }, async (request) => {
       const requestId = request.query.requestId.toLowerCase();
       const stored = await options.store.getRequest(requestId);
-      if (!stored) throw new HttpError(404, HttpErrorCode.REQUEST_NOT_FOUND, `request not found: ${requestId}`);
-      return toStatusRecord(stored);
+      if (stored) return toStatusRecord(stored);
+      const quote = await options.store.getQuote(requestId);
+      if (quote) return quoteStatusRecord(quote);
+      throw new HttpError(404, HttpErrorCode.REQUEST_NOT_FOUND, `request not found: ${requestId}`);
     });
   }
 }

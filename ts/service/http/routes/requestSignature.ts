@@ -16,7 +16,12 @@
  * | deadline (v2) | `data.fillDeadline` (unix seconds) |
  * | receiver (v2) | the destination chain's `attestedReceiver` from the config |
  *
- * 404 REQUEST_NOT_FOUND for an unknown id; 409 ATTESTATION_UNAVAILABLE when the v1 fields are missing
+ * Before the deposit is indexed there is no request row; a quoted requestId is then attested from the
+ * quote's intent (an integrator's gated checkout needs the attestation before it pays): originUser /
+ * destinationUser = the intent's `user` / `recipient`, origin and destination currency and amount as
+ * quoted, deadline (v2) = the intent's `fillDeadline`, orderId the quote's.
+ *
+ * 404 REQUEST_NOT_FOUND for an id neither requested nor quoted; 409 ATTESTATION_UNAVAILABLE when the v1 fields are missing
  * or malformed; 503 ATTESTER_NOT_CONFIGURED without an attester key. `fillAttestation` is simply
  * absent when a v2 field is missing.
  */
@@ -27,6 +32,7 @@ import { isFerryError } from "../../../core/errors.ts";
 import { signAttestation } from "../../../core/signAttestation.ts";
 import type { ChainConfig } from "../../config/configSchema.ts";
 import type { Store } from "../../store/createStore.ts";
+import type { StoredQuote } from "../../store/quotes.ts";
 import type { StoredRequest } from "../../store/requests.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { commonErrorResponses, ErrorBody, HttpError, HttpErrorCode } from "../httpErrors.ts";
@@ -75,6 +81,7 @@ export const requestSignatureSchema = {
   summary: "Request attestation",
   description:
     "The v1 attestation of a request (EIP-191 signature over the request digest) and, when available, the v2 fill attestation. " +
+    "A quoted requestId is attested from its quote before the deposit is indexed. " +
     "404 REQUEST_NOT_FOUND; 409 ATTESTATION_UNAVAILABLE when the request lacks the attested fields.",
   tags: ["Requests"],
   params: Type.Object({ requestId: RequestId }, { additionalProperties: false }),
@@ -89,14 +96,56 @@ function unavailable(message: string): HttpError {
   return new HttpError(409, HttpErrorCode.ATTESTATION_UNAVAILABLE, message);
 }
 
-async function fillAttestation(stored: StoredRequest, chains: readonly ChainConfig[], attester: LocalAccount, v1: Record<string, unknown>) {
-  const receiver = chains.find((c) => c.id === stored.destinationChainId)?.contracts.attestedReceiver;
-  const destinationCurrency = str(stored.data.destinationCurrency);
-  const destinationAmount = str(stored.data.destinationAmount);
-  const deadline = str(stored.data.fillDeadline);
+/** What the attestations are built from: a stored request, or (before its deposit is indexed) a quote. */
+type AttestedSource = {
+  orderId: string;
+  originChainId: number;
+  originUser: string;
+  originCurrency: string | undefined;
+  originAmount: string | undefined;
+  destinationChainId: number;
+  destinationUser: string;
+  destinationCurrency: string | undefined;
+  destinationAmount: string | undefined;
+  deadline: string | undefined;
+};
+
+function fromRequest(stored: StoredRequest): AttestedSource {
+  return {
+    orderId: stored.orderId,
+    originChainId: stored.originChainId,
+    originUser: stored.user,
+    originCurrency: str(stored.data.originCurrency),
+    originAmount: str(stored.data.originAmount),
+    destinationChainId: stored.destinationChainId,
+    destinationUser: stored.recipient,
+    destinationCurrency: str(stored.data.destinationCurrency),
+    destinationAmount: str(stored.data.destinationAmount),
+    deadline: str(stored.data.fillDeadline),
+  };
+}
+
+function fromQuote({ intent }: StoredQuote): AttestedSource {
+  return {
+    orderId: intent.orderId,
+    originChainId: intent.originChainId,
+    originUser: intent.user,
+    originCurrency: str(intent.originCurrency),
+    originAmount: str(intent.originAmount),
+    destinationChainId: intent.destinationChainId,
+    destinationUser: intent.recipient,
+    destinationCurrency: str(intent.destinationCurrency),
+    destinationAmount: str(intent.destinationAmount),
+    deadline: str(intent.fillDeadline),
+  };
+}
+
+async function fillAttestation(source: AttestedSource, chains: readonly ChainConfig[], attester: LocalAccount, v1: Record<string, unknown>) {
+  const receiver = chains.find((c) => c.id === source.destinationChainId)?.contracts.attestedReceiver;
+  const { destinationCurrency, destinationAmount, deadline } = source;
   if (!receiver || destinationCurrency === undefined || destinationAmount === undefined || deadline === undefined) return undefined;
   try {
-    const a = normalizeFillAttestation({ ...v1, orderId: stored.orderId, destinationCurrency, destinationAmount, deadline, receiver });
+    const a = normalizeFillAttestation({ ...v1, orderId: source.orderId, destinationCurrency, destinationAmount, deadline, receiver });
     const { signature } = await signAttestation({ account: attester, format: "v2", attestation: a });
     const attestation = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, typeof v === "bigint" ? v.toString() : v])) as Record<
       keyof typeof a,
@@ -116,20 +165,21 @@ export function registerRequestSignatureRoute(
   app.get("/requests/:requestId/signature", { schema: requestSignatureSchema }, async (request) => {
     const requestId = request.params.requestId.toLowerCase();
     const stored = await options.store.getRequest(requestId);
-    if (!stored) throw new HttpError(404, HttpErrorCode.REQUEST_NOT_FOUND, `request not found: ${requestId}`);
+    const quote = stored ? null : await options.store.getQuote(requestId);
+    if (!stored && !quote) throw new HttpError(404, HttpErrorCode.REQUEST_NOT_FOUND, `request not found: ${requestId}`);
     if (!options.attester) throw new HttpError(503, HttpErrorCode.ATTESTER_NOT_CONFIGURED, "this service has no attester key");
-    const originCurrency = str(stored.data.originCurrency);
-    const originAmount = str(stored.data.originAmount);
+    const source = stored ? fromRequest(stored) : fromQuote(quote!);
+    const { originCurrency, originAmount } = source;
     if (originCurrency === undefined || originAmount === undefined) {
       throw unavailable("the request has no origin currency and amount to attest yet");
     }
     const requestData = {
-      originChainId: stored.originChainId,
-      originUser: stored.user,
+      originChainId: source.originChainId,
+      originUser: source.originUser,
       originCurrency,
       originAmount,
-      destinationChainId: stored.destinationChainId,
-      destinationUser: stored.recipient,
+      destinationChainId: source.destinationChainId,
+      destinationUser: source.destinationUser,
     };
     const v1 = { requestId, ...requestData };
     let signature: `0x${string}`;
@@ -140,7 +190,7 @@ export function registerRequestSignatureRoute(
       if (isFerryError(error)) throw unavailable("the request's attested fields are malformed");
       throw error;
     }
-    const fill = await fillAttestation(stored, options.chains, options.attester, v1);
+    const fill = await fillAttestation(source, options.chains, options.attester, v1);
     return { requestData, signature, ...(fill && { fillAttestation: fill }) };
   });
 }

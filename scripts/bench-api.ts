@@ -1,0 +1,159 @@
+// `npm run bench:api`: HTTP throughput and latency of the service's hot read and quote routes,
+// against GET /health on the same server in the same run as the baseline (these machines are noisy:
+// read the ratios, not the absolute figures).
+//
+// What runs: the devnet's two EDR chains on free loopback ports with Ferry and fUSD deployed, the
+// service (startServer, solver off, embedded PGlite in a temp folder) seeded with FERRY_BENCH_REQUESTS
+// requests in mixed statuses, loaded on 127.0.0.1 from a worker thread (so the load generator does not
+// share the service's event loop), each route for a fixed duration at a fixed number of connections
+// (autocannon, closed loop) after a warm-up. The status route runs a second time open loop, evenly
+// paced at FERRY_BENCH_STATUS_RATE req/s (scripts/bench/pacedLoad.ts): the latency a client sees
+// below saturation, where the closed-loop row shows the latency at saturation.
+//
+// Rate limits: every request carries an API key created for the bench with its own per-key limit
+// (BENCH_API_KEY_PER_MINUTE, 10^9/min). /health carries it too, so the baseline pays the same key
+// lookup as the measured routes. The config's anonymous limit is raised to the same figure for the one
+// informative row without a key (what the key lookup costs); the per-key default is left as is.
+//
+// Exits 1 if any request errored or answered non-2xx.
+//
+//   FERRY_BENCH_REQUESTS (1000)  FERRY_BENCH_CONNECTIONS (10)  FERRY_BENCH_DURATION (5 s)  FERRY_BENCH_WARMUP (2 s)
+//   FERRY_BENCH_STATUS_RATE (200 req/s)
+import hre from "hardhat";
+import { randomBytes } from "node:crypto";
+import { intFromEnv, machineLine, ms, table } from "./bench/benchEnv.ts";
+import type { LoadResult } from "./bench/loadTypes.ts";
+import { runLoad } from "./bench/runLoad.ts";
+
+const SEEDED = intFromEnv("FERRY_BENCH_REQUESTS", 1_000);
+const CONNECTIONS = intFromEnv("FERRY_BENCH_CONNECTIONS", 10);
+const DURATION = intFromEnv("FERRY_BENCH_DURATION", 5);
+const WARMUP = intFromEnv("FERRY_BENCH_WARMUP", 2);
+/** The status route's target at this load. */
+const STATUS_P99_TARGET_MS = 20;
+/** A second, open-loop status run at this fixed rate: the p99 a client sees below saturation. */
+const STATUS_RATE = intFromEnv("FERRY_BENCH_STATUS_RATE", 200);
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const hex32 = () => `0x${randomBytes(32).toString("hex")}`;
+
+log("bench:api — requests/s and latency of GET /intents/status/v3 and POST /quote/v2, baseline GET /health (same server, same run)");
+log(machineLine());
+log(
+  `load: from a worker thread, ${CONNECTIONS} connections (autocannon, closed loop; one paced open-loop row), ${WARMUP} s warm-up + ${DURATION} s per route, 127.0.0.1; ` +
+    `store: embedded PGlite seeded with ${SEEDED} requests; solver off; rate limits: API key with its own limit of 10^9/min, anonymous limit raised to the same`,
+);
+
+await hre.tasks.getTask("build").run({ quiet: true });
+// Loaded after the build: the deploy code imports the compiled artifacts.
+const { startBenchStack, BENCH_API_KEY_PER_MINUTE } = await import("./bench/benchStack.ts");
+const { quoteRequestBody } = await import("./bench/quoteRequest.ts");
+
+// Anonymous requests (one row only, to show what the key lookup costs) get the same high limit.
+const stack = await startBenchStack({
+  network: hre.network,
+  log: (line) => log(`  ${line}`),
+  // No solver: nothing but the load runs in the service (the seeded requests are not real deposits).
+  solver: false,
+  configure: (config) => ({ ...config, rateLimits: { ...config.rateLimits, anonymousPerMinute: BENCH_API_KEY_PER_MINUTE } }),
+});
+let failed = false;
+try {
+  const { server, apiKey, config } = stack;
+  const [origin, destination] = config.chains;
+  const user = stack.accounts.find((a) => a.role === "user")!.address;
+
+  // Seed: a spread of lifecycle positions, so the status route reads realistic rows.
+  const seededAt = Date.now();
+  const ids: string[] = [];
+  const path: Array<"pending" | "submitted" | "success"> = ["pending", "submitted", "success"];
+  for (let i = 0; i < SEEDED; i++) {
+    const id = hex32();
+    await server.store.createRequest({
+      id,
+      orderId: hex32(),
+      user,
+      recipient: user,
+      originChainId: origin!.id,
+      destinationChainId: destination!.id,
+      inTxHashes: [hex32()],
+    });
+    // i % 4: 0 waiting, 1 pending, 2 submitted, 3 success.
+    for (const status of path.slice(0, i % 4)) await server.store.transitionRequest(id, status, status === "pending" ? {} : { txHashes: [hex32()] });
+    ids.push(id);
+  }
+  log(`  seeded ${SEEDED} requests in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
+
+  const headers = { "x-api-key": apiKey, "content-type": "application/json" };
+  const load = { url: server.url, headers, connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP };
+
+  // The quote route is probed once first: its body must be valid (a 4xx here is a bench bug).
+  const body = JSON.stringify(quoteRequestBody({ user, originChainId: origin!.id, destinationChainId: destination!.id }));
+  const probe = await fetch(`${server.url}/quote/v2`, { method: "POST", headers, body });
+  const quoteRegistered = probe.status !== 404;
+  if (quoteRegistered && !probe.ok) {
+    throw new Error(`POST /quote/v2 probe answered ${probe.status}: ${(await probe.text()).slice(0, 500)}`);
+  }
+  await probe.arrayBuffer().catch(() => {});
+
+  const results: Array<{ route: string; openLoop: boolean; result: LoadResult }> = [];
+  const measure = async (route: string, spec: Parameters<typeof runLoad>[0]) => {
+    log(`  loading ${route}…`);
+    results.push({ route, openLoop: spec.overallRate !== undefined, result: await runLoad(spec) });
+  };
+  await measure("GET /health (baseline)", { ...load, method: "GET", paths: ["/health"] });
+  await measure("GET /intents/status/v3", {
+    ...load,
+    method: "GET",
+    paths: ids.map((id) => `/intents/status/v3?requestId=${id}`),
+  });
+  await measure(`GET /intents/status/v3 @ ${STATUS_RATE} req/s`, {
+    ...load,
+    method: "GET",
+    paths: ids.map((id) => `/intents/status/v3?requestId=${id}`),
+    overallRate: STATUS_RATE,
+  });
+  if (quoteRegistered) await measure("POST /quote/v2 (native bridge)", { ...load, method: "POST", paths: ["/quote/v2"], body });
+  // Not a target: the same baseline without x-api-key, i.e. without the per-request key lookup.
+  await measure("GET /health, no API key", { ...load, headers: {}, method: "GET", paths: ["/health"] });
+
+  const base = results[0]!.result;
+  log("");
+  log(
+    table(
+      ["route", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "req/s ÷ health", "p99 ÷ health"],
+      // An open-loop row runs at a set rate, not at the connections' pace: no ratio to the closed-loop baseline.
+      results.map(({ route, openLoop, result }) => [
+        route,
+        result.requestsPerSecond.toFixed(0),
+        ms(result.p50Ms),
+        ms(result.p99Ms),
+        String(result.errors),
+        String(result.non2xx),
+        openLoop ? "–" : (result.requestsPerSecond / base.requestsPerSecond).toFixed(2),
+        openLoop ? "–" : (result.p99Ms / base.p99Ms).toFixed(2),
+      ]),
+    ),
+  );
+  log("");
+  if (!quoteRegistered) log("POST /quote/v2: not registered on this build (404) — not measured");
+  const [status, statusAtRate] = results.filter((r) => r.route.startsWith("GET /intents/status")).map((r) => r.result);
+  const verdict = (p99: number) => `${p99 < STATUS_P99_TARGET_MS ? "yes" : "NO"} (${ms(p99)} ms)`;
+  log(
+    `status p99 < ${STATUS_P99_TARGET_MS} ms at ${CONNECTIONS} connections, closed loop (${status!.requestsPerSecond.toFixed(0)} req/s): ` +
+      verdict(status!.p99Ms),
+  );
+  log(`status p99 < ${STATUS_P99_TARGET_MS} ms at a fixed ${STATUS_RATE} req/s, open loop: ${verdict(statusAtRate!.p99Ms)}`);
+  for (const { route, result } of results) {
+    if (result.errors > 0 || result.non2xx > 0) {
+      failed = true;
+      log(`FAILED: ${route}: ${result.errors} errors (${result.timeouts} timeouts), status codes ${JSON.stringify(result.statusCodes)}`);
+    }
+  }
+} catch (error) {
+  failed = true;
+  process.stderr.write(`bench:api: ${(error as Error).stack ?? error}\n`);
+} finally {
+  await stack.close();
+}
+process.exit(failed ? 1 : 0);

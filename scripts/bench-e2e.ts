@@ -1,0 +1,154 @@
+// `npm run bench:e2e`: end-to-end latency of an intent on the devnet — deposit receipt → `success`
+// seen through the public status API — and intents/s when several users push intents at once.
+//
+// What runs: the devnet's two EDR chains on free loopback ports, Ferry and fUSD deployed as in
+// `npm start`, the service with its solver polling every DEVNET_SOLVER_POLL_MS (100 ms, the devnet's
+// setting; startServer, embedded PGlite in a temp folder), all in this process; the integrator side
+// (quotes, wallets, status polls) in a worker thread of its own (scripts/bench/intentPhase.ts). Each
+// intent goes quote → the user's wallet sends the steps (approve when needed, then the deposit) →
+// status polled until `success`. How the start and end are timed: see scripts/bench/intentRunner.ts
+// (receipt in hand → first poll answering `success`, polled every FERRY_BENCH_POLL_MS; the record's
+// own updatedAt is printed next to it).
+//
+// Baseline in the same run: the deposit's own send → receipt time (one transaction on the same chain,
+// the unit a fill costs at least); the ratio says how many such round-trips the pipeline costs.
+//
+// Phases: a warm-up intent (not counted); FERRY_BENCH_N sequential native intents from one user
+// (latency); FERRY_BENCH_SATURATION_N native intents from FERRY_BENCH_CONCURRENCY users at once, each
+// with its own funded account so nonces never clash (throughput); FERRY_BENCH_STABLECOIN_N sequential
+// fUSD intents (approve + deposit; 0 skips). Rate limits: the bench's API key has its own limit of
+// 10^9/min. Exits 1 if any intent failed.
+//
+//   FERRY_BENCH_N (20)  FERRY_BENCH_CONCURRENCY (8, at most 16)  FERRY_BENCH_SATURATION_N (40)
+//   FERRY_BENCH_STABLECOIN_N (10)  FERRY_BENCH_POLL_MS (20)  FERRY_BENCH_SATURATION_POLL_MS (100)
+import hre from "hardhat";
+import { parseEther } from "viem";
+import { devnetAccounts, HARDHAT_FUNDED_ACCOUNTS } from "../ts/devnet/devnetAccounts.ts";
+import { intFromEnv, machineLine, ms, percentile, table } from "./bench/benchEnv.ts";
+import type { IntentPhaseSpec } from "./bench/intentPhase.ts";
+import type { IntentTiming } from "./bench/intentRunner.ts";
+
+const N = intFromEnv("FERRY_BENCH_N", 20);
+const CONCURRENCY = intFromEnv("FERRY_BENCH_CONCURRENCY", 8);
+const SATURATION_N = intFromEnv("FERRY_BENCH_SATURATION_N", 40);
+const STABLECOIN_N = process.env.FERRY_BENCH_STABLECOIN_N === "0" ? 0 : intFromEnv("FERRY_BENCH_STABLECOIN_N", 10);
+const POLL_MS = intFromEnv("FERRY_BENCH_POLL_MS", 20);
+// At saturation every user polls at once, and the service answering the polls is the one whose solver
+// is measured: 8 users at 20 ms would be 400 status req/s, about half of what the status route serves
+// on these machines (bench:api). So the saturation phase polls more slowly and its throughput ends at
+// the last success's updatedAt (read from the public API), not at the last poll.
+const SATURATION_POLL_MS = intFromEnv("FERRY_BENCH_SATURATION_POLL_MS", 100);
+const INTENT_TIMEOUT_MS = 60_000;
+const FUNDED_USERS = devnetAccounts(HARDHAT_FUNDED_ACCOUNTS).filter((a) => a.role === "user").length;
+if (CONCURRENCY > FUNDED_USERS) {
+  process.stderr.write(`bench:e2e: FERRY_BENCH_CONCURRENCY is at most ${FUNDED_USERS} (funded user accounts, one per concurrent user)\n`);
+  process.exit(1);
+}
+const P50_TARGET_MS = 1_000;
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+log("bench:e2e — deposit receipt → `success` through the public status API, and intents/s at saturation");
+log(machineLine());
+log(
+  `chains: two in-process EDR chains (automine) on loopback; service + solver (polling every 100 ms, as the devnet) in this process, embedded PGlite; clients in a worker thread; ` +
+    `status polled every ${POLL_MS} ms (${SATURATION_POLL_MS} ms at saturation); ${N} sequential + ${SATURATION_N} at ${CONCURRENCY} concurrent users (native), ${STABLECOIN_N} sequential fUSD`,
+);
+
+await hre.tasks.getTask("build").run({ quiet: true });
+// Loaded after the build: the deploy code imports the compiled artifacts.
+const { startBenchStack } = await import("./bench/benchStack.ts");
+const { runIntentPhase } = await import("./bench/intentPhase.ts");
+
+const stack = await startBenchStack({ network: hre.network, log: (line) => log(`  ${line}`) });
+let failed = false;
+try {
+  const users = stack.accounts.filter((a) => a.role === "user");
+  const [origin, destination] = stack.chains;
+  const native = { originChainId: origin!.chainId, destinationChainId: destination!.chainId, amount: parseEther("0.01").toString() };
+  const stable = { ...native, currency: stack.stablecoin, amount: "10000000" };
+  const phase = (userIndexes: number[], count: number, route: IntentPhaseSpec["route"], pollMs = POLL_MS) =>
+    runIntentPhase({
+      apiUrl: stack.server.url,
+      apiKey: stack.apiKey,
+      chains: stack.chains.map((chain) => ({ chainId: chain.chainId, rpcUrl: chain.rpcUrl })),
+      users: userIndexes.map((i) => users[i]!.privateKey),
+      count,
+      route,
+      pollMs,
+      timeoutMs: INTENT_TIMEOUT_MS,
+    });
+
+  // Per request, the service's own transition times (outbox events, unix ms) against the deposit
+  // receipt: indexing (→ pending), fill sent (→ submitted), fill confirmed (→ success).
+  const stageMedians = async (timings: IntentTiming[]) => {
+    const stages: number[][] = [[], [], []];
+    for (const timing of timings) {
+      const events = await stack.server.store.requestEvents(timing.requestId);
+      const at = (status: string) => events.find((e) => e.status === status)?.payload.updatedAt ?? Number.NaN;
+      const marks = [timing.depositAt, at("pending"), at("submitted"), at("success")];
+      for (let i = 0; i < 3; i++) stages[i]!.push(marks[i + 1]! - marks[i]!);
+    }
+    return stages.map((values) => percentile(values.sort((a, b) => a - b), 50));
+  };
+
+  const rows: string[][] = [];
+  const stageRows: string[][] = [];
+  const summarize = async (label: string, timings: IntentTiming[]) => {
+    stageRows.push([label, ...(await stageMedians(timings)).map(ms)]);
+    const observed = timings.map((t) => t.observedMs).sort((a, b) => a - b);
+    const recorded = timings.map((t) => t.recordedMs).sort((a, b) => a - b);
+    const deposit = timings.map((t) => t.depositMs).sort((a, b) => a - b);
+    const quote = timings.map((t) => t.quoteMs).sort((a, b) => a - b);
+    rows.push([
+      label,
+      String(timings.length),
+      ms(percentile(observed, 50)),
+      ms(percentile(observed, 95)),
+      ms(observed.at(-1)!),
+      ms(percentile(recorded, 50)),
+      ms(percentile(quote, 50)),
+      ms(percentile(deposit, 50)),
+      (percentile(observed, 50) / percentile(deposit, 50)).toFixed(1),
+    ]);
+    return percentile(observed, 50);
+  };
+
+  log("  warm-up intent…");
+  await phase([0], 1, native);
+
+  log(`  ${N} sequential native intents…`);
+  const nativeP50 = await summarize("native, sequential", (await phase([0], N, native)).timings);
+
+  log(`  ${SATURATION_N} native intents from ${CONCURRENCY} users at once…`);
+  const userIndexes = Array.from({ length: CONCURRENCY }, (_, i) => i);
+  const { startedAt, timings: saturation } = await phase(userIndexes, SATURATION_N, native, SATURATION_POLL_MS);
+  const phaseEnd = Math.max(...saturation.map((t) => t.successAt));
+  const intentsPerSecond = saturation.length / ((phaseEnd - startedAt) / 1000);
+  await summarize(`native, ${CONCURRENCY} concurrent`, saturation);
+
+  if (STABLECOIN_N > 0) {
+    log(`  ${STABLECOIN_N} sequential fUSD intents (approve + deposit)…`);
+    await summarize("fUSD, sequential", (await phase([1], STABLECOIN_N, stable)).timings);
+  }
+
+  log("");
+  log(
+    table(
+      ["phase", "n", "p50 ms", "p95 ms", "max ms", "p50 by updatedAt", "quote p50", "deposit p50 (baseline)", "p50 ÷ deposit"],
+      rows,
+    ),
+  );
+  log("");
+  log("where the time goes, p50 per stage (from the store's outbox events: diagnostic, not the measured end point):");
+  log(table(["phase", "receipt → pending", "pending → submitted", "submitted → success"], stageRows));
+  log("");
+  log(`saturation: ${intentsPerSecond.toFixed(2)} intents/s (${saturation.length} intents, ${CONCURRENCY} users, ${((phaseEnd - startedAt) / 1000).toFixed(1)} s)`);
+  log(`native p50 < ${P50_TARGET_MS} ms (sequential): ${nativeP50 < P50_TARGET_MS ? "yes" : "NO"} (${ms(nativeP50)} ms)`);
+} catch (error) {
+  failed = true;
+  process.stderr.write(`bench:e2e: ${(error as Error).stack ?? error}\n`);
+} finally {
+  await stack.close();
+}
+process.exit(failed ? 1 : 0);

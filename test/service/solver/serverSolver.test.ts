@@ -1,0 +1,62 @@
+// startServer runs the solver when the solver, attester and allocator keys are configured, not with
+// FERRY_SOLVER=off, `solver: false` or a missing key, and stops it before closing.
+import { expect } from "chai";
+import { startServer } from "../../../ts/service/server.ts";
+import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
+import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
+import { filledLogs, waitFor } from "./solverHelpers.ts";
+
+describe("startServer and the solver", function () {
+  this.timeout(300_000);
+  let env: TwoChains;
+  let store: Store;
+
+  before(async () => {
+    env = await startTwoChains();
+  });
+  after(async () => {
+    await env?.close();
+  });
+  beforeEach(async () => {
+    store = await createStore();
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it("startServer_withAllKeys_runsTheSolverUntilClosed", async () => {
+    const server = await startServer({ config: env.config, deps: { store }, solver: { pollIntervalMs: 50 }, env: {} });
+    try {
+      expect(server.solver).to.not.equal(undefined);
+      const intent = makeIntent(env);
+      await saveQuote(store, intent);
+      await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
+      await waitFor(async () => (await store.getRequest(intent.requestId))?.status === "success", 10_000, "success");
+      expect(await filledLogs(env, intent.requestId)).to.have.length(1);
+    } finally {
+      await server.close();
+    }
+    // Closed: the solver no longer indexes (the store stays usable: it is the caller's).
+    const intent = makeIntent(env);
+    await saveQuote(store, intent);
+    await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await store.getRequest(intent.requestId)).to.equal(null);
+  });
+
+  it("startServer_solverOffOrAKeyMissing_runsNoSolver", async () => {
+    const { attester: _attester, ...keysWithoutAttester } = env.config.keys;
+    for (const options of [
+      { config: env.config, env: { FERRY_SOLVER: "off" } },
+      { config: env.config, env: {}, solver: false as const },
+      { config: { ...env.config, keys: keysWithoutAttester }, env: {} },
+    ]) {
+      const server = await startServer({ ...options, deps: { store } });
+      try {
+        expect(server.solver).to.equal(undefined);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+});

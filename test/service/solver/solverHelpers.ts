@@ -1,0 +1,49 @@
+/** Helpers of the solver tests: tick until a status, count Filled logs, read the stored payout. */
+import type { Hex } from "viem";
+import { attestedReceiverAbi } from "../../../ts/abi/AttestedReceiver.ts";
+import type { DevnetChain } from "../../../ts/devnet/devnetChain.ts";
+import type { Store } from "../../../ts/service/store/createStore.ts";
+import type { StoredRequest } from "../../../ts/service/store/requests.ts";
+import type { TwoChains } from "./twoChains.ts";
+
+export async function tickUntil(
+  solver: { tick(): Promise<void> },
+  store: Store,
+  requestId: string,
+  done: (r: StoredRequest) => boolean,
+  maxTicks = 20,
+): Promise<StoredRequest> {
+  let request: StoredRequest | null = null;
+  for (let i = 0; i < maxTicks; i++) {
+    await solver.tick();
+    request = await store.getRequest(requestId.toLowerCase());
+    if (request && done(request)) return request;
+  }
+  throw new Error(`request ${requestId} never got there: ${JSON.stringify(request && { status: request.status, failReason: request.failReason, data: request.data })}`);
+}
+
+export async function waitFor<T>(read: () => Promise<T | undefined | null | false>, timeoutMs: number, what: string): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = await read().catch(() => undefined);
+    if (value) return value;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The receiver's Filled logs for `requestId` on the destination chain. */
+export async function filledLogs(env: TwoChains, requestId: Hex) {
+  const receiver = env.config.chains.find((c) => c.id === env.destination.chainId)!.contracts.attestedReceiver;
+  return env.destination.publicClient.getLogs({
+    address: receiver,
+    event: attestedReceiverAbi.find((i) => i.type === "event" && i.name === "Filled")!,
+    args: { requestId },
+    fromBlock: 0n,
+    toBlock: "latest",
+  });
+}
+
+export function depository(env: TwoChains, chain: DevnetChain) {
+  return env.config.chains.find((c) => c.id === chain.chainId)!.contracts.depository;
+}

@@ -1,0 +1,105 @@
+// The solver's pure parts: block ranges, payout plans (nonce derivation, calls), revert decoding,
+// the stored intent reader, deposit call decoding.
+import { expect } from "chai";
+import { encodeErrorResult, encodeFunctionData, zeroAddress, type Address, type Hex } from "viem";
+import { attestedReceiverAbi } from "../../../ts/abi/AttestedReceiver.ts";
+import { DEPOSITORY_DEPOSIT_ABI } from "../../../ts/core/depositoryAbi.ts";
+import { payoutRequestHash } from "../../../ts/core/payoutRequest.ts";
+import { isConfirmed, nextBlockRange } from "../../../ts/service/solver/blockRange.ts";
+import { decodeDepositCall } from "../../../ts/service/solver/depositEvent.ts";
+import { formatAmount } from "../../../ts/service/solver/depositRequest.ts";
+import { payoutNonce, payoutRequestOf, planPayout, PAYOUT_TTL_SECONDS } from "../../../ts/service/solver/payoutPlan.ts";
+import { readQuotedIntent } from "../../../ts/service/solver/readQuotedIntent.ts";
+import { decodeRevert } from "../../../ts/service/solver/revertReason.ts";
+
+const ID = `0x${"11".repeat(32)}` as Hex;
+const SOLVER = `0x${"22".repeat(20)}` as Address;
+const REFUND_TO = `0x${"33".repeat(20)}` as Address;
+const DEPOSIT = { chainId: 1, depository: `0x${"44".repeat(20)}` as Address, txHash: ID, logIndex: 0, block: 5, blockTimestamp: 100, depositor: REFUND_TO, token: zeroAddress, amount: "150" };
+
+describe("solver pure parts", () => {
+  it("nextBlockRange_startsAtTheDeploymentBlock_resumesAfterTheCheckpoint_andStopsAtTheConfirmedHead", () => {
+    expect(nextBlockRange({ checkpoint: null, deploymentBlock: 10, head: 20n, confirmations: 1, maxBlocks: 100 })).to.deep.equal({ fromBlock: 10n, toBlock: 20n });
+    expect(nextBlockRange({ checkpoint: 15, deploymentBlock: 10, head: 20n, confirmations: 3, maxBlocks: 100 })).to.deep.equal({ fromBlock: 16n, toBlock: 18n });
+    expect(nextBlockRange({ checkpoint: 18, deploymentBlock: 10, head: 20n, confirmations: 3, maxBlocks: 100 })).to.equal(null);
+    expect(nextBlockRange({ checkpoint: null, deploymentBlock: 0, head: 5000n, confirmations: 1, maxBlocks: 2000 })).to.deep.equal({ fromBlock: 0n, toBlock: 1999n });
+    expect(nextBlockRange({ checkpoint: 4, deploymentBlock: 0, head: 5n, confirmations: 0, maxBlocks: 10 })).to.deep.equal({ fromBlock: 5n, toBlock: 5n });
+    expect(isConfirmed(18n, 20n, 3)).to.equal(true);
+    expect(isConfirmed(19n, 20n, 3)).to.equal(false);
+  });
+
+  it("planPayout_repayment_paysTheQuotedAmountToTheSolverAndTheExcessBack", () => {
+    const payout = planPayout({ kind: "repayment", requestId: ID, deposit: DEPOSIT, originAmount: 100n, solver: SOLVER, refundTo: REFUND_TO, nowSeconds: 1000 });
+    expect(payout.calls).to.deep.equal([
+      { to: SOLVER, token: zeroAddress, amount: "100" },
+      { to: REFUND_TO, token: zeroAddress, amount: "50" },
+    ]);
+    expect(payout.expiration).to.equal(1000 + PAYOUT_TTL_SECONDS);
+    expect(payout.nonce).to.equal(payoutNonce("repayment", ID).toString());
+    expect(payout.requestHash).to.equal(payoutRequestHash(payoutRequestOf(payout)));
+  });
+
+  it("planPayout_refund_returnsTheWholeDeposit_underADifferentNonce", () => {
+    const refund = planPayout({ kind: "refund", requestId: ID, deposit: DEPOSIT, originAmount: 100n, solver: SOLVER, refundTo: REFUND_TO, nowSeconds: 1000 });
+    expect(refund.calls).to.deep.equal([{ to: REFUND_TO, token: zeroAddress, amount: "150" }]);
+    expect(payoutNonce("refund", ID)).to.not.equal(payoutNonce("repayment", ID));
+    expect(payoutNonce("refund", ID)).to.not.equal(payoutNonce("refund", `0x${"12".repeat(32)}`));
+  });
+
+  it("decodeRevert_mapsKnownCustomErrors_andLabelsUnknownSelectors", () => {
+    const expired = encodeErrorResult({ abi: attestedReceiverAbi, errorName: "AttestationExpired", args: [5n] });
+    expect(decodeRevert(expired)).to.deep.include({ failReason: "ORDER_EXPIRED", errorName: "AttestationExpired" });
+    const filled = encodeErrorResult({ abi: attestedReceiverAbi, errorName: "AlreadyFilled", args: [ID] });
+    expect(decodeRevert(filled).failReason).to.equal("ORDER_ALREADY_FILLED");
+    expect(decodeRevert("0xdeadbeef")).to.deep.include({ failReason: "TRANSACTION_REVERTED", errorName: "UNKNOWN_CUSTOM_ERROR_0xdeadbeef" });
+    expect(decodeRevert(null).failReason).to.equal("TRANSACTION_REVERTED");
+  });
+
+  it("readQuotedIntent_acceptsAWellFormedIntent_andRejectsMalformedOnes", () => {
+    const intent = {
+      requestId: ID,
+      orderId: ID,
+      tradeType: "EXACT_INPUT",
+      user: SOLVER,
+      recipient: SOLVER,
+      refundTo: REFUND_TO,
+      originChainId: 1,
+      originCurrency: zeroAddress,
+      originAmount: "100",
+      destinationChainId: 2,
+      destinationCurrency: zeroAddress,
+      destinationAmount: "90",
+      expiresAt: 10,
+      fillDeadline: 20,
+      fees: { relayerGas: "1", relayerService: "2", app: "0" },
+      appFees: [],
+      slippageToleranceBps: "0",
+      referrer: null,
+    };
+    expect(readQuotedIntent({ intent })).to.deep.equal(intent);
+    expect(readQuotedIntent(null)).to.equal(null);
+    expect(readQuotedIntent({})).to.equal(null);
+    expect(readQuotedIntent({ intent: { ...intent, originAmount: 100 } })).to.equal(null);
+    expect(readQuotedIntent({ intent: { ...intent, orderId: "0x12" } })).to.equal(null);
+    expect(readQuotedIntent({ intent: { ...intent, fees: undefined } })).to.equal(null);
+  });
+
+  it("decodeDepositCall_readsEachDepositForm_andNothingElse", () => {
+    const token = `0x${"55".repeat(20)}` as Address;
+    const native = encodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, functionName: "depositNative", args: [zeroAddress, ID] });
+    expect(decodeDepositCall(native, 7n)).to.deep.equal({ orderId: ID, token: zeroAddress, amount: 7n });
+    const amountForm = encodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, functionName: "depositErc20", args: [zeroAddress, token, 9n, ID] });
+    expect(decodeDepositCall(amountForm, 0n)).to.deep.equal({ orderId: ID, token, amount: 9n });
+    const allowanceForm = encodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, functionName: "depositErc20", args: [zeroAddress, token, ID] });
+    expect(decodeDepositCall(allowanceForm, 0n)).to.deep.equal({ orderId: ID, token, amount: null });
+    expect(decodeDepositCall("0x", 0n)).to.equal(null);
+    expect(decodeDepositCall("0xa9059cbb", 0n)).to.equal(null);
+  });
+
+  it("formatAmount_formatsBaseUnits", () => {
+    expect(formatAmount(1_500_000n, 6)).to.equal("1.5");
+    expect(formatAmount(5n, 6)).to.equal("0.000005");
+    expect(formatAmount(2_000_000n, 6)).to.equal("2");
+    expect(formatAmount(7n, 0)).to.equal("7");
+  });
+});

@@ -1,0 +1,166 @@
+// POST /transactions/index over real HTTP on loopback, against two real chains and a real store:
+// malformed bodies, unknown chains and transactions, non-deposits, and deposits mined, unconfirmed
+// and not yet mined.
+import { expect } from "chai";
+import { parseEther, type Hex } from "viem";
+import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
+import { buildApp } from "../../../ts/service/http/app.ts";
+import type { FerryApp } from "../../../ts/service/http/ferryApp.ts";
+import { createSolver } from "../../../ts/service/solver/startSolver.ts";
+import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
+import { tickUntil } from "./solverHelpers.ts";
+import { deposit, freshAddress, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
+
+describe("POST /transactions/index", function () {
+  this.timeout(300_000);
+  let env: TwoChains;
+  let store: Store;
+  let app: FerryApp;
+  let url: string;
+
+  async function serve(config: FerryConfig) {
+    app = await buildApp({ config, deps: { store } });
+    url = await app.listen({ host: "127.0.0.1", port: 0 });
+  }
+  const post = async (body: unknown, raw?: string) => {
+    const response = await fetch(`${url}/transactions/index`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: raw ?? JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  before(async () => {
+    env = await startTwoChains();
+  });
+  after(async () => {
+    await env?.close();
+  });
+  beforeEach(async () => {
+    store = await createStore();
+    await serve(env.config);
+  });
+  afterEach(async () => {
+    await app.close();
+    await store.close();
+  });
+
+  const HASH = `0x${"ab".repeat(32)}`;
+
+  it("rejectsMalformedBodiesWith400InvalidRequest", async () => {
+    for (const [body, raw] of [
+      [{}, undefined],
+      [{ chainId: 31337 }, undefined],
+      [{ txHash: HASH }, undefined],
+      [{ chainId: "0x7a69", txHash: HASH }, undefined],
+      [{ chainId: "031337", txHash: HASH }, undefined],
+      [{ chainId: 31337, txHash: HASH, referrer: 5 }, undefined],
+      [{ chainId: 31337, txHash: "0x1234" }, undefined],
+      [{ chainId: 31337, txHash: `${HASH}00` }, undefined],
+      [{ chainId: -1, txHash: HASH }, undefined],
+      [{ chainId: 1.5, txHash: HASH }, undefined],
+      [{ chainId: 31337, txHash: HASH, extra: 1 }, undefined],
+      [[], undefined],
+      [null, "{not json"],
+    ] as const) {
+      const response = await post(body, raw);
+      expect(response.status, JSON.stringify(body ?? raw)).to.equal(400);
+      expect(response.body).to.have.all.keys("message", "errorCode");
+      expect(response.body.errorCode).to.equal("INVALID_REQUEST");
+    }
+  });
+
+  it("acceptsTheRelaySdkBody_aStringChainIdAndAReferrer", async () => {
+    const intent = makeIntent(env);
+    await saveQuote(store, intent);
+    const txHash = await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
+    const response = await post({ txHash, chainId: String(env.origin.chainId), referrer: "relay-sdk" });
+    expect(response.status).to.equal(200);
+    expect(response.body).to.deep.equal({ message: "deposit indexed", requestIds: [intent.requestId] });
+  });
+
+  it("rejectsAnUnknownChainWith400UnknownChain", async () => {
+    const response = await post({ chainId: 999, txHash: HASH });
+    expect(response).to.deep.include({ status: 400 });
+    expect(response.body.errorCode).to.equal("UNKNOWN_CHAIN");
+  });
+
+  it("rejectsATransactionTheChainDoesNotKnowWith400TransactionNotFound", async () => {
+    const response = await post({ chainId: env.origin.chainId, txHash: HASH });
+    expect(response.status).to.equal(400);
+    expect(response.body.errorCode).to.equal("TRANSACTION_NOT_FOUND");
+  });
+
+  it("rejectsATransactionThatIsNotADepositWith400NotADeposit", async () => {
+    const wallet = env.origin.walletClient(env.user.privateKey);
+    const hash = await wallet.sendTransaction({ chain: wallet.chain, to: freshAddress(), value: 1n });
+    await env.origin.publicClient.waitForTransactionReceipt({ hash });
+    const response = await post({ chainId: env.origin.chainId, txHash: hash });
+    expect(response.status).to.equal(400);
+    expect(response.body.errorCode).to.equal("NOT_A_DEPOSIT");
+  });
+
+  it("indexesAConfirmedDepositNow_idempotently", async () => {
+    const intent = makeIntent(env);
+    await saveQuote(store, intent);
+    const txHash = await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
+    for (let i = 0; i < 2; i++) {
+      const response = await post({ chainId: env.origin.chainId, txHash });
+      expect(response.status).to.equal(200);
+      expect(response.body).to.deep.equal({ message: "deposit indexed", requestIds: [intent.requestId] });
+    }
+    const request = await store.getRequest(intent.requestId);
+    expect(request!.status).to.equal("pending");
+    expect(request!.inTxHashes).to.deep.equal([txHash.toLowerCase()]);
+    // The indexer later finds it credited already; the solver takes it to success.
+    const done = await tickUntil(createSolver({ config: env.config, store }), store, intent.requestId, (r) => r.status === "success");
+    expect((await store.requestEvents(done.id)).map((e) => e.status)).to.deep.equal(["waiting", "pending", "submitted", "success"]);
+  });
+
+  it("answersEmptyRequestIdsForADepositWithoutAQuote", async () => {
+    const txHash = await deposit(env, { orderId: makeIntent(env).orderId, amount: parseEther("0.01") });
+    const response = await post({ chainId: env.origin.chainId, txHash });
+    expect(response.status).to.equal(200);
+    expect(response.body.requestIds).to.deep.equal([]);
+  });
+
+  it("recordsAnUnminedDepositAsWaiting_andTheIndexerFinishesIt", async () => {
+    const intent = makeIntent(env);
+    await saveQuote(store, intent);
+    await env.origin.testClient.setAutomine(false);
+    let txHash: Hex;
+    try {
+      txHash = await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount), wait: false });
+      const response = await post({ chainId: env.origin.chainId, txHash });
+      expect(response.status).to.equal(200);
+      expect(response.body).to.deep.equal({ message: "transaction seen; it is indexed once confirmed", requestIds: [intent.requestId] });
+      const waiting = await store.getRequest(intent.requestId);
+      expect(waiting).to.deep.include({ status: "waiting", inTxHashes: [txHash.toLowerCase()] });
+      expect(waiting!.data).to.include({ originAmount: intent.originAmount, destinationAmount: intent.destinationAmount });
+      await env.origin.testClient.mine({ blocks: 1 });
+    } finally {
+      await env.origin.testClient.setAutomine(true);
+    }
+    const done = await tickUntil(createSolver({ config: env.config, store }), store, intent.requestId, (r) => r.status === "success");
+    expect(done.inTxHashes).to.deep.equal([txHash!.toLowerCase()]);
+  });
+
+  it("recordsAMinedButUnconfirmedDepositAsWaiting", async () => {
+    await app.close();
+    const config: FerryConfig = { ...env.config, chains: env.config.chains.map((c) => (c.id === env.origin.chainId ? { ...c, confirmations: 3 } : c)) };
+    await serve(config);
+    const intent = makeIntent(env);
+    await saveQuote(store, intent);
+    const txHash = await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
+    const response = await post({ chainId: env.origin.chainId, txHash });
+    expect(response.status).to.equal(200);
+    expect(response.body.requestIds).to.deep.equal([intent.requestId]);
+    expect((await store.getRequest(intent.requestId))!.status).to.equal("waiting");
+    // Two more blocks: now confirmed, the same call indexes it.
+    await env.origin.testClient.mine({ blocks: 2 });
+    const again = await post({ chainId: env.origin.chainId, txHash });
+    expect(again.body).to.deep.equal({ message: "deposit indexed", requestIds: [intent.requestId] });
+    expect((await store.getRequest(intent.requestId))!.status).to.equal("pending");
+  });
+});

@@ -1,0 +1,79 @@
+/** ts/service/store/quotes.ts: a quote is stored with its QuotedIntent and found by requestId or orderId. */
+import { expect } from "chai";
+import type { QuotedIntent } from "../../../ts/service/quote/quotedIntent.ts";
+import { describeEachEngine } from "./engines.ts";
+
+const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as `0x${string}`;
+
+function intent(n: number, overrides: Partial<QuotedIntent> = {}): QuotedIntent {
+  return {
+    requestId: hex(n),
+    orderId: hex(1000 + n),
+    tradeType: "EXACT_INPUT",
+    user: hex(0xa1, 20),
+    recipient: hex(0xb1, 20),
+    refundTo: hex(0xa1, 20),
+    originChainId: 31337,
+    originCurrency: hex(0, 20),
+    originAmount: "1000000000000000000",
+    destinationChainId: 31338,
+    destinationCurrency: hex(0, 20),
+    destinationAmount: "998000000000000000",
+    expiresAt: 1_767_225_900,
+    fillDeadline: 1_767_226_500,
+    fees: { relayerGas: "1000000000000000", relayerService: "1000000000000000", app: "0" },
+    appFees: [{ recipient: hex(0xc1, 20), bps: "0", amount: "0" }],
+    slippageToleranceBps: "0",
+    referrer: null,
+    ...overrides,
+  };
+}
+
+describeEachEngine("store quotes", (engine) => {
+  it("saveQuote_roundTripsWithItsIntent_andGetQuoteByOrderIdFindsIt", async () => {
+    const { store, clock } = engine;
+    const orderData = { version: "v1", solverChainId: "31337", inputs: [{ amount: "1000000" }], nested: [1, [2]] };
+    const quote = { steps: [{ id: "deposit" }], fees: { gas: { amount: "1" } } };
+    const saved = await store.saveQuote({
+      requestId: hex(1),
+      orderId: hex(1001).toUpperCase().replace("0X", "0x"),
+      orderData,
+      quote,
+      intent: intent(1, { referrer: "app" }),
+      expiresAt: new Date(clock.ms + 60_000),
+    });
+    const expected = {
+      requestId: hex(1),
+      orderId: hex(1001),
+      orderData,
+      quote,
+      intent: intent(1, { referrer: "app" }),
+      expiresAt: new Date(clock.ms + 60_000).toISOString(),
+      apiKeyId: null,
+      createdAt: new Date(clock.ms).toISOString(),
+    };
+    expect(saved).to.deep.equal(expected);
+    expect(await store.getQuote(hex(1))).to.deep.equal(expected);
+    expect(await store.getQuoteByOrderId(hex(1001))).to.deep.equal(expected);
+    expect(await store.getQuote(hex(2))).to.equal(null);
+    expect(await store.getQuoteByOrderId(hex(2))).to.equal(null);
+  });
+
+  it("saveQuote_storesTheApiKeyId", async () => {
+    const { store, clock } = engine;
+    await store.engine.query("INSERT INTO api_keys (id, key_hash, name, created_at) VALUES ('k1', 'h1', 'app', now())");
+    const saved = await store.saveQuote({ requestId: hex(1), orderId: hex(1001), orderData: {}, quote: {}, intent: intent(1), expiresAt: new Date(clock.ms), apiKeyId: "k1" });
+    expect(saved.apiKeyId).to.equal("k1");
+    expect((await store.getQuote(hex(1)))!.apiKeyId).to.equal("k1");
+  });
+
+  it("saveQuote_rejectsAQuoteWithoutIntent_atTheDatabase", async () => {
+    const { store, clock } = engine;
+    const insert = store.engine.query(
+      "INSERT INTO quotes (request_id, order_id, order_data, quote, expires_at, created_at) VALUES ($1, $2, '{}', '{}', $3, $3)",
+      [hex(1), hex(1001), new Date(clock.ms).toISOString()],
+    );
+    const error = await insert.then(() => undefined, (e: unknown) => e);
+    expect(error, "NOT NULL violation").to.be.instanceOf(Error);
+  });
+});

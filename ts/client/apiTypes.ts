@@ -1,0 +1,330 @@
+/**
+ * The records of spec/service-api.md as TypeScript types, written from the spec (the client never
+ * imports the server). Fields the spec lists are typed; anything else the server adds is still
+ * reachable through the index signatures, since a newer server may send more than this client knows.
+ * Hex values are plain strings on the wire (0x-prefixed); executeQuote checks what it sends.
+ * test/client/apiTypes.test.ts checks at compile time that the server's own records fit these types.
+ */
+
+/** Request statuses (spec "States and transitions"). `fallback` is reported for a refund by some servers. */
+export type RequestStatus = "waiting" | "depositing" | "pending" | "submitted" | "success" | "failure" | "refund" | "fallback";
+
+export type CurrencyMetadata = { logoURI?: string; verified?: boolean; isNative?: boolean; [key: string]: unknown };
+
+export type Currency = {
+  chainId: number;
+  /** The zero address is the native currency. */
+  address: string;
+  symbol: string;
+  name: string;
+  decimals: number;
+  metadata?: CurrencyMetadata;
+  [key: string]: unknown;
+};
+
+export type Amount = {
+  currency: Currency;
+  /** Integer in smallest units. */
+  amount: string;
+  amountFormatted: string;
+  amountUsd: string;
+  minimumAmount: string;
+  [key: string]: unknown;
+};
+
+/** A transaction to submit: `value` in smallest units; gas fields optional. */
+export type TransactionData = {
+  from: string;
+  to: string;
+  data: string;
+  value: string;
+  chainId: number;
+  gas?: string;
+  maxFeePerGas?: string;
+  maxPriorityFeePerGas?: string;
+  [key: string]: unknown;
+};
+
+export type StepCheck = { endpoint: string; method: "GET" | string };
+
+export type StepItem = {
+  /** `incomplete` at quote time. */
+  status: "incomplete" | "complete" | string;
+  data: TransactionData;
+  check?: StepCheck;
+  [key: string]: unknown;
+};
+
+export type Step = {
+  id: string;
+  action: string;
+  description: string;
+  kind: "transaction" | "signature" | string;
+  requestId: string;
+  items: StepItem[];
+  /** "" when no deposit address is used. */
+  depositAddress: string;
+  [key: string]: unknown;
+};
+
+export type FeeBuckets = {
+  gas?: Amount;
+  relayer?: Amount;
+  relayerGas?: Amount;
+  relayerService?: Amount;
+  app?: Amount;
+  subsidized?: Amount;
+  [key: string]: Amount | undefined;
+};
+
+export type UsdPercent = { usd: string; percent: string };
+
+export type QuoteDetails = {
+  operation: string;
+  sender: string;
+  recipient: string;
+  timeEstimate: number;
+  currencyIn: Amount;
+  currencyOut: Amount;
+  refundCurrency?: Amount;
+  totalImpact?: UsdPercent;
+  swapImpact?: UsdPercent;
+  expandedPriceImpact?: Record<string, { usd: string }>;
+  rate: string;
+  slippageTolerance?: Record<"origin" | "destination", { usd: string; value: string; percent: string }>;
+  userBalance?: string;
+  isFixedRate?: boolean;
+  route?: Record<"origin" | "destination", { inputCurrency: Amount; outputCurrency: Amount; router: string }>;
+  [key: string]: unknown;
+};
+
+export type OrderInputRefund = {
+  chainId: string;
+  recipient: string;
+  currency: string;
+  minimumAmount: string;
+  deadline: number;
+  extraData: string;
+};
+
+export type OrderData = {
+  version: string;
+  solverChainId: string;
+  solver: string;
+  salt: string;
+  inputs: { payment: { chainId: string; currency: string; amount: string; weight: string }; refunds: OrderInputRefund[] }[];
+  output: {
+    chainId: string;
+    payments: { recipient: string; currency: string; minimumAmount: string; expectedAmount: string }[];
+    calls: unknown[];
+    deadline: number;
+    extraData: string;
+  };
+  fees: unknown[];
+};
+
+export type ProtocolV2 = {
+  orderId: string;
+  orderData: OrderData;
+  paymentDetails: { chainId: string; depository: string; currency: string; amount: string };
+};
+
+/** Response of POST /quote/v2. */
+export type Quote = {
+  steps: Step[];
+  fees: FeeBuckets;
+  details: QuoteDetails;
+  protocol: { v2: ProtocolV2 };
+  [key: string]: unknown;
+};
+
+export type TradeType = "EXACT_INPUT" | "EXACT_OUTPUT";
+
+/** Body of POST /quote/v2 (the spec's fields; the server may accept more). */
+export type QuoteRequest = {
+  user: string;
+  originChainId: number;
+  destinationChainId: number;
+  /** Zero address = native. */
+  originCurrency: string;
+  destinationCurrency: string;
+  recipient?: string;
+  /** Integer in smallest units. */
+  amount: string;
+  tradeType: TradeType | string;
+  referrer?: string;
+  useExternalLiquidity?: boolean;
+  originGasOverhead?: string;
+  [key: string]: unknown;
+};
+
+export type DepositAddress = {
+  address: string;
+  depositAddressType: "strict" | "open";
+  depositor: string | null;
+  depositTxHash: string | null;
+};
+
+/** Response of GET /intents/status/v3. */
+export type StatusRecord = {
+  status: RequestStatus | string;
+  /** Origin-chain transaction hashes. */
+  inTxHashes: string[];
+  /** Destination-chain transaction hashes. */
+  txHashes: string[];
+  /** Unix milliseconds. */
+  updatedAt: number;
+  originChainId: number;
+  destinationChainId: number;
+  details: Record<string, unknown> | null;
+  /** `N/A` on non-failure statuses. */
+  failReason: string;
+  refundFailReason: string;
+  depositAddress: DepositAddress | null;
+  [key: string]: unknown;
+};
+
+export type RequestTransaction = {
+  fee?: string;
+  data?: unknown;
+  stateChanges?: unknown;
+  hash: string;
+  block?: number;
+  type?: string;
+  chainId: number;
+  timestamp?: number;
+  status?: "success" | "failure" | string;
+  [key: string]: unknown;
+};
+
+export type RequestData = {
+  slippageTolerance?: string;
+  failReason?: string;
+  refundFailReason?: string;
+  inTxs?: RequestTransaction[];
+  outTxs?: RequestTransaction[];
+  currency?: string;
+  currencyObject?: Currency;
+  [key: string]: unknown;
+};
+
+/** Element of `requests` in GET /requests/v2. */
+export type RequestRecord = {
+  id: string;
+  status: RequestStatus | string;
+  user: string;
+  recipient: string;
+  depositAddress: DepositAddress | null;
+  data: RequestData;
+  orderData?: unknown;
+  /** ISO 8601. */
+  createdAt: string;
+  updatedAt: string;
+  [key: string]: unknown;
+};
+
+/** Response of GET /requests/v2; `continuation` is the next page's cursor, absent on the last page. */
+export type RequestsPage = { requests: RequestRecord[]; continuation?: string };
+
+/** Query of GET /requests/v2 (booleans and numbers are sent as strings). */
+export type RequestFilters = {
+  limit?: number;
+  continuation?: string;
+  user?: string;
+  hash?: string;
+  originChainId?: number;
+  destinationChainId?: number;
+  chainId?: string | number;
+  privateChainsToInclude?: string;
+  id?: string;
+  orderId?: string;
+  includeOrderData?: boolean;
+  startTimestamp?: number;
+  endTimestamp?: number;
+  startBlock?: number;
+  endBlock?: number;
+  referrer?: string;
+  depositAddress?: string;
+  includeChildRequests?: boolean;
+  includeAuthenticatedData?: boolean;
+  status?: string;
+  apiKey?: string;
+  sortBy?: "createdAt" | "updatedAt";
+  sortDirection?: "asc" | "desc";
+};
+
+export type ChainCurrency = { id: string; symbol: string; name: string; address: string; decimals: number; [key: string]: unknown };
+
+/** Element of `chains` in GET /chains. */
+export type ChainRecord = {
+  id: number;
+  name: string;
+  displayName: string;
+  httpRpcUrl: string;
+  wsRpcUrl: string;
+  explorerUrl: string;
+  explorerName: string;
+  iconUrl: string;
+  depositEnabled: boolean;
+  tokenSupport: string;
+  disabled: boolean;
+  partialDisableLimit: number;
+  blockProductionLagging: boolean;
+  currency: ChainCurrency & { supportsBridging: boolean };
+  withdrawalFee: number;
+  depositFee: number;
+  surgeEnabled: boolean;
+  featuredTokens: (ChainCurrency & { metadata?: { logoURI: string } })[];
+  erc20Currencies: (ChainCurrency & { withdrawalFee: number; depositFee: number; surgeEnabled: boolean })[];
+  solverCurrencies: ChainCurrency[];
+  contracts: Record<string, unknown>;
+  vmType: string;
+  baseChainId: number;
+  solverAddresses: string[];
+  tags: string[];
+  protocol: { v2: { chainId: string; depository: string } };
+  [key: string]: unknown;
+};
+
+/** Ferry's v2 fill attestation (all fields strings; users and currencies as bytes32 words). */
+export type FillAttestationRecord = {
+  attestation: {
+    requestId: string;
+    orderId: string;
+    originChainId: string;
+    originUser: string;
+    originCurrency: string;
+    originAmount: string;
+    destinationChainId: string;
+    destinationUser: string;
+    destinationCurrency: string;
+    destinationAmount: string;
+    deadline: string;
+    receiver: string;
+  };
+  signature: string;
+};
+
+/** Response of GET /requests/{requestId}/signature: the spec's v1 record plus Ferry's v2 `fillAttestation`. */
+export type AttestationRecord = {
+  requestData: {
+    originChainId: number;
+    originUser: string;
+    originCurrency: string;
+    originAmount: string;
+    destinationChainId: number;
+    destinationUser: string;
+  };
+  signature: string;
+  fillAttestation?: FillAttestationRecord;
+  [key: string]: unknown;
+};
+
+export type HealthRecord = { status: "ok" | string };
+export type ReadinessRecord = { ready: boolean; checks: { name: string; ok: boolean }[] };
+
+/** Response of POST /transactions/index (Ferry's nudge to index a transaction now). */
+export type IndexTransactionResult = Record<string, unknown>;
+
+/** The service's error body. */
+export type ErrorBody = { message: string; errorCode: string; [key: string]: unknown };

@@ -1,0 +1,96 @@
+/**
+ * The devnet's chains, ready for the service: two EDR chains on loopback (hardhat.config.ts "origin"
+ * 31337 and "destination" 31338), Ferry deployed on both at the same addresses (ts/deploy, records
+ * written to `deploymentsDir`), the 6-decimal stablecoin at the same address on both, minted to every
+ * funded test account. `startDevnet` (npm start), the benchmarks and the solver tests all start
+ * their chains here, so they run exactly what `npm start` runs.
+ */
+import type { NetworkManager } from "hardhat/types/network";
+import type { Address } from "viem";
+import { writeDeploymentRecord } from "../deploy/deploymentRecord.ts";
+import { ensureDeterministicDeployer } from "../deploy/deterministicDeployer.ts";
+import { deployFerryContracts } from "../deploy/ferryDeployment.ts";
+import { accountWithRole, devnetAccounts, hardhatTestAccount, HARDHAT_FUNDED_ACCOUNTS, type DevnetAccount } from "./devnetAccounts.ts";
+import { startDevnetChain, type DevnetChain } from "./devnetChain.ts";
+import type { DevnetChainInput } from "./devnetConfig.ts";
+import { DEVNET_STABLECOIN, deployStablecoin } from "./devnetStablecoin.ts";
+
+/** The chains: hardhat.config.ts network → protocol name. */
+export const DEVNET_CHAINS = [
+  { network: "origin", name: "ferry-origin", displayName: "Ferry Origin" },
+  { network: "destination", name: "ferry-destination", displayName: "Ferry Destination" },
+] as const;
+
+/** The service's keys by env name, taken from the devnet roles (allocator, attester, solver). */
+export type DevnetServiceEnv = { FERRY_ALLOCATOR_KEY: `0x${string}`; FERRY_ATTESTER_KEY: `0x${string}`; FERRY_SOLVER_KEY: `0x${string}` };
+
+export type DevnetChains = {
+  /** Origin first, then destination. */
+  chains: DevnetChain[];
+  /** What devnetConfig needs per chain (ids, names, RPC URLs, deployment records). */
+  inputs: DevnetChainInput[];
+  stablecoin: Address;
+  accounts: DevnetAccount[];
+  serviceEnv: DevnetServiceEnv;
+  /** Stops both chains (idempotent). */
+  close: () => Promise<void>;
+};
+
+export async function startDevnetChains(options: {
+  network: NetworkManager;
+  deploymentsDir: string;
+  host?: string;
+  /** Origin and destination RPC ports; 0 (the default) picks free ones. */
+  ports?: readonly [number, number];
+  log?: (line: string) => void;
+}): Promise<DevnetChains> {
+  const log = options.log ?? (() => {});
+  const host = options.host ?? "127.0.0.1";
+  const accounts = devnetAccounts();
+  const deployer = accountWithRole(accounts, "deployer");
+  const allocator = accountWithRole(accounts, "allocator");
+  const attester = accountWithRole(accounts, "attester");
+  const solver = accountWithRole(accounts, "solver");
+
+  const chains: DevnetChain[] = [];
+  const close = async () => {
+    while (chains.length > 0) await chains.pop()!.close().catch(() => {});
+  };
+  try {
+    for (const [i, spec] of DEVNET_CHAINS.entries()) {
+      const chain = await startDevnetChain({ network: options.network, name: spec.network, host, port: options.ports?.[i] ?? 0 });
+      chains.push(chain);
+      log(`${spec.network} chain ${chain.chainId} on ${chain.rpcUrl}`);
+    }
+
+    const inputs: DevnetChainInput[] = [];
+    let stablecoin: Address | undefined;
+    const holders = Array.from({ length: HARDHAT_FUNDED_ACCOUNTS }, (_, i) => hardhatTestAccount(i).address);
+    for (const [i, chain] of chains.entries()) {
+      const spec = DEVNET_CHAINS[i]!;
+      log(`deploying Ferry on ${chain.chainId}…`);
+      const walletClient = chain.walletClient(deployer.privateKey);
+      await ensureDeterministicDeployer({ publicClient: chain.publicClient, testClient: chain.testClient });
+      const result = await deployFerryContracts({
+        publicClient: chain.publicClient,
+        walletClient,
+        testClient: chain.testClient,
+        options: { allocator: allocator.address, signers: [attester.address] },
+      });
+      // A fresh chain every run: the record is rewritten, not merged with an earlier run's.
+      await writeDeploymentRecord(options.deploymentsDir, result.record);
+      log(`deploying the ${DEVNET_STABLECOIN.symbol} stablecoin on ${chain.chainId} and minting to ${holders.length} test accounts…`);
+      stablecoin = await deployStablecoin({ publicClient: chain.publicClient, walletClient, holders });
+      inputs.push({ id: chain.chainId, name: spec.name, displayName: spec.displayName, rpcUrl: chain.rpcUrl, record: result.record });
+    }
+    const serviceEnv: DevnetServiceEnv = {
+      FERRY_ALLOCATOR_KEY: allocator.privateKey,
+      FERRY_ATTESTER_KEY: attester.privateKey,
+      FERRY_SOLVER_KEY: solver.privateKey,
+    };
+    return { chains: [...chains], inputs, stablecoin: stablecoin!, accounts, serviceEnv, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The spec's Quote (response of POST /quote/v2) as a TypeBox schema: steps, fees (Amount objects),
+ * details, protocol.v2, plus Ferry's `expiresAt` and `fillDeadline` (unix seconds). Built by
+ * ../quote/buildQuote.ts; this file only describes it (and so /openapi.json).
+ */
+import { Type } from "typebox";
+
+const Str = Type.String();
+
+export const CurrencySchema = Type.Object({
+  chainId: Type.Integer(),
+  address: Type.String({ description: "The zero address is the native currency" }),
+  symbol: Str,
+  name: Str,
+  decimals: Type.Integer(),
+  metadata: Type.Object({ logoURI: Str, verified: Type.Boolean(), isNative: Type.Boolean() }),
+});
+
+export const AmountSchema = Type.Object(
+  {
+    currency: CurrencySchema,
+    amount: Type.String({ description: "Smallest units" }),
+    amountFormatted: Type.String({ description: "Decimal" }),
+    amountUsd: Type.String({ description: 'Decimal USD from the operator-configured price; "0" without one' }),
+    minimumAmount: Type.String({ description: "Smallest units" }),
+  },
+  { description: "Amount" },
+);
+
+const StepItemSchema = Type.Object({
+  status: Type.String({ description: "`incomplete` at quote time" }),
+  data: Type.Object({ from: Str, to: Str, data: Str, value: Str, chainId: Type.Integer() }),
+  check: Type.Optional(
+    Type.Object(
+      { endpoint: Str, method: Str },
+      { description: "Poll until the status is past `waiting`. Absent on the approve step (it completes with its receipt)" },
+    ),
+  ),
+});
+
+const StepSchema = Type.Object({
+  id: Type.String({ description: "`approve` (only when the ERC-20 allowance is short) or `deposit`" }),
+  action: Str,
+  description: Str,
+  kind: Type.String({ description: "`transaction`" }),
+  requestId: Str,
+  depositAddress: Type.String({ description: 'Always "" (Ferry has no deposit addresses)' }),
+  items: Type.Array(StepItemSchema),
+});
+
+const Impact = Type.Object({ usd: Str, percent: Str });
+const UsdOnly = Type.Object({ usd: Str });
+const Slippage = Type.Object({ usd: Str, value: Str, percent: Str });
+const RouteSide = Type.Object({ inputCurrency: AmountSchema, outputCurrency: AmountSchema, router: Str });
+
+export const QuoteSchema = Type.Object(
+  {
+    steps: Type.Array(StepSchema),
+    fees: Type.Object({
+      gas: AmountSchema,
+      relayer: AmountSchema,
+      relayerGas: AmountSchema,
+      relayerService: AmountSchema,
+      app: AmountSchema,
+      subsidized: AmountSchema,
+    }),
+    details: Type.Object({
+      operation: Type.String({ description: "`bridge` across chains, `send` on one chain" }),
+      sender: Str,
+      recipient: Str,
+      timeEstimate: Type.Number({ description: "Seconds" }),
+      currencyIn: AmountSchema,
+      currencyOut: AmountSchema,
+      refundCurrency: AmountSchema,
+      totalImpact: Impact,
+      swapImpact: Impact,
+      expandedPriceImpact: Type.Object({ swap: UsdOnly, execution: UsdOnly, relay: UsdOnly, app: UsdOnly }),
+      rate: Str,
+      slippageTolerance: Type.Object({ origin: Slippage, destination: Slippage }),
+      userBalance: Str,
+      isFixedRate: Type.Boolean(),
+      route: Type.Object({ origin: RouteSide, destination: RouteSide }),
+    }),
+    protocol: Type.Object({
+      v2: Type.Object({
+        orderId: Str,
+        orderData: Type.Unknown({ description: "The order hashed into orderId (DESIGN.md, Protocol order id)" }),
+        paymentDetails: Type.Object({ chainId: Str, depository: Str, currency: Str, amount: Str }),
+        orderSignature: Type.Optional(
+          Type.String({ description: "The solver key's EIP-191 signature over the orderId's 32 bytes; only with includeProtocolData" }),
+        ),
+      }),
+    }),
+    expiresAt: Type.Integer({ description: "Unix seconds. A deposit mined after this is refunded (ORDER_EXPIRED)" }),
+    fillDeadline: Type.Integer({ description: "Unix seconds. No fill after this (the fill attestation's deadline)" }),
+  },
+  { description: "Quote" },
+);

@@ -1,0 +1,247 @@
+/**
+ * POST /quote/v2 — a quote for moving a currency to itself on another configured chain (or to another
+ * account on the same chain): fees, details, `protocol.v2` and the steps to submit. Every quote is
+ * stored with its QuotedIntent (../../quote/quotedIntent.ts), which the solver matches deposits
+ * against, and with the API key that asked for it.
+ *
+ * Expiry: the deposit must be mined by `expiresAt` = now + `quotes.ttlSeconds` (default 5 minutes;
+ * a smaller `ttl` in the body shortens it); a later deposit is refunded (ORDER_EXPIRED). The fill
+ * deadline is `expiresAt` + `quotes.fillWindowSeconds` (default 10 minutes). Both are in the response.
+ *
+ * Body fields the public client (`@relayprotocol/relay-sdk` getQuote) sends are all accepted. Acted on:
+ * user, recipient (default user), originChainId, destinationChainId, originCurrency,
+ * destinationCurrency, amount, tradeType, refundTo (default user), appFees, referrer (stored),
+ * originGasOverhead (added to the `gas` estimate), includeProtocolData (adds `orderSignature`), ttl,
+ * slippageTolerance (validated 0–10000 bps; Ferry's rates are fixed, so the quoted tolerance is 0),
+ * useExternalLiquidity (accepted; Ferry has one liquidity source). Refused with 400 UNSUPPORTED_ROUTE:
+ * non-empty `txs` or `authorizationList` (no destination calls) and `useDepositAddress: true`. Every
+ * other field of that client is accepted and ignored (listed in BODY_IGNORED); an unknown field is 400.
+ */
+import { randomBytes } from "node:crypto";
+import { Type, type Static } from "typebox";
+import { erc20Abi, getAddress, toHex, zeroAddress, type Address, type LocalAccount } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { signOrder } from "../../../core/orderSignature.ts";
+import type { FerryConfig } from "../../config/configSchema.ts";
+import { buildQuote, type QuoteRequest } from "../../quote/buildQuote.ts";
+import { QuoteError } from "../../quote/quoteErrors.ts";
+import { resolveRoute } from "../../quote/quoteRoute.ts";
+import type { Store } from "../../store/createStore.ts";
+import type { ChainClients } from "../chainClients.ts";
+import type { FerryApp } from "../ferryApp.ts";
+import { bodyErrorResponses, commonErrorResponses, ErrorBody, HttpError, HttpErrorCode } from "../httpErrors.ts";
+import { QuoteSchema } from "../quoteRecord.ts";
+
+const AddressString = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "EVM address" });
+const ChainId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+/** A positive integer in smallest units that fits a uint256 (at most 78 digits). */
+const PositiveAmount = Type.String({ pattern: "^[1-9][0-9]{0,77}$", description: "Positive integer, smallest units" });
+const Bps = Type.String({ pattern: "^(0|[1-9][0-9]{0,4})$", description: "Basis points, 0–10000" });
+const Text = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
+const Ignored = (description = "Accepted and ignored") => ({ description });
+
+export const QuoteBody = Type.Object(
+  {
+    user: Type.String({ ...AddressString, description: "Depositor on the origin chain; the deposit step's `from`" }),
+    recipient: Type.Optional(Type.String({ ...AddressString, description: "Receives the output; default `user`" })),
+    originChainId: ChainId,
+    destinationChainId: ChainId,
+    originCurrency: Type.String({ ...AddressString, description: "The zero address is the native currency" }),
+    destinationCurrency: Type.String({ ...AddressString, description: "The zero address is the native currency" }),
+    amount: PositiveAmount,
+    tradeType: Type.Union([Type.Literal("EXACT_INPUT"), Type.Literal("EXACT_OUTPUT")], {
+      description: "EXACT_INPUT: `amount` is the deposit; EXACT_OUTPUT: `amount` is what the recipient gets",
+    }),
+    refundTo: Type.Optional(Type.String({ ...AddressString, description: "Refunds on the origin chain; default `user`" })),
+    referrer: Type.Optional(Text(256, "Stored with the request; a filter of GET /requests/v2")),
+    appFees: Type.Optional(
+      Type.Array(Type.Object({ recipient: AddressString, fee: Bps }, { additionalProperties: false }), {
+        maxItems: 10,
+        description: "App fees in bps of the deposit, paid in the origin currency on the origin chain",
+      }),
+    ),
+    slippageTolerance: Type.Optional(Type.String({ ...Bps, description: "bps 0–10000; Ferry's rates are fixed: quoted tolerance is 0" })),
+    originGasOverhead: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0, maximum: 30_000_000 }), Type.String({ pattern: "^[0-9]{1,8}$" })], {
+        description: "Extra origin gas of a smart wallet; added to the `gas` fee estimate",
+      }),
+    ),
+    includeProtocolData: Type.Optional(Type.Boolean({ description: "Adds protocol.v2.orderSignature (the solver key's)" })),
+    ttl: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400, description: "Seconds to deposit; capped by the service's quote TTL" })),
+    useExternalLiquidity: Type.Optional(Type.Boolean(Ignored("Accepted; Ferry has one liquidity source"))),
+    txs: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { to: Type.Optional(AddressString), value: Type.Optional(Text(80)), data: Type.Optional(Text(4096)), originalTxValue: Type.Optional(Text(80)) },
+          { additionalProperties: false },
+        ),
+        { maxItems: 16, description: "Destination calls: only an empty list (400 UNSUPPORTED_ROUTE otherwise)" },
+      ),
+    ),
+    authorizationList: Type.Optional(
+      Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 16, description: "Only an empty list (no destination calls)" }),
+    ),
+    useDepositAddress: Type.Optional(Type.Boolean({ description: "Only false: Ferry has no deposit addresses" })),
+    // Accepted and ignored (the public client may send them).
+    txsGasLimit: Type.Optional(Type.Integer({ minimum: 0, ...Ignored() })),
+    additionalData: Type.Optional(Type.Object({ userPublicKey: Type.Optional(Text(256)) }, { additionalProperties: false, ...Ignored() })),
+    referrerAddress: Type.Optional(Text(128, "Accepted and ignored")),
+    recoveryAddress: Type.Optional(Text(128, "Accepted and ignored")),
+    refundOnOrigin: Type.Optional(Type.Boolean(Ignored("Accepted; Ferry always refunds on the origin chain"))),
+    topupGas: Type.Optional(Type.Boolean(Ignored())),
+    topupGasAmount: Type.Optional(Text(80, "Accepted and ignored")),
+    enableTrueExactOutput: Type.Optional(Type.Boolean(Ignored())),
+    explicitDeposit: Type.Optional(Type.Boolean(Ignored("Accepted; Ferry deposits are always explicit Depository calls"))),
+    useFallbacks: Type.Optional(Type.Boolean(Ignored())),
+    usePermit: Type.Optional(Type.Boolean(Ignored("Accepted; ERC-20 deposits use an approve step"))),
+    permitExpiry: Type.Optional(Type.Integer({ minimum: 0, ...Ignored() })),
+    strict: Type.Optional(Type.Boolean(Ignored())),
+    latePaymentSlippageTolerance: Type.Optional(Text(8, "Accepted and ignored")),
+    gasLimitForDepositSpecifiedTxs: Type.Optional(Type.Integer({ minimum: 0, ...Ignored() })),
+    forceSolverExecution: Type.Optional(Type.Boolean(Ignored())),
+    subsidizeFees: Type.Optional(Type.Boolean(Ignored("Accepted; quotes are not sponsored (`subsidized` is 0)"))),
+    sponsoredFeeComponents: Type.Optional(Type.Array(Text(16), { maxItems: 8, ...Ignored() })),
+    maxSubsidizationAmount: Type.Optional(Text(80, "Accepted and ignored")),
+    subsidizeRent: Type.Optional(Type.Boolean(Ignored())),
+    includedSwapSources: Type.Optional(Type.Array(Text(64), { maxItems: 32, ...Ignored() })),
+    excludedSwapSources: Type.Optional(Type.Array(Text(64), { maxItems: 32, ...Ignored() })),
+    includedOriginSwapSources: Type.Optional(Type.Array(Text(64), { maxItems: 32, ...Ignored() })),
+    includedDestinationSwapSources: Type.Optional(Type.Array(Text(64), { maxItems: 32, ...Ignored() })),
+    depositFeePayer: Type.Optional(Text(128, "Accepted and ignored")),
+    maxRouteLength: Type.Optional(Type.Integer({ minimum: 0, ...Ignored() })),
+    useSharedAccounts: Type.Optional(Type.Boolean(Ignored())),
+    includeComputeUnitLimit: Type.Optional(Type.Boolean(Ignored())),
+    overridePriceImpact: Type.Optional(Type.Boolean(Ignored())),
+    disableSwapProviderPreference: Type.Optional(Type.Boolean(Ignored())),
+    disableOriginSwaps: Type.Optional(Type.Boolean(Ignored())),
+    fixedRate: Type.Optional(Text(80, "Accepted and ignored")),
+  },
+  { additionalProperties: false },
+);
+export type QuoteBody = Static<typeof QuoteBody>;
+
+/** The body fields accepted only for compatibility with the public client; they change nothing. */
+export const BODY_IGNORED = [
+  "useExternalLiquidity", "txsGasLimit", "additionalData", "referrerAddress", "recoveryAddress", "refundOnOrigin", "topupGas",
+  "topupGasAmount", "enableTrueExactOutput", "explicitDeposit", "useFallbacks", "usePermit", "permitExpiry", "strict",
+  "latePaymentSlippageTolerance", "gasLimitForDepositSpecifiedTxs", "forceSolverExecution", "subsidizeFees",
+  "sponsoredFeeComponents", "maxSubsidizationAmount", "subsidizeRent", "includedSwapSources", "excludedSwapSources",
+  "includedOriginSwapSources", "includedDestinationSwapSources", "depositFeePayer", "maxRouteLength", "useSharedAccounts",
+  "includeComputeUnitLimit", "overridePriceImpact", "disableSwapProviderPreference", "disableOriginSwaps", "fixedRate",
+] as const;
+
+export const quoteSchema = {
+  summary: "Quote",
+  description:
+    "A quote: fees, details, protocol.v2 (orderId, orderData, paymentDetails; orderSignature with includeProtocolData) and the steps " +
+    "to submit — an `approve` step only when the ERC-20 allowance is short, then the `deposit`. Routes: a currency to the same " +
+    "currency (native→native, ERC-20→ERC-20 of one symbol) across configured chains, or on one chain. " +
+    "Expiry: the deposit must be mined by `expiresAt` (unix seconds; default 5 minutes after the quote; `ttl` may shorten it), " +
+    "else it is refunded (ORDER_EXPIRED); no fill after `fillDeadline` (default 10 minutes later). " +
+    "400 UNSUPPORTED_CHAIN / UNSUPPORTED_CURRENCY / UNSUPPORTED_ROUTE / AMOUNT_TOO_LOW / INVALID_APP_FEES / PRICE_UNAVAILABLE / INVALID_REQUEST; " +
+    "503 SOLVER_NOT_CONFIGURED, CHAIN_UNAVAILABLE.",
+  tags: ["Quotes"],
+  body: QuoteBody,
+  response: { 200: QuoteSchema, 503: ErrorBody, ...bodyErrorResponses, ...commonErrorResponses },
+};
+
+const badRequest = (code: HttpErrorCode, message: string) => new HttpError(400, code, message);
+const lower = (address: string) => address.toLowerCase() as Address;
+
+/** Body → the quote core's request; refuses what Ferry cannot do. */
+export function toQuoteRequest(body: QuoteBody): QuoteRequest {
+  if (body.txs?.length) throw badRequest(HttpErrorCode.UNSUPPORTED_ROUTE, "destination calls (txs) are not supported");
+  if (body.authorizationList?.length) throw badRequest(HttpErrorCode.UNSUPPORTED_ROUTE, "destination calls (authorizationList) are not supported");
+  if (body.useDepositAddress) throw badRequest(HttpErrorCode.UNSUPPORTED_ROUTE, "deposit addresses are not supported");
+  const bps = (value: string, field: string) => {
+    if (BigInt(value) > 10_000n) throw badRequest(HttpErrorCode.INVALID_REQUEST, `body/${field} must be at most 10000 bps`);
+    return BigInt(value);
+  };
+  if (body.slippageTolerance !== undefined) bps(body.slippageTolerance, "slippageTolerance");
+  const user = lower(body.user);
+  return {
+    user,
+    recipient: body.recipient ? lower(body.recipient) : user,
+    refundTo: body.refundTo ? lower(body.refundTo) : user,
+    originChainId: body.originChainId,
+    originCurrency: lower(body.originCurrency),
+    destinationChainId: body.destinationChainId,
+    destinationCurrency: lower(body.destinationCurrency),
+    tradeType: body.tradeType as QuoteRequest["tradeType"],
+    amount: BigInt(body.amount),
+    appFees: (body.appFees ?? []).map((fee, i) => ({ recipient: lower(fee.recipient), bps: bps(fee.fee, `appFees/${i}/fee`) })),
+    originGasOverhead: BigInt(body.originGasOverhead ?? 0),
+    referrer: body.referrer ?? null,
+    ...(body.ttl !== undefined && { ttlSeconds: body.ttl }),
+  };
+}
+
+const randomBytes32 = () => toHex(randomBytes(32));
+
+export type QuoteRouteOptions = {
+  store: Store;
+  config: FerryConfig;
+  clients: ChainClients;
+};
+
+export function registerQuoteRoute(app: FerryApp, options: QuoteRouteOptions): void {
+  const { store, config, clients } = options;
+  const solverKey = config.keys.solver?.reveal();
+  const solver: LocalAccount | undefined = solverKey ? privateKeyToAccount(solverKey as `0x${string}`) : undefined;
+
+  app.post("/quote/v2", { schema: quoteSchema }, async (request) => {
+    const quoteRequest = toQuoteRequest(request.body);
+    const solverAddress = config.accounts.solver;
+    if (!solverAddress || !solver) throw new HttpError(503, HttpErrorCode.SOLVER_NOT_CONFIGURED, "this service has no solver key: it cannot quote");
+    try {
+      const route = resolveRoute(config.chains, quoteRequest);
+      const originClient = clients.get(route.origin.chain.id);
+      const destinationClient = clients.get(route.destination.chain.id);
+      if (!originClient || !destinationClient) throw new HttpError(503, HttpErrorCode.CHAIN_UNAVAILABLE, "no RPC client for the route's chains");
+      const token = route.origin.currency.address;
+      const depository = getAddress(route.origin.chain.contracts.depository);
+      const user = quoteRequest.user;
+      let reads: [bigint, bigint, bigint | undefined, bigint];
+      try {
+        reads = await Promise.all([
+          originClient.getGasPrice(),
+          route.sameChain ? undefined : destinationClient.getGasPrice(),
+          token === zeroAddress ? undefined : originClient.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [user, depository] }),
+          token === zeroAddress
+            ? originClient.getBalance({ address: user })
+            : originClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [user] }),
+        ]).then(([origin, destination, allowance, balance]) => [origin, destination ?? origin, allowance, balance]);
+      } catch (cause) {
+        request.log.warn({ err: { message: (cause as Error).message?.slice(0, 200) } }, "quote: chain read failed");
+        throw new HttpError(503, HttpErrorCode.CHAIN_UNAVAILABLE, "a chain of this route did not answer; retry", { cause, retryable: true });
+      }
+      const [originGasPrice, destinationGasPrice, allowance, userBalance] = reads;
+      const { quote, intent } = buildQuote(quoteRequest, {
+        chains: config.chains,
+        settings: config.quotes,
+        solver: solverAddress,
+        originGasPrice,
+        destinationGasPrice,
+        allowance,
+        userBalance,
+        now: Math.floor(Date.now() / 1000),
+        salt: randomBytes32(),
+        requestId: randomBytes32(),
+      });
+      if (request.body.includeProtocolData) quote.protocol.v2.orderSignature = await signOrder(solver, quote.protocol.v2.orderId);
+      await store.saveQuote({
+        requestId: intent.requestId,
+        orderId: intent.orderId,
+        orderData: quote.protocol.v2.orderData,
+        quote,
+        intent,
+        expiresAt: new Date(intent.expiresAt * 1000),
+        apiKeyId: request.apiKey?.id ?? null,
+      });
+      return quote;
+    } catch (error) {
+      if (error instanceof QuoteError) throw new HttpError(400, error.code as HttpErrorCode, error.message, { cause: error });
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,229 @@
+/**
+ * `buildQuote(request, environment)`: the whole quote — amounts, fee buckets, details, protocol.v2 and
+ * steps — and the QuotedIntent stored with it. Pure: the caller (the HTTP route) passes the live gas
+ * prices, the allowance and balance it read, the clock and the random salt and requestId.
+ *
+ * Fee buckets (Amount objects; see ./README.md):
+ * - `gas`: (deposit gas estimate + `originGasOverhead`) × origin gas price, in the origin native
+ *   currency. Paid by the user as transaction gas; not taken from the amount.
+ * - `relayerGas`: fill gas estimate × destination gas price, converted into the input currency.
+ * - `relayerService`: `serviceFeeBps` of the deposit + `fixedFeeUsd` converted into the input currency.
+ * - `relayer` = relayerGas + relayerService; `app` = the sum of the app fees; `subsidized` 0.
+ */
+import { formatUnits, type Address, type Hex } from "viem";
+import type { ChainConfig, QuoteSettings } from "../config/configSchema.ts";
+import { amountObject, type AmountObject } from "./amountObject.ts";
+import { quoteAmounts } from "./quoteAmounts.ts";
+import type { QuotedIntent, TradeType } from "./quotedIntent.ts";
+import { buildOrder, type OrderData, type PaymentDetails } from "./quoteOrder.ts";
+import { findCurrency, resolveRoute, type RouteCurrency } from "./quoteRoute.ts";
+import { quoteSteps, type Step } from "./quoteSteps.ts";
+import { convertCeil, formatUsd, rescale, usdToUnitsCeil, usdValueE8 } from "./usdPrice.ts";
+
+export type QuoteRequest = {
+  user: Address;
+  recipient: Address;
+  /** Refunds on the origin chain go here (default: the user). */
+  refundTo: Address;
+  originChainId: number;
+  originCurrency: Address;
+  destinationChainId: number;
+  destinationCurrency: Address;
+  tradeType: TradeType;
+  /** EXACT_INPUT: the deposit; EXACT_OUTPUT: what the recipient gets (smallest units). */
+  amount: bigint;
+  appFees: readonly { recipient: Address; bps: bigint }[];
+  /** Extra origin gas of a smart wallet; adds to the `gas` fee estimate. */
+  originGasOverhead: bigint;
+  referrer: string | null;
+  /** A shorter deposit window asked by the client (seconds); never longer than `settings.ttlSeconds`. */
+  ttlSeconds?: number;
+};
+
+export type QuoteEnvironment = {
+  chains: readonly ChainConfig[];
+  settings: QuoteSettings;
+  /** The solver key's address: orderData.solver. */
+  solver: Address;
+  originGasPrice: bigint;
+  destinationGasPrice: bigint;
+  /** The user's ERC-20 allowance to the origin Depository (ignored for native deposits). */
+  allowance: bigint | undefined;
+  /** The user's balance of the origin currency (`details.userBalance`). */
+  userBalance: bigint;
+  /** Unix seconds. */
+  now: number;
+  /** Random bytes32: the order's salt. */
+  salt: Hex;
+  /** Random bytes32: the service-level requestId. */
+  requestId: Hex;
+};
+
+type UsdImpact = { usd: string; percent: string };
+type SlippageSide = { usd: string; value: string; percent: string };
+type RouteSide = { inputCurrency: AmountObject; outputCurrency: AmountObject; router: string };
+
+export type QuoteDetails = {
+  operation: "bridge" | "send";
+  sender: string;
+  recipient: string;
+  timeEstimate: number;
+  currencyIn: AmountObject;
+  currencyOut: AmountObject;
+  refundCurrency: AmountObject;
+  totalImpact: UsdImpact;
+  swapImpact: UsdImpact;
+  expandedPriceImpact: { swap: { usd: string }; execution: { usd: string }; relay: { usd: string }; app: { usd: string } };
+  rate: string;
+  slippageTolerance: { origin: SlippageSide; destination: SlippageSide };
+  userBalance: string;
+  isFixedRate: boolean;
+  route: { origin: RouteSide; destination: RouteSide };
+};
+
+export type QuoteFees = Record<"gas" | "relayer" | "relayerGas" | "relayerService" | "app" | "subsidized", AmountObject>;
+
+export type Quote = {
+  steps: Step[];
+  fees: QuoteFees;
+  details: QuoteDetails;
+  protocol: { v2: { orderId: Hex; orderData: OrderData; paymentDetails: PaymentDetails; orderSignature?: Hex } };
+  /** Unix seconds: a deposit mined after this is refunded (ORDER_EXPIRED). Ferry's addition. */
+  expiresAt: number;
+  /** Unix seconds: no fill after this (the fill attestation's deadline). Ferry's addition. */
+  fillDeadline: number;
+};
+
+export type BuiltQuote = { quote: Quote; intent: QuotedIntent };
+
+/** The router name in `details.route`: Ferry fills from its own liquidity. */
+export const FERRY_ROUTER = "ferry";
+
+const negUsd = (valueE8: bigint | undefined) => formatUsd(valueE8 === undefined ? undefined : -valueE8);
+
+export function buildQuote(request: QuoteRequest, env: QuoteEnvironment): BuiltQuote {
+  const route = resolveRoute(env.chains, request);
+  const { origin, destination } = route;
+  const input: RouteCurrency = origin.currency;
+  const output: RouteCurrency = destination.currency;
+  const { settings } = env;
+
+  const destinationNative = findCurrency(destination.chain, "0x0000000000000000000000000000000000000000")!;
+  const originNative = findCurrency(origin.chain, "0x0000000000000000000000000000000000000000")!;
+  const fillGas = BigInt(output.isNative ? settings.gas.fillNative : settings.gas.fillErc20);
+  const relayerGas = convertCeil(fillGas * env.destinationGasPrice, destinationNative, input);
+  const fixedFee = usdToUnitsCeil(settings.fixedFeeUsd, input);
+
+  const amounts = quoteAmounts({
+    tradeType: request.tradeType,
+    amount: request.amount,
+    inputDecimals: input.decimals,
+    outputDecimals: output.decimals,
+    relayerGas,
+    fixedFee,
+    serviceFeeBps: BigInt(settings.serviceFeeBps),
+    appFeeBps: request.appFees.map((fee) => fee.bps),
+  });
+
+  const ttl = Math.min(settings.ttlSeconds, request.ttlSeconds ?? settings.ttlSeconds);
+  const expiresAt = env.now + ttl;
+  const fillDeadline = expiresAt + settings.fillWindowSeconds;
+  const appFees = request.appFees.map((fee, i) => ({ recipient: fee.recipient.toLowerCase() as Address, bps: fee.bps, amount: amounts.appFees[i]! }));
+
+  const { orderData, orderId, paymentDetails } = buildOrder({
+    route,
+    solver: env.solver,
+    salt: env.salt,
+    recipient: request.recipient,
+    refundTo: request.refundTo,
+    originAmount: amounts.originAmount,
+    destinationAmount: amounts.destinationAmount,
+    fillDeadline,
+    appFees,
+  });
+
+  const currencyIn = amountObject(input, amounts.originAmount);
+  const currencyOut = amountObject(output, amounts.destinationAmount);
+  const steps = quoteSteps({
+    route,
+    requestId: env.requestId,
+    orderId,
+    user: request.user,
+    originAmount: amounts.originAmount,
+    allowance: env.allowance,
+    payText: `${currencyIn.amountFormatted} ${input.symbol}`,
+    receiveText: `${currencyOut.amountFormatted} ${output.symbol} on ${destination.chain.displayName}`,
+  });
+
+  const depositGas = BigInt(input.isNative ? settings.gas.depositNative : settings.gas.depositErc20) + request.originGasOverhead;
+  const relayer = relayerGas + amounts.relayerService;
+  const fees: QuoteFees = {
+    gas: amountObject(originNative, depositGas * env.originGasPrice),
+    relayer: amountObject(input, relayer),
+    relayerGas: amountObject(input, relayerGas),
+    relayerService: amountObject(input, amounts.relayerService),
+    app: amountObject(input, amounts.app),
+    subsidized: amountObject(input, 0n),
+  };
+
+  const inUsd = usdValueE8(amounts.originAmount, input);
+  const outUsd = usdValueE8(amounts.destinationAmount, output);
+  const outInInputUnits = rescale(amounts.destinationAmount, output.decimals, input.decimals);
+  // Percent with two decimals, rounded toward zero: (out − in) / in × 100.
+  const impactPercent = formatUnits(((outInInputUnits - amounts.originAmount) * 10_000n) / amounts.originAmount, 2);
+  const totalImpact = { usd: inUsd !== undefined && outUsd !== undefined ? formatUsd(outUsd - inUsd) : "0", percent: impactPercent };
+  const zeroSlippage = { usd: "0", value: "0", percent: "0" };
+  const rate = formatUnits((amounts.destinationAmount * 10n ** BigInt(input.decimals) * 10n ** 18n) / (10n ** BigInt(output.decimals) * amounts.originAmount), 18);
+
+  const details: QuoteDetails = {
+    operation: route.sameChain ? "send" : "bridge",
+    sender: request.user.toLowerCase(),
+    recipient: request.recipient.toLowerCase(),
+    timeEstimate: settings.timeEstimateSeconds,
+    currencyIn,
+    currencyOut,
+    refundCurrency: amountObject(input, amounts.originAmount),
+    totalImpact,
+    swapImpact: { usd: "0", percent: "0" },
+    expandedPriceImpact: {
+      swap: { usd: "0" },
+      execution: { usd: negUsd(usdValueE8(relayerGas, input)) },
+      relay: { usd: negUsd(usdValueE8(amounts.relayerService, input)) },
+      app: { usd: negUsd(usdValueE8(amounts.app, input)) },
+    },
+    rate,
+    slippageTolerance: { origin: zeroSlippage, destination: { ...zeroSlippage } },
+    userBalance: env.userBalance.toString(),
+    isFixedRate: true,
+    route: {
+      origin: { inputCurrency: currencyIn, outputCurrency: currencyIn, router: FERRY_ROUTER },
+      destination: { inputCurrency: currencyOut, outputCurrency: currencyOut, router: FERRY_ROUTER },
+    },
+  };
+
+  const intent: QuotedIntent = {
+    requestId: env.requestId.toLowerCase() as Hex,
+    orderId,
+    tradeType: request.tradeType,
+    user: request.user.toLowerCase() as Address,
+    recipient: request.recipient.toLowerCase() as Address,
+    refundTo: request.refundTo.toLowerCase() as Address,
+    originChainId: origin.chain.id,
+    originCurrency: input.address,
+    originAmount: amounts.originAmount.toString(),
+    destinationChainId: destination.chain.id,
+    destinationCurrency: output.address,
+    destinationAmount: amounts.destinationAmount.toString(),
+    expiresAt,
+    fillDeadline,
+    fees: { relayerGas: relayerGas.toString(), relayerService: amounts.relayerService.toString(), app: amounts.app.toString() },
+    appFees: appFees.map((fee) => ({ recipient: fee.recipient, bps: fee.bps.toString(), amount: fee.amount.toString() })),
+    slippageToleranceBps: "0",
+    referrer: request.referrer,
+  };
+
+  return {
+    quote: { steps, fees, details, protocol: { v2: { orderId, orderData, paymentDetails } }, expiresAt, fillDeadline },
+    intent,
+  };
+}

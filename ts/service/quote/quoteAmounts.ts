@@ -1,0 +1,87 @@
+/**
+ * The amount math of a quote, bigint only. Fees are taken from the input (origin currency, smallest
+ * units); the rate between the two currencies is 1:1 (same symbol) up to decimals.
+ *
+ * Rounding, always in the service's favour:
+ * - every fee is rounded up (`ceil(amount × bps / 10000)` per bucket and per app fee; converted fees
+ *   are rounded up by their conversion);
+ * - EXACT_INPUT: the output is `amount − fees`, rescaled to the output decimals rounded down (any dust
+ *   below one output unit stays with the service);
+ * - EXACT_OUTPUT: the output is exactly `amount`; the input is the smallest deposit whose
+ *   `deposit − fees(deposit)` covers it (the output rescaled to input decimals rounded up).
+ */
+import type { TradeType } from "./quotedIntent.ts";
+import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
+import { ceilDiv, rescale } from "./usdPrice.ts";
+
+export const BPS_DENOMINATOR = 10_000n;
+
+export type AmountInputs = {
+  tradeType: TradeType;
+  /** EXACT_INPUT: the deposit; EXACT_OUTPUT: what the recipient gets. Smallest units of that side. */
+  amount: bigint;
+  inputDecimals: number;
+  outputDecimals: number;
+  /** The destination fill cost, already in input units. */
+  relayerGas: bigint;
+  /** The fixed part of the service fee, in input units. */
+  fixedFee: bigint;
+  serviceFeeBps: bigint;
+  /** One entry per app fee, in bps of the deposit. */
+  appFeeBps: readonly bigint[];
+};
+
+export type QuoteAmounts = {
+  /** The deposit (input units). */
+  originAmount: bigint;
+  /** What the recipient gets (output units). */
+  destinationAmount: bigint;
+  relayerGas: bigint;
+  /** bps part + fixed part. */
+  relayerService: bigint;
+  /** Sum of `appFees`. */
+  app: bigint;
+  /** Per app fee, in the order given. */
+  appFees: bigint[];
+};
+
+const bpsOf = (amount: bigint, bps: bigint) => ceilDiv(amount * bps, BPS_DENOMINATOR);
+
+function feesAt(deposit: bigint, inputs: AmountInputs) {
+  const relayerService = bpsOf(deposit, inputs.serviceFeeBps) + inputs.fixedFee;
+  const appFees = inputs.appFeeBps.map((bps) => bpsOf(deposit, bps));
+  const app = appFees.reduce((a, b) => a + b, 0n);
+  return { relayerGas: inputs.relayerGas, relayerService, app, appFees, total: inputs.relayerGas + relayerService + app };
+}
+
+function tooLow(message: string): QuoteError {
+  return new QuoteError(QuoteErrorCode.AMOUNT_TOO_LOW, message);
+}
+
+export function quoteAmounts(inputs: AmountInputs): QuoteAmounts {
+  if (inputs.amount <= 0n) throw tooLow("amount must be positive");
+  const totalBps = inputs.serviceFeeBps + inputs.appFeeBps.reduce((a, b) => a + b, 0n);
+  if (totalBps >= BPS_DENOMINATOR) {
+    throw new QuoteError(QuoteErrorCode.INVALID_APP_FEES, `service and app fees add up to ${totalBps} bps: nothing would be left`);
+  }
+
+  if (inputs.tradeType === "EXACT_INPUT") {
+    const deposit = inputs.amount;
+    const fees = feesAt(deposit, inputs);
+    const net = deposit - fees.total;
+    if (net <= 0n) throw tooLow(`the fees (${fees.total}) take the whole amount (${deposit})`);
+    const destinationAmount = rescale(net, inputs.inputDecimals, inputs.outputDecimals);
+    if (destinationAmount === 0n) throw tooLow("less than one unit of the output currency is left after fees");
+    const { total: _total, ...buckets } = fees;
+    return { originAmount: deposit, destinationAmount, ...buckets };
+  }
+
+  const destinationAmount = inputs.amount;
+  const net = rescale(destinationAmount, inputs.outputDecimals, inputs.inputDecimals, true);
+  // deposit − ceil(deposit × bps / 10000) − fixed ≥ net: start from the real-valued solution and step
+  // up over the per-bucket rounding (at most one unit per bucket).
+  let deposit = ceilDiv((net + inputs.relayerGas + inputs.fixedFee) * BPS_DENOMINATOR, BPS_DENOMINATOR - totalBps);
+  while (deposit - feesAt(deposit, inputs).total < net) deposit += 1n;
+  const { total: _total, ...buckets } = feesAt(deposit, inputs);
+  return { originAmount: deposit, destinationAmount, ...buckets };
+}

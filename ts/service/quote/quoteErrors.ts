@@ -1,0 +1,28 @@
+/**
+ * Why a quote cannot be made. Each is a property of the request and the configuration (never
+ * retryable); the HTTP route answers them as 400 `{message, errorCode: code}`.
+ */
+import { FerryError, type FerryErrorOptions } from "../../core/errors.ts";
+
+export const QuoteErrorCode = {
+  /** A chain that is not configured, disabled, or (origin) closed for deposits. */
+  UNSUPPORTED_CHAIN: "UNSUPPORTED_CHAIN",
+  /** A currency that is not configured on its chain. */
+  UNSUPPORTED_CURRENCY: "UNSUPPORTED_CURRENCY",
+  /** Both currencies are known but Ferry does not route between them (a swap, destination calls, deposit addresses). */
+  UNSUPPORTED_ROUTE: "UNSUPPORTED_ROUTE",
+  /** Nothing (or less than one unit of the output) is left after fees. */
+  AMOUNT_TOO_LOW: "AMOUNT_TOO_LOW",
+  /** App fees that, with the service fee, take the whole amount (≥ 10000 bps). */
+  INVALID_APP_FEES: "INVALID_APP_FEES",
+  /** A conversion needs a USD price the operator has not configured. */
+  PRICE_UNAVAILABLE: "PRICE_UNAVAILABLE",
+} as const;
+
+export type QuoteErrorCode = (typeof QuoteErrorCode)[keyof typeof QuoteErrorCode];
+
+export class QuoteError extends FerryError {
+  constructor(code: QuoteErrorCode, message: string, options: FerryErrorOptions = {}) {
+    super(code, message, options);
+  }
+}

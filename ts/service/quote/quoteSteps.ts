@@ -1,0 +1,98 @@
+/**
+ * The `steps` of a quote: an `approve` step when the user's ERC-20 allowance to the Depository is short,
+ * then the `deposit` step. Pure: the caller reads the allowance.
+ *
+ * - deposit: `depositNative(address(0), orderId)` with the amount as `value`, or
+ *   `depositErc20(address(0), token, amount, orderId)` — depositor 0 credits the sender, so the
+ *   deposit is always the user's own; the item's `check` polls `/intents/status/v3?requestId=…`.
+ * - approve: `approve(depository, originAmount)` on the token (exactly the amount, no unlimited
+ *   approval). Its item has **no `check`**: it completes with its receipt (the request's status only
+ *   moves once the deposit is indexed, so a client polling it after the approval would wait forever).
+ */
+import { encodeFunctionData, erc20Abi, zeroAddress, type Address, type Hex } from "viem";
+import { DEPOSITORY_DEPOSIT_ABI } from "../../core/depositoryAbi.ts";
+import type { Route } from "./quoteRoute.ts";
+
+export type StepItem = {
+  status: "incomplete";
+  data: { from: string; to: string; data: Hex; value: string; chainId: number };
+  check?: { endpoint: string; method: "GET" };
+};
+
+export type Step = {
+  id: "approve" | "deposit";
+  action: string;
+  description: string;
+  kind: "transaction";
+  requestId: Hex;
+  depositAddress: string;
+  items: StepItem[];
+};
+
+export const statusCheckEndpoint = (requestId: Hex) => `/intents/status/v3?requestId=${requestId}`;
+
+export type StepInputs = {
+  route: Route;
+  requestId: Hex;
+  orderId: Hex;
+  user: Address;
+  originAmount: bigint;
+  /** The user's current allowance to the Depository (ERC-20 routes only). */
+  allowance: bigint | undefined;
+  /** e.g. "0.5 ETH on Ferry Destination" for the descriptions. */
+  receiveText: string;
+  payText: string;
+};
+
+export function quoteSteps(inputs: StepInputs): Step[] {
+  const { origin } = inputs.route;
+  const depository = origin.chain.contracts.depository.toLowerCase();
+  const from = inputs.user.toLowerCase();
+  const chainId = origin.chain.id;
+  const common = { kind: "transaction" as const, requestId: inputs.requestId, depositAddress: "" };
+  const steps: Step[] = [];
+  const isNative = origin.currency.address === zeroAddress;
+
+  if (!isNative && (inputs.allowance ?? 0n) < inputs.originAmount) {
+    steps.push({
+      id: "approve",
+      action: "Confirm transaction in your wallet",
+      description: `Approve the Ferry Depository to take ${inputs.payText}`,
+      ...common,
+      items: [
+        {
+          status: "incomplete",
+          data: {
+            from,
+            to: origin.currency.address,
+            data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [depository as Address, inputs.originAmount] }),
+            value: "0",
+            chainId,
+          },
+        },
+      ],
+    });
+  }
+
+  const data = isNative
+    ? encodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, functionName: "depositNative", args: [zeroAddress, inputs.orderId] })
+    : encodeFunctionData({
+        abi: DEPOSITORY_DEPOSIT_ABI,
+        functionName: "depositErc20",
+        args: [zeroAddress, origin.currency.address, inputs.originAmount, inputs.orderId],
+      });
+  steps.push({
+    id: "deposit",
+    action: "Confirm transaction in your wallet",
+    description: `Deposit ${inputs.payText} to receive ${inputs.receiveText}`,
+    ...common,
+    items: [
+      {
+        status: "incomplete",
+        data: { from, to: depository, data, value: isNative ? inputs.originAmount.toString() : "0", chainId },
+        check: { endpoint: statusCheckEndpoint(inputs.requestId), method: "GET" },
+      },
+    ],
+  });
+  return steps;
+}

@@ -1,0 +1,59 @@
+/**
+ * The solver's step for a `submitted` request (also run right after sending): the recorded fill's
+ * receipt decides — success → `success` with `outTxs`; reverted → `failure` with the decoded reason
+ * (./fillOutcome.ts). While the node still knows the transaction (mempool) it waits. A recorded hash
+ * the chain does not know (the process died between recording and broadcasting, or the transaction
+ * was dropped) is resent — unless the request is filled onchain already (record that fill) or its
+ * deadline has been reached (`failure`, ORDER_EXPIRED).
+ */
+import type { Hex } from "viem";
+import type { StoredRequest } from "../store/requests.ts";
+import { findFillTx, isFilled, receiptOrNull, transactionKnown } from "./chainReads.ts";
+import { readSolverData } from "./fillAttestation.ts";
+import { recordFillReverted, recordFillSuccess } from "./fillOutcome.ts";
+import { sendFill } from "./sendFill.ts";
+import type { SolverContext } from "./solverContext.ts";
+import { FillLogNotFoundError } from "./solverErrors.ts";
+
+export async function confirmFill(ctx: SolverContext, request: StoredRequest): Promise<StoredRequest> {
+  const dest = ctx.clients.get(request.destinationChainId);
+  const requestId = request.id as Hex;
+  const hash = ((request.data.fill as { hash?: Hex } | undefined)?.hash ?? request.txHashes.at(-1)) as Hex | undefined;
+
+  if (hash) {
+    const receipt = await receiptOrNull(dest.publicClient, hash);
+    if (receipt) return receipt.status === "success" ? recordFillSuccess(ctx, request, dest, receipt) : recordFillReverted(ctx, request, dest, receipt);
+    if (await transactionKnown(dest.publicClient, hash)) return request;
+  }
+
+  if (await isFilled(dest, requestId)) {
+    const fillHash = await findFillTx(dest, requestId);
+    if (fillHash) return recordFillSuccess(ctx, request, dest, await dest.publicClient.getTransactionReceipt({ hash: fillHash }));
+    throw new FillLogNotFoundError(requestId);
+  }
+
+  const data = readSolverData(request);
+  const latest = await dest.publicClient.getBlock({ blockTag: "latest" });
+  if (Number(latest.timestamp) >= data.fillDeadline) {
+    return ctx.store.transitionRequest(request.id, "failure", {
+      failReason: "ORDER_EXPIRED",
+      data: { details: { reason: "fill never confirmed before its deadline", lostTxHash: hash ?? null } },
+    });
+  }
+
+  ctx.log.warn({ requestId, lostTxHash: hash }, "recorded fill unknown to the chain: resending");
+  let resent: StoredRequest = request;
+  const result = await sendFill(ctx, request, data, dest, async (newHash) => {
+    resent = await ctx.store.patchRequest(request.id, { txHashes: [newHash], data: { fill: { hash: newHash, status: "sent", replaced: hash ?? null } } });
+  });
+  if (!result.sent) {
+    if (result.revert.failReason === "ORDER_ALREADY_FILLED") throw new FillLogNotFoundError(requestId);
+    return ctx.store.transitionRequest(request.id, "failure", {
+      failReason: result.revert.failReason,
+      data: { failedCallData: result.callData, details: { error: result.revert.errorName, revertData: result.revert.data } },
+    });
+  }
+  const receipt = await receiptOrNull(dest.publicClient, result.hash);
+  if (!receipt) return resent;
+  return receipt.status === "success" ? recordFillSuccess(ctx, resent, dest, receipt) : recordFillReverted(ctx, resent, dest, receipt);
+}

@@ -1,0 +1,60 @@
+/**
+ * Whether a pending request can be filled: the checks, in a fixed order, each failure a spec
+ * `failReason`. Pure: the caller reads the chain and passes in what the checks need.
+ *
+ * 1. the quote had expired when the deposit was mined (deposit block time > quote expiry) → ORDER_EXPIRED
+ * 2. the deposit is on another chain than the quote's origin → DEPOSIT_CHAIN_MISMATCH
+ * 3. the deposit is in another currency than quoted → INCORRECT_DEPOSIT_CURRENCY
+ * 4. less arrived than the quote's originAmount → DEPOSITED_AMOUNT_TOO_LOW_TO_FILL
+ * 5. the fill deadline is reached on the destination's latest block (latest time ≥ deadline: the fill
+ *    would land in a later block, and the receiver rejects time > deadline) → ORDER_EXPIRED
+ * 6. the solver cannot pay the fill plus gas on the destination → SOLVER_BALANCE_TOO_LOW
+ */
+import type { Address } from "viem";
+import type { StoredDeposit } from "./depositRequest.ts";
+
+export type FillFailReason = "ORDER_EXPIRED" | "DEPOSIT_CHAIN_MISMATCH" | "INCORRECT_DEPOSIT_CURRENCY" | "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" | "SOLVER_BALANCE_TOO_LOW";
+
+export type FillCheckInput = {
+  quote: { originChainId: number; originCurrency: Address; originAmount: bigint; expiresAt: number; fillDeadline: number };
+  deposit: Pick<StoredDeposit, "chainId" | "token" | "amount" | "blockTimestamp">;
+  destination: {
+    latestBlockTime: number;
+    /** Zero address = native. */
+    currency: Address;
+    amount: bigint;
+    solverNativeBalance: bigint;
+    /** The solver's balance of `currency` when it is an ERC-20 (ignored for native). */
+    solverTokenBalance: bigint;
+    /** Native the fill transaction may cost (gas limit × max fee). */
+    gasCost: bigint;
+  };
+};
+
+export type FillCheckResult = { ok: true } | { ok: false; failReason: FillFailReason; details: Record<string, string | number> };
+
+const ZERO = "0x0000000000000000000000000000000000000000";
+
+export function checkFill({ quote, deposit, destination }: FillCheckInput): FillCheckResult {
+  if (deposit.blockTimestamp > quote.expiresAt) {
+    return { ok: false, failReason: "ORDER_EXPIRED", details: { reason: "quote expired before the deposit", quoteExpiresAt: quote.expiresAt, depositTime: deposit.blockTimestamp } };
+  }
+  if (deposit.chainId !== quote.originChainId) {
+    return { ok: false, failReason: "DEPOSIT_CHAIN_MISMATCH", details: { expectedChainId: quote.originChainId, depositChainId: deposit.chainId } };
+  }
+  if (deposit.token.toLowerCase() !== quote.originCurrency.toLowerCase()) {
+    return { ok: false, failReason: "INCORRECT_DEPOSIT_CURRENCY", details: { expectedCurrency: quote.originCurrency.toLowerCase(), depositCurrency: deposit.token.toLowerCase() } };
+  }
+  if (BigInt(deposit.amount) < quote.originAmount) {
+    return { ok: false, failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", details: { expectedAmount: quote.originAmount.toString(), depositedAmount: deposit.amount } };
+  }
+  if (destination.latestBlockTime >= quote.fillDeadline) {
+    return { ok: false, failReason: "ORDER_EXPIRED", details: { reason: "fill deadline reached", fillDeadline: quote.fillDeadline, destinationTime: destination.latestBlockTime } };
+  }
+  const native = destination.currency.toLowerCase() === ZERO;
+  const nativeNeeded = destination.gasCost + (native ? destination.amount : 0n);
+  if (destination.solverNativeBalance < nativeNeeded || (!native && destination.solverTokenBalance < destination.amount)) {
+    return { ok: false, failReason: "SOLVER_BALANCE_TOO_LOW", details: { currency: destination.currency.toLowerCase(), amount: destination.amount.toString() } };
+  }
+  return { ok: true };
+}

@@ -1,0 +1,79 @@
+/**
+ * A client's nudge (POST /transactions/index): index the deposits of one transaction now instead of
+ * waiting for the indexer's next pass. Mined with enough confirmations → recorded through the
+ * indexer's own path (./recordDeposits.ts; the checkpoint is left to the indexer, which will find
+ * them credited already). Not mined or not yet confirmed → the request is created in `waiting` with
+ * its inTxHash when the transaction's input is a deposit for a known quote; the indexer finishes.
+ */
+import type { Hex } from "viem";
+import type { ChainConfig } from "../config/configSchema.ts";
+import type { Store } from "../store/createStore.ts";
+import { FerryError } from "../../core/errors.ts";
+import { isConfirmed } from "./blockRange.ts";
+import type { ChainClient } from "./chainClients.ts";
+import { receiptOrNull } from "./chainReads.ts";
+import { decodeDepositCall } from "./depositEvent.ts";
+import { depositsInReceipt } from "./observeDeposits.ts";
+import { recordDeposits, recordWaitingDeposit } from "./recordDeposits.ts";
+import type { SolverLog } from "./solverLog.ts";
+import { TransactionNotFoundError as ViemTransactionNotFoundError } from "viem";
+
+export const IndexTransactionErrorCode = {
+  TRANSACTION_NOT_FOUND: "TRANSACTION_NOT_FOUND",
+  NOT_A_DEPOSIT: "NOT_A_DEPOSIT",
+} as const;
+
+/** The chain does not know the transaction (not in a block, not in the node's mempool). */
+export class TransactionNotFoundError extends FerryError {
+  constructor(chainId: number, txHash: string) {
+    super(IndexTransactionErrorCode.TRANSACTION_NOT_FOUND, `transaction ${txHash} not found on chain ${chainId}`, { retryable: true });
+  }
+}
+
+/** The transaction is not a deposit into this chain's Depository (or it reverted). */
+export class NotADepositError extends FerryError {
+  constructor(txHash: string, why: string) {
+    super(IndexTransactionErrorCode.NOT_A_DEPOSIT, `transaction ${txHash} is not a Ferry deposit: ${why}`, { retryable: false });
+  }
+}
+
+export type IndexTransactionResult = {
+  /** `indexed`: recorded as deposited; `waiting`: seen, the indexer finishes once it is confirmed. */
+  state: "indexed" | "waiting";
+  /** The requests this transaction's deposits belong to (empty when no deposit matches a quote). */
+  requestIds: string[];
+};
+
+export async function indexTransaction(
+  deps: { store: Store; client: ChainClient; chains: readonly ChainConfig[]; log: SolverLog },
+  txHash: Hex,
+): Promise<IndexTransactionResult> {
+  const { client } = deps;
+  const receipt = await receiptOrNull(client.publicClient, txHash);
+  if (receipt) {
+    if (receipt.status !== "success") throw new NotADepositError(txHash, "it reverted");
+    const deposits = await depositsInReceipt(client, receipt);
+    if (deposits.length === 0) throw new NotADepositError(txHash, "it emitted no Deposited event of the Depository");
+    const head = await client.publicClient.getBlockNumber({ cacheTime: 0 });
+    if (isConfirmed(receipt.blockNumber, head, client.config.confirmations)) {
+      const outcomes = await recordDeposits(deps, deposits);
+      return { state: "indexed", requestIds: unique(outcomes.map((o) => o.requestId)) };
+    }
+    const ids = [];
+    for (const deposit of deposits) ids.push(await recordWaitingDeposit(deps, deposit.orderId, txHash));
+    return { state: "waiting", requestIds: unique(ids) };
+  }
+  let tx;
+  try {
+    tx = await client.publicClient.getTransaction({ hash: txHash });
+  } catch (error) {
+    if (error instanceof ViemTransactionNotFoundError) throw new TransactionNotFoundError(client.config.id, txHash);
+    throw error;
+  }
+  if (tx.to?.toLowerCase() !== client.config.contracts.depository.toLowerCase()) throw new NotADepositError(txHash, "it is not sent to the Depository");
+  const call = decodeDepositCall(tx.input, tx.value);
+  if (!call) throw new NotADepositError(txHash, "its input is not a deposit call");
+  return { state: "waiting", requestIds: unique([await recordWaitingDeposit(deps, call.orderId, txHash)]) };
+}
+
+const unique = (ids: (string | null)[]): string[] => [...new Set(ids.filter((id): id is string => id !== null))];

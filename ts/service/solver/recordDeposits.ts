@@ -1,0 +1,90 @@
+/**
+ * Writes indexed deposits: for each deposit whose orderId has a quote, the request is created
+ * (`waiting`, unless it exists) and moved to `pending` with the deposit's `data` — and the indexer's
+ * checkpoint advances — all in one store transaction. Idempotent: a deposit seen twice (a re-read
+ * range, the index route and the indexer, two replicas) credits once, because requests.order_id is
+ * unique and only `waiting`/`depositing` may move to `pending`.
+ */
+import type { ChainConfig } from "../config/configSchema.ts";
+import type { Repositories, Store } from "../store/createStore.ts";
+import { depositData, newRequestFor, type ObservedDeposit } from "./depositRequest.ts";
+import { readQuotedIntent } from "./readQuotedIntent.ts";
+import type { SolverLog } from "./solverLog.ts";
+
+export type DepositOutcome =
+  /** The request moved to `pending` now. */
+  | { orderId: string; outcome: "credited"; requestId: string }
+  /** This deposit was already credited (seen before). */
+  | { orderId: string; outcome: "duplicate"; requestId: string }
+  /** Another deposit already credited this orderId: this one is not matched (logged for the operator). */
+  | { orderId: string; outcome: "extra"; requestId: string }
+  /** No quote (with an intent) for the orderId: nothing to match the funds to. */
+  | { orderId: string; outcome: "unknown-order"; requestId: null };
+
+export type Checkpoint = { chainId: number; contract: string; block: number };
+
+export async function recordDeposits(
+  deps: { store: Store; chains: readonly ChainConfig[]; log: SolverLog },
+  deposits: readonly ObservedDeposit[],
+  checkpoint?: Checkpoint,
+): Promise<DepositOutcome[]> {
+  return deps.store.transaction(async (tx) => {
+    const outcomes: DepositOutcome[] = [];
+    for (const deposit of deposits) outcomes.push(await recordDeposit(tx, deps, deposit));
+    if (checkpoint) await tx.setCheckpoint(checkpoint.chainId, checkpoint.contract, checkpoint.block);
+    return outcomes;
+  });
+}
+
+/**
+ * A deposit sent but not yet mined (or not yet confirmed): creates the request in `waiting` with its
+ * inTxHash when its orderId has a quote, so status polls see it; the indexer moves it on. Returns
+ * the requestId, or null for an unknown order. Idempotent (an existing request is left as it is).
+ */
+export async function recordWaitingDeposit(
+  deps: { store: Store; chains: readonly ChainConfig[]; log: SolverLog },
+  orderId: string,
+  txHash: `0x${string}`,
+): Promise<string | null> {
+  return deps.store.transaction(async (tx) => {
+    const quote = await tx.getQuoteByOrderId(orderId);
+    const intent = readQuotedIntent(quote);
+    if (!quote || !intent) return null;
+    const existing = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId.toLowerCase()));
+    if (existing) return existing.id;
+    const created = await tx.createRequest(newRequestFor(intent, quote.apiKeyId, txHash, null, deps.chains));
+    deps.log.info({ requestId: created.id, txHash }, "deposit seen before confirmation: request waiting");
+    return created.id;
+  });
+}
+
+async function recordDeposit(
+  tx: Repositories,
+  deps: { chains: readonly ChainConfig[]; log: SolverLog },
+  deposit: ObservedDeposit,
+): Promise<DepositOutcome> {
+  const orderId = deposit.orderId;
+  const quote = await tx.getQuoteByOrderId(orderId);
+  const intent = readQuotedIntent(quote);
+  if (!quote || !intent) {
+    deps.log.warn({ chainId: deposit.chainId, orderId, txHash: deposit.txHash }, "deposit for an unknown order: not matched");
+    return { orderId, outcome: "unknown-order", requestId: null };
+  }
+  let request = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId.toLowerCase()));
+  if (!request) request = await tx.createRequest(newRequestFor(intent, quote.apiKeyId, deposit.txHash, Number(deposit.blockNumber), deps.chains));
+  if (request.status === "waiting" || request.status === "depositing") {
+    await tx.transitionRequest(request.id, "pending", {
+      inTxHashes: [deposit.txHash],
+      originBlock: Number(deposit.blockNumber),
+      data: depositData(intent, deposit, deps.chains),
+    });
+    deps.log.info({ requestId: request.id, chainId: deposit.chainId, txHash: deposit.txHash }, "deposit indexed");
+    return { orderId, outcome: "credited", requestId: request.id };
+  }
+  const credited = request.data.deposit as { txHash?: string; logIndex?: number; chainId?: number } | undefined;
+  if (credited?.txHash === deposit.txHash && credited.logIndex === deposit.logIndex && credited.chainId === deposit.chainId) {
+    return { orderId, outcome: "duplicate", requestId: request.id };
+  }
+  deps.log.warn({ requestId: request.id, chainId: deposit.chainId, txHash: deposit.txHash }, "second deposit for an already credited order: not matched");
+  return { orderId, outcome: "extra", requestId: request.id };
+}

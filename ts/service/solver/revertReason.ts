@@ -1,0 +1,65 @@
+/**
+ * A reverted (or simulated-and-reverting) fill or payout → the spec's `failReason`, from the custom
+ * error decoded against the contracts' ABIs. Pure.
+ */
+import { BaseError, decodeErrorResult, type Hex } from "viem";
+import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
+import { depositoryAbi } from "../../abi/Depository.ts";
+import { mockStablecoinAbi } from "../../abi/MockStablecoin.ts";
+
+const ERROR_ABI = [...attestedReceiverAbi, ...depositoryAbi, ...mockStablecoinAbi].filter((item) => item.type === "error");
+
+/** Custom error name → failReason. Anything else is TRANSACTION_REVERTED. */
+const FAIL_REASON_BY_ERROR: Record<string, string> = {
+  AttestationExpired: "ORDER_EXPIRED",
+  AlreadyFilled: "ORDER_ALREADY_FILLED",
+  SignerNotAllowed: "INVALID_SIGNER",
+  InvalidSignature: "INVALID_SIGNATURE",
+  InvalidSignatureLength: "INVALID_SIGNATURE",
+  SignatureMalleable: "INVALID_SIGNATURE",
+  IncorrectNativeAmount: "INSUFFICIENT_NATIVE_TOKENS_SUPPLIED",
+  NativeTransferFailed: "TRANSFER_FAILED",
+  ERC20InsufficientBalance: "TRANSFER_AMOUNT_EXCEEDS_BALANCE",
+  ERC20InsufficientAllowance: "TRANSFER_AMOUNT_EXCEEDS_ALLOWANCE",
+  RequestExpired: "SIGNATURE_EXPIRED",
+  SignerNotAllocator: "INVALID_SIGNER",
+};
+
+export type DecodedRevert = { failReason: string; errorName: string | null; data: Hex | null };
+
+/** Decodes revert `data` (selector + args). */
+export function decodeRevert(data: Hex | null | undefined): DecodedRevert {
+  if (!data || data.length < 10) return { failReason: "TRANSACTION_REVERTED", errorName: null, data: data ?? null };
+  try {
+    const { errorName } = decodeErrorResult({ abi: ERROR_ABI, data });
+    return { failReason: FAIL_REASON_BY_ERROR[errorName] ?? "TRANSACTION_REVERTED", errorName, data };
+  } catch {
+    return { failReason: "TRANSACTION_REVERTED", errorName: `UNKNOWN_CUSTOM_ERROR_${data.slice(0, 10)}`, data };
+  }
+}
+
+/** The revert data carried somewhere in a viem error's cause chain, or null. */
+export function revertDataOf(error: unknown): Hex | null {
+  let found: Hex | null = null;
+  const visit = (e: unknown) => {
+    const data = (e as { data?: unknown })?.data;
+    if (typeof data === "string" && /^0x[0-9a-fA-F]{8,}$/.test(data)) found = data as Hex;
+    else if (typeof data === "object" && data !== null && typeof (data as { data?: unknown }).data === "string") {
+      const inner = (data as { data: string }).data;
+      if (/^0x[0-9a-fA-F]{8,}$/.test(inner)) found = inner as Hex;
+    }
+    return found !== null;
+  };
+  if (error instanceof BaseError) error.walk(visit);
+  else visit(error);
+  return found;
+}
+
+/** Whether a viem error is an execution revert (as opposed to a transport failure). */
+export function isRevert(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false;
+  return (
+    error.walk((e) => /revert/i.test(String((e as { shortMessage?: unknown }).shortMessage ?? "")) || (e as { name?: string }).name === "ContractFunctionRevertedError") !== null ||
+    revertDataOf(error) !== null
+  );
+}

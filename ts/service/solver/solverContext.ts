@@ -1,0 +1,20 @@
+/** What every solver step runs with: the store, the chains, the signing accounts, a log and a clock. */
+import type { Address, LocalAccount } from "viem";
+import type { Store } from "../store/createStore.ts";
+import type { ChainClients } from "./chainClients.ts";
+import type { ChainConfig } from "../config/configSchema.ts";
+import type { SolverLog } from "./solverLog.ts";
+
+export type SolverContext = {
+  store: Store;
+  clients: ChainClients;
+  chains: readonly ChainConfig[];
+  log: SolverLog;
+  /** Signs fill attestations (an AttestedReceiver signer). */
+  attester: LocalAccount;
+  /** Signs Depository payouts (the Depository's allocator). */
+  allocator: LocalAccount;
+  /** The solver's address: fills from it, is repaid to it. Its wallet lives in `clients`. */
+  solver: Address;
+  now: () => Date;
+};

@@ -1,0 +1,18 @@
+/**
+ * The logger the solver writes to: pino's call shape (`log.info(obj, msg)`), so Fastify's logger (or
+ * any pino instance) plugs in. Objects logged never hold keys: only ids, hashes, addresses, codes.
+ */
+export type SolverLog = {
+  debug(obj: Record<string, unknown>, msg: string): void;
+  info(obj: Record<string, unknown>, msg: string): void;
+  warn(obj: Record<string, unknown>, msg: string): void;
+  error(obj: Record<string, unknown>, msg: string): void;
+};
+
+export const SILENT_LOG: SolverLog = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** The loggable form of an error: code and message, never a stack or cause chain (which may quote RPC URLs). */
+export function errorFields(error: unknown): Record<string, unknown> {
+  const e = error as { code?: unknown; shortMessage?: unknown; message?: unknown };
+  return { code: typeof e?.code === "string" ? e.code : undefined, message: String(e?.shortMessage ?? e?.message ?? error) };
+}

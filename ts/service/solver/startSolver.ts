@@ -1,0 +1,138 @@
+/**
+ * `startSolver({config, store, log})`: the solver loop. Every `pollIntervalMs` one tick runs:
+ * 1. the deposit indexer, per configured chain (./indexDeposits.ts);
+ * 2. the work list (`store.listSolverWork`): for each request, take its lease
+ *    (`store.claimRequest`, several loops and replicas never work on one request at once), run one
+ *    step (./solverStep.ts), give the lease back.
+ * Errors are logged per chain and per request and retried on the next tick; nothing is ever guessed.
+ * `stop()` ends the loop after the in-flight tick.
+ */
+import { randomUUID } from "node:crypto";
+import type { FerryConfig } from "../config/configSchema.ts";
+import type { Store } from "../store/createStore.ts";
+import { createChainClients, requireKeyAccount, type ChainClients } from "./chainClients.ts";
+import { indexDeposits, DEFAULT_INDEX_OPTIONS, type IndexDepositsOptions } from "./indexDeposits.ts";
+import type { SolverContext } from "./solverContext.ts";
+import { errorFields, SILENT_LOG, type SolverLog } from "./solverLog.ts";
+import { solverStep } from "./solverStep.ts";
+
+export type SolverOptions = {
+  config: FerryConfig;
+  store: Store;
+  log?: SolverLog;
+  /** Pause between ticks. Default 1000 ms (the devnet uses 100). */
+  pollIntervalMs?: number;
+  /** How long a request's lease lasts when its holder dies mid-step. Default 15 s. */
+  claimTtlMs?: number;
+  /** This loop's lease owner id. Default: a random UUID. */
+  owner?: string;
+  /** Requests per tick. Default 50. */
+  batchSize?: number;
+  index?: IndexDepositsOptions;
+  /** Injected for tests; default: clients from `config`. */
+  clients?: ChainClients;
+  now?: () => Date;
+};
+
+export type RunningSolver = {
+  /** Runs one tick now (tests; also what the loop runs). Ticks never overlap. */
+  tick(): Promise<void>;
+  /** Stops the loop; resolves after the in-flight tick. */
+  stop(): Promise<void>;
+};
+
+export const DEFAULT_POLL_INTERVAL_MS = 1000;
+export const DEFAULT_CLAIM_TTL_MS = 15_000;
+
+/** Whether the config holds every key the solver needs (solver, attester, allocator). */
+export function solverKeysConfigured(config: FerryConfig): boolean {
+  return Boolean(config.keys.solver && config.keys.attester && config.keys.allocator);
+}
+
+export function createSolverContext(options: SolverOptions): SolverContext {
+  const clients = options.clients ?? createChainClients(options.config, { pollingIntervalMs: Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, 1000) });
+  return {
+    store: options.store,
+    clients,
+    chains: options.config.chains,
+    log: options.log ?? SILENT_LOG,
+    attester: requireKeyAccount(options.config, "attester"),
+    allocator: requireKeyAccount(options.config, "allocator"),
+    solver: requireKeyAccount(options.config, "solver").address,
+    now: options.now ?? (() => new Date()),
+  };
+}
+
+export function startSolver(options: SolverOptions): RunningSolver {
+  const solver = createSolver(options);
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const interval = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  const loop = async () => {
+    timer = undefined;
+    if (stopped) return;
+    await solver.tick();
+    if (!stopped) timer = setTimeout(loop, interval);
+  };
+  timer = setTimeout(loop, 0);
+  return {
+    tick: solver.tick,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await solver.tick.inFlight();
+    },
+  };
+}
+
+/** The solver without its timer: `tick()` runs one pass (tests drive it directly). */
+export function createSolver(options: SolverOptions): { tick: (() => Promise<void>) & { inFlight(): Promise<void> } } {
+  const ctx = createSolverContext(options);
+  const owner = options.owner ?? randomUUID();
+  const ttl = options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS;
+  const batch = options.batchSize ?? 50;
+  const indexOptions = options.index ?? DEFAULT_INDEX_OPTIONS;
+  let running: Promise<void> | null = null;
+
+  const pass = async () => {
+    const started = Date.now();
+    for (const client of ctx.clients.all()) {
+      try {
+        await indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, indexOptions);
+      } catch (error) {
+        ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "deposit indexing failed; retrying next tick");
+      }
+    }
+    let work;
+    try {
+      work = await ctx.store.listSolverWork(batch);
+    } catch (error) {
+      ctx.log.warn({ err: errorFields(error) }, "reading the solver's work failed; retrying next tick");
+      return;
+    }
+    const indexed = Date.now();
+    for (const request of work) {
+      if (!(await ctx.store.claimRequest(request.id, owner, ttl).catch(() => false))) continue;
+      try {
+        await solverStep(ctx, request.id);
+      } catch (error) {
+        ctx.log.warn({ requestId: request.id, status: request.status, err: errorFields(error) }, "solver step failed; retrying next tick");
+      } finally {
+        await ctx.store.releaseRequest(request.id, owner).catch(() => {});
+      }
+    }
+    if (work.length > 0) ctx.log.debug({ indexMs: indexed - started, workMs: Date.now() - indexed, requests: work.length }, "solver tick");
+  };
+
+  const tick = Object.assign(
+    async () => {
+      while (running) await running;
+      running = pass().finally(() => {
+        running = null;
+      });
+      await running;
+    },
+    { inFlight: async () => void (await running) },
+  );
+  return { tick };
+}
