@@ -13,6 +13,8 @@ export type OutboxPayload = {
   destinationChainId: number;
   failReason: string | null;
   refundFailReason: string | null;
+  /** The request's `data.details` at the time of the change (absent in events written before it was recorded). */
+  details?: Record<string, unknown> | null;
   /** Unix milliseconds, as the status record's updatedAt. */
   updatedAt: number;
 };
@@ -26,6 +28,9 @@ export type OutboxEvent = {
   deliveredAt: string | null;
 };
 
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
 /** Only ever called inside the transaction that changes the request's status. */
 export async function insertOutboxEvent(tx: Queryable, request: StoredRequest, previousStatus: RequestStatus | null, at: string): Promise<void> {
   const payload: OutboxPayload = {
@@ -38,6 +43,7 @@ export async function insertOutboxEvent(tx: Queryable, request: StoredRequest, p
     destinationChainId: request.destinationChainId,
     failReason: request.failReason,
     refundFailReason: request.refundFailReason,
+    details: isPlainObject(request.data.details) ? request.data.details : null,
     updatedAt: Date.parse(request.updatedAt),
   };
   await tx.query(
