@@ -73,6 +73,9 @@ describe("malformed input on every route", function () {
     for (const path of ["/intents/status/v3", "/intents/status", "/requests/v2", "/requests/{requestId}/signature"]) {
       expect(document.paths[path]?.get, `${path} is walked`).to.not.equal(undefined);
     }
+    for (const path of ["/quote/v2", "/transactions/index"]) {
+      expect(document.paths[path]?.post?.requestBody, `${path} is walked with bodies`).to.not.equal(undefined);
+    }
     expect(document.paths["/test/items/{itemId}"]?.post?.requestBody, "the test route with a body is walked").to.not.equal(undefined);
     let requests = 0;
 
