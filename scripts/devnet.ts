@@ -5,6 +5,7 @@
 //
 //   FERRY_DEVNET_ORIGIN_PORT (8545)  FERRY_DEVNET_DESTINATION_PORT (8546)  FERRY_PORT (8080)  — 0 = any free port
 //   FERRY_DEVNET_DIR (.devnet)  FERRY_DEPLOYMENTS_DIR (deployments)
+//   FERRY_DEVNET_WEBHOOK_URL: the devnet API key's webhook endpoint (e.g. http://127.0.0.1:9000/hook)
 import { relative } from "node:path";
 import hre from "hardhat";
 import { devnetSummary } from "../ts/devnet/devnetSummary.ts";
@@ -48,6 +49,7 @@ try {
     apiPort: portFromEnv("FERRY_PORT", 8080),
     devnetDir: process.env.FERRY_DEVNET_DIR || ".devnet",
     deploymentsDir: process.env.FERRY_DEPLOYMENTS_DIR || "deployments",
+    ...(process.env.FERRY_DEVNET_WEBHOOK_URL ? { webhookUrl: process.env.FERRY_DEVNET_WEBHOOK_URL } : {}),
     log,
   });
 } catch (error) {

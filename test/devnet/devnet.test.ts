@@ -12,6 +12,8 @@ import type { DevnetFile } from "../../ts/devnet/devnetFile.ts";
 
 const STARTUP_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
+/** Only configured, never called here: no request is quoted with the devnet key in this test. */
+const WEBHOOK_URL = "http://127.0.0.1:9/ferry-devnet-hooks";
 
 describe("devnet (npm start)", function () {
   this.timeout(STARTUP_TIMEOUT_MS + STOP_TIMEOUT_MS + 20_000);
@@ -34,6 +36,7 @@ describe("devnet (npm start)", function () {
         FERRY_PORT: "0",
         FERRY_DEVNET_DIR: join(dir, ".devnet"),
         FERRY_DEPLOYMENTS_DIR: join(dir, "deployments"),
+        FERRY_DEVNET_WEBHOOK_URL: WEBHOOK_URL,
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -64,7 +67,10 @@ describe("devnet (npm start)", function () {
   });
 
   it("writes devnet.json in DESIGN's shape", function () {
-    expect(devnet).to.have.all.keys("apiUrl", "chains", "accounts", "apiKey");
+    expect(devnet).to.have.all.keys("apiUrl", "websocketUrl", "chains", "accounts", "apiKey", "webhookUrl");
+    expect(devnet.websocketUrl).to.equal(`${devnet.apiUrl.replace(/^http/, "ws")}/ws`);
+    expect(devnet.webhookUrl).to.equal(WEBHOOK_URL);
+    expect(output).to.include(`apiKey → ${WEBHOOK_URL}`);
     expect(devnet.apiKey).to.be.a("string").and.match(/^ferry_/);
     expect(devnet.chains.map((c) => c.id)).to.deep.equal([31337, 31338]);
     for (const account of devnet.accounts) expect(account).to.have.all.keys("address", "privateKey", "role");
@@ -100,6 +106,16 @@ describe("devnet (npm start)", function () {
     const unknown = await fetch(`${devnet.apiUrl}/chains`, { headers: { "x-api-key": "ferry_not-a-key" } });
     expect(unknown.status).to.equal(401);
     expect(((await unknown.json()) as { errorCode: string }).errorCode).to.equal("INVALID_API_KEY");
+  });
+
+  it("the websocket at websocketUrl greets with the connection message", async function () {
+    const ws = new WebSocket(devnet.websocketUrl);
+    const first = await new Promise<unknown>((resolve, reject) => {
+      ws.onmessage = (event) => resolve(JSON.parse(String(event.data)));
+      ws.onerror = () => reject(new Error("websocket error"));
+    });
+    ws.close();
+    expect(first).to.deep.include({ type: "connection", status: "ready" });
   });
 
   it("SIGINT stops everything: exit 0 within 10 s and no port left listening", async function () {

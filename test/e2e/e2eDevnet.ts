@@ -54,7 +54,8 @@ export type E2eDevnet = {
   close: () => Promise<void>;
 };
 
-export async function startE2eDevnet(): Promise<E2eDevnet> {
+/** `webhookUrl`: the devnet API key's webhook endpoint (the devnet's `client` quotes with that key). */
+export async function startE2eDevnet(options: { webhookUrl?: string } = {}): Promise<E2eDevnet> {
   const dir = await mkdtemp(join(tmpdir(), "ferry-e2e-"));
   let devnet: RunningDevnet | undefined;
   try {
@@ -67,6 +68,7 @@ export async function startE2eDevnet(): Promise<E2eDevnet> {
       deploymentsDir: join(dir, "deployments"),
       // The service keys are set in this copy, not in the test process's environment.
       env: { ...process.env },
+      ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
     });
   } catch (error) {
     await rm(dir, { recursive: true, force: true });

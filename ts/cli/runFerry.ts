@@ -21,6 +21,11 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "Ferry's contracts at the same addresses on every chain; --check verifies",
     load: async () => (await import("./commands/deploy.ts")).deployCommand,
   },
+  keys: {
+    usage: "keys create|list|revoke",
+    summary: "the service's API keys (in its database)",
+    load: async () => (await import("./commands/keys.ts")).keys,
+  },
   "order-id": {
     usage: "order-id <file>",
     summary: "the protocol orderId of a quote's orderData",
@@ -31,13 +36,20 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "webhook HMAC signatures over a body's exact bytes",
     load: async () => (await import("./commands/webhook.ts")).webhook,
   },
+  webhooks: {
+    usage: "webhooks set|clear|show|log|redeliver",
+    summary: "webhook endpoints per API key, delivery log, redelivery",
+    load: async () => (await import("./commands/webhooks.ts")).webhooks,
+  },
 };
+
+const USAGE_WIDTH = Math.max(...Object.values(COMMANDS).map(({ usage }) => usage.length)) + 2;
 
 export const FERRY_HELP = `Usage: ferry [--json] <command> [options]
 
 Commands:
 ${Object.values(COMMANDS)
-  .map(({ usage, summary }) => `  ${usage.padEnd(28)}${summary}`)
+  .map(({ usage, summary }) => `  ${usage.padEnd(USAGE_WIDTH)}${summary}`)
   .join("\n")}
 
 Global options:
@@ -45,7 +57,9 @@ Global options:
   -h, --help   help; \`ferry <command> --help\` for a command
 
 Exit codes: 0 success/valid, 1 verification failed, 2 bad usage or input, 3 unexpected error.
-Inputs named <file> may be - for stdin.
+Inputs named <file> may be - for stdin. keys and webhooks open the service's database from its
+configuration (FERRY_CONFIG, DATABASE_URL, FERRY_DATA_DIR); the embedded one only while the service
+is stopped.
 `;
 
 export async function runFerry(argv: readonly string[], io: CliIo): Promise<number> {

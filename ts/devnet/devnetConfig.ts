@@ -36,6 +36,10 @@ export function devnetConfig(args: {
   const file = {
     server: { host: args.host, port: args.port },
     database: { dataDir: args.dataDir },
+    // Status changes reach websocket subscribers within ~100 ms (the solver polls at the same pace).
+    websocket: { pollIntervalMs: 100 },
+    // Webhook deliveries leave within ~100 ms of a status change.
+    webhooks: { pollIntervalMs: 100 },
     deploymentsDir: args.deploymentsDir,
     chains: args.chains.map((chain) => ({
       id: chain.id,

@@ -1,6 +1,6 @@
 /**
  * `.devnet/devnet.json`: what a client needs to use the devnet (DESIGN "Devnet — the main command"):
- * `{ apiUrl, chains: [{ id, name, rpcUrl, contracts }], accounts: [{ address, privateKey, role }], apiKey }`.
+ * `{ apiUrl, websocketUrl, chains: [{ id, name, rpcUrl, contracts }], accounts: [{ address, privateKey, role }], apiKey, webhookUrl? }`.
  * It holds the (public) Hardhat test keys; the terminal never shows them.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -12,10 +12,14 @@ export type DevnetFileChain = { id: number; name: string; rpcUrl: string; contra
 
 export type DevnetFile = {
   apiUrl: string;
+  /** The websocket status stream (ts/service/websocket): apiUrl with ws:// and the websocket path. */
+  websocketUrl: string;
   chains: DevnetFileChain[];
   accounts: DevnetAccount[];
-  /** An API key for the service; null while the store offers no API-key creation. */
+  /** A real API key of the service (only its hash is stored there). */
   apiKey: string;
+  /** The apiKey's webhook endpoint, when the devnet was started with one (FERRY_DEVNET_WEBHOOK_URL). */
+  webhookUrl?: string;
 };
 
 export async function writeDevnetFile(path: string, file: DevnetFile): Promise<void> {

@@ -3,7 +3,7 @@ import type { DevnetFile } from "./devnetFile.ts";
 
 export function devnetSummary(file: DevnetFile, args: { devnetFilePath: string; stablecoinSymbol: string; elapsedMs: number }): string {
   const lines: string[] = [];
-  lines.push("", `Ferry devnet ready in ${(args.elapsedMs / 1000).toFixed(1)} s`, `  API        ${file.apiUrl}`);
+  lines.push("", `Ferry devnet ready in ${(args.elapsedMs / 1000).toFixed(1)} s`, `  API        ${file.apiUrl}`, `  websocket  ${file.websocketUrl}`);
   for (const chain of file.chains) {
     lines.push(`  chain ${chain.id} (${chain.name})  ${chain.rpcUrl}`);
     for (const [name, address] of Object.entries(chain.contracts)) lines.push(`    ${name.padEnd(17)}${address}`);
@@ -12,6 +12,11 @@ export function devnetSummary(file: DevnetFile, args: { devnetFilePath: string; 
   lines.push("  accounts (Hardhat's public test keys, in the file below; never use them on a real chain):");
   for (const account of file.accounts) lines.push(`    ${account.role.padEnd(10)}${account.address}`);
   lines.push("  apiKey     a real key of the service (higher rate limit), in the file below");
+  lines.push(
+    file.webhookUrl
+      ? `  webhooks   status changes of requests quoted with the apiKey → ${file.webhookUrl}`
+      : "  webhooks   none (FERRY_DEVNET_WEBHOOK_URL=<url> npm start posts the apiKey's events there)",
+  );
   lines.push(`  details    ${args.devnetFilePath}`, "Ctrl-C stops everything.", "");
   return lines.join("\n");
 }

@@ -4,10 +4,12 @@
  * 6-decimal stablecoin at the same address on both, minted to the test accounts, then the service
  * (embedded PGlite) — and writes `devnet.json`. `close()` stops the service, then both chains.
  */
+import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import type { NetworkManager } from "hardhat/types/network";
 import { startServer, type RunningServer } from "../service/server.ts";
 import { apiKeyStore } from "../service/store/apiKeys.ts";
+import { parseWebhookSecretKey, webhookStore } from "../service/store/webhooks.ts";
 import { startDevnetChains, type DevnetChains } from "./devnetChains.ts";
 import { devnetConfig } from "./devnetConfig.ts";
 import { writeDevnetFile, type DevnetFile } from "./devnetFile.ts";
@@ -24,11 +26,17 @@ export type DevnetOptions = {
   /** Where the deployment records go (the service reads them from there). Default `deployments`. */
   deploymentsDir?: string;
   cwd?: string;
+  /**
+   * When set, the devnet API key's webhook endpoint (e.g. a receiver on loopback): every status change
+   * of a request quoted with the key is POSTed there, signed with the key (ts/service/webhooks).
+   */
+  webhookUrl?: string;
   /** The process environment: the service keys are set in it (FERRY_ALLOCATOR_KEY …). */
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
 };
-export type RunningDevnet = { file: DevnetFile; filePath: string; stablecoinSymbol: string; close: () => Promise<void> };
+/** `server` is the running service (its store, solver and webhook worker), for in-process callers such as the tests. */
+export type RunningDevnet = { file: DevnetFile; filePath: string; stablecoinSymbol: string; server: RunningServer; close: () => Promise<void> };
 
 export { DEVNET_CHAINS } from "./devnetChains.ts";
 
@@ -61,6 +69,9 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
     const { inputs, stablecoin, accounts } = devnetChains;
     // The service's keys, through the environment as for any deployment (never printed).
     Object.assign(env, devnetChains.serviceEnv);
+    // Webhook signing keys are stored encrypted under this key (ts/service/webhooks/README.md): a fresh
+    // one per devnet run unless the caller set one, so webhooks set in an earlier run must be set again.
+    env.FERRY_WEBHOOK_SECRET_KEY ||= randomBytes(32).toString("hex");
     const config = devnetConfig({
       chains: inputs,
       stablecoin,
@@ -77,9 +88,14 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
     // A real key in the service's store (only its hash is stored): requests made with it get the
     // higher rate limit. It is a devnet credential and goes only into devnet.json.
     const { key: apiKey } = await apiKeyStore(server.store).createApiKey("devnet");
+    if (options.webhookUrl) {
+      const webhooks = webhookStore(server.store, { secretKey: parseWebhookSecretKey(env.FERRY_WEBHOOK_SECRET_KEY), allowHttp: config.webhooks.allowHttp });
+      await webhooks.setWebhook({ apiKey, url: options.webhookUrl });
+    }
 
     const file: DevnetFile = {
       apiUrl: server.url,
+      websocketUrl: `${server.url.replace(/^http/, "ws")}${config.websocket.path}`,
       chains: inputs.map((input) => ({
         id: input.id,
         name: input.name,
@@ -88,10 +104,11 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
       })),
       accounts,
       apiKey,
+      ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
     };
     const filePath = join(devnetDir, "devnet.json");
     await writeDevnetFile(filePath, file);
-    return { file, filePath, stablecoinSymbol: DEVNET_STABLECOIN.symbol, close };
+    return { file, filePath, stablecoinSymbol: DEVNET_STABLECOIN.symbol, server, close };
   } catch (error) {
     await close();
     throw error;

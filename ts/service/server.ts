@@ -18,11 +18,16 @@ import { rpcReadinessCheck } from "./http/rpcReadinessCheck.ts";
 import { createStore, type Store } from "./store/createStore.ts";
 import { solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
 import type { SolverLog } from "./solver/solverLog.ts";
+import { parseWebhookSecretKey } from "./store/webhooks.ts";
+import { startWebhookWorker, type RunningWebhookWorker, type WebhookWorkerSettings } from "./webhooks/webhookWorker.ts";
 
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
 
-/** `store` is the service's store (opened here unless the caller passed one in `deps`); `solver` the running solver, if started. */
-export type RunningServer = { app: FerryApp; url: string; store: Store; solver?: RunningSolver; close: () => Promise<void> };
+/**
+ * `store` is the service's store (opened here unless the caller passed one in `deps`); `solver` the
+ * running solver and `webhooks` the webhook delivery worker, if started.
+ */
+export type RunningServer = { app: FerryApp; url: string; store: Store; solver?: RunningSolver; webhooks?: RunningWebhookWorker; close: () => Promise<void> };
 
 /**
  * The solver runs in the service when the solver, attester and allocator keys are all configured,
@@ -30,6 +35,13 @@ export type RunningServer = { app: FerryApp; url: string; store: Store; solver?:
  * FERRY_SOLVER_POLL_MS, else 1 s.
  */
 export type ServerSolverOptions = false | { pollIntervalMs?: number };
+
+/**
+ * The webhook worker runs in the service when FERRY_WEBHOOK_SECRET_KEY (`config.webhooks.secretKey`) is
+ * set, unless `webhooks: false` or FERRY_WEBHOOKS=off. Its settings: `config.webhooks`, overridden here
+ * field by field (tests).
+ */
+export type ServerWebhookOptions = false | Partial<WebhookWorkerSettings>;
 
 /**
  * Opens the store (PostgreSQL when `database.url` / DATABASE_URL is set, else PGlite under
@@ -42,6 +54,7 @@ export async function startServer(options: {
   deps?: AppDeps;
   logger?: FastifyServerOptions["logger"];
   solver?: ServerSolverOptions;
+  webhooks?: ServerWebhookOptions;
   env?: NodeJS.ProcessEnv;
 }): Promise<RunningServer> {
   const { config } = options;
@@ -53,13 +66,16 @@ export async function startServer(options: {
     if (ownStore) app.addHook("onClose", async () => store.close());
     const url = await app.listen({ host: config.server.host, port: config.server.port });
     app.log.info({ config: redactConfig(config), database: store.engine.kind }, "ferry service listening");
-    const solver = maybeStartSolver(config, store, app, options.solver, options.env ?? process.env);
-    // The solver stops (its in-flight step finishes) before the app closes, and so before the store does.
+    const env = options.env ?? process.env;
+    const solver = maybeStartSolver(config, store, app, options.solver, env);
+    const webhooks = maybeStartWebhooks(config, store, app, options.webhooks, env);
+    // The solver and the webhook worker stop (in-flight work finishes or is left under its lease) before
+    // the app closes, and so before the store does.
     const close = async () => {
-      await solver?.stop();
+      await Promise.all([solver?.stop(), webhooks?.stop()]);
       await app.close();
     };
-    return { app, url, store, ...(solver ? { solver } : {}), close };
+    return { app, url, store, ...(solver ? { solver } : {}), ...(webhooks ? { webhooks } : {}), close };
   } catch (error) {
     if (ownStore) await store.close().catch(() => {});
     throw error;
@@ -76,6 +92,25 @@ function maybeStartSolver(config: FerryConfig, store: Store, app: FerryApp, opti
   const pollIntervalMs = options?.pollIntervalMs ?? (Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : undefined);
   app.log.info({ solver: config.accounts.solver, pollIntervalMs }, "solver started");
   return startSolver({ config, store, log: app.log as unknown as SolverLog, ...(pollIntervalMs ? { pollIntervalMs } : {}) });
+}
+
+function maybeStartWebhooks(
+  config: FerryConfig,
+  store: Store,
+  app: FerryApp,
+  options: ServerWebhookOptions | undefined,
+  env: NodeJS.ProcessEnv,
+): RunningWebhookWorker | undefined {
+  if (options === false || env.FERRY_WEBHOOKS === "off") return undefined;
+  const { secretKey, ...configured } = config.webhooks;
+  if (!secretKey) {
+    app.log.info("webhook worker not started: FERRY_WEBHOOK_SECRET_KEY is not set");
+    return undefined;
+  }
+  const overrides = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined));
+  const settings: WebhookWorkerSettings = { ...configured, ...overrides };
+  app.log.info({ webhooks: settings }, "webhook worker started");
+  return startWebhookWorker({ store, settings, secretKey: parseWebhookSecretKey(secretKey.reveal()), log: app.log as unknown as SolverLog });
 }
 
 function storeOptions(config: FerryConfig): { databaseUrl?: string; dataDir?: string } {

@@ -40,6 +40,46 @@ describe("parseConfig", function () {
     expect(config.deploymentsDir).to.equal("/srv/ferry/deployments");
     expect(config.chains).to.deep.equal([]);
     expect(config.keys).to.deep.equal({});
+    expect(config.webhooks).to.deep.equal({
+      timeoutMs: 10_000,
+      maxRetries: 10,
+      baseDelayMs: 10_000,
+      maxDelayMs: 3_600_000,
+      pollIntervalMs: 500,
+      batchSize: 20,
+      leaseMs: 60_000,
+      allowHttp: false,
+    });
+  });
+
+  it("reads webhook settings from the file and the webhook secret key from FERRY_WEBHOOK_SECRET_KEY only", function () {
+    const secret = "ab".repeat(32);
+    const config = parseConfig(
+      { webhooks: { timeoutMs: 500, maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, pollIntervalMs: 10, batchSize: 4, leaseMs: 2000, allowHttp: true } },
+      { FERRY_WEBHOOK_SECRET_KEY: secret },
+      "/",
+    );
+    const { secretKey, ...settings } = config.webhooks;
+    expect(settings).to.deep.equal({ timeoutMs: 500, maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, pollIntervalMs: 10, batchSize: 4, leaseMs: 2000, allowHttp: true });
+    expect(secretKey?.reveal()).to.equal(secret);
+    expect(parseConfig({}, {}, "/").webhooks.secretKey).to.equal(undefined);
+  });
+
+  it("rejects invalid webhook settings, naming the field and never the secret key", function () {
+    const cases: Array<[unknown, Record<string, string>, string]> = [
+      [{ webhooks: { maxRetries: 11 } }, {}, "webhooks.maxRetries"],
+      [{ webhooks: { timeoutMs: 0 } }, {}, "webhooks.timeoutMs"],
+      [{ webhooks: { secretKey: "ab".repeat(32) } }, {}, "webhooks.secretKey"],
+      [{ webhooks: { baseDelayMs: 100, maxDelayMs: 10 } }, {}, "webhooks.maxDelayMs"],
+      [{ webhooks: { timeoutMs: 5000, leaseMs: 5000 } }, {}, "webhooks.leaseMs"],
+      [{}, { FERRY_WEBHOOK_SECRET_KEY: "zz".repeat(32) }, "FERRY_WEBHOOK_SECRET_KEY"],
+      [{}, { FERRY_WEBHOOK_SECRET_KEY: "ab".repeat(31) }, "FERRY_WEBHOOK_SECRET_KEY"],
+    ];
+    for (const [json, env, field] of cases) {
+      const error = invalid(json, env);
+      expect(error.field).to.equal(field);
+      expect(error.message).not.to.contain("abababab");
+    }
   });
 
   it("parses a chain with defaults and checksummed addresses", function () {
@@ -168,8 +208,9 @@ describe("redactConfig", function () {
     FERRY_SOLVER_KEY: KEY,
     FERRY_RELAYER_KEY: "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
     DATABASE_URL: "postgres://ferry:db-pass-987@db.internal:5432/ferry",
+    FERRY_WEBHOOK_SECRET_KEY: "c0ffee".repeat(10) + "beef",
   };
-  const material = [...Object.values(env).slice(0, 4).map((key) => key.replace(/^0x/, "")), "db-pass-987"];
+  const material = [...Object.values(env).slice(0, 4).map((key) => key.replace(/^0x/, "")), "db-pass-987", env.FERRY_WEBHOOK_SECRET_KEY];
   const config = resolveChainContracts(parseConfig({ chains: [chain()] }, env, "/"), new Map());
 
   it("shows no key material or database password in the redacted view", function () {
@@ -179,6 +220,7 @@ describe("redactConfig", function () {
     expect(redacted.keys).to.deep.equal({ allocator: "[redacted]", attester: "[redacted]", solver: "[redacted]", relayer: "[redacted]" });
     expect(redacted.database.url).to.equal("postgres://ferry:[redacted]@db.internal:5432/ferry");
     expect(redacted.accounts.solver).to.equal(KEY_ADDRESS);
+    expect(redacted.webhooks.secretKey).to.equal("[redacted]");
   });
 
   it("keeps secrets out of every accidental rendering of the config itself", function () {
@@ -188,7 +230,7 @@ describe("redactConfig", function () {
   });
 
   it("scrubs secret values out of free text", function () {
-    const text = `failed with ${env.FERRY_SOLVER_KEY} at ${env.DATABASE_URL} (pw db-pass-987)`;
+    const text = `failed with ${env.FERRY_SOLVER_KEY} at ${env.DATABASE_URL} (pw db-pass-987) key ${env.FERRY_WEBHOOK_SECRET_KEY}`;
     const scrubbed = scrubSecrets(text, secretValues(config));
     for (const secret of material) expect(scrubbed).not.to.contain(secret);
   });

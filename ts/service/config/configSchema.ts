@@ -142,6 +142,51 @@ export const ConfigFileSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /**
+     * Webhook delivery (ts/service/webhooks/README.md). The encryption key of the stored API keys is
+     * never in the file: FERRY_WEBHOOK_SECRET_KEY (64 hex chars) in the environment.
+     */
+    webhooks: Type.Optional(
+      Type.Object(
+        {
+          /** One attempt's HTTP timeout. */
+          timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 120_000 })),
+          /** Retries after the first attempt (so at most maxRetries + 1 attempts). */
+          maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+          /** Backoff before retry n: min(maxDelayMs, baseDelayMs · 2^(n−1)), then jittered into [½, 1] of that. */
+          baseDelayMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400_000 })),
+          maxDelayMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400_000 })),
+          /** Pause between claims when there was nothing (more) to do. */
+          pollIntervalMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 60_000 })),
+          /** Events claimed and posted at once per worker. */
+          batchSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+          /** How long a claimed attempt is reserved for its worker; must exceed timeoutMs. */
+          leaseMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 3_600_000 })),
+          /** Allow http:// endpoints to non-loopback hosts (off: https only, http only to loopback). */
+          allowHttp: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /** The websocket status stream (ts/service/websocket/README.md). */
+    websocket: Type.Optional(
+      Type.Object(
+        {
+          /** Off: no websocket route, no outbox polling. */
+          enabled: Type.Optional(Type.Boolean()),
+          /** The route the websocket is served on (an upgrade elsewhere is a 404). */
+          path: Type.Optional(Type.String({ pattern: "^/[A-Za-z0-9._~/-]*$", maxLength: 200 })),
+          /** How often the outbox is read for new status changes (every replica's). */
+          pollIntervalMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 60_000 })),
+          /** Ping interval; a connection that has not answered the previous ping is terminated. */
+          heartbeatMs: Type.Optional(Type.Integer({ minimum: 50, maximum: 600_000 })),
+          /** Bytes that may wait to be sent to one client; beyond, it is closed as a slow consumer (1008). */
+          maxBufferedBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 256 * 1024 * 1024 })),
+          maxSubscriptionsPerConnection: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     /** Where `<chainId>.json` deployment records are; relative to the config file's folder. */
     deploymentsDir: Type.Optional(Type.String({ minLength: 1 })),
     /** Names of the env variables holding each private key (the keys themselves are never in the file). */
@@ -204,6 +249,32 @@ export type FerryConfig = {
   keys: Partial<Record<KeyRole, Secret>>;
   /** The public address of each configured key (safe to log and to publish, e.g. solverAddresses). */
   accounts: Partial<Record<KeyRole, Address>>;
+  websocket: WebsocketSettings;
+  webhooks: WebhookSettings;
+};
+
+/** Webhook delivery settings, defaults applied (CONFIG_DEFAULTS.webhooks). */
+export type WebhookSettings = {
+  /** FERRY_WEBHOOK_SECRET_KEY (64 hex chars): encrypts the stored API keys that sign deliveries. Absent → no worker, no setWebhook. */
+  secretKey?: Secret;
+  timeoutMs: number;
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  pollIntervalMs: number;
+  batchSize: number;
+  leaseMs: number;
+  allowHttp: boolean;
+};
+
+/** The websocket status stream, defaults applied (CONFIG_DEFAULTS.websocket). */
+export type WebsocketSettings = {
+  enabled: boolean;
+  path: string;
+  pollIntervalMs: number;
+  heartbeatMs: number;
+  maxBufferedBytes: number;
+  maxSubscriptionsPerConnection: number;
 };
 
 /** Quote pricing and timing, defaults applied (CONFIG_DEFAULTS.quotes). */
@@ -242,6 +313,30 @@ export const CONFIG_DEFAULTS = {
     timeEstimateSeconds: 30,
     gas: { depositNative: 35_000, depositErc20: 75_000, fillNative: 80_000, fillErc20: 110_000 },
   } satisfies QuoteSettings,
+  /**
+   * Webhooks: 10 s per attempt, 10 retries with backoff 10 s, 20 s, 40 s … capped at 1 h (jittered to
+   * [½, 1] of each step: the 11th attempt comes ~1.2–2.4 h after the first), up to 20 events in flight
+   * per worker, polled every 500 ms, a claimed attempt reserved 60 s.
+   */
+  webhooks: {
+    timeoutMs: 10_000,
+    maxRetries: 10,
+    baseDelayMs: 10_000,
+    maxDelayMs: 3_600_000,
+    pollIntervalMs: 500,
+    batchSize: 20,
+    leaseMs: 60_000,
+    allowHttp: false,
+  } satisfies Omit<WebhookSettings, "secretKey">,
+  /** Websocket: served on /ws, outbox read every 250 ms, ping every 30 s, 1 MiB per slow client, 100 subscriptions per connection. */
+  websocket: {
+    enabled: true,
+    path: "/ws",
+    pollIntervalMs: 250,
+    heartbeatMs: 30_000,
+    maxBufferedBytes: 1024 * 1024,
+    maxSubscriptionsPerConnection: 100,
+  } satisfies WebsocketSettings,
   keyEnv: {
     allocator: "FERRY_ALLOCATOR_KEY",
     attester: "FERRY_ATTESTER_KEY",

@@ -5,7 +5,7 @@
  *
  * Environment overrides: FERRY_HOST, FERRY_PORT, DATABASE_URL, FERRY_DATA_DIR, FERRY_DEPLOYMENTS_DIR;
  * private keys only from the env names in `keyEnv` (default FERRY_ALLOCATOR_KEY, FERRY_ATTESTER_KEY,
- * FERRY_SOLVER_KEY, FERRY_RELAYER_KEY).
+ * FERRY_SOLVER_KEY, FERRY_RELAYER_KEY); the webhook secret key only from FERRY_WEBHOOK_SECRET_KEY.
  */
 import { isAbsolute, resolve } from "node:path";
 import { Value } from "typebox/value";
@@ -24,6 +24,7 @@ import {
   type QuoteSettings,
   type UnresolvedChainConfig,
   type UnresolvedFerryConfig,
+  type WebhookSettings,
 } from "./configSchema.ts";
 import { Secret } from "./secret.ts";
 
@@ -132,6 +133,20 @@ function quoteSettings(file: ConfigFile["quotes"]): QuoteSettings {
   };
 }
 
+function webhookSettings(file: ConfigFile["webhooks"], env: Env): WebhookSettings {
+  const defaults = CONFIG_DEFAULTS.webhooks;
+  const settings: WebhookSettings = { ...defaults, ...file };
+  if (settings.maxDelayMs < settings.baseDelayMs) throw new ConfigInvalidError("webhooks.maxDelayMs", "must be at least webhooks.baseDelayMs");
+  if (settings.leaseMs <= settings.timeoutMs) throw new ConfigInvalidError("webhooks.leaseMs", "must be greater than webhooks.timeoutMs");
+  const raw = env.FERRY_WEBHOOK_SECRET_KEY;
+  if (raw !== undefined && raw !== "") {
+    // The message never includes the value.
+    if (!/^(0x)?[0-9a-fA-F]{64}$/.test(raw)) throw new ConfigInvalidError("FERRY_WEBHOOK_SECRET_KEY", "must be 32 bytes as 64 hex characters");
+    settings.secretKey = new Secret(raw);
+  }
+  return settings;
+}
+
 function checkUnique(chains: UnresolvedChainConfig[]): void {
   const ids = new Set<number>();
   const names = new Set<string>();
@@ -182,6 +197,8 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
     },
     deploymentsDir: path(env.FERRY_DEPLOYMENTS_DIR || file.deploymentsDir || CONFIG_DEFAULTS.deploymentsDir),
     quotes: quoteSettings(file.quotes),
+    websocket: { ...CONFIG_DEFAULTS.websocket, ...file.websocket },
+    webhooks: webhookSettings(file.webhooks, env),
     ...readKeys(env, file.keyEnv),
   };
 }

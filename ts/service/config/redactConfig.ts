@@ -16,12 +16,14 @@ export function redactUrl(url: string): string {
   }
 }
 
-export type RedactedConfig = Omit<FerryConfig, "keys" | "database"> & {
+export type RedactedConfig = Omit<FerryConfig, "keys" | "database" | "webhooks"> & {
   database: { url?: string; dataDir: string };
   keys: Record<string, string>;
+  webhooks: Omit<FerryConfig["webhooks"], "secretKey"> & { secretKey?: string };
 };
 
 export function redactConfig(config: FerryConfig): RedactedConfig {
+  const { secretKey, ...webhooks } = config.webhooks;
   return {
     ...config,
     database: {
@@ -29,12 +31,15 @@ export function redactConfig(config: FerryConfig): RedactedConfig {
       dataDir: config.database.dataDir,
     },
     keys: Object.fromEntries(Object.keys(config.keys).map((role) => [role, REDACTED])),
+    webhooks: { ...webhooks, ...(secretKey ? { secretKey: REDACTED } : {}) },
   };
 }
 
 /** Every secret value of the configuration, for scrubbing free text (error messages) before logging. */
-export function secretValues(config: Pick<FerryConfig, "keys" | "database">): string[] {
+export function secretValues(config: Pick<FerryConfig, "keys" | "database"> & { webhooks?: Pick<FerryConfig["webhooks"], "secretKey"> }): string[] {
   const values: string[] = [];
+  const webhookKey = config.webhooks?.secretKey?.reveal();
+  if (webhookKey) values.push(webhookKey, webhookKey.replace(/^0x/, ""));
   for (const key of Object.values(config.keys)) {
     if (!key) continue;
     values.push(key.reveal(), key.reveal().slice(2));

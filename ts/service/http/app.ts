@@ -31,6 +31,8 @@ import { registerHealthRoute } from "./routes/health.ts";
 import { registerMetricsRoute } from "./routes/metrics.ts";
 import { registerOpenApiRoute } from "./routes/openapi.ts";
 import { registerReadyRoute, type ReadinessCheck } from "./routes/ready.ts";
+import { requestLogSerializer } from "../websocket/redactApiKeyQuery.ts";
+import { registerWebsocketRoute } from "../websocket/websocketRoute.ts";
 
 export const API_VERSION = "1.0.0";
 
@@ -40,8 +42,8 @@ registerAjvFormats();
 export type AppDeps = {
   /**
    * The store (../store/createStore.ts). With it, the request routes (status, requests, signature)
-   * are registered and API keys default to the store's. Without it (tests of the other routes) they
-   * are absent.
+   * and the websocket (../websocket/README.md; unless `websocket.enabled` is false) are registered
+   * and API keys default to the store's. Without it (tests of the other routes) they are absent.
    */
   store?: Store;
   /** Verifies `x-api-key` headers. Default: the store's keys with a store, else none (every key is 401). */
@@ -72,7 +74,8 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     ttlMs: config.server.apiKeyCacheSeconds * 1000,
   });
   const app = Fastify({
-    logger: typeof logger === "object" && logger !== null ? { redact: LOG_REDACT, ...logger } : logger,
+    // The request serializer blanks an `apiKey` query parameter (the websocket's) out of logged URLs.
+    logger: typeof logger === "object" && logger !== null ? { redact: LOG_REDACT, serializers: { req: requestLogSerializer }, ...logger } : logger,
     bodyLimit: config.server.bodyLimitBytes,
     schemaErrorFormatter: formatValidationErrors,
     clientErrorHandler,
@@ -121,6 +124,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: attesterAccount(config) });
     registerTransactionsIndexRoute(app, { store: deps.store, config });
     registerQuoteRoute(app, { store: deps.store, config, clients: deps.chainClients ?? createChainClients(config.chains) });
+    if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, apiKeys, registry, secrets });
   }
   registerOpenApiRoute(app);
   return app;

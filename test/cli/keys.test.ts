@@ -1,0 +1,171 @@
+// `ferry keys` as a subprocess against the service's database: a temporary PGlite folder, and once
+// PostgreSQL through DATABASE_URL.
+import { existsSync } from "node:fs";
+import { expect } from "chai";
+import { apiKeyStore } from "../../ts/service/store/apiKeys.ts";
+import { errorLine } from "./runCli.ts";
+import { pgliteDatabase, postgresDatabase, requirePostgres, type ServiceDatabase } from "./serviceDatabase.ts";
+
+type Created = { id: string; name: string; rateLimit: number | null; key: string };
+
+function createKey(db: ServiceDatabase, name: string, extra: string[] = []): Created {
+  const run = db.cli(["keys", "create", "--json", name, ...extra]);
+  expect(run.status, run.stderr).to.equal(0);
+  return JSON.parse(run.stdout) as Created;
+}
+
+describe("ferry keys", function () {
+  this.timeout(120_000);
+  let db: ReturnType<typeof pgliteDatabase>;
+  beforeEach(() => {
+    db = pgliteDatabase();
+  });
+  afterEach(async () => {
+    await db.drop();
+  });
+
+  it("create_printsTheKeyOnce_withANote_andStoresOnlyItsHash", async () => {
+    const run = db.cli(["keys", "create", "integrator", "--rate-limit", "5000"]);
+    expect(run.status, run.stderr).to.equal(0);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines).to.have.length(3);
+    expect(lines[0]).to.match(/^created key_[0-9a-f]{16} "integrator" \(5000\/min\)$/);
+    expect(lines[1]).to.match(/^ferry_[A-Za-z0-9_-]{43}$/);
+    expect(lines[2]).to.match(/shown only now.*not the key/);
+    const key = lines[1]!;
+
+    const store = await db.open();
+    try {
+      expect(await apiKeyStore(store).verifyApiKey(key)).to.deep.include({ name: "integrator", rateLimit: 5000 });
+      const { rows } = await store.engine.query("SELECT * FROM api_keys");
+      expect(JSON.stringify(rows)).to.not.include(key);
+    } finally {
+      await store.close();
+    }
+    // Listing never shows it again.
+    const list = db.cli(["keys", "list"]);
+    expect(list.status, list.stderr).to.equal(0);
+    expect(list.stdout).to.include("integrator").and.not.include(key);
+  });
+
+  it("create_list_revoke_withJson", () => {
+    const a = createKey(db, "alpha");
+    const b = createKey(db, "beta", ["--rate-limit", "10"]);
+    expect(a).to.include({ name: "alpha", rateLimit: null });
+    expect(b).to.include({ name: "beta", rateLimit: 10 });
+    expect(a.key).to.not.equal(b.key);
+
+    const revoked = db.cli(["--json", "keys", "revoke", a.id]);
+    expect(revoked.status, revoked.stderr).to.equal(0);
+    expect(JSON.parse(revoked.stdout)).to.deep.equal({ id: a.id, revoked: true, alreadyRevoked: false });
+
+    // Idempotent: a second revoke says so and succeeds.
+    const again = db.cli(["keys", "revoke", a.id, "--json"]);
+    expect(again.status, again.stderr).to.equal(0);
+    expect(JSON.parse(again.stdout)).to.include({ id: a.id, alreadyRevoked: true });
+
+    const list = db.cli(["keys", "list", "--json"]);
+    expect(list.status, list.stderr).to.equal(0);
+    const { keys } = JSON.parse(list.stdout) as { keys: { id: string; name: string; rateLimit: number | null; revokedAt: string | null }[] };
+    expect(keys.map((k) => [k.id, k.name, k.rateLimit, k.revokedAt === null])).to.have.deep.members([
+      [a.id, "alpha", null, false],
+      [b.id, "beta", 10, true],
+    ]);
+    expect(list.stdout).to.not.include(a.key).and.not.include(b.key);
+
+    const text = db.cli(["keys", "list"]);
+    expect(text.stdout.split("\n")[0]).to.match(/^ID\s+NAME\s+RATE LIMIT\s+CREATED\s+REVOKED$/);
+    expect(text.stdout).to.include(a.id).and.include(b.id);
+  });
+
+  it("list_onAnEmptyDatabase_saysSo", () => {
+    const run = db.cli(["keys", "list"]);
+    expect(run.status, run.stderr).to.equal(0);
+    expect(run.stdout).to.match(/^no API keys/);
+    expect(JSON.parse(db.cli(["keys", "list", "--json"]).stdout)).to.deep.equal({ keys: [] });
+  });
+
+  it("revoke_exits2_forAnUnknownKeyId", () => {
+    const run = db.cli(["keys", "revoke", "key_0000000000000000"]);
+    expect(run.status).to.equal(2);
+    expect(errorLine(run)).to.match(/^ferry: UNKNOWN_API_KEY: .*key_0000000000000000/);
+  });
+
+  it("exits2_onBadUsage_beforeTouchingTheDatabase", () => {
+    const cases: string[][] = [
+      ["keys", "create"],
+      ["keys", "create", "  "],
+      ["keys", "create", "x".repeat(101)],
+      ["keys", "create", "a", "b"],
+      ["keys", "create", "a", "--rate-limit", "0"],
+      ["keys", "create", "a", "--rate-limit", "1.5"],
+      ["keys", "create", "a", "--rate-limit", "ten"],
+      ["keys", "create", "a", "--bogus"],
+      ["keys", "revoke"],
+      ["keys", "list", "extra"],
+      ["keys", "rotate"],
+    ];
+    for (const args of cases) {
+      const run = db.cli(args);
+      expect(run.status, args.join(" ")).to.equal(2);
+      expect(errorLine(run), args.join(" ")).to.match(/^ferry: USAGE: /);
+    }
+    expect(existsSync(db.dataDir), "the data folder was created").to.equal(false);
+  });
+
+  it("exits2_withTheHoldersPid_whileTheServiceHasTheEmbeddedDatabaseOpen", async () => {
+    createKey(db, "before");
+    // This test process plays the running service.
+    const service = await db.open();
+    try {
+      const run = db.cli(["keys", "list"]);
+      expect(run.status).to.equal(2);
+      expect(errorLine(run)).to.equal(
+        `ferry: DATA_DIR_LOCKED: the embedded database at ${db.dataDir} is in use by process ${process.pid}: stop the service or use DATABASE_URL`,
+      );
+    } finally {
+      await service.close();
+    }
+    expect(db.cli(["keys", "list"]).status).to.equal(0);
+  });
+
+  it("exits2_onAnInvalidConfiguration", () => {
+    const run = db.cli(["keys", "list"], { env: { DATABASE_URL: "mysql://nope" } });
+    expect(run.status).to.equal(2);
+    expect(errorLine(run)).to.match(/^ferry: CONFIG_INVALID: DATABASE_URL: /);
+    expect(run.stderr).to.not.include("mysql://nope");
+  });
+
+  it("prints help, exit 0", () => {
+    for (const args of [["keys", "--help"], ["keys", "create", "--help"], ["help", "keys"]]) {
+      const run = db.cli(args);
+      expect(run.status, args.join(" ")).to.equal(0);
+      expect(run.stdout).to.match(/^Usage: ferry keys/);
+    }
+  });
+});
+
+describe("ferry keys [postgres]", function () {
+  this.timeout(120_000);
+
+  it("create_list_revoke_onPostgresThroughDatabaseUrl", async function () {
+    const db = await postgresDatabase();
+    requirePostgres(this, db);
+    try {
+      const created = createKey(db, "pg-integrator", ["--rate-limit", "7"]);
+      const store = await db.open();
+      try {
+        expect(await apiKeyStore(store).verifyApiKey(created.key)).to.deep.equal({ id: created.id, name: "pg-integrator", rateLimit: 7 });
+      } finally {
+        await store.close();
+      }
+      expect(db.cli(["keys", "revoke", created.id]).status).to.equal(0);
+      const list = JSON.parse(db.cli(["keys", "list", "--json"]).stdout) as { keys: { id: string; revokedAt: string | null }[] };
+      expect(list.keys).to.have.length(1);
+      expect(list.keys[0]).to.include({ id: created.id });
+      expect(list.keys[0]!.revokedAt).to.be.a("string");
+    } finally {
+      await db.drop();
+    }
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * The service's database for operator commands (`ferry keys`, `ferry webhooks`), opened exactly as the
+ * service opens it: the configuration from `FERRY_CONFIG` plus the environment (loadConfig), then
+ * PostgreSQL when `DATABASE_URL` / `database.url` is set, else the embedded PGlite under
+ * `database.dataDir` (`FERRY_DATA_DIR`), with migrations applied. The store is always closed, so the
+ * PGlite folder lock is released even when the command fails.
+ */
+import type { FerryConfig } from "../service/config/configSchema.ts";
+import { loadConfig } from "../service/config/loadConfig.ts";
+import { createStore, type Store, type StoreOptions } from "../service/store/createStore.ts";
+import type { CliIo } from "./cliIo.ts";
+
+/** What `withServiceStore` opens: PostgreSQL when configured, else PGlite on disk (never in memory). */
+export function serviceStoreOptions(config: FerryConfig): StoreOptions {
+  const databaseUrl = config.database.url?.reveal();
+  return databaseUrl ? { databaseUrl } : { dataDir: config.database.dataDir };
+}
+
+/** Loads the configuration from `io.env`, opens the store, runs `fn`, and closes the store whatever happens. */
+export async function withServiceStore<T>(io: CliIo, fn: (store: Store, config: FerryConfig) => Promise<T>): Promise<T> {
+  const config = await loadConfig({ env: io.env });
+  const store = await createStore(serviceStoreOptions(config));
+  let result: T;
+  try {
+    result = await fn(store, config);
+  } catch (error) {
+    // The command's error is the one to report, not a failure to close after it.
+    await store.close().catch(() => {});
+    throw error;
+  }
+  await store.close();
+  return result;
+}

@@ -1,0 +1,206 @@
+/**
+ * The webhook worker's side of the outbox (`request_events.webhook_*`, migration 0004): claim due
+ * events, record the outcome of an attempt. No network I/O happens in here; the worker posts between
+ * `claimWebhookEvents` and `recordWebhookAttempt`, outside any transaction (PGlite is one connection).
+ *
+ * - **Claim**: one short transaction selects due pending events with `FOR UPDATE … SKIP LOCKED` (replicas
+ *   never pick the same row), only the oldest pending event of each request (per-request order), and
+ *   for each either settles it (`skipped` when it has nowhere to go, `failed` when its attempts are used
+ *   up) or takes it: attempt number + 1, lease owner and expiry. An attempt whose worker died is logged
+ *   `ABANDONED` then; it counts as an attempt.
+ * - **Record**: one transaction writes the attempt's log row and, only if this worker still holds the
+ *   lease for this attempt number, the event's new state (delivered / pending with a next attempt time /
+ *   failed after the last attempt).
+ */
+import type { OutboxPayload } from "./outbox.ts";
+import { isoColumn, type Engine, type Queryable } from "./engine.ts";
+import { decryptWebhookSecret } from "./webhooks.ts";
+
+export type WebhookJob = {
+  eventId: number;
+  requestId: string;
+  /** The redelivery round (0 until the event is redelivered) and the 1-based attempt number in it. */
+  round: number;
+  attempt: number;
+  payload: OutboxPayload;
+  createdAt: string;
+  keyId: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The plaintext API key to sign with; null when the stored ciphertext cannot be opened with this secret key. */
+  secret: string | null;
+};
+
+export type ClaimOptions = {
+  owner: string;
+  leaseMs: number;
+  /** Attempts per round: 1 + retries. */
+  maxAttempts: number;
+  limit: number;
+  secretKey: Uint8Array;
+};
+
+export type ClaimResult = {
+  jobs: WebhookJob[];
+  /** Events settled without an attempt (skipped, or failed after an abandoned last attempt): their successors are due now. */
+  settled: number;
+};
+
+/** Why an event was skipped (its `lastError`). */
+export const SKIP_REASON = {
+  NO_API_KEY: "NO_API_KEY",
+  API_KEY_REVOKED: "API_KEY_REVOKED",
+  NO_WEBHOOK: "NO_WEBHOOK",
+} as const;
+
+export const ABANDONED = "ABANDONED";
+
+type CandidateRow = {
+  id: number;
+  request_id: string;
+  payload: OutboxPayload;
+  created_at: string;
+  webhook_round: number;
+  webhook_attempts: number;
+  webhook_lease_owner: string | null;
+  webhook_lease_expires_at: string | null;
+  api_key_id: string | null;
+  revoked: boolean | null;
+  webhook_url: string | null;
+  webhook_headers: Record<string, string> | null;
+  webhook_secret: string | null;
+};
+
+export async function claimWebhookEvents(engine: Pick<Engine, "transaction">, now: Date, options: ClaimOptions): Promise<ClaimResult> {
+  const at = now.toISOString();
+  return engine.transaction(async (tx) => {
+    const { rows } = await tx.query<CandidateRow>(
+      `SELECT e.id, e.request_id, e.payload, ${isoColumn("e.created_at", "created_at")}, e.webhook_round, e.webhook_attempts,
+              e.webhook_lease_owner, ${isoColumn("e.webhook_lease_expires_at", "webhook_lease_expires_at")},
+              r.api_key_id, k.revoked_at IS NOT NULL AS revoked, k.webhook_url, k.webhook_headers, k.webhook_secret
+       FROM request_events e
+       JOIN requests r ON r.id = e.request_id
+       LEFT JOIN api_keys k ON k.id = r.api_key_id
+       WHERE e.webhook_state = 'pending'
+         AND (e.webhook_next_attempt_at IS NULL OR e.webhook_next_attempt_at <= $1::timestamptz)
+         AND (e.webhook_lease_expires_at IS NULL OR e.webhook_lease_expires_at <= $1::timestamptz)
+         AND NOT EXISTS (SELECT 1 FROM request_events p WHERE p.request_id = e.request_id AND p.id < e.id AND p.webhook_state = 'pending')
+       ORDER BY e.id
+       LIMIT $2
+       FOR UPDATE OF e SKIP LOCKED`,
+      [at, options.limit],
+    );
+    const jobs: WebhookJob[] = [];
+    let settled = 0;
+    const leaseUntil = new Date(now.getTime() + options.leaseMs).toISOString();
+    for (const row of rows) {
+      if (row.webhook_lease_owner !== null && row.webhook_attempts > 0) {
+        // The previous attempt's worker never recorded it (killed, or stopped mid-send).
+        await logAttempt(tx, { eventId: row.id, round: row.webhook_round, attempt: row.webhook_attempts, at: row.webhook_lease_expires_at ?? at, statusCode: null, error: ABANDONED, durationMs: 0 }, false);
+      }
+      const skip = !row.api_key_id ? SKIP_REASON.NO_API_KEY : row.revoked ? SKIP_REASON.API_KEY_REVOKED : !row.webhook_url || !row.webhook_secret ? SKIP_REASON.NO_WEBHOOK : null;
+      if (skip || row.webhook_attempts >= options.maxAttempts) {
+        await tx.query(
+          `UPDATE request_events SET webhook_state = $2, webhook_last_error = coalesce($3, webhook_last_error), webhook_next_attempt_at = NULL,
+             webhook_lease_owner = NULL, webhook_lease_expires_at = NULL WHERE id = $1`,
+          [row.id, skip ? "skipped" : "failed", skip ?? (row.webhook_lease_owner !== null ? ABANDONED : null)],
+        );
+        settled++;
+        continue;
+      }
+      const attempt = row.webhook_attempts + 1;
+      jobs.push({
+        eventId: row.id,
+        requestId: row.request_id,
+        round: row.webhook_round,
+        attempt,
+        payload: row.payload,
+        createdAt: row.created_at,
+        keyId: row.api_key_id!,
+        url: row.webhook_url!,
+        headers: row.webhook_headers ?? {},
+        secret: decryptWebhookSecret(options.secretKey, row.api_key_id!, row.webhook_secret!) ?? null,
+      });
+    }
+    if (jobs.length > 0) {
+      await tx.query(
+        `UPDATE request_events SET webhook_attempts = webhook_attempts + 1, webhook_lease_owner = $2, webhook_lease_expires_at = $3::timestamptz
+         WHERE id = ANY($1::bigint[])`,
+        [jobs.map((job) => job.eventId), options.owner, leaseUntil],
+      );
+    }
+    return { jobs, settled };
+  });
+}
+
+export type AttemptOutcome = {
+  eventId: number;
+  round: number;
+  attempt: number;
+  /** When the attempt started (sending time). */
+  at: Date;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  delivered: boolean;
+};
+
+/**
+ * Records one attempt: its log row always (what happened is a fact even when the lease was lost), and
+ * the event's new state only if `owner` still holds the lease for this attempt. `nextAttemptAt` is used
+ * when the attempt failed and attempts remain; after the `maxAttempts`-th failure the event is `failed`.
+ * Returns whether the event's state was updated.
+ */
+export async function recordWebhookAttempt(
+  engine: Pick<Engine, "transaction">,
+  owner: string,
+  outcome: AttemptOutcome,
+  options: { maxAttempts: number; nextAttemptAt: Date; now: Date },
+): Promise<boolean> {
+  const error = outcome.error === null ? null : outcome.error.slice(0, 500);
+  return engine.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `SELECT id FROM request_events WHERE id = $1 AND webhook_lease_owner = $2 AND webhook_round = $3 AND webhook_attempts = $4
+         AND webhook_state = 'pending' FOR UPDATE`,
+      [outcome.eventId, owner, outcome.round, outcome.attempt],
+    );
+    const held = rows[0];
+    // The log row is written either way: the attempt happened even when the lease was lost meanwhile.
+    await logAttempt(tx, { ...outcome, error, at: outcome.at.toISOString() }, true);
+    if (!held) return false;
+    const state = outcome.delivered ? "delivered" : outcome.attempt >= options.maxAttempts ? "failed" : "pending";
+    await tx.query(
+      `UPDATE request_events SET webhook_state = $2, webhook_lease_owner = NULL, webhook_lease_expires_at = NULL,
+         webhook_next_attempt_at = $3::timestamptz, webhook_last_status_code = $4, webhook_last_error = $5,
+         webhook_delivered_at = $6::timestamptz
+       WHERE id = $1`,
+      [
+        outcome.eventId,
+        state,
+        state === "pending" ? options.nextAttemptAt.toISOString() : null,
+        outcome.statusCode,
+        error,
+        outcome.delivered ? options.now.toISOString() : null,
+      ],
+    );
+    return true;
+  });
+}
+
+/** One log row; `replace` lets a real record overwrite an ABANDONED placeholder for the same attempt. */
+async function logAttempt(
+  tx: Queryable,
+  row: { eventId: number; round: number; attempt: number; at: string; statusCode: number | null; error: string | null; durationMs: number },
+  replace: boolean,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO webhook_attempts (event_id, round, attempt, at, status_code, error, duration_ms)
+     VALUES ($1, $2, $3, $4::timestamptz, $5, $6, $7)
+     ON CONFLICT (event_id, round, attempt) DO ${
+       replace
+         ? "UPDATE SET at = EXCLUDED.at, status_code = EXCLUDED.status_code, error = EXCLUDED.error, duration_ms = EXCLUDED.duration_ms WHERE webhook_attempts.error = 'ABANDONED'"
+         : "NOTHING"
+     }`,
+    [row.eventId, row.round, row.attempt, row.at, row.statusCode, row.error, Math.max(0, Math.round(row.durationMs))],
+  );
+}

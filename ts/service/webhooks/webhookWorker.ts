@@ -1,0 +1,215 @@
+/**
+ * `startWebhookWorker({store, settings, secretKey})`: the delivery loop. Each tick
+ * keeps up to `batchSize` attempts in flight:
+ * 1. claims due events for the free slots (../store/webhookOutbox.ts: one short transaction,
+ *    `FOR UPDATE SKIP LOCKED`, the oldest pending event of each request only, attempt + 1, a lease);
+ * 2. posts each, outside any transaction (./postWebhook.ts);
+ * 3. records each outcome in its own transaction, guarded by the lease: delivered, pending again after
+ *    the backoff (./backoff.ts), or failed after the last attempt.
+ * `stop()` lets in-flight attempts finish for up to `graceMs`, then aborts them without recording: they
+ * stay leased and are retried (logged ABANDONED) when the lease lapses.
+ */
+import { randomUUID } from "node:crypto";
+import type { WebhookSettings } from "../config/configSchema.ts";
+import type { Engine } from "../store/engine.ts";
+import { claimWebhookEvents, recordWebhookAttempt, type WebhookJob } from "../store/webhookOutbox.ts";
+import { validateWebhookUrl } from "../store/webhooks.ts";
+import { SILENT_LOG, errorFields, type SolverLog } from "../solver/solverLog.ts";
+import { backoffDelayMs } from "./backoff.ts";
+import { postWebhook, webhookBody, type WebhookPostResult } from "./postWebhook.ts";
+
+export type WebhookWorkerSettings = Omit<WebhookSettings, "secretKey">;
+
+export type WebhookWorkerOptions = {
+  store: { engine: Pick<Engine, "transaction"> };
+  settings: WebhookWorkerSettings;
+  /** The 32-byte key the stored API keys are encrypted under (FERRY_WEBHOOK_SECRET_KEY). */
+  secretKey: Uint8Array;
+  /** pino's call shape; only ids, attempt numbers, status codes and error codes are logged (never URLs, keys or bodies). */
+  log?: SolverLog;
+  /** This worker's lease owner id. Default: a random UUID. */
+  owner?: string;
+  now?: () => Date;
+  /** The backoff jitter source, in [0, 1). */
+  random?: () => number;
+};
+
+export type WebhookTickResult = { attempted: number; delivered: number; settled: number };
+
+export type RunningWebhookWorker = {
+  readonly owner: string;
+  /** One claim → post → record pass for the free slots, awaited to the end (tests). Claims never overlap. */
+  tick(): Promise<WebhookTickResult>;
+  /** Stops the loop; in-flight attempts get `graceMs` (default 5000) to finish, then are abandoned under their lease. */
+  stop(options?: { graceMs?: number }): Promise<void>;
+};
+
+export const DEFAULT_STOP_GRACE_MS = 5000;
+
+export function createWebhookWorker(options: WebhookWorkerOptions): RunningWebhookWorker {
+  return createWorker(options);
+}
+
+function createWorker(options: WebhookWorkerOptions): InternalWorker {
+  const { settings, secretKey } = options;
+  // A lease shorter than an attempt could let another worker send the same event while it is still in flight.
+  if (!(settings.leaseMs > settings.timeoutMs)) throw new RangeError("webhooks.leaseMs must be greater than webhooks.timeoutMs");
+  if (secretKey.length !== 32) throw new RangeError("the webhook secret key must be 32 bytes");
+  const engine = options.store.engine;
+  const log = options.log ?? SILENT_LOG;
+  const owner = options.owner ?? randomUUID();
+  const now = options.now ?? (() => new Date());
+  const random = options.random ?? Math.random;
+  const maxAttempts = settings.maxRetries + 1;
+  const shutdown = new AbortController();
+
+  const attempt = async (job: WebhookJob): Promise<WebhookPostResult> => {
+    try {
+      validateWebhookUrl(job.url, { allowHttp: settings.allowHttp });
+    } catch {
+      return { delivered: false, statusCode: null, error: "INVALID_WEBHOOK_URL", durationMs: 0, aborted: false };
+    }
+    if (job.secret === null) return { delivered: false, statusCode: null, error: "WEBHOOK_SECRET_UNREADABLE", durationMs: 0, aborted: false };
+    return postWebhook({
+      url: job.url,
+      headers: job.headers,
+      eventId: job.eventId,
+      body: webhookBody(job.payload),
+      secret: job.secret,
+      timestamp: Math.floor(now().getTime() / 1000),
+      timeoutMs: settings.timeoutMs,
+      signal: shutdown.signal,
+    });
+  };
+
+  const deliver = async (job: WebhookJob): Promise<boolean> => {
+    const at = now();
+    const result = await attempt(job);
+    if (result.aborted) return false;
+    const fields = { eventId: job.eventId, requestId: job.requestId, attempt: job.attempt, statusCode: result.statusCode, error: result.error };
+    try {
+      const finished = now();
+      const recorded = await recordWebhookAttempt(
+        engine,
+        owner,
+        { eventId: job.eventId, round: job.round, attempt: job.attempt, at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, delivered: result.delivered },
+        { maxAttempts, now: finished, nextAttemptAt: new Date(finished.getTime() + backoffDelayMs(job.attempt, settings, random)) },
+      );
+      if (!recorded) log.warn(fields, "webhook attempt finished after its lease was lost; logged, state left to the new holder");
+      else if (result.delivered) log.debug(fields, "webhook delivered");
+      else if (job.attempt >= maxAttempts) log.error(fields, "webhook delivery failed: retries exhausted");
+      else log.warn(fields, "webhook attempt failed; will retry");
+    } catch (error) {
+      log.warn({ ...fields, err: errorFields(error) }, "recording a webhook attempt failed; the lease will lapse and it is retried");
+    }
+    return result.delivered;
+  };
+
+  const inFlight = new Set<Promise<boolean>>();
+  let onSettled: () => void = () => {};
+
+  /** Claims as many due events as there are free slots and starts posting them; resolves once they are claimed. */
+  const fill = async (): Promise<{ free: number; started: Promise<boolean>[]; settled: number }> => {
+    const free = settings.batchSize - inFlight.size;
+    if (free <= 0) return { free, started: [], settled: 0 };
+    const { jobs, settled } = await claimWebhookEvents(engine, now(), { owner, leaseMs: settings.leaseMs, maxAttempts, limit: free, secretKey });
+    const started = jobs.map((job) => {
+      const delivery: Promise<boolean> = deliver(job).finally(() => {
+        inFlight.delete(delivery);
+        onSettled();
+      });
+      inFlight.add(delivery);
+      return delivery;
+    });
+    return { free, started, settled };
+  };
+
+  let filling: Promise<unknown> | null = null;
+  const serialFill = async () => {
+    while (filling) await filling.catch(() => {});
+    const current = fill();
+    filling = current;
+    try {
+      return await current;
+    } finally {
+      filling = null;
+    }
+  };
+
+  return {
+    owner,
+    async tick() {
+      const { started, settled } = await serialFill();
+      const results = await Promise.all(started);
+      return { attempted: started.length, delivered: results.filter(Boolean).length, settled };
+    },
+    fill: async () => {
+      const { free, started, settled } = await serialFill();
+      return { free, claimed: started.length, settled };
+    },
+    inFlight: () => inFlight.size,
+    onSettled: (listener) => void (onSettled = listener),
+    async stop({ graceMs = DEFAULT_STOP_GRACE_MS } = {}) {
+      await filling?.catch(() => {});
+      if (inFlight.size === 0) return;
+      const timer = setTimeout(() => shutdown.abort(), graceMs);
+      try {
+        await Promise.allSettled([...inFlight]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/**
+ * The worker with its loop running: it claims whenever slots are free — at once after a full claim or
+ * after events were settled without an attempt, as soon as an attempt finishes, otherwise every
+ * `pollIntervalMs` — so one slow endpoint holds one slot, not the whole worker.
+ */
+export function startWebhookWorker(options: WebhookWorkerOptions): RunningWebhookWorker {
+  const worker = createWorker(options);
+  const log = options.log ?? SILENT_LOG;
+  let stopped = false;
+  let wake: (() => void) | null = null;
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      wake = done;
+    });
+  worker.onSettled(() => wake?.());
+  const loop = (async () => {
+    while (!stopped) {
+      let again = false;
+      try {
+        const { free, claimed, settled } = await worker.fill();
+        again = settled > 0 || (claimed > 0 && claimed === free);
+      } catch (error) {
+        log.warn({ err: errorFields(error) }, "webhook claim failed; retrying");
+      }
+      if (stopped) break;
+      if (!again || worker.inFlight() >= options.settings.batchSize) await sleep(options.settings.pollIntervalMs);
+    }
+  })();
+  return {
+    owner: worker.owner,
+    tick: worker.tick,
+    async stop(stopOptions) {
+      stopped = true;
+      wake?.();
+      await loop;
+      await worker.stop(stopOptions);
+    },
+  };
+}
+
+type InternalWorker = RunningWebhookWorker & {
+  fill(): Promise<{ free: number; claimed: number; settled: number }>;
+  inFlight(): number;
+  onSettled(listener: () => void): void;
+};

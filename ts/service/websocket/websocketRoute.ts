@@ -1,0 +1,124 @@
+/**
+ * GET `settings.path` (default `/ws`) — the websocket status stream (README.md), registered by
+ * buildApp when the app has a store and `websocket.enabled`. @fastify/websocket runs the upgrade
+ * through the app's hooks, so the `x-api-key` check and the rate limit apply to it like to any request;
+ * the `apiKey` query parameter (browsers cannot set headers on a websocket) is checked here, and an
+ * invalid one is a 401 before the upgrade. A plain GET (no upgrade) is a 426 `UPGRADE_REQUIRED`; an
+ * upgrade on any other path a 404. The route is hidden from /openapi.json (not an HTTP endpoint).
+ *
+ * The hub starts with the app (`onReady`) and stops in `preClose`: the heartbeat and the outbox tail
+ * stop, every connection is closed with 1001 and dropped if it does not answer within a second. It is
+ * preClose and not onClose because the HTTP server's close waits for the upgraded sockets, and the
+ * store (closed in an onClose hook of server.ts) must outlive the tail's last poll.
+ */
+import { randomBytes } from "node:crypto";
+import websocketPlugin from "@fastify/websocket";
+import type { Registry } from "prom-client";
+import { Type } from "typebox";
+import type { WebsocketSettings } from "../config/configSchema.ts";
+import type { ApiKeyVerifier } from "../http/apiKeyRateLimit.ts";
+import { loggableError } from "../http/errorHandler.ts";
+import type { FerryApp } from "../http/ferryApp.ts";
+import { HttpError, HttpErrorCode } from "../http/httpErrors.ts";
+import type { Store } from "../store/createStore.ts";
+import { startHeartbeat, type Heartbeat } from "./heartbeat.ts";
+import { createStatusHub, type StatusHub } from "./statusHub.ts";
+import { acceptConnection, type WebsocketConnection } from "./websocketConnection.ts";
+import { CloseCode } from "./websocketMessages.ts";
+import { createWebsocketMetrics } from "./websocketMetrics.ts";
+
+/** Largest frame a client may send (a subscribe message is ~150 bytes); larger → closed with 1009. */
+export const MAX_MESSAGE_BYTES = 4 * 1024;
+
+/** The errorCode of a plain GET on the websocket path. */
+export const UPGRADE_REQUIRED = "UPGRADE_REQUIRED";
+
+const WebsocketQuery = Type.Object(
+  { apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "An API key (browsers cannot send x-api-key)" })) },
+  { additionalProperties: false },
+);
+
+export type WebsocketRouteOptions = {
+  store: Store;
+  settings: WebsocketSettings;
+  apiKeys: ApiKeyVerifier;
+  registry: Registry;
+  /** Scrubbed from logged errors. */
+  secrets: readonly string[];
+};
+
+/** A connection id in the style of the public service's (`9nqpzwmwh86`): 64 random bits in base 36. */
+const connectionId = () => randomBytes(8).readBigUInt64BE().toString(36);
+
+export async function registerWebsocketRoute(app: FerryApp, options: WebsocketRouteOptions): Promise<StatusHub> {
+  const { settings, apiKeys, secrets } = options;
+  const metrics = createWebsocketMetrics(options.registry);
+  const hub = createStatusHub({
+    engine: options.store.engine,
+    getQuote: (requestId) => options.store.getQuote(requestId),
+    pollIntervalMs: settings.pollIntervalMs,
+    metrics,
+    onError: (error) => app.log.error({ err: loggableError(error, secrets, false) }, "websocket: reading the outbox failed (retrying)"),
+  });
+  const connections = new Set<WebsocketConnection>();
+  let heartbeat: Heartbeat | undefined;
+
+  app.addHook("onReady", async () => {
+    await hub.start();
+    heartbeat = startHeartbeat(connections, settings.heartbeatMs);
+  });
+  // Before @fastify/websocket's own preClose (which closes the ws server), so clients get 1001.
+  app.addHook("preClose", async () => {
+    heartbeat?.stop();
+    await hub.stop();
+    const open = [...connections];
+    for (const connection of open) connection.close(CloseCode.GOING_AWAY, "server shutting down", "shutdown");
+    await Promise.all(open.map((connection) => connection.closed));
+  });
+
+  await app.register(websocketPlugin, {
+    options: { maxPayload: MAX_MESSAGE_BYTES },
+    // ws itself closes the connection on a protocol error (1002, 1009 over maxPayload, …): only log it.
+    errorHandler: (error, _socket, request) => request.log.info({ err: loggableError(error, secrets, false) }, "websocket error"),
+  });
+
+  // Upgrades are served on the websocket path only (elsewhere @fastify/websocket would complete the
+  // handshake and then close): a 404 before any handshake.
+  app.addHook("onRequest", async (request) => {
+    if (request.ws && request.routeOptions.url !== settings.path) {
+      throw new HttpError(404, HttpErrorCode.NOT_FOUND, `websocket upgrades are served on ${settings.path} only`);
+    }
+  });
+
+  app.route({
+    method: "GET",
+    url: settings.path,
+    schema: { hide: true, querystring: WebsocketQuery },
+    preHandler: async (request) => {
+      const key = request.query.apiKey;
+      if (key === undefined) return;
+      const apiKey = await apiKeys.verify(key);
+      if (!apiKey) throw new HttpError(401, HttpErrorCode.INVALID_API_KEY, "apiKey is not a valid API key");
+      request.apiKey = apiKey;
+    },
+    handler: async (_request, reply) =>
+      reply
+        .code(426)
+        .header("upgrade", "websocket")
+        .send({ message: `${settings.path} is a websocket: connect with an Upgrade: websocket request`, errorCode: UPGRADE_REQUIRED }),
+    wsHandler: (socket, request) => {
+      const id = connectionId();
+      const connection = acceptConnection(socket, {
+        id,
+        hub,
+        limits: settings,
+        metrics,
+        onError: (error) => request.log.error({ err: loggableError(error, secrets, false), connectionId: id }, "websocket subscription failed"),
+      });
+      connections.add(connection);
+      request.log.debug({ connectionId: id, apiKeyId: request.apiKey?.id }, "websocket connected");
+      void connection.closed.then(() => connections.delete(connection));
+    },
+  });
+  return hub;
+}
