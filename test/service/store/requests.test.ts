@@ -209,4 +209,48 @@ describeEachEngine("store requests", (engine) => {
     expect(rest.map((e) => e.id)).to.deep.equal([pending[1].id, pending[2].id]);
     expect((await store.requestEvents(hex(1)))[0].deliveredAt).to.equal(new Date(engine.clock.ms).toISOString());
   });
+
+  describe("onOutboxCommit", () => {
+    it("onOutboxCommit_isCalledAfterEachCommittedStatusChange_onceForATransaction_andNotAfterARollback", async () => {
+      let calls = 0;
+      const stop = engine.store.onOutboxCommit(() => calls++);
+      try {
+        const id = hex(9001);
+        await engine.store.createRequest(newRequest(9001));
+        expect(calls, "after createRequest").to.equal(1);
+        await engine.store.transitionRequest(id, "pending");
+        expect(calls, "after transitionRequest").to.equal(2);
+        await engine.store.transaction(async (tx) => {
+          await tx.transitionRequest(id, "submitted");
+          await tx.transitionRequest(id, "success");
+          expect(calls, "not before the commit").to.equal(2);
+        });
+        expect(calls, "once for the transaction").to.equal(3);
+        await engine.store.transaction(async (tx) => tx.getRequest(id));
+        expect(calls, "a transaction without status changes").to.equal(3);
+        const rolledBack = engine.store.transaction(async (tx) => {
+          await tx.transitionRequest(id, "failure").catch(() => {});
+          throw new Error("abort");
+        });
+        await rolledBack.catch(() => {});
+        expect(calls, "no call for a rolled-back transaction").to.equal(3);
+      } finally {
+        stop();
+      }
+      await engine.store.createRequest(newRequest(9002));
+      expect(calls, "unsubscribed").to.equal(3);
+    });
+
+    it("onOutboxCommit_aThrowingListener_doesNotFailTheWrite", async () => {
+      const stop = engine.store.onOutboxCommit(() => {
+        throw new Error("listener bug");
+      });
+      try {
+        const created = await engine.store.createRequest(newRequest(9003));
+        expect(created.status).to.equal("waiting");
+      } finally {
+        stop();
+      }
+    });
+  });
 });

@@ -250,4 +250,17 @@ describeEachEngine("webhook worker", (engine) => {
       }
     });
   }
+
+  it("aStatusChangeCommittedThroughTheStore_wakesTheSleepingWorker_beforeItsPollInterval", async () => {
+    const worker = start({ pollIntervalMs: 60_000 });
+    // Let the worker find nothing and go to sleep for the full interval.
+    await worker.tick();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const startedAt = Date.now();
+    const requestId = await seedRequest(engine.store, 7001, key.id, ["pending"]);
+    await waitUntil(() => receiver.received.filter((r) => JSON.parse(r.rawBody).data.requestId === requestId).length === 2, 5_000, "both events");
+    expect(Date.now() - startedAt).to.be.below(5_000);
+    const statuses = receiver.received.filter((r) => JSON.parse(r.rawBody).data.requestId === requestId).map((r) => JSON.parse(r.rawBody).data.status);
+    expect(statuses).to.deep.equal(["waiting", "pending"]);
+  });
 });

@@ -67,6 +67,33 @@ describe("websocket route", function () {
   });
   after(async () => sharedStore?.close());
 
+  describe("websocket: changes committed in this process", function () {
+    this.timeout(30_000);
+    it("reach a subscriber at once, without waiting for the outbox poll (pollIntervalMs 60 s)", async () => {
+      const server = await serve(sharedStore, { pollIntervalMs: 60_000 });
+      const socket = await connect(server.ws());
+      try {
+        const request = newRequest();
+        socket.send(subscribe(request.id));
+        await socket.next();
+        await sleep(50);
+        const startedAt = Date.now();
+        await sharedStore.createRequest(request);
+        await sharedStore.transaction(async (tx) => {
+          await tx.transitionRequest(request.id, "pending");
+          await tx.transitionRequest(request.id, "submitted");
+        });
+        const updates = [];
+        for (let i = 0; i < 3; i++) updates.push(await socket.next(isUpdate(request.id), 5_000));
+        expect(updates.map((u) => u.data.status)).to.deep.equal(["waiting", "pending", "submitted"]);
+        expect(Date.now() - startedAt).to.be.below(5_000);
+      } finally {
+        socket.ws.terminate();
+        await server.close();
+      }
+    });
+  });
+
   describe("websocket: protocol over loopback", function () {
     this.timeout(30_000);
     let store: Store;

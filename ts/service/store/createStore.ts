@@ -55,6 +55,13 @@ export type Store = Repositories & {
   readonly engine: Engine;
   /** Runs `fn` in one transaction; the repositories it receives all use it. */
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * Calls `listener` (synchronously, errors ignored) after a status change made through this store has
+   * committed its outbox event — a hint for this process's webhook worker and websocket tail to read
+   * the outbox now instead of at their next poll. Changes made by other processes (replicas) are not
+   * seen here: the readers' polling stays the guarantee. Returns the unsubscribe function.
+   */
+  onOutboxCommit(listener: () => void): () => void;
   /** Applies pending migrations (createStore already did; safe to call again). Returns the versions applied. */
   migrate(): Promise<number[]>;
   close(): Promise<void>;
@@ -95,10 +102,55 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
   }
   const now = options.now ?? (() => new Date());
   const db: Db = engineDb(engine);
+  const outboxListeners = new Set<() => void>();
+  const notifyOutbox = () => {
+    for (const listener of outboxListeners) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure is its own; the write has committed.
+      }
+    }
+  };
+  // The repositories whose calls write outbox events tell the listeners once their transaction has
+  // committed: at once for a call of its own, at the end of `transaction` for calls made inside it.
+  const top = repositories({ db, now });
   return {
-    ...repositories({ db, now }),
+    ...top,
+    createRequest: async (request) => {
+      const created = await top.createRequest(request);
+      notifyOutbox();
+      return created;
+    },
+    transitionRequest: async (id, to, patch) => {
+      const next = await top.transitionRequest(id, to, patch);
+      notifyOutbox();
+      return next;
+    },
     engine,
-    transaction: (fn) => db.transaction((tx) => fn(repositories({ db: tx, now }))),
+    transaction: async (fn) => {
+      let wroteEvents = false;
+      const result = await db.transaction((tx) => {
+        const repos = repositories({ db: tx, now });
+        return fn({
+          ...repos,
+          createRequest: (request) => {
+            wroteEvents = true;
+            return repos.createRequest(request);
+          },
+          transitionRequest: (id, to, patch) => {
+            wroteEvents = true;
+            return repos.transitionRequest(id, to, patch);
+          },
+        });
+      });
+      if (wroteEvents) notifyOutbox();
+      return result;
+    },
+    onOutboxCommit(listener) {
+      outboxListeners.add(listener);
+      return () => void outboxListeners.delete(listener);
+    },
     migrate: () => migrate(engine),
     close: () => engine.close(),
   };

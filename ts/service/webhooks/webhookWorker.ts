@@ -21,7 +21,8 @@ import { postWebhook, webhookBody, type WebhookPostResult } from "./postWebhook.
 export type WebhookWorkerSettings = Omit<WebhookSettings, "secretKey">;
 
 export type WebhookWorkerOptions = {
-  store: { engine: Pick<Engine, "transaction"> };
+  /** `onOutboxCommit`, when the store has it, wakes the loop as soon as this process commits a status change. */
+  store: { engine: Pick<Engine, "transaction">; onOutboxCommit?: (listener: () => void) => () => void };
   settings: WebhookWorkerSettings;
   /** The 32-byte key the stored API keys are encrypted under (FERRY_WEBHOOK_SECRET_KEY). */
   secretKey: Uint8Array;
@@ -172,8 +173,19 @@ export function startWebhookWorker(options: WebhookWorkerOptions): RunningWebhoo
   const log = options.log ?? SILENT_LOG;
   let stopped = false;
   let wake: (() => void) | null = null;
+  // A status change committed here while the loop is busy: the next sleep ends at once.
+  let woken = false;
+  const stopListening = options.store.onOutboxCommit?.(() => {
+    if (wake) wake();
+    else woken = true;
+  });
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (woken) {
+        woken = false;
+        resolve();
+        return;
+      }
       const done = () => {
         clearTimeout(timer);
         wake = null;
@@ -201,6 +213,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): RunningWebhoo
     tick: worker.tick,
     async stop(stopOptions) {
       stopped = true;
+      stopListening?.();
       wake?.();
       await loop;
       await worker.stop(stopOptions);

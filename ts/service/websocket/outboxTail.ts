@@ -42,6 +42,8 @@ export type OutboxTail = {
   stop(): Promise<void>;
   /** Polls once now (tests, and the loop itself). */
   poll(): Promise<void>;
+  /** Asks the running loop to poll now rather than at its next tick (events were just written here). */
+  nudge(): void;
   /** The largest id seen so far. */
   readonly position: number;
   /** Ids being watched for a late commit. */
@@ -115,14 +117,21 @@ export function createOutboxTail(options: OutboxTailOptions): OutboxTail {
     }
   }
 
+  // A nudge (an outbox write committed in this process) polls now instead of at the next tick; one
+  // that comes while a poll runs makes the next poll follow at once.
+  let nudged = false;
+  const run = () => {
+    timer = undefined;
+    inFlight = poll().finally(() => {
+      inFlight = undefined;
+      schedule();
+    });
+  };
   const schedule = () => {
     if (!running) return;
-    timer = setTimeout(() => {
-      inFlight = poll().finally(() => {
-        inFlight = undefined;
-        schedule();
-      });
-    }, options.pollIntervalMs);
+    const delay = nudged ? 0 : options.pollIntervalMs;
+    nudged = false;
+    timer = setTimeout(run, delay);
     // The tail alone does not keep the process alive (the server's socket does).
     timer.unref();
   };
@@ -145,6 +154,15 @@ export function createOutboxTail(options: OutboxTailOptions): OutboxTail {
       await inFlight;
     },
     poll,
+    nudge() {
+      if (!running) return;
+      if (inFlight) {
+        nudged = true;
+        return;
+      }
+      if (timer) clearTimeout(timer);
+      run();
+    },
     get position() {
       return cursor;
     },

@@ -64,6 +64,8 @@ export type StatusHub = {
   readonly size: number;
   /** The outbox tail (its position and watched holes). */
   readonly tail: OutboxTail;
+  /** Events were just committed in this process: read the outbox now. */
+  nudge(): void;
 };
 
 export function createStatusHub(options: StatusHubOptions): StatusHub {
@@ -128,6 +130,7 @@ export function createStatusHub(options: StatusHubOptions): StatusHub {
   return {
     start: () => tail.start(),
     stop: () => tail.stop(),
+    nudge: () => tail.nudge(),
 
     async subscribe(connection, requestId) {
       let own = byConnection.get(connection);

@@ -63,12 +63,16 @@ export async function registerWebsocketRoute(app: FerryApp, options: WebsocketRo
   const connections = new Set<WebsocketConnection>();
   let heartbeat: Heartbeat | undefined;
 
+  // Status changes committed by this process reach subscribers at once; other replicas' within a poll.
+  let stopNudging: (() => void) | undefined;
   app.addHook("onReady", async () => {
     await hub.start();
+    stopNudging = options.store.onOutboxCommit(() => hub.nudge());
     heartbeat = startHeartbeat(connections, settings.heartbeatMs);
   });
   // Before @fastify/websocket's own preClose (which closes the ws server), so clients get 1001.
   app.addHook("preClose", async () => {
+    stopNudging?.();
     heartbeat?.stop();
     await hub.stop();
     const open = [...connections];
