@@ -57,7 +57,7 @@ export type EngineUnderTest = {
   freshDatabase(): Promise<TestDatabase>;
 };
 
-const TABLES = "request_events, requests, quotes, indexer_checkpoints, api_keys";
+const TABLES = "request_events, requests, quotes, indexer_checkpoints, api_keys, stray_deposits, stray_tracking";
 
 export function describeEachEngine(title: string, body: (engine: EngineUnderTest) => void): void {
   for (const kind of ["pglite", "postgres"] as const) {

@@ -7,7 +7,8 @@
  * - executed onchain already (the replay guard's `executed(requestHash)`) → record that transaction;
  * - otherwise the allocator signs the stored struct and the solver's wallet sends `execute`, the hash
  *   recorded (status `sent`) before the broadcast.
- * Returns the payout as stored after the step.
+ * Returns the payout as stored after the step. `stepPayout` is the same step for a payout planned
+ * and stored elsewhere (a stray deposit's refund).
  */
 import { encodeFunctionData, type Hex } from "viem";
 import { depositoryAbi } from "../../abi/Depository.ts";
@@ -39,10 +40,28 @@ export async function advancePayout(ctx: SolverContext, request: StoredRequest, 
     });
     request = await ctx.store.patchRequest(request.id, { data: { [kind]: payout } });
   }
-  if (payout.status === "confirmed" || payout.status === "reverted") return { payout, request };
-  const client = ctx.clients.get(payout.chainId);
-  const save = async (next: StoredPayout) => {
+  const step = await stepPayout(ctx, payout, { requestId: request.id, kind }, async (next) => {
     request = await ctx.store.patchRequest(request.id, { data: { [kind]: next } });
+  });
+  return { ...step, request };
+}
+
+/**
+ * One step of a payout that is already planned and stored (status `prepared` or later): `save`
+ * stores the payout as it changes — it must have been stored before this is called, and every new
+ * hash is saved before its transaction is broadcast. Shared by requests' payouts and stray-deposit
+ * refunds (./refundStrayDeposit.ts). `logFields` identify the payout in logs.
+ */
+export async function stepPayout(
+  ctx: SolverContext,
+  payout: StoredPayout,
+  logFields: Record<string, unknown>,
+  save: (next: StoredPayout) => Promise<void>,
+): Promise<{ payout: StoredPayout; tx?: Record<string, unknown> }> {
+  if (payout.status === "confirmed" || payout.status === "reverted") return { payout };
+  const client = ctx.clients.get(payout.chainId);
+  const record = async (next: StoredPayout) => {
+    await save(next);
     return next;
   };
 
@@ -50,13 +69,13 @@ export async function advancePayout(ctx: SolverContext, request: StoredRequest, 
     const receipt = await receiptOrNull(client.publicClient, payout.hash);
     if (receipt?.status === "success") {
       const tx = await onchainTxOf(client, receipt);
-      return { payout: await save({ ...payout, status: "confirmed", block: Number(receipt.blockNumber) }), request, tx };
+      return { payout: await record({ ...payout, status: "confirmed", block: Number(receipt.blockNumber) }), tx };
     }
-    if (receipt === null && (await transactionKnown(client.publicClient, payout.hash))) return { payout, request };
+    if (receipt === null && (await transactionKnown(client.publicClient, payout.hash))) return { payout };
     if (receipt && !(await isPayoutExecuted(client, payout.requestHash))) {
       const failReason = await replayRevert(client, receipt.transactionHash, receipt.blockNumber);
-      ctx.log.error({ requestId: request.id, kind, hash: receipt.transactionHash, failReason }, "payout reverted");
-      return { payout: await save({ ...payout, status: "reverted", block: Number(receipt.blockNumber), failReason }), request };
+      ctx.log.error({ ...logFields, hash: receipt.transactionHash, failReason }, "payout reverted");
+      return { payout: await record({ ...payout, status: "reverted", block: Number(receipt.blockNumber), failReason }) };
     }
   }
 
@@ -65,7 +84,7 @@ export async function advancePayout(ctx: SolverContext, request: StoredRequest, 
     if (hash) {
       const receipt = await client.publicClient.getTransactionReceipt({ hash });
       const tx = await onchainTxOf(client, receipt);
-      return { payout: await save({ ...payout, hash, status: "confirmed", block: Number(receipt.blockNumber) }), request, tx };
+      return { payout: await record({ ...payout, hash, status: "confirmed", block: Number(receipt.blockNumber) }), tx };
     }
   }
 
@@ -77,21 +96,21 @@ export async function advancePayout(ctx: SolverContext, request: StoredRequest, 
   let current = payout;
   try {
     await sendRecorded(wallet, client.publicClient, { to: payout.depository, data }, async (hash) => {
-      current = await save({ ...current, hash, status: "sent" });
+      current = await record({ ...current, hash, status: "sent" });
     });
   } catch (error) {
     if (!isRevert(error)) throw error;
     const decoded = decodeRevert(revertDataOf(error));
-    ctx.log.error({ requestId: request.id, kind, failReason: decoded.failReason, error: decoded.errorName }, "payout simulation reverted");
-    return { payout: await save({ ...current, status: "reverted", failReason: decoded.failReason }), request };
+    ctx.log.error({ ...logFields, failReason: decoded.failReason, error: decoded.errorName }, "payout simulation reverted");
+    return { payout: await record({ ...current, status: "reverted", failReason: decoded.failReason }) };
   }
-  ctx.log.info({ requestId: request.id, kind, hash: current.hash }, "payout sent");
+  ctx.log.info({ ...logFields, hash: current.hash }, "payout sent");
   const receipt = await receiptOrNull(client.publicClient, current.hash!);
   if (receipt?.status === "success") {
     const tx = await onchainTxOf(client, receipt);
-    return { payout: await save({ ...current, status: "confirmed", block: Number(receipt.blockNumber) }), request, tx };
+    return { payout: await record({ ...current, status: "confirmed", block: Number(receipt.blockNumber) }), tx };
   }
-  return { payout: current, request };
+  return { payout: current };
 }
 
 async function replayRevert(client: ChainClient, hash: Hex, blockNumber: bigint): Promise<string> {

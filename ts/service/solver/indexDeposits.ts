@@ -3,6 +3,9 @@
  * stored checkpoint (the chain's deploymentBlock on the first run) up to the confirmed head, in
  * bounded ranges, and records each range with its checkpoint in one transaction. After a restart it
  * resumes from the checkpoint; a range read twice credits nothing twice (recordDeposits).
+ * On its first run on a chain it starts tracking stray deposits from the block after the head: earlier
+ * deposits arrived before this database watched the chain, so it cannot tell strays among them
+ * (store/migrations/0005_stray_deposits.sql).
  */
 import type { Store } from "../store/createStore.ts";
 import { nextBlockRange } from "./blockRange.ts";
@@ -31,6 +34,7 @@ export async function indexDeposits(
   const head = await client.publicClient.getBlockNumber({ cacheTime: 0 });
   const outcomes: DepositOutcome[] = [];
   let checkpoint = await store.getCheckpoint(chainId, contract);
+  if ((await store.getStrayTrackingStart(chainId, contract)) === null) await store.startStrayTracking(chainId, contract, Number(head) + 1);
   for (let i = 0; i < options.maxRangesPerStep; i++) {
     const range = nextBlockRange({
       checkpoint,

@@ -4,21 +4,29 @@
  * checkpoint advances — all in one store transaction. Idempotent: a deposit seen twice (a re-read
  * range, the index route and the indexer, two replicas) credits once, because requests.order_id is
  * unique and only `waiting`/`depositing` may move to `pending`.
+ *
+ * A deposit no request accounts for — a second deposit for an order already credited (`extra`,
+ * DOUBLE_SPEND) or one for an orderId never quoted (`unknown-order`, UNKNOWN_ORDER) — is recorded as a
+ * stray deposit in the same transaction, keyed by its log, so the solver returns it to its depositor
+ * (./refundStrayDeposit.ts). Seeing the credited deposit itself again (`duplicate`) records nothing.
+ * Only deposits from the Depository's stray-tracking start on are recorded (./indexDeposits.ts): an
+ * earlier one arrived before this database watched the chain and may well be settled already.
  */
 import type { ChainConfig } from "../config/configSchema.ts";
 import type { Repositories, Store } from "../store/createStore.ts";
 import { depositData, newRequestFor, type ObservedDeposit } from "./depositRequest.ts";
 import { readQuotedIntent } from "./readQuotedIntent.ts";
 import type { SolverLog } from "./solverLog.ts";
+import type { StrayDepositReason } from "../store/strayDeposits.ts";
 
 export type DepositOutcome =
   /** The request moved to `pending` now. */
   | { orderId: string; outcome: "credited"; requestId: string }
   /** This deposit was already credited (seen before). */
   | { orderId: string; outcome: "duplicate"; requestId: string }
-  /** Another deposit already credited this orderId: this one is not matched (logged for the operator). */
+  /** Another deposit already credited this orderId: this one is not matched; recorded as a DOUBLE_SPEND stray (refunded). */
   | { orderId: string; outcome: "extra"; requestId: string }
-  /** No quote (with an intent) for the orderId: nothing to match the funds to. */
+  /** No quote (with an intent) for the orderId: nothing to match the funds to; recorded as an UNKNOWN_ORDER stray (refunded). */
   | { orderId: string; outcome: "unknown-order"; requestId: null };
 
 export type Checkpoint = { chainId: number; contract: string; block: number };
@@ -68,6 +76,7 @@ async function recordDeposit(
   const intent = readQuotedIntent(quote);
   if (!quote || !intent) {
     deps.log.warn({ chainId: deposit.chainId, orderId, txHash: deposit.txHash }, "deposit for an unknown order: not matched");
+    await recordStray(tx, deps, deposit, "UNKNOWN_ORDER", null);
     return { orderId, outcome: "unknown-order", requestId: null };
   }
   let request = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId.toLowerCase()));
@@ -86,5 +95,28 @@ async function recordDeposit(
     return { orderId, outcome: "duplicate", requestId: request.id };
   }
   deps.log.warn({ requestId: request.id, chainId: deposit.chainId, txHash: deposit.txHash }, "second deposit for an already credited order: not matched");
+  await recordStray(tx, deps, deposit, "DOUBLE_SPEND", request.id);
   return { orderId, outcome: "extra", requestId: request.id };
+}
+
+async function recordStray(tx: Repositories, deps: { log: SolverLog }, deposit: ObservedDeposit, reason: StrayDepositReason, requestId: string | null): Promise<void> {
+  const from = await tx.getStrayTrackingStart(deposit.chainId, deposit.depository);
+  if (from === null || Number(deposit.blockNumber) < from) {
+    deps.log.warn({ chainId: deposit.chainId, txHash: deposit.txHash, logIndex: deposit.logIndex, reason, trackedFrom: from }, "stray deposit before stray tracking started: not refunded");
+    return;
+  }
+  const recorded = await tx.recordStrayDeposit({
+    chainId: deposit.chainId,
+    txHash: deposit.txHash,
+    logIndex: deposit.logIndex,
+    depository: deposit.depository,
+    block: Number(deposit.blockNumber),
+    orderId: deposit.orderId,
+    depositor: deposit.depositor,
+    token: deposit.token,
+    amount: deposit.amount.toString(),
+    reason,
+    requestId,
+  });
+  if (recorded) deps.log.info({ chainId: deposit.chainId, txHash: deposit.txHash, logIndex: deposit.logIndex, reason }, "stray deposit recorded for refund");
 }

@@ -3,7 +3,9 @@
  * 1. the deposit indexer, per configured chain (./indexDeposits.ts);
  * 2. the work list (`store.listSolverWork`): for each request, take its lease
  *    (`store.claimRequest`, several loops and replicas never work on one request at once), run one
- *    step (./solverStep.ts), give the lease back.
+ *    step (./solverStep.ts), give the lease back;
+ * 3. the pending stray deposits (`store.listPendingStrayDeposits`): each under its own lease
+ *    (`store.claimStrayDeposit`), one refund step (./refundStrayDeposit.ts).
  * Errors are logged per chain and per request and retried on the next tick; nothing is ever guessed.
  * `stop()` ends the loop after the in-flight tick.
  */
@@ -15,6 +17,7 @@ import { indexDeposits, DEFAULT_INDEX_OPTIONS, type IndexDepositsOptions } from 
 import type { SolverContext } from "./solverContext.ts";
 import { errorFields, SILENT_LOG, type SolverLog } from "./solverLog.ts";
 import { solverStep } from "./solverStep.ts";
+import { refundStrayDeposit } from "./refundStrayDeposit.ts";
 
 export type SolverOptions = {
   config: FerryConfig;
@@ -121,7 +124,29 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
         await ctx.store.releaseRequest(request.id, owner).catch(() => {});
       }
     }
+    await refundStrays();
     if (work.length > 0) ctx.log.debug({ indexMs: indexed - started, workMs: Date.now() - indexed, requests: work.length }, "solver tick");
+  };
+
+  const refundStrays = async () => {
+    let strays;
+    try {
+      strays = await ctx.store.listPendingStrayDeposits(batch);
+    } catch (error) {
+      ctx.log.warn({ err: errorFields(error) }, "reading the stray deposits failed; retrying next tick");
+      return;
+    }
+    for (const stray of strays) {
+      const key = { chainId: stray.chainId, txHash: stray.txHash, logIndex: stray.logIndex };
+      if (!(await ctx.store.claimStrayDeposit(key, owner, ttl).catch(() => false))) continue;
+      try {
+        await refundStrayDeposit(ctx, key);
+      } catch (error) {
+        ctx.log.warn({ strayDeposit: `${key.chainId}:${key.txHash}:${key.logIndex}`, err: errorFields(error) }, "stray deposit refund step failed; retrying next tick");
+      } finally {
+        await ctx.store.releaseStrayDeposit(key, owner).catch(() => {});
+      }
+    }
   };
 
   const tick = Object.assign(

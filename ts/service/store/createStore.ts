@@ -16,6 +16,21 @@ import {
   type TransitionPatch,
 } from "./requests.ts";
 import { claimRequest, listSolverWork, patchRequest, releaseRequest, type SolverDataPatch } from "./solverWork.ts";
+import {
+  claimStrayDeposit,
+  getStrayDeposit,
+  getStrayTrackingStart,
+  startStrayTracking,
+  listPendingStrayDeposits,
+  listStrayDepositsByOrderId,
+  patchStrayDeposit,
+  recordStrayDeposit,
+  releaseStrayDeposit,
+  type NewStrayDeposit,
+  type StoredStrayDeposit,
+  type StrayDepositKey,
+  type StrayDepositPatch,
+} from "./strayDeposits.ts";
 import type { RequestStatus } from "../lifecycle/transitions.ts";
 
 export type StoreOptions = {
@@ -49,6 +64,16 @@ export type Repositories = {
   claimRequest(requestId: string, owner: string, ttlMs: number): Promise<boolean>;
   releaseRequest(requestId: string, owner: string): Promise<void>;
   patchRequest(id: string, patch: SolverDataPatch): Promise<StoredRequest>;
+  /** Stray deposits (./strayDeposits.ts): recorded once by the indexer, refunded by the solver under their own lease. */
+  recordStrayDeposit(stray: NewStrayDeposit): Promise<boolean>;
+  getStrayDeposit(key: StrayDepositKey): Promise<StoredStrayDeposit | null>;
+  listPendingStrayDeposits(limit?: number): Promise<StoredStrayDeposit[]>;
+  listStrayDepositsByOrderId(orderId: string): Promise<StoredStrayDeposit[]>;
+  patchStrayDeposit(key: StrayDepositKey, patch: StrayDepositPatch): Promise<StoredStrayDeposit>;
+  claimStrayDeposit(key: StrayDepositKey, owner: string, ttlMs: number): Promise<boolean>;
+  releaseStrayDeposit(key: StrayDepositKey, owner: string): Promise<void>;
+  getStrayTrackingStart(chainId: number, contract: string): Promise<number | null>;
+  startStrayTracking(chainId: number, contract: string, fromBlock: number): Promise<number>;
 };
 
 export type Store = Repositories & {
@@ -86,6 +111,15 @@ function repositories(ctx: StoreContext): Repositories {
     claimRequest: (id, o, t) => claimRequest(ctx, id, o, t),
     releaseRequest: (id, o) => releaseRequest(ctx, id, o),
     patchRequest: (id, p) => patchRequest(ctx, id, p),
+    recordStrayDeposit: (s) => recordStrayDeposit(ctx, s),
+    getStrayDeposit: (k) => getStrayDeposit(ctx, k),
+    listPendingStrayDeposits: (l) => listPendingStrayDeposits(ctx, l),
+    listStrayDepositsByOrderId: (id) => listStrayDepositsByOrderId(ctx, id),
+    patchStrayDeposit: (k, p) => patchStrayDeposit(ctx, k, p),
+    claimStrayDeposit: (k, o, t) => claimStrayDeposit(ctx, k, o, t),
+    releaseStrayDeposit: (k, o) => releaseStrayDeposit(ctx, k, o),
+    getStrayTrackingStart: (c, a) => getStrayTrackingStart(ctx, c, a),
+    startStrayTracking: (c, a, b) => startStrayTracking(ctx, c, a, b),
   };
 }
 

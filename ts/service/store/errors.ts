@@ -4,6 +4,7 @@ import { FerryError, type FerryErrorOptions } from "../../core/errors.ts";
 export const StoreErrorCode = {
   REQUEST_NOT_FOUND: "REQUEST_NOT_FOUND",
   INVALID_CURSOR: "INVALID_CURSOR",
+  STRAY_DEPOSIT_NOT_FOUND: "STRAY_DEPOSIT_NOT_FOUND",
 } as const;
 
 /** No request has this id (the HTTP layer answers 404). */
@@ -19,5 +20,14 @@ export class RequestNotFoundError extends FerryError {
 export class InvalidCursorError extends FerryError {
   constructor(message = "invalid continuation cursor", options: FerryErrorOptions = {}) {
     super(StoreErrorCode.INVALID_CURSOR, message, options);
+  }
+}
+
+/** No stray deposit has this key (`chainId:txHash:logIndex`). */
+export class StrayDepositNotFoundError extends FerryError {
+  readonly key: string;
+  constructor(key: string, options: FerryErrorOptions = {}) {
+    super(StoreErrorCode.STRAY_DEPOSIT_NOT_FOUND, `stray deposit not found: ${key}`, options);
+    this.key = key;
   }
 }

@@ -1,0 +1,65 @@
+/**
+ * The refund of a stray deposit (a deposit no request accounts for): the policy that decides whether
+ * it is refunded, and the allocator-signed `CallRequest` that returns it. Pure.
+ *
+ * - Refunded: the whole amount, to the deposit's credited `depositor`, in the deposited token, on the
+ *   deposit's chain — when the token is the chain's native currency or one of its configured ERC-20s.
+ * - Ignored: an amount of 0 (`AMOUNT_TOO_LOW_TO_REFUND`: nothing to return) and any other token
+ *   (`UNSUPPORTED_CURRENCY`: Ferry never calls a token it does not know; an operator decides).
+ * - No minimum amount: a dust refund may cost the solver more gas than it returns.
+ *
+ * The nonce is `keccak256(abi.encode("ferry.stray-refund", chainId, txHash, logIndex))` — a domain
+ * tag of its own, so it can never equal a request's repayment or refund nonce (those encode
+ * `("ferry.repayment"|"ferry.refund", requestId)`) — and the expiration is chosen once and stored
+ * before the first send, exactly like a request's payouts (./payoutPlan.ts): a retry re-signs the very
+ * same struct, and the Depository's replay guard on its hash makes a second execution revert.
+ */
+import { encodeAbiParameters, keccak256, zeroAddress, type Address, type Hex } from "viem";
+import { payoutRequestHash } from "../../core/payoutRequest.ts";
+import type { ChainConfig } from "../config/configSchema.ts";
+import { PAYOUT_TTL_SECONDS, type StoredPayout } from "./payoutPlan.ts";
+
+export const STRAY_REFUND_NONCE_TAG = "ferry.stray-refund";
+
+/** Why a stray deposit is not refunded (stored as its `ignored_reason`). */
+export const StrayIgnoredReason = {
+  AMOUNT_TOO_LOW_TO_REFUND: "AMOUNT_TOO_LOW_TO_REFUND",
+  UNSUPPORTED_CURRENCY: "UNSUPPORTED_CURRENCY",
+} as const;
+export type StrayIgnoredReason = (typeof StrayIgnoredReason)[keyof typeof StrayIgnoredReason];
+
+/** What the plan needs of a stray deposit (the store's record). */
+export type StrayDepositFacts = { chainId: number; txHash: string; logIndex: number; depository: string; depositor: string; token: string; amount: string };
+
+export function strayRefundNonce(chainId: number, txHash: Hex, logIndex: number): bigint {
+  return BigInt(
+    keccak256(
+      encodeAbiParameters([{ type: "string" }, { type: "uint256" }, { type: "bytes32" }, { type: "uint256" }], [STRAY_REFUND_NONCE_TAG, BigInt(chainId), txHash, BigInt(logIndex)]),
+    ),
+  );
+}
+
+/** The policy: null = refund it; otherwise why it is ignored. `chain` is the deposit's chain's config. */
+export function strayIgnoredReason(stray: StrayDepositFacts, chain: ChainConfig): StrayIgnoredReason | null {
+  if (BigInt(stray.amount) === 0n) return StrayIgnoredReason.AMOUNT_TOO_LOW_TO_REFUND;
+  const token = stray.token.toLowerCase();
+  if (token === zeroAddress) return null;
+  if (chain.erc20Currencies.some((c) => c.address.toLowerCase() === token)) return null;
+  return StrayIgnoredReason.UNSUPPORTED_CURRENCY;
+}
+
+/** The refund payout to store (status `prepared`) before anything is signed or sent. */
+export function planStrayRefund(stray: StrayDepositFacts, nowSeconds: number): StoredPayout {
+  const calls = [{ to: stray.depositor.toLowerCase() as Address, token: stray.token.toLowerCase() as Address, amount: BigInt(stray.amount).toString() }];
+  const nonce = strayRefundNonce(stray.chainId, stray.txHash.toLowerCase() as Hex, stray.logIndex);
+  const expiration = nowSeconds + PAYOUT_TTL_SECONDS;
+  return {
+    chainId: stray.chainId,
+    depository: stray.depository.toLowerCase() as Address,
+    nonce: nonce.toString(),
+    expiration,
+    calls,
+    requestHash: payoutRequestHash({ calls, nonce, expiration }),
+    status: "prepared",
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * Stray deposits (migration 0005): deposits no request accounts for, which the solver returns to their
+ * depositor. Recording is idempotent on the log's key (chain, transaction, log index); the solver lists
+ * the pending ones, leases one at a time (claim columns on the row: `solver_claims` references
+ * requests) and patches it as its refund payout advances. Every call joins the caller's transaction.
+ * `stray_tracking` holds, per Depository, the first block whose strays are tracked (migration 0005).
+ */
+import { isoColumn, type StoreContext } from "./engine.ts";
+import { StrayDepositNotFoundError } from "./errors.ts";
+
+export type StrayDepositReason = "DOUBLE_SPEND" | "UNKNOWN_ORDER";
+export type StrayDepositState = "pending" | "refunded" | "ignored";
+
+/** A deposit's identity: its log. */
+export type StrayDepositKey = { chainId: number; txHash: string; logIndex: number };
+
+export type NewStrayDeposit = StrayDepositKey & {
+  depository: string;
+  block: number;
+  orderId: string;
+  depositor: string;
+  /** Zero address = native. */
+  token: string;
+  /** Decimal string (uint256). */
+  amount: string;
+  reason: StrayDepositReason;
+  /** DOUBLE_SPEND: the request holding the credited deposit. */
+  requestId?: string | null;
+};
+
+export type StoredStrayDeposit = Required<NewStrayDeposit> & {
+  state: StrayDepositState;
+  ignoredReason: string | null;
+  /** The refund payout (the solver's StoredPayout), stored before it is signed. */
+  refund: Record<string, unknown> | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** What the solver may change: the refund record, and the state (with the reason when `ignored`). */
+export type StrayDepositPatch = { refund?: Record<string, unknown>; state?: StrayDepositState; ignoredReason?: string };
+
+const COLUMNS = `chain_id, tx_hash, log_index, depository, block, order_id, depositor, token, amount::text AS amount, reason,
+  request_id, state, ignored_reason, refund, ${isoColumn("created_at")}, ${isoColumn("updated_at")}`;
+
+type Row = {
+  chain_id: number;
+  tx_hash: string;
+  log_index: number;
+  depository: string;
+  block: number;
+  order_id: string;
+  depositor: string;
+  token: string;
+  amount: string;
+  reason: StrayDepositReason;
+  request_id: string | null;
+  state: StrayDepositState;
+  ignored_reason: string | null;
+  refund: Record<string, unknown> | null;
+  created_at: string;
+  updated_at: string;
+};
+
+function fromRow(row: Row): StoredStrayDeposit {
+  return {
+    chainId: Number(row.chain_id),
+    txHash: row.tx_hash,
+    logIndex: Number(row.log_index),
+    depository: row.depository,
+    block: Number(row.block),
+    orderId: row.order_id,
+    depositor: row.depositor,
+    token: row.token,
+    amount: row.amount,
+    reason: row.reason,
+    requestId: row.request_id,
+    state: row.state,
+    ignoredReason: row.ignored_reason,
+    refund: row.refund,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const KEY_WHERE = "chain_id = $1 AND tx_hash = $2 AND log_index = $3";
+const keyParams = (key: StrayDepositKey) => [key.chainId, key.txHash.toLowerCase(), key.logIndex];
+
+/** Records a stray deposit once. Returns true when this call recorded it, false when it already was. */
+export async function recordStrayDeposit({ db, now }: StoreContext, stray: NewStrayDeposit): Promise<boolean> {
+  const at = now().toISOString();
+  const { rows } = await db.query(
+    `INSERT INTO stray_deposits (chain_id, tx_hash, log_index, depository, block, order_id, depositor, token, amount, reason, request_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10, $11, $12::timestamptz, $12::timestamptz)
+     ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING RETURNING chain_id`,
+    [
+      ...keyParams(stray),
+      stray.depository.toLowerCase(),
+      stray.block,
+      stray.orderId.toLowerCase(),
+      stray.depositor.toLowerCase(),
+      stray.token.toLowerCase(),
+      stray.amount,
+      stray.reason,
+      stray.requestId?.toLowerCase() ?? null,
+      at,
+    ],
+  );
+  return rows.length === 1;
+}
+
+export async function getStrayDeposit({ db }: StoreContext, key: StrayDepositKey): Promise<StoredStrayDeposit | null> {
+  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM stray_deposits WHERE ${KEY_WHERE}`, keyParams(key));
+  return rows.length === 0 ? null : fromRow(rows[0]);
+}
+
+/**
+ * The strays the solver still has to act on, least recently touched first: `pending`, except those
+ * whose refund payout reverted (`refund.status` = `reverted`), which need an operator.
+ */
+export async function listPendingStrayDeposits({ db }: StoreContext, limit = 50): Promise<StoredStrayDeposit[]> {
+  const { rows } = await db.query<Row>(
+    `SELECT ${COLUMNS} FROM stray_deposits
+     WHERE state = 'pending' AND coalesce(refund->>'status', '') <> 'reverted'
+     ORDER BY updated_at, chain_id, tx_hash, log_index LIMIT $1`,
+    [limit],
+  );
+  return rows.map(fromRow);
+}
+
+/** All strays of an orderId (operators, tests), oldest first. */
+export async function listStrayDepositsByOrderId({ db }: StoreContext, orderId: string): Promise<StoredStrayDeposit[]> {
+  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM stray_deposits WHERE order_id = $1 ORDER BY block, log_index`, [orderId.toLowerCase()]);
+  return rows.map(fromRow);
+}
+
+/** Merges `patch` into the stray (one statement). Throws STRAY_DEPOSIT_NOT_FOUND. */
+export async function patchStrayDeposit({ db, now }: StoreContext, key: StrayDepositKey, patch: StrayDepositPatch): Promise<StoredStrayDeposit> {
+  const { rows } = await db.query<Row>(
+    `UPDATE stray_deposits SET refund = coalesce($4::jsonb, refund), state = coalesce($5, state),
+       ignored_reason = coalesce($6, ignored_reason), updated_at = $7::timestamptz
+     WHERE ${KEY_WHERE} RETURNING ${COLUMNS}`,
+    [...keyParams(key), patch.refund ? JSON.stringify(patch.refund) : null, patch.state ?? null, patch.ignoredReason ?? null, now().toISOString()],
+  );
+  if (rows.length === 0) throw new StrayDepositNotFoundError(`${key.chainId}:${key.txHash}:${key.logIndex}`);
+  return fromRow(rows[0]);
+}
+
+/**
+ * Takes (or renews) the lease on a stray for `owner` until `now + ttlMs`; false while another owner's
+ * lease runs. Atomic on both engines: the UPDATE's WHERE is re-checked on the locked row.
+ */
+export async function claimStrayDeposit({ db, now }: StoreContext, key: StrayDepositKey, owner: string, ttlMs: number): Promise<boolean> {
+  const at = now();
+  const { rows } = await db.query(
+    `UPDATE stray_deposits SET claim_owner = $4, claim_expires_at = $5::timestamptz
+     WHERE ${KEY_WHERE} AND (claim_owner IS NULL OR claim_owner = $4 OR claim_expires_at < $6::timestamptz)
+     RETURNING chain_id`,
+    [...keyParams(key), owner, new Date(at.getTime() + ttlMs).toISOString(), at.toISOString()],
+  );
+  return rows.length === 1;
+}
+
+/** Gives the lease back (only `owner`'s own). */
+export async function releaseStrayDeposit({ db }: StoreContext, key: StrayDepositKey, owner: string): Promise<void> {
+  await db.query(`UPDATE stray_deposits SET claim_owner = NULL, claim_expires_at = NULL WHERE ${KEY_WHERE} AND claim_owner = $4`, [...keyParams(key), owner]);
+}
+
+/** The first block of `contract` on `chainId` whose stray deposits are recorded, or null before the indexer first ran there. */
+export async function getStrayTrackingStart({ db }: StoreContext, chainId: number, contract: string): Promise<number | null> {
+  const { rows } = await db.query<{ from_block: number }>("SELECT from_block FROM stray_tracking WHERE chain_id = $1 AND contract = $2", [chainId, contract.toLowerCase()]);
+  return rows.length === 0 ? null : Number(rows[0].from_block);
+}
+
+/** Starts tracking strays of `contract` on `chainId` from `fromBlock`, unless already started (never moved). Returns the start in force. */
+export async function startStrayTracking({ db }: StoreContext, chainId: number, contract: string, fromBlock: number): Promise<number> {
+  const { rows } = await db.query<{ from_block: number }>(
+    `INSERT INTO stray_tracking (chain_id, contract, from_block) VALUES ($1, $2, $3)
+     ON CONFLICT (chain_id, contract) DO UPDATE SET from_block = stray_tracking.from_block RETURNING from_block`,
+    [chainId, contract.toLowerCase(), fromBlock],
+  );
+  return Number(rows[0].from_block);
+}
