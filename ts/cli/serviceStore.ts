@@ -7,19 +7,14 @@
  */
 import type { FerryConfig } from "../service/config/configSchema.ts";
 import { loadConfig } from "../service/config/loadConfig.ts";
-import { createStore, type Store, type StoreOptions } from "../service/store/createStore.ts";
+import { configuredStoreOptions } from "../service/store/configuredStore.ts";
+import { createStore, type Store } from "../service/store/createStore.ts";
 import type { CliIo } from "./cliIo.ts";
-
-/** What `withServiceStore` opens: PostgreSQL when configured, else PGlite on disk (never in memory). */
-export function serviceStoreOptions(config: FerryConfig): StoreOptions {
-  const databaseUrl = config.database.url?.reveal();
-  return databaseUrl ? { databaseUrl } : { dataDir: config.database.dataDir };
-}
 
 /** Loads the configuration from `io.env`, opens the store, runs `fn`, and closes the store whatever happens. */
 export async function withServiceStore<T>(io: CliIo, fn: (store: Store, config: FerryConfig) => Promise<T>): Promise<T> {
   const config = await loadConfig({ env: io.env });
-  const store = await createStore(serviceStoreOptions(config));
+  const store = await createStore(configuredStoreOptions(config));
   let result: T;
   try {
     result = await fn(store, config);

@@ -5,7 +5,6 @@
  *
  *   FERRY_CONFIG=ferry.json node ts/service/server.ts
  */
-import { mkdirSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { FastifyServerOptions } from "fastify";
 import type { FerryConfig } from "./config/configSchema.ts";
@@ -15,6 +14,7 @@ import { buildApp, type AppDeps } from "./http/app.ts";
 import type { FerryApp } from "./http/ferryApp.ts";
 import type { ReadinessCheck } from "./http/routes/ready.ts";
 import { rpcReadinessCheck } from "./http/rpcReadinessCheck.ts";
+import { configuredStoreOptions } from "./store/configuredStore.ts";
 import { createStore, type Store } from "./store/createStore.ts";
 import { solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
 import type { SolverLog } from "./solver/solverLog.ts";
@@ -59,7 +59,7 @@ export async function startServer(options: {
 }): Promise<RunningServer> {
   const { config } = options;
   const ownStore = options.deps?.store === undefined;
-  const store = options.deps?.store ?? (await createStore(storeOptions(config)));
+  const store = options.deps?.store ?? (await createStore(configuredStoreOptions(config)));
   try {
     const deps: AppDeps = { checks: [...config.chains.map(rpcReadinessCheck), databaseReadinessCheck(store)], ...options.deps, store };
     const app = await buildApp({ config, deps, logger: options.logger ?? false });
@@ -111,13 +111,6 @@ function maybeStartWebhooks(
   const settings: WebhookWorkerSettings = { ...configured, ...overrides };
   app.log.info({ webhooks: settings }, "webhook worker started");
   return startWebhookWorker({ store, settings, secretKey: parseWebhookSecretKey(secretKey.reveal()), log: app.log as unknown as SolverLog });
-}
-
-function storeOptions(config: FerryConfig): { databaseUrl?: string; dataDir?: string } {
-  const databaseUrl = config.database.url?.reveal();
-  if (databaseUrl) return { databaseUrl };
-  mkdirSync(config.database.dataDir, { recursive: true });
-  return { dataDir: config.database.dataDir };
 }
 
 /** Readiness: the database answers a trivial query. */

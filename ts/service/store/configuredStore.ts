@@ -1,0 +1,13 @@
+/**
+ * The store a configuration names, for every process that opens the service's database (the service,
+ * the `ferry keys` / `ferry webhooks` commands): PostgreSQL when `database.url` / DATABASE_URL is set,
+ * else the embedded PGlite on disk under `database.dataDir` — never in memory. (The PGlite engine
+ * creates the folder and takes its lock: ./pgliteEngine.ts.)
+ */
+import type { FerryConfig } from "../config/configSchema.ts";
+import type { StoreOptions } from "./createStore.ts";
+
+export function configuredStoreOptions(config: Pick<FerryConfig, "database">): StoreOptions {
+  const databaseUrl = config.database.url?.reveal();
+  return databaseUrl ? { databaseUrl } : { dataDir: config.database.dataDir };
+}
