@@ -17,7 +17,7 @@ import { rpcReadinessCheck } from "./http/rpcReadinessCheck.ts";
 import { configuredStoreOptions } from "./store/configuredStore.ts";
 import { createStore, type Store } from "./store/createStore.ts";
 import { solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
-import type { SolverLog } from "./solver/solverLog.ts";
+import type { Logger } from "./logging/logger.ts";
 import { parseWebhookSecretKey } from "./store/webhooks.ts";
 import { startWebhookWorker, type RunningWebhookWorker, type WebhookWorkerSettings } from "./webhooks/webhookWorker.ts";
 
@@ -91,7 +91,7 @@ function maybeStartSolver(config: FerryConfig, store: Store, app: FerryApp, opti
   const fromEnv = Number(env.FERRY_SOLVER_POLL_MS);
   const pollIntervalMs = options?.pollIntervalMs ?? (Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : undefined);
   app.log.info({ solver: config.accounts.solver, pollIntervalMs }, "solver started");
-  return startSolver({ config, store, log: app.log as unknown as SolverLog, ...(pollIntervalMs ? { pollIntervalMs } : {}) });
+  return startSolver({ config, store, log: app.log as unknown as Logger, ...(pollIntervalMs ? { pollIntervalMs } : {}) });
 }
 
 function maybeStartWebhooks(
@@ -110,7 +110,7 @@ function maybeStartWebhooks(
   const overrides = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined));
   const settings: WebhookWorkerSettings = { ...configured, ...overrides };
   app.log.info({ webhooks: settings }, "webhook worker started");
-  return startWebhookWorker({ store, settings, secretKey: parseWebhookSecretKey(secretKey.reveal()), log: app.log as unknown as SolverLog });
+  return startWebhookWorker({ store, settings, secretKey: parseWebhookSecretKey(secretKey.reveal()), log: app.log as unknown as Logger });
 }
 
 /** Readiness: the database answers a trivial query. */

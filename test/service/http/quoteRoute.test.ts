@@ -135,8 +135,8 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
       user: user!.account.address.toLowerCase(),
       recipient: app!.account.address.toLowerCase(),
       refundTo: user!.account.address.toLowerCase(),
-      originAmount: "100000000000000000",
-      destinationAmount: quote.details.currencyOut.amount,
+      originAmount: 100000000000000000n,
+      destinationAmount: BigInt(quote.details.currencyOut.amount),
       expiresAt: quote.expiresAt,
       fillDeadline: quote.fillDeadline,
       referrer: "shop",
@@ -256,7 +256,7 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     const stored = (await store.getQuote(quote.steps[0]!.requestId))!;
     expect(stored.intent.referrer).to.equal("ferry-quote-test");
     expect(stored.intent.refundTo).to.equal(app!.account.address.toLowerCase());
-    expect(stored.intent.appFees).to.deep.equal([{ recipient: app!.account.address.toLowerCase(), bps: "50", amount: quote.fees.app.amount }]);
+    expect(stored.intent.appFees).to.deep.equal([{ recipient: app!.account.address.toLowerCase(), bps: "50", amount: BigInt(quote.fees.app.amount) }]);
   });
 
   it("quotes EXACT_OUTPUT and same-chain transfers", async () => {

@@ -5,7 +5,7 @@
 import { expect } from "chai";
 import { privateKeyToAccount } from "viem/accounts";
 import { verifyAttestation } from "../../../ts/core/verifyAttestation.ts";
-import type { QuotedIntent } from "../../../ts/service/quote/quotedIntent.ts";
+import { testIntent } from "../fixtures/testIntent.ts";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { testClock } from "../store/engines.ts";
@@ -175,7 +175,7 @@ describe("request routes over HTTP", function () {
       clock.ms = T + 10_000;
       await create(2, {}, { user: hex(0xa2, 20), originChainId: 31338, destinationChainId: 31337, originBlock: 20 });
       await store.transitionRequest(hex(2), "pending");
-      await store.saveQuote({ requestId: hex(1), orderId: hex(0x1001), orderData: { salt: "0x01" }, quote: {}, intent: {} as QuotedIntent, expiresAt: new Date(T + 60_000) });
+      await store.saveQuote({ requestId: hex(1), orderId: hex(0x1001), orderData: { salt: "0x01" }, quote: {}, intent: testIntent(1, { orderId: hex(0x1001) as `0x${string}` }), expiresAt: new Date(T + 60_000) });
       const ids = async (qs: string, status = 200) => {
         const response = await get(`/requests/v2?${qs}`);
         expect(response.status, qs).to.equal(status);

@@ -9,6 +9,8 @@ import { getOrderId } from "../../../ts/core/orderId.ts";
 import { verifyQuote } from "../../../ts/core/verifyQuote.ts";
 import { buildQuote, type QuoteRequest } from "../../../ts/service/quote/buildQuote.ts";
 import { ADDR, DESTINATION, environment, nativeRequest, NOW, ORIGIN, quoteConfig, stableRequest } from "./quoteFixture.ts";
+import { QuotedIntent } from "../../../ts/service/model/quotedIntent.ts";
+import { encodeStored } from "../../../ts/service/model/storedValue.ts";
 
 const config = quoteConfig();
 const chainIdOf = (name: string) => ({ "ferry-origin": ORIGIN, "ferry-destination": DESTINATION })[name];
@@ -46,7 +48,7 @@ describe("buildQuote", function () {
       minimumAmount: "1000000000000000000",
     });
     expect(quote.details.currencyOut.minimumAmount).to.equal(out.toString());
-    expect(intent).to.deep.equal({
+    expect(encodeStored(QuotedIntent, intent)).to.deep.equal({
       requestId: `0x${"7e".repeat(32)}`,
       orderId: quote.protocol.v2.orderId,
       tradeType: "EXACT_INPUT",
@@ -91,11 +93,11 @@ describe("buildQuote", function () {
 
   it("exactOutput_paysExactlyTheAmount", function () {
     const { quote, intent } = buildQuote(stableRequest({ tradeType: "EXACT_OUTPUT", amount: 50_000_000n, appFees: [{ recipient: ADDR.app, bps: 100n }] }), environment(config));
-    expect(intent.destinationAmount).to.equal("50000000");
+    expect(intent.destinationAmount).to.equal(50000000n);
     const deposit = BigInt(intent.originAmount);
     const fees = BigInt(intent.fees.relayerGas) + BigInt(intent.fees.relayerService) + BigInt(intent.fees.app);
     expect(deposit - fees >= 50_000_000n).to.equal(true);
-    expect(quote.protocol.v2.paymentDetails.amount).to.equal(intent.originAmount);
+    expect(quote.protocol.v2.paymentDetails.amount).to.equal(intent.originAmount.toString());
     expect(intent.tradeType).to.equal("EXACT_OUTPUT");
   });
 
@@ -110,20 +112,20 @@ describe("buildQuote", function () {
       salt: `0x${"5a".repeat(32)}`,
       inputs: [
         {
-          payment: { chainId: "ferry-origin", currency: zeroAddress, amount: intent.originAmount, weight: "1" },
-          refunds: [{ chainId: "ferry-origin", recipient: ADDR.app, currency: zeroAddress, minimumAmount: intent.originAmount, deadline: intent.fillDeadline, extraData: "0x" }],
+          payment: { chainId: "ferry-origin", currency: zeroAddress, amount: intent.originAmount.toString(), weight: "1" },
+          refunds: [{ chainId: "ferry-origin", recipient: ADDR.app, currency: zeroAddress, minimumAmount: intent.originAmount.toString(), deadline: intent.fillDeadline, extraData: "0x" }],
         },
       ],
       output: {
         chainId: "ferry-destination",
-        payments: [{ recipient: ADDR.recipient, currency: zeroAddress, minimumAmount: intent.destinationAmount, expectedAmount: intent.destinationAmount }],
+        payments: [{ recipient: ADDR.recipient, currency: zeroAddress, minimumAmount: intent.destinationAmount.toString(), expectedAmount: intent.destinationAmount.toString() }],
         calls: [],
         deadline: intent.fillDeadline,
         extraData: encodeAbiParameters([{ type: "address" }], [ADDR.attestedReceiver]),
       },
-      fees: [{ recipientChainId: "ferry-origin", recipient: ADDR.app, currencyChainId: "ferry-origin", currency: zeroAddress, amount: intent.appFees[0]!.amount }],
+      fees: [{ recipientChainId: "ferry-origin", recipient: ADDR.app, currencyChainId: "ferry-origin", currency: zeroAddress, amount: intent.appFees[0]!.amount.toString() }],
     });
-    expect(paymentDetails).to.deep.equal({ chainId: "ferry-origin", depository: ADDR.depository, currency: zeroAddress, amount: intent.originAmount });
+    expect(paymentDetails).to.deep.equal({ chainId: "ferry-origin", depository: ADDR.depository, currency: zeroAddress, amount: intent.originAmount.toString() });
     // A different salt is a different order.
     const other = buildQuote(nativeRequest(), environment(config, { salt: `0x${"5b".repeat(32)}` as Hex }));
     expect(other.quote.protocol.v2.orderId).to.not.equal(buildQuote(nativeRequest(), environment(config)).quote.protocol.v2.orderId);
@@ -142,7 +144,7 @@ describe("buildQuote", function () {
       status: "incomplete",
       check: { endpoint: `/intents/status/v3?requestId=${intent.requestId}`, method: "GET" },
     });
-    expect(step!.items[0]!.data).to.deep.include({ from: ADDR.user, to: ADDR.depository, value: intent.originAmount, chainId: ORIGIN });
+    expect(step!.items[0]!.data).to.deep.include({ from: ADDR.user, to: ADDR.depository, value: intent.originAmount.toString(), chainId: ORIGIN });
   });
 
   it("erc20Deposit_hasAnApproveStepOnlyWhenTheAllowanceIsShort", function () {
@@ -228,7 +230,7 @@ describe("buildQuote", function () {
       chain: (id) => (id === DESTINATION ? { erc20Currencies: [{ address: ADDR.stablecoin, symbol: "USDC", name: "USD Coin", decimals: 18, usdPrice: "1" }] } : {}),
     });
     const { intent } = buildQuote(stableRequest(), environment(cfg));
-    expect(intent.destinationAmount).to.equal(((100_000_000n - 330_000n - 100_000n) * 10n ** 12n).toString());
+    expect(intent.destinationAmount).to.equal((100_000_000n - 330_000n - 100_000n) * 10n ** 12n);
     const back = buildQuote(stableRequest({ originChainId: DESTINATION, destinationChainId: ORIGIN, amount: 10n ** 20n + 123n }), environment(cfg));
     // 100 USDC (18 decimals) − fees rounded up, then down to 6 decimals.
     expect(BigInt(back.intent.destinationAmount)).to.equal((10n ** 20n + 123n - BigInt(back.intent.fees.relayerGas) - BigInt(back.intent.fees.relayerService)) / 10n ** 12n);

@@ -52,9 +52,9 @@ describe("solver", function () {
     expect(data.inTxs[0]).to.include({ hash: txHash.toLowerCase(), type: "onchain", chainId: env.origin.chainId, status: "success" });
     expect(BigInt(data.inTxs[0].fee) > 0n).to.equal(true);
     expect(data.outTxs[0]).to.include({ hash: done.txHashes[0], chainId: env.destination.chainId, status: "success" });
-    expect(data).to.include({ originAmount: intent.originAmount, destinationAmount: intent.destinationAmount, fillDeadline: intent.fillDeadline, depositedAmount: intent.originAmount });
+    expect(data).to.include({ originAmount: intent.originAmount.toString(), destinationAmount: intent.destinationAmount.toString(), fillDeadline: intent.fillDeadline, depositedAmount: intent.originAmount.toString() });
     const repayment = data.repayment as StoredPayout;
-    expect(repayment.calls).to.deep.equal([{ to: env.solver.toLowerCase(), token: NATIVE, amount: intent.originAmount }]);
+    expect(repayment.calls).to.deep.equal([{ to: env.solver.toLowerCase(), token: NATIVE, amount: intent.originAmount.toString() }]);
     expect(await executedPayout(repayment)).to.equal(true);
     // The solver got the deposit back on the origin chain (minus the gas of the execute it sent).
     const solverAfter = await tokenBalance(env.origin, NATIVE, env.solver);
@@ -67,9 +67,9 @@ describe("solver", function () {
     const amount = parseUnits("100", 6);
     const intent = makeIntent(env, {
       originCurrency: env.stablecoin.toLowerCase() as Address,
-      originAmount: amount.toString(),
+      originAmount: amount,
       destinationCurrency: env.stablecoin.toLowerCase() as Address,
-      destinationAmount: parseUnits("99", 6).toString(),
+      destinationAmount: parseUnits("99", 6),
     });
     await saveQuote(store, intent);
     await deposit(env, { orderId: intent.orderId, token: env.stablecoin, amount: amount + 5n });
@@ -93,7 +93,7 @@ describe("solver", function () {
     { name: "depositInAnotherCurrency", failReason: "INCORRECT_DEPOSIT_CURRENCY", intent: (e) => ({ originCurrency: e.stablecoin.toLowerCase() as Address }) },
     { name: "depositBelowTheQuote", failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", intent: () => ({}), amount: (i) => BigInt(i.originAmount) - 1n },
     { name: "fillDeadlinePassed", failReason: "ORDER_EXPIRED", intent: (_, t) => ({ fillDeadline: t.destination }) },
-    { name: "solverBalanceTooLow", failReason: "SOLVER_BALANCE_TOO_LOW", intent: () => ({ destinationAmount: parseEther("1000000").toString() }) },
+    { name: "solverBalanceTooLow", failReason: "SOLVER_BALANCE_TOO_LOW", intent: () => ({ destinationAmount: parseEther("1000000") }) },
   ];
   for (const f of failures) {
     it(`refund_${f.name}_failsWith${f.failReason}AndReturnsTheDeposit`, async () => {
@@ -237,7 +237,7 @@ describe("solver", function () {
     const data = done.data as Record<string, any>;
     expect(data.failedTxHash).to.equal(done.txHashes[0]);
     expect(data.failedTxBlockNumber).to.be.a("number");
-    expect(data.failedCallData).to.include({ to: env.config.chains[1]!.contracts.attestedReceiver.toLowerCase(), value: intent.destinationAmount });
+    expect(data.failedCallData).to.include({ to: env.config.chains[1]!.contracts.attestedReceiver.toLowerCase(), value: intent.destinationAmount.toString() });
     expect(data.details.error).to.equal("AttestationExpired");
     expect(data.outTxs[0].status).to.equal("failure");
     expect(await filledLogs(env, intent.requestId)).to.have.length(0);

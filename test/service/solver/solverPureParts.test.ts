@@ -9,7 +9,6 @@ import { isConfirmed, nextBlockRange } from "../../../ts/service/solver/blockRan
 import { decodeDepositCall } from "../../../ts/service/solver/depositEvent.ts";
 import { formatAmount } from "../../../ts/service/solver/depositRequest.ts";
 import { payoutNonce, payoutRequestOf, planPayout, PAYOUT_TTL_SECONDS } from "../../../ts/service/solver/payoutPlan.ts";
-import { readQuotedIntent } from "../../../ts/service/solver/readQuotedIntent.ts";
 import { decodeRevert } from "../../../ts/service/solver/revertReason.ts";
 
 const ID = `0x${"11".repeat(32)}` as Hex;
@@ -53,35 +52,6 @@ describe("solver pure parts", () => {
     expect(decodeRevert(filled).failReason).to.equal("ORDER_ALREADY_FILLED");
     expect(decodeRevert("0xdeadbeef")).to.deep.include({ failReason: "TRANSACTION_REVERTED", errorName: "UNKNOWN_CUSTOM_ERROR_0xdeadbeef" });
     expect(decodeRevert(null).failReason).to.equal("TRANSACTION_REVERTED");
-  });
-
-  it("readQuotedIntent_acceptsAWellFormedIntent_andRejectsMalformedOnes", () => {
-    const intent = {
-      requestId: ID,
-      orderId: ID,
-      tradeType: "EXACT_INPUT",
-      user: SOLVER,
-      recipient: SOLVER,
-      refundTo: REFUND_TO,
-      originChainId: 1,
-      originCurrency: zeroAddress,
-      originAmount: "100",
-      destinationChainId: 2,
-      destinationCurrency: zeroAddress,
-      destinationAmount: "90",
-      expiresAt: 10,
-      fillDeadline: 20,
-      fees: { relayerGas: "1", relayerService: "2", app: "0" },
-      appFees: [],
-      slippageToleranceBps: "0",
-      referrer: null,
-    };
-    expect(readQuotedIntent({ intent })).to.deep.equal(intent);
-    expect(readQuotedIntent(null)).to.equal(null);
-    expect(readQuotedIntent({})).to.equal(null);
-    expect(readQuotedIntent({ intent: { ...intent, originAmount: 100 } })).to.equal(null);
-    expect(readQuotedIntent({ intent: { ...intent, orderId: "0x12" } })).to.equal(null);
-    expect(readQuotedIntent({ intent: { ...intent, fees: undefined } })).to.equal(null);
   });
 
   it("decodeDepositCall_readsEachDepositForm_andNothingElse", () => {

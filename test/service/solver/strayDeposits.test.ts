@@ -10,7 +10,7 @@ import { payoutNonce, payoutRequestOf, type StoredPayout } from "../../../ts/ser
 import { createSolver } from "../../../ts/service/solver/startSolver.ts";
 import { createChainClients, requireKeyAccount } from "../../../ts/service/solver/chainClients.ts";
 import { indexTransaction } from "../../../ts/service/solver/indexTransaction.ts";
-import { SILENT_LOG } from "../../../ts/service/solver/solverLog.ts";
+import { SILENT_LOG } from "../../../ts/service/logging/logger.ts";
 import { strayRefundNonce } from "../../../ts/service/solver/strayRefundPlan.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import type { StoredStrayDeposit, StrayDepositKey } from "../../../ts/service/store/strayDeposits.ts";
@@ -112,7 +112,7 @@ describe("solver stray deposits", function () {
     expect(await filledLogs(env, intent.requestId)).to.have.length(1);
     expect(await tokenBalance(env.destination, NATIVE, intent.recipient)).to.equal(BigInt(intent.destinationAmount));
     expect((await store.requestEvents(intent.requestId)).map((e) => e.status)).to.deep.equal(["waiting", "pending", "submitted", "success"]);
-    expect((done.data.repayment as StoredPayout).calls).to.deep.equal([{ to: env.solver.toLowerCase(), token: NATIVE, amount: intent.originAmount }]);
+    expect((done.data.repayment as StoredPayout).calls).to.deep.equal([{ to: env.solver.toLowerCase(), token: NATIVE, amount: intent.originAmount.toString() }]);
 
     expect(stray).to.include({ reason: "DOUBLE_SPEND", requestId: intent.requestId.toLowerCase(), depositor, token: NATIVE, amount: amount.toString() });
     await expectRefunded(stray, key, NATIVE, amount);

@@ -137,7 +137,7 @@ describe("POST /transactions/index", function () {
       expect(response.body).to.deep.equal({ message: "transaction seen; it is indexed once confirmed", requestIds: [intent.requestId] });
       const waiting = await store.getRequest(intent.requestId);
       expect(waiting).to.deep.include({ status: "waiting", inTxHashes: [txHash.toLowerCase()] });
-      expect(waiting!.data).to.include({ originAmount: intent.originAmount, destinationAmount: intent.destinationAmount });
+      expect(waiting!.data).to.include({ originAmount: intent.originAmount.toString(), destinationAmount: intent.destinationAmount.toString() });
       await env.origin.testClient.mine({ blocks: 1 });
     } finally {
       await env.origin.testClient.setAutomine(true);

@@ -17,7 +17,7 @@ import type { DevnetChain } from "../../../ts/devnet/devnetChain.ts";
 import { startDevnetChains } from "../../../ts/devnet/devnetChains.ts";
 import { devnetConfig } from "../../../ts/devnet/devnetConfig.ts";
 import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
-import type { QuotedIntent } from "../../../ts/service/quote/quotedIntent.ts";
+import type { QuotedIntent } from "../../../ts/service/model/quotedIntent.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
 
 export type TwoChains = {
@@ -102,13 +102,13 @@ export function makeIntent(env: TwoChains, overrides: Partial<QuotedIntent> = {}
     refundTo: freshAddress(),
     originChainId: env.origin.chainId,
     originCurrency: NATIVE,
-    originAmount: parseEther("1").toString(),
+    originAmount: parseEther("1"),
     destinationChainId: env.destination.chainId,
     destinationCurrency: NATIVE,
-    destinationAmount: parseEther("0.99").toString(),
+    destinationAmount: parseEther("0.99"),
     expiresAt: now,
     fillDeadline: now + 3600,
-    fees: { relayerGas: "1000", relayerService: "2000", app: "0" },
+    fees: { relayerGas: 1000n, relayerService: 2000n, app: 0n },
     appFees: [],
     slippageToleranceBps: "0",
     referrer: null,

@@ -1,33 +1,11 @@
 /** ts/service/store/quotes.ts: a quote is stored with its QuotedIntent and found by requestId or orderId. */
 import { expect } from "chai";
-import type { QuotedIntent } from "../../../ts/service/quote/quotedIntent.ts";
+import { testIntent } from "../fixtures/testIntent.ts";
 import { describeEachEngine } from "./engines.ts";
 
 const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as `0x${string}`;
 
-function intent(n: number, overrides: Partial<QuotedIntent> = {}): QuotedIntent {
-  return {
-    requestId: hex(n),
-    orderId: hex(1000 + n),
-    tradeType: "EXACT_INPUT",
-    user: hex(0xa1, 20),
-    recipient: hex(0xb1, 20),
-    refundTo: hex(0xa1, 20),
-    originChainId: 31337,
-    originCurrency: hex(0, 20),
-    originAmount: "1000000000000000000",
-    destinationChainId: 31338,
-    destinationCurrency: hex(0, 20),
-    destinationAmount: "998000000000000000",
-    expiresAt: 1_767_225_900,
-    fillDeadline: 1_767_226_500,
-    fees: { relayerGas: "1000000000000000", relayerService: "1000000000000000", app: "0" },
-    appFees: [{ recipient: hex(0xc1, 20), bps: "0", amount: "0" }],
-    slippageToleranceBps: "0",
-    referrer: null,
-    ...overrides,
-  };
-}
+const intent = testIntent;
 
 describeEachEngine("store quotes", (engine) => {
   it("saveQuote_roundTripsWithItsIntent_andGetQuoteByOrderIdFindsIt", async () => {

@@ -6,7 +6,7 @@ import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
 import { webhookStore } from "../../../ts/service/store/webhooks.ts";
 import { startWebhookWorker, type RunningWebhookWorker, type WebhookWorkerSettings } from "../../../ts/service/webhooks/webhookWorker.ts";
-import { SILENT_LOG, type SolverLog } from "../../../ts/service/solver/solverLog.ts";
+import { SILENT_LOG, type Logger } from "../../../ts/service/logging/logger.ts";
 import { describeEachEngine } from "../store/engines.ts";
 import { startReceiver, waitUntil, type Receiver } from "./webhookReceiver.ts";
 import { seedRequest, type Lifecycle } from "./webhookFixtures.ts";
@@ -26,7 +26,7 @@ describeEachEngine("webhook worker", (engine) => {
   let workers: RunningWebhookWorker[] = [];
   let key: { id: string; key: string };
 
-  const start = (settings: Partial<WebhookWorkerSettings> = {}, store: Store = engine.store, log?: SolverLog) => {
+  const start = (settings: Partial<WebhookWorkerSettings> = {}, store: Store = engine.store, log?: Logger) => {
     const worker = startWebhookWorker({ store, settings: { ...FAST, ...settings }, secretKey: SECRET_KEY, ...(log ? { log } : {}) });
     workers.push(worker);
     return worker;
@@ -221,7 +221,7 @@ describeEachEngine("webhook worker", (engine) => {
         receiver.respond = ({ nth }) => (nth % 4 === 0 ? 500 : 200);
         for (let n = 1; n <= 40; n++) await seedRequest(n % 2 ? a : b, n, replicaKey.id, n % 3 === 0 ? ["pending", "submitted"] : ["pending"]);
         const deliveredBy = { a: 0, b: 0 };
-        const counting = (name: "a" | "b"): SolverLog => ({ ...SILENT_LOG, debug: (_obj, msg) => void (msg === "webhook delivered" && deliveredBy[name]++) });
+        const counting = (name: "a" | "b"): Logger => ({ ...SILENT_LOG, debug: (_obj, msg) => void (msg === "webhook delivered" && deliveredBy[name]++) });
         const [wa, wb] = [start({ batchSize: 5 }, a, counting("a")), start({ batchSize: 5 }, b, counting("b"))];
         await waitUntil(() => settled(a), 20_000, "every event to settle");
         await wa.stop();

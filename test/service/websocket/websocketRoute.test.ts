@@ -8,7 +8,7 @@ import { expect } from "chai";
 import { Registry } from "prom-client";
 import WebSocket from "ws";
 import { statusEventData } from "../../../ts/service/events/statusEvent.ts";
-import type { QuotedIntent } from "../../../ts/service/quote/quotedIntent.ts";
+import { testIntent } from "../fixtures/testIntent.ts";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { insertOutboxEvent } from "../../../ts/service/store/outbox.ts";
@@ -193,7 +193,7 @@ describe("websocket route", function () {
         orderId: request.orderId,
         orderData: {},
         quote: {},
-        intent: { originChainId: 31337, destinationChainId: 31338 } as QuotedIntent,
+        intent: testIntent(7, { requestId: request.id as `0x${string}`, orderId: request.orderId as `0x${string}` }),
         expiresAt: new Date(Date.now() + 60_000),
       });
       const socket = await open();

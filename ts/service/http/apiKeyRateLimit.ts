@@ -7,7 +7,8 @@
  */
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { HttpError, HttpErrorCode } from "./httpErrors.ts";
+import { ServiceError } from "../errors/serviceError.ts";
+
 
 /** A verified key; `rateLimit` (per minute) overrides `rateLimits.apiKeyPerMinute` when set. */
 export type ApiKey = { id: string; rateLimit?: number | null };
@@ -54,10 +55,10 @@ export async function installApiKeyRateLimit(
       request.apiKey ? (request.apiKey.rateLimit ?? options.apiKeyPerMinute) : options.anonymousPerMinute,
     keyGenerator: (request: FastifyRequest) => (request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, context) =>
-      new HttpError(429, HttpErrorCode.RATE_LIMITED, `rate limit exceeded: retry in ${context.after}`),
+      new ServiceError("RATE_LIMITED", `rate limit exceeded: retry in ${context.after}`),
   });
 
   app.addHook("preParsing", async (request) => {
-    if (request.apiKeyRejected) throw new HttpError(401, HttpErrorCode.INVALID_API_KEY, "x-api-key is not a valid API key");
+    if (request.apiKeyRejected) throw new ServiceError("INVALID_API_KEY", "x-api-key is not a valid API key");
   });
 }

@@ -6,9 +6,10 @@
  */
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { isFerryError } from "../../core/errors.ts";
+import { isFerryError, type FerryError } from "../../core/errors.ts";
+import { errorPolicy, type ErrorCode } from "../errors/errorRegistry.ts";
 import { scrubSecrets } from "../config/redactConfig.ts";
-import { HttpError, HttpErrorCode, type ErrorBody } from "./httpErrors.ts";
+import { type ErrorBody } from "./httpErrors.ts";
 
 type ValidationIssue = { instancePath?: string; message?: string; keyword?: string; params?: Record<string, unknown> };
 
@@ -33,21 +34,26 @@ export function formatValidationErrors(errors: readonly ValidationIssue[], dataV
   return new Error(message);
 }
 
-const CODE_BY_STATUS: Record<number, HttpErrorCode> = {
-  400: HttpErrorCode.INVALID_REQUEST,
-  401: HttpErrorCode.INVALID_API_KEY,
-  404: HttpErrorCode.NOT_FOUND,
-  413: HttpErrorCode.PAYLOAD_TOO_LARGE,
-  415: HttpErrorCode.UNSUPPORTED_MEDIA_TYPE,
-  429: HttpErrorCode.RATE_LIMITED,
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: "INVALID_REQUEST",
+  401: "INVALID_API_KEY",
+  404: "NOT_FOUND",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  429: "RATE_LIMITED",
 };
 
-/** The status and body for `error`; 5xx never reveal their message. */
+/**
+ * The status and body for `error`: a registered code (../errors/errorRegistry.ts) answers with its
+ * status, whoever threw it; 5xx never reveal their message.
+ */
 export function errorResponse(error: FastifyError | Error): { statusCode: number; body: ErrorBody } {
-  if (error instanceof HttpError) return { statusCode: error.statusCode, body: { message: error.message, errorCode: error.code } };
+  const policy = isFerryError(error) ? errorPolicy(error.code) : undefined;
+  if (policy && policy.status < 500) return { statusCode: policy.status, body: { message: error.message, errorCode: (error as FerryError).code } };
+  if (policy) return { statusCode: policy.status, body: { message: policy.status === 503 ? error.message : "Internal error", errorCode: policy.status === 503 ? (error as FerryError).code : "INTERNAL_ERROR" } };
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    return { statusCode: 400, body: { message: error.message, errorCode: HttpErrorCode.INVALID_REQUEST } };
+    return { statusCode: 400, body: { message: error.message, errorCode: "INVALID_REQUEST" } };
   }
   const statusCode = fastifyError.statusCode;
   if (statusCode !== undefined && statusCode >= 400 && statusCode < 500 && !isFerryError(error)) {
@@ -59,9 +65,9 @@ export function errorResponse(error: FastifyError | Error): { statusCode: number
         : fastifyError.code === "FST_ERR_CTP_BODY_TOO_LARGE"
           ? "request body is too large"
           : error.message;
-    return { statusCode, body: { message, errorCode: CODE_BY_STATUS[statusCode] ?? HttpErrorCode.INVALID_REQUEST } };
+    return { statusCode, body: { message, errorCode: CODE_BY_STATUS[statusCode] ?? "INVALID_REQUEST" } };
   }
-  return { statusCode: 500, body: { message: "Internal error", errorCode: HttpErrorCode.INTERNAL_ERROR } };
+  return { statusCode: 500, body: { message: "Internal error", errorCode: "INTERNAL_ERROR" } };
 }
 
 /** A log-safe description of `error`: code and message with secrets scrubbed, the stack for 5xx only. */
@@ -87,7 +93,7 @@ export function installErrorHandlers(app: FastifyInstance, secrets: readonly str
 export function notFoundBody(request: FastifyRequest): ErrorBody {
   // The path only (no query string): it is echoed back and must stay short.
   const path = request.url.split("?")[0]!.slice(0, 200);
-  return { message: `Route ${request.method} ${path} not found`, errorCode: HttpErrorCode.NOT_FOUND };
+  return { message: `Route ${request.method} ${path} not found`, errorCode: "NOT_FOUND" };
 }
 
 /**
@@ -103,8 +109,8 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
   const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
   const body = JSON.stringify(
     tooLarge
-      ? { message: "request headers are too large", errorCode: HttpErrorCode.HEADERS_TOO_LARGE }
-      : { message: "malformed HTTP request", errorCode: HttpErrorCode.INVALID_REQUEST },
+      ? { message: "request headers are too large", errorCode: "HEADERS_TOO_LARGE" }
+      : { message: "malformed HTTP request", errorCode: "INVALID_REQUEST" },
   );
   socket.end(
     `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

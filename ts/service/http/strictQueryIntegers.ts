@@ -7,7 +7,8 @@
  */
 import type { FastifyRequest } from "fastify";
 import type { FerryApp } from "./ferryApp.ts";
-import { HttpError, HttpErrorCode } from "./httpErrors.ts";
+import { ServiceError } from "../errors/serviceError.ts";
+
 
 const INTEGER_TEXT = /^-?[0-9]+$/;
 
@@ -49,6 +50,6 @@ export function installStrictQueryIntegers(app: FerryApp): void {
     const fields = integerQueryFields(request.routeOptions.schema?.querystring);
     if (fields.length === 0) return;
     const bad = nonIntegerQueryField(request.query, fields);
-    if (bad) throw new HttpError(400, HttpErrorCode.INVALID_REQUEST, `querystring/${bad.field} must be integer`);
+    if (bad) throw new ServiceError("INVALID_REQUEST", `querystring/${bad.field} must be integer`);
   });
 }

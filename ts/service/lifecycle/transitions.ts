@@ -1,3 +1,4 @@
+import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
 /**
  * The request lifecycle as one explicit transition table. Everything that moves a request from one
  * status to another (the store's `transitionRequest`, the solver, the indexer) asks this table; the
@@ -5,7 +6,6 @@
  *
  * Pure: no clock, no I/O.
  */
-import { FerryError, type FerryErrorOptions } from "../../core/errors.ts";
 
 /** Every status a request can be stored in. `fallback` is only a way of reporting `refund`, never stored. */
 export const REQUEST_STATUSES = ["waiting", "depositing", "pending", "submitted", "success", "failure", "refund"] as const;
@@ -61,11 +61,11 @@ export const LifecycleErrorCode = {
 } as const;
 
 /** A status change the transition table does not allow. Never retryable: retrying cannot make it legal. */
-export class InvalidTransitionError extends FerryError {
+export class InvalidTransitionError extends ServiceError {
   readonly from: string;
   readonly to: string;
-  constructor(from: string, to: string, options: FerryErrorOptions = {}) {
-    super(LifecycleErrorCode.INVALID_TRANSITION, `invalid transition ${from} → ${to}`, { ...options, retryable: false });
+  constructor(from: string, to: string, options: ServiceErrorOptions = {}) {
+    super(LifecycleErrorCode.INVALID_TRANSITION, `invalid transition ${from} → ${to}`, options);
     this.from = from;
     this.to = to;
   }

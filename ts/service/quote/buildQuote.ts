@@ -14,7 +14,8 @@ import { formatUnits, type Address, type Hex } from "viem";
 import type { ChainConfig, QuoteSettings } from "../config/configSchema.ts";
 import { amountObject, type AmountObject } from "./amountObject.ts";
 import { quoteAmounts } from "./quoteAmounts.ts";
-import type { QuotedIntent, TradeType } from "./quotedIntent.ts";
+import type { QuotedIntent, TradeType } from "../model/quotedIntent.ts";
+import { canonicalAddress, canonicalHex } from "../model/values.ts";
 import { buildOrder, type OrderData, type PaymentDetails } from "./quoteOrder.ts";
 import { findCurrency, resolveRoute, type RouteCurrency } from "./quoteRoute.ts";
 import { quoteSteps, type Step } from "./quoteSteps.ts";
@@ -202,22 +203,22 @@ export function buildQuote(request: QuoteRequest, env: QuoteEnvironment): BuiltQ
   };
 
   const intent: QuotedIntent = {
-    requestId: env.requestId.toLowerCase() as Hex,
+    requestId: canonicalHex(env.requestId),
     orderId,
     tradeType: request.tradeType,
-    user: request.user.toLowerCase() as Address,
-    recipient: request.recipient.toLowerCase() as Address,
-    refundTo: request.refundTo.toLowerCase() as Address,
+    user: canonicalAddress(request.user),
+    recipient: canonicalAddress(request.recipient),
+    refundTo: canonicalAddress(request.refundTo),
     originChainId: origin.chain.id,
     originCurrency: input.address,
-    originAmount: amounts.originAmount.toString(),
+    originAmount: amounts.originAmount,
     destinationChainId: destination.chain.id,
     destinationCurrency: output.address,
-    destinationAmount: amounts.destinationAmount.toString(),
+    destinationAmount: amounts.destinationAmount,
     expiresAt,
     fillDeadline,
-    fees: { relayerGas: relayerGas.toString(), relayerService: amounts.relayerService.toString(), app: amounts.app.toString() },
-    appFees: appFees.map((fee) => ({ recipient: fee.recipient, bps: fee.bps.toString(), amount: fee.amount.toString() })),
+    fees: { relayerGas, relayerService: amounts.relayerService, app: amounts.app },
+    appFees: appFees.map((fee) => ({ recipient: canonicalAddress(fee.recipient), bps: fee.bps.toString(), amount: fee.amount })),
     slippageToleranceBps: "0",
     referrer: request.referrer,
   };

@@ -10,7 +10,7 @@
  * - EXACT_OUTPUT: the output is exactly `amount`; the input is the smallest deposit whose
  *   `deposit − fees(deposit)` covers it (the output rescaled to input decimals rounded up).
  */
-import type { TradeType } from "./quotedIntent.ts";
+import type { TradeType } from "../model/quotedIntent.ts";
 import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
 import { ceilDiv, rescale } from "./usdPrice.ts";
 

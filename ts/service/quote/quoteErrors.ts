@@ -1,8 +1,8 @@
+import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
 /**
  * Why a quote cannot be made. Each is a property of the request and the configuration (never
  * retryable); the HTTP route answers them as 400 `{message, errorCode: code}`.
  */
-import { FerryError, type FerryErrorOptions } from "../../core/errors.ts";
 
 export const QuoteErrorCode = {
   /** A chain that is not configured, disabled, or (origin) closed for deposits. */
@@ -21,8 +21,8 @@ export const QuoteErrorCode = {
 
 export type QuoteErrorCode = (typeof QuoteErrorCode)[keyof typeof QuoteErrorCode];
 
-export class QuoteError extends FerryError {
-  constructor(code: QuoteErrorCode, message: string, options: FerryErrorOptions = {}) {
+export class QuoteError extends ServiceError {
+  constructor(code: QuoteErrorCode, message: string, options: ServiceErrorOptions = {}) {
     super(code, message, options);
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { Address, Hex } from "viem";
 import type { ChainConfig } from "../config/configSchema.ts";
-import type { QuotedIntent } from "../quote/quotedIntent.ts";
+import type { QuotedIntent } from "../model/quotedIntent.ts";
 import type { NewRequest } from "../store/requests.ts";
 import type { DepositLog } from "./depositEvent.ts";
 
@@ -124,18 +124,18 @@ export function quoteData(intent: QuotedIntent, originChain: ChainConfig | undef
   const currency = currencyObject(originChain, intent.originChainId, intent.originCurrency);
   return {
     slippageTolerance: intent.slippageToleranceBps,
-    fees: { gas: intent.fees.relayerGas, fixed: "0", price: intent.fees.relayerService, gateway: "0" },
+    fees: { gas: intent.fees.relayerGas.toString(), fixed: "0", price: intent.fees.relayerService.toString(), gateway: "0" },
     feeCurrency: currency.symbol,
     feeCurrencyObject: currency,
     currency: currency.symbol,
     currencyObject: currency,
-    appFees: intent.appFees.map((fee) => ({ recipient: fee.recipient, bps: fee.bps, amount: fee.amount, amountUsd: "0", amountUsdCurrent: "0" })),
+    appFees: intent.appFees.map((fee) => ({ recipient: fee.recipient, bps: fee.bps, amount: fee.amount.toString(), amountUsd: "0", amountUsdCurrent: "0" })),
     appFeeCurrencyObject: currency,
     subsidizedRequest: false,
     originCurrency: intent.originCurrency.toLowerCase(),
-    originAmount: intent.originAmount,
+    originAmount: intent.originAmount.toString(),
     destinationCurrency: intent.destinationCurrency.toLowerCase(),
-    destinationAmount: intent.destinationAmount,
+    destinationAmount: intent.destinationAmount.toString(),
     fillDeadline: intent.fillDeadline,
     quoteExpiresAt: intent.expiresAt,
     refundTo: intent.refundTo.toLowerCase(),

@@ -4,7 +4,7 @@
  */
 import type { Address, Hex } from "viem";
 import type { StoredRequest } from "../store/requests.ts";
-import { RequestDataInvalidError } from "./solverErrors.ts";
+import { StoredValueInvalidError } from "../model/storedValue.ts";
 import type { StoredDeposit } from "./depositRequest.ts";
 
 /** The `data` fields the solver reads back, typed. */
@@ -25,7 +25,7 @@ const isUint = (v: unknown): v is string => typeof v === "string" && /^\d+$/.tes
 export function readSolverData(request: StoredRequest): SolverRequestData {
   const d = request.data;
   const need = <T>(field: string, ok: boolean, value: T): T => {
-    if (!ok) throw new RequestDataInvalidError(request.id, field);
+    if (!ok) throw new StoredValueInvalidError("requests.data", request.id, field, "is missing or malformed");
     return value;
   };
   const deposit = d.deposit as StoredDeposit | undefined;

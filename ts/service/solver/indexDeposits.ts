@@ -12,7 +12,7 @@ import { nextBlockRange } from "./blockRange.ts";
 import type { ChainClient } from "./chainClients.ts";
 import { depositsInRange } from "./observeDeposits.ts";
 import { recordDeposits, type DepositOutcome } from "./recordDeposits.ts";
-import type { SolverLog } from "./solverLog.ts";
+import type { Logger } from "../logging/logger.ts";
 import type { ChainConfig } from "../config/configSchema.ts";
 
 export type IndexDepositsOptions = {
@@ -25,7 +25,7 @@ export type IndexDepositsOptions = {
 export const DEFAULT_INDEX_OPTIONS: IndexDepositsOptions = { maxBlocksPerRange: 2_000, maxRangesPerStep: 10 };
 
 export async function indexDeposits(
-  deps: { store: Store; client: ChainClient; chains: readonly ChainConfig[]; log: SolverLog },
+  deps: { store: Store; client: ChainClient; chains: readonly ChainConfig[]; log: Logger },
   options: IndexDepositsOptions = DEFAULT_INDEX_OPTIONS,
 ): Promise<DepositOutcome[]> {
   const { store, client } = deps;

@@ -8,15 +8,15 @@
 import type { Hex } from "viem";
 import type { ChainConfig } from "../config/configSchema.ts";
 import type { Store } from "../store/createStore.ts";
-import { FerryError } from "../../core/errors.ts";
 import { isConfirmed } from "./blockRange.ts";
 import type { ChainClient } from "./chainClients.ts";
 import { receiptOrNull } from "./chainReads.ts";
 import { decodeDepositCall } from "./depositEvent.ts";
 import { depositsInReceipt } from "./observeDeposits.ts";
 import { recordDeposits, recordWaitingDeposit } from "./recordDeposits.ts";
-import type { SolverLog } from "./solverLog.ts";
+import type { Logger } from "../logging/logger.ts";
 import { TransactionNotFoundError as ViemTransactionNotFoundError } from "viem";
+import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
 
 export const IndexTransactionErrorCode = {
   TRANSACTION_NOT_FOUND: "TRANSACTION_NOT_FOUND",
@@ -24,16 +24,16 @@ export const IndexTransactionErrorCode = {
 } as const;
 
 /** The chain does not know the transaction (not in a block, not in the node's mempool). */
-export class TransactionNotFoundError extends FerryError {
+export class TransactionNotFoundError extends ServiceError {
   constructor(chainId: number, txHash: string) {
-    super(IndexTransactionErrorCode.TRANSACTION_NOT_FOUND, `transaction ${txHash} not found on chain ${chainId}`, { retryable: true });
+    super(IndexTransactionErrorCode.TRANSACTION_NOT_FOUND, `transaction ${txHash} not found on chain ${chainId}`);
   }
 }
 
 /** The transaction is not a deposit into this chain's Depository (or it reverted). */
-export class NotADepositError extends FerryError {
+export class NotADepositError extends ServiceError {
   constructor(txHash: string, why: string) {
-    super(IndexTransactionErrorCode.NOT_A_DEPOSIT, `transaction ${txHash} is not a Ferry deposit: ${why}`, { retryable: false });
+    super(IndexTransactionErrorCode.NOT_A_DEPOSIT, `transaction ${txHash} is not a Ferry deposit: ${why}`);
   }
 }
 
@@ -45,7 +45,7 @@ export type IndexTransactionResult = {
 };
 
 export async function indexTransaction(
-  deps: { store: Store; client: ChainClient; chains: readonly ChainConfig[]; log: SolverLog },
+  deps: { store: Store; client: ChainClient; chains: readonly ChainConfig[]; log: Logger },
   txHash: Hex,
 ): Promise<IndexTransactionResult> {
   const { client } = deps;

@@ -15,8 +15,9 @@
 import type { ChainConfig } from "../config/configSchema.ts";
 import type { Repositories, Store } from "../store/createStore.ts";
 import { depositData, newRequestFor, type ObservedDeposit } from "./depositRequest.ts";
-import { readQuotedIntent } from "./readQuotedIntent.ts";
-import type { SolverLog } from "./solverLog.ts";
+import { StoredValueInvalidError } from "../model/storedValue.ts";
+import type { StoredQuote } from "../store/quotes.ts";
+import type { Logger } from "../logging/logger.ts";
 import type { StrayDepositReason } from "../store/strayDeposits.ts";
 
 export type DepositOutcome =
@@ -32,7 +33,7 @@ export type DepositOutcome =
 export type Checkpoint = { chainId: number; contract: string; block: number };
 
 export async function recordDeposits(
-  deps: { store: Store; chains: readonly ChainConfig[]; log: SolverLog },
+  deps: { store: Store; chains: readonly ChainConfig[]; log: Logger },
   deposits: readonly ObservedDeposit[],
   checkpoint?: Checkpoint,
 ): Promise<DepositOutcome[]> {
@@ -50,15 +51,15 @@ export async function recordDeposits(
  * the requestId, or null for an unknown order. Idempotent (an existing request is left as it is).
  */
 export async function recordWaitingDeposit(
-  deps: { store: Store; chains: readonly ChainConfig[]; log: SolverLog },
+  deps: { store: Store; chains: readonly ChainConfig[]; log: Logger },
   orderId: string,
   txHash: `0x${string}`,
 ): Promise<string | null> {
   return deps.store.transaction(async (tx) => {
-    const quote = await tx.getQuoteByOrderId(orderId);
-    const intent = readQuotedIntent(quote);
-    if (!quote || !intent) return null;
-    const existing = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId.toLowerCase()));
+    const quote = await quoteOf(tx, deps, orderId);
+    if (!quote) return null;
+    const intent = quote.intent;
+    const existing = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId));
     if (existing) return existing.id;
     const created = await tx.createRequest(newRequestFor(intent, quote.apiKeyId, txHash, null, deps.chains));
     deps.log.info({ requestId: created.id, txHash }, "deposit seen before confirmation: request waiting");
@@ -68,18 +69,18 @@ export async function recordWaitingDeposit(
 
 async function recordDeposit(
   tx: Repositories,
-  deps: { chains: readonly ChainConfig[]; log: SolverLog },
+  deps: { chains: readonly ChainConfig[]; log: Logger },
   deposit: ObservedDeposit,
 ): Promise<DepositOutcome> {
   const orderId = deposit.orderId;
-  const quote = await tx.getQuoteByOrderId(orderId);
-  const intent = readQuotedIntent(quote);
-  if (!quote || !intent) {
+  const quote = await quoteOf(tx, deps, orderId);
+  if (!quote) {
     deps.log.warn({ chainId: deposit.chainId, orderId, txHash: deposit.txHash }, "deposit for an unknown order: not matched");
     await recordStray(tx, deps, deposit, "UNKNOWN_ORDER", null);
     return { orderId, outcome: "unknown-order", requestId: null };
   }
-  let request = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId.toLowerCase()));
+  const intent = quote.intent;
+  let request = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId));
   if (!request) request = await tx.createRequest(newRequestFor(intent, quote.apiKeyId, deposit.txHash, Number(deposit.blockNumber), deps.chains));
   if (request.status === "waiting" || request.status === "depositing") {
     await tx.transitionRequest(request.id, "pending", {
@@ -99,7 +100,18 @@ async function recordDeposit(
   return { orderId, outcome: "extra", requestId: request.id };
 }
 
-async function recordStray(tx: Repositories, deps: { log: SolverLog }, deposit: ObservedDeposit, reason: StrayDepositReason, requestId: string | null): Promise<void> {
+/** The quote of `orderId`; a stored quote that does not decode counts as no quote (logged: an operator looks). */
+async function quoteOf(tx: Pick<Repositories, "getQuoteByOrderId">, deps: { log: Logger }, orderId: string): Promise<StoredQuote | null> {
+  try {
+    return await tx.getQuoteByOrderId(orderId);
+  } catch (error) {
+    if (!(error instanceof StoredValueInvalidError)) throw error;
+    deps.log.error({ orderId, code: error.code, field: error.field }, "stored quote does not decode: deposit not matched");
+    return null;
+  }
+}
+
+async function recordStray(tx: Repositories, deps: { log: Logger }, deposit: ObservedDeposit, reason: StrayDepositReason, requestId: string | null): Promise<void> {
   const from = await tx.getStrayTrackingStart(deposit.chainId, deposit.depository);
   if (from === null || Number(deposit.blockNumber) < from) {
     deps.log.warn({ chainId: deposit.chainId, txHash: deposit.txHash, logIndex: deposit.logIndex, reason, trackedFrom: from }, "stray deposit before stray tracking started: not refunded");

@@ -3,13 +3,13 @@ import type { Address, LocalAccount } from "viem";
 import type { Store } from "../store/createStore.ts";
 import type { ChainClients } from "./chainClients.ts";
 import type { ChainConfig } from "../config/configSchema.ts";
-import type { SolverLog } from "./solverLog.ts";
+import type { Logger } from "../logging/logger.ts";
 
 export type SolverContext = {
   store: Store;
   clients: ChainClients;
   chains: readonly ChainConfig[];
-  log: SolverLog;
+  log: Logger;
   /** Signs fill attestations (an AttestedReceiver signer). */
   attester: LocalAccount;
   /** Signs Depository payouts (the Depository's allocator). */

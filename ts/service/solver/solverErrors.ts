@@ -1,15 +1,13 @@
+import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
 /**
  * The solver's typed errors. `retryable` drives the loop: a retryable error leaves the request where
  * it is for the next tick (RPC hiccup, nonce race); a non-retryable one is a bug or a misconfiguration
  * and is logged loudly (the request still stays put: nothing is ever guessed).
  */
-import { FerryError, type FerryErrorOptions } from "../../core/errors.ts";
 
 export const SolverErrorCode = {
   /** A chain the request or deposit names is not in the configuration. */
   CHAIN_NOT_CONFIGURED: "CHAIN_NOT_CONFIGURED",
-  /** The request lacks a field the solver wrote when it indexed the deposit (data corrupted or foreign). */
-  REQUEST_DATA_INVALID: "REQUEST_DATA_INVALID",
   /** A key the step needs (solver, attester, allocator) is not configured. */
   KEY_NOT_CONFIGURED: "KEY_NOT_CONFIGURED",
   /** An RPC call failed or a transaction could not be sent; worth retrying. */
@@ -26,8 +24,8 @@ export const SolverErrorCode = {
 
 export type SolverErrorCode = (typeof SolverErrorCode)[keyof typeof SolverErrorCode];
 
-export class SolverError extends FerryError {
-  constructor(code: SolverErrorCode, message: string, options: FerryErrorOptions = {}) {
+export class SolverError extends ServiceError {
+  constructor(code: SolverErrorCode, message: string, options: ServiceErrorOptions = {}) {
     super(code, message, options);
   }
 }
@@ -35,33 +33,25 @@ export class SolverError extends FerryError {
 export class ChainNotConfiguredError extends SolverError {
   readonly chainId: number;
   constructor(chainId: number) {
-    super(SolverErrorCode.CHAIN_NOT_CONFIGURED, `chain ${chainId} is not configured`, { retryable: false });
+    super(SolverErrorCode.CHAIN_NOT_CONFIGURED, `chain ${chainId} is not configured`);
     this.chainId = chainId;
-  }
-}
-
-export class RequestDataInvalidError extends SolverError {
-  readonly field: string;
-  constructor(requestId: string, field: string) {
-    super(SolverErrorCode.REQUEST_DATA_INVALID, `request ${requestId}: data.${field} is missing or malformed`, { retryable: false });
-    this.field = field;
   }
 }
 
 export class KeyNotConfiguredError extends SolverError {
   constructor(role: string) {
-    super(SolverErrorCode.KEY_NOT_CONFIGURED, `the ${role} key is not configured`, { retryable: false });
+    super(SolverErrorCode.KEY_NOT_CONFIGURED, `the ${role} key is not configured`);
   }
 }
 
 export class FillLogNotFoundError extends SolverError {
   constructor(requestId: string) {
-    super(SolverErrorCode.FILL_LOG_NOT_FOUND, `request ${requestId} is filled onchain but its Filled log was not found`, { retryable: true });
+    super(SolverErrorCode.FILL_LOG_NOT_FOUND, `request ${requestId} is filled onchain but its Filled log was not found`);
   }
 }
 
 export class FilledRequestNotRefundableError extends SolverError {
   constructor(requestId: string) {
-    super(SolverErrorCode.FILLED_REQUEST_NOT_REFUNDABLE, `request ${requestId} is in failure but filled onchain: not refunded`, { retryable: false });
+    super(SolverErrorCode.FILLED_REQUEST_NOT_REFUNDABLE, `request ${requestId} is in failure but filled onchain: not refunded`);
   }
 }

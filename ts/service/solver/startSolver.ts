@@ -15,14 +15,14 @@ import type { Store } from "../store/createStore.ts";
 import { createChainClients, requireKeyAccount, type ChainClients } from "./chainClients.ts";
 import { indexDeposits, DEFAULT_INDEX_OPTIONS, type IndexDepositsOptions } from "./indexDeposits.ts";
 import type { SolverContext } from "./solverContext.ts";
-import { errorFields, SILENT_LOG, type SolverLog } from "./solverLog.ts";
+import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { solverStep } from "./solverStep.ts";
 import { refundStrayDeposit } from "./refundStrayDeposit.ts";
 
 export type SolverOptions = {
   config: FerryConfig;
   store: Store;
-  log?: SolverLog;
+  log?: Logger;
   /** Pause between ticks. Default 1000 ms (the devnet uses 100). */
   pollIntervalMs?: number;
   /** How long a request's lease lasts when its holder dies mid-step. Default 15 s. */

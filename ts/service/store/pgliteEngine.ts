@@ -3,8 +3,8 @@ import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } f
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { PGlite, types } from "@electric-sql/pglite";
-import { FerryError, type FerryErrorOptions } from "../../core/errors.ts";
 import type { Engine, Queryable, Row } from "./engine.ts";
+import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
 
 /** The embedded engine: on disk under `dataDir`, in memory when it is absent. */
 export async function createPgliteEngine({ dataDir }: { dataDir?: string } = {}): Promise<Engine> {
@@ -51,10 +51,10 @@ export const DATA_DIR_LOCK_FILE = "ferry.lock";
 export const DATA_DIR_LOCKED = "DATA_DIR_LOCKED";
 
 /** Another live process (or this one, through another engine) has the embedded database open. */
-export class DataDirLockedError extends FerryError {
+export class DataDirLockedError extends ServiceError {
   readonly dataDir: string;
   readonly pid: number;
-  constructor(dataDir: string, pid: number, options: FerryErrorOptions = {}) {
+  constructor(dataDir: string, pid: number, options: ServiceErrorOptions = {}) {
     super(DATA_DIR_LOCKED, `the embedded database at ${dataDir} is in use by process ${pid}: stop the service or use DATABASE_URL`, options);
     this.dataDir = dataDir;
     this.pid = pid;

@@ -1,4 +1,5 @@
-import type { QuotedIntent } from "../quote/quotedIntent.ts";
+import { QuotedIntent } from "../model/quotedIntent.ts";
+import { decodeStored, encodeStored } from "../model/storedValue.ts";
 import { isoColumn, type StoreContext } from "./engine.ts";
 
 export type StoredQuote = {
@@ -6,7 +7,7 @@ export type StoredQuote = {
   orderId: string;
   orderData: unknown;
   quote: unknown;
-  /** What the quote commits Ferry to: the indexer and the solver match deposits against it. */
+  /** What the quote commits Ferry to, decoded (a malformed stored intent is a StoredValueInvalidError). */
   intent: QuotedIntent;
   /** ISO 8601 UTC; the quote may not be deposited against after this. */
   expiresAt: string;
@@ -16,7 +17,7 @@ export type StoredQuote = {
 
 export type NewQuote = Omit<StoredQuote, "createdAt" | "expiresAt" | "apiKeyId"> & { expiresAt: Date; apiKeyId?: string | null };
 
-type QuoteRow = { request_id: string; order_id: string; order_data: unknown; quote: unknown; intent: QuotedIntent; expires_at: string; api_key_id: string | null; created_at: string };
+type QuoteRow = { request_id: string; order_id: string; order_data: unknown; quote: unknown; intent: unknown; expires_at: string; api_key_id: string | null; created_at: string };
 
 const QUOTE_COLUMNS = `request_id, order_id, order_data, quote, intent, ${isoColumn("expires_at")}, api_key_id, ${isoColumn("created_at")}`;
 
@@ -25,7 +26,7 @@ const fromRow = (r: QuoteRow): StoredQuote => ({
   orderId: r.order_id,
   orderData: r.order_data,
   quote: r.quote,
-  intent: r.intent,
+  intent: decodeStored(QuotedIntent, r.intent, "quotes.intent", r.request_id),
   expiresAt: r.expires_at,
   apiKeyId: r.api_key_id,
   createdAt: r.created_at,
@@ -40,7 +41,7 @@ export async function saveQuote({ db, now }: StoreContext, quote: NewQuote): Pro
       quote.orderId.toLowerCase(),
       JSON.stringify(quote.orderData),
       JSON.stringify(quote.quote),
-      JSON.stringify(quote.intent),
+      JSON.stringify(encodeStored(QuotedIntent, quote.intent)),
       quote.expiresAt.toISOString(),
       quote.apiKeyId ?? null,
       now().toISOString(),

@@ -12,10 +12,10 @@
  * claim/record functions are in ./webhookOutbox.ts.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { FerryError, type FerryErrorOptions } from "../../core/errors.ts";
 import type { RequestStatus } from "../lifecycle/transitions.ts";
 import { hashApiKey } from "./apiKeys.ts";
 import { isoColumn, type Queryable } from "./engine.ts";
+import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
 
 export type WebhookConfig = { keyId: string; keyName: string; url: string; headers: Record<string, string>; updatedAt: string };
 export type WebhookDeliveryState = "pending" | "delivered" | "failed" | "skipped";
@@ -66,10 +66,10 @@ export type WebhookErrorCode = (typeof WebhookErrorCode)[keyof typeof WebhookErr
  * A webhook configuration or log request that cannot be honoured. `field` names the offending input
  * (`url`, `headers.X-Foo`, `FERRY_WEBHOOK_SECRET_KEY`); messages never quote the API key or a header value.
  */
-export class WebhookError extends FerryError {
+export class WebhookError extends ServiceError {
   declare readonly code: WebhookErrorCode;
   readonly field: string | undefined;
-  constructor(code: WebhookErrorCode, message: string, options: FerryErrorOptions & { field?: string } = {}) {
+  constructor(code: WebhookErrorCode, message: string, options: ServiceErrorOptions & { field?: string } = {}) {
     super(code, message, options);
     this.field = options.field;
   }

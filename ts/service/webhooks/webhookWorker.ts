@@ -14,7 +14,7 @@ import type { WebhookSettings } from "../config/configSchema.ts";
 import type { Engine } from "../store/engine.ts";
 import { claimWebhookEvents, recordWebhookAttempt, type WebhookJob } from "../store/webhookOutbox.ts";
 import { validateWebhookUrl } from "../store/webhooks.ts";
-import { SILENT_LOG, errorFields, type SolverLog } from "../solver/solverLog.ts";
+import { SILENT_LOG, errorFields, type Logger } from "../logging/logger.ts";
 import { backoffDelayMs } from "./backoff.ts";
 import { postWebhook, webhookBody, type WebhookPostResult } from "./postWebhook.ts";
 
@@ -27,7 +27,7 @@ export type WebhookWorkerOptions = {
   /** The 32-byte key the stored API keys are encrypted under (FERRY_WEBHOOK_SECRET_KEY). */
   secretKey: Uint8Array;
   /** pino's call shape; only ids, attempt numbers, status codes and error codes are logged (never URLs, keys or bodies). */
-  log?: SolverLog;
+  log?: Logger;
   /** This worker's lease owner id. Default: a random UUID. */
   owner?: string;
   now?: () => Date;

@@ -3,8 +3,8 @@
  * (@relayprotocol/relay-sdk `trackRequestStatus`): what a client may send, parsed and validated, and
  * every message the server sends, built here and nowhere else.
  */
-import { FerryError } from "../../core/errors.ts";
 import { STATUS_EVENT, type StatusEventData } from "../events/statusEvent.ts";
+import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
 
 export const WebsocketErrorCode = {
   /** Not JSON, not a JSON object, binary, or no string `type`. */
@@ -30,7 +30,7 @@ export type Operation = "subscribe" | "unsubscribe";
  * A message the server refuses. With `operation`, the error answers that subscribe/unsubscribe (sent
  * as its ack with `status: "error"`); without, it is a general `{type: "error"}` message.
  */
-export class WebsocketMessageError extends FerryError {
+export class WebsocketMessageError extends ServiceError {
   readonly operation: Operation | undefined;
   constructor(code: WebsocketErrorCode, message: string, options: { operation?: Operation; cause?: unknown } = {}) {
     super(code, message, options.cause === undefined ? {} : { cause: options.cause });

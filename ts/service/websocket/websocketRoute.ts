@@ -19,13 +19,14 @@ import type { WebsocketSettings } from "../config/configSchema.ts";
 import type { ApiKeyVerifier } from "../http/apiKeyRateLimit.ts";
 import { loggableError } from "../http/errorHandler.ts";
 import type { FerryApp } from "../http/ferryApp.ts";
-import { HttpError, HttpErrorCode } from "../http/httpErrors.ts";
+
 import type { Store } from "../store/createStore.ts";
 import { startHeartbeat, type Heartbeat } from "./heartbeat.ts";
 import { createStatusHub, type StatusHub } from "./statusHub.ts";
 import { acceptConnection, type WebsocketConnection } from "./websocketConnection.ts";
 import { CloseCode } from "./websocketMessages.ts";
 import { createWebsocketMetrics } from "./websocketMetrics.ts";
+import { ServiceError } from "../errors/serviceError.ts";
 
 /** Largest frame a client may send (a subscribe message is ~150 bytes); larger → closed with 1009. */
 export const MAX_MESSAGE_BYTES = 4 * 1024;
@@ -90,7 +91,7 @@ export async function registerWebsocketRoute(app: FerryApp, options: WebsocketRo
   // handshake and then close): a 404 before any handshake.
   app.addHook("onRequest", async (request) => {
     if (request.ws && request.routeOptions.url !== settings.path) {
-      throw new HttpError(404, HttpErrorCode.NOT_FOUND, `websocket upgrades are served on ${settings.path} only`);
+      throw new ServiceError("NOT_FOUND", `websocket upgrades are served on ${settings.path} only`);
     }
   });
 
@@ -102,7 +103,7 @@ export async function registerWebsocketRoute(app: FerryApp, options: WebsocketRo
       const key = request.query.apiKey;
       if (key === undefined) return;
       const apiKey = await apiKeys.verify(key);
-      if (!apiKey) throw new HttpError(401, HttpErrorCode.INVALID_API_KEY, "apiKey is not a valid API key");
+      if (!apiKey) throw new ServiceError("INVALID_API_KEY", "apiKey is not a valid API key");
       request.apiKey = apiKey;
     },
     handler: async (_request, reply) =>

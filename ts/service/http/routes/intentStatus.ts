@@ -8,8 +8,9 @@
 import { Type } from "typebox";
 import type { Store } from "../../store/createStore.ts";
 import type { FerryApp } from "../ferryApp.ts";
-import { commonErrorResponses, ErrorBody, HttpError, HttpErrorCode } from "../httpErrors.ts";
+import { commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 import { quoteStatusRecord, RequestId, StatusRecord, toStatusRecord } from "../requestRecord.ts";
+import { ServiceError } from "../../errors/serviceError.ts";
 
 export const intentStatusSchema = {
   summary: "Intent status",
@@ -30,7 +31,7 @@ export function registerIntentStatusRoutes(app: FerryApp, options: { store: Stor
       if (stored) return toStatusRecord(stored);
       const quote = await options.store.getQuote(requestId);
       if (quote) return quoteStatusRecord(quote);
-      throw new HttpError(404, HttpErrorCode.REQUEST_NOT_FOUND, `request not found: ${requestId}`);
+      throw new ServiceError("REQUEST_NOT_FOUND", `request not found: ${requestId}`);
     });
   }
 }

@@ -1,7 +1,7 @@
 /**
  * POST /quote/v2 — a quote for moving a currency to itself on another configured chain (or to another
  * account on the same chain): fees, details, `protocol.v2` and the steps to submit. Every quote is
- * stored with its QuotedIntent (../../quote/quotedIntent.ts), which the solver matches deposits
+ * stored with its QuotedIntent (../../model/quotedIntent.ts), which the solver matches deposits
  * against, and with the API key that asked for it.
  *
  * Expiry: the deposit must be mined by `expiresAt` = now + `quotes.ttlSeconds` (default 5 minutes;
@@ -29,8 +29,10 @@ import { resolveRoute } from "../../quote/quoteRoute.ts";
 import type { Store } from "../../store/createStore.ts";
 import type { ChainClients } from "../chainClients.ts";
 import type { FerryApp } from "../ferryApp.ts";
-import { bodyErrorResponses, commonErrorResponses, ErrorBody, HttpError, HttpErrorCode } from "../httpErrors.ts";
+import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 import { QuoteSchema } from "../quoteRecord.ts";
+import { ServiceError } from "../../errors/serviceError.ts";
+import type { ErrorCode } from "../../errors/errorRegistry.ts";
 
 const AddressString = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "EVM address" });
 const ChainId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
@@ -145,16 +147,16 @@ export const quoteSchema = {
   response: { 200: QuoteSchema, 503: ErrorBody, ...bodyErrorResponses, ...commonErrorResponses },
 };
 
-const badRequest = (code: HttpErrorCode, message: string) => new HttpError(400, code, message);
+const badRequest = (code: ErrorCode, message: string) => new ServiceError(code, message);
 const lower = (address: string) => address.toLowerCase() as Address;
 
 /** Body → the quote core's request; refuses what Ferry cannot do. */
 export function toQuoteRequest(body: QuoteBody): QuoteRequest {
-  if (body.txs?.length) throw badRequest(HttpErrorCode.UNSUPPORTED_ROUTE, "destination calls (txs) are not supported");
-  if (body.authorizationList?.length) throw badRequest(HttpErrorCode.UNSUPPORTED_ROUTE, "destination calls (authorizationList) are not supported");
-  if (body.useDepositAddress) throw badRequest(HttpErrorCode.UNSUPPORTED_ROUTE, "deposit addresses are not supported");
+  if (body.txs?.length) throw badRequest("UNSUPPORTED_ROUTE", "destination calls (txs) are not supported");
+  if (body.authorizationList?.length) throw badRequest("UNSUPPORTED_ROUTE", "destination calls (authorizationList) are not supported");
+  if (body.useDepositAddress) throw badRequest("UNSUPPORTED_ROUTE", "deposit addresses are not supported");
   const bps = (value: string, field: string) => {
-    if (BigInt(value) > 10_000n) throw badRequest(HttpErrorCode.INVALID_REQUEST, `body/${field} must be at most 10000 bps`);
+    if (BigInt(value) > 10_000n) throw badRequest("INVALID_REQUEST", `body/${field} must be at most 10000 bps`);
     return BigInt(value);
   };
   if (body.slippageTolerance !== undefined) bps(body.slippageTolerance, "slippageTolerance");
@@ -192,12 +194,12 @@ export function registerQuoteRoute(app: FerryApp, options: QuoteRouteOptions): v
   app.post("/quote/v2", { schema: quoteSchema }, async (request) => {
     const quoteRequest = toQuoteRequest(request.body);
     const solverAddress = config.accounts.solver;
-    if (!solverAddress || !solver) throw new HttpError(503, HttpErrorCode.SOLVER_NOT_CONFIGURED, "this service has no solver key: it cannot quote");
+    if (!solverAddress || !solver) throw new ServiceError("SOLVER_NOT_CONFIGURED", "this service has no solver key: it cannot quote");
     try {
       const route = resolveRoute(config.chains, quoteRequest);
       const originClient = clients.get(route.origin.chain.id);
       const destinationClient = clients.get(route.destination.chain.id);
-      if (!originClient || !destinationClient) throw new HttpError(503, HttpErrorCode.CHAIN_UNAVAILABLE, "no RPC client for the route's chains");
+      if (!originClient || !destinationClient) throw new ServiceError("CHAIN_UNAVAILABLE", "no RPC client for the route's chains");
       const token = route.origin.currency.address;
       const depository = getAddress(route.origin.chain.contracts.depository);
       const user = quoteRequest.user;
@@ -213,7 +215,7 @@ export function registerQuoteRoute(app: FerryApp, options: QuoteRouteOptions): v
         ]).then(([origin, destination, allowance, balance]) => [origin, destination ?? origin, allowance, balance]);
       } catch (cause) {
         request.log.warn({ err: { message: (cause as Error).message?.slice(0, 200) } }, "quote: chain read failed");
-        throw new HttpError(503, HttpErrorCode.CHAIN_UNAVAILABLE, "a chain of this route did not answer; retry", { cause, retryable: true });
+        throw new ServiceError("CHAIN_UNAVAILABLE", "a chain of this route did not answer; retry", { cause });
       }
       const [originGasPrice, destinationGasPrice, allowance, userBalance] = reads;
       const { quote, intent } = buildQuote(quoteRequest, {
@@ -240,8 +242,7 @@ export function registerQuoteRoute(app: FerryApp, options: QuoteRouteOptions): v
       });
       return quote;
     } catch (error) {
-      if (error instanceof QuoteError) throw new HttpError(400, error.code as HttpErrorCode, error.message, { cause: error });
-      throw error;
+            throw error;
     }
   });
 }

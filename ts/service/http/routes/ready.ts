@@ -6,8 +6,9 @@
 import { Type } from "typebox";
 import type { FerryApp } from "../ferryApp.ts";
 import { NoQuery } from "../ferryApp.ts";
-import { commonErrorResponses, HttpErrorCode } from "../httpErrors.ts";
+import { commonErrorResponses } from "../httpErrors.ts";
 import { loggableError } from "../errorHandler.ts";
+import { ServiceError } from "../../errors/serviceError.ts";
 
 export type ReadinessCheck = {
   name: string;
@@ -66,6 +67,6 @@ export function registerReadyRoute(
     );
     const failed = checks.filter((check) => !check.ok).map((check) => check.name);
     if (failed.length === 0) return { status: "ready" as const, checks };
-    return reply.code(503).send({ message: `not ready: ${failed.join(", ")}`, errorCode: HttpErrorCode.NOT_READY, checks });
+    return reply.code(503).send({ message: `not ready: ${failed.join(", ")}`, errorCode: "NOT_READY", checks });
   });
 }

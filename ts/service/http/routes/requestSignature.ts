@@ -35,8 +35,9 @@ import type { Store } from "../../store/createStore.ts";
 import type { StoredQuote } from "../../store/quotes.ts";
 import type { StoredRequest } from "../../store/requests.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
-import { commonErrorResponses, ErrorBody, HttpError, HttpErrorCode } from "../httpErrors.ts";
+import { commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 import { RequestId } from "../requestRecord.ts";
+import { ServiceError } from "../../errors/serviceError.ts";
 
 const Hex = Type.String({ pattern: "^0x[0-9a-fA-F]*$" });
 
@@ -90,10 +91,10 @@ export const requestSignatureSchema = {
 };
 
 const str = (value: unknown): string | undefined =>
-  typeof value === "string" ? value : typeof value === "number" && Number.isSafeInteger(value) ? String(value) : undefined;
+  typeof value === "string" ? value : typeof value === "bigint" ? value.toString() : typeof value === "number" && Number.isSafeInteger(value) ? String(value) : undefined;
 
-function unavailable(message: string): HttpError {
-  return new HttpError(409, HttpErrorCode.ATTESTATION_UNAVAILABLE, message);
+function unavailable(message: string): ServiceError {
+  return new ServiceError("ATTESTATION_UNAVAILABLE", message);
 }
 
 /** What the attestations are built from: a stored request, or (before its deposit is indexed) a quote. */
@@ -166,8 +167,8 @@ export function registerRequestSignatureRoute(
     const requestId = request.params.requestId.toLowerCase();
     const stored = await options.store.getRequest(requestId);
     const quote = stored ? null : await options.store.getQuote(requestId);
-    if (!stored && !quote) throw new HttpError(404, HttpErrorCode.REQUEST_NOT_FOUND, `request not found: ${requestId}`);
-    if (!options.attester) throw new HttpError(503, HttpErrorCode.ATTESTER_NOT_CONFIGURED, "this service has no attester key");
+    if (!stored && !quote) throw new ServiceError("REQUEST_NOT_FOUND", `request not found: ${requestId}`);
+    if (!options.attester) throw new ServiceError("ATTESTER_NOT_CONFIGURED", "this service has no attester key");
     const source = stored ? fromRequest(stored) : fromQuote(quote!);
     const { originCurrency, originAmount } = source;
     if (originCurrency === undefined || originAmount === undefined) {

@@ -15,8 +15,9 @@ import { InvalidCursorError } from "../../store/errors.ts";
 import { LIST_LIMIT, type RequestFilters } from "../../store/listRequests.ts";
 import type { ApiKeyVerifier } from "../apiKeyRateLimit.ts";
 import type { FerryApp } from "../ferryApp.ts";
-import { commonErrorResponses, HttpError, HttpErrorCode } from "../httpErrors.ts";
+import { commonErrorResponses } from "../httpErrors.ts";
 import { RequestRecord, RequestStatusSchema, toRequestRecord } from "../requestRecord.ts";
+import { ServiceError } from "../../errors/serviceError.ts";
 
 const Bool = Type.Union([Type.Literal("true"), Type.Literal("false")]);
 const Str = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
@@ -99,7 +100,7 @@ export function registerRequestsRoute(app: FerryApp, options: { store: Store; ap
     try {
       page = await options.store.listRequests(filters);
     } catch (error) {
-      if (error instanceof InvalidCursorError) throw new HttpError(400, HttpErrorCode.INVALID_CURSOR, error.message);
+      if (error instanceof InvalidCursorError) throw new ServiceError("INVALID_CURSOR", error.message);
       throw error;
     }
     const includeOrderData = q.includeOrderData === "true";

@@ -18,10 +18,11 @@ import { isFerryError } from "../../../core/errors.ts";
 import type { FerryConfig } from "../../config/configSchema.ts";
 import { createChainClients, type ChainClients } from "../../solver/chainClients.ts";
 import { IndexTransactionErrorCode, indexTransaction } from "../../solver/indexTransaction.ts";
-import type { SolverLog } from "../../solver/solverLog.ts";
+import type { Logger } from "../../logging/logger.ts";
 import type { Store } from "../../store/createStore.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
-import { bodyErrorResponses, commonErrorResponses, ErrorBody, HttpError, HttpErrorCode } from "../httpErrors.ts";
+import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
+import { ServiceError } from "../../errors/serviceError.ts";
 
 export const TransactionsIndexBody = Type.Object(
   {
@@ -57,8 +58,8 @@ export function registerTransactionsIndexRoute(app: FerryApp, options: { store: 
   app.post("/transactions/index", { schema: transactionsIndexSchema }, async (request) => {
     const { txHash } = request.body;
     const chainId = Number(request.body.chainId);
-    if (!clients.has(chainId)) throw new HttpError(400, HttpErrorCode.UNKNOWN_CHAIN, `chain ${chainId} is not supported`);
-    const deps = { store: options.store, client: clients.get(chainId), chains: options.config.chains, log: request.log as unknown as SolverLog };
+    if (!clients.has(chainId)) throw new ServiceError("UNKNOWN_CHAIN", `chain ${chainId} is not supported`);
+    const deps = { store: options.store, client: clients.get(chainId), chains: options.config.chains, log: request.log as unknown as Logger };
     try {
       const result = await indexTransaction(deps, txHash.toLowerCase() as Hex);
       const message =
@@ -69,11 +70,11 @@ export function registerTransactionsIndexRoute(app: FerryApp, options: { store: 
           : "transaction seen; it is indexed once confirmed";
       return { message, requestIds: result.requestIds };
     } catch (error) {
-      if (isFerryError(error, IndexTransactionErrorCode.TRANSACTION_NOT_FOUND)) throw new HttpError(400, HttpErrorCode.TRANSACTION_NOT_FOUND, error.message);
-      if (isFerryError(error, IndexTransactionErrorCode.NOT_A_DEPOSIT)) throw new HttpError(400, HttpErrorCode.NOT_A_DEPOSIT, error.message);
+      if (isFerryError(error, IndexTransactionErrorCode.TRANSACTION_NOT_FOUND)) throw new ServiceError("TRANSACTION_NOT_FOUND", error.message);
+      if (isFerryError(error, IndexTransactionErrorCode.NOT_A_DEPOSIT)) throw new ServiceError("NOT_A_DEPOSIT", error.message);
       if (isFerryError(error)) throw error;
       request.log.warn({ chainId, err: { message: (error as { shortMessage?: string }).shortMessage ?? "rpc error" } }, "transactions/index: chain read failed");
-      throw new HttpError(503, HttpErrorCode.CHAIN_UNAVAILABLE, `chain ${chainId} is unavailable; retry later`);
+      throw new ServiceError("CHAIN_UNAVAILABLE", `chain ${chainId} is unavailable; retry later`);
     }
   });
 }

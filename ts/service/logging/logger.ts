@@ -1,15 +1,15 @@
 /**
- * The logger the solver writes to: pino's call shape (`log.info(obj, msg)`), so Fastify's logger (or
+ * The one logger type of the service (solver, webhooks, indexer, routes): pino's call shape (`log.info(obj, msg)`), so Fastify's logger (or
  * any pino instance) plugs in. Objects logged never hold keys: only ids, hashes, addresses, codes.
  */
-export type SolverLog = {
+export type Logger = {
   debug(obj: Record<string, unknown>, msg: string): void;
   info(obj: Record<string, unknown>, msg: string): void;
   warn(obj: Record<string, unknown>, msg: string): void;
   error(obj: Record<string, unknown>, msg: string): void;
 };
 
-export const SILENT_LOG: SolverLog = { debug() {}, info() {}, warn() {}, error() {} };
+export const SILENT_LOG: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** The loggable form of an error: code and message, never a stack or cause chain (which may quote RPC URLs). */
 export function errorFields(error: unknown): Record<string, unknown> {

@@ -1,0 +1,65 @@
+/**
+ * The value types every boundary of the service decodes into, as TypeBox codecs: the encoded side is
+ * what travels (JSON strings in HTTP bodies, jsonb in the database, the config file), the decoded side
+ * is what the code behind the boundary works with.
+ *
+ * - Addresses and 32-byte ids are canonical: lowercase `0x` hex, typed as viem's `Address` / `Hex`.
+ *   Every address comparison in the service is then a plain `===`.
+ * - Token amounts are `bigint` in code and decimal strings on the wire (uint256: at most 2^256 − 1).
+ * - Chain ids are positive safe integers; times are unix seconds (integers).
+ *
+ * The plain string schemas (`AddressString`, …) are the same patterns for schemas that validate
+ * without decoding (HTTP responses, the OpenAPI document).
+ */
+import { Type, type StaticDecode } from "typebox";
+import { maxUint256, type Address as ViemAddress, type Hex } from "viem";
+
+export const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
+export const BYTES32_PATTERN = "^0x[0-9a-fA-F]{64}$";
+export const HEX_DATA_PATTERN = "^0x([0-9a-fA-F]{2})*$";
+export const UINT_PATTERN = "^(0|[1-9][0-9]{0,77})$";
+
+export const AddressString = Type.String({ pattern: ADDRESS_PATTERN, description: "EVM address" });
+export const Bytes32String = Type.String({ pattern: BYTES32_PATTERN, description: "0x + 64 hex digits" });
+export const HexDataString = Type.String({ pattern: HEX_DATA_PATTERN, description: "0x-prefixed hex bytes" });
+export const UintString = Type.String({ pattern: UINT_PATTERN, description: "Integer in smallest units (decimal string)" });
+
+/** The canonical form of an address: lowercase. */
+export const canonicalAddress = (value: string): ViemAddress => value.toLowerCase() as ViemAddress;
+/** The canonical form of hex data (ids, hashes, calldata): lowercase. */
+export const canonicalHex = (value: string): Hex => value.toLowerCase() as Hex;
+
+/** An EVM address, decoded to its canonical lowercase form. */
+export const Address = Type.Codec(AddressString)
+  .Decode((value) => canonicalAddress(value))
+  .Encode((value: ViemAddress) => canonicalAddress(value));
+export type Address = StaticDecode<typeof Address>;
+
+/** A 32-byte id or hash (requestId, orderId, transaction hash), lowercase. */
+export const Bytes32 = Type.Codec(Bytes32String)
+  .Decode((value) => canonicalHex(value))
+  .Encode((value: Hex) => canonicalHex(value));
+export type Bytes32 = StaticDecode<typeof Bytes32>;
+
+/** Arbitrary bytes (calldata, revert data), lowercase. */
+export const HexData = Type.Codec(HexDataString)
+  .Decode((value) => canonicalHex(value))
+  .Encode((value: Hex) => canonicalHex(value));
+
+/** A uint256 amount: a decimal string on the wire, a bigint in code. */
+export const Uint256 = Type.Codec(UintString)
+  .Decode((value) => {
+    const amount = BigInt(value);
+    if (amount > maxUint256) throw new RangeError("amount exceeds uint256");
+    return amount;
+  })
+  .Encode((value: bigint) => value.toString());
+
+export const ChainId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "EVM chain id" });
+export const UnixSeconds = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "Unix seconds" });
+export const BlockNumber = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+export const LogIndex = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+/** Basis points as the spec writes them: a decimal string, 0–10000. */
+export const BpsString = Type.String({ pattern: "^(0|[1-9][0-9]{0,3}|10000)$", description: "Basis points, 0–10000" });
+
+export const ZERO_ADDRESS: ViemAddress = "0x0000000000000000000000000000000000000000";
