@@ -4,17 +4,15 @@ import { isFerryError } from "../../../ts/core/errors.ts";
 import {
   INITIAL_STATUSES,
   InvalidTransitionError,
-  REQUEST_STATUSES,
   TERMINAL_STATUSES,
   TRANSITIONS,
   assertTransition,
   canTransition,
-  isRequestStatus,
   isTerminal,
   nextStatuses,
   renderTransitionTable,
-  type RequestStatus,
 } from "../../../ts/service/lifecycle/transitions.ts";
+import { REQUEST_STATUSES, isRequestStatus, type RequestStatus } from "../../../ts/service/model/requestStatus.ts";
 
 const allowed: [RequestStatus, RequestStatus][] = [
   ["waiting", "pending"],

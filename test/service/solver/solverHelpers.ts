@@ -3,7 +3,7 @@ import type { Hex } from "viem";
 import { attestedReceiverAbi } from "../../../ts/abi/AttestedReceiver.ts";
 import type { DevnetChain } from "../../../ts/devnet/devnetChain.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
-import type { StoredRequest } from "../../../ts/service/store/requests.ts";
+import type { StoredRequest } from "../../../ts/service/model/storedRequest.ts";
 import type { TwoChains } from "./twoChains.ts";
 
 export async function tickUntil(

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { isFerryError } from "../../../ts/core/errors.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
 import { encodeCursor, type RequestFilters } from "../../../ts/service/store/listRequests.ts";
-import type { NewRequest } from "../../../ts/service/store/requests.ts";
+import type { NewRequest } from "../../../ts/service/model/storedRequest.ts";
 import { describeEachEngine, type TestClock } from "./engines.ts";
 
 const T = Date.UTC(2026, 0, 1);

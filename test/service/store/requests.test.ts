@@ -1,22 +1,15 @@
 import { expect } from "chai";
 import { isFerryError } from "../../../ts/core/errors.ts";
-import { InvalidTransitionError, TRANSITIONS, type RequestStatus } from "../../../ts/service/lifecycle/transitions.ts";
-import type { NewRequest } from "../../../ts/service/store/requests.ts";
+import { InvalidTransitionError, TRANSITIONS } from "../../../ts/service/lifecycle/transitions.ts";
+import type { RequestStatus } from "../../../ts/service/model/requestStatus.ts";
+import type { NewRequest } from "../../../ts/service/model/storedRequest.ts";
+import type { Payout } from "../../../ts/service/model/payout.ts";
+import { StoredValueInvalidError } from "../../../ts/service/model/storedValue.ts";
 import { describeEachEngine } from "./engines.ts";
+import { hex, testNewRequest } from "../fixtures/testRequest.ts";
 
-const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}`;
-
-function newRequest(n: number, overrides: Partial<NewRequest> = {}): NewRequest {
-  return {
-    id: hex(n),
-    orderId: hex(1000 + n),
-    user: `0x${"Aa".repeat(20)}`,
-    recipient: `0x${"Bb".repeat(20)}`,
-    originChainId: 31337,
-    destinationChainId: 31338,
-    ...overrides,
-  };
-}
+const newRequest = (n: number, overrides: Partial<NewRequest> = {}): NewRequest =>
+  testNewRequest(n, { user: `0x${"Aa".repeat(20)}`, recipient: `0x${"Bb".repeat(20)}`, ...overrides });
 
 /** The path from `waiting` (or `depositing`) that ends in `to`. */
 const PATHS: Record<RequestStatus, RequestStatus[]> = {
@@ -33,7 +26,7 @@ describeEachEngine("store requests", (engine) => {
   it("createRequest_roundTrips_andLowercasesAddressesAndHashes", async () => {
     const { store, clock } = engine;
     const created = await store.createRequest(
-      newRequest(1, { inTxHashes: [hex(0xabc).toUpperCase().replace("0X", "0x")], data: { slippageTolerance: "50" }, referrer: "app", originBlock: 7 }),
+      newRequest(1, { inTxHashes: [`0x${hex(0xabc).slice(2).toUpperCase()}`], data: { slippageTolerance: "50" }, referrer: "app", originBlock: 7 }),
     );
     const expected = {
       id: hex(1),
@@ -48,6 +41,9 @@ describeEachEngine("store requests", (engine) => {
       failReason: null,
       refundFailReason: null,
       data: { slippageTolerance: "50" },
+      details: null,
+      solver: { intent: { ...newRequest(1).solver.intent, user: `0x${"aa".repeat(20)}`, recipient: `0x${"bb".repeat(20)}` } },
+      parked: null,
       referrer: "app",
       apiKeyId: null,
       originBlock: 7,
@@ -57,6 +53,47 @@ describeEachEngine("store requests", (engine) => {
     expect(created).to.deep.equal(expected);
     expect(await store.getRequest(hex(1))).to.deep.equal(expected);
     expect(await store.getRequestByOrderId(hex(1001).toUpperCase().replace("0X", "0x"))).to.deep.equal(expected);
+  });
+
+  it("getRequest_throwsATypedErrorNamingTheField_whenTheRowIsCorrupted", async () => {
+    const { store } = engine;
+    await store.createRequest(newRequest(1));
+    await store.transitionRequest(hex(1), "pending");
+    await store.engine.query(`UPDATE requests SET solver_state = jsonb_set(solver_state, '{intent,originAmount}', '"-5"') WHERE id = $1`, [hex(1)]);
+    for (const read of [() => store.getRequest(hex(1)), () => store.listSolverWork(), () => store.listRequests({}), () => store.transitionRequest(hex(1), "submitted")]) {
+      let thrown: unknown;
+      try {
+        await read();
+      } catch (error) {
+        thrown = error;
+      }
+      {
+        const error = thrown;
+        expect(error).to.be.instanceOf(StoredValueInvalidError);
+        expect((error as StoredValueInvalidError).code).to.equal("STORED_VALUE_INVALID");
+        expect((error as StoredValueInvalidError).where).to.equal("requests");
+        expect((error as StoredValueInvalidError).field).to.equal("solver_state.intent.originAmount");
+      }
+    }
+  });
+
+  it("patchRequest_mergesSolverStateFieldByField_withoutAnOutboxEvent", async () => {
+    const { store } = engine;
+    const created = await store.createRequest(newRequest(1));
+    const payout: Payout = {
+      chainId: 31337,
+      depository: `0x${"dd".repeat(20)}`,
+      nonce: 7n,
+      expiration: 100,
+      calls: [{ to: `0x${"ee".repeat(20)}`, token: `0x${"00".repeat(20)}`, amount: 5n }],
+      requestHash: hex(0x99),
+      status: "prepared",
+    };
+    const patched = await store.patchRequest(hex(1), { solver: { repayment: payout } });
+    expect(patched.solver).to.deep.equal({ ...created.solver, repayment: payout });
+    expect((await store.patchRequest(hex(1), { solver: { repayment: { ...payout, status: "sent", hash: hex(0x77) } } })).solver!.repayment!.status).to.equal("sent");
+    expect((await store.getRequest(hex(1)))!.solver!.intent).to.deep.equal(created.solver!.intent);
+    expect((await store.requestEvents(hex(1))).length).to.equal(1);
   });
 
   it("getRequest_returnsNull_forUnknownId", async () => {
@@ -102,14 +139,14 @@ describeEachEngine("store requests", (engine) => {
 
   it("transitionRequest_appendsHashes_mergesData_andKeepsReasons", async () => {
     const { store } = engine;
-    await store.createRequest(newRequest(1, { inTxHashes: [hex(0xa1)], data: { fees: { gas: "1" }, keep: true } }));
+    await store.createRequest(newRequest(1, { inTxHashes: [hex(0xa1)], data: { fees: { gas: "1", fixed: "0", price: "0", gateway: "0" }, slippageTolerance: "0" } }));
     await store.transitionRequest(hex(1), "pending", { inTxHashes: [hex(0xa1), hex(0xa2)], originBlock: 12 });
-    await store.transitionRequest(hex(1), "failure", { failReason: "ORDER_EXPIRED", data: { fees: { gas: "2" } } });
+    await store.transitionRequest(hex(1), "failure", { failReason: "ORDER_EXPIRED", data: { fees: { gas: "2", fixed: "0", price: "0", gateway: "0" } } });
     const refunded = await store.transitionRequest(hex(1), "refund", { txHashes: [hex(0xb1)], refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
     expect(refunded).to.include({ status: "refund", failReason: "ORDER_EXPIRED", refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND", originBlock: 12 });
     expect(refunded.inTxHashes).to.deep.equal([hex(0xa1), hex(0xa2)]);
     expect(refunded.txHashes).to.deep.equal([hex(0xb1)]);
-    expect(refunded.data).to.deep.equal({ fees: { gas: "2" }, keep: true });
+    expect(refunded.data).to.deep.equal({ fees: { gas: "2", fixed: "0", price: "0", gateway: "0" }, slippageTolerance: "0" });
     const events = await store.requestEvents(hex(1));
     expect(events.map((e) => e.status)).to.deep.equal(["waiting", "pending", "failure", "refund"]);
     expect(events[3].payload).to.include({ failReason: "ORDER_EXPIRED", refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });

@@ -6,7 +6,7 @@
  */
 import { expect } from "chai";
 import type { StreamedEvent } from "../../../ts/service/store/eventStream.ts";
-import type { NewRequest } from "../../../ts/service/store/requests.ts";
+import type { NewRequest } from "../../../ts/service/model/storedRequest.ts";
 import { createOutboxTail, type OutboxTail } from "../../../ts/service/websocket/outboxTail.ts";
 import { describeEachEngine } from "../store/engines.ts";
 

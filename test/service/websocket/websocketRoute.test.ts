@@ -12,7 +12,7 @@ import { testIntent } from "../fixtures/testIntent.ts";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { insertOutboxEvent } from "../../../ts/service/store/outbox.ts";
-import type { NewRequest } from "../../../ts/service/store/requests.ts";
+import type { NewRequest } from "../../../ts/service/model/storedRequest.ts";
 import { fixtureConfig, listen, logCapture, type Listening } from "../http/testApp.ts";
 import { connect, isUpdate, subscribe, unsubscribe, upgradeRejection, wsUrl, type TestSocket } from "./wsTestClient.ts";
 

@@ -1,11 +1,11 @@
 /**
  * The `request.status.updated` event (spec "Events"), built from one outbox row: the same `data` for
  * webhooks and the websocket. `data` is the status record as it was at the change (the outbox
- * payload is frozen in the transaction that made it) plus `requestId`, with the status record's rules:
- * `failReason` is `N/A` unless the status is failure/refund (then the recorded reason or `UNKNOWN`),
- * `refundFailReason` defaults to `N/A`, `depositAddress` is always null (Ferry has no deposit addresses).
+ * payload is frozen in the transaction that made it) plus `requestId`, projected by the same function
+ * as the status route (../model/publicRecords.ts `statusRecordOf`), so the failReason rule and the
+ * field set are the same on every channel.
  */
-import type { StatusRecord } from "../http/requestRecord.ts";
+import { statusRecordOf, type StatusRecord } from "../model/publicRecords.ts";
 import type { OutboxEvent, OutboxPayload } from "../store/outbox.ts";
 
 export const STATUS_EVENT = "request.status.updated";
@@ -16,20 +16,7 @@ export type StatusEventData = StatusRecord & { requestId: string };
 export type StatusEventBody = { event: typeof STATUS_EVENT; timestamp: number; data: StatusEventData };
 
 export function statusEventData(payload: OutboxPayload): StatusEventData {
-  const failed = payload.status === "failure" || payload.status === "refund";
-  return {
-    status: payload.status,
-    inTxHashes: payload.inTxHashes,
-    txHashes: payload.txHashes,
-    updatedAt: payload.updatedAt,
-    originChainId: payload.originChainId,
-    destinationChainId: payload.destinationChainId,
-    depositAddress: null,
-    requestId: payload.requestId,
-    details: payload.details ?? null,
-    failReason: failed ? (payload.failReason ?? "UNKNOWN") : "N/A",
-    refundFailReason: payload.refundFailReason ?? "N/A",
-  };
+  return { ...statusRecordOf({ ...payload, details: payload.details ?? null }), requestId: payload.requestId };
 }
 
 /** The body of one event; the same bytes go out on every attempt of a delivery (only the signature headers change). */

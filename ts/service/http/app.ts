@@ -8,8 +8,6 @@ import swaggerUi from "@fastify/swagger-ui";
 import { registerAjvFormats, TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import type { Registry } from "prom-client";
-import type { LocalAccount } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import type { FerryConfig } from "../config/configSchema.ts";
 import { secretValues } from "../config/redactConfig.ts";
 import { cachedApiKeyVerifier } from "./apiKeyCache.ts";
@@ -24,9 +22,10 @@ import { registerChainsRoute } from "./routes/chains.ts";
 import { registerIntentStatusRoutes } from "./routes/intentStatus.ts";
 import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
 import { registerRequestsRoute } from "./routes/requests.ts";
-import { registerTransactionsIndexRoute } from "./routes/transactionsIndex.ts";
+import { registerTransactionsIndexRoute, type TransactionIndexer } from "./routes/transactionsIndex.ts";
 import { registerQuoteRoute } from "./routes/quote.ts";
-import { createChainClients, type ChainClients } from "./chainClients.ts";
+import { createChainClients, type ChainClients } from "../chains/chainClients.ts";
+import { resolveAccounts, type ServiceAccounts } from "../chains/serviceAccounts.ts";
 import { registerHealthRoute } from "./routes/health.ts";
 import { registerMetricsRoute } from "./routes/metrics.ts";
 import { registerOpenApiRoute } from "./routes/openapi.ts";
@@ -54,8 +53,12 @@ export type AppDeps = {
   readinessTimeoutMs?: number;
   /** Registry for the HTTP metrics (and whatever else the caller registers). Default: a new one. */
   metricsRegistry?: Registry;
-  /** One viem public client per chain id (the quote route's gas prices, allowances). Default: from each chain's rpcUrl. */
+  /** The process's chain clients (the quote route's gas prices, allowances). Default: created from the config. */
   chainClients?: ChainClients;
+  /** The signing accounts (solver: orderSignature; attester: the signature route). Default: resolved from the config. */
+  accounts?: ServiceAccounts;
+  /** The deposit indexer behind POST /transactions/index; the route is registered only with it (and a store). */
+  transactionIndexer?: TransactionIndexer;
 };
 
 export type BuildAppOptions = {
@@ -119,19 +122,14 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   registerMetricsRoute(app, registry);
   registerChainsRoute(app, { chains: config.chains, solverAddress: config.accounts.solver });
   if (deps.store) {
+    const accounts = deps.accounts ?? resolveAccounts(config);
     registerIntentStatusRoutes(app, { store: deps.store });
     registerRequestsRoute(app, { store: deps.store, apiKeys });
-    registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: attesterAccount(config) });
-    registerTransactionsIndexRoute(app, { store: deps.store, config });
-    registerQuoteRoute(app, { store: deps.store, config, clients: deps.chainClients ?? createChainClients(config.chains) });
+    registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: accounts.attester });
+    if (deps.transactionIndexer) registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });
+    registerQuoteRoute(app, { store: deps.store, config, clients: deps.chainClients ?? createChainClients(config.chains), solver: accounts.solver });
     if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, apiKeys, registry, secrets });
   }
   registerOpenApiRoute(app);
   return app;
-}
-
-/** The attester's signing account, from the key in the config (revealed only here; never logged). */
-function attesterAccount(config: FerryConfig): LocalAccount | undefined {
-  const key = config.keys.attester?.reveal();
-  return key ? privateKeyToAccount(key as `0x${string}`) : undefined;
 }

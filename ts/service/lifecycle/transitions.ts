@@ -1,4 +1,3 @@
-import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
 /**
  * The request lifecycle as one explicit transition table. Everything that moves a request from one
  * status to another (the store's `transitionRequest`, the solver, the indexer) asks this table; the
@@ -6,11 +5,8 @@ import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.t
  *
  * Pure: no clock, no I/O.
  */
-
-/** Every status a request can be stored in. `fallback` is only a way of reporting `refund`, never stored. */
-export const REQUEST_STATUSES = ["waiting", "depositing", "pending", "submitted", "success", "failure", "refund"] as const;
-
-export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
+import type { RequestStatus } from "../model/requestStatus.ts";
 
 /** Statuses a request may be created in: `waiting` (user deposits) or `depositing` (gasless `/execute`). */
 export const INITIAL_STATUSES: readonly RequestStatus[] = ["waiting", "depositing"];
@@ -33,10 +29,6 @@ export const TRANSITIONS: readonly Transition[] = [
  * lands; it stays `failure` (with `refundFailReason`) only when the refund itself cannot be made.
  */
 export const TERMINAL_STATUSES: readonly RequestStatus[] = ["success", "refund"];
-
-export function isRequestStatus(value: unknown): value is RequestStatus {
-  return typeof value === "string" && (REQUEST_STATUSES as readonly string[]).includes(value);
-}
 
 export function isTerminal(status: RequestStatus): boolean {
   return TERMINAL_STATUSES.includes(status);

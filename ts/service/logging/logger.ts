@@ -12,7 +12,7 @@ export type Logger = {
 export const SILENT_LOG: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** The loggable form of an error: code and message, never a stack or cause chain (which may quote RPC URLs). */
-export function errorFields(error: unknown): Record<string, unknown> {
+export function errorFields(error: unknown): { code: string | undefined; message: string } {
   const e = error as { code?: unknown; shortMessage?: unknown; message?: unknown };
   return { code: typeof e?.code === "string" ? e.code : undefined, message: String(e?.shortMessage ?? e?.message ?? error) };
 }

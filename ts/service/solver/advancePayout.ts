@@ -1,7 +1,8 @@
 /**
  * Moves one Depository payout (repayment or refund, ./payoutPlan.ts) forward by one step, resumable
  * at every point:
- * - not planned yet → plan it and store it in `data[kind]` (status `prepared`) before signing anything;
+ * - not planned yet → plan it and store it in the request's solver state (status `prepared`) before
+ *   signing anything;
  * - a recorded transaction with a receipt → `confirmed` (or, reverted and not executed, `reverted`);
  *   still in the node's mempool → wait;
  * - executed onchain already (the replay guard's `executed(requestHash)`) → record that transaction;
@@ -13,35 +14,38 @@
 import { encodeFunctionData, type Hex } from "viem";
 import { depositoryAbi } from "../../abi/Depository.ts";
 import { signPayoutRequest } from "../../core/payoutRequest.ts";
-import type { StoredRequest } from "../store/requests.ts";
-import type { ChainClient } from "./chainClients.ts";
+import type { ChainClient } from "../chains/chainClients.ts";
+import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
+import type { Payout, PayoutKind } from "../model/payout.ts";
+import type { OnchainTx } from "../model/requestData.ts";
+import { requireSolverState, type StoredRequest } from "../model/storedRequest.ts";
+import { StoredValueInvalidError } from "../model/storedValue.ts";
 import { findPayoutTx, isPayoutExecuted, onchainTxOf, receiptOrNull, transactionKnown } from "./chainReads.ts";
-import { readSolverData } from "./fillAttestation.ts";
-import { payoutRequestOf, planPayout, type PayoutKind, type StoredPayout } from "./payoutPlan.ts";
+import { payoutRequestOf, planPayout } from "./payoutPlan.ts";
 import { decodeRevert, isRevert, revertDataOf } from "./revertReason.ts";
 import { sendRecorded } from "./sendTransaction.ts";
 import type { SolverContext } from "./solverContext.ts";
-import { KeyNotConfiguredError } from "./solverErrors.ts";
 
-export type PayoutProgress = { payout: StoredPayout; request: StoredRequest; tx?: Record<string, unknown> };
+export type PayoutProgress = { payout: Payout; request: StoredRequest; tx?: OnchainTx };
 
 export async function advancePayout(ctx: SolverContext, request: StoredRequest, kind: PayoutKind): Promise<PayoutProgress> {
-  let payout = request.data[kind] as StoredPayout | undefined;
+  const state = requireSolverState(request);
+  let payout = state[kind];
   if (!payout) {
-    const data = readSolverData(request);
+    if (!state.deposit) throw new StoredValueInvalidError("requests.solver_state", request.id, "deposit", `is missing: no ${kind} without a deposit`);
     payout = planPayout({
       kind,
-      requestId: request.id as Hex,
-      deposit: data.deposit,
-      originAmount: data.originAmount,
+      requestId: request.id,
+      deposit: state.deposit,
+      originAmount: state.intent.originAmount,
       solver: ctx.solver,
-      refundTo: data.refundTo,
+      refundTo: state.intent.refundTo,
       nowSeconds: Math.floor(ctx.now().getTime() / 1000),
     });
-    request = await ctx.store.patchRequest(request.id, { data: { [kind]: payout } });
+    request = await ctx.store.patchRequest(request.id, { solver: { [kind]: payout } });
   }
   const step = await stepPayout(ctx, payout, { requestId: request.id, kind }, async (next) => {
-    request = await ctx.store.patchRequest(request.id, { data: { [kind]: next } });
+    request = await ctx.store.patchRequest(request.id, { solver: { [kind]: next } });
   });
   return { ...step, request };
 }
@@ -54,13 +58,13 @@ export async function advancePayout(ctx: SolverContext, request: StoredRequest, 
  */
 export async function stepPayout(
   ctx: SolverContext,
-  payout: StoredPayout,
-  logFields: Record<string, unknown>,
-  save: (next: StoredPayout) => Promise<void>,
-): Promise<{ payout: StoredPayout; tx?: Record<string, unknown> }> {
+  payout: Payout,
+  logFields: Record<string, string | number>,
+  save: (next: Payout) => Promise<void>,
+): Promise<{ payout: Payout; tx?: OnchainTx }> {
   if (payout.status === "confirmed" || payout.status === "reverted") return { payout };
   const client = ctx.clients.get(payout.chainId);
-  const record = async (next: StoredPayout) => {
+  const record = async (next: Payout) => {
     await save(next);
     return next;
   };
@@ -94,18 +98,19 @@ export async function stepPayout(
   const signature = await signPayoutRequest({ account: ctx.allocator, chainId: client.config.id, depository: payout.depository, request: struct });
   const data = encodeFunctionData({ abi: depositoryAbi, functionName: "execute", args: [{ calls: [...struct.calls], nonce: struct.nonce, expiration: struct.expiration }, signature] });
   let current = payout;
+  let sentHash: Hex | undefined;
   try {
-    await sendRecorded(wallet, client.publicClient, { to: payout.depository, data }, async (hash) => {
+    sentHash = await sendRecorded(wallet, client.publicClient, { to: payout.depository, data }, async (hash) => {
       current = await record({ ...current, hash, status: "sent" });
     });
   } catch (error) {
     if (!isRevert(error)) throw error;
     const decoded = decodeRevert(revertDataOf(error));
-    ctx.log.error({ ...logFields, failReason: decoded.failReason, error: decoded.errorName }, "payout simulation reverted");
+    ctx.log.error({ ...logFields, failReason: decoded.failReason, error: decoded.errorName ?? "" }, "payout simulation reverted");
     return { payout: await record({ ...current, status: "reverted", failReason: decoded.failReason }) };
   }
-  ctx.log.info({ ...logFields, hash: current.hash }, "payout sent");
-  const receipt = await receiptOrNull(client.publicClient, current.hash!);
+  ctx.log.info({ ...logFields, hash: sentHash }, "payout sent");
+  const receipt = await receiptOrNull(client.publicClient, sentHash);
   if (receipt?.status === "success") {
     const tx = await onchainTxOf(client, receipt);
     return { payout: await record({ ...current, status: "confirmed", block: Number(receipt.blockNumber) }), tx };

@@ -7,7 +7,9 @@
 import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hex, type PublicClient, type TransactionReceipt } from "viem";
 import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
 import { depositoryAbi } from "../../abi/Depository.ts";
-import type { ChainClient } from "./chainClients.ts";
+import type { ChainClient } from "../chains/chainClients.ts";
+import type { OnchainTx } from "../model/requestData.ts";
+import { canonicalAddress, canonicalHex } from "../model/values.ts";
 
 const FILLED_EVENT = attestedReceiverAbi.find((i) => i.type === "event" && i.name === "Filled")!;
 const REQUEST_EXECUTED_EVENT = depositoryAbi.find((i) => i.type === "event" && i.name === "RequestExecuted")!;
@@ -33,16 +35,16 @@ export async function transactionKnown(publicClient: PublicClient, hash: Hex): P
 }
 
 /** The spec's transaction entry (`inTxs` / `outTxs`) of a mined transaction. */
-export async function onchainTxOf(client: ChainClient, receipt: TransactionReceipt): Promise<Record<string, unknown>> {
+export async function onchainTxOf(client: ChainClient, receipt: TransactionReceipt): Promise<OnchainTx> {
   const [block, tx] = await Promise.all([
     client.publicClient.getBlock({ blockNumber: receipt.blockNumber }),
     client.publicClient.getTransaction({ hash: receipt.transactionHash }),
   ]);
   return {
     fee: (receipt.gasUsed * receipt.effectiveGasPrice).toString(),
-    data: { from: tx.from.toLowerCase(), to: tx.to?.toLowerCase() ?? null, input: tx.input, value: tx.value.toString() },
+    data: { from: canonicalAddress(tx.from), to: tx.to ? canonicalAddress(tx.to) : null, input: tx.input, value: tx.value.toString() },
     stateChanges: [],
-    hash: receipt.transactionHash.toLowerCase(),
+    hash: canonicalHex(receipt.transactionHash),
     block: Number(receipt.blockNumber),
     type: "onchain",
     chainId: client.config.id,
@@ -60,7 +62,7 @@ export async function findFillTx(client: ChainClient, requestId: Hex): Promise<H
     fromBlock: BigInt(client.config.deploymentBlock ?? 0),
     toBlock: "latest",
   });
-  return logs.length > 0 ? (logs[0]!.transactionHash as Hex) : null;
+  return logs[0]?.transactionHash ?? null;
 }
 
 export async function isFilled(client: ChainClient, requestId: Hex): Promise<boolean> {
@@ -76,7 +78,7 @@ export async function findPayoutTx(client: ChainClient, requestHash: Hex): Promi
     fromBlock: BigInt(client.config.deploymentBlock ?? 0),
     toBlock: "latest",
   });
-  return logs.length > 0 ? (logs[0]!.transactionHash as Hex) : null;
+  return logs[0]?.transactionHash ?? null;
 }
 
 export async function isPayoutExecuted(client: ChainClient, requestHash: Hex): Promise<boolean> {

@@ -6,19 +6,17 @@
  * was dropped) is resent — unless the request is filled onchain already (record that fill) or its
  * deadline has been reached (`failure`, ORDER_EXPIRED).
  */
-import type { Hex } from "viem";
-import type { StoredRequest } from "../store/requests.ts";
+import { requireSolverState, type StoredRequest } from "../model/storedRequest.ts";
 import { findFillTx, isFilled, receiptOrNull, transactionKnown } from "./chainReads.ts";
-import { readSolverData } from "./fillAttestation.ts";
 import { recordFillReverted, recordFillSuccess } from "./fillOutcome.ts";
 import { sendFill } from "./sendFill.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { FillLogNotFoundError } from "./solverErrors.ts";
 
 export async function confirmFill(ctx: SolverContext, request: StoredRequest): Promise<StoredRequest> {
+  const { intent, fill } = requireSolverState(request);
   const dest = ctx.clients.get(request.destinationChainId);
-  const requestId = request.id as Hex;
-  const hash = ((request.data.fill as { hash?: Hex } | undefined)?.hash ?? request.txHashes.at(-1)) as Hex | undefined;
+  const hash = fill?.hash ?? request.txHashes.at(-1);
 
   if (hash) {
     const receipt = await receiptOrNull(dest.publicClient, hash);
@@ -26,31 +24,31 @@ export async function confirmFill(ctx: SolverContext, request: StoredRequest): P
     if (await transactionKnown(dest.publicClient, hash)) return request;
   }
 
-  if (await isFilled(dest, requestId)) {
-    const fillHash = await findFillTx(dest, requestId);
+  if (await isFilled(dest, request.id)) {
+    const fillHash = await findFillTx(dest, request.id);
     if (fillHash) return recordFillSuccess(ctx, request, dest, await dest.publicClient.getTransactionReceipt({ hash: fillHash }));
-    throw new FillLogNotFoundError(requestId);
+    throw new FillLogNotFoundError(request.id);
   }
 
-  const data = readSolverData(request);
   const latest = await dest.publicClient.getBlock({ blockTag: "latest" });
-  if (Number(latest.timestamp) >= data.fillDeadline) {
+  if (Number(latest.timestamp) >= intent.fillDeadline) {
     return ctx.store.transitionRequest(request.id, "failure", {
       failReason: "ORDER_EXPIRED",
-      data: { details: { reason: "fill never confirmed before its deadline", lostTxHash: hash ?? null } },
+      details: { reason: "fill never confirmed before its deadline", lostTxHash: hash ?? null },
     });
   }
 
-  ctx.log.warn({ requestId, lostTxHash: hash }, "recorded fill unknown to the chain: resending");
+  ctx.log.warn({ requestId: request.id, lostTxHash: hash }, "recorded fill unknown to the chain: resending");
   let resent: StoredRequest = request;
-  const result = await sendFill(ctx, request, data, dest, async (newHash) => {
-    resent = await ctx.store.patchRequest(request.id, { txHashes: [newHash], data: { fill: { hash: newHash, status: "sent", replaced: hash ?? null } } });
+  const result = await sendFill(ctx, intent, dest, async (newHash) => {
+    resent = await ctx.store.patchRequest(request.id, { txHashes: [newHash], solver: { fill: { hash: newHash, status: "sent", replaced: hash ?? null } } });
   });
   if (!result.sent) {
-    if (result.revert.failReason === "ORDER_ALREADY_FILLED") throw new FillLogNotFoundError(requestId);
+    if (result.revert.failReason === "ORDER_ALREADY_FILLED") throw new FillLogNotFoundError(request.id);
     return ctx.store.transitionRequest(request.id, "failure", {
       failReason: result.revert.failReason,
-      data: { failedCallData: result.callData, details: { error: result.revert.errorName, revertData: result.revert.data } },
+      data: { failedCallData: result.callData },
+      details: { error: result.revert.errorName, revertData: result.revert.data },
     });
   }
   const receipt = await receiptOrNull(dest.publicClient, result.hash);

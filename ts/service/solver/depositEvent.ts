@@ -2,7 +2,8 @@
  * The Depository's deposit, as the indexer sees it: the `Deposited` event decoded from logs, and the
  * deposit call decoded from a transaction's input (for a deposit not yet mined). Pure.
  */
-import { decodeEventLog, decodeFunctionData, getAddress, type Address, type Hex, type Log } from "viem";
+import { decodeEventLog, decodeFunctionData, type Address, type Hex, type Log } from "viem";
+import { canonicalAddress, canonicalHex, ZERO_ADDRESS } from "../model/values.ts";
 import { DEPOSITORY_DEPOSIT_ABI } from "../../core/depositoryAbi.ts";
 
 type DepositoryItem = (typeof DEPOSITORY_DEPOSIT_ABI)[number];
@@ -36,15 +37,15 @@ export function decodeDepositLogs(chainId: number, depository: Address, logs: re
     } catch {
       continue;
     }
-    const args = decoded.args as { id: Hex; depositor: Address; token: Address; amount: bigint };
+    const { args } = decoded;
     out.push({
       chainId,
-      depository: getAddress(depository),
-      orderId: args.id.toLowerCase() as Hex,
-      depositor: args.depositor.toLowerCase() as Address,
-      token: args.token.toLowerCase() as Address,
+      depository: canonicalAddress(depository),
+      orderId: canonicalHex(args.id),
+      depositor: canonicalAddress(args.depositor),
+      token: canonicalAddress(args.token),
       amount: args.amount,
-      txHash: log.transactionHash.toLowerCase() as Hex,
+      txHash: canonicalHex(log.transactionHash),
       logIndex: log.logIndex ?? 0,
       blockNumber: log.blockNumber,
       blockHash: log.blockHash!,
@@ -59,17 +60,10 @@ export type DepositCall = { orderId: Hex; token: Address; amount: bigint | null 
 /** Decodes `input` as one of the Depository's deposit functions, or null. */
 export function decodeDepositCall(input: Hex, value: bigint): DepositCall | null {
   try {
-    const { functionName, args } = decodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, data: input });
-    if (functionName === "depositNative") {
-      const [, id] = args as readonly [Address, Hex];
-      return { orderId: id.toLowerCase() as Hex, token: "0x0000000000000000000000000000000000000000", amount: value };
-    }
-    if (args.length === 4) {
-      const [, token, amount, id] = args as readonly [Address, Address, bigint, Hex];
-      return { orderId: id.toLowerCase() as Hex, token: token.toLowerCase() as Address, amount };
-    }
-    const [, token, id] = args as readonly [Address, Address, Hex];
-    return { orderId: id.toLowerCase() as Hex, token: token.toLowerCase() as Address, amount: null };
+    const call = decodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, data: input });
+    if (call.functionName === "depositNative") return { orderId: canonicalHex(call.args[1]), token: ZERO_ADDRESS, amount: value };
+    if (call.args.length === 4) return { orderId: canonicalHex(call.args[3]), token: canonicalAddress(call.args[1]), amount: call.args[2] };
+    return { orderId: canonicalHex(call.args[2]), token: canonicalAddress(call.args[1]), amount: null };
   } catch {
     return null;
   }

@@ -1,13 +1,16 @@
 /**
- * What the indexer writes for a deposit that matches a quote: the new request (created `waiting`)
- * and the `data` it carries into `pending` — the spec's request-record fields filled from what
- * happened onchain, the fields the signature route reads, and the deposit itself, which the solver's
- * checks compare against the quote. Pure.
+ * What the indexer writes for a deposit that matches a quote: the new request (created `waiting`, its
+ * solver state holding the quoted intent) and, when the deposit is indexed, the public `data` it
+ * gains (the spec's request-record fields filled from what happened onchain) and the credited
+ * deposit in its solver state. Pure.
  */
 import type { Address, Hex } from "viem";
 import type { ChainConfig } from "../config/configSchema.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
-import type { NewRequest } from "../store/requests.ts";
+import type { CurrencyObject, OnchainTx, RequestData } from "../model/requestData.ts";
+import type { CreditedDeposit } from "../model/solverState.ts";
+import type { NewRequest, RequestPatch } from "../model/storedRequest.ts";
+import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
 import type { DepositLog } from "./depositEvent.ts";
 
 /** A deposit log plus the transaction facts the request record reports. */
@@ -19,42 +22,17 @@ export type ObservedDeposit = DepositLog & {
   txFrom: Address;
 };
 
-/** `data.deposit`: the onchain deposit, as the solver reads it back. Amounts are decimal strings. */
-export type StoredDeposit = {
-  chainId: number;
-  depository: Address;
-  txHash: Hex;
-  logIndex: number;
-  block: number;
-  blockTimestamp: number;
-  depositor: Address;
-  token: Address;
-  amount: string;
-};
-
-export type CurrencyObject = {
-  chainId: number;
-  address: Address;
-  symbol: string;
-  name: string;
-  decimals: number;
-  metadata: { logoURI: string; verified: boolean };
-};
-
-const ZERO: Address = "0x0000000000000000000000000000000000000000";
-
 /** The spec's Currency object of `address` on `chain` (zero = native); unknown tokens get their address as symbol. */
 export function currencyObject(chain: ChainConfig | undefined, chainId: number, address: Address): CurrencyObject {
-  const lower = address.toLowerCase() as Address;
-  if (lower === ZERO && chain) {
+  if (address === ZERO_ADDRESS && chain) {
     const n = chain.nativeCurrency;
-    return { chainId, address: ZERO, symbol: n.symbol, name: n.name, decimals: n.decimals, metadata: { logoURI: n.logoURI, verified: true } };
+    return { chainId, address: ZERO_ADDRESS, symbol: n.symbol, name: n.name, decimals: n.decimals, metadata: { logoURI: n.logoURI, verified: true } };
   }
-  const erc20 = chain?.erc20Currencies.find((c) => c.address.toLowerCase() === lower);
+  const erc20 = chain?.erc20Currencies.find((c) => canonicalAddress(c.address) === address);
   if (erc20) {
-    return { chainId, address: lower, symbol: erc20.symbol, name: erc20.name, decimals: erc20.decimals, metadata: { logoURI: erc20.logoURI, verified: true } };
+    return { chainId, address, symbol: erc20.symbol, name: erc20.name, decimals: erc20.decimals, metadata: { logoURI: erc20.logoURI, verified: true } };
   }
-  return { chainId, address: lower, symbol: lower, name: lower, decimals: 0, metadata: { logoURI: "", verified: false } };
+  return { chainId, address, symbol: address, name: address, decimals: 0, metadata: { logoURI: "", verified: false } };
 }
 
 /** Formats `amount` of a `decimals`-decimal currency ("1.5"). */
@@ -66,25 +44,26 @@ export function formatAmount(amount: bigint, decimals: number): string {
   return fraction ? `${whole}.${fraction}` : whole;
 }
 
-export function storedDeposit(deposit: ObservedDeposit): StoredDeposit {
+/** The credited deposit, as the solver state keeps it. */
+export function creditedDeposit(deposit: ObservedDeposit): CreditedDeposit {
   return {
     chainId: deposit.chainId,
-    depository: deposit.depository.toLowerCase() as Address,
+    depository: deposit.depository,
     txHash: deposit.txHash,
     logIndex: deposit.logIndex,
     block: Number(deposit.blockNumber),
     blockTimestamp: deposit.blockTimestamp,
     depositor: deposit.depositor,
     token: deposit.token,
-    amount: deposit.amount.toString(),
+    amount: deposit.amount,
   };
 }
 
 /** The spec's `inTxs` entry for the deposit transaction. */
-export function inTxOf(deposit: ObservedDeposit): Record<string, unknown> {
+export function inTxOf(deposit: ObservedDeposit): OnchainTx {
   return {
     fee: deposit.txFee.toString(),
-    data: deposit.txInput === "0x" ? {} : { from: deposit.txFrom.toLowerCase(), to: deposit.depository.toLowerCase(), input: deposit.txInput },
+    data: deposit.txInput === "0x" ? {} : { from: canonicalAddress(deposit.txFrom), to: deposit.depository, input: deposit.txInput },
     stateChanges: [],
     hash: deposit.txHash,
     block: Number(deposit.blockNumber),
@@ -104,8 +83,8 @@ export function newRequestFor(
   chains: readonly ChainConfig[],
 ): NewRequest {
   return {
-    id: intent.requestId.toLowerCase(),
-    orderId: intent.orderId.toLowerCase(),
+    id: intent.requestId,
+    orderId: intent.orderId,
     status: "waiting",
     user: intent.user,
     recipient: intent.recipient,
@@ -113,14 +92,15 @@ export function newRequestFor(
     destinationChainId: intent.destinationChainId,
     inTxHashes: [inTxHash],
     data: quoteData(intent, chains.find((c) => c.id === intent.originChainId)),
+    solver: { intent },
     referrer: intent.referrer,
     apiKeyId,
     originBlock,
   };
 }
 
-/** The `data` fields that come from the quote alone (known before the deposit is mined). */
-export function quoteData(intent: QuotedIntent, originChain: ChainConfig | undefined): Record<string, unknown> {
+/** The public `data` fields that come from the quote alone (known before the deposit is mined). */
+export function quoteData(intent: QuotedIntent, originChain: ChainConfig | undefined): RequestData {
   const currency = currencyObject(originChain, intent.originChainId, intent.originCurrency);
   return {
     slippageTolerance: intent.slippageToleranceBps,
@@ -132,32 +112,26 @@ export function quoteData(intent: QuotedIntent, originChain: ChainConfig | undef
     appFees: intent.appFees.map((fee) => ({ recipient: fee.recipient, bps: fee.bps, amount: fee.amount.toString(), amountUsd: "0", amountUsdCurrent: "0" })),
     appFeeCurrencyObject: currency,
     subsidizedRequest: false,
-    originCurrency: intent.originCurrency.toLowerCase(),
-    originAmount: intent.originAmount.toString(),
-    destinationCurrency: intent.destinationCurrency.toLowerCase(),
-    destinationAmount: intent.destinationAmount.toString(),
-    fillDeadline: intent.fillDeadline,
-    quoteExpiresAt: intent.expiresAt,
-    refundTo: intent.refundTo.toLowerCase(),
   };
 }
 
-/** The full `data` written when the deposit is indexed (the request moves to `pending` with it). */
-export function depositData(intent: QuotedIntent, deposit: ObservedDeposit, chains: readonly ChainConfig[]): Record<string, unknown> {
-  const depositChain = chains.find((c) => c.id === deposit.chainId);
-  const depositCurrency = currencyObject(depositChain, deposit.chainId, deposit.token);
+/** What indexing the deposit records: the public `inTxs` and refund currency, and the credited deposit. */
+export function depositPatch(intent: QuotedIntent, deposit: ObservedDeposit, chains: readonly ChainConfig[]): RequestPatch {
+  const depositCurrency = currencyObject(chains.find((c) => c.id === deposit.chainId), deposit.chainId, deposit.token);
   return {
-    ...quoteData(intent, chains.find((c) => c.id === intent.originChainId)),
-    inTxs: [inTxOf(deposit)],
-    depositor: deposit.depositor,
-    depositedAmount: deposit.amount.toString(),
-    deposit: storedDeposit(deposit),
-    refundCurrencyData: {
-      currency: depositCurrency,
-      amount: deposit.amount.toString(),
-      amountFormatted: formatAmount(deposit.amount, depositCurrency.decimals),
-      amountUsd: "0",
-      minimumAmount: deposit.amount.toString(),
+    inTxHashes: [deposit.txHash],
+    originBlock: Number(deposit.blockNumber),
+    data: {
+      ...quoteData(intent, chains.find((c) => c.id === intent.originChainId)),
+      inTxs: [inTxOf(deposit)],
+      refundCurrencyData: {
+        currency: depositCurrency,
+        amount: deposit.amount.toString(),
+        amountFormatted: formatAmount(deposit.amount, depositCurrency.decimals),
+        amountUsd: "0",
+        minimumAmount: deposit.amount.toString(),
+      },
     },
+    solver: { deposit: creditedDeposit(deposit) },
   };
 }

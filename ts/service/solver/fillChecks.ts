@@ -10,19 +10,17 @@
  *    would land in a later block, and the receiver rejects time > deadline) → ORDER_EXPIRED
  * 6. the solver cannot pay the fill plus gas on the destination → SOLVER_BALANCE_TOO_LOW
  */
-import type { Address } from "viem";
-import type { StoredDeposit } from "./depositRequest.ts";
+import type { QuotedIntent } from "../model/quotedIntent.ts";
+import type { CreditedDeposit, Details } from "../model/solverState.ts";
+import { ZERO_ADDRESS } from "../model/values.ts";
 
 export type FillFailReason = "ORDER_EXPIRED" | "DEPOSIT_CHAIN_MISMATCH" | "INCORRECT_DEPOSIT_CURRENCY" | "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" | "SOLVER_BALANCE_TOO_LOW";
 
 export type FillCheckInput = {
-  quote: { originChainId: number; originCurrency: Address; originAmount: bigint; expiresAt: number; fillDeadline: number };
-  deposit: Pick<StoredDeposit, "chainId" | "token" | "amount" | "blockTimestamp">;
+  intent: Pick<QuotedIntent, "originChainId" | "originCurrency" | "originAmount" | "expiresAt" | "fillDeadline" | "destinationCurrency" | "destinationAmount">;
+  deposit: Pick<CreditedDeposit, "chainId" | "token" | "amount" | "blockTimestamp">;
   destination: {
     latestBlockTime: number;
-    /** Zero address = native. */
-    currency: Address;
-    amount: bigint;
     solverNativeBalance: bigint;
     /** The solver's balance of `currency` when it is an ERC-20 (ignored for native). */
     solverTokenBalance: bigint;
@@ -31,30 +29,29 @@ export type FillCheckInput = {
   };
 };
 
-export type FillCheckResult = { ok: true } | { ok: false; failReason: FillFailReason; details: Record<string, string | number> };
+export type FillCheckResult = { ok: true } | { ok: false; failReason: FillFailReason; details: Details };
 
-const ZERO = "0x0000000000000000000000000000000000000000";
-
-export function checkFill({ quote, deposit, destination }: FillCheckInput): FillCheckResult {
+export function checkFill({ intent: quote, deposit, destination }: FillCheckInput): FillCheckResult {
   if (deposit.blockTimestamp > quote.expiresAt) {
     return { ok: false, failReason: "ORDER_EXPIRED", details: { reason: "quote expired before the deposit", quoteExpiresAt: quote.expiresAt, depositTime: deposit.blockTimestamp } };
   }
   if (deposit.chainId !== quote.originChainId) {
     return { ok: false, failReason: "DEPOSIT_CHAIN_MISMATCH", details: { expectedChainId: quote.originChainId, depositChainId: deposit.chainId } };
   }
-  if (deposit.token.toLowerCase() !== quote.originCurrency.toLowerCase()) {
-    return { ok: false, failReason: "INCORRECT_DEPOSIT_CURRENCY", details: { expectedCurrency: quote.originCurrency.toLowerCase(), depositCurrency: deposit.token.toLowerCase() } };
+  if (deposit.token !== quote.originCurrency) {
+    return { ok: false, failReason: "INCORRECT_DEPOSIT_CURRENCY", details: { expectedCurrency: quote.originCurrency, depositCurrency: deposit.token } };
   }
-  if (BigInt(deposit.amount) < quote.originAmount) {
-    return { ok: false, failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", details: { expectedAmount: quote.originAmount.toString(), depositedAmount: deposit.amount } };
+  if (deposit.amount < quote.originAmount) {
+    return { ok: false, failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", details: { expectedAmount: quote.originAmount.toString(), depositedAmount: deposit.amount.toString() } };
   }
   if (destination.latestBlockTime >= quote.fillDeadline) {
     return { ok: false, failReason: "ORDER_EXPIRED", details: { reason: "fill deadline reached", fillDeadline: quote.fillDeadline, destinationTime: destination.latestBlockTime } };
   }
-  const native = destination.currency.toLowerCase() === ZERO;
-  const nativeNeeded = destination.gasCost + (native ? destination.amount : 0n);
-  if (destination.solverNativeBalance < nativeNeeded || (!native && destination.solverTokenBalance < destination.amount)) {
-    return { ok: false, failReason: "SOLVER_BALANCE_TOO_LOW", details: { currency: destination.currency.toLowerCase(), amount: destination.amount.toString() } };
+  const native = quote.destinationCurrency === ZERO_ADDRESS;
+  const amount = quote.destinationAmount;
+  const nativeNeeded = destination.gasCost + (native ? amount : 0n);
+  if (destination.solverNativeBalance < nativeNeeded || (!native && destination.solverTokenBalance < amount)) {
+    return { ok: false, failReason: "SOLVER_BALANCE_TOO_LOW", details: { currency: quote.destinationCurrency, amount: amount.toString() } };
   }
   return { ok: true };
 }

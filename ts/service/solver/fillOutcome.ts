@@ -5,8 +5,9 @@
  * under that other transaction.
  */
 import type { Hex, TransactionReceipt } from "viem";
-import type { StoredRequest } from "../store/requests.ts";
-import type { ChainClient } from "./chainClients.ts";
+import type { ChainClient } from "../chains/chainClients.ts";
+import type { StoredRequest } from "../model/storedRequest.ts";
+import { canonicalAddress, canonicalHex } from "../model/values.ts";
 import { findFillTx, isFilled, onchainTxOf } from "./chainReads.ts";
 import { decodeRevert, revertDataOf } from "./revertReason.ts";
 import type { SolverContext } from "./solverContext.ts";
@@ -14,24 +15,25 @@ import { FillLogNotFoundError } from "./solverErrors.ts";
 
 export async function recordFillSuccess(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: TransactionReceipt): Promise<StoredRequest> {
   const outTx = await onchainTxOf(dest, receipt);
+  const hash = canonicalHex(receipt.transactionHash);
   const updated = await ctx.store.transitionRequest(request.id, "success", {
-    txHashes: [receipt.transactionHash],
-    data: { outTxs: [outTx], fill: { ...((request.data.fill as object) ?? {}), hash: receipt.transactionHash.toLowerCase(), block: Number(receipt.blockNumber), status: "confirmed" } },
+    txHashes: [hash],
+    data: { outTxs: [outTx] },
+    solver: { fill: { ...request.solver?.fill, hash, block: Number(receipt.blockNumber), status: "confirmed" } },
   });
-  ctx.log.info({ requestId: request.id, hash: receipt.transactionHash }, "fill confirmed");
+  ctx.log.info({ requestId: request.id, hash }, "fill confirmed");
   return updated;
 }
 
 export async function recordFillReverted(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: TransactionReceipt): Promise<StoredRequest> {
-  const requestId = request.id as Hex;
-  if (await isFilled(dest, requestId)) {
-    const fillHash = await findFillTx(dest, requestId);
+  if (await isFilled(dest, request.id)) {
+    const fillHash = await findFillTx(dest, request.id);
     if (fillHash) {
       const fillReceipt = await dest.publicClient.getTransactionReceipt({ hash: fillHash });
       return recordFillSuccess(ctx, request, dest, fillReceipt);
     }
     // Filled, yet no log: never record a failure (a refund would pay twice).
-    throw new FillLogNotFoundError(requestId);
+    throw new FillLogNotFoundError(request.id);
   }
   const tx = await dest.publicClient.getTransaction({ hash: receipt.transactionHash });
   let revertData: Hex | null = null;
@@ -43,18 +45,19 @@ export async function recordFillReverted(ctx: SolverContext, request: StoredRequ
   }
   const decoded = decodeRevert(revertData);
   const outTx = await onchainTxOf(dest, receipt);
+  const hash = canonicalHex(receipt.transactionHash);
   const updated = await ctx.store.transitionRequest(request.id, "failure", {
     failReason: decoded.failReason,
-    txHashes: [receipt.transactionHash],
+    txHashes: [hash],
     data: {
       outTxs: [outTx],
-      failedTxHash: receipt.transactionHash.toLowerCase(),
+      failedTxHash: hash,
       failedTxBlockNumber: Number(receipt.blockNumber),
-      failedCallData: { from: tx.from.toLowerCase(), to: tx.to?.toLowerCase() ?? "", data: tx.input, value: tx.value.toString() },
-      details: { error: decoded.errorName, revertData: decoded.data },
-      fill: { ...((request.data.fill as object) ?? {}), status: "reverted" },
+      failedCallData: { from: canonicalAddress(tx.from), to: tx.to ? canonicalAddress(tx.to) : "", data: tx.input, value: tx.value.toString() },
     },
+    details: { error: decoded.errorName, revertData: decoded.data },
+    solver: { fill: { ...(request.solver?.fill ?? { hash }), status: "reverted" } },
   });
-  ctx.log.warn({ requestId: request.id, hash: receipt.transactionHash, failReason: decoded.failReason }, "fill reverted");
+  ctx.log.warn({ requestId: request.id, hash, failReason: decoded.failReason }, "fill reverted");
   return updated;
 }

@@ -7,13 +7,16 @@
  *    the broadcast; a fill whose simulation reverts → `failure` with the decoded reason;
  * 4. when the receipt is already there (automine, fast chains), finish right away (./confirmFill.ts).
  */
-import { erc20Abi, type Hex } from "viem";
-import type { StoredRequest } from "../store/requests.ts";
-import type { ChainClient } from "./chainClients.ts";
+import { erc20Abi } from "viem";
+import type { ChainClient } from "../chains/chainClients.ts";
+import type { QuotedIntent } from "../model/quotedIntent.ts";
+import type { CreditedDeposit } from "../model/solverState.ts";
+import { requireSolverState, type StoredRequest } from "../model/storedRequest.ts";
+import { StoredValueInvalidError } from "../model/storedValue.ts";
+import { ZERO_ADDRESS } from "../model/values.ts";
 import { findFillTx, isFilled } from "./chainReads.ts";
-import { checkFill } from "./fillChecks.ts";
-import { readSolverData, type SolverRequestData } from "./fillAttestation.ts";
 import { confirmFill } from "./confirmFill.ts";
+import { checkFill, type FillCheckInput } from "./fillChecks.ts";
 import { sendFill } from "./sendFill.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { FillLogNotFoundError } from "./solverErrors.ts";
@@ -21,71 +24,62 @@ import { FillLogNotFoundError } from "./solverErrors.ts";
 /** Gas a fill may use, for the balance check (a fill measures ~60–90k; calls are not used by the solver). */
 export const FILL_GAS_ALLOWANCE = 200_000n;
 
-const ZERO = "0x0000000000000000000000000000000000000000";
-
 export async function fillPending(ctx: SolverContext, request: StoredRequest): Promise<StoredRequest> {
-  const data = readSolverData(request);
+  const { intent, deposit } = requireSolverState(request);
+  if (!deposit) throw new StoredValueInvalidError("requests.solver_state", request.id, "deposit", "is missing on a pending request");
   const dest = ctx.clients.get(request.destinationChainId);
-  const requestId = request.id as Hex;
 
-  if (await isFilled(dest, requestId)) {
-    const hash = await findFillTx(dest, requestId);
+  if (await isFilled(dest, request.id)) {
+    const hash = await findFillTx(dest, request.id);
     if (hash) {
-      const submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], data: { fill: { hash, status: "sent" } } });
-      ctx.log.info({ requestId, hash }, "fill found onchain: recording it");
+      const submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent" } } });
+      ctx.log.info({ requestId: request.id, hash }, "fill found onchain: recording it");
       return confirmFill(ctx, submitted);
     }
-    throw new FillLogNotFoundError(requestId);
+    throw new FillLogNotFoundError(request.id);
   }
 
-  const check = checkFill(await fillCheckInput(dest, data, request.originChainId));
+  const check = checkFill(await fillCheckInput(dest, intent, deposit));
   if (!check.ok) {
-    ctx.log.info({ requestId, failReason: check.failReason }, "fill check failed");
-    return ctx.store.transitionRequest(request.id, "failure", { failReason: check.failReason, data: { details: check.details } });
+    ctx.log.info({ requestId: request.id, failReason: check.failReason }, "fill check failed");
+    return ctx.store.transitionRequest(request.id, "failure", { failReason: check.failReason, details: check.details });
   }
 
   let submitted: StoredRequest | undefined;
-  const result = await sendFill(ctx, request, data, dest, async (hash) => {
-    submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], data: { fill: { hash, status: "sent" } } });
+  const result = await sendFill(ctx, intent, dest, async (hash) => {
+    submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent" } } });
   });
   if (!result.sent) {
     // Filled between the check and the simulation: the next step records that fill (never a refund).
-    if (result.revert.failReason === "ORDER_ALREADY_FILLED") throw new FillLogNotFoundError(requestId);
-    ctx.log.warn({ requestId, failReason: result.revert.failReason }, "fill simulation reverted");
+    if (result.revert.failReason === "ORDER_ALREADY_FILLED") throw new FillLogNotFoundError(request.id);
+    ctx.log.warn({ requestId: request.id, failReason: result.revert.failReason }, "fill simulation reverted");
     return ctx.store.transitionRequest(request.id, "failure", {
       failReason: result.revert.failReason,
-      data: { failedCallData: result.callData, details: { error: result.revert.errorName, revertData: result.revert.data } },
+      data: { failedCallData: result.callData },
+      details: { error: result.revert.errorName, revertData: result.revert.data },
     });
   }
-  ctx.log.info({ requestId, hash: result.hash }, "fill sent");
+  ctx.log.info({ requestId: request.id, hash: result.hash }, "fill sent");
   return confirmFill(ctx, submitted!);
 }
 
 /** Reads what ./fillChecks.ts needs from the destination chain. */
-export async function fillCheckInput(dest: ChainClient, data: SolverRequestData, originChainId: number) {
+export async function fillCheckInput(dest: ChainClient, intent: QuotedIntent, deposit: CreditedDeposit): Promise<FillCheckInput> {
   const wallet = dest.solverWallet!;
-  const native = data.destinationCurrency.toLowerCase() === ZERO;
+  const native = intent.destinationCurrency === ZERO_ADDRESS;
   const [block, nativeBalance, tokenBalance, gasPrice] = await Promise.all([
     dest.publicClient.getBlock({ blockTag: "latest" }),
     dest.publicClient.getBalance({ address: wallet.account.address }),
     native
       ? Promise.resolve(0n)
-      : dest.publicClient.readContract({ address: data.destinationCurrency, abi: erc20Abi, functionName: "balanceOf", args: [wallet.account.address] }),
+      : dest.publicClient.readContract({ address: intent.destinationCurrency, abi: erc20Abi, functionName: "balanceOf", args: [wallet.account.address] }),
     dest.publicClient.getGasPrice(),
   ]);
   return {
-    quote: {
-      originChainId,
-      originCurrency: data.originCurrency,
-      originAmount: data.originAmount,
-      expiresAt: data.quoteExpiresAt,
-      fillDeadline: data.fillDeadline,
-    },
-    deposit: data.deposit,
+    intent,
+    deposit,
     destination: {
       latestBlockTime: Number(block.timestamp),
-      currency: data.destinationCurrency,
-      amount: data.destinationAmount,
       solverNativeBalance: nativeBalance,
       solverTokenBalance: tokenBalance,
       gasCost: FILL_GAS_ALLOWANCE * gasPrice,

@@ -9,7 +9,7 @@
  */
 import type { Store } from "../store/createStore.ts";
 import { nextBlockRange } from "./blockRange.ts";
-import type { ChainClient } from "./chainClients.ts";
+import type { ChainClient } from "../chains/chainClients.ts";
 import { depositsInRange } from "./observeDeposits.ts";
 import { recordDeposits, type DepositOutcome } from "./recordDeposits.ts";
 import type { Logger } from "../logging/logger.ts";

@@ -9,31 +9,26 @@ import type { Hex } from "viem";
 import type { ChainConfig } from "../config/configSchema.ts";
 import type { Store } from "../store/createStore.ts";
 import { isConfirmed } from "./blockRange.ts";
-import type { ChainClient } from "./chainClients.ts";
+import type { ChainClient, ChainClients } from "../chains/chainClients.ts";
 import { receiptOrNull } from "./chainReads.ts";
 import { decodeDepositCall } from "./depositEvent.ts";
 import { depositsInReceipt } from "./observeDeposits.ts";
 import { recordDeposits, recordWaitingDeposit } from "./recordDeposits.ts";
 import type { Logger } from "../logging/logger.ts";
 import { TransactionNotFoundError as ViemTransactionNotFoundError } from "viem";
-import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
-
-export const IndexTransactionErrorCode = {
-  TRANSACTION_NOT_FOUND: "TRANSACTION_NOT_FOUND",
-  NOT_A_DEPOSIT: "NOT_A_DEPOSIT",
-} as const;
+import { ServiceError } from "../errors/serviceError.ts";
 
 /** The chain does not know the transaction (not in a block, not in the node's mempool). */
 export class TransactionNotFoundError extends ServiceError {
   constructor(chainId: number, txHash: string) {
-    super(IndexTransactionErrorCode.TRANSACTION_NOT_FOUND, `transaction ${txHash} not found on chain ${chainId}`);
+    super("TRANSACTION_NOT_FOUND", `transaction ${txHash} not found on chain ${chainId}`);
   }
 }
 
 /** The transaction is not a deposit into this chain's Depository (or it reverted). */
 export class NotADepositError extends ServiceError {
   constructor(txHash: string, why: string) {
-    super(IndexTransactionErrorCode.NOT_A_DEPOSIT, `transaction ${txHash} is not a Ferry deposit: ${why}`);
+    super("NOT_A_DEPOSIT", `transaction ${txHash} is not a Ferry deposit: ${why}`);
   }
 }
 
@@ -74,6 +69,17 @@ export async function indexTransaction(
   const call = decodeDepositCall(tx.input, tx.value);
   if (!call) throw new NotADepositError(txHash, "its input is not a deposit call");
   return { state: "waiting", requestIds: unique([await recordWaitingDeposit(deps, call.orderId, txHash)]) };
+}
+
+/** What POST /transactions/index is given (its `TransactionIndexer` port): which chains are served, and the indexing. */
+export function createTransactionIndexer(deps: { store: Store; clients: ChainClients; chains: readonly ChainConfig[] }): {
+  supports(chainId: number): boolean;
+  index(chainId: number, txHash: Hex, log: Logger): Promise<IndexTransactionResult>;
+} {
+  return {
+    supports: (chainId) => deps.clients.has(chainId),
+    index: (chainId, txHash, log) => indexTransaction({ store: deps.store, client: deps.clients.get(chainId), chains: deps.chains, log }, txHash),
+  };
 }
 
 const unique = (ids: (string | null)[]): string[] => [...new Set(ids.filter((id): id is string => id !== null))];

@@ -3,7 +3,7 @@
  * with what the request record reports (block time, the transaction's fee and input).
  */
 import type { Hex, Log, TransactionReceipt } from "viem";
-import type { ChainClient } from "./chainClients.ts";
+import type { ChainClient } from "../chains/chainClients.ts";
 import { DEPOSITED_EVENT, decodeDepositLogs, type DepositLog } from "./depositEvent.ts";
 import type { ObservedDeposit } from "./depositRequest.ts";
 

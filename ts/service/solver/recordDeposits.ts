@@ -12,9 +12,10 @@
  * Only deposits from the Depository's stray-tracking start on are recorded (./indexDeposits.ts): an
  * earlier one arrived before this database watched the chain and may well be settled already.
  */
+import type { Hex } from "viem";
 import type { ChainConfig } from "../config/configSchema.ts";
 import type { Repositories, Store } from "../store/createStore.ts";
-import { depositData, newRequestFor, type ObservedDeposit } from "./depositRequest.ts";
+import { depositPatch, newRequestFor, type ObservedDeposit } from "./depositRequest.ts";
 import { StoredValueInvalidError } from "../model/storedValue.ts";
 import type { StoredQuote } from "../store/quotes.ts";
 import type { Logger } from "../logging/logger.ts";
@@ -83,15 +84,11 @@ async function recordDeposit(
   let request = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId));
   if (!request) request = await tx.createRequest(newRequestFor(intent, quote.apiKeyId, deposit.txHash, Number(deposit.blockNumber), deps.chains));
   if (request.status === "waiting" || request.status === "depositing") {
-    await tx.transitionRequest(request.id, "pending", {
-      inTxHashes: [deposit.txHash],
-      originBlock: Number(deposit.blockNumber),
-      data: depositData(intent, deposit, deps.chains),
-    });
+    await tx.transitionRequest(request.id, "pending", depositPatch(intent, deposit, deps.chains));
     deps.log.info({ requestId: request.id, chainId: deposit.chainId, txHash: deposit.txHash }, "deposit indexed");
     return { orderId, outcome: "credited", requestId: request.id };
   }
-  const credited = request.data.deposit as { txHash?: string; logIndex?: number; chainId?: number } | undefined;
+  const credited = request.solver?.deposit;
   if (credited?.txHash === deposit.txHash && credited.logIndex === deposit.logIndex && credited.chainId === deposit.chainId) {
     return { orderId, outcome: "duplicate", requestId: request.id };
   }
@@ -111,7 +108,7 @@ async function quoteOf(tx: Pick<Repositories, "getQuoteByOrderId">, deps: { log:
   }
 }
 
-async function recordStray(tx: Repositories, deps: { log: Logger }, deposit: ObservedDeposit, reason: StrayDepositReason, requestId: string | null): Promise<void> {
+async function recordStray(tx: Repositories, deps: { log: Logger }, deposit: ObservedDeposit, reason: StrayDepositReason, requestId: Hex | null): Promise<void> {
   const from = await tx.getStrayTrackingStart(deposit.chainId, deposit.depository);
   if (from === null || Number(deposit.blockNumber) < from) {
     deps.log.warn({ chainId: deposit.chainId, txHash: deposit.txHash, logIndex: deposit.logIndex, reason, trackedFrom: from }, "stray deposit before stray tracking started: not refunded");
@@ -126,7 +123,7 @@ async function recordStray(tx: Repositories, deps: { log: Logger }, deposit: Obs
     orderId: deposit.orderId,
     depositor: deposit.depositor,
     token: deposit.token,
-    amount: deposit.amount.toString(),
+    amount: deposit.amount,
     reason,
     requestId,
   });

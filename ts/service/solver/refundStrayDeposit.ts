@@ -12,22 +12,21 @@
  */
 import type { StoredStrayDeposit, StrayDepositKey } from "../store/strayDeposits.ts";
 import { stepPayout } from "./advancePayout.ts";
-import type { StoredPayout } from "./payoutPlan.ts";
+import { ChainNotConfiguredError } from "../chains/chainClients.ts";
 import type { SolverContext } from "./solverContext.ts";
-import { ChainNotConfiguredError } from "./solverErrors.ts";
 import { planStrayRefund, strayIgnoredReason } from "./strayRefundPlan.ts";
 
 export async function refundStrayDeposit(ctx: SolverContext, key: StrayDepositKey): Promise<StoredStrayDeposit | null> {
   let stray = await ctx.store.getStrayDeposit(key);
   if (!stray || stray.state !== "pending") return stray;
   const logFields = { strayDeposit: `${stray.chainId}:${stray.txHash}:${stray.logIndex}`, orderId: stray.orderId, reason: stray.reason, kind: "stray-refund" };
-  let payout = stray.refund as StoredPayout | null;
+  let payout = stray.refund;
   if (!payout) {
     const chain = ctx.chains.find((c) => c.id === stray!.chainId);
     if (!chain) throw new ChainNotConfiguredError(stray.chainId);
     const ignoredReason = strayIgnoredReason(stray, chain);
     if (ignoredReason) {
-      ctx.log.warn({ ...logFields, token: stray.token, amount: stray.amount, ignoredReason }, "stray deposit not refunded: left for the operator");
+      ctx.log.warn({ ...logFields, token: stray.token, amount: stray.amount.toString(), ignoredReason }, "stray deposit not refunded: left for the operator");
       return ctx.store.patchStrayDeposit(key, { state: "ignored", ignoredReason });
     }
     payout = planStrayRefund(stray, Math.floor(ctx.now().getTime() / 1000));

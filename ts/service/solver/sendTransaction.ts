@@ -6,7 +6,7 @@
  * own state (filled / executed) before sending again.
  */
 import { keccak256, type Address, type Hex, type PublicClient } from "viem";
-import type { SolverWallet } from "./chainClients.ts";
+import type { SolverWallet } from "../chains/chainClients.ts";
 
 export type OutgoingTx = { to: Address; data: Hex; value?: bigint };
 

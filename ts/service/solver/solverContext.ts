@@ -1,9 +1,9 @@
 /** What every solver step runs with: the store, the chains, the signing accounts, a log and a clock. */
 import type { Address, LocalAccount } from "viem";
-import type { Store } from "../store/createStore.ts";
-import type { ChainClients } from "./chainClients.ts";
+import type { ChainClients } from "../chains/chainClients.ts";
 import type { ChainConfig } from "../config/configSchema.ts";
 import type { Logger } from "../logging/logger.ts";
+import type { Store } from "../store/createStore.ts";
 
 export type SolverContext = {
   store: Store;

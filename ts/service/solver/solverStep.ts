@@ -4,7 +4,7 @@
  * lease (./startSolver.ts). Re-reads the request under the lease, so a stale work-list entry that
  * another loop already moved on does nothing.
  */
-import type { StoredRequest } from "../store/requests.ts";
+import type { StoredRequest } from "../model/storedRequest.ts";
 import { confirmFill } from "./confirmFill.ts";
 import { fillPending } from "./fillPending.ts";
 import { refund, repay } from "./repayAndRefund.ts";
@@ -12,12 +12,12 @@ import type { SolverContext } from "./solverContext.ts";
 
 export async function solverStep(ctx: SolverContext, requestId: string): Promise<StoredRequest | null> {
   let request = await ctx.store.getRequest(requestId);
-  if (!request) return null;
+  if (!request || request.parked) return request;
   if (request.status === "pending") request = await fillPending(ctx, request);
   else if (request.status === "submitted") request = await confirmFill(ctx, request);
   else if (request.status === "failure" && request.refundFailReason === null) request = await refund(ctx, request);
   // Continue with the repayment (or the refund) in the same step when the fill just ended.
   if (request.status === "success") return repay(ctx, request);
-  if (request.status === "failure" && request.refundFailReason === null && request.data.refund === undefined) return refund(ctx, request);
+  if (request.status === "failure" && request.refundFailReason === null && request.solver?.refund === undefined) return refund(ctx, request);
   return request;
 }

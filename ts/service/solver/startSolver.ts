@@ -6,13 +6,20 @@
  *    step (./solverStep.ts), give the lease back;
  * 3. the pending stray deposits (`store.listPendingStrayDeposits`): each under its own lease
  *    (`store.claimStrayDeposit`), one refund step (./refundStrayDeposit.ts).
- * Errors are logged per chain and per request and retried on the next tick; nothing is ever guessed.
- * `stop()` ends the loop after the in-flight tick.
+ * A failed step is decided by the error registry (../errors/errorRegistry.ts): a retryable error
+ * (an RPC that did not answer, a lease race, any error from outside the service) is logged at warn
+ * level and the request is stepped again on the next tick; a non-retryable one (a corrupted row, a
+ * request filled onchain yet in failure, a missing key) is logged at error level and the request is
+ * parked — left out of the work list, counted in /metrics (`ferry_solver_parked_requests`) — until an
+ * operator clears `requests.parked`. Nothing is ever guessed. `stop()` ends the loop after the
+ * in-flight tick.
  */
 import { randomUUID } from "node:crypto";
+import { createChainClients, type ChainClients } from "../chains/chainClients.ts";
+import { requireAccount, resolveAccounts, type ServiceAccounts } from "../chains/serviceAccounts.ts";
 import type { FerryConfig } from "../config/configSchema.ts";
+import { isRetryable } from "../errors/serviceError.ts";
 import type { Store } from "../store/createStore.ts";
-import { createChainClients, requireKeyAccount, type ChainClients } from "./chainClients.ts";
 import { indexDeposits, DEFAULT_INDEX_OPTIONS, type IndexDepositsOptions } from "./indexDeposits.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
@@ -32,7 +39,9 @@ export type SolverOptions = {
   /** Requests per tick. Default 50. */
   batchSize?: number;
   index?: IndexDepositsOptions;
-  /** Injected for tests; default: clients from `config`. */
+  /** The signing accounts, resolved once by the caller; default: resolved from `config`. */
+  accounts?: ServiceAccounts;
+  /** The process's chain clients (with the solver's wallets); default: created from `config`. */
   clients?: ChainClients;
   now?: () => Date;
 };
@@ -53,15 +62,19 @@ export function solverKeysConfigured(config: FerryConfig): boolean {
 }
 
 export function createSolverContext(options: SolverOptions): SolverContext {
-  const clients = options.clients ?? createChainClients(options.config, { pollingIntervalMs: Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, 1000) });
+  const accounts = options.accounts ?? resolveAccounts(options.config);
+  const solver = requireAccount(accounts, "solver");
+  const clients =
+    options.clients ??
+    createChainClients(options.config.chains, { solver, pollingIntervalMs: Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, 1000) });
   return {
     store: options.store,
     clients,
     chains: options.config.chains,
     log: options.log ?? SILENT_LOG,
-    attester: requireKeyAccount(options.config, "attester"),
-    allocator: requireKeyAccount(options.config, "allocator"),
-    solver: requireKeyAccount(options.config, "solver").address,
+    attester: requireAccount(accounts, "attester"),
+    allocator: requireAccount(accounts, "allocator"),
+    solver: solver.address,
     now: options.now ?? (() => new Date()),
   };
 }
@@ -119,13 +132,25 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
       try {
         await solverStep(ctx, request.id);
       } catch (error) {
-        ctx.log.warn({ requestId: request.id, status: request.status, err: errorFields(error) }, "solver step failed; retrying next tick");
+        await onStepError(request.id, request.status, error);
       } finally {
         await ctx.store.releaseRequest(request.id, owner).catch(() => {});
       }
     }
     await refundStrays();
     if (work.length > 0) ctx.log.debug({ indexMs: indexed - started, workMs: Date.now() - indexed, requests: work.length }, "solver tick");
+  };
+
+  const onStepError = async (requestId: string, status: string, error: unknown) => {
+    if (isRetryable(error)) {
+      ctx.log.warn({ requestId, status, err: errorFields(error) }, "solver step failed; retrying next tick");
+      return;
+    }
+    const { code, message } = errorFields(error);
+    ctx.log.error({ requestId, status, err: { code, message } }, "solver step failed with a non-retryable error: request parked for an operator");
+    await ctx.store.parkRequest(requestId, { code: String(code ?? "UNKNOWN"), message }).catch((parkError: unknown) => {
+      ctx.log.error({ requestId, err: errorFields(parkError) }, "parking the request failed; it is retried next tick");
+    });
   };
 
   const refundStrays = async () => {

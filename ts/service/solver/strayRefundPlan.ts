@@ -14,10 +14,12 @@
  * before the first send, exactly like a request's payouts (./payoutPlan.ts): a retry re-signs the very
  * same struct, and the Depository's replay guard on its hash makes a second execution revert.
  */
-import { encodeAbiParameters, keccak256, zeroAddress, type Address, type Hex } from "viem";
-import { payoutRequestHash } from "../../core/payoutRequest.ts";
+import { encodeAbiParameters, keccak256, type Hex } from "viem";
 import type { ChainConfig } from "../config/configSchema.ts";
-import { PAYOUT_TTL_SECONDS, type StoredPayout } from "./payoutPlan.ts";
+import type { Payout } from "../model/payout.ts";
+import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
+import type { StoredStrayDeposit } from "../store/strayDeposits.ts";
+import { preparedPayout } from "./payoutPlan.ts";
 
 export const STRAY_REFUND_NONCE_TAG = "ferry.stray-refund";
 
@@ -29,7 +31,7 @@ export const StrayIgnoredReason = {
 export type StrayIgnoredReason = (typeof StrayIgnoredReason)[keyof typeof StrayIgnoredReason];
 
 /** What the plan needs of a stray deposit (the store's record). */
-export type StrayDepositFacts = { chainId: number; txHash: string; logIndex: number; depository: string; depositor: string; token: string; amount: string };
+export type StrayDepositFacts = Pick<StoredStrayDeposit, "chainId" | "txHash" | "logIndex" | "depository" | "depositor" | "token" | "amount">;
 
 export function strayRefundNonce(chainId: number, txHash: Hex, logIndex: number): bigint {
   return BigInt(
@@ -41,25 +43,19 @@ export function strayRefundNonce(chainId: number, txHash: Hex, logIndex: number)
 
 /** The policy: null = refund it; otherwise why it is ignored. `chain` is the deposit's chain's config. */
 export function strayIgnoredReason(stray: StrayDepositFacts, chain: ChainConfig): StrayIgnoredReason | null {
-  if (BigInt(stray.amount) === 0n) return StrayIgnoredReason.AMOUNT_TOO_LOW_TO_REFUND;
-  const token = stray.token.toLowerCase();
-  if (token === zeroAddress) return null;
-  if (chain.erc20Currencies.some((c) => c.address.toLowerCase() === token)) return null;
+  if (stray.amount === 0n) return StrayIgnoredReason.AMOUNT_TOO_LOW_TO_REFUND;
+  if (stray.token === ZERO_ADDRESS) return null;
+  if (chain.erc20Currencies.some((c) => canonicalAddress(c.address) === stray.token)) return null;
   return StrayIgnoredReason.UNSUPPORTED_CURRENCY;
 }
 
 /** The refund payout to store (status `prepared`) before anything is signed or sent. */
-export function planStrayRefund(stray: StrayDepositFacts, nowSeconds: number): StoredPayout {
-  const calls = [{ to: stray.depositor.toLowerCase() as Address, token: stray.token.toLowerCase() as Address, amount: BigInt(stray.amount).toString() }];
-  const nonce = strayRefundNonce(stray.chainId, stray.txHash.toLowerCase() as Hex, stray.logIndex);
-  const expiration = nowSeconds + PAYOUT_TTL_SECONDS;
-  return {
+export function planStrayRefund(stray: StrayDepositFacts, nowSeconds: number): Payout {
+  return preparedPayout({
     chainId: stray.chainId,
-    depository: stray.depository.toLowerCase() as Address,
-    nonce: nonce.toString(),
-    expiration,
-    calls,
-    requestHash: payoutRequestHash({ calls, nonce, expiration }),
-    status: "prepared",
-  };
+    depository: stray.depository,
+    nonce: strayRefundNonce(stray.chainId, stray.txHash, stray.logIndex),
+    calls: [{ to: stray.depositor, token: stray.token, amount: stray.amount }],
+    nowSeconds,
+  });
 }

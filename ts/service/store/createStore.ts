@@ -6,16 +6,9 @@ import { markOutboxDelivered, pendingOutboxEvents, requestEvents, type OutboxEve
 import { createPgliteEngine } from "./pgliteEngine.ts";
 import { createPostgresEngine } from "./postgresEngine.ts";
 import { getQuote, getQuoteByOrderId, saveQuote, type NewQuote, type StoredQuote } from "./quotes.ts";
-import {
-  createRequest,
-  getRequest,
-  getRequestByOrderId,
-  transitionRequest,
-  type NewRequest,
-  type StoredRequest,
-  type TransitionPatch,
-} from "./requests.ts";
-import { claimRequest, listSolverWork, patchRequest, releaseRequest, type SolverDataPatch } from "./solverWork.ts";
+import { countParkedRequests, createRequest, getRequest, getRequestByOrderId, parkRequest, patchRequest, transitionRequest } from "./requests.ts";
+import { claimRequest, listSolverWork, releaseRequest } from "./solverWork.ts";
+import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import {
   claimStrayDeposit,
   getStrayDeposit,
@@ -31,7 +24,7 @@ import {
   type StrayDepositKey,
   type StrayDepositPatch,
 } from "./strayDeposits.ts";
-import type { RequestStatus } from "../lifecycle/transitions.ts";
+import type { RequestStatus } from "../model/requestStatus.ts";
 
 export type StoreOptions = {
   /** PostgreSQL connection string (`DATABASE_URL`). When absent, the embedded PGlite engine is used. */
@@ -52,18 +45,22 @@ export type Repositories = {
   createRequest(request: NewRequest): Promise<StoredRequest>;
   getRequest(id: string): Promise<StoredRequest | null>;
   getRequestByOrderId(orderId: string): Promise<StoredRequest | null>;
-  transitionRequest(id: string, to: RequestStatus, patch?: TransitionPatch): Promise<StoredRequest>;
+  transitionRequest(id: string, to: RequestStatus, patch?: RequestPatch): Promise<StoredRequest>;
+  /** A write that is not a status change (no outbox event). */
+  patchRequest(id: string, patch: RequestPatch): Promise<StoredRequest>;
+  /** The solver parks a request it cannot step (a non-retryable error); `countParkedRequests` feeds /metrics. */
+  parkRequest(id: string, reason: { code: string; message: string }): Promise<void>;
+  countParkedRequests(): Promise<number>;
   listRequests(filters?: RequestFilters): Promise<RequestPage>;
   getCheckpoint(chainId: number, contract: string): Promise<number | null>;
   setCheckpoint(chainId: number, contract: string, block: number): Promise<void>;
   pendingOutboxEvents(limit?: number): Promise<OutboxEvent[]>;
   requestEvents(requestId: string): Promise<OutboxEvent[]>;
   markOutboxDelivered(id: number): Promise<void>;
-  /** The solver's (./solverWork.ts): work list, per-request lease, non-status `data` writes. */
+  /** The solver's (./solverWork.ts): work list and per-request lease. */
   listSolverWork(limit?: number): Promise<StoredRequest[]>;
   claimRequest(requestId: string, owner: string, ttlMs: number): Promise<boolean>;
   releaseRequest(requestId: string, owner: string): Promise<void>;
-  patchRequest(id: string, patch: SolverDataPatch): Promise<StoredRequest>;
   /** Stray deposits (./strayDeposits.ts): recorded once by the indexer, refunded by the solver under their own lease. */
   recordStrayDeposit(stray: NewStrayDeposit): Promise<boolean>;
   getStrayDeposit(key: StrayDepositKey): Promise<StoredStrayDeposit | null>;
@@ -101,6 +98,9 @@ function repositories(ctx: StoreContext): Repositories {
     getRequest: (id) => getRequest(ctx, id),
     getRequestByOrderId: (id) => getRequestByOrderId(ctx, id),
     transitionRequest: (id, to, patch) => transitionRequest(ctx, id, to, patch),
+    patchRequest: (id, p) => patchRequest(ctx, id, p),
+    parkRequest: (id, r) => parkRequest(ctx, id, r),
+    countParkedRequests: () => countParkedRequests(ctx),
     listRequests: (f) => listRequests(ctx, f),
     getCheckpoint: (c, a) => getCheckpoint(ctx, c, a),
     setCheckpoint: (c, a, b) => setCheckpoint(ctx, c, a, b),
@@ -110,7 +110,6 @@ function repositories(ctx: StoreContext): Repositories {
     listSolverWork: (l) => listSolverWork(ctx, l),
     claimRequest: (id, o, t) => claimRequest(ctx, id, o, t),
     releaseRequest: (id, o) => releaseRequest(ctx, id, o),
-    patchRequest: (id, p) => patchRequest(ctx, id, p),
     recordStrayDeposit: (s) => recordStrayDeposit(ctx, s),
     getStrayDeposit: (k) => getStrayDeposit(ctx, k),
     listPendingStrayDeposits: (l) => listPendingStrayDeposits(ctx, l),

@@ -5,17 +5,23 @@
  * webhooks. Plain functions over `{ engine }` (any Queryable: an engine, a pool, a transaction).
  */
 import type { Queryable } from "./engine.ts";
-import type { OutboxPayload } from "./outbox.ts";
-import { REQUEST_COLUMNS, requestFromRow, type StoredRequest } from "./requests.ts";
+import { OutboxPayload } from "./outbox.ts";
+import { decodeStored } from "../model/storedValue.ts";
+import type { StoredRequest } from "../model/storedRequest.ts";
+import { REQUEST_COLUMNS, requestFromRow } from "./requests.ts";
 
 export type EventStreamContext = { engine: Queryable };
 
 /** One outbox row as a tailer needs it: its id (the stream position) and the frozen payload. */
 export type StreamedEvent = { id: number; requestId: string; payload: OutboxPayload };
 
-type StreamRow = { id: number | string; request_id: string; payload: OutboxPayload };
+type StreamRow = { id: number | string; request_id: string; payload: unknown };
 
-const toEvent = (row: StreamRow): StreamedEvent => ({ id: Number(row.id), requestId: row.request_id, payload: row.payload });
+const toEvent = (row: StreamRow): StreamedEvent => ({
+  id: Number(row.id),
+  requestId: row.request_id,
+  payload: decodeStored(OutboxPayload, row.payload, "request_events.payload", String(row.id)),
+});
 
 /** The largest event id so far (0 when the outbox is empty): where a tailer starting now begins. */
 export async function latestEventId({ engine }: EventStreamContext): Promise<number> {

@@ -1,8 +1,9 @@
 import { InvalidInputError } from "../../core/errors.ts";
-import { isRequestStatus, type RequestStatus } from "../lifecycle/transitions.ts";
+import { isRequestStatus, type RequestStatus } from "../model/requestStatus.ts";
 import type { StoreContext } from "./engine.ts";
 import { InvalidCursorError } from "./errors.ts";
-import { REQUEST_COLUMNS, requestFromRow, type StoredRequest } from "./requests.ts";
+import type { StoredRequest } from "../model/storedRequest.ts";
+import { REQUEST_COLUMNS, requestFromRow } from "./requests.ts";
 
 export const LIST_LIMIT = { min: 1, max: 50, default: 20 } as const;
 

@@ -1,23 +1,29 @@
-import type { RequestStatus } from "../lifecycle/transitions.ts";
-import { isoColumn, type Queryable, type StoreContext } from "./engine.ts";
-import type { StoredRequest } from "./requests.ts";
+import { Type, type Static } from "typebox";
+import { RequestStatus } from "../model/requestStatus.ts";
+import { Details } from "../model/solverState.ts";
+import type { StoredRequest } from "../model/storedRequest.ts";
+import { decodeStored } from "../model/storedValue.ts";
+import { isoColumn, type Queryable, type Row, type StoreContext } from "./engine.ts";
 
-/** What a webhook / websocket `request.status.updated` is built from. */
-export type OutboxPayload = {
-  requestId: string;
-  status: RequestStatus;
-  previousStatus: RequestStatus | null;
-  inTxHashes: string[];
-  txHashes: string[];
-  originChainId: number;
-  destinationChainId: number;
-  failReason: string | null;
-  refundFailReason: string | null;
-  /** The request's `data.details` at the time of the change (absent in events written before it was recorded). */
-  details?: Record<string, unknown> | null;
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** What a webhook / websocket `request.status.updated` is built from: the status facts frozen at the change. */
+export const OutboxPayload = Type.Object({
+  requestId: Type.String(),
+  status: RequestStatus,
+  previousStatus: Nullable(RequestStatus),
+  inTxHashes: Type.Array(Type.String()),
+  txHashes: Type.Array(Type.String()),
+  originChainId: Type.Integer(),
+  destinationChainId: Type.Integer(),
+  failReason: Nullable(Type.String()),
+  refundFailReason: Nullable(Type.String()),
+  /** The request's `details` at the time of the change (absent in events written before it was recorded). */
+  details: Type.Optional(Nullable(Details)),
   /** Unix milliseconds, as the status record's updatedAt. */
-  updatedAt: number;
-};
+  updatedAt: Type.Number(),
+});
+export type OutboxPayload = Static<typeof OutboxPayload>;
 
 export type OutboxEvent = {
   id: number;
@@ -27,9 +33,6 @@ export type OutboxEvent = {
   createdAt: string;
   deliveredAt: string | null;
 };
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** Only ever called inside the transaction that changes the request's status. */
 export async function insertOutboxEvent(tx: Queryable, request: StoredRequest, previousStatus: RequestStatus | null, at: string): Promise<void> {
@@ -43,7 +46,7 @@ export async function insertOutboxEvent(tx: Queryable, request: StoredRequest, p
     destinationChainId: request.destinationChainId,
     failReason: request.failReason,
     refundFailReason: request.refundFailReason,
-    details: isPlainObject(request.data.details) ? request.data.details : null,
+    details: request.details,
     updatedAt: Date.parse(request.updatedAt),
   };
   await tx.query(
@@ -54,20 +57,26 @@ export async function insertOutboxEvent(tx: Queryable, request: StoredRequest, p
 
 const EVENT_COLUMNS = `id, request_id, status, payload, ${isoColumn("created_at")}, ${isoColumn("delivered_at")}`;
 
-type EventRow = { id: number; request_id: string; status: RequestStatus; payload: OutboxPayload; created_at: string; delivered_at: string | null };
-
-const fromRow = (r: EventRow): OutboxEvent => ({
-  id: r.id,
-  requestId: r.request_id,
-  status: r.status,
-  payload: r.payload,
-  createdAt: r.created_at,
-  deliveredAt: r.delivered_at,
+const EventRow = Type.Object({
+  id: Type.Integer(),
+  request_id: Type.String(),
+  status: RequestStatus,
+  payload: OutboxPayload,
+  created_at: Type.String(),
+  delivered_at: Nullable(Type.String()),
 });
+
+/** Decodes one `request_events` row (selected with EVENT_COLUMNS). */
+export function outboxEventFromRow(row: Row): OutboxEvent {
+  const r = decodeStored(EventRow, { ...row, id: Number(row.id) }, "request_events", String(row.id));
+  return { id: r.id, requestId: r.request_id, status: r.status, payload: r.payload, createdAt: r.created_at, deliveredAt: r.delivered_at };
+}
+
+const fromRow = outboxEventFromRow;
 
 /** Undelivered events, oldest first. */
 export async function pendingOutboxEvents({ db }: StoreContext, limit = 100): Promise<OutboxEvent[]> {
-  const { rows } = await db.query<EventRow>(
+  const { rows } = await db.query(
     `SELECT ${EVENT_COLUMNS} FROM request_events WHERE delivered_at IS NULL ORDER BY id LIMIT $1`,
     [limit],
   );
@@ -76,7 +85,7 @@ export async function pendingOutboxEvents({ db }: StoreContext, limit = 100): Pr
 
 /** Every event of one request, oldest first. */
 export async function requestEvents({ db }: StoreContext, requestId: string): Promise<OutboxEvent[]> {
-  const { rows } = await db.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM request_events WHERE request_id = $1 ORDER BY id`, [requestId]);
+  const { rows } = await db.query(`SELECT ${EVENT_COLUMNS} FROM request_events WHERE request_id = $1 ORDER BY id`, [requestId]);
   return rows.map(fromRow);
 }
 

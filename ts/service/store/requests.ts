@@ -1,55 +1,21 @@
+/**
+ * The requests repository. Every row is decoded once, here, into the model's `StoredRequest`
+ * (../model/storedRequest.ts): a row that does not match its schema is a StoredValueInvalidError
+ * naming the column and field. Writes encode the model back (amounts as decimal strings, addresses
+ * lowercase). A status change and its outbox event are one transaction.
+ */
+import { Type } from "typebox";
+import { INITIAL_STATUSES, assertTransition } from "../lifecycle/transitions.ts";
+import { RequestData } from "../model/requestData.ts";
+import { RequestStatus } from "../model/requestStatus.ts";
+import { Details, Parked, SolverState, SolverStatePatch } from "../model/solverState.ts";
+import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
+import { decodeStored, encodeStored } from "../model/storedValue.ts";
+import { Address, BlockNumber, Bytes32, canonicalAddress, canonicalHex, ChainId } from "../model/values.ts";
 import { InvalidInputError } from "../../core/errors.ts";
-import { INITIAL_STATUSES, assertTransition, type RequestStatus } from "../lifecycle/transitions.ts";
-import { isoColumn, type Db, type StoreContext } from "./engine.ts";
+import { isoColumn, type Db, type Row, type StoreContext } from "./engine.ts";
 import { RequestNotFoundError } from "./errors.ts";
 import { insertOutboxEvent } from "./outbox.ts";
-
-/** A request as stored. Addresses and hashes are lowercase; timestamps ISO 8601 UTC with ms. */
-export type StoredRequest = {
-  id: string;
-  orderId: string;
-  status: RequestStatus;
-  user: string;
-  recipient: string;
-  originChainId: number;
-  destinationChainId: number;
-  inTxHashes: string[];
-  txHashes: string[];
-  failReason: string | null;
-  refundFailReason: string | null;
-  data: Record<string, unknown>;
-  referrer: string | null;
-  apiKeyId: string | null;
-  originBlock: number | null;
-  createdAt: string;
-  updatedAt: string;
-};
-
-export type NewRequest = {
-  id: string;
-  orderId: string;
-  /** `waiting` (default) or `depositing` (gasless). */
-  status?: RequestStatus;
-  user: string;
-  recipient: string;
-  originChainId: number;
-  destinationChainId: number;
-  inTxHashes?: string[];
-  data?: Record<string, unknown>;
-  referrer?: string | null;
-  apiKeyId?: string | null;
-  originBlock?: number | null;
-};
-
-/** What a status change may also record. Hashes are appended (deduplicated); `data` is merged key by key. */
-export type TransitionPatch = {
-  inTxHashes?: string[];
-  txHashes?: string[];
-  failReason?: string;
-  refundFailReason?: string;
-  originBlock?: number;
-  data?: Record<string, unknown>;
-};
 
 export const REQUEST_COLUMNS = [
   "id",
@@ -64,6 +30,9 @@ export const REQUEST_COLUMNS = [
   "fail_reason",
   "refund_fail_reason",
   "data",
+  "details",
+  "solver_state",
+  "parked",
   "referrer",
   "api_key_id",
   "origin_block",
@@ -71,49 +40,58 @@ export const REQUEST_COLUMNS = [
   isoColumn("updated_at"),
 ].join(", ");
 
-type RequestRow = {
-  id: string;
-  order_id: string;
-  status: RequestStatus;
-  user: string;
-  recipient: string;
-  origin_chain_id: number;
-  destination_chain_id: number;
-  in_tx_hashes: string[];
-  tx_hashes: string[];
-  fail_reason: string | null;
-  refund_fail_reason: string | null;
-  data: Record<string, unknown>;
-  referrer: string | null;
-  api_key_id: string | null;
-  origin_block: number | null;
-  created_at: string;
-  updated_at: string;
-};
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export function requestFromRow(row: RequestRow): StoredRequest {
+/** A `requests` row as both engines return it (jsonb parsed, int8 as number). */
+const RequestRow = Type.Object({
+  id: Bytes32,
+  order_id: Bytes32,
+  status: RequestStatus,
+  user: Address,
+  recipient: Address,
+  origin_chain_id: ChainId,
+  destination_chain_id: ChainId,
+  in_tx_hashes: Type.Array(Bytes32),
+  tx_hashes: Type.Array(Bytes32),
+  fail_reason: Nullable(Type.String()),
+  refund_fail_reason: Nullable(Type.String()),
+  data: RequestData,
+  details: Nullable(Details),
+  solver_state: Nullable(SolverState),
+  parked: Nullable(Parked),
+  referrer: Nullable(Type.String()),
+  api_key_id: Nullable(Type.String()),
+  origin_block: Nullable(BlockNumber),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+/** Decodes one row (selected with REQUEST_COLUMNS). */
+export function requestFromRow(row: Row): StoredRequest {
+  const r = decodeStored(RequestRow, row, "requests", String(row.id));
   return {
-    id: row.id,
-    orderId: row.order_id,
-    status: row.status,
-    user: row.user,
-    recipient: row.recipient,
-    originChainId: row.origin_chain_id,
-    destinationChainId: row.destination_chain_id,
-    inTxHashes: row.in_tx_hashes,
-    txHashes: row.tx_hashes,
-    failReason: row.fail_reason,
-    refundFailReason: row.refund_fail_reason,
-    data: row.data,
-    referrer: row.referrer,
-    apiKeyId: row.api_key_id,
-    originBlock: row.origin_block,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    id: r.id,
+    orderId: r.order_id,
+    status: r.status,
+    user: r.user,
+    recipient: r.recipient,
+    originChainId: r.origin_chain_id,
+    destinationChainId: r.destination_chain_id,
+    inTxHashes: r.in_tx_hashes,
+    txHashes: r.tx_hashes,
+    failReason: r.fail_reason,
+    refundFailReason: r.refund_fail_reason,
+    data: r.data,
+    details: r.details,
+    solver: r.solver_state,
+    parked: r.parked,
+    referrer: r.referrer,
+    apiKeyId: r.api_key_id,
+    originBlock: r.origin_block,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
-
-const lower = (values: string[] = []) => values.map((v) => v.toLowerCase());
 
 /** Creates a request in an initial status and writes its first outbox event, in one transaction. */
 export async function createRequest({ db, now }: StoreContext, request: NewRequest): Promise<StoredRequest> {
@@ -123,41 +101,78 @@ export async function createRequest({ db, now }: StoreContext, request: NewReque
   }
   const at = now().toISOString();
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<RequestRow>(
+    const { rows } = await tx.query(
       `INSERT INTO requests (id, order_id, status, "user", recipient, origin_chain_id, destination_chain_id,
-         in_tx_hashes, data, referrer, api_key_id, origin_block, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13::timestamptz, $13::timestamptz)
+         in_tx_hashes, data, solver_state, referrer, api_key_id, origin_block, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13, $14::timestamptz, $14::timestamptz)
        RETURNING ${REQUEST_COLUMNS}`,
       [
-        request.id,
-        request.orderId.toLowerCase(),
+        canonicalHex(request.id),
+        canonicalHex(request.orderId),
         status,
-        request.user.toLowerCase(),
-        request.recipient.toLowerCase(),
+        canonicalAddress(request.user),
+        canonicalAddress(request.recipient),
         request.originChainId,
         request.destinationChainId,
-        [...new Set(lower(request.inTxHashes))],
+        [...new Set((request.inTxHashes ?? []).map(canonicalHex))],
         JSON.stringify(request.data ?? {}),
+        JSON.stringify(encodeStored(SolverState, request.solver)),
         request.referrer ?? null,
         request.apiKeyId ?? null,
         request.originBlock ?? null,
         at,
       ],
     );
-    const created = requestFromRow(rows[0]);
+    const created = requestFromRow(rows[0]!);
     await insertOutboxEvent(tx, created, null, at);
     return created;
   });
 }
 
 export async function getRequest({ db }: StoreContext, id: string): Promise<StoredRequest | null> {
-  const { rows } = await db.query<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1`, [id]);
-  return rows.length === 0 ? null : requestFromRow(rows[0]);
+  const { rows } = await db.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1`, [id.toLowerCase()]);
+  return rows.length === 0 ? null : requestFromRow(rows[0]!);
 }
 
 export async function getRequestByOrderId({ db }: StoreContext, orderId: string): Promise<StoredRequest | null> {
-  const { rows } = await db.query<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE order_id = $1`, [orderId.toLowerCase()]);
-  return rows.length === 0 ? null : requestFromRow(rows[0]);
+  const { rows } = await db.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE order_id = $1`, [orderId.toLowerCase()]);
+  return rows.length === 0 ? null : requestFromRow(rows[0]!);
+}
+
+/**
+ * The one UPDATE every write of a request runs: hashes appended (deduplicated, in order), `data` and
+ * `solver_state` merged field by field, the rest replaced when given. `status` null keeps the status.
+ */
+async function updateRequest(db: Db, id: string, at: string, status: string | null, patch: RequestPatch): Promise<StoredRequest | null> {
+  const { rows } = await db.query(
+    `UPDATE requests SET
+       status = coalesce($2, status),
+       in_tx_hashes = ARRAY(SELECT h FROM unnest(in_tx_hashes || $3::text[]) WITH ORDINALITY AS t(h, i) GROUP BY h ORDER BY min(i)),
+       tx_hashes = ARRAY(SELECT h FROM unnest(tx_hashes || $4::text[]) WITH ORDINALITY AS t(h, i) GROUP BY h ORDER BY min(i)),
+       fail_reason = coalesce($5, fail_reason),
+       refund_fail_reason = coalesce($6, refund_fail_reason),
+       origin_block = coalesce($7, origin_block),
+       data = data || $8::jsonb,
+       solver_state = coalesce(solver_state, '{}'::jsonb) || $9::jsonb,
+       details = CASE WHEN $10::boolean THEN $11::jsonb ELSE details END,
+       updated_at = $12::timestamptz
+     WHERE id = $1 RETURNING ${REQUEST_COLUMNS}`,
+    [
+      id,
+      status,
+      (patch.inTxHashes ?? []).map(canonicalHex),
+      (patch.txHashes ?? []).map(canonicalHex),
+      patch.failReason ?? null,
+      patch.refundFailReason ?? null,
+      patch.originBlock ?? null,
+      JSON.stringify(patch.data ?? {}),
+      JSON.stringify(patch.solver ? encodeStored(SolverStatePatch, patch.solver) : {}),
+      patch.details !== undefined,
+      patch.details === undefined || patch.details === null ? null : JSON.stringify(patch.details),
+      at,
+    ],
+  );
+  return rows.length === 0 ? null : requestFromRow(rows[0]!);
 }
 
 /**
@@ -169,32 +184,39 @@ export async function transitionRequest(
   { db, now }: StoreContext,
   id: string,
   to: RequestStatus,
-  patch: TransitionPatch = {},
+  patch: RequestPatch = {},
 ): Promise<StoredRequest> {
   return db.transaction(async (tx: Db) => {
-    const { rows } = await tx.query<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1 FOR UPDATE`, [id]);
+    const { rows } = await tx.query(`SELECT status FROM requests WHERE id = $1 FOR UPDATE`, [id]);
     if (rows.length === 0) throw new RequestNotFoundError(id);
-    const current = requestFromRow(rows[0]);
-    assertTransition(current.status, to);
+    const from = rows[0]!.status as RequestStatus;
+    assertTransition(from, to);
     const at = now().toISOString();
-    const updated = await tx.query<RequestRow>(
-      `UPDATE requests SET status = $2, in_tx_hashes = $3, tx_hashes = $4, fail_reason = $5, refund_fail_reason = $6,
-         origin_block = $7, data = data || $8::jsonb, updated_at = $9::timestamptz
-       WHERE id = $1 RETURNING ${REQUEST_COLUMNS}`,
-      [
-        id,
-        to,
-        [...new Set([...current.inTxHashes, ...lower(patch.inTxHashes)])],
-        [...new Set([...current.txHashes, ...lower(patch.txHashes)])],
-        patch.failReason ?? current.failReason,
-        patch.refundFailReason ?? current.refundFailReason,
-        patch.originBlock ?? current.originBlock,
-        JSON.stringify(patch.data ?? {}),
-        at,
-      ],
-    );
-    const next = requestFromRow(updated.rows[0]);
-    await insertOutboxEvent(tx, next, current.status, at);
+    const next = (await updateRequest(tx, id, at, to, patch))!;
+    await insertOutboxEvent(tx, next, from, at);
     return next;
   });
+}
+
+/**
+ * Records `patch` without changing the status (so no outbox event: webhooks report status changes).
+ * Used for the solver's bookkeeping: payouts being prepared and sent, a resent fill, a refund that
+ * cannot be made.
+ */
+export async function patchRequest({ db, now }: StoreContext, id: string, patch: RequestPatch): Promise<StoredRequest> {
+  const updated = await updateRequest(db, id, now().toISOString(), null, patch);
+  if (!updated) throw new RequestNotFoundError(id);
+  return updated;
+}
+
+/** Parks a request: the solver leaves it alone until an operator clears `parked` (a non-retryable error). */
+export async function parkRequest({ db, now }: StoreContext, id: string, reason: { code: string; message: string }): Promise<void> {
+  const parked = { code: reason.code.slice(0, 64), message: reason.message.slice(0, 1000), at: now().toISOString() };
+  await db.query("UPDATE requests SET parked = $2::jsonb WHERE id = $1", [id, JSON.stringify(parked)]);
+}
+
+/** How many requests are parked (a gauge in /metrics). */
+export async function countParkedRequests({ db }: StoreContext): Promise<number> {
+  const { rows } = await db.query("SELECT count(*)::int AS n FROM requests WHERE parked IS NOT NULL");
+  return Number(rows[0]!.n);
 }

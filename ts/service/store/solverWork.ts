@@ -1,30 +1,29 @@
 /**
- * The solver's repository: its work list, the per-request lease that keeps concurrent solver loops
- * apart, and the `data` writes that are not status changes (repayment and refund bookkeeping).
- * Status changes never happen here: they go through `transitionRequest` (one transaction with their
- * outbox event).
+ * The solver's repository: its work list and the per-request lease that keeps concurrent solver loops
+ * apart. Writes to a request go through ./requests.ts (`transitionRequest` for status changes with
+ * their outbox event, `patchRequest` for bookkeeping).
  */
+import type { StoredRequest } from "../model/storedRequest.ts";
 import { type StoreContext } from "./engine.ts";
-import { REQUEST_COLUMNS, requestFromRow, type StoredRequest } from "./requests.ts";
-import { RequestNotFoundError } from "./errors.ts";
+import { REQUEST_COLUMNS, requestFromRow } from "./requests.ts";
 
 /**
  * Requests the solver still has to act on, least recently updated first: `pending` (fill),
  * `submitted` (confirm), `failure` without a recorded refund failure (refund) and `success` whose
- * repayment is not yet confirmed (`data.repayment.status` ≠ `confirmed`). `waiting`/`depositing` are
- * the indexer's, `refund` is terminal. Failures whose refund reverted (`data.refund.status` =
- * `reverted`) need an operator and are left out.
+ * repayment is not yet confirmed (`solver_state.repayment.status` ≠ `confirmed`). `waiting`/`depositing`
+ * are the indexer's, `refund` is terminal. Failures whose refund reverted (`solver_state.refund.status`
+ * = `reverted`) need an operator and are left out, as are parked requests.
  */
 export async function listSolverWork({ db }: StoreContext, limit = 50): Promise<StoredRequest[]> {
   const { rows } = await db.query(
     `SELECT ${REQUEST_COLUMNS} FROM requests
-     WHERE status IN ('pending', 'submitted')
-        OR (status = 'failure' AND refund_fail_reason IS NULL AND coalesce(data->'refund'->>'status', '') <> 'reverted')
-        OR (status = 'success' AND coalesce(data->'repayment'->>'status', '') NOT IN ('confirmed', 'reverted'))
+     WHERE parked IS NULL AND (status IN ('pending', 'submitted')
+        OR (status = 'failure' AND refund_fail_reason IS NULL AND coalesce(solver_state->'refund'->>'status', '') <> 'reverted')
+        OR (status = 'success' AND coalesce(solver_state->'repayment'->>'status', '') NOT IN ('confirmed', 'reverted')))
      ORDER BY updated_at, id LIMIT $1`,
     [limit],
   );
-  return rows.map((row) => requestFromRow(row as Parameters<typeof requestFromRow>[0]));
+  return rows.map(requestFromRow);
 }
 
 /**
@@ -49,22 +48,3 @@ export async function releaseRequest({ db }: StoreContext, requestId: string, ow
   await db.query("DELETE FROM solver_claims WHERE request_id = $1 AND owner = $2", [requestId, owner]);
 }
 
-/** What a solver write that is not a status change may record: `data` merged key by key, a refund failure. */
-export type SolverDataPatch = { data?: Record<string, unknown>; refundFailReason?: string; txHashes?: string[] };
-
-/**
- * Merges `patch` into a request without changing its status (so no outbox event: webhooks report
- * status changes). Used for the repayment record, the fill/refund payout being prepared, and a
- * refund that cannot be made.
- */
-export async function patchRequest({ db, now }: StoreContext, id: string, patch: SolverDataPatch): Promise<StoredRequest> {
-  const { rows } = await db.query(
-    `UPDATE requests SET data = data || $2::jsonb, refund_fail_reason = coalesce($3, refund_fail_reason),
-       tx_hashes = ARRAY(SELECT h FROM unnest(tx_hashes || $4::text[]) WITH ORDINALITY AS t(h, i) GROUP BY h ORDER BY min(i)),
-       updated_at = $5::timestamptz
-     WHERE id = $1 RETURNING ${REQUEST_COLUMNS}`,
-    [id, JSON.stringify(patch.data ?? {}), patch.refundFailReason ?? null, (patch.txHashes ?? []).map((h) => h.toLowerCase()), now().toISOString()],
-  );
-  if (rows.length === 0) throw new RequestNotFoundError(id);
-  return requestFromRow(rows[0] as Parameters<typeof requestFromRow>[0]);
-}

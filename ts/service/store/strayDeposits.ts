@@ -5,7 +5,12 @@
  * requests) and patches it as its refund payout advances. Every call joins the caller's transaction.
  * `stray_tracking` holds, per Depository, the first block whose strays are tracked (migration 0005).
  */
-import { isoColumn, type StoreContext } from "./engine.ts";
+import { Type } from "typebox";
+import type { Address, Hex } from "viem";
+import { Payout } from "../model/payout.ts";
+import { decodeStored, encodeStored } from "../model/storedValue.ts";
+import { Address as AddressValue, BlockNumber, Bytes32, ChainId, LogIndex, Uint256 } from "../model/values.ts";
+import { isoColumn, type Row, type StoreContext } from "./engine.ts";
 import { StrayDepositNotFoundError } from "./errors.ts";
 
 export type StrayDepositReason = "DOUBLE_SPEND" | "UNKNOWN_ORDER";
@@ -14,72 +19,75 @@ export type StrayDepositState = "pending" | "refunded" | "ignored";
 /** A deposit's identity: its log. */
 export type StrayDepositKey = { chainId: number; txHash: string; logIndex: number };
 
-export type NewStrayDeposit = StrayDepositKey & {
-  depository: string;
+export type NewStrayDeposit = {
+  chainId: number;
+  txHash: Hex;
+  logIndex: number;
+  depository: Address;
   block: number;
-  orderId: string;
-  depositor: string;
+  orderId: Hex;
+  depositor: Address;
   /** Zero address = native. */
-  token: string;
-  /** Decimal string (uint256). */
-  amount: string;
+  token: Address;
+  amount: bigint;
   reason: StrayDepositReason;
   /** DOUBLE_SPEND: the request holding the credited deposit. */
-  requestId?: string | null;
+  requestId?: Hex | null;
 };
 
 export type StoredStrayDeposit = Required<NewStrayDeposit> & {
   state: StrayDepositState;
   ignoredReason: string | null;
-  /** The refund payout (the solver's StoredPayout), stored before it is signed. */
-  refund: Record<string, unknown> | null;
+  /** The refund payout, stored before it is signed. */
+  refund: Payout | null;
   createdAt: string;
   updatedAt: string;
 };
 
 /** What the solver may change: the refund record, and the state (with the reason when `ignored`). */
-export type StrayDepositPatch = { refund?: Record<string, unknown>; state?: StrayDepositState; ignoredReason?: string };
+export type StrayDepositPatch = { refund?: Payout; state?: StrayDepositState; ignoredReason?: string };
 
 const COLUMNS = `chain_id, tx_hash, log_index, depository, block, order_id, depositor, token, amount::text AS amount, reason,
   request_id, state, ignored_reason, refund, ${isoColumn("created_at")}, ${isoColumn("updated_at")}`;
 
-type Row = {
-  chain_id: number;
-  tx_hash: string;
-  log_index: number;
-  depository: string;
-  block: number;
-  order_id: string;
-  depositor: string;
-  token: string;
-  amount: string;
-  reason: StrayDepositReason;
-  request_id: string | null;
-  state: StrayDepositState;
-  ignored_reason: string | null;
-  refund: Record<string, unknown> | null;
-  created_at: string;
-  updated_at: string;
-};
+const StrayRow = Type.Object({
+  chain_id: ChainId,
+  tx_hash: Bytes32,
+  log_index: LogIndex,
+  depository: AddressValue,
+  block: BlockNumber,
+  order_id: Bytes32,
+  depositor: AddressValue,
+  token: AddressValue,
+  amount: Uint256,
+  reason: Type.Union([Type.Literal("DOUBLE_SPEND"), Type.Literal("UNKNOWN_ORDER")]),
+  request_id: Type.Union([Bytes32, Type.Null()]),
+  state: Type.Union([Type.Literal("pending"), Type.Literal("refunded"), Type.Literal("ignored")]),
+  ignored_reason: Type.Union([Type.String(), Type.Null()]),
+  refund: Type.Union([Payout, Type.Null()]),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
 
 function fromRow(row: Row): StoredStrayDeposit {
+  const r = decodeStored(StrayRow, { ...row, chain_id: Number(row.chain_id), log_index: Number(row.log_index), block: Number(row.block) }, "stray_deposits", `${row.chain_id}:${row.tx_hash}:${row.log_index}`);
   return {
-    chainId: Number(row.chain_id),
-    txHash: row.tx_hash,
-    logIndex: Number(row.log_index),
-    depository: row.depository,
-    block: Number(row.block),
-    orderId: row.order_id,
-    depositor: row.depositor,
-    token: row.token,
-    amount: row.amount,
-    reason: row.reason,
-    requestId: row.request_id,
-    state: row.state,
-    ignoredReason: row.ignored_reason,
-    refund: row.refund,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    chainId: r.chain_id,
+    txHash: r.tx_hash,
+    logIndex: r.log_index,
+    depository: r.depository,
+    block: r.block,
+    orderId: r.order_id,
+    depositor: r.depositor,
+    token: r.token,
+    amount: r.amount,
+    reason: r.reason,
+    requestId: r.request_id,
+    state: r.state,
+    ignoredReason: r.ignored_reason,
+    refund: r.refund,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
@@ -95,14 +103,14 @@ export async function recordStrayDeposit({ db, now }: StoreContext, stray: NewSt
      ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING RETURNING chain_id`,
     [
       ...keyParams(stray),
-      stray.depository.toLowerCase(),
+      stray.depository,
       stray.block,
-      stray.orderId.toLowerCase(),
-      stray.depositor.toLowerCase(),
-      stray.token.toLowerCase(),
-      stray.amount,
+      stray.orderId,
+      stray.depositor,
+      stray.token,
+      stray.amount.toString(),
       stray.reason,
-      stray.requestId?.toLowerCase() ?? null,
+      stray.requestId ?? null,
       at,
     ],
   );
@@ -110,8 +118,8 @@ export async function recordStrayDeposit({ db, now }: StoreContext, stray: NewSt
 }
 
 export async function getStrayDeposit({ db }: StoreContext, key: StrayDepositKey): Promise<StoredStrayDeposit | null> {
-  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM stray_deposits WHERE ${KEY_WHERE}`, keyParams(key));
-  return rows.length === 0 ? null : fromRow(rows[0]);
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM stray_deposits WHERE ${KEY_WHERE}`, keyParams(key));
+  return rows.length === 0 ? null : fromRow(rows[0]!);
 }
 
 /**
@@ -119,7 +127,7 @@ export async function getStrayDeposit({ db }: StoreContext, key: StrayDepositKey
  * whose refund payout reverted (`refund.status` = `reverted`), which need an operator.
  */
 export async function listPendingStrayDeposits({ db }: StoreContext, limit = 50): Promise<StoredStrayDeposit[]> {
-  const { rows } = await db.query<Row>(
+  const { rows } = await db.query(
     `SELECT ${COLUMNS} FROM stray_deposits
      WHERE state = 'pending' AND coalesce(refund->>'status', '') <> 'reverted'
      ORDER BY updated_at, chain_id, tx_hash, log_index LIMIT $1`,
@@ -130,20 +138,20 @@ export async function listPendingStrayDeposits({ db }: StoreContext, limit = 50)
 
 /** All strays of an orderId (operators, tests), oldest first. */
 export async function listStrayDepositsByOrderId({ db }: StoreContext, orderId: string): Promise<StoredStrayDeposit[]> {
-  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM stray_deposits WHERE order_id = $1 ORDER BY block, log_index`, [orderId.toLowerCase()]);
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM stray_deposits WHERE order_id = $1 ORDER BY block, log_index`, [orderId.toLowerCase()]);
   return rows.map(fromRow);
 }
 
 /** Merges `patch` into the stray (one statement). Throws STRAY_DEPOSIT_NOT_FOUND. */
 export async function patchStrayDeposit({ db, now }: StoreContext, key: StrayDepositKey, patch: StrayDepositPatch): Promise<StoredStrayDeposit> {
-  const { rows } = await db.query<Row>(
+  const { rows } = await db.query(
     `UPDATE stray_deposits SET refund = coalesce($4::jsonb, refund), state = coalesce($5, state),
        ignored_reason = coalesce($6, ignored_reason), updated_at = $7::timestamptz
      WHERE ${KEY_WHERE} RETURNING ${COLUMNS}`,
-    [...keyParams(key), patch.refund ? JSON.stringify(patch.refund) : null, patch.state ?? null, patch.ignoredReason ?? null, now().toISOString()],
+    [...keyParams(key), patch.refund ? JSON.stringify(encodeStored(Payout, patch.refund)) : null, patch.state ?? null, patch.ignoredReason ?? null, now().toISOString()],
   );
   if (rows.length === 0) throw new StrayDepositNotFoundError(`${key.chainId}:${key.txHash}:${key.logIndex}`);
-  return fromRow(rows[0]);
+  return fromRow(rows[0]!);
 }
 
 /**

@@ -12,7 +12,8 @@
  *   lease for this attempt number, the event's new state (delivered / pending with a next attempt time /
  *   failed after the last attempt).
  */
-import type { OutboxPayload } from "./outbox.ts";
+import { OutboxPayload } from "./outbox.ts";
+import { decodeStored } from "../model/storedValue.ts";
 import { isoColumn, type Engine, type Queryable } from "./engine.ts";
 import { decryptWebhookSecret } from "./webhooks.ts";
 
@@ -114,7 +115,7 @@ export async function claimWebhookEvents(engine: Pick<Engine, "transaction">, no
         requestId: row.request_id,
         round: row.webhook_round,
         attempt,
-        payload: row.payload,
+        payload: decodeStored(OutboxPayload, row.payload, "request_events.payload", String(row.id)),
         createdAt: row.created_at,
         keyId: row.api_key_id!,
         url: row.webhook_url!,

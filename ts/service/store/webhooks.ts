@@ -12,7 +12,7 @@
  * claim/record functions are in ./webhookOutbox.ts.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import type { RequestStatus } from "../lifecycle/transitions.ts";
+import type { RequestStatus } from "../model/requestStatus.ts";
 import { hashApiKey } from "./apiKeys.ts";
 import { isoColumn, type Queryable } from "./engine.ts";
 import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";

@@ -5,14 +5,14 @@
  *
  * Subscribing sends, in this order: the ack, the request's current status (once, when it has one),
  * then every later change. The current status is the stored request's status record, or `waiting`
- * from the quote for a requestId quoted but not deposited yet (../http/requestRecord.ts); a requestId
+ * from the quote for a requestId quoted but not deposited yet (../model/publicRecords.ts); a requestId
  * Ferry has never seen gets no current status, only the changes that may come. The subscription is
  * registered before the current status is read, and events arriving meanwhile are held back, then
  * sent only when newer than what the current status already reflects (the request's latest event id
  * read in the same statement), so no change is lost or sent twice.
  */
 import { statusEventData, type StatusEventData } from "../events/statusEvent.ts";
-import { quoteStatusRecord, toStatusRecord } from "../http/requestRecord.ts";
+import { quoteStatusRecord, toStatusRecord } from "../model/publicRecords.ts";
 import type { Queryable } from "../store/engine.ts";
 import { requestWithLastEventId, type StreamedEvent } from "../store/eventStream.ts";
 import type { StoredQuote } from "../store/quotes.ts";

@@ -9,7 +9,7 @@ import { Type } from "typebox";
 import type { Store } from "../../store/createStore.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { commonErrorResponses, ErrorBody } from "../httpErrors.ts";
-import { quoteStatusRecord, RequestId, StatusRecord, toStatusRecord } from "../requestRecord.ts";
+import { quoteStatusRecord, RequestId, StatusRecord, toStatusRecord } from "../../model/publicRecords.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 
 export const intentStatusSchema = {

@@ -20,14 +20,13 @@
 import { randomBytes } from "node:crypto";
 import { Type, type Static } from "typebox";
 import { erc20Abi, getAddress, toHex, zeroAddress, type Address, type LocalAccount } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { signOrder } from "../../../core/orderSignature.ts";
 import type { FerryConfig } from "../../config/configSchema.ts";
 import { buildQuote, type QuoteRequest } from "../../quote/buildQuote.ts";
 import { QuoteError } from "../../quote/quoteErrors.ts";
 import { resolveRoute } from "../../quote/quoteRoute.ts";
 import type { Store } from "../../store/createStore.ts";
-import type { ChainClients } from "../chainClients.ts";
+import type { ChainClients } from "../../chains/chainClients.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 import { QuoteSchema } from "../quoteRecord.ts";
@@ -184,12 +183,12 @@ export type QuoteRouteOptions = {
   store: Store;
   config: FerryConfig;
   clients: ChainClients;
+  /** Signs orderSignature; without it the service cannot quote (503 SOLVER_NOT_CONFIGURED). */
+  solver: LocalAccount | undefined;
 };
 
 export function registerQuoteRoute(app: FerryApp, options: QuoteRouteOptions): void {
-  const { store, config, clients } = options;
-  const solverKey = config.keys.solver?.reveal();
-  const solver: LocalAccount | undefined = solverKey ? privateKeyToAccount(solverKey as `0x${string}`) : undefined;
+  const { store, config, clients, solver } = options;
 
   app.post("/quote/v2", { schema: quoteSchema }, async (request) => {
     const quoteRequest = toQuoteRequest(request.body);
@@ -197,8 +196,8 @@ export function registerQuoteRoute(app: FerryApp, options: QuoteRouteOptions): v
     if (!solverAddress || !solver) throw new ServiceError("SOLVER_NOT_CONFIGURED", "this service has no solver key: it cannot quote");
     try {
       const route = resolveRoute(config.chains, quoteRequest);
-      const originClient = clients.get(route.origin.chain.id);
-      const destinationClient = clients.get(route.destination.chain.id);
+      const originClient = clients.has(route.origin.chain.id) ? clients.get(route.origin.chain.id).publicClient : undefined;
+      const destinationClient = clients.has(route.destination.chain.id) ? clients.get(route.destination.chain.id).publicClient : undefined;
       if (!originClient || !destinationClient) throw new ServiceError("CHAIN_UNAVAILABLE", "no RPC client for the route's chains");
       const token = route.origin.currency.address;
       const depository = getAddress(route.origin.chain.contracts.depository);

@@ -1,43 +1,40 @@
 /**
  * GET /requests/{requestId}/signature — the spec's v1 Attestation record, plus Ferry's v2 fill
- * attestation when the request carries what it needs.
+ * attestation.
  *
- * `signature` is the attester key's EIP-191 personal sign over ts/core's `requestDigest` (the spec's
- * construction). Where the values come from (the quote/solver work fills them in the request's `data`):
+ * Both are built by the one builder the solver's fill uses (../../model/attestations.ts) from the
+ * request's quoted intent — stored with the request, or, before its deposit is indexed, the quote's
+ * (an integrator's gated checkout needs the attestation before it pays) — so the v2 attestation served
+ * here is byte for byte the one the solver sends to the AttestedReceiver:
  *
- * | Field | Source |
+ * | Field | Source (the quoted intent) |
  * |---|---|
- * | requestId | the request id |
- * | originChainId, destinationChainId | the request's chain ids |
- * | originUser / destinationUser | the request's `user` / `recipient` |
- * | originCurrency, originAmount | `data.originCurrency` (address, zero = native), `data.originAmount` (decimal string, base units) |
- * | orderId (v2) | the request's orderId |
- * | destinationCurrency, destinationAmount (v2) | `data.destinationCurrency`, `data.destinationAmount` |
- * | deadline (v2) | `data.fillDeadline` (unix seconds) |
+ * | requestId, orderId (v2) | the ids |
+ * | originChainId, destinationChainId | the chain ids |
+ * | originUser / destinationUser | `user` / `recipient`, left-padded to bytes32 |
+ * | originCurrency, originAmount | the deposit quoted (zero address = native) |
+ * | destinationCurrency, destinationAmount (v2) | what the recipient is paid |
+ * | deadline (v2) | the fill deadline (unix seconds) |
  * | receiver (v2) | the destination chain's `attestedReceiver` from the config |
  *
- * Before the deposit is indexed there is no request row; a quoted requestId is then attested from the
- * quote's intent (an integrator's gated checkout needs the attestation before it pays): originUser /
- * destinationUser = the intent's `user` / `recipient`, origin and destination currency and amount as
- * quoted, deadline (v2) = the intent's `fillDeadline`, orderId the quote's.
- *
- * 404 REQUEST_NOT_FOUND for an id neither requested nor quoted; 409 ATTESTATION_UNAVAILABLE when the v1 fields are missing
- * or malformed; 503 ATTESTER_NOT_CONFIGURED without an attester key. `fillAttestation` is simply
- * absent when a v2 field is missing.
+ * `signature` is the attester key's EIP-191 personal sign over ts/core's `requestDigest` (the spec's
+ * construction). 404 REQUEST_NOT_FOUND for an id neither requested nor quoted; 503
+ * ATTESTER_NOT_CONFIGURED without an attester key. `fillAttestation` is absent when the destination
+ * chain has no receiver configured.
  */
 import { Type } from "typebox";
 import type { LocalAccount } from "viem";
-import { normalizeFillAttestation, normalizeRequestAttestation } from "../../../core/attestationDigest.ts";
-import { isFerryError } from "../../../core/errors.ts";
-import { signAttestation } from "../../../core/signAttestation.ts";
+import { fillDigest, requestDigest } from "../../../core/attestationDigest.ts";
+import { signAttestationDigest } from "../../../core/signAttestation.ts";
 import type { ChainConfig } from "../../config/configSchema.ts";
+import { ServiceError } from "../../errors/serviceError.ts";
+import { fillAttestationOf, requestAttestationOf } from "../../model/attestations.ts";
+import { RequestId } from "../../model/publicRecords.ts";
+import type { QuotedIntent } from "../../model/quotedIntent.ts";
+import { canonicalAddress } from "../../model/values.ts";
 import type { Store } from "../../store/createStore.ts";
-import type { StoredQuote } from "../../store/quotes.ts";
-import type { StoredRequest } from "../../store/requests.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { commonErrorResponses, ErrorBody } from "../httpErrors.ts";
-import { RequestId } from "../requestRecord.ts";
-import { ServiceError } from "../../errors/serviceError.ts";
 
 const Hex = Type.String({ pattern: "^0x[0-9a-fA-F]*$" });
 
@@ -90,108 +87,53 @@ export const requestSignatureSchema = {
   response: { 200: AttestationRecord, 404: ErrorBody, 409: ErrorBody, 503: ErrorBody, ...commonErrorResponses },
 };
 
-const str = (value: unknown): string | undefined =>
-  typeof value === "string" ? value : typeof value === "bigint" ? value.toString() : typeof value === "number" && Number.isSafeInteger(value) ? String(value) : undefined;
-
-function unavailable(message: string): ServiceError {
-  return new ServiceError("ATTESTATION_UNAVAILABLE", message);
+/** The quoted intent a requestId is attested from: its request's, else its quote's (deposit not indexed yet). */
+async function intentOf(store: Store, requestId: string): Promise<QuotedIntent> {
+  const stored = await store.getRequest(requestId);
+  if (stored?.solver) return stored.solver.intent;
+  const quote = stored ? null : await store.getQuote(requestId);
+  if (quote) return quote.intent;
+  if (stored) throw new ServiceError("ATTESTATION_UNAVAILABLE", "the request has no quoted terms to attest");
+  throw new ServiceError("REQUEST_NOT_FOUND", `request not found: ${requestId}`);
 }
 
-/** What the attestations are built from: a stored request, or (before its deposit is indexed) a quote. */
-type AttestedSource = {
-  orderId: string;
-  originChainId: number;
-  originUser: string;
-  originCurrency: string | undefined;
-  originAmount: string | undefined;
-  destinationChainId: number;
-  destinationUser: string;
-  destinationCurrency: string | undefined;
-  destinationAmount: string | undefined;
-  deadline: string | undefined;
-};
-
-function fromRequest(stored: StoredRequest): AttestedSource {
-  return {
-    orderId: stored.orderId,
-    originChainId: stored.originChainId,
-    originUser: stored.user,
-    originCurrency: str(stored.data.originCurrency),
-    originAmount: str(stored.data.originAmount),
-    destinationChainId: stored.destinationChainId,
-    destinationUser: stored.recipient,
-    destinationCurrency: str(stored.data.destinationCurrency),
-    destinationAmount: str(stored.data.destinationAmount),
-    deadline: str(stored.data.fillDeadline),
-  };
-}
-
-function fromQuote({ intent }: StoredQuote): AttestedSource {
-  return {
-    orderId: intent.orderId,
-    originChainId: intent.originChainId,
-    originUser: intent.user,
-    originCurrency: str(intent.originCurrency),
-    originAmount: str(intent.originAmount),
-    destinationChainId: intent.destinationChainId,
-    destinationUser: intent.recipient,
-    destinationCurrency: str(intent.destinationCurrency),
-    destinationAmount: str(intent.destinationAmount),
-    deadline: str(intent.fillDeadline),
-  };
-}
-
-async function fillAttestation(source: AttestedSource, chains: readonly ChainConfig[], attester: LocalAccount, v1: Record<string, unknown>) {
-  const receiver = chains.find((c) => c.id === source.destinationChainId)?.contracts.attestedReceiver;
-  const { destinationCurrency, destinationAmount, deadline } = source;
-  if (!receiver || destinationCurrency === undefined || destinationAmount === undefined || deadline === undefined) return undefined;
-  try {
-    const a = normalizeFillAttestation({ ...v1, orderId: source.orderId, destinationCurrency, destinationAmount, deadline, receiver });
-    const { signature } = await signAttestation({ account: attester, format: "v2", attestation: a });
-    const attestation = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, typeof v === "bigint" ? v.toString() : v])) as Record<
-      keyof typeof a,
-      string
-    >;
-    return { attestation, signature };
-  } catch (error) {
-    if (isFerryError(error)) return undefined;
-    throw error;
-  }
-}
+const decimal = (value: bigint) => value.toString();
 
 export function registerRequestSignatureRoute(
   app: FerryApp,
   options: { store: Store; chains: readonly ChainConfig[]; attester: LocalAccount | undefined },
 ): void {
   app.get("/requests/:requestId/signature", { schema: requestSignatureSchema }, async (request) => {
-    const requestId = request.params.requestId.toLowerCase();
-    const stored = await options.store.getRequest(requestId);
-    const quote = stored ? null : await options.store.getQuote(requestId);
-    if (!stored && !quote) throw new ServiceError("REQUEST_NOT_FOUND", `request not found: ${requestId}`);
-    if (!options.attester) throw new ServiceError("ATTESTER_NOT_CONFIGURED", "this service has no attester key");
-    const source = stored ? fromRequest(stored) : fromQuote(quote!);
-    const { originCurrency, originAmount } = source;
-    if (originCurrency === undefined || originAmount === undefined) {
-      throw unavailable("the request has no origin currency and amount to attest yet");
-    }
+    const intent = await intentOf(options.store, request.params.requestId.toLowerCase());
+    const attester = options.attester;
+    if (!attester) throw new ServiceError("ATTESTER_NOT_CONFIGURED", "this service has no attester key");
+    const v1 = requestAttestationOf(intent);
+    const signature = await signAttestationDigest(attester, requestDigest(v1));
     const requestData = {
-      originChainId: source.originChainId,
-      originUser: source.originUser,
-      originCurrency,
-      originAmount,
-      destinationChainId: source.destinationChainId,
-      destinationUser: source.destinationUser,
+      originChainId: intent.originChainId,
+      originUser: intent.user,
+      originCurrency: intent.originCurrency,
+      originAmount: decimal(intent.originAmount),
+      destinationChainId: intent.destinationChainId,
+      destinationUser: intent.recipient,
     };
-    const v1 = { requestId, ...requestData };
-    let signature: `0x${string}`;
-    try {
-      normalizeRequestAttestation(v1);
-      ({ signature } = await signAttestation({ account: options.attester, format: "v1", attestation: v1 }));
-    } catch (error) {
-      if (isFerryError(error)) throw unavailable("the request's attested fields are malformed");
-      throw error;
-    }
-    const fill = await fillAttestation(source, options.chains, options.attester, v1);
-    return { requestData, signature, ...(fill && { fillAttestation: fill }) };
+    const receiver = options.chains.find((c) => c.id === intent.destinationChainId)?.contracts.attestedReceiver;
+    if (!receiver) return { requestData, signature };
+    const v2 = fillAttestationOf(intent, canonicalAddress(receiver));
+    const attestation = {
+      requestId: v2.requestId,
+      orderId: v2.orderId,
+      originChainId: decimal(v2.originChainId),
+      originUser: v2.originUser,
+      originCurrency: v2.originCurrency,
+      originAmount: decimal(v2.originAmount),
+      destinationChainId: decimal(v2.destinationChainId),
+      destinationUser: v2.destinationUser,
+      destinationCurrency: v2.destinationCurrency,
+      destinationAmount: decimal(v2.destinationAmount),
+      deadline: decimal(v2.deadline),
+      receiver: v2.receiver,
+    };
+    return { requestData, signature, fillAttestation: { attestation, signature: await signAttestationDigest(attester, fillDigest(v2)) } };
   });
 }

@@ -16,7 +16,7 @@ import { LIST_LIMIT, type RequestFilters } from "../../store/listRequests.ts";
 import type { ApiKeyVerifier } from "../apiKeyRateLimit.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { commonErrorResponses } from "../httpErrors.ts";
-import { RequestRecord, RequestStatusSchema, toRequestRecord } from "../requestRecord.ts";
+import { RequestRecord, RequestStatusSchema, toRequestRecord } from "../../model/publicRecords.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 
 const Bool = Type.Union([Type.Literal("true"), Type.Literal("false")]);

@@ -1,6 +1,6 @@
 /**
  * POST /transactions/index {chainId, txHash, referrer?} — a client's nudge to index its deposit now
- * (../../solver/indexTransaction.ts). 200 `{message, requestIds}`:
+ * (the solver's ../../solver/indexTransaction.ts, injected). 200 `{message, requestIds}`:
  * - mined with enough confirmations: its deposits are recorded (`pending`) through the indexer's path;
  * - sent but not mined or not yet confirmed: the request is created in `waiting` with the inTxHash
  *   (when the input is a deposit for a known quote); the indexer finishes;
@@ -15,14 +15,21 @@
 import { Type } from "typebox";
 import type { Hex } from "viem";
 import { isFerryError } from "../../../core/errors.ts";
-import type { FerryConfig } from "../../config/configSchema.ts";
-import { createChainClients, type ChainClients } from "../../solver/chainClients.ts";
-import { IndexTransactionErrorCode, indexTransaction } from "../../solver/indexTransaction.ts";
+import { ServiceError } from "../../errors/serviceError.ts";
 import type { Logger } from "../../logging/logger.ts";
-import type { Store } from "../../store/createStore.ts";
+import { canonicalHex } from "../../model/values.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
-import { ServiceError } from "../../errors/serviceError.ts";
+
+/**
+ * What the route asks of the deposit indexer, injected by the process that owns both
+ * (../../server.ts; the solver's `createTransactionIndexer` is one).
+ */
+export type TransactionIndexer = {
+  supports(chainId: number): boolean;
+  /** Throws TRANSACTION_NOT_FOUND / NOT_A_DEPOSIT (the caller's errors) or, for an RPC failure, the client's error. */
+  index(chainId: number, txHash: Hex, log: Logger): Promise<{ state: "indexed" | "waiting"; requestIds: string[] }>;
+};
 
 export const TransactionsIndexBody = Type.Object(
   {
@@ -53,15 +60,13 @@ export const transactionsIndexSchema = {
   response: { 200: TransactionsIndexResponse, 503: ErrorBody, ...bodyErrorResponses, ...commonErrorResponses },
 };
 
-export function registerTransactionsIndexRoute(app: FerryApp, options: { store: Store; config: FerryConfig; clients?: ChainClients }): void {
-  const clients = options.clients ?? createChainClients(options.config);
+export function registerTransactionsIndexRoute(app: FerryApp, options: { indexer: TransactionIndexer }): void {
+  const { indexer } = options;
   app.post("/transactions/index", { schema: transactionsIndexSchema }, async (request) => {
-    const { txHash } = request.body;
     const chainId = Number(request.body.chainId);
-    if (!clients.has(chainId)) throw new ServiceError("UNKNOWN_CHAIN", `chain ${chainId} is not supported`);
-    const deps = { store: options.store, client: clients.get(chainId), chains: options.config.chains, log: request.log as unknown as Logger };
+    if (!indexer.supports(chainId)) throw new ServiceError("UNKNOWN_CHAIN", `chain ${chainId} is not supported`);
     try {
-      const result = await indexTransaction(deps, txHash.toLowerCase() as Hex);
+      const result = await indexer.index(chainId, canonicalHex(request.body.txHash), request.log as Logger);
       const message =
         result.state === "indexed"
           ? result.requestIds.length > 0
@@ -70,11 +75,9 @@ export function registerTransactionsIndexRoute(app: FerryApp, options: { store: 
           : "transaction seen; it is indexed once confirmed";
       return { message, requestIds: result.requestIds };
     } catch (error) {
-      if (isFerryError(error, IndexTransactionErrorCode.TRANSACTION_NOT_FOUND)) throw new ServiceError("TRANSACTION_NOT_FOUND", error.message);
-      if (isFerryError(error, IndexTransactionErrorCode.NOT_A_DEPOSIT)) throw new ServiceError("NOT_A_DEPOSIT", error.message);
       if (isFerryError(error)) throw error;
       request.log.warn({ chainId, err: { message: (error as { shortMessage?: string }).shortMessage ?? "rpc error" } }, "transactions/index: chain read failed");
-      throw new ServiceError("CHAIN_UNAVAILABLE", `chain ${chainId} is unavailable; retry later`);
+      throw new ServiceError("CHAIN_UNAVAILABLE", `chain ${chainId} is unavailable; retry later`, { cause: error });
     }
   });
 }

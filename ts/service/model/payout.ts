@@ -1,0 +1,31 @@
+/**
+ * A Depository payout as the solver stores it before anything is signed: the allocator-signed
+ * `CallRequest` (calls, nonce, expiration — exactly what is re-signed on a retry) and how sending it
+ * went. Used for a request's repayment and refund (./solverState.ts) and a stray deposit's refund.
+ */
+import { Type, type StaticDecode } from "typebox";
+import { Address, BlockNumber, Bytes32, ChainId, Uint256, UnixSeconds } from "./values.ts";
+
+export const PayoutStatus = Type.Union([Type.Literal("prepared"), Type.Literal("sent"), Type.Literal("confirmed"), Type.Literal("reverted")]);
+
+export const PayoutCall = Type.Object({ to: Address, token: Address, amount: Uint256 }, { additionalProperties: false });
+
+export const Payout = Type.Object(
+  {
+    chainId: ChainId,
+    depository: Address,
+    nonce: Uint256,
+    expiration: UnixSeconds,
+    calls: Type.Array(PayoutCall),
+    /** EIP-712 struct hash: the Depository's replay key. */
+    requestHash: Bytes32,
+    status: PayoutStatus,
+    hash: Type.Optional(Bytes32),
+    block: Type.Optional(BlockNumber),
+    /** A spec failReason when the payout reverted. */
+    failReason: Type.Optional(Type.String({ maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+export type Payout = StaticDecode<typeof Payout>;
+export type PayoutKind = "repayment" | "refund";

@@ -1,0 +1,148 @@
+/**
+ * The spec's public records of a request — the Status record (GET /intents/status/v3, and the `data`
+ * of every `request.status.updated` webhook and websocket message) and the Request record
+ * (GET /requests/v2) — projected in this one place from a stored request, a stored quote or an outbox
+ * row. Only public fields leave: the solver's state, the parking note and internal ids never do.
+ *
+ * - `failReason`: `N/A` on non-failure statuses; on `failure` and `refund` the recorded reason, or
+ *   `UNKNOWN` when none is recorded. Same rule in the status record, the events and the request
+ *   record's `data`.
+ * - `refundFailReason`: the recorded reason, else `N/A` in the status record and events; in the request
+ *   record's `data` only when recorded (the spec's request-record enum has no `N/A`).
+ * - `depositAddress` is always null: Ferry has no deposit addresses.
+ * - A quoted requestId whose deposit is not indexed yet has no request row: its status record is
+ *   `waiting`, built from the quote's intent, with no hashes and `updatedAt` = the quote's time.
+ */
+import { Type, type Static } from "typebox";
+import type { QuotedIntent } from "./quotedIntent.ts";
+import { RequestData } from "./requestData.ts";
+import { RequestStatus } from "./requestStatus.ts";
+import type { Details } from "./solverState.ts";
+import type { StoredRequest } from "./storedRequest.ts";
+import { BYTES32_PATTERN } from "./values.ts";
+
+export const RequestId = Type.String({ pattern: BYTES32_PATTERN, description: "requestId: 0x + 64 hex digits" });
+
+/** Statuses as stored and served (`fallback` is never stored). */
+export const RequestStatusSchema = RequestStatus;
+
+const JsonObject = Type.Object({}, { additionalProperties: true });
+
+export const StatusRecord = Type.Object(
+  {
+    status: Type.String(),
+    inTxHashes: Type.Array(Type.String()),
+    txHashes: Type.Array(Type.String()),
+    updatedAt: Type.Number({ description: "Unix milliseconds" }),
+    originChainId: Type.Number(),
+    destinationChainId: Type.Number(),
+    details: Type.Union([JsonObject, Type.Null()]),
+    failReason: Type.String(),
+    refundFailReason: Type.String(),
+    depositAddress: Type.Null({ description: "Ferry has no deposit addresses: always null" }),
+  },
+  { description: "Status record" },
+);
+export type StatusRecord = Static<typeof StatusRecord>;
+
+export const RequestRecord = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.String(),
+    user: Type.String(),
+    recipient: Type.String(),
+    depositAddress: Type.Null({ description: "Ferry has no deposit addresses: always null" }),
+    data: RequestData,
+    orderData: Type.Optional(Type.Unknown({ description: "Only with includeOrderData=true, when the quote's order is stored" })),
+    createdAt: Type.String({ description: "ISO 8601" }),
+    updatedAt: Type.String({ description: "ISO 8601" }),
+  },
+  { description: "Request record" },
+);
+export type RequestRecord = Static<typeof RequestRecord>;
+
+/** The failReason rule: `N/A` unless failed or refunded; then the recorded reason, or `UNKNOWN`. */
+export function failReasonOf(status: RequestStatus, recorded: string | null): string {
+  return status === "failure" || status === "refund" ? (recorded ?? "UNKNOWN") : "N/A";
+}
+
+/** The facts a status record is made of, whether they come from a request row or an outbox row. */
+export type StatusFacts = {
+  status: RequestStatus;
+  inTxHashes: readonly string[];
+  txHashes: readonly string[];
+  /** Unix milliseconds. */
+  updatedAt: number;
+  originChainId: number;
+  destinationChainId: number;
+  details: Details | null;
+  failReason: string | null;
+  refundFailReason: string | null;
+};
+
+export function statusRecordOf(facts: StatusFacts): StatusRecord {
+  return {
+    status: facts.status,
+    inTxHashes: [...facts.inTxHashes],
+    txHashes: [...facts.txHashes],
+    updatedAt: facts.updatedAt,
+    originChainId: facts.originChainId,
+    destinationChainId: facts.destinationChainId,
+    details: facts.details,
+    failReason: failReasonOf(facts.status, facts.failReason),
+    refundFailReason: facts.refundFailReason ?? "N/A",
+    depositAddress: null,
+  };
+}
+
+/** The status facts of a stored request (what the outbox freezes at each change). */
+export function statusFactsOf(request: StoredRequest): StatusFacts {
+  return {
+    status: request.status,
+    inTxHashes: request.inTxHashes,
+    txHashes: request.txHashes,
+    updatedAt: Date.parse(request.updatedAt),
+    originChainId: request.originChainId,
+    destinationChainId: request.destinationChainId,
+    details: request.details,
+    failReason: request.failReason,
+    refundFailReason: request.refundFailReason,
+  };
+}
+
+export function toStatusRecord(request: StoredRequest): StatusRecord {
+  return statusRecordOf(statusFactsOf(request));
+}
+
+export function toRequestRecord(request: StoredRequest, orderData?: unknown): RequestRecord {
+  return {
+    id: request.id,
+    status: request.status,
+    user: request.user,
+    recipient: request.recipient,
+    depositAddress: null,
+    data: {
+      ...request.data,
+      failReason: failReasonOf(request.status, request.failReason),
+      ...(request.refundFailReason !== null ? { refundFailReason: request.refundFailReason } : {}),
+    },
+    ...(orderData !== undefined ? { orderData } : {}),
+    createdAt: request.createdAt,
+    updatedAt: request.updatedAt,
+  };
+}
+
+/** The status of a quote whose deposit is not indexed yet: `waiting`. */
+export function quoteStatusRecord(quote: { intent: QuotedIntent; createdAt: string }): StatusRecord {
+  return statusRecordOf({
+    status: "waiting",
+    inTxHashes: [],
+    txHashes: [],
+    updatedAt: Date.parse(quote.createdAt),
+    originChainId: quote.intent.originChainId,
+    destinationChainId: quote.intent.destinationChainId,
+    details: null,
+    failReason: null,
+    refundFailReason: null,
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * The solver's private state of a request (`requests.solver_state`): what was quoted, the deposit it
+ * credited, its fill and its payouts. Never served: public records are built from the request's
+ * public columns and `data` (./publicRecords.ts). Decoded once per row by the store; the solver works
+ * on these typed values only.
+ */
+import { Type, type StaticDecode } from "typebox";
+import { Payout } from "./payout.ts";
+import { QuotedIntent } from "./quotedIntent.ts";
+import { Address, BlockNumber, Bytes32, ChainId, LogIndex, Uint256, UnixSeconds } from "./values.ts";
+
+/** The onchain deposit the request was credited with (the `Deposited` log that matched the quote). */
+export const CreditedDeposit = Type.Object(
+  {
+    chainId: ChainId,
+    depository: Address,
+    txHash: Bytes32,
+    logIndex: LogIndex,
+    block: BlockNumber,
+    blockTimestamp: UnixSeconds,
+    depositor: Address,
+    /** Zero address = native. */
+    token: Address,
+    amount: Uint256,
+  },
+  { additionalProperties: false },
+);
+export type CreditedDeposit = StaticDecode<typeof CreditedDeposit>;
+
+/** The solver's fill transaction: its hash is recorded before it is broadcast. */
+export const FillState = Type.Object(
+  {
+    hash: Bytes32,
+    status: Type.Union([Type.Literal("sent"), Type.Literal("confirmed"), Type.Literal("reverted")]),
+    block: Type.Optional(BlockNumber),
+    /** A resent fill: the hash it replaced (unknown to the chain). */
+    replaced: Type.Optional(Type.Union([Bytes32, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type FillState = StaticDecode<typeof FillState>;
+
+export const SolverState = Type.Object(
+  {
+    intent: QuotedIntent,
+    deposit: Type.Optional(CreditedDeposit),
+    fill: Type.Optional(FillState),
+    repayment: Type.Optional(Payout),
+    refund: Type.Optional(Payout),
+  },
+  { additionalProperties: false },
+);
+export type SolverState = StaticDecode<typeof SolverState>;
+
+/** What a write may change of the solver state: whole top-level fields (merged key by key). */
+export const SolverStatePatch = Type.Partial(SolverState);
+export type SolverStatePatch = StaticDecode<typeof SolverStatePatch>;
+
+/**
+ * Why the solver stopped working on a request (`requests.parked`): a non-retryable error in one of
+ * its steps. Parked requests leave the work list until an operator clears the column.
+ */
+export const Parked = Type.Object(
+  { code: Type.String({ maxLength: 64 }), message: Type.String({ maxLength: 1000 }), at: Type.String({ maxLength: 40 }) },
+  { additionalProperties: false },
+);
+export type Parked = StaticDecode<typeof Parked>;
+
+/** Status-record `details`: decoded revert data and check failures, public. */
+export const Details = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()]));
+export type Details = StaticDecode<typeof Details>;
