@@ -17,8 +17,7 @@ import type { Address } from "viem";
 import { devnetAccounts, HARDHAT_FUNDED_ACCOUNTS, type DevnetAccount } from "../../ts/devnet/devnetAccounts.ts";
 import type { DevnetChain } from "../../ts/devnet/devnetChain.ts";
 import { startDevnetChains, type DevnetChains } from "../../ts/devnet/devnetChains.ts";
-import { devnetConfig } from "../../ts/devnet/devnetConfig.ts";
-import { DEVNET_SOLVER_POLL_MS } from "../../ts/devnet/startDevnet.ts";
+import { DEVNET_SOLVER_POLL_MS, devnetConfig } from "../../ts/devnet/devnetConfig.ts";
 import type { FerryConfig } from "../../ts/service/config/configSchema.ts";
 import { startServer, type RunningServer, type ServerSolverOptions } from "../../ts/service/server.ts";
 import { apiKeyStore } from "../../ts/service/store/apiKeys.ts";
@@ -77,8 +76,8 @@ export async function startBenchStack(options: {
       cwd: dir,
     });
     const config = options.configure ? options.configure(base) : base;
-    // `env` also stands in for process.env (FERRY_SOLVER=off, FERRY_SOLVER_POLL_MS): the bench says what runs.
-    server = await startServer({ config, solver: options.solver ?? { pollIntervalMs: DEVNET_SOLVER_POLL_MS }, env });
+    // The config was parsed from `env`, not process.env (FERRY_SOLVER, FERRY_SOLVER_POLL_MS): the bench says what runs.
+    server = await startServer({ config, solver: options.solver ?? { pollIntervalMs: DEVNET_SOLVER_POLL_MS } });
     const { key: apiKey } = await apiKeyStore(server.store).createApiKey("bench", BENCH_API_KEY_PER_MINUTE);
     log(`service on ${server.url} (PGlite in ${join(dir, "data")})`);
     const running = server;

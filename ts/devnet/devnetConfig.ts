@@ -2,14 +2,18 @@
  * The service configuration of the devnet, built in code through the config parser (the same rules
  * as a FERRY_CONFIG file): both chains with their RPC URLs, protocol names, the contracts of the
  * deployment records, the stablecoin as an erc20 currency, USD prices for quotes (ETH 3000, the
- * stablecoin 1), PGlite under the devnet's data dir. Keys come from `env` (FERRY_ALLOCATOR_KEY …), as
- * for any service.
+ * stablecoin 1), PGlite under the devnet's data dir, the solver polling every DEVNET_SOLVER_POLL_MS.
+ * Keys and the other overrides (FERRY_SOLVER, FERRY_SOLVER_POLL_MS, FERRY_WEBHOOKS, …) come from `env`,
+ * as for any service.
  */
 import type { Address } from "viem";
 import type { DeploymentRecord } from "../deploy/deploymentRecord.ts";
 import type { FerryConfig } from "../service/config/configSchema.ts";
 import { parseConfig, resolveChainContracts, type Env } from "../service/config/parseConfig.ts";
 import { DEVNET_STABLECOIN } from "./devnetStablecoin.ts";
+
+/** The devnet solver's poll interval: a deposit reaches `success` in well under a second. FERRY_SOLVER_POLL_MS overrides it. */
+export const DEVNET_SOLVER_POLL_MS = 100;
 
 /** The devnet's USD prices: ETH at 3000, the test stablecoin at 1. */
 export const DEVNET_USD_PRICES = { eth: "3000", stablecoin: "1" } as const;
@@ -40,6 +44,7 @@ export function devnetConfig(args: {
     websocket: { pollIntervalMs: 100 },
     // Webhook deliveries leave within ~100 ms of a status change.
     webhooks: { pollIntervalMs: 100 },
+    solver: { pollIntervalMs: DEVNET_SOLVER_POLL_MS },
     deploymentsDir: args.deploymentsDir,
     chains: args.chains.map((chain) => ({
       id: chain.id,

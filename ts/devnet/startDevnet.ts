@@ -40,9 +40,6 @@ export type RunningDevnet = { file: DevnetFile; filePath: string; stablecoinSymb
 
 export { DEVNET_CHAINS } from "./devnetChains.ts";
 
-/** The devnet solver's poll interval. */
-export const DEVNET_SOLVER_POLL_MS = 100;
-
 export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet> {
   const log = options.log ?? (() => {});
   const host = options.host ?? "127.0.0.1";
@@ -83,8 +80,8 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
       cwd,
     });
     log("starting the service (embedded database)…");
-    // The solver polls fast on the devnet: a deposit reaches `success` in well under a second.
-    server = await startServer({ config, solver: { pollIntervalMs: DEVNET_SOLVER_POLL_MS } });
+    // Everything the service runs (the solver polling every DEVNET_SOLVER_POLL_MS) is in `config`.
+    server = await startServer({ config });
     // A real key in the service's store (only its hash is stored): requests made with it get the
     // higher rate limit. It is a devnet credential and goes only into devnet.json.
     const { key: apiKey } = await apiKeyStore(server.store).createApiKey("devnet");

@@ -30,16 +30,16 @@ export const SHUTDOWN_TIMEOUT_MS = 10_000;
 export type RunningServer = { app: FerryApp; url: string; store: Store; solver?: RunningSolver; webhooks?: RunningWebhookWorker; close: () => Promise<void> };
 
 /**
- * The solver runs in the service when the solver, attester and allocator keys are all configured,
- * unless `solver: false` or FERRY_SOLVER=off. Its poll interval: `solver.pollIntervalMs`, else
- * FERRY_SOLVER_POLL_MS, else 1 s.
+ * The solver runs in the service when `config.solver.enabled` (FERRY_SOLVER) and the solver, attester
+ * and allocator keys are all configured, every `config.solver.pollIntervalMs` (FERRY_SOLVER_POLL_MS).
+ * `false` or `{pollIntervalMs}` override the config for this call (tests, benches).
  */
 export type ServerSolverOptions = false | { pollIntervalMs?: number };
 
 /**
- * The webhook worker runs in the service when FERRY_WEBHOOK_SECRET_KEY (`config.webhooks.secretKey`) is
- * set, unless `webhooks: false` or FERRY_WEBHOOKS=off. Its settings: `config.webhooks`, overridden here
- * field by field (tests).
+ * The webhook worker runs in the service when `config.webhooks.enabled` (FERRY_WEBHOOKS) and
+ * FERRY_WEBHOOK_SECRET_KEY (`config.webhooks.secretKey`) is set. Its settings: `config.webhooks`;
+ * `false` or a partial override it for this call (tests).
  */
 export type ServerWebhookOptions = false | Partial<WebhookWorkerSettings>;
 
@@ -55,7 +55,6 @@ export async function startServer(options: {
   logger?: FastifyServerOptions["logger"];
   solver?: ServerSolverOptions;
   webhooks?: ServerWebhookOptions;
-  env?: NodeJS.ProcessEnv;
 }): Promise<RunningServer> {
   const { config } = options;
   const ownStore = options.deps?.store === undefined;
@@ -66,9 +65,9 @@ export async function startServer(options: {
     if (ownStore) app.addHook("onClose", async () => store.close());
     const url = await app.listen({ host: config.server.host, port: config.server.port });
     app.log.info({ config: redactConfig(config), database: store.engine.kind }, "ferry service listening");
-    const env = options.env ?? process.env;
-    const solver = maybeStartSolver(config, store, app, options.solver, env);
-    const webhooks = maybeStartWebhooks(config, store, app, options.webhooks, env);
+    const log = serviceLogger(app);
+    const solver = maybeStartSolver(config, store, log, options.solver);
+    const webhooks = maybeStartWebhooks(config, store, log, options.webhooks);
     // The solver and the webhook worker stop (in-flight work finishes or is left under its lease) before
     // the app closes, and so before the store does.
     const close = async () => {
@@ -82,35 +81,34 @@ export async function startServer(options: {
   }
 }
 
-function maybeStartSolver(config: FerryConfig, store: Store, app: FerryApp, options: ServerSolverOptions | undefined, env: NodeJS.ProcessEnv): RunningSolver | undefined {
-  if (options === false || env.FERRY_SOLVER === "off") return undefined;
-  if (!solverKeysConfigured(config)) {
-    app.log.info("solver not started: the solver, attester and allocator keys are not all configured");
-    return undefined;
-  }
-  const fromEnv = Number(env.FERRY_SOLVER_POLL_MS);
-  const pollIntervalMs = options?.pollIntervalMs ?? (Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : undefined);
-  app.log.info({ solver: config.accounts.solver, pollIntervalMs }, "solver started");
-  return startSolver({ config, store, log: app.log as unknown as Logger, ...(pollIntervalMs ? { pollIntervalMs } : {}) });
+/** The app's pino logger in the service's one Logger shape (logging/logger.ts). */
+function serviceLogger(app: FerryApp): Logger {
+  const log: Logger = app.log;
+  return log;
 }
 
-function maybeStartWebhooks(
-  config: FerryConfig,
-  store: Store,
-  app: FerryApp,
-  options: ServerWebhookOptions | undefined,
-  env: NodeJS.ProcessEnv,
-): RunningWebhookWorker | undefined {
-  if (options === false || env.FERRY_WEBHOOKS === "off") return undefined;
-  const { secretKey, ...configured } = config.webhooks;
+function maybeStartSolver(config: FerryConfig, store: Store, log: Logger, options: ServerSolverOptions | undefined): RunningSolver | undefined {
+  if (options === false || !config.solver.enabled) return undefined;
+  if (!solverKeysConfigured(config)) {
+    log.info({}, "solver not started: the solver, attester and allocator keys are not all configured");
+    return undefined;
+  }
+  const pollIntervalMs = options?.pollIntervalMs ?? config.solver.pollIntervalMs;
+  log.info({ solver: config.accounts.solver, pollIntervalMs }, "solver started");
+  return startSolver({ config, store, log, pollIntervalMs });
+}
+
+function maybeStartWebhooks(config: FerryConfig, store: Store, log: Logger, options: ServerWebhookOptions | undefined): RunningWebhookWorker | undefined {
+  if (options === false || !config.webhooks.enabled) return undefined;
+  const { secretKey, enabled: _enabled, ...configured } = config.webhooks;
   if (!secretKey) {
-    app.log.info("webhook worker not started: FERRY_WEBHOOK_SECRET_KEY is not set");
+    log.info({}, "webhook worker not started: FERRY_WEBHOOK_SECRET_KEY is not set");
     return undefined;
   }
   const overrides = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined));
   const settings: WebhookWorkerSettings = { ...configured, ...overrides };
-  app.log.info({ webhooks: settings }, "webhook worker started");
-  return startWebhookWorker({ store, settings, secretKey: parseWebhookSecretKey(secretKey.reveal()), log: app.log as unknown as Logger });
+  log.info({ webhooks: settings }, "webhook worker started");
+  return startWebhookWorker({ store, settings, secretKey: parseWebhookSecretKey(secretKey.reveal()), log });
 }
 
 /** Readiness: the database answers a trivial query. */
@@ -170,7 +168,7 @@ async function main(): Promise<void> {
     process.stderr.write(`ferry: ${(error as Error).message}\n`);
     process.exit(1);
   }
-  const server = await startServer({ config, logger: { level: process.env.FERRY_LOG_LEVEL ?? "info" } });
+  const server = await startServer({ config, logger: { level: config.log.level } });
   closeOnSignals(server);
 }
 

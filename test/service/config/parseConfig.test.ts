@@ -41,6 +41,7 @@ describe("parseConfig", function () {
     expect(config.chains).to.deep.equal([]);
     expect(config.keys).to.deep.equal({});
     expect(config.webhooks).to.deep.equal({
+      enabled: true,
       timeoutMs: 10_000,
       maxRetries: 10,
       baseDelayMs: 10_000,
@@ -50,6 +51,8 @@ describe("parseConfig", function () {
       leaseMs: 60_000,
       allowHttp: false,
     });
+    expect(config.solver).to.deep.equal({ enabled: true, pollIntervalMs: 1000 });
+    expect(config.log).to.deep.equal({ level: "info" });
   });
 
   it("reads webhook settings from the file and the webhook secret key from FERRY_WEBHOOK_SECRET_KEY only", function () {
@@ -60,7 +63,7 @@ describe("parseConfig", function () {
       "/",
     );
     const { secretKey, ...settings } = config.webhooks;
-    expect(settings).to.deep.equal({ timeoutMs: 500, maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, pollIntervalMs: 10, batchSize: 4, leaseMs: 2000, allowHttp: true });
+    expect(settings).to.deep.equal({ enabled: true, timeoutMs: 500, maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, pollIntervalMs: 10, batchSize: 4, leaseMs: 2000, allowHttp: true });
     expect(secretKey?.reveal()).to.equal(secret);
     expect(parseConfig({}, {}, "/").webhooks.secretKey).to.equal(undefined);
   });
@@ -103,6 +106,28 @@ describe("parseConfig", function () {
     expect(config.database.dataDir).to.equal("/var/ferry");
   });
 
+  it("parseConfig_processSwitches_fromTheFileThenTheEnvironment", function () {
+    const file = { solver: { enabled: false, pollIntervalMs: 250 }, webhooks: { enabled: false }, log: { level: "debug" } };
+    const fromFile = parseConfig(file, {}, "/");
+    expect(fromFile.solver).to.deep.equal({ enabled: false, pollIntervalMs: 250 });
+    expect(fromFile.webhooks.enabled).to.equal(false);
+    expect(fromFile.log.level).to.equal("debug");
+
+    const env = { FERRY_SOLVER: "on", FERRY_SOLVER_POLL_MS: "100", FERRY_WEBHOOKS: "on", FERRY_LOG_LEVEL: "warn" };
+    const fromEnv = parseConfig(file, env, "/");
+    expect(fromEnv.solver).to.deep.equal({ enabled: true, pollIntervalMs: 100 });
+    expect(fromEnv.webhooks.enabled).to.equal(true);
+    expect(fromEnv.log.level).to.equal("warn");
+
+    const off = parseConfig({}, { FERRY_SOLVER: "off", FERRY_WEBHOOKS: "off" }, "/");
+    expect(off.solver.enabled).to.equal(false);
+    expect(off.webhooks.enabled).to.equal(false);
+    // An empty variable is unset.
+    const empty = parseConfig(file, { FERRY_SOLVER: "", FERRY_SOLVER_POLL_MS: "", FERRY_WEBHOOKS: "", FERRY_LOG_LEVEL: "" }, "/");
+    expect(empty.solver).to.deep.equal({ enabled: false, pollIntervalMs: 250 });
+    expect(empty.log.level).to.equal("debug");
+  });
+
   it("reads private keys from the env names in keyEnv only, and derives their addresses", function () {
     const config = parseConfig({ keyEnv: { solver: "MY_SOLVER" } }, { MY_SOLVER: KEY, FERRY_SOLVER_KEY: "0xdead" }, "/");
     expect(config.keys.solver?.reveal()).to.equal(KEY);
@@ -135,6 +160,19 @@ describe("parseConfig", function () {
       [{ quotes: { fixedFeeUsd: "0.123456789" } }, {}, "quotes.fixedFeeUsd"],
       [{ quotes: { gas: { fillNative: -1 } } }, {}, "quotes.gas.fillNative"],
       [{ quotes: { gas: { approve: 1 } } }, {}, "quotes.gas.approve"],
+      [{}, { FERRY_SOLVER: "false" }, "FERRY_SOLVER"],
+      [{}, { FERRY_SOLVER: "OFF" }, "FERRY_SOLVER"],
+      [{}, { FERRY_SOLVER_POLL_MS: "fast" }, "FERRY_SOLVER_POLL_MS"],
+      [{}, { FERRY_SOLVER_POLL_MS: "1.5" }, "FERRY_SOLVER_POLL_MS"],
+      [{}, { FERRY_SOLVER_POLL_MS: "0" }, "FERRY_SOLVER_POLL_MS"],
+      [{}, { FERRY_SOLVER_POLL_MS: "-100" }, "FERRY_SOLVER_POLL_MS"],
+      [{}, { FERRY_WEBHOOKS: "no" }, "FERRY_WEBHOOKS"],
+      [{}, { FERRY_LOG_LEVEL: "verbose" }, "FERRY_LOG_LEVEL"],
+      [{ solver: { pollIntervalMs: 5 } }, {}, "solver.pollIntervalMs"],
+      [{ solver: { enabled: "off" } }, {}, "solver.enabled"],
+      [{ solver: { keys: 1 } }, {}, "solver.keys"],
+      [{ webhooks: { enabled: 0 } }, {}, "webhooks.enabled"],
+      [{ log: { level: "loud" } }, {}, "log.level"],
     ];
     for (const [json, env, field] of cases) {
       const error = invalid(json, env);

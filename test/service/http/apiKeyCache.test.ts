@@ -3,7 +3,7 @@
  */
 import { expect } from "chai";
 import { cachedApiKeyVerifier } from "../../../ts/service/http/apiKeyCache.ts";
-import type { ApiKey, ApiKeyVerifier } from "../../../ts/service/http/apiKeyRateLimit.ts";
+import type { ApiKey, ApiKeyVerifier } from "../../../ts/service/store/apiKeys.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

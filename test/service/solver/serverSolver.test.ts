@@ -1,5 +1,5 @@
 // startServer runs the solver when the solver, attester and allocator keys are configured, not with
-// FERRY_SOLVER=off, `solver: false` or a missing key, and stops it before closing.
+// config.solver.enabled false (FERRY_SOLVER=off), `solver: false` or a missing key, and stops it before closing.
 import { expect } from "chai";
 import { startServer } from "../../../ts/service/server.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
@@ -25,7 +25,7 @@ describe("startServer and the solver", function () {
   });
 
   it("startServer_withAllKeys_runsTheSolverUntilClosed", async () => {
-    const server = await startServer({ config: env.config, deps: { store }, solver: { pollIntervalMs: 50 }, env: {} });
+    const server = await startServer({ config: env.config, deps: { store }, solver: { pollIntervalMs: 50 } });
     try {
       expect(server.solver).to.not.equal(undefined);
       const intent = makeIntent(env);
@@ -47,9 +47,9 @@ describe("startServer and the solver", function () {
   it("startServer_solverOffOrAKeyMissing_runsNoSolver", async () => {
     const { attester: _attester, ...keysWithoutAttester } = env.config.keys;
     for (const options of [
-      { config: env.config, env: { FERRY_SOLVER: "off" } },
-      { config: env.config, env: {}, solver: false as const },
-      { config: { ...env.config, keys: keysWithoutAttester }, env: {} },
+      { config: { ...env.config, solver: { ...env.config.solver, enabled: false } } },
+      { config: env.config, solver: false as const },
+      { config: { ...env.config, keys: keysWithoutAttester } },
     ]) {
       const server = await startServer({ ...options, deps: { store } });
       try {

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { isFerryError } from "../../../ts/core/errors.ts";
 import { apiKeyStore, hashApiKey } from "../../../ts/service/store/apiKeys.ts";
 import { describeEachEngine } from "./engines.ts";
 
@@ -40,9 +41,12 @@ describeEachEngine("api keys", (engine) => {
     ]);
   });
 
-  it("rejects a non-positive rate limit", async () => {
-    let error: unknown;
-    await keys().createApiKey("x", 0).catch((e: unknown) => (error = e));
-    expect(error).to.be.instanceOf(RangeError);
+  it("createApiKey_rejectsARateLimitThatIsNotAPositiveInteger_withInvalidInput", async () => {
+    for (const rateLimit of [0, -1, 1.5]) {
+      let error: unknown;
+      await keys().createApiKey("x", rateLimit).catch((e: unknown) => (error = e));
+      expect(isFerryError(error, "INVALID_INPUT"), String(error)).to.equal(true);
+    }
+    expect(await keys().listApiKeys()).to.deep.equal([]);
   });
 });

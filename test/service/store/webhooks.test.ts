@@ -292,6 +292,12 @@ describeEachEngine("store webhooks", (engine) => {
     expect((await webhooks.listDeliveries({ limit: 1 })).map((d) => d.eventId)).to.deep.equal([3]);
   });
 
+  it("listDeliveries_anUnknownState_isInvalidInput", async () => {
+    let error: unknown;
+    await webhooks.listDeliveries({ state: "lost" as "pending" }).catch((e: unknown) => (error = e));
+    expect(isFerryError(error, "INVALID_INPUT"), String(error)).to.equal(true);
+  });
+
   if (engine.kind === "postgres") {
     it("claim_onFourConnectionsAtOnce_neverHandsOutTheSameEventTwice", async () => {
       const { id } = await keyWithWebhook();

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { isFerryError } from "../../../ts/core/errors.ts";
 import { backoffDelayMs, backoffStepMs } from "../../../ts/service/webhooks/backoff.ts";
 import { CONFIG_DEFAULTS } from "../../../ts/service/config/configSchema.ts";
 
@@ -26,9 +27,10 @@ describe("webhook backoff", () => {
     expect(backoffDelayMs(1, settings, () => 7)).to.equal(10_000);
   });
 
-  it("backoffStepMs_rejectsANonPositiveRetryNumber", () => {
-    expect(() => backoffStepMs(0, settings)).to.throw(RangeError);
-    expect(() => backoffStepMs(1.5, settings)).to.throw(RangeError);
+  it("backoffStepMs_rejectsARetryNumberThatIsNotAPositiveInteger_withInvalidInput", () => {
+    for (const retry of [0, 1.5, -1, Number.NaN]) {
+      expect(() => backoffStepMs(retry, settings)).to.throw().that.satisfies((error: unknown) => isFerryError(error, "INVALID_INPUT"));
+    }
   });
 
   it("theDefaultSchedule_spreadsTenRetriesOverOneToTwoAndAHalfHours", () => {

@@ -1,5 +1,5 @@
 // The worker inside the service (startServer): started with FERRY_WEBHOOK_SECRET_KEY, not without it or
-// with FERRY_WEBHOOKS=off, stopped before the store closes, and no secret in the logs.
+// with FERRY_WEBHOOKS=off (config.webhooks.enabled), stopped before the store closes, and no secret in the logs.
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { parseConfig, resolveChainContracts } from "../../../ts/service/config/parseConfig.ts";
@@ -26,7 +26,6 @@ describe("webhook worker in the service", function () {
     server = await startServer({
       config: config(env),
       deps: { store },
-      env: { ...env },
       logger: { level: "debug", stream: { write: (line: string) => void (logs += line) } },
     });
     return server;

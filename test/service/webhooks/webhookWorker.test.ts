@@ -163,9 +163,23 @@ describeEachEngine("webhook worker", (engine) => {
     }
   });
 
-  it("refusesALeaseNoLongerThanTheTimeout_orASecretKeyThatIsNot32Bytes", () => {
-    expect(() => startWebhookWorker({ store: engine.store, settings: { ...FAST, timeoutMs: 1000, leaseMs: 1000 }, secretKey: SECRET_KEY })).to.throw(RangeError);
-    expect(() => startWebhookWorker({ store: engine.store, settings: FAST, secretKey: SECRET_KEY.subarray(0, 16) })).to.throw(RangeError);
+  it("refusesALeaseNoLongerThanTheTimeout_withConfigInvalid_orASecretKeyThatIsNot32Bytes_withSecretKeyInvalid", () => {
+    const code = (start: () => unknown) => {
+      try {
+        start();
+      } catch (error) {
+        return [(error as { code?: unknown }).code, (error as { field?: unknown }).field];
+      }
+      return expect.fail("expected the worker to refuse");
+    };
+    expect(code(() => startWebhookWorker({ store: engine.store, settings: { ...FAST, timeoutMs: 1000, leaseMs: 1000 }, secretKey: SECRET_KEY }))).to.deep.equal([
+      "CONFIG_INVALID",
+      "webhooks.leaseMs",
+    ]);
+    expect(code(() => startWebhookWorker({ store: engine.store, settings: FAST, secretKey: SECRET_KEY.subarray(0, 16) }))).to.deep.equal([
+      "WEBHOOK_SECRET_KEY_INVALID",
+      "FERRY_WEBHOOK_SECRET_KEY",
+    ]);
   });
 
   it("doesNotFollowRedirects", async () => {

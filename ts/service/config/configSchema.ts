@@ -21,6 +21,13 @@ const Decimals = Type.Integer({ minimum: 0, maximum: 255 });
 const UsdAmount = Type.String({ pattern: "^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,8})?$", description: "USD, decimal string" });
 const GasUnits = Type.Integer({ minimum: 0, maximum: 30_000_000 });
 
+/** pino's levels; `silent` writes nothing. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The solver's poll interval bounds (ms), for the file and FERRY_SOLVER_POLL_MS alike. */
+export const SOLVER_POLL_MS_RANGE = { minimum: 10, maximum: 600_000 } as const;
+
 export const CurrencyFileSchema = Type.Object(
   {
     address: AddressString,
@@ -149,6 +156,8 @@ export const ConfigFileSchema = Type.Object(
     webhooks: Type.Optional(
       Type.Object(
         {
+          /** Off: no webhook worker in this process (deliveries wait for a process that has one). FERRY_WEBHOOKS=on|off. */
+          enabled: Type.Optional(Type.Boolean()),
           /** One attempt's HTTP timeout. */
           timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 120_000 })),
           /** Retries after the first attempt (so at most maxRetries + 1 attempts). */
@@ -164,6 +173,28 @@ export const ConfigFileSchema = Type.Object(
           leaseMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 3_600_000 })),
           /** Allow http:// endpoints to non-loopback hosts (off: https only, http only to loopback). */
           allowHttp: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /** The solver loop (ts/service/solver/README.md); it runs only when its keys are configured too. */
+    solver: Type.Optional(
+      Type.Object(
+        {
+          /** Off: no solver in this process (another replica, or none, fills). FERRY_SOLVER=on|off. */
+          enabled: Type.Optional(Type.Boolean()),
+          /** Pause between solver ticks. FERRY_SOLVER_POLL_MS. */
+          pollIntervalMs: Type.Optional(Type.Integer({ minimum: SOLVER_POLL_MS_RANGE.minimum, maximum: SOLVER_POLL_MS_RANGE.maximum })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /** The service's log (pino through Fastify). */
+    log: Type.Optional(
+      Type.Object(
+        {
+          /** The lowest level written. FERRY_LOG_LEVEL. */
+          level: Type.Optional(Type.Union(LOG_LEVELS.map((level) => Type.Literal(level)))),
         },
         { additionalProperties: false },
       ),
@@ -251,10 +282,20 @@ export type FerryConfig = {
   accounts: Partial<Record<KeyRole, Address>>;
   websocket: WebsocketSettings;
   webhooks: WebhookSettings;
+  solver: SolverSettings;
+  log: LogSettings;
 };
+
+/** The solver loop, defaults applied (CONFIG_DEFAULTS.solver). `enabled` alone does not start it: its keys must be configured. */
+export type SolverSettings = { enabled: boolean; pollIntervalMs: number };
+
+/** The service log, defaults applied (CONFIG_DEFAULTS.log). */
+export type LogSettings = { level: LogLevel };
 
 /** Webhook delivery settings, defaults applied (CONFIG_DEFAULTS.webhooks). */
 export type WebhookSettings = {
+  /** Whether this process runs the webhook worker (it also needs `secretKey`). */
+  enabled: boolean;
   /** FERRY_WEBHOOK_SECRET_KEY (64 hex chars): encrypts the stored API keys that sign deliveries. Absent → no worker, no setWebhook. */
   secretKey?: Secret;
   timeoutMs: number;
@@ -319,6 +360,7 @@ export const CONFIG_DEFAULTS = {
    * per worker, polled every 500 ms, a claimed attempt reserved 60 s.
    */
   webhooks: {
+    enabled: true,
     timeoutMs: 10_000,
     maxRetries: 10,
     baseDelayMs: 10_000,
@@ -337,6 +379,9 @@ export const CONFIG_DEFAULTS = {
     maxBufferedBytes: 1024 * 1024,
     maxSubscriptionsPerConnection: 100,
   } satisfies WebsocketSettings,
+  /** The solver ticks every second (the devnet: every 100 ms). */
+  solver: { enabled: true, pollIntervalMs: 1000 } satisfies SolverSettings,
+  log: { level: "info" } satisfies LogSettings,
   keyEnv: {
     allocator: "FERRY_ALLOCATOR_KEY",
     attester: "FERRY_ATTESTER_KEY",

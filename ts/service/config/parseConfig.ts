@@ -3,8 +3,9 @@
  * validated configuration out. No file or process access here (see `loadConfig.ts`), so every rule
  * is testable with plain objects.
  *
- * Environment overrides: FERRY_HOST, FERRY_PORT, DATABASE_URL, FERRY_DATA_DIR, FERRY_DEPLOYMENTS_DIR;
- * private keys only from the env names in `keyEnv` (default FERRY_ALLOCATOR_KEY, FERRY_ATTESTER_KEY,
+ * Environment overrides: FERRY_HOST, FERRY_PORT, DATABASE_URL, FERRY_DATA_DIR, FERRY_DEPLOYMENTS_DIR,
+ * FERRY_SOLVER (on|off), FERRY_SOLVER_POLL_MS, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL; an empty
+ * variable counts as unset, a malformed one is CONFIG_INVALID naming it. Private keys only from the env names in `keyEnv` (default FERRY_ALLOCATOR_KEY, FERRY_ATTESTER_KEY,
  * FERRY_SOLVER_KEY, FERRY_RELAYER_KEY); the webhook secret key only from FERRY_WEBHOOK_SECRET_KEY.
  */
 import { isAbsolute, resolve } from "node:path";
@@ -17,11 +18,16 @@ import {
   CONFIG_DEFAULTS,
   ConfigFileSchema,
   KEY_ROLES,
+  LOG_LEVELS,
+  SOLVER_POLL_MS_RANGE,
   type ChainConfig,
   type ConfigFile,
   type FerryConfig,
   type KeyRole,
+  type LogLevel,
+  type LogSettings,
   type QuoteSettings,
+  type SolverSettings,
   type UnresolvedChainConfig,
   type UnresolvedFerryConfig,
   type WebhookSettings,
@@ -66,6 +72,42 @@ function envPort(env: Env): number | undefined {
     throw new ConfigInvalidError("FERRY_PORT", "must be an integer between 0 and 65535");
   }
   return Number(raw);
+}
+
+/** An on|off switch from the environment; undefined when unset or empty. */
+function envSwitch(env: Env, name: string): boolean | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  if (raw === "on") return true;
+  if (raw === "off") return false;
+  throw new ConfigInvalidError(name, 'must be "on" or "off"');
+}
+
+/** A decimal integer from the environment within [minimum, maximum]; undefined when unset or empty. */
+function envInteger(env: Env, name: string, range: { minimum: number; maximum: number }): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const value = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= range.minimum && value <= range.maximum)) {
+    throw new ConfigInvalidError(name, `must be an integer between ${range.minimum} and ${range.maximum}`);
+  }
+  return value;
+}
+
+function solverSettings(file: ConfigFile["solver"], env: Env): SolverSettings {
+  const defaults = CONFIG_DEFAULTS.solver;
+  return {
+    enabled: envSwitch(env, "FERRY_SOLVER") ?? file?.enabled ?? defaults.enabled,
+    pollIntervalMs: envInteger(env, "FERRY_SOLVER_POLL_MS", SOLVER_POLL_MS_RANGE) ?? file?.pollIntervalMs ?? defaults.pollIntervalMs,
+  };
+}
+
+function logSettings(file: ConfigFile["log"], env: Env): LogSettings {
+  const raw = env.FERRY_LOG_LEVEL;
+  if (raw !== undefined && raw !== "" && !(LOG_LEVELS as readonly string[]).includes(raw)) {
+    throw new ConfigInvalidError("FERRY_LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`);
+  }
+  return { level: (raw || undefined) as LogLevel | undefined ?? file?.level ?? CONFIG_DEFAULTS.log.level };
 }
 
 function readKeys(env: Env, keyEnv: ConfigFile["keyEnv"]): Pick<FerryConfig, "keys" | "accounts"> {
@@ -135,7 +177,7 @@ function quoteSettings(file: ConfigFile["quotes"]): QuoteSettings {
 
 function webhookSettings(file: ConfigFile["webhooks"], env: Env): WebhookSettings {
   const defaults = CONFIG_DEFAULTS.webhooks;
-  const settings: WebhookSettings = { ...defaults, ...file };
+  const settings: WebhookSettings = { ...defaults, ...file, enabled: envSwitch(env, "FERRY_WEBHOOKS") ?? file?.enabled ?? defaults.enabled };
   if (settings.maxDelayMs < settings.baseDelayMs) throw new ConfigInvalidError("webhooks.maxDelayMs", "must be at least webhooks.baseDelayMs");
   if (settings.leaseMs <= settings.timeoutMs) throw new ConfigInvalidError("webhooks.leaseMs", "must be greater than webhooks.timeoutMs");
   const raw = env.FERRY_WEBHOOK_SECRET_KEY;
@@ -199,6 +241,8 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
     quotes: quoteSettings(file.quotes),
     websocket: { ...CONFIG_DEFAULTS.websocket, ...file.websocket },
     webhooks: webhookSettings(file.webhooks, env),
+    solver: solverSettings(file.solver, env),
+    log: logSettings(file.log, env),
     ...readKeys(env, file.keyEnv),
   };
 }

@@ -15,7 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import type { ApiKey, ApiKeyVerifier } from "./apiKeyRateLimit.ts";
+import type { ApiKey, ApiKeyVerifier } from "../store/apiKeys.ts";
 
 export type ApiKeyCacheOptions = { ttlMs: number; maxEntries?: number };
 

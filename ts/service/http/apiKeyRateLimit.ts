@@ -8,15 +8,7 @@
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ServiceError } from "../errors/serviceError.ts";
-
-
-/** A verified key; `rateLimit` (per minute) overrides `rateLimits.apiKeyPerMinute` when set. */
-export type ApiKey = { id: string; rateLimit?: number | null };
-
-export type ApiKeyVerifier = {
-  /** The key's identity when `key` is a valid API key, otherwise undefined. */
-  verify(key: string): Promise<ApiKey | undefined>;
-};
+import type { ApiKey, ApiKeyVerifier } from "../store/apiKeys.ts";
 
 /** No API keys: every key is unknown. */
 export const NO_API_KEYS: ApiKeyVerifier = { verify: async () => undefined };

@@ -8,8 +8,8 @@ import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { isFerryError, type FerryError } from "../../core/errors.ts";
 import { errorPolicy, type ErrorCode } from "../errors/errorRegistry.ts";
-import { scrubSecrets } from "../config/redactConfig.ts";
 import { type ErrorBody } from "./httpErrors.ts";
+import { loggableError } from "../logging/loggableError.ts";
 
 type ValidationIssue = { instancePath?: string; message?: string; keyword?: string; params?: Record<string, unknown> };
 
@@ -68,17 +68,6 @@ export function errorResponse(error: FastifyError | Error): { statusCode: number
     return { statusCode, body: { message, errorCode: CODE_BY_STATUS[statusCode] ?? "INVALID_REQUEST" } };
   }
   return { statusCode: 500, body: { message: "Internal error", errorCode: "INTERNAL_ERROR" } };
-}
-
-/** A log-safe description of `error`: code and message with secrets scrubbed, the stack for 5xx only. */
-export function loggableError(error: Error, secrets: readonly string[], withStack: boolean): Record<string, unknown> {
-  const scrub = (text: string | undefined) => (text === undefined ? undefined : scrubSecrets(text, secrets));
-  return {
-    type: error.name,
-    code: (error as { code?: unknown }).code,
-    message: scrub(error.message),
-    ...(withStack ? { stack: scrub(error.stack) } : {}),
-  };
 }
 
 export function installErrorHandlers(app: FastifyInstance, secrets: readonly string[]): void {

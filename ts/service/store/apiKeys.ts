@@ -6,21 +6,34 @@
  * Keys look like `ferry_<43 base64url chars>` (32 random bytes); ids like `key_<16 hex>`.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { ServiceError } from "../errors/serviceError.ts";
 import { isoColumn, type Queryable } from "./engine.ts";
+
+/** A verified key as the HTTP layer and the websocket see it; `rateLimit` (per minute) overrides `rateLimits.apiKeyPerMinute` when set. */
+export type ApiKey = { id: string; rateLimit?: number | null };
+
+/** Verifies API keys: the store (below), or a cache in front of it (../http/apiKeyCache.ts). */
+export type ApiKeyVerifier = {
+  /** The key's identity when `key` is a valid API key, otherwise undefined. */
+  verify(key: string): Promise<ApiKey | undefined>;
+};
 
 export type VerifiedApiKey = { id: string; name: string; rateLimit: number | null };
 
 export type ApiKeyRecord = VerifiedApiKey & { createdAt: string; revokedAt: string | null };
 
 export type ApiKeyStore = {
-  /** Creates a key; `key` is the plaintext, shown once. `rateLimit` (per minute) overrides the config's apiKeyPerMinute. */
+  /**
+   * Creates a key; `key` is the plaintext, shown once. `rateLimit` (per minute) overrides the config's
+   * apiKeyPerMinute; one that is not a positive integer is INVALID_INPUT.
+   */
   createApiKey(name: string, rateLimit?: number): Promise<{ id: string; key: string; name: string; rateLimit: number | null }>;
   /** The key's identity when `plaintext` is a known, unrevoked key. */
   verifyApiKey(plaintext: string): Promise<VerifiedApiKey | undefined>;
   /** Revokes the key; false when no such (unrevoked) key. */
   revokeApiKey(id: string): Promise<boolean>;
   listApiKeys(): Promise<ApiKeyRecord[]>;
-  /** `verifyApiKey` under the name the HTTP layer's ApiKeyVerifier expects. */
+  /** `verifyApiKey` under the name ApiKeyVerifier expects. */
   verify(plaintext: string): Promise<VerifiedApiKey | undefined>;
 };
 
@@ -43,7 +56,7 @@ export function apiKeyStore(store: { engine: Queryable }, now: () => Date = () =
   };
   return {
     async createApiKey(name, rateLimit) {
-      if (rateLimit !== undefined && (!Number.isSafeInteger(rateLimit) || rateLimit < 1)) throw new RangeError("rateLimit must be a positive integer");
+      if (rateLimit !== undefined && (!Number.isSafeInteger(rateLimit) || rateLimit < 1)) throw new ServiceError("INVALID_INPUT", "rateLimit must be a positive integer");
       const id = `key_${randomBytes(8).toString("hex")}`;
       const key = `ferry_${randomBytes(32).toString("base64url")}`;
       await db.query(

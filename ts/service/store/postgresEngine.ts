@@ -1,14 +1,16 @@
 import pg from "pg";
+import { ServiceError } from "../errors/serviceError.ts";
 import type { Engine, Queryable, Row } from "./engine.ts";
 
 const INT8_OID = 20;
 
 /**
  * PostgreSQL through a pg Pool. `schema`, when given, is created if missing and becomes every
- * connection's search_path (tests use one fresh schema per run so that runs never collide).
+ * connection's search_path (tests use one fresh schema per run so that runs never collide); a name
+ * that is not a lower-case SQL identifier is INVALID_INPUT (it is spliced into SQL).
  */
 export async function createPostgresEngine({ databaseUrl, schema }: { databaseUrl: string; schema?: string }): Promise<Engine> {
-  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new ServiceError("INVALID_INPUT", "schema must be a lower-case SQL identifier ([a-z_][a-z0-9_]*)");
   if (schema !== undefined) {
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();

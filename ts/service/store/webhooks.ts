@@ -37,7 +37,7 @@ export type WebhookStore = {
   setWebhook(input: { apiKey: string; url: string; headers?: Record<string, string> }): Promise<WebhookConfig>;
   clearWebhook(keyId: string): Promise<boolean>;
   listWebhooks(): Promise<WebhookConfig[]>;
-  /** Newest event first; `limit` defaults to 100 (at most 1000). */
+  /** Newest event first; `limit` defaults to 100 (at most 1000). An unknown `state` is INVALID_INPUT. */
   listDeliveries(filter?: {
     eventId?: number;
     requestId?: string;
@@ -302,7 +302,7 @@ export function webhookStore(store: { engine: Queryable }, options: { secretKey?
       if (filter.keyId !== undefined) add("r.api_key_id = ?", filter.keyId);
       if (filter.since !== undefined) add("e.created_at >= ?::timestamptz", filter.since.toISOString());
       if (filter.state !== undefined) {
-        if (!STATES.includes(filter.state)) throw new RangeError(`state must be one of ${STATES.join(", ")}`);
+        if (!STATES.includes(filter.state)) throw new ServiceError("INVALID_INPUT", `state must be one of ${STATES.join(", ")}`);
         add("e.webhook_state = ?", filter.state);
       }
       const limit = Number.isFinite(filter.limit) ? Math.min(Math.max(Math.trunc(filter.limit!), 1), 1000) : 100;

@@ -9,12 +9,13 @@
  * With the defaults (10 s base, 1 h cap, 10 retries) the steps are 10 s, 20 s, 40 s, … 2560 s, 3600 s:
  * the last attempt comes between ~1.2 h and ~2.4 h after the first.
  */
+import { ServiceError } from "../errors/serviceError.ts";
 
 export type BackoffSettings = { baseDelayMs: number; maxDelayMs: number };
 
-/** The un-jittered step before retry `retry` (1-based). */
+/** The un-jittered step before retry `retry` (1-based; anything else is INVALID_INPUT). */
 export function backoffStepMs(retry: number, settings: BackoffSettings): number {
-  if (!Number.isSafeInteger(retry) || retry < 1) throw new RangeError("retry must be a positive integer");
+  if (!Number.isSafeInteger(retry) || retry < 1) throw new ServiceError("INVALID_INPUT", "retry must be a positive integer");
   // 2^(retry−1) overflows nothing for retry ≤ 1024; beyond the cap it no longer matters.
   const exponent = Math.min(retry - 1, 52);
   return Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** exponent);

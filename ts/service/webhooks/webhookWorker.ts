@@ -10,15 +10,18 @@
  * stay leased and are retried (logged ABANDONED) when the lease lapses.
  */
 import { randomUUID } from "node:crypto";
+import { ConfigInvalidError } from "../config/configErrors.ts";
 import type { WebhookSettings } from "../config/configSchema.ts";
 import type { Engine } from "../store/engine.ts";
 import { claimWebhookEvents, recordWebhookAttempt, type WebhookJob } from "../store/webhookOutbox.ts";
-import { validateWebhookUrl } from "../store/webhooks.ts";
+import { validateWebhookUrl, WEBHOOK_SECRET_KEY_ENV, WebhookError, WebhookErrorCode } from "../store/webhooks.ts";
+import { isRetryable } from "../errors/serviceError.ts";
 import { SILENT_LOG, errorFields, type Logger } from "../logging/logger.ts";
 import { backoffDelayMs } from "./backoff.ts";
 import { postWebhook, webhookBody, type WebhookPostResult } from "./postWebhook.ts";
 
-export type WebhookWorkerSettings = Omit<WebhookSettings, "secretKey">;
+/** What one worker runs with: the config's webhook settings without the process switch and the key (passed decoded). */
+export type WebhookWorkerSettings = Omit<WebhookSettings, "secretKey" | "enabled">;
 
 export type WebhookWorkerOptions = {
   /** `onOutboxCommit`, when the store has it, wakes the loop as soon as this process commits a status change. */
@@ -54,8 +57,10 @@ export function createWebhookWorker(options: WebhookWorkerOptions): RunningWebho
 function createWorker(options: WebhookWorkerOptions): InternalWorker {
   const { settings, secretKey } = options;
   // A lease shorter than an attempt could let another worker send the same event while it is still in flight.
-  if (!(settings.leaseMs > settings.timeoutMs)) throw new RangeError("webhooks.leaseMs must be greater than webhooks.timeoutMs");
-  if (secretKey.length !== 32) throw new RangeError("the webhook secret key must be 32 bytes");
+  if (!(settings.leaseMs > settings.timeoutMs)) throw new ConfigInvalidError("webhooks.leaseMs", "must be greater than webhooks.timeoutMs");
+  if (secretKey.length !== 32) {
+    throw new WebhookError(WebhookErrorCode.WEBHOOK_SECRET_KEY_INVALID, `${WEBHOOK_SECRET_KEY_ENV} must be 32 bytes`, { field: WEBHOOK_SECRET_KEY_ENV });
+  }
   const engine = options.store.engine;
   const log = options.log ?? SILENT_LOG;
   const owner = options.owner ?? randomUUID();
@@ -101,7 +106,7 @@ function createWorker(options: WebhookWorkerOptions): InternalWorker {
       else if (job.attempt >= maxAttempts) log.error(fields, "webhook delivery failed: retries exhausted");
       else log.warn(fields, "webhook attempt failed; will retry");
     } catch (error) {
-      log.warn({ ...fields, err: errorFields(error) }, "recording a webhook attempt failed; the lease will lapse and it is retried");
+      log[failureLevel(error)]({ ...fields, err: errorFields(error) }, "recording a webhook attempt failed; the lease will lapse and it is retried");
     }
     return result.delivered;
   };
@@ -202,7 +207,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): RunningWebhoo
         const { free, claimed, settled } = await worker.fill();
         again = settled > 0 || (claimed > 0 && claimed === free);
       } catch (error) {
-        log.warn({ err: errorFields(error) }, "webhook claim failed; retrying");
+        log[failureLevel(error)]({ err: errorFields(error) }, "webhook claim failed; retrying");
       }
       if (stopped) break;
       if (!again || worker.inFlight() >= options.settings.batchSize) await sleep(options.settings.pollIntervalMs);
@@ -219,6 +224,15 @@ export function startWebhookWorker(options: WebhookWorkerOptions): RunningWebhoo
       await worker.stop(stopOptions);
     },
   };
+}
+
+/**
+ * The loop goes on after any failure (other events, other replicas), but the error registry says whether
+ * waiting can fix it: a retryable one (a dropped connection) is a warning, a non-retryable one (a row
+ * that does not decode, a configuration error) an error for an operator.
+ */
+function failureLevel(error: unknown): "warn" | "error" {
+  return isRetryable(error) ? "warn" : "error";
 }
 
 type InternalWorker = RunningWebhookWorker & {

@@ -12,14 +12,14 @@
  * store (closed in an onClose hook of server.ts) must outlive the tail's last poll.
  */
 import { randomBytes } from "node:crypto";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import websocketPlugin from "@fastify/websocket";
+import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
 import { Type } from "typebox";
 import type { WebsocketSettings } from "../config/configSchema.ts";
-import type { ApiKeyVerifier } from "../http/apiKeyRateLimit.ts";
-import { loggableError } from "../http/errorHandler.ts";
-import type { FerryApp } from "../http/ferryApp.ts";
-
+import { loggableError } from "../logging/loggableError.ts";
+import type { ApiKeyVerifier } from "../store/apiKeys.ts";
 import type { Store } from "../store/createStore.ts";
 import { startHeartbeat, type Heartbeat } from "./heartbeat.ts";
 import { createStatusHub, type StatusHub } from "./statusHub.ts";
@@ -51,7 +51,13 @@ export type WebsocketRouteOptions = {
 /** A connection id in the style of the public service's (`9nqpzwmwh86`): 64 random bits in base 36. */
 const connectionId = () => randomBytes(8).readBigUInt64BE().toString(36);
 
-export async function registerWebsocketRoute(app: FerryApp, options: WebsocketRouteOptions): Promise<StatusHub> {
+/**
+ * Registers the route on `fastify` (the service's app: its API key hook sets `request.apiKey`, its error
+ * handler answers the thrown ServiceErrors). Typed as any Fastify instance so the websocket does not
+ * depend on the HTTP layer that registers it.
+ */
+export async function registerWebsocketRoute(fastify: FastifyInstance, options: WebsocketRouteOptions): Promise<StatusHub> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { settings, apiKeys, secrets } = options;
   const metrics = createWebsocketMetrics(options.registry);
   const hub = createStatusHub({

@@ -7,7 +7,7 @@ import { Type } from "typebox";
 import type { FerryApp } from "../ferryApp.ts";
 import { NoQuery } from "../ferryApp.ts";
 import { commonErrorResponses } from "../httpErrors.ts";
-import { loggableError } from "../errorHandler.ts";
+import { loggableError } from "../../logging/loggableError.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 
 export type ReadinessCheck = {

@@ -13,7 +13,7 @@ import { Type, type Static } from "typebox";
 import type { Store } from "../../store/createStore.ts";
 import { InvalidCursorError } from "../../store/errors.ts";
 import { LIST_LIMIT, type RequestFilters } from "../../store/listRequests.ts";
-import type { ApiKeyVerifier } from "../apiKeyRateLimit.ts";
+import type { ApiKeyVerifier } from "../../store/apiKeys.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { commonErrorResponses } from "../httpErrors.ts";
 import { RequestRecord, RequestStatusSchema, toRequestRecord } from "../../model/publicRecords.ts";

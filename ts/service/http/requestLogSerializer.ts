@@ -1,6 +1,7 @@
 /**
- * Browsers cannot set headers on a websocket, so the websocket takes its API key as the `apiKey`
- * query parameter — which would then reach the request log with the URL. `redactApiKeyQuery` blanks
+ * Fastify's request log serializer, with the URL's `apiKey` query parameter redacted. Browsers cannot
+ * set headers on a websocket, so the websocket (../websocket/websocketRoute.ts) takes its API key as
+ * the `apiKey` query parameter — which would otherwise reach the request log with the URL. `redactApiKeyQuery` blanks
  * it out of a URL, and `requestLogSerializer` is Fastify's request serializer with the URL so
  * redacted (the app installs it for every request, not only the websocket's).
  */
