@@ -24,6 +24,7 @@ import { randomBytes } from "node:crypto";
 import { intFromEnv, machineLine, ms, table } from "./bench/benchEnv.ts";
 import type { LoadResult } from "./bench/loadTypes.ts";
 import { runLoad } from "./bench/runLoad.ts";
+import { benchRequest } from "./bench/benchRequest.ts";
 
 const SEEDED = intFromEnv("FERRY_BENCH_REQUESTS", 1_000);
 const CONNECTIONS = intFromEnv("FERRY_BENCH_CONNECTIONS", 10);
@@ -35,7 +36,7 @@ const STATUS_P99_TARGET_MS = 20;
 const STATUS_RATE = intFromEnv("FERRY_BENCH_STATUS_RATE", 200);
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
-const hex32 = () => `0x${randomBytes(32).toString("hex")}`;
+const hex32 = () => `0x${randomBytes(32).toString("hex")}` as const;
 
 log("bench:api — requests/s and latency of GET /intents/status/v3 and POST /quote/v2, baseline GET /health (same server, same run)");
 log(machineLine());
@@ -69,15 +70,9 @@ try {
   const path: Array<"pending" | "submitted" | "success"> = ["pending", "submitted", "success"];
   for (let i = 0; i < SEEDED; i++) {
     const id = hex32();
-    await server.store.createRequest({
-      id,
-      orderId: hex32(),
-      user,
-      recipient: user,
-      originChainId: origin!.id,
-      destinationChainId: destination!.id,
-      inTxHashes: [hex32()],
-    });
+    await server.store.createRequest(
+      benchRequest({ id, orderId: hex32(), user, recipient: user, originChainId: origin!.id, destinationChainId: destination!.id, inTxHashes: [hex32()] }),
+    );
     // i % 4: 0 waiting, 1 pending, 2 submitted, 3 success.
     for (const status of path.slice(0, i % 4)) await server.store.transitionRequest(id, status, status === "pending" ? {} : { txHashes: [hex32()] });
     ids.push(id);

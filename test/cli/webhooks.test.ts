@@ -6,6 +6,7 @@ import type { Store } from "../../ts/service/store/createStore.ts";
 import { claimWebhookEvents, recordWebhookAttempt } from "../../ts/service/store/webhookOutbox.ts";
 import { errorLine, type CliRun } from "./runCli.ts";
 import { pgliteDatabase, postgresDatabase, requirePostgres, type ServiceDatabase } from "./serviceDatabase.ts";
+import { withIntent } from "../service/fixtures/testRequest.ts";
 
 const SECRET_KEY_HEX = randomBytes(32).toString("hex");
 const SECRET_KEY = Uint8Array.from(Buffer.from(SECRET_KEY_HEX, "hex"));
@@ -32,10 +33,10 @@ function json<T>(run: CliRun): T {
   return JSON.parse(ok(run).stdout) as T;
 }
 
-const hex32 = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+const hex32 = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
 
 function newRequest(n: number, apiKeyId: string | null) {
-  return {
+  return withIntent({
     id: hex32(n),
     orderId: hex32(1000 + n),
     user: `0x${"aa".repeat(20)}`,
@@ -43,7 +44,7 @@ function newRequest(n: number, apiKeyId: string | null) {
     originChainId: 31337,
     destinationChainId: 31338,
     apiKeyId,
-  };
+  });
 }
 
 describe("ferry webhooks", function () {

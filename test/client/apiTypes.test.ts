@@ -8,7 +8,7 @@ import { expect } from "chai";
 import type { Static } from "typebox";
 import type * as Client from "../../ts/client/apiTypes.ts";
 import type { ChainRecord as ServerChainRecord } from "../../ts/service/http/chainRecord.ts";
-import type { RequestRecord as ServerRequestRecord, StatusRecord as ServerStatusRecord } from "../../ts/service/http/requestRecord.ts";
+import type { RequestRecord as ServerRequestRecord, StatusRecord as ServerStatusRecord } from "../../ts/service/model/publicRecords.ts";
 import type { AttestationRecord as ServerAttestationSchema } from "../../ts/service/http/routes/requestSignature.ts";
 import type { QuoteBody as ServerQuoteBody } from "../../ts/service/http/routes/quote.ts";
 import type { Quote as ServerQuote } from "../../ts/service/quote/buildQuote.ts";

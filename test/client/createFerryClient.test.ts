@@ -9,9 +9,12 @@ import { createFerryClient, type FerryClient } from "../../ts/client/createFerry
 import { FerryApiError } from "../../ts/client/clientErrors.ts";
 import { createStore, type Store } from "../../ts/service/store/createStore.ts";
 import { fixtureConfig, listen, type Listening } from "../service/http/testApp.ts";
+import { testNewRequest, withIntent } from "../service/fixtures/testRequest.ts";
+import { testIntent } from "../service/fixtures/testIntent.ts";
+import type { RequestData } from "../../ts/service/model/requestData.ts";
 
 const ATTESTER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
-const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}`;
+const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as const;
 const USER = hex(0xa1, 20);
 const RECIPIENT = hex(0xb1, 20);
 
@@ -46,17 +49,19 @@ describe("createFerryClient against the service app", function () {
     await store.engine.exec("TRUNCATE request_events, requests, quotes, indexer_checkpoints, api_keys RESTART IDENTITY CASCADE");
   });
 
-  const create = (n: number, data: Record<string, unknown> = {}) =>
-    store.createRequest({
-      id: hex(n),
-      orderId: hex(0x1000 + n),
-      user: USER,
-      recipient: RECIPIENT,
-      originChainId: 31337,
-      destinationChainId: 31338,
-      inTxHashes: [hex(0xf000 + n)],
-      data,
-    });
+  const create = (n: number, data: RequestData = {}) =>
+    store.createRequest(
+      withIntent({
+        id: hex(n),
+        orderId: hex(0x1000 + n),
+        user: USER,
+        recipient: RECIPIENT,
+        originChainId: 31337,
+        destinationChainId: 31338,
+        inTxHashes: [hex(0xf000 + n)],
+        data,
+      }),
+    );
 
   it("health, ready and chains", async () => {
     expect(await client.health()).to.deep.equal({ status: "ok" });
@@ -111,7 +116,15 @@ describe("createFerryClient against the service app", function () {
   });
 
   it("getRequestSignature answers a v1 attestation signed by the attester", async () => {
-    await create(1, { originCurrency: "0x0000000000000000000000000000000000000000", originAmount: "1000" });
+    await store.createRequest(
+      testNewRequest(1, {
+        id: hex(1),
+        orderId: hex(0x1001),
+        user: USER,
+        recipient: RECIPIENT,
+        solver: { intent: testIntent(1, { requestId: hex(1), orderId: hex(0x1001), user: USER, recipient: RECIPIENT, originAmount: 1000n }) },
+      }),
+    );
     const record = await client.getRequestSignature(hex(1));
     expect(record.requestData).to.deep.include({ originChainId: 31337, originAmount: "1000", destinationChainId: 31338 });
     const check = await verifyAttestation({

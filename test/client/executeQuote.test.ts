@@ -17,6 +17,9 @@ import { createStore, type Store } from "../../ts/service/store/createStore.ts";
 import { deployFerry, type FerryFixture } from "../../ts/testing/deployFerry.ts";
 import { fixtureConfig, listen, type Listening } from "../service/http/testApp.ts";
 import { loadOrderIdVectors } from "../vectors/vectorFiles.ts";
+import { withIntent } from "../service/fixtures/testRequest.ts";
+import type { Bytes32 } from "../../ts/service/model/values.ts";
+import { getAddress } from "viem";
 
 const { viem } = await network.create();
 const publicClient = await viem.getPublicClient();
@@ -90,16 +93,18 @@ describe("executeQuote (real chain, real service app)", function () {
       if (p.phase !== "confirmed" || started) return;
       const step = quote.steps[0]!;
       started = (async () => {
-        await store.createRequest({
-          id: step.requestId,
-          orderId: quote.protocol.v2.orderId,
-          user: step.items[0]!.data.from,
-          recipient: step.items[0]!.data.from,
-          originChainId: CHAIN_ID,
-          destinationChainId: 31338,
-          inTxHashes: [p.txHashes[0]!.txHash],
-          data: {},
-        });
+        await store.createRequest(
+          withIntent({
+            id: step.requestId as Bytes32,
+            orderId: quote.protocol.v2.orderId as Bytes32,
+            user: getAddress(step.items[0]!.data.from),
+            recipient: getAddress(step.items[0]!.data.from),
+            originChainId: CHAIN_ID,
+            destinationChainId: 31338,
+            inTxHashes: [p.txHashes[0]!.txHash as Bytes32],
+            data: {},
+          }),
+        );
         for (const { status, failReason } of statuses) {
           await new Promise((resolve) => setTimeout(resolve, 250));
           await store.transitionRequest(step.requestId, status, {

@@ -68,14 +68,7 @@ const OFF_LIMITS = ["test", "scripts"];
  * Each entry is `from → to` as repo paths. Remove an entry with its fix: an entry that matches no
  * import fails the test.
  */
-const KNOWN_VIOLATIONS: ReadonlyArray<{ from: string; to: string }> = [
-  // The public status record moves to the model layer (ts/service/model), used by HTTP, websocket and webhooks.
-  { from: "ts/service/events/statusEvent.ts", to: "ts/service/http/requestRecord.ts" },
-  { from: "ts/service/websocket/statusHub.ts", to: "ts/service/http/requestRecord.ts" },
-  // Indexing a transaction on demand moves out of the solver (ts/service/chains), where the route can reach it.
-  { from: "ts/service/http/routes/transactionsIndex.ts", to: "ts/service/solver/chainClients.ts" },
-  { from: "ts/service/http/routes/transactionsIndex.ts", to: "ts/service/solver/indexTransaction.ts" },
-];
+const KNOWN_VIOLATIONS: ReadonlyArray<{ from: string; to: string }> = [];
 
 type Violation = { from: string; to: string; line: number; message: string };
 

@@ -14,6 +14,9 @@ import { buildApp, type AppDeps } from "./http/app.ts";
 import type { FerryApp } from "./http/ferryApp.ts";
 import type { ReadinessCheck } from "./http/routes/ready.ts";
 import { rpcReadinessCheck } from "./http/rpcReadinessCheck.ts";
+import { createChainClients, type ChainClients } from "./chains/chainClients.ts";
+import { resolveAccounts, type ServiceAccounts } from "./chains/serviceAccounts.ts";
+import { createTransactionIndexer } from "./solver/indexTransaction.ts";
 import { configuredStoreOptions } from "./store/configuredStore.ts";
 import { createStore, type Store } from "./store/createStore.ts";
 import { solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
@@ -60,13 +63,26 @@ export async function startServer(options: {
   const ownStore = options.deps?.store === undefined;
   const store = options.deps?.store ?? (await createStore(configuredStoreOptions(config)));
   try {
-    const deps: AppDeps = { checks: [...config.chains.map(rpcReadinessCheck), databaseReadinessCheck(store)], ...options.deps, store };
+    // Resolved and created once for the process: the app and the solver share them.
+    const accounts = options.deps?.accounts ?? resolveAccounts(config);
+    const solverPollMs = (options.solver ? options.solver.pollIntervalMs : undefined) ?? config.solver.pollIntervalMs;
+    const clients =
+      options.deps?.chainClients ??
+      createChainClients(config.chains, { ...(accounts.solver && { solver: accounts.solver }), pollingIntervalMs: Math.min(solverPollMs, 1000) });
+    const deps: AppDeps = {
+      checks: [...clients.all().map(rpcReadinessCheck), databaseReadinessCheck(store)],
+      accounts,
+      chainClients: clients,
+      transactionIndexer: createTransactionIndexer({ store, clients, chains: config.chains }),
+      ...options.deps,
+      store,
+    };
     const app = await buildApp({ config, deps, logger: options.logger ?? false });
     if (ownStore) app.addHook("onClose", async () => store.close());
     const url = await app.listen({ host: config.server.host, port: config.server.port });
     app.log.info({ config: redactConfig(config), database: store.engine.kind }, "ferry service listening");
     const log = serviceLogger(app);
-    const solver = maybeStartSolver(config, store, log, options.solver);
+    const solver = maybeStartSolver({ config, store, log, accounts, clients }, options.solver);
     const webhooks = maybeStartWebhooks(config, store, log, options.webhooks);
     // The solver and the webhook worker stop (in-flight work finishes or is left under its lease) before
     // the app closes, and so before the store does.
@@ -87,7 +103,10 @@ function serviceLogger(app: FerryApp): Logger {
   return log;
 }
 
-function maybeStartSolver(config: FerryConfig, store: Store, log: Logger, options: ServerSolverOptions | undefined): RunningSolver | undefined {
+function maybeStartSolver(
+  { config, store, log, accounts, clients }: { config: FerryConfig; store: Store; log: Logger; accounts: ServiceAccounts; clients: ChainClients },
+  options: ServerSolverOptions | undefined,
+): RunningSolver | undefined {
   if (options === false || !config.solver.enabled) return undefined;
   if (!solverKeysConfigured(config)) {
     log.info({}, "solver not started: the solver, attester and allocator keys are not all configured");
@@ -95,7 +114,7 @@ function maybeStartSolver(config: FerryConfig, store: Store, log: Logger, option
   }
   const pollIntervalMs = options?.pollIntervalMs ?? config.solver.pollIntervalMs;
   log.info({ solver: config.accounts.solver, pollIntervalMs }, "solver started");
-  return startSolver({ config, store, log, pollIntervalMs });
+  return startSolver({ config, store, log, pollIntervalMs, accounts, clients });
 }
 
 function maybeStartWebhooks(config: FerryConfig, store: Store, log: Logger, options: ServerWebhookOptions | undefined): RunningWebhookWorker | undefined {

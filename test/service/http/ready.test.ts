@@ -1,3 +1,4 @@
+import { createPublicClient, http } from "viem";
 /** GET /ready: injected checks decide; 503 names the failed one and hides its error. */
 import { expect } from "chai";
 import { createServer, type Server } from "node:http";
@@ -69,8 +70,8 @@ describe("GET /ready", function () {
     const server = await listen({
       deps: {
         checks: [
-          rpcReadinessCheck({ id: 31337, name: "origin", rpcUrl: `http://127.0.0.1:${port}` }),
-          rpcReadinessCheck({ id: 31338, name: "wrong-chain", rpcUrl: `http://127.0.0.1:${port}` }),
+          rpcReadinessCheck({ config: { id: 31337, name: "origin" }, publicClient: createPublicClient({ transport: http(`http://127.0.0.1:${port}`, { retryCount: 0 }) }) }),
+          rpcReadinessCheck({ config: { id: 31338, name: "wrong-chain" }, publicClient: createPublicClient({ transport: http(`http://127.0.0.1:${port}`, { retryCount: 0 }) }) }),
         ],
       },
     });

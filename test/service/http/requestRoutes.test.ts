@@ -10,11 +10,14 @@ import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { testClock } from "../store/engines.ts";
 import { errorBody, FIXTURE_ADDRESSES, FIXTURE_STABLECOIN, fixtureConfig, listen, type Listening } from "./testApp.ts";
+import { withIntent } from "../fixtures/testRequest.ts";
+import type { RequestData } from "../../../ts/service/model/requestData.ts";
+import type { NewRequest } from "../../../ts/service/model/storedRequest.ts";
 
 const ATTESTER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const ATTESTER = privateKeyToAccount(ATTESTER_KEY).address;
 const T = Date.UTC(2026, 0, 1);
-const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}`;
+const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as const;
 const USER = hex(0xa1, 20);
 const RECIPIENT = hex(0xb1, 20);
 
@@ -40,18 +43,20 @@ describe("request routes over HTTP", function () {
     await store.engine.exec("TRUNCATE request_events, requests, quotes, indexer_checkpoints, api_keys RESTART IDENTITY CASCADE");
   });
 
-  async function create(n: number, data: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
-    return store.createRequest({
-      id: hex(n),
-      orderId: hex(0x1000 + n),
-      user: USER,
-      recipient: RECIPIENT,
-      originChainId: 31337,
-      destinationChainId: 31338,
-      inTxHashes: [hex(0xf000 + n)],
-      data,
-      ...extra,
-    });
+  async function create(n: number, data: RequestData = {}, extra: Partial<NewRequest> = {}) {
+    return store.createRequest(
+      withIntent({
+        id: hex(n),
+        orderId: hex(0x1000 + n),
+        user: USER,
+        recipient: RECIPIENT,
+        originChainId: 31337,
+        destinationChainId: 31338,
+        inTxHashes: [hex(0xf000 + n)],
+        data,
+        ...extra,
+      }),
+    );
   }
 
   describe("GET /intents/status/v3", () => {
@@ -80,9 +85,9 @@ describe("request routes over HTTP", function () {
     });
 
     it("reports the recorded failReason on failure, UNKNOWN when none, and refund reasons", async () => {
-      await create(1, { details: { revert: "0x1234" } });
+      await create(1);
       await store.transitionRequest(hex(1), "pending");
-      await store.transitionRequest(hex(1), "failure", { failReason: "ORDER_EXPIRED" });
+      await store.transitionRequest(hex(1), "failure", { failReason: "ORDER_EXPIRED", details: { revert: "0x1234" } });
       let body = (await (await get(`/intents/status/v3?requestId=${hex(1)}`)).json()) as Record<string, unknown>;
       expect(body).to.include({ status: "failure", failReason: "ORDER_EXPIRED", refundFailReason: "N/A" });
       expect(body.details).to.deep.equal({ revert: "0x1234" });
@@ -225,14 +230,30 @@ describe("request routes over HTTP", function () {
   });
 
   describe("GET /requests/{requestId}/signature", () => {
-    const v1Data = { originCurrency: FIXTURE_STABLECOIN, originAmount: "1000000" };
+    /** A request whose quoted intent pays `destinationAmount` of the stablecoin for 1,000,000 of it. */
+    const createQuoted = (n: number, fillDeadline = T / 1000 + 3600) =>
+      create(n, {}, {
+        solver: {
+          intent: testIntent(n, {
+            requestId: hex(n),
+            orderId: hex(0x1000 + n),
+            user: USER,
+            recipient: RECIPIENT,
+            originCurrency: FIXTURE_STABLECOIN,
+            originAmount: 1_000_000n,
+            destinationCurrency: FIXTURE_STABLECOIN,
+            destinationAmount: 990_000n,
+            fillDeadline,
+          }),
+        },
+      });
 
     it("answers the v1 Attestation record, verifiable against the attester, with the spec's types", async () => {
-      await create(1, v1Data);
+      await createQuoted(1);
       const response = await get(`/requests/${hex(1)}/signature`);
       expect(response.status).to.equal(200);
       const body = (await response.json()) as { requestData: Record<string, unknown>; signature: `0x${string}`; fillAttestation?: unknown };
-      expect(Object.keys(body).sort()).to.deep.equal(["requestData", "signature"]);
+      expect(Object.keys(body).sort()).to.deep.equal(["fillAttestation", "requestData", "signature"]);
       expect(body.requestData).to.deep.equal({
         originChainId: 31337,
         originUser: USER,
@@ -257,9 +278,9 @@ describe("request routes over HTTP", function () {
       expect(wrong.valid).to.equal(false);
     });
 
-    it("adds the v2 fill attestation when the request has its fields", async () => {
+    it("adds the v2 fill attestation of the request's quoted intent", async () => {
       const deadline = T / 1000 + 3600;
-      await create(1, { ...v1Data, destinationCurrency: FIXTURE_STABLECOIN, destinationAmount: "990000", fillDeadline: deadline });
+      await createQuoted(1, deadline);
       const body = (await (await get(`/requests/${hex(1)}/signature`)).json()) as {
         fillAttestation: { attestation: Record<string, string>; signature: `0x${string}` };
       };
@@ -287,17 +308,20 @@ describe("request routes over HTTP", function () {
       expect(result.valid).to.equal(true);
     });
 
-    it("404 unknown id, 409 ATTESTATION_UNAVAILABLE without the fields, 400 malformed id", async () => {
+    it("404 unknown id, 409 ATTESTATION_UNAVAILABLE without quoted terms, 500 (no details) for a corrupted row, 400 malformed id", async () => {
       const missing = await get(`/requests/${hex(9)}/signature`);
       expect(missing.status).to.equal(404);
       expect((await errorBody(missing)).errorCode).to.equal("REQUEST_NOT_FOUND");
       await create(1);
-      await create(2, { originCurrency: "not-an-address", originAmount: "1" });
-      for (const n of [1, 2]) {
-        const response = await get(`/requests/${hex(n)}/signature`);
-        expect(response.status).to.equal(409);
-        expect((await errorBody(response)).errorCode).to.equal("ATTESTATION_UNAVAILABLE");
-      }
+      await store.engine.query("UPDATE requests SET solver_state = NULL WHERE id = $1", [hex(1)]);
+      const unavailable = await get(`/requests/${hex(1)}/signature`);
+      expect(unavailable.status).to.equal(409);
+      expect((await errorBody(unavailable)).errorCode).to.equal("ATTESTATION_UNAVAILABLE");
+      await create(2);
+      await store.engine.query(`UPDATE requests SET solver_state = jsonb_set(solver_state, '{intent,originCurrency}', '"not-an-address"') WHERE id = $1`, [hex(2)]);
+      const corrupted = await get(`/requests/${hex(2)}/signature`);
+      expect(corrupted.status).to.equal(500);
+      expect(await errorBody(corrupted)).to.deep.equal({ message: "Internal error", errorCode: "INTERNAL_ERROR" });
       const bad = await get("/requests/0x1234/signature");
       expect(bad.status).to.equal(400);
     });

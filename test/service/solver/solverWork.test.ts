@@ -2,16 +2,20 @@
 // concurrent solver loops (and replicas on one PostgreSQL) apart.
 import { expect } from "chai";
 import { describeEachEngine } from "../store/engines.ts";
+import type { Payout } from "../../../ts/service/model/payout.ts";
+import { testNewRequest } from "../fixtures/testRequest.ts";
 
-const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}`;
-const newRequest = (n: number) => ({
-  id: hex(n),
-  orderId: hex(1000 + n),
-  user: `0x${"aa".repeat(20)}`,
-  recipient: `0x${"bb".repeat(20)}`,
-  originChainId: 31337,
-  destinationChainId: 31338,
-});
+const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as const;
+const newRequest = (n: number) => testNewRequest(n);
+const PAYOUT: Payout = {
+  chainId: 31337,
+  depository: `0x${"dd".repeat(20)}`,
+  nonce: 1n,
+  expiration: 100,
+  calls: [],
+  requestHash: hex(0x99),
+  status: "prepared",
+};
 
 describeEachEngine("store solverWork", (engine) => {
   it("claimRequest_isExclusiveUntilReleasedOrLapsed", async () => {
@@ -46,7 +50,7 @@ describeEachEngine("store solverWork", (engine) => {
       await store.transitionRequest(hex(n), "submitted");
       await store.transitionRequest(hex(n), "success");
     }
-    await store.patchRequest(hex(14), { data: { repayment: { status: "confirmed" } } });
+    await store.patchRequest(hex(14), { solver: { repayment: { ...PAYOUT, status: "confirmed" } } });
     for (const n of [15, 16]) {
       await store.transitionRequest(hex(n), "pending");
       await store.transitionRequest(hex(n), "failure", { failReason: "ORDER_EXPIRED" });
@@ -54,14 +58,21 @@ describeEachEngine("store solverWork", (engine) => {
     await store.patchRequest(hex(16), { refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
     const ids = (await store.listSolverWork()).map((r) => r.id).sort();
     expect(ids).to.deep.equal([hex(11), hex(12), hex(13), hex(15)]);
+    // A parked request leaves the work list until an operator clears the column.
+    await store.parkRequest(hex(12), { code: "FILLED_REQUEST_NOT_REFUNDABLE", message: "filled onchain" });
+    expect((await store.listSolverWork()).map((r) => r.id).sort()).to.deep.equal([hex(11), hex(13), hex(15)]);
+    expect(await store.countParkedRequests()).to.equal(1);
+    expect((await store.getRequest(hex(12)))!.parked).to.include({ code: "FILLED_REQUEST_NOT_REFUNDABLE", message: "filled onchain" });
+    await store.engine.query("UPDATE requests SET parked = NULL WHERE id = $1", [hex(12)]);
+    expect((await store.listSolverWork()).map((r) => r.id).sort()).to.deep.equal([hex(11), hex(12), hex(13), hex(15)]);
   });
 
   it("patchRequest_mergesDataWithoutAStatusChangeOrAnEvent", async () => {
     const { store } = engine;
-    await store.createRequest({ ...newRequest(20), data: { a: 1 } });
-    const patched = await store.patchRequest(hex(20), { data: { b: 2 }, txHashes: [hex(7).toUpperCase().replace("0X", "0x"), hex(8)] });
+    await store.createRequest({ ...newRequest(20), data: { slippageTolerance: "1" } });
+    const patched = await store.patchRequest(hex(20), { data: { subsidizedRequest: false }, txHashes: [`0x${hex(7).slice(2).toUpperCase()}`, hex(8)] });
     expect(patched.status).to.equal("waiting");
-    expect(patched.data).to.deep.equal({ a: 1, b: 2 });
+    expect(patched.data).to.deep.equal({ slippageTolerance: "1", subsidizedRequest: false });
     expect(patched.txHashes).to.deep.equal([hex(7), hex(8)]);
     expect((await store.patchRequest(hex(20), { txHashes: [hex(7), hex(9)] })).txHashes).to.deep.equal([hex(7), hex(8), hex(9)]);
     expect(await store.requestEvents(hex(20))).to.have.length(1);

@@ -4,20 +4,21 @@ import type { Store } from "../../../ts/service/store/createStore.ts";
 import { encodeCursor, type RequestFilters } from "../../../ts/service/store/listRequests.ts";
 import type { NewRequest } from "../../../ts/service/model/storedRequest.ts";
 import { describeEachEngine, type TestClock } from "./engines.ts";
+import { withIntent } from "../fixtures/testRequest.ts";
 
 const T = Date.UTC(2026, 0, 1);
 const T_SECONDS = T / 1000;
-const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}`;
+const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as const;
 const address = (n: number) => hex(n, 20);
 const [U1, U2, U3, R1, R2, R3] = [0xa1, 0xa2, 0xa3, 0xb1, 0xb2, 0xb3].map(address);
 const [H1, H2, H3, H3_OUT, H5] = [0x1, 0x2, 0x3, 0x33, 0x5].map((n) => hex(0xf000 + n));
 
-type Step = { at: number; to: "pending" | "submitted" | "success" | "failure"; txHashes?: string[] };
+type Step = { at: number; to: "pending" | "submitted" | "success" | "failure"; txHashes?: `0x${string}`[] };
 
-async function seed(store: Store, clock: TestClock, rows: { n: number; at: number; request: Omit<NewRequest, "id" | "orderId">; steps?: Step[] }[]) {
+async function seed(store: Store, clock: TestClock, rows: { n: number; at: number; request: Omit<NewRequest, "id" | "orderId" | "solver">; steps?: Step[] }[]) {
   for (const { n, at, request } of rows) {
     clock.ms = at;
-    await store.createRequest({ id: hex(n), orderId: hex(1000 + n), ...request });
+    await store.createRequest(withIntent({ id: hex(n), orderId: hex(1000 + n), ...request }));
   }
   const steps = rows.flatMap(({ n, steps = [] }) => steps.map((s) => ({ n, ...s }))).sort((a, b) => a.at - b.at);
   for (const s of steps) {

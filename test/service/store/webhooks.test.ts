@@ -6,8 +6,9 @@ import type { Store } from "../../../ts/service/store/createStore.ts";
 import { ABANDONED, claimWebhookEvents, recordWebhookAttempt, type ClaimOptions } from "../../../ts/service/store/webhookOutbox.ts";
 import { decryptWebhookSecret, webhookStore, WebhookErrorCode, type WebhookStore } from "../../../ts/service/store/webhooks.ts";
 import { describeEachEngine } from "./engines.ts";
+import { withIntent } from "../fixtures/testRequest.ts";
 
-const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}`;
+const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as const;
 const SECRET_KEY = randomBytes(32);
 
 async function rejects(promise: Promise<unknown>, code: string): Promise<void> {
@@ -42,7 +43,7 @@ describeEachEngine("store webhooks", (engine) => {
   /** A key with a webhook, and a request of that key moved through `statuses` (plus its creation event). */
   async function seed(store: Store, n: number, statuses: Array<"pending" | "submitted" | "success">, keyId?: string | null): Promise<{ requestId: string }> {
     const requestId = hex(n);
-    await store.createRequest({
+    await store.createRequest(withIntent({
       id: requestId,
       orderId: hex(1000 + n),
       user: `0x${"aa".repeat(20)}`,
@@ -50,7 +51,7 @@ describeEachEngine("store webhooks", (engine) => {
       originChainId: 31337,
       destinationChainId: 31338,
       apiKeyId: keyId ?? null,
-    });
+    }));
     for (const status of statuses) await store.transitionRequest(requestId, status);
     return { requestId };
   }

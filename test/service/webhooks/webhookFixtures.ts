@@ -1,14 +1,15 @@
 /** Requests with their outbox events, for the webhook tests. */
 import type { Store } from "../../../ts/service/store/createStore.ts";
+import { withIntent } from "../fixtures/testRequest.ts";
 
-const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}`;
+const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as const;
 
 export type Lifecycle = Array<"pending" | "submitted" | "success" | "failure" | "refund">;
 
 /** Request `n` (id = n as bytes32) of `keyId`, created `waiting` then moved through `statuses`. Even n: same-chain. */
 export async function seedRequest(store: Store, n: number, keyId: string | null, statuses: Lifecycle = []): Promise<string> {
   const id = hex(n);
-  await store.createRequest({
+  await store.createRequest(withIntent({
     id,
     orderId: hex(100_000 + n),
     user: `0x${"aa".repeat(20)}`,
@@ -16,7 +17,7 @@ export async function seedRequest(store: Store, n: number, keyId: string | null,
     originChainId: 31337,
     destinationChainId: n % 2 === 0 ? 31337 : 31338,
     apiKeyId: keyId,
-  });
+  }));
   for (const status of statuses) await store.transitionRequest(id, status, status === "failure" ? { failReason: "SOLVER_CAPACITY_EXCEEDED" } : {});
   return id;
 }

@@ -9,16 +9,18 @@ import type { StreamedEvent } from "../../../ts/service/store/eventStream.ts";
 import type { NewRequest } from "../../../ts/service/model/storedRequest.ts";
 import { createOutboxTail, type OutboxTail } from "../../../ts/service/websocket/outboxTail.ts";
 import { describeEachEngine } from "../store/engines.ts";
+import { withIntent } from "../fixtures/testRequest.ts";
 
-const hex = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
-const request = (n: number): NewRequest => ({
-  id: hex(n),
-  orderId: hex(0x9000 + n),
-  user: `0x${"aa".repeat(20)}`,
-  recipient: `0x${"bb".repeat(20)}`,
-  originChainId: 31337,
-  destinationChainId: 31338,
-});
+const hex = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
+const request = (n: number): NewRequest =>
+  withIntent({
+    id: hex(n),
+    orderId: hex(0x9000 + n),
+    user: `0x${"aa".repeat(20)}`,
+    recipient: `0x${"bb".repeat(20)}`,
+    originChainId: 31337,
+    destinationChainId: 31338,
+  });
 
 describeEachEngine("websocket outbox tail", (engine) => {
   let delivered: StreamedEvent[];

@@ -7,8 +7,9 @@ import type { Store } from "../../../ts/service/store/createStore.ts";
 import { describeEachEngine } from "../store/engines.ts";
 import { fixtureConfig, listen, type Listening } from "../http/testApp.ts";
 import { connect, isUpdate, subscribe, wsUrl } from "./wsTestClient.ts";
+import { withIntent } from "../fixtures/testRequest.ts";
 
-const hex = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+const hex = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
 
 describeEachEngine("websocket across replicas", (engine) => {
   const stores: Store[] = [];
@@ -39,14 +40,14 @@ describeEachEngine("websocket across replicas", (engine) => {
     }
 
     // A third store handle (another replica: the solver's) makes every change.
-    await writer.createRequest({
+    await writer.createRequest(withIntent({
       id,
       orderId: hex(0x78),
       user: `0x${"aa".repeat(20)}`,
       recipient: `0x${"bb".repeat(20)}`,
       originChainId: 31337,
       destinationChainId: 31338,
-    });
+    }));
     await writer.transitionRequest(id, "pending", { inTxHashes: [hex(1)] });
     await writer.transitionRequest(id, "submitted", { txHashes: [hex(2)] });
     await writer.transitionRequest(id, "success");

@@ -15,14 +15,15 @@ import { insertOutboxEvent } from "../../../ts/service/store/outbox.ts";
 import type { NewRequest } from "../../../ts/service/model/storedRequest.ts";
 import { fixtureConfig, listen, logCapture, type Listening } from "../http/testApp.ts";
 import { connect, isUpdate, subscribe, unsubscribe, upgradeRejection, wsUrl, type TestSocket } from "./wsTestClient.ts";
+import { withIntent } from "../fixtures/testRequest.ts";
 
-const hex = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+const hex = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let nextId = 1;
 function newRequest(overrides: Partial<NewRequest> = {}): NewRequest {
   const n = nextId++;
-  return {
+  return withIntent({
     id: hex(n),
     orderId: hex(0x100000 + n),
     user: `0x${"aa".repeat(20)}`,
@@ -30,7 +31,7 @@ function newRequest(overrides: Partial<NewRequest> = {}): NewRequest {
     originChainId: 31337,
     destinationChainId: 31338,
     ...overrides,
-  };
+  });
 }
 
 type Served = Listening & { registry: Registry; ws: (query?: string) => string };
@@ -447,7 +448,7 @@ describe("websocket route", function () {
       const slowClosed = () => metricValue(server.registry, "ferry_websocket_server_closes_total", { reason: "slow_consumer" });
       for (let round = 0; round < 40 && (await slowClosed()) === 0; round++) {
         for (let i = 0; i < 10; i++) {
-          await insertOutboxEvent(store.engine, { ...created, data: { details } }, "waiting", new Date().toISOString());
+          await insertOutboxEvent(store.engine, { ...created, details }, "waiting", new Date().toISOString());
           written++;
         }
         await sleep(60);

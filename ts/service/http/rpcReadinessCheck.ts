@@ -1,15 +1,16 @@
-/** A readiness check that a chain's RPC answers and serves the configured chain id. */
-import { createPublicClient, http } from "viem";
+/** A readiness check that a chain's RPC answers and serves the configured chain id (through the process's client). */
+import type { PublicClient } from "viem";
 import type { ChainConfig } from "../config/configSchema.ts";
+import { ServiceError } from "../errors/serviceError.ts";
 import type { ReadinessCheck } from "./routes/ready.ts";
 
-export function rpcReadinessCheck(chain: Pick<ChainConfig, "id" | "name" | "rpcUrl">): ReadinessCheck {
-  const client = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: 1_500 }) });
+export function rpcReadinessCheck(client: { config: Pick<ChainConfig, "id" | "name">; publicClient: PublicClient }): ReadinessCheck {
+  const { config, publicClient } = client;
   return {
-    name: `rpc:${chain.name}`,
+    name: `rpc:${config.name}`,
     check: async () => {
-      const chainId = await client.getChainId();
-      if (chainId !== chain.id) throw new Error(`RPC serves chain ${chainId}, expected ${chain.id}`);
+      const chainId = await publicClient.getChainId();
+      if (chainId !== config.id) throw new ServiceError("CHAIN_UNAVAILABLE", `RPC serves chain ${chainId}, expected ${config.id}`);
     },
   };
 }
