@@ -26,6 +26,7 @@ import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
 import { registerRequestsRoute } from "./routes/requests.ts";
 import { registerTransactionsIndexRoute } from "./routes/transactionsIndex.ts";
 import { registerQuoteRoute } from "./routes/quote.ts";
+import { createQuoteService } from "../quote/quoteService.ts";
 import { createChainClients, type ChainClients } from "./chainClients.ts";
 import { registerHealthRoute } from "./routes/health.ts";
 import { registerMetricsRoute } from "./routes/metrics.ts";
@@ -123,7 +124,14 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     registerRequestsRoute(app, { store: deps.store, apiKeys });
     registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: attesterAccount(config) });
     registerTransactionsIndexRoute(app, { store: deps.store, config });
-    registerQuoteRoute(app, { store: deps.store, config, clients: deps.chainClients ?? createChainClients(config.chains) });
+    const quotes = createQuoteService({
+      chains: config.chains,
+      settings: config.quotes,
+      clients: deps.chainClients ?? createChainClients(config.chains),
+      solver: solverAccount(config),
+      store: deps.store,
+    });
+    registerQuoteRoute(app, { quotes });
     if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, apiKeys, registry, secrets });
   }
   registerOpenApiRoute(app);
@@ -133,5 +141,11 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
 /** The attester's signing account, from the key in the config (revealed only here; never logged). */
 function attesterAccount(config: FerryConfig): LocalAccount | undefined {
   const key = config.keys.attester?.reveal();
+  return key ? privateKeyToAccount(key as `0x${string}`) : undefined;
+}
+
+/** The solver's signing account (orderData.solver, orderSignature), from the key in the config. */
+function solverAccount(config: FerryConfig): LocalAccount | undefined {
+  const key = config.keys.solver?.reveal();
   return key ? privateKeyToAccount(key as `0x${string}`) : undefined;
 }
