@@ -3,7 +3,7 @@
  * recomputed with ts/core getOrderId, and ts/core verifyQuote checks the deposit step against it.
  */
 import { expect } from "chai";
-import { decodeFunctionData, encodeAbiParameters, erc20Abi, zeroAddress, type Hex } from "viem";
+import { decodeFunctionData, encodeAbiParameters, erc20Abi, maxUint256, zeroAddress } from "viem";
 import { isFerryError } from "../../../ts/core/errors.ts";
 import { getOrderId } from "../../../ts/core/orderId.ts";
 import { verifyQuote } from "../../../ts/core/verifyQuote.ts";
@@ -210,6 +210,13 @@ describe("buildQuote", function () {
     expect(quoteError(nativeRequest({ amount: 1_000n }))).to.equal("AMOUNT_TOO_LOW");
     expect(quoteError(stableRequest({ amount: 330_300n }))).to.equal("AMOUNT_TOO_LOW");
     expect(quoteError(nativeRequest({ appFees: [{ recipient: ADDR.app, bps: 10_000n }] }))).to.equal("INVALID_APP_FEES");
+    // Amounts the order cannot carry (uint256): the deposit itself, or an output scaled up to 18 decimals.
+    expect(quoteError(nativeRequest({ amount: maxUint256 + 1n }))).to.equal("INVALID_REQUEST");
+    expect(quoteError(nativeRequest({ amount: maxUint256 }))).to.equal(undefined);
+    const scaled = quoteConfig({
+      chain: (id) => (id === DESTINATION ? { erc20Currencies: [{ address: ADDR.stablecoin, symbol: "USDC", name: "USD Coin", decimals: 18, usdPrice: "1" }] } : {}),
+    });
+    expect(quoteError(stableRequest({ amount: maxUint256 / 10n ** 6n }), scaled)).to.equal("INVALID_REQUEST");
     const disabled = quoteConfig({ chain: (id) => (id === DESTINATION ? { disabled: true } : {}) });
     expect(quoteError(nativeRequest(), disabled)).to.equal("UNSUPPORTED_CHAIN");
     const noDeposits = quoteConfig({ chain: (id) => (id === ORIGIN ? { depositEnabled: false } : {}) });

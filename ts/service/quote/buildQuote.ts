@@ -12,10 +12,11 @@
  * - `relayerService`: `serviceFeeBps` of the deposit + `fixedFeeUsd` converted into the input currency.
  * - `relayer` = relayerGas + relayerService; `app` = the sum of the app fees; `subsidized` 0.
  */
-import { formatUnits, type Address, type Hex } from "viem";
+import { formatUnits, maxUint256, type Address, type Hex } from "viem";
 import { hashOrder } from "../../core/orderId.ts";
 import { orderToJson, type OrderJson } from "../../core/orderJson.ts";
 import type { QuoteSettings } from "../config/configSchema.ts";
+import { ServiceError } from "../errors/serviceError.ts";
 import { amountObject, type AmountObject } from "./amountObject.ts";
 import { quoteAmounts } from "./quoteAmounts.ts";
 import type { QuotedIntent, TradeType } from "../model/quotedIntent.ts";
@@ -125,6 +126,10 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     serviceFeeBps: BigInt(settings.serviceFeeBps),
     appFeeBps: request.appFees.map((fee) => fee.bps),
   });
+  // The order carries both amounts as uint256 (fees are parts of the deposit).
+  if (amounts.originAmount > maxUint256 || amounts.destinationAmount > maxUint256) {
+    throw new ServiceError("INVALID_REQUEST", "body/amount: the deposit or the output would not fit a uint256");
+  }
 
   const ttl = Math.min(settings.ttlSeconds, request.ttlSeconds ?? settings.ttlSeconds);
   const expiresAt = env.now + ttl;
