@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { concat, encodeAbiParameters, keccak256, numberToHex, pad, size, stringToHex, zeroAddress, type Hex } from "viem";
-import { ORDER_TYPE, ORDER_TYPEHASH, encodeEvmCall, getOrderId, normalizeOrderData } from "../../ts/core/orderId.ts";
+import { ORDER_TYPE, ORDER_TYPEHASH, getOrderId } from "../../ts/core/orderId.ts";
+import { encodeEvmCall, orderFromJson } from "../../ts/core/orderJson.ts";
 import { loadOrderIdVectors } from "../vectors/vectorFiles.ts";
 
 const vectors = loadOrderIdVectors();
@@ -174,7 +175,7 @@ describe("orderId", () => {
       it(`rejects ${name} with ${code}`, () => {
         const order = name === "not an object" ? "nope" : byName("native bridge");
         mutate(order);
-        expect(() => normalizeOrderData(order)).to.throw().with.property("code", code);
+        expect(() => orderFromJson(order)).to.throw().with.property("code", code);
         if (path) expect(() => getOrderId(order)).to.throw().with.property("path", path);
       });
     }

@@ -4,7 +4,10 @@
  * reachable through the index signatures, since a newer server may send more than this client knows.
  * Hex values are plain strings on the wire (0x-prefixed); executeQuote checks what it sends.
  * test/client/apiTypes.test.ts checks at compile time that the server's own records fit these types.
+ * The order (`protocol.v2.orderData`) is the one type shared with ts/core, which defines its wire form.
  */
+import type { OrderJson } from "../core/orderJson.ts";
+
 
 /** Request statuses (spec "States and transitions"). `fallback` is reported for a refund by some servers. */
 export type RequestStatus = "waiting" | "depositing" | "pending" | "submitted" | "success" | "failure" | "refund" | "fallback";
@@ -98,34 +101,10 @@ export type QuoteDetails = {
   [key: string]: unknown;
 };
 
-export type OrderInputRefund = {
-  chainId: string;
-  recipient: string;
-  currency: string;
-  minimumAmount: string;
-  deadline: number;
-  extraData: string;
-};
-
-export type OrderData = {
-  version: string;
-  solverChainId: string;
-  solver: string;
-  salt: string;
-  inputs: { payment: { chainId: string; currency: string; amount: string; weight: string }; refunds: OrderInputRefund[] }[];
-  output: {
-    chainId: string;
-    payments: { recipient: string; currency: string; minimumAmount: string; expectedAmount: string }[];
-    calls: unknown[];
-    deadline: number;
-    extraData: string;
-  };
-  fees: unknown[];
-};
-
 export type ProtocolV2 = {
   orderId: string;
-  orderData: OrderData;
+  /** The order hashed into orderId: ts/core's wire type, the one the server writes (`orderToJson`). */
+  orderData: OrderJson;
   paymentDetails: { chainId: string; depository: string; currency: string; amount: string };
 };
 

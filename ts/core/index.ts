@@ -10,6 +10,7 @@ export * from "./recoverStrict.ts";
 export * from "./signAttestation.ts";
 export * from "./verifyAttestation.ts";
 export * from "./orderId.ts";
+export * from "./orderJson.ts";
 export * from "./orderSignature.ts";
 export * from "./depositoryAbi.ts";
 export * from "./payoutRequest.ts";

@@ -3,16 +3,8 @@
  * domain and no "\x19\x01" prefix, over the types in DESIGN.md "Protocol order id". The deposit's
  * bytes32 id onchain is this value.
  */
-import { encodeAbiParameters, hashStruct, keccak256, toHex, type Hex } from "viem";
-import { InvalidInputError, UnsupportedVmError } from "./errors.ts";
-import {
-  parseAddress,
-  parseArray,
-  parseHexBytes,
-  parseObject,
-  parseString,
-  parseUint,
-} from "./inputParsers.ts";
+import { hashStruct, keccak256, toHex, type Address, type Hex } from "viem";
+import { orderFromJson } from "./orderJson.ts";
 
 /** EIP-712 types of the order. Field order is part of the hash. */
 export const ORDER_TYPES = {
@@ -78,11 +70,16 @@ export const ORDER_TYPE =
 /** keccak256(ORDER_TYPE). */
 export const ORDER_TYPEHASH: Hex = keccak256(toHex(ORDER_TYPE));
 
-/** The order as hashed: chain ids are protocol chain names, addresses are their raw bytes. */
+/**
+ * The order, typed: what is hashed, what the quote builds and what `orderFromJson` parses the wire
+ * form into. Chain ids are protocol chain names; amounts are bigints; addresses are their raw bytes
+ * as lowercase hex (`bytes` fields, since a chain may not be EVM); `calls` are encoded calls.
+ * `orderToJson` (./orderJson.ts) writes it as `protocol.v2.orderData`.
+ */
 export type Order = {
   version: string;
   solverChainId: string;
-  solver: Hex;
+  solver: Address;
   salt: bigint;
   inputs: {
     payment: { chainId: string; currency: Hex; amount: bigint; weight: bigint };
@@ -106,127 +103,15 @@ export type OrderIdOptions = {
   vmTypeOf?: (chainName: string) => VmType;
 };
 
-/** An EVM call in `output.calls`, before encoding. */
-export type EvmCall = { to: string; data: string; value: bigint | number | string };
-
-const EVM_CALL_PARAMS = [
-  { type: "tuple", components: [{ name: "to", type: "address" }] },
-  { type: "tuple", components: [{ name: "data", type: "bytes" }] },
-  { type: "tuple", components: [{ name: "value", type: "uint256" }] },
-] as const;
-
 /**
- * Encodes one EVM call as the reference settlement SDK does: abi.encode((address to), (bytes data),
- * (uint256 value)) — three one-field tuples, so an offset word precedes `data`.
+ * The orderId of a quote's `protocol.v2.orderData` (the JSON form, as integrators pass it; loose
+ * notations accepted, see `orderFromJson`). Throws INVALID_INPUT, INVALID_ADDRESS or UNSUPPORTED_VM.
  */
-export function encodeEvmCall(call: unknown, path = "call"): Hex {
-  const o = parseObject(call, path);
-  return encodeAbiParameters(EVM_CALL_PARAMS, [
-    { to: parseAddress(o.to, `${path}.to`) },
-    { data: parseHexBytes(o.data, `${path}.data`) },
-    { value: parseUint(o.value, `${path}.value`) },
-  ]);
-}
-
-/** Parses a quote's `protocol.v2.orderData` JSON into the struct that is hashed. */
-export function normalizeOrderData(orderData: unknown, options: OrderIdOptions = {}): Order {
-  const vmTypeOf = options.vmTypeOf ?? (() => "evm");
-  const addressBytes = (value: unknown, chainName: string, path: string): Hex => {
-    const vm = vmTypeOf(chainName);
-    if (vm !== "evm") throw new UnsupportedVmError(chainName, vm);
-    return parseAddress(value, path).toLowerCase() as Hex;
-  };
-
-  const o = parseObject(orderData, "orderData");
-  const inputs = parseArray(o.inputs, "inputs").map((rawInput, i) => {
-    const input = parseObject(rawInput, `inputs[${i}]`);
-    const payment = parseObject(input.payment, `inputs[${i}].payment`);
-    const paymentPath = `inputs[${i}].payment`;
-    const paymentChain = parseString(payment.chainId, `${paymentPath}.chainId`);
-    return {
-      payment: {
-        chainId: paymentChain,
-        currency: addressBytes(payment.currency, paymentChain, `${paymentPath}.currency`),
-        amount: parseUint(payment.amount, `${paymentPath}.amount`),
-        weight: parseUint(payment.weight, `${paymentPath}.weight`),
-      },
-      refunds: parseArray(input.refunds, `inputs[${i}].refunds`).map((rawRefund, j) => {
-        const path = `inputs[${i}].refunds[${j}]`;
-        const refund = parseObject(rawRefund, path);
-        const chainId = parseString(refund.chainId, `${path}.chainId`);
-        return {
-          chainId,
-          recipient: addressBytes(refund.recipient, chainId, `${path}.recipient`),
-          currency: addressBytes(refund.currency, chainId, `${path}.currency`),
-          minimumAmount: parseUint(refund.minimumAmount, `${path}.minimumAmount`),
-          deadline: Number(parseUint(refund.deadline, `${path}.deadline`, 32)),
-          extraData: parseHexBytes(refund.extraData, `${path}.extraData`),
-        };
-      }),
-    };
-  });
-
-  const output = parseObject(o.output, "output");
-  const outputChain = parseString(output.chainId, "output.chainId");
-  const calls = parseArray(output.calls, "output.calls").map((call, k) => {
-    const path = `output.calls[${k}]`;
-    if (typeof call === "string") return parseHexBytes(call, path);
-    const vm = vmTypeOf(outputChain);
-    if (vm !== "evm") throw new UnsupportedVmError(outputChain, vm);
-    return encodeEvmCall(call, path);
-  });
-
-  return {
-    version: parseString(o.version, "version"),
-    solverChainId: parseString(o.solverChainId, "solverChainId"),
-    solver: parseAddress(o.solver, "solver"),
-    salt: parseSalt(o.salt),
-    inputs,
-    output: {
-      chainId: outputChain,
-      payments: parseArray(output.payments, "output.payments").map((rawPayment, k) => {
-        const path = `output.payments[${k}]`;
-        const payment = parseObject(rawPayment, path);
-        return {
-          recipient: addressBytes(payment.recipient, outputChain, `${path}.recipient`),
-          currency: addressBytes(payment.currency, outputChain, `${path}.currency`),
-          minimumAmount: parseUint(payment.minimumAmount, `${path}.minimumAmount`),
-          expectedAmount: parseUint(payment.expectedAmount, `${path}.expectedAmount`),
-        };
-      }),
-      deadline: Number(parseUint(output.deadline, "output.deadline", 32)),
-      calls,
-      extraData: parseHexBytes(output.extraData, "output.extraData"),
-    },
-    fees: parseArray(o.fees, "fees").map((rawFee, k) => {
-      const path = `fees[${k}]`;
-      const fee = parseObject(rawFee, path);
-      const recipientChainId = parseString(fee.recipientChainId, `${path}.recipientChainId`);
-      const currencyChainId = parseString(fee.currencyChainId, `${path}.currencyChainId`);
-      return {
-        recipientChainId,
-        recipient: addressBytes(fee.recipient, recipientChainId, `${path}.recipient`),
-        currencyChainId,
-        currency: addressBytes(fee.currency, currencyChainId, `${path}.currency`),
-        amount: parseUint(fee.amount, `${path}.amount`),
-      };
-    }),
-  };
-}
-
-/** The orderId of a quote's `protocol.v2.orderData`. Throws INVALID_INPUT, INVALID_ADDRESS or UNSUPPORTED_VM. */
 export function getOrderId(orderData: unknown, options: OrderIdOptions = {}): Hex {
-  return hashOrder(normalizeOrderData(orderData, options));
+  return hashOrder(orderFromJson(orderData, options));
 }
 
 /** hashStruct(Order) of an already normalized order. */
 export function hashOrder(order: Order): Hex {
   return hashStruct({ types: ORDER_TYPES, primaryType: "Order", data: order });
-}
-
-/** The salt is a uint256 that quotes carry as bytes32 hex; decimal is accepted too. */
-function parseSalt(value: unknown): bigint {
-  if (typeof value === "string" && /^0x[0-9a-fA-F]{1,64}$/.test(value)) return BigInt(value);
-  if (typeof value === "string" && value.startsWith("0x")) throw new InvalidInputError("expected at most 32 bytes of hex", { path: "salt" });
-  return parseUint(value, "salt");
 }

@@ -8,7 +8,8 @@ import { decodeFunctionData, zeroAddress, type Address, type Hex } from "viem";
 import { DEPOSITORY_DEPOSIT_ABI } from "./depositoryAbi.ts";
 import { DepositMismatchError, FerryError, InvalidInputError, OrderIdMismatchError } from "./errors.ts";
 import { parseAddress, parseArray, parseBytes32, parseHexBytes, parseObject, parseString, parseUint } from "./inputParsers.ts";
-import { normalizeOrderData, hashOrder, type OrderIdOptions } from "./orderId.ts";
+import { hashOrder, type OrderIdOptions } from "./orderId.ts";
+import { orderFromJson } from "./orderJson.ts";
 
 export type VerifyQuoteOptions = OrderIdOptions & {
   /** Who the deposit must credit. Default: `details.sender`, else the transaction's `from`. */
@@ -51,7 +52,7 @@ export function assertQuote(quote: unknown, options: VerifyQuoteOptions = {}): {
   const q = parseObject(quote, "quote");
   const v2 = parseObject(parseObject(q.protocol, "protocol").v2, "protocol.v2");
   const orderId = parseBytes32(v2.orderId, "protocol.v2.orderId");
-  const order = normalizeOrderData(v2.orderData, options);
+  const order = orderFromJson(v2.orderData, options);
   const details = parseObject(v2.paymentDetails, "protocol.v2.paymentDetails");
   const payment = {
     chainId: parseString(details.chainId, "protocol.v2.paymentDetails.chainId"),

@@ -14,7 +14,7 @@ import { verifyAttestation } from "../../../ts/core/verifyAttestation.ts";
 import { verifyQuote } from "../../../ts/core/verifyQuote.ts";
 import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
 import { parseConfig, resolveChainContracts } from "../../../ts/service/config/parseConfig.ts";
-import type { ChainClients } from "../../../ts/service/http/chainClients.ts";
+import { chainClientsOf, type ChainClient } from "../../../ts/service/chains/chainClients.ts";
 import type { Quote } from "../../../ts/service/quote/buildQuote.ts";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
@@ -61,10 +61,9 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
   let originFerry: FerryFixture;
   let destinationFerry: FerryFixture;
   let stablecoin: Address;
-  const clients: ChainClients = new Map([
-    [ORIGIN, originClient as unknown as PublicClient],
-    [DESTINATION, destinationClient as unknown as PublicClient],
-  ]);
+  // The test chains' EDR clients stand in for the process's chain clients (the quote reads through `publicClient` only).
+  const testClient = (id: number, client: unknown) => ({ config: { id }, publicClient: client as PublicClient }) as unknown as ChainClient;
+  const clients = chainClientsOf([testClient(ORIGIN, originClient), testClient(DESTINATION, destinationClient)]);
 
   const post = (body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${server.url}/quote/v2`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });

@@ -1,14 +1,14 @@
 /**
- * ts/service/quote/buildQuote.ts: the whole quote from a request and an environment. The orderId is
+ * ts/service/quote/buildQuote.ts: the whole quote from a request, its route and an environment. The orderId is
  * recomputed with ts/core getOrderId, and ts/core verifyQuote checks the deposit step against it.
  */
 import { expect } from "chai";
-import { decodeFunctionData, encodeAbiParameters, erc20Abi, zeroAddress, type Hex } from "viem";
+import { decodeFunctionData, encodeAbiParameters, erc20Abi, maxUint256, zeroAddress } from "viem";
 import { isFerryError } from "../../../ts/core/errors.ts";
 import { getOrderId } from "../../../ts/core/orderId.ts";
 import { verifyQuote } from "../../../ts/core/verifyQuote.ts";
-import { buildQuote, type QuoteRequest } from "../../../ts/service/quote/buildQuote.ts";
-import { ADDR, DESTINATION, environment, nativeRequest, NOW, ORIGIN, quoteConfig, stableRequest } from "./quoteFixture.ts";
+import type { QuoteRequest } from "../../../ts/service/quote/buildQuote.ts";
+import { ADDR, DESTINATION, environment, nativeRequest, NOW, ORIGIN, quoteConfig, quoteOf, stableRequest } from "./quoteFixture.ts";
 import { QuotedIntent } from "../../../ts/service/model/quotedIntent.ts";
 import { encodeStored } from "../../../ts/service/model/storedValue.ts";
 
@@ -17,7 +17,7 @@ const chainIdOf = (name: string) => ({ "ferry-origin": ORIGIN, "ferry-destinatio
 
 function quoteError(request: QuoteRequest, cfg = config): string | undefined {
   try {
-    buildQuote(request, environment(cfg));
+    quoteOf(request, environment(cfg));
   } catch (error) {
     return isFerryError(error) ? error.code : String(error);
   }
@@ -26,7 +26,7 @@ function quoteError(request: QuoteRequest, cfg = config): string | undefined {
 
 describe("buildQuote", function () {
   it("nativeExactInput_chargesRelayerGasServiceAndGas_andPaysTheRest", function () {
-    const { quote, intent } = buildQuote(nativeRequest({ appFees: [{ recipient: ADDR.app, bps: 25n }] }), environment(config));
+    const { quote, intent } = quoteOf(nativeRequest({ appFees: [{ recipient: ADDR.app, bps: 25n }] }), environment(config));
     const gas = config.quotes.gas;
     const relayerGas = BigInt(gas.fillNative) * 1_000_000_000n; // destination gas price, ETH → ETH 1:1
     const service = 10n ** 18n / 1_000n; // 10 bps
@@ -73,26 +73,26 @@ describe("buildQuote", function () {
   });
 
   it("stablecoin_convertsTheDestinationGasIntoTheInputCurrencyViaUsd_roundingUp", function () {
-    const { quote } = buildQuote(stableRequest(), environment(config));
+    const { quote } = quoteOf(stableRequest(), environment(config));
     // 110_000 gas × 1 gwei = 1.1e14 wei = 0.33 USD = 330_000 units.
     expect(quote.fees.relayerGas.amount).to.equal("330000");
     expect(quote.fees.relayerGas.amountUsd).to.equal("0.33");
     expect(quote.fees.relayerService.amount).to.equal("100000");
     expect(quote.details.currencyOut.amount).to.equal((100_000_000n - 330_000n - 100_000n).toString());
     expect(quote.fees.gas.amount).to.equal((BigInt(config.quotes.gas.depositErc20) * 2_000_000_000n).toString());
-    const odd = buildQuote(stableRequest(), environment(config, { destinationGasPrice: 1_000_000_001n }));
+    const odd = quoteOf(stableRequest(), environment(config, { destinationGasPrice: 1_000_000_001n }));
     expect(odd.quote.fees.relayerGas.amount).to.equal("330001");
   });
 
   it("addsTheFixedFeeInUsd_andOriginGasOverheadToTheGasEstimate", function () {
     const cfg = quoteConfig({ quotes: { fixedFeeUsd: "0.25", serviceFeeBps: 0 } });
-    const { quote } = buildQuote(stableRequest({ originGasOverhead: 100_000n }), environment(cfg));
+    const { quote } = quoteOf(stableRequest({ originGasOverhead: 100_000n }), environment(cfg));
     expect(quote.fees.relayerService.amount).to.equal("250000");
     expect(quote.fees.gas.amount).to.equal((BigInt(cfg.quotes.gas.depositErc20 + 100_000) * 2_000_000_000n).toString());
   });
 
   it("exactOutput_paysExactlyTheAmount", function () {
-    const { quote, intent } = buildQuote(stableRequest({ tradeType: "EXACT_OUTPUT", amount: 50_000_000n, appFees: [{ recipient: ADDR.app, bps: 100n }] }), environment(config));
+    const { quote, intent } = quoteOf(stableRequest({ tradeType: "EXACT_OUTPUT", amount: 50_000_000n, appFees: [{ recipient: ADDR.app, bps: 100n }] }), environment(config));
     expect(intent.destinationAmount).to.equal(50000000n);
     const deposit = BigInt(intent.originAmount);
     const fees = BigInt(intent.fees.relayerGas) + BigInt(intent.fees.relayerService) + BigInt(intent.fees.app);
@@ -102,7 +102,7 @@ describe("buildQuote", function () {
   });
 
   it("protocolV2_isTheOrderOfDesign_andItsIdIsRecomputedByGetOrderId", function () {
-    const { quote, intent } = buildQuote(nativeRequest({ refundTo: ADDR.app, appFees: [{ recipient: ADDR.app, bps: 5n }] }), environment(config));
+    const { quote, intent } = quoteOf(nativeRequest({ refundTo: ADDR.app, appFees: [{ recipient: ADDR.app, bps: 5n }] }), environment(config));
     const { orderData, orderId, paymentDetails } = quote.protocol.v2;
     expect(getOrderId(orderData)).to.equal(orderId);
     expect(orderData).to.deep.equal({
@@ -127,12 +127,12 @@ describe("buildQuote", function () {
     });
     expect(paymentDetails).to.deep.equal({ chainId: "ferry-origin", depository: ADDR.depository, currency: zeroAddress, amount: intent.originAmount.toString() });
     // A different salt is a different order.
-    const other = buildQuote(nativeRequest(), environment(config, { salt: `0x${"5b".repeat(32)}` as Hex }));
-    expect(other.quote.protocol.v2.orderId).to.not.equal(buildQuote(nativeRequest(), environment(config)).quote.protocol.v2.orderId);
+    const other = quoteOf(nativeRequest(), environment(config, { salt: BigInt(`0x${"5b".repeat(32)}`) }));
+    expect(other.quote.protocol.v2.orderId).to.not.equal(quoteOf(nativeRequest(), environment(config)).quote.protocol.v2.orderId);
   });
 
   it("nativeDeposit_isVerifiedByVerifyQuote_withoutAnApproveStep", function () {
-    const { quote, intent } = buildQuote(nativeRequest(), environment(config));
+    const { quote, intent } = quoteOf(nativeRequest(), environment(config));
     expect(quote.steps.map((s) => s.id)).to.deep.equal(["deposit"]);
     const result = verifyQuote(quote, { chainIdOf });
     expect(result.valid, result.valid ? "" : result.error.message).to.equal(true);
@@ -148,7 +148,7 @@ describe("buildQuote", function () {
   });
 
   it("erc20Deposit_hasAnApproveStepOnlyWhenTheAllowanceIsShort", function () {
-    const short = buildQuote(stableRequest(), environment(config, { allowance: 99_999_999n }));
+    const short = quoteOf(stableRequest(), environment(config, { allowance: 99_999_999n }));
     expect(short.quote.steps.map((s) => s.id)).to.deep.equal(["approve", "deposit"]);
     const approve = short.quote.steps[0]!.items[0]!;
     expect(approve.check, "the approve item has no status check").to.equal(undefined);
@@ -162,12 +162,12 @@ describe("buildQuote", function () {
     if (result.valid) expect(result.deposit).to.deep.include({ kind: "erc20", amount: 100_000_000n, id: short.intent.orderId });
     expect(short.quote.steps[1]!.items[0]!.data.value).to.equal("0");
 
-    const enough = buildQuote(stableRequest(), environment(config, { allowance: 100_000_000n }));
+    const enough = quoteOf(stableRequest(), environment(config, { allowance: 100_000_000n }));
     expect(enough.quote.steps.map((s) => s.id)).to.deep.equal(["deposit"]);
   });
 
   it("details_coverEveryFieldOfTheSpec", function () {
-    const { quote } = buildQuote(stableRequest(), environment(config, { userBalance: 123n }));
+    const { quote } = quoteOf(stableRequest(), environment(config, { userBalance: 123n }));
     const d = quote.details;
     expect(d.operation).to.equal("bridge");
     expect(d.sender).to.equal(ADDR.user);
@@ -186,17 +186,17 @@ describe("buildQuote", function () {
   });
 
   it("sameChainTransfer_isASend", function () {
-    const { quote, intent } = buildQuote(nativeRequest({ destinationChainId: ORIGIN }), environment(config));
+    const { quote, intent } = quoteOf(nativeRequest({ destinationChainId: ORIGIN }), environment(config));
     expect(quote.details.operation).to.equal("send");
     expect(intent.destinationChainId).to.equal(ORIGIN);
     expect(quote.protocol.v2.orderData.output.chainId).to.equal("ferry-origin");
   });
 
   it("ttl_shortensTheDepositWindowButNeverLengthensIt", function () {
-    expect(buildQuote(nativeRequest({ ttlSeconds: 60 }), environment(config)).intent.expiresAt).to.equal(NOW + 60);
-    expect(buildQuote(nativeRequest({ ttlSeconds: 10_000 }), environment(config)).intent.expiresAt).to.equal(NOW + 300);
+    expect(quoteOf(nativeRequest({ ttlSeconds: 60 }), environment(config)).intent.expiresAt).to.equal(NOW + 60);
+    expect(quoteOf(nativeRequest({ ttlSeconds: 10_000 }), environment(config)).intent.expiresAt).to.equal(NOW + 300);
     const cfg = quoteConfig({ quotes: { ttlSeconds: 120, fillWindowSeconds: 60 } });
-    const { intent } = buildQuote(nativeRequest(), environment(cfg));
+    const { intent } = quoteOf(nativeRequest(), environment(cfg));
     expect([intent.expiresAt, intent.fillDeadline]).to.deep.equal([NOW + 120, NOW + 180]);
   });
 
@@ -210,6 +210,13 @@ describe("buildQuote", function () {
     expect(quoteError(nativeRequest({ amount: 1_000n }))).to.equal("AMOUNT_TOO_LOW");
     expect(quoteError(stableRequest({ amount: 330_300n }))).to.equal("AMOUNT_TOO_LOW");
     expect(quoteError(nativeRequest({ appFees: [{ recipient: ADDR.app, bps: 10_000n }] }))).to.equal("INVALID_APP_FEES");
+    // Amounts the order cannot carry (uint256): the deposit itself, or an output scaled up to 18 decimals.
+    expect(quoteError(nativeRequest({ amount: maxUint256 + 1n }))).to.equal("INVALID_REQUEST");
+    expect(quoteError(nativeRequest({ amount: maxUint256 }))).to.equal(undefined);
+    const scaled = quoteConfig({
+      chain: (id) => (id === DESTINATION ? { erc20Currencies: [{ address: ADDR.stablecoin, symbol: "USDC", name: "USD Coin", decimals: 18, usdPrice: "1" }] } : {}),
+    });
+    expect(quoteError(stableRequest({ amount: maxUint256 / 10n ** 6n }), scaled)).to.equal("INVALID_REQUEST");
     const disabled = quoteConfig({ chain: (id) => (id === DESTINATION ? { disabled: true } : {}) });
     expect(quoteError(nativeRequest(), disabled)).to.equal("UNSUPPORTED_CHAIN");
     const noDeposits = quoteConfig({ chain: (id) => (id === ORIGIN ? { depositEnabled: false } : {}) });
@@ -221,7 +228,7 @@ describe("buildQuote", function () {
     // ETH → ETH needs no price.
     const noPrices = quoteConfig({ chain: () => ({ nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18 } }) });
     expect(quoteError(nativeRequest(), noPrices)).to.equal(undefined);
-    expect(buildQuote(nativeRequest(), environment(noPrices)).quote.details.currencyIn.amountUsd).to.equal("0");
+    expect(quoteOf(nativeRequest(), environment(noPrices)).quote.details.currencyIn.amountUsd).to.equal("0");
   });
 
   it("decimals_differingAcrossChains_scaleTheOutput", function () {
@@ -229,9 +236,9 @@ describe("buildQuote", function () {
     const cfg = quoteConfig({
       chain: (id) => (id === DESTINATION ? { erc20Currencies: [{ address: ADDR.stablecoin, symbol: "USDC", name: "USD Coin", decimals: 18, usdPrice: "1" }] } : {}),
     });
-    const { intent } = buildQuote(stableRequest(), environment(cfg));
+    const { intent } = quoteOf(stableRequest(), environment(cfg));
     expect(intent.destinationAmount).to.equal((100_000_000n - 330_000n - 100_000n) * 10n ** 12n);
-    const back = buildQuote(stableRequest({ originChainId: DESTINATION, destinationChainId: ORIGIN, amount: 10n ** 20n + 123n }), environment(cfg));
+    const back = quoteOf(stableRequest({ originChainId: DESTINATION, destinationChainId: ORIGIN, amount: 10n ** 20n + 123n }), environment(cfg));
     // 100 USDC (18 decimals) − fees rounded up, then down to 6 decimals.
     expect(BigInt(back.intent.destinationAmount)).to.equal((10n ** 20n + 123n - BigInt(back.intent.fees.relayerGas) - BigInt(back.intent.fees.relayerService)) / 10n ** 12n);
   });

@@ -2,7 +2,8 @@
 import { zeroAddress, type Address, type Hex } from "viem";
 import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
 import { parseConfig, resolveChainContracts } from "../../../ts/service/config/parseConfig.ts";
-import type { QuoteEnvironment, QuoteRequest } from "../../../ts/service/quote/buildQuote.ts";
+import { buildQuote, type BuiltQuote, type QuoteEnvironment, type QuoteRequest } from "../../../ts/service/quote/buildQuote.ts";
+import { resolveRoute } from "../../../ts/service/quote/quoteRoute.ts";
 
 export const ADDR = {
   depository: "0x1111111111111111111111111111111111111111",
@@ -59,7 +60,10 @@ export function stableRequest(overrides: Partial<QuoteRequest> = {}): QuoteReque
   return nativeRequest({ originCurrency: ADDR.stablecoin, destinationCurrency: ADDR.stablecoin, amount: 100_000_000n, ...overrides });
 }
 
-export function environment(config: FerryConfig, overrides: Partial<QuoteEnvironment> = {}): QuoteEnvironment {
+/** The quote's environment, with the chains its route is resolved on. */
+export type TestEnvironment = QuoteEnvironment & { chains: FerryConfig["chains"] };
+
+export function environment(config: FerryConfig, overrides: Partial<QuoteEnvironment> = {}): TestEnvironment {
   return {
     chains: config.chains,
     settings: config.quotes,
@@ -69,8 +73,13 @@ export function environment(config: FerryConfig, overrides: Partial<QuoteEnviron
     allowance: 0n,
     userBalance: 5n * 10n ** 18n,
     now: NOW,
-    salt: `0x${"5a".repeat(32)}` as Hex,
+    salt: BigInt(`0x${"5a".repeat(32)}`),
     requestId: `0x${"7e".repeat(32)}` as Hex,
     ...overrides,
   };
+}
+
+/** What the quote service does without its I/O: resolve the route once, then build the quote. */
+export function quoteOf(request: QuoteRequest, env: TestEnvironment): BuiltQuote {
+  return buildQuote(request, resolveRoute(env.chains, request), env);
 }

@@ -1,4 +1,7 @@
-/** ts/service/store/quotes.ts: a quote is stored with its QuotedIntent and found by requestId or orderId. */
+/**
+ * ts/service/store/quotes.ts: a quote is stored with its QuotedIntent and found by requestId or orderId;
+ * its order is stored once (order_data), and the quote is read back with it.
+ */
 import { expect } from "chai";
 import { testIntent } from "../fixtures/testIntent.ts";
 import { describeEachEngine } from "./engines.ts";
@@ -35,6 +38,19 @@ describeEachEngine("store quotes", (engine) => {
     expect(await store.getQuoteByOrderId(hex(1001))).to.deep.equal(expected);
     expect(await store.getQuote(hex(2))).to.equal(null);
     expect(await store.getQuoteByOrderId(hex(2))).to.equal(null);
+  });
+
+  it("saveQuote_storesTheOrderDataOnce_andGetQuoteAnswersTheQuoteWithIt", async () => {
+    const { store, clock } = engine;
+    const orderData = { version: "v1", salt: `0x${"5a".repeat(32)}`, inputs: [{ payment: { amount: "1000000" } }] };
+    const quote = { steps: [{ id: "deposit" }], protocol: { v2: { orderId: hex(1001), orderData, paymentDetails: { amount: "1000000" } } }, expiresAt: 1 };
+    const saved = await store.saveQuote({ requestId: hex(1), orderId: hex(1001), orderData, quote, intent: intent(1), expiresAt: new Date(clock.ms) });
+    expect(saved.quote).to.deep.equal(quote);
+    expect((await store.getQuote(hex(1)))!.quote).to.deep.equal(quote);
+    expect((await store.getQuoteByOrderId(hex(1001)))!.orderData).to.deep.equal(orderData);
+    const { rows } = await store.engine.query<{ order_data: unknown; quote: unknown }>("SELECT order_data, quote FROM quotes WHERE request_id = $1", [hex(1)]);
+    expect(rows[0]!.order_data).to.deep.equal(orderData);
+    expect(rows[0]!.quote, "the quote column holds everything but the order").to.deep.equal({ ...quote, protocol: { v2: { orderId: hex(1001), paymentDetails: { amount: "1000000" } } } });
   });
 
   it("saveQuote_storesTheApiKeyId", async () => {

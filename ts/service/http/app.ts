@@ -26,6 +26,7 @@ import { registerTransactionsIndexRoute, type TransactionIndexer } from "./route
 import { registerQuoteRoute } from "./routes/quote.ts";
 import { createChainClients, type ChainClients } from "../chains/chainClients.ts";
 import { resolveAccounts, type ServiceAccounts } from "../chains/serviceAccounts.ts";
+import { createQuoteService } from "../quote/quoteService.ts";
 import { registerHealthRoute } from "./routes/health.ts";
 import { registerMetricsRoute } from "./routes/metrics.ts";
 import { registerOpenApiRoute } from "./routes/openapi.ts";
@@ -127,7 +128,15 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     registerRequestsRoute(app, { store: deps.store, apiKeys });
     registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: accounts.attester });
     if (deps.transactionIndexer) registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });
-    registerQuoteRoute(app, { store: deps.store, config, clients: deps.chainClients ?? createChainClients(config.chains), solver: accounts.solver });
+    const chainClients = deps.chainClients ?? createChainClients(config.chains);
+    const quotes = createQuoteService({
+      chains: config.chains,
+      settings: config.quotes,
+      clients: { get: (chainId) => (chainClients.has(chainId) ? chainClients.get(chainId).publicClient : undefined) },
+      solver: accounts.solver,
+      store: deps.store,
+    });
+    registerQuoteRoute(app, { quotes });
     if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, apiKeys, registry, secrets });
   }
   registerOpenApiRoute(app);

@@ -1,7 +1,9 @@
 /**
- * `buildQuote(request, environment)`: the whole quote — amounts, fee buckets, details, protocol.v2 and
- * steps — and the QuotedIntent stored with it. Pure: the caller (the HTTP route) passes the live gas
- * prices, the allowance and balance it read, the clock and the random salt and requestId.
+ * `buildQuote(request, route, environment)`: the whole quote — amounts, fee buckets, details,
+ * protocol.v2 and steps — and the QuotedIntent stored with it. Pure: the caller (./quoteService.ts)
+ * resolves the route once and passes it with the live gas prices, the allowance and balance it read,
+ * the clock and the random salt and requestId. Addresses come in canonical (lowercase, decoded at the
+ * HTTP boundary) and are used as they are.
  *
  * Fee buckets (Amount objects; see ./README.md):
  * - `gas`: (deposit gas estimate + `originGasOverhead`) × origin gas price, in the origin native
@@ -10,17 +12,20 @@
  * - `relayerService`: `serviceFeeBps` of the deposit + `fixedFeeUsd` converted into the input currency.
  * - `relayer` = relayerGas + relayerService; `app` = the sum of the app fees; `subsidized` 0.
  */
-import { formatUnits, type Address, type Hex } from "viem";
-import type { ChainConfig, QuoteSettings } from "../config/configSchema.ts";
+import { formatUnits, maxUint256, type Address, type Hex } from "viem";
+import { hashOrder } from "../../core/orderId.ts";
+import { orderToJson, type OrderJson } from "../../core/orderJson.ts";
+import type { QuoteSettings } from "../config/configSchema.ts";
+import { ServiceError } from "../errors/serviceError.ts";
 import { amountObject, type AmountObject } from "./amountObject.ts";
 import { quoteAmounts } from "./quoteAmounts.ts";
 import type { QuotedIntent, TradeType } from "../model/quotedIntent.ts";
-import { canonicalAddress, canonicalHex } from "../model/values.ts";
-import { buildOrder, type OrderData, type PaymentDetails } from "./quoteOrder.ts";
-import { findCurrency, resolveRoute, type RouteCurrency } from "./quoteRoute.ts";
+import { buildOrder, paymentDetails, type PaymentDetails } from "./quoteOrder.ts";
+import type { Route, RouteCurrency } from "./quoteRoute.ts";
 import { quoteSteps, type Step } from "./quoteSteps.ts";
 import { convertCeil, formatUsd, rescale, usdToUnitsCeil, usdValueE8 } from "./usdPrice.ts";
 
+/** A quote request, decoded: addresses canonical (lowercase), amounts bigint. */
 export type QuoteRequest = {
   user: Address;
   recipient: Address;
@@ -42,9 +47,8 @@ export type QuoteRequest = {
 };
 
 export type QuoteEnvironment = {
-  chains: readonly ChainConfig[];
   settings: QuoteSettings;
-  /** The solver key's address: orderData.solver. */
+  /** The solver key's address, canonical: orderData.solver. */
   solver: Address;
   originGasPrice: bigint;
   destinationGasPrice: bigint;
@@ -54,9 +58,9 @@ export type QuoteEnvironment = {
   userBalance: bigint;
   /** Unix seconds. */
   now: number;
-  /** Random bytes32: the order's salt. */
-  salt: Hex;
-  /** Random bytes32: the service-level requestId. */
+  /** Random uint256: the order's salt. */
+  salt: bigint;
+  /** Random bytes32 (lowercase): the service-level requestId. */
   requestId: Hex;
 };
 
@@ -88,7 +92,7 @@ export type Quote = {
   steps: Step[];
   fees: QuoteFees;
   details: QuoteDetails;
-  protocol: { v2: { orderId: Hex; orderData: OrderData; paymentDetails: PaymentDetails; orderSignature?: Hex } };
+  protocol: { v2: { orderId: Hex; orderData: OrderJson; paymentDetails: PaymentDetails; orderSignature?: Hex } };
   /** Unix seconds: a deposit mined after this is refunded (ORDER_EXPIRED). Ferry's addition. */
   expiresAt: number;
   /** Unix seconds: no fill after this (the fill attestation's deadline). Ferry's addition. */
@@ -102,17 +106,14 @@ export const FERRY_ROUTER = "ferry";
 
 const negUsd = (valueE8: bigint | undefined) => formatUsd(valueE8 === undefined ? undefined : -valueE8);
 
-export function buildQuote(request: QuoteRequest, env: QuoteEnvironment): BuiltQuote {
-  const route = resolveRoute(env.chains, request);
+export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnvironment): BuiltQuote {
   const { origin, destination } = route;
   const input: RouteCurrency = origin.currency;
   const output: RouteCurrency = destination.currency;
   const { settings } = env;
 
-  const destinationNative = findCurrency(destination.chain, "0x0000000000000000000000000000000000000000")!;
-  const originNative = findCurrency(origin.chain, "0x0000000000000000000000000000000000000000")!;
   const fillGas = BigInt(output.isNative ? settings.gas.fillNative : settings.gas.fillErc20);
-  const relayerGas = convertCeil(fillGas * env.destinationGasPrice, destinationNative, input);
+  const relayerGas = convertCeil(fillGas * env.destinationGasPrice, destination.native, input);
   const fixedFee = usdToUnitsCeil(settings.fixedFeeUsd, input);
 
   const amounts = quoteAmounts({
@@ -125,13 +126,17 @@ export function buildQuote(request: QuoteRequest, env: QuoteEnvironment): BuiltQ
     serviceFeeBps: BigInt(settings.serviceFeeBps),
     appFeeBps: request.appFees.map((fee) => fee.bps),
   });
+  // The order carries both amounts as uint256 (fees are parts of the deposit).
+  if (amounts.originAmount > maxUint256 || amounts.destinationAmount > maxUint256) {
+    throw new ServiceError("INVALID_REQUEST", "body/amount: the deposit or the output would not fit a uint256");
+  }
 
   const ttl = Math.min(settings.ttlSeconds, request.ttlSeconds ?? settings.ttlSeconds);
   const expiresAt = env.now + ttl;
   const fillDeadline = expiresAt + settings.fillWindowSeconds;
-  const appFees = request.appFees.map((fee, i) => ({ recipient: fee.recipient.toLowerCase() as Address, bps: fee.bps, amount: amounts.appFees[i]! }));
+  const appFees = request.appFees.map((fee, i) => ({ recipient: fee.recipient, bps: fee.bps, amount: amounts.appFees[i]! }));
 
-  const { orderData, orderId, paymentDetails } = buildOrder({
+  const order = buildOrder({
     route,
     solver: env.solver,
     salt: env.salt,
@@ -142,6 +147,7 @@ export function buildQuote(request: QuoteRequest, env: QuoteEnvironment): BuiltQ
     fillDeadline,
     appFees,
   });
+  const orderId = hashOrder(order);
 
   const currencyIn = amountObject(input, amounts.originAmount);
   const currencyOut = amountObject(output, amounts.destinationAmount);
@@ -159,7 +165,7 @@ export function buildQuote(request: QuoteRequest, env: QuoteEnvironment): BuiltQ
   const depositGas = BigInt(input.isNative ? settings.gas.depositNative : settings.gas.depositErc20) + request.originGasOverhead;
   const relayer = relayerGas + amounts.relayerService;
   const fees: QuoteFees = {
-    gas: amountObject(originNative, depositGas * env.originGasPrice),
+    gas: amountObject(origin.native, depositGas * env.originGasPrice),
     relayer: amountObject(input, relayer),
     relayerGas: amountObject(input, relayerGas),
     relayerService: amountObject(input, amounts.relayerService),
@@ -178,8 +184,8 @@ export function buildQuote(request: QuoteRequest, env: QuoteEnvironment): BuiltQ
 
   const details: QuoteDetails = {
     operation: route.sameChain ? "send" : "bridge",
-    sender: request.user.toLowerCase(),
-    recipient: request.recipient.toLowerCase(),
+    sender: request.user,
+    recipient: request.recipient,
     timeEstimate: settings.timeEstimateSeconds,
     currencyIn,
     currencyOut,
@@ -203,12 +209,12 @@ export function buildQuote(request: QuoteRequest, env: QuoteEnvironment): BuiltQ
   };
 
   const intent: QuotedIntent = {
-    requestId: canonicalHex(env.requestId),
+    requestId: env.requestId,
     orderId,
     tradeType: request.tradeType,
-    user: canonicalAddress(request.user),
-    recipient: canonicalAddress(request.recipient),
-    refundTo: canonicalAddress(request.refundTo),
+    user: request.user,
+    recipient: request.recipient,
+    refundTo: request.refundTo,
     originChainId: origin.chain.id,
     originCurrency: input.address,
     originAmount: amounts.originAmount,
@@ -218,13 +224,20 @@ export function buildQuote(request: QuoteRequest, env: QuoteEnvironment): BuiltQ
     expiresAt,
     fillDeadline,
     fees: { relayerGas, relayerService: amounts.relayerService, app: amounts.app },
-    appFees: appFees.map((fee) => ({ recipient: canonicalAddress(fee.recipient), bps: fee.bps.toString(), amount: fee.amount })),
+    appFees: appFees.map((fee) => ({ recipient: fee.recipient, bps: fee.bps.toString(), amount: fee.amount })),
     slippageToleranceBps: "0",
     referrer: request.referrer,
   };
 
   return {
-    quote: { steps, fees, details, protocol: { v2: { orderId, orderData, paymentDetails } }, expiresAt, fillDeadline },
+    quote: {
+      steps,
+      fees,
+      details,
+      protocol: { v2: { orderId, orderData: orderToJson(order), paymentDetails: paymentDetails(route, amounts.originAmount) } },
+      expiresAt,
+      fillDeadline,
+    },
     intent,
   };
 }

@@ -1,6 +1,7 @@
 /**
- * `protocol.v2` of a quote: the orderData (DESIGN.md "Protocol order id"), its orderId (ts/core
- * `getOrderId`, the Depository deposit's `id`) and the paymentDetails. Pure.
+ * `protocol.v2` of a quote, typed: the order (ts/core `Order`, DESIGN.md "Protocol order id") and the
+ * paymentDetails. Pure. The quote hashes the order once (ts/core `hashOrder`: the Depository deposit's
+ * `id`) and writes its wire form once (ts/core `orderToJson`).
  *
  * - version "v1"; chain ids are the chains' protocol names; `solver` the solver key's address;
  *   `solverChainId` the origin chain (where the solver is repaid from the Depository); `salt` random.
@@ -10,37 +11,19 @@
  *   no calls, `deadline` = fill deadline, `extraData` = abi.encode(destination AttestedReceiver);
  * - fees: one entry per app fee (origin currency, on the origin chain).
  */
-import { encodeAbiParameters, type Address, type Hex } from "viem";
-import { getOrderId } from "../../core/orderId.ts";
+import { encodeAbiParameters, type Address } from "viem";
+import type { Order } from "../../core/orderId.ts";
 import type { Route } from "./quoteRoute.ts";
 
 export const ORDER_VERSION = "v1";
 
-export type OrderData = {
-  version: string;
-  solverChainId: string;
-  solver: string;
-  salt: string;
-  inputs: {
-    payment: { chainId: string; currency: string; amount: string; weight: string };
-    refunds: { chainId: string; recipient: string; currency: string; minimumAmount: string; deadline: number; extraData: string }[];
-  }[];
-  output: {
-    chainId: string;
-    payments: { recipient: string; currency: string; minimumAmount: string; expectedAmount: string }[];
-    calls: string[];
-    deadline: number;
-    extraData: string;
-  };
-  fees: { recipientChainId: string; recipient: string; currencyChainId: string; currency: string; amount: string }[];
-};
-
 export type PaymentDetails = { chainId: string; depository: string; currency: string; amount: string };
 
+/** Every address canonical (lowercase): the order's JSON is then the canonical wire form. */
 export type OrderInputs = {
   route: Route;
   solver: Address;
-  salt: Hex;
+  salt: bigint;
   recipient: Address;
   refundTo: Address;
   originAmount: bigint;
@@ -49,27 +32,20 @@ export type OrderInputs = {
   appFees: readonly { recipient: Address; amount: bigint }[];
 };
 
-export function buildOrder(inputs: OrderInputs): { orderData: OrderData; orderId: Hex; paymentDetails: PaymentDetails } {
+export function buildOrder(inputs: OrderInputs): Order {
   const { origin, destination } = inputs.route;
   const originName = origin.chain.name;
-  const lower = (a: string) => a.toLowerCase();
-  const orderData: OrderData = {
+  const currency = origin.currency.address;
+  return {
     version: ORDER_VERSION,
     solverChainId: originName,
-    solver: lower(inputs.solver),
+    solver: inputs.solver,
     salt: inputs.salt,
     inputs: [
       {
-        payment: { chainId: originName, currency: origin.currency.address, amount: inputs.originAmount.toString(), weight: "1" },
+        payment: { chainId: originName, currency, amount: inputs.originAmount, weight: 1n },
         refunds: [
-          {
-            chainId: originName,
-            recipient: lower(inputs.refundTo),
-            currency: origin.currency.address,
-            minimumAmount: inputs.originAmount.toString(),
-            deadline: inputs.fillDeadline,
-            extraData: "0x",
-          },
+          { chainId: originName, recipient: inputs.refundTo, currency, minimumAmount: inputs.originAmount, deadline: inputs.fillDeadline, extraData: "0x" },
         ],
       },
     ],
@@ -77,32 +53,22 @@ export function buildOrder(inputs: OrderInputs): { orderData: OrderData; orderId
       chainId: destination.chain.name,
       payments: [
         {
-          recipient: lower(inputs.recipient),
+          recipient: inputs.recipient,
           currency: destination.currency.address,
-          minimumAmount: inputs.destinationAmount.toString(),
-          expectedAmount: inputs.destinationAmount.toString(),
+          minimumAmount: inputs.destinationAmount,
+          expectedAmount: inputs.destinationAmount,
         },
       ],
-      calls: [],
       deadline: inputs.fillDeadline,
-      extraData: encodeAbiParameters([{ type: "address" }], [destination.chain.contracts.attestedReceiver]),
+      calls: [],
+      extraData: encodeAbiParameters([{ type: "address" }], [destination.attestedReceiver]),
     },
-    fees: inputs.appFees.map((fee) => ({
-      recipientChainId: originName,
-      recipient: lower(fee.recipient),
-      currencyChainId: originName,
-      currency: origin.currency.address,
-      amount: fee.amount.toString(),
-    })),
+    fees: inputs.appFees.map((fee) => ({ recipientChainId: originName, recipient: fee.recipient, currencyChainId: originName, currency, amount: fee.amount })),
   };
-  return {
-    orderData,
-    orderId: getOrderId(orderData),
-    paymentDetails: {
-      chainId: originName,
-      depository: lower(origin.chain.contracts.depository),
-      currency: origin.currency.address,
-      amount: inputs.originAmount.toString(),
-    },
-  };
+}
+
+/** Where and what the user deposits: the order's input, with the Depository to pay it into. */
+export function paymentDetails(route: Route, originAmount: bigint): PaymentDetails {
+  const { origin } = route;
+  return { chainId: origin.chain.name, depository: origin.depository, currency: origin.currency.address, amount: originAmount.toString() };
 }

@@ -2,12 +2,17 @@
  * Which routes Ferry quotes: native → native and ERC-20 → ERC-20 of the same symbol, across the
  * configured chains or on one chain (a same-currency transfer). Everything else is refused with the
  * most specific code: UNSUPPORTED_CHAIN, UNSUPPORTED_CURRENCY, then UNSUPPORTED_ROUTE.
+ *
+ * A `Route` carries everything the rest of the quote needs from the configuration (both currencies,
+ * both native currencies, the Depository and AttestedReceiver), canonical (lowercase addresses), so
+ * the quote resolves it once and never comes back here.
  */
-import { zeroAddress, type Address } from "viem";
-import type { ChainConfig } from "../config/configSchema.ts";
+import type { Address } from "viem";
+import type { ChainConfig, CurrencyConfig } from "../config/configSchema.ts";
+import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
 import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
 
-/** A configured currency on its chain. `address` is lowercase; the zero address is the native currency. */
+/** A configured currency on its chain. `address` is canonical; the zero address is the native currency. */
 export type RouteCurrency = {
   chainId: number;
   address: Address;
@@ -19,26 +24,20 @@ export type RouteCurrency = {
   isNative: boolean;
 };
 
-export type RouteEnd = { chain: ChainConfig; currency: RouteCurrency };
+export type RouteEnd = {
+  chain: ChainConfig;
+  currency: RouteCurrency;
+  /** The chain's native currency (gas is priced in it). */
+  native: RouteCurrency;
+  /** The chain's Depository and AttestedReceiver, canonical. */
+  depository: Address;
+  attestedReceiver: Address;
+};
 
 export type Route = { origin: RouteEnd; destination: RouteEnd; sameChain: boolean };
 
-export type RouteRequest = { originChainId: number; originCurrency: string; destinationChainId: number; destinationCurrency: string };
-
-/** The configured currency at `address` on `chain`, or undefined. */
-export function findCurrency(chain: ChainConfig, address: string): RouteCurrency | undefined {
-  const lower = address.toLowerCase();
-  const base = { chainId: chain.id };
-  if (lower === zeroAddress) {
-    const native = chain.nativeCurrency;
-    return { ...base, address: zeroAddress, symbol: native.symbol, name: native.name, decimals: native.decimals, logoURI: native.logoURI, ...price(native.usdPrice), isNative: true };
-  }
-  const erc20 = chain.erc20Currencies.find((c) => c.address.toLowerCase() === lower);
-  if (!erc20) return undefined;
-  return { ...base, address: lower as Address, symbol: erc20.symbol, name: erc20.name, decimals: erc20.decimals, logoURI: erc20.logoURI, ...price(erc20.usdPrice), isNative: false };
-}
-
-const price = (usdPrice: string | undefined) => (usdPrice === undefined ? {} : { usdPrice });
+/** What a route is resolved from; currencies canonical (decoded at the HTTP boundary). */
+export type RouteRequest = { originChainId: number; originCurrency: Address; destinationChainId: number; destinationCurrency: Address };
 
 export function resolveRoute(chains: readonly ChainConfig[], request: RouteRequest): Route {
   const origin = chains.find((c) => c.id === request.originChainId);
@@ -61,8 +60,34 @@ export function resolveRoute(chains: readonly ChainConfig[], request: RouteReque
     );
   }
   return {
-    origin: { chain: origin, currency: originCurrency },
-    destination: { chain: destination, currency: destinationCurrency },
+    origin: routeEnd(origin, originCurrency),
+    destination: routeEnd(destination, destinationCurrency),
     sameChain: origin.id === destination.id,
   };
+}
+
+function routeEnd(chain: ChainConfig, currency: RouteCurrency): RouteEnd {
+  return {
+    chain,
+    currency,
+    native: currency.isNative ? currency : nativeCurrency(chain),
+    depository: canonicalAddress(chain.contracts.depository),
+    attestedReceiver: canonicalAddress(chain.contracts.attestedReceiver),
+  };
+}
+
+/** The configured currency at a canonical `address` on `chain`, or undefined. */
+function findCurrency(chain: ChainConfig, address: Address): RouteCurrency | undefined {
+  if (address === ZERO_ADDRESS) return nativeCurrency(chain);
+  const erc20 = chain.erc20Currencies.find((c) => canonicalAddress(c.address) === address);
+  return erc20 && routeCurrency(chain, erc20, address, false);
+}
+
+function nativeCurrency(chain: ChainConfig): RouteCurrency {
+  return routeCurrency(chain, chain.nativeCurrency, ZERO_ADDRESS, true);
+}
+
+function routeCurrency(chain: ChainConfig, currency: Omit<CurrencyConfig, "address">, address: Address, isNative: boolean): RouteCurrency {
+  const { symbol, name, decimals, logoURI, usdPrice } = currency;
+  return { chainId: chain.id, address, symbol, name, decimals, logoURI, ...(usdPrice === undefined ? {} : { usdPrice }), isNative };
 }

@@ -31,6 +31,7 @@ export type Step = {
 
 export const statusCheckEndpoint = (requestId: Hex) => `/intents/status/v3?requestId=${requestId}`;
 
+/** `user` canonical (lowercase), as the route's addresses. */
 export type StepInputs = {
   route: Route;
   requestId: Hex;
@@ -46,12 +47,12 @@ export type StepInputs = {
 
 export function quoteSteps(inputs: StepInputs): Step[] {
   const { origin } = inputs.route;
-  const depository = origin.chain.contracts.depository.toLowerCase();
-  const from = inputs.user.toLowerCase();
+  const { depository } = origin;
+  const from = inputs.user;
   const chainId = origin.chain.id;
   const common = { kind: "transaction" as const, requestId: inputs.requestId, depositAddress: "" };
   const steps: Step[] = [];
-  const isNative = origin.currency.address === zeroAddress;
+  const isNative = origin.currency.isNative;
 
   if (!isNative && (inputs.allowance ?? 0n) < inputs.originAmount) {
     steps.push({
@@ -65,7 +66,7 @@ export function quoteSteps(inputs: StepInputs): Step[] {
           data: {
             from,
             to: origin.currency.address,
-            data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [depository as Address, inputs.originAmount] }),
+            data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [depository, inputs.originAmount] }),
             value: "0",
             chainId,
           },

@@ -2,10 +2,16 @@ import { QuotedIntent } from "../model/quotedIntent.ts";
 import { decodeStored, encodeStored } from "../model/storedValue.ts";
 import { isoColumn, type StoreContext } from "./engine.ts";
 
+/**
+ * A quote row. The order is stored once, in `order_data` (next to `order_id`, its hash): `quote` is
+ * stored without its `protocol.v2.orderData`, and read back with it.
+ */
 export type StoredQuote = {
   requestId: string;
   orderId: string;
+  /** The quote's `protocol.v2.orderData` (GET /requests/v2?includeOrderData=true). */
   orderData: unknown;
+  /** The quote as answered, `protocol.v2.orderData` included. */
   quote: unknown;
   /** What the quote commits Ferry to, decoded (a malformed stored intent is a StoredValueInvalidError). */
   intent: QuotedIntent;
@@ -19,7 +25,12 @@ export type NewQuote = Omit<StoredQuote, "createdAt" | "expiresAt" | "apiKeyId">
 
 type QuoteRow = { request_id: string; order_id: string; order_data: unknown; quote: unknown; intent: unknown; expires_at: string; api_key_id: string | null; created_at: string };
 
-const QUOTE_COLUMNS = `request_id, order_id, order_data, quote, intent, ${isoColumn("expires_at")}, api_key_id, ${isoColumn("created_at")}`;
+/** The order's JSON path inside a quote: stored in `order_data` only, put back on read. */
+const ORDER_DATA_PATH = "'{protocol,v2,orderData}'";
+
+const QUOTE_COLUMNS =
+  `request_id, order_id, order_data, jsonb_set(quote, ${ORDER_DATA_PATH}, order_data) AS quote, intent, ` +
+  `${isoColumn("expires_at")}, api_key_id, ${isoColumn("created_at")}`;
 
 const fromRow = (r: QuoteRow): StoredQuote => ({
   requestId: r.request_id,
@@ -35,7 +46,7 @@ const fromRow = (r: QuoteRow): StoredQuote => ({
 export async function saveQuote({ db, now }: StoreContext, quote: NewQuote): Promise<StoredQuote> {
   const { rows } = await db.query<QuoteRow>(
     `INSERT INTO quotes (request_id, order_id, order_data, quote, intent, expires_at, api_key_id, created_at)
-     VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb, $6::timestamptz, $7, $8::timestamptz) RETURNING ${QUOTE_COLUMNS}`,
+     VALUES ($1, $2, $3::jsonb, $4::jsonb #- ${ORDER_DATA_PATH}, $5::jsonb, $6::timestamptz, $7, $8::timestamptz) RETURNING ${QUOTE_COLUMNS}`,
     [
       quote.requestId,
       quote.orderId.toLowerCase(),

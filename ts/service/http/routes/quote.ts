@@ -17,23 +17,15 @@
  * non-empty `txs` or `authorizationList` (no destination calls) and `useDepositAddress: true`. Every
  * other field of that client is accepted and ignored (listed in BODY_IGNORED); an unknown field is 400.
  */
-import { randomBytes } from "node:crypto";
 import { Type, type Static } from "typebox";
-import { erc20Abi, getAddress, toHex, zeroAddress, type Address, type LocalAccount } from "viem";
-import { signOrder } from "../../../core/orderSignature.ts";
-import type { FerryConfig } from "../../config/configSchema.ts";
-import { buildQuote, type QuoteRequest } from "../../quote/buildQuote.ts";
-import { QuoteError } from "../../quote/quoteErrors.ts";
-import { resolveRoute } from "../../quote/quoteRoute.ts";
-import type { Store } from "../../store/createStore.ts";
-import type { ChainClients } from "../../chains/chainClients.ts";
+import type { QuoteRequest } from "../../quote/buildQuote.ts";
+import type { QuoteService } from "../../quote/quoteService.ts";
+import { ServiceError } from "../../errors/serviceError.ts";
+import { AddressString, canonicalAddress } from "../../model/values.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 import { QuoteSchema } from "../quoteRecord.ts";
-import { ServiceError } from "../../errors/serviceError.ts";
-import type { ErrorCode } from "../../errors/errorRegistry.ts";
 
-const AddressString = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "EVM address" });
 const ChainId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 /** A positive integer in smallest units that fits a uint256 (at most 78 digits). */
 const PositiveAmount = Type.String({ pattern: "^[1-9][0-9]{0,77}$", description: "Positive integer, smallest units" });
@@ -146,102 +138,45 @@ export const quoteSchema = {
   response: { 200: QuoteSchema, 503: ErrorBody, ...bodyErrorResponses, ...commonErrorResponses },
 };
 
-const badRequest = (code: ErrorCode, message: string) => new ServiceError(code, message);
-const lower = (address: string) => address.toLowerCase() as Address;
-
-/** Body → the quote core's request; refuses what Ferry cannot do. */
+/**
+ * Body → the quote's request, decoded once: addresses canonical (lowercase), amounts and bps bigint,
+ * defaults applied. Refuses what Ferry cannot do (UNSUPPORTED_ROUTE) and bps above 10000 (INVALID_REQUEST).
+ */
 export function toQuoteRequest(body: QuoteBody): QuoteRequest {
-  if (body.txs?.length) throw badRequest("UNSUPPORTED_ROUTE", "destination calls (txs) are not supported");
-  if (body.authorizationList?.length) throw badRequest("UNSUPPORTED_ROUTE", "destination calls (authorizationList) are not supported");
-  if (body.useDepositAddress) throw badRequest("UNSUPPORTED_ROUTE", "deposit addresses are not supported");
+  if (body.txs?.length) throw new ServiceError("UNSUPPORTED_ROUTE", "destination calls (txs) are not supported");
+  if (body.authorizationList?.length) throw new ServiceError("UNSUPPORTED_ROUTE", "destination calls (authorizationList) are not supported");
+  if (body.useDepositAddress) throw new ServiceError("UNSUPPORTED_ROUTE", "deposit addresses are not supported");
   const bps = (value: string, field: string) => {
-    if (BigInt(value) > 10_000n) throw badRequest("INVALID_REQUEST", `body/${field} must be at most 10000 bps`);
+    if (BigInt(value) > 10_000n) throw new ServiceError("INVALID_REQUEST", `body/${field} must be at most 10000 bps`);
     return BigInt(value);
   };
   if (body.slippageTolerance !== undefined) bps(body.slippageTolerance, "slippageTolerance");
-  const user = lower(body.user);
+  const user = canonicalAddress(body.user);
   return {
     user,
-    recipient: body.recipient ? lower(body.recipient) : user,
-    refundTo: body.refundTo ? lower(body.refundTo) : user,
+    recipient: body.recipient ? canonicalAddress(body.recipient) : user,
+    refundTo: body.refundTo ? canonicalAddress(body.refundTo) : user,
     originChainId: body.originChainId,
-    originCurrency: lower(body.originCurrency),
+    originCurrency: canonicalAddress(body.originCurrency),
     destinationChainId: body.destinationChainId,
-    destinationCurrency: lower(body.destinationCurrency),
-    tradeType: body.tradeType as QuoteRequest["tradeType"],
+    destinationCurrency: canonicalAddress(body.destinationCurrency),
+    tradeType: body.tradeType,
     amount: BigInt(body.amount),
-    appFees: (body.appFees ?? []).map((fee, i) => ({ recipient: lower(fee.recipient), bps: bps(fee.fee, `appFees/${i}/fee`) })),
+    appFees: (body.appFees ?? []).map((fee, i) => ({ recipient: canonicalAddress(fee.recipient), bps: bps(fee.fee, `appFees/${i}/fee`) })),
     originGasOverhead: BigInt(body.originGasOverhead ?? 0),
     referrer: body.referrer ?? null,
     ...(body.ttl !== undefined && { ttlSeconds: body.ttl }),
   };
 }
 
-const randomBytes32 = () => toHex(randomBytes(32));
+export type QuoteRouteOptions = { quotes: QuoteService };
 
-export type QuoteRouteOptions = {
-  store: Store;
-  config: FerryConfig;
-  clients: ChainClients;
-  /** Signs orderSignature; without it the service cannot quote (503 SOLVER_NOT_CONFIGURED). */
-  solver: LocalAccount | undefined;
-};
-
-export function registerQuoteRoute(app: FerryApp, options: QuoteRouteOptions): void {
-  const { store, config, clients, solver } = options;
-
-  app.post("/quote/v2", { schema: quoteSchema }, async (request) => {
-    const quoteRequest = toQuoteRequest(request.body);
-    const solverAddress = config.accounts.solver;
-    if (!solverAddress || !solver) throw new ServiceError("SOLVER_NOT_CONFIGURED", "this service has no solver key: it cannot quote");
-    try {
-      const route = resolveRoute(config.chains, quoteRequest);
-      const originClient = clients.has(route.origin.chain.id) ? clients.get(route.origin.chain.id).publicClient : undefined;
-      const destinationClient = clients.has(route.destination.chain.id) ? clients.get(route.destination.chain.id).publicClient : undefined;
-      if (!originClient || !destinationClient) throw new ServiceError("CHAIN_UNAVAILABLE", "no RPC client for the route's chains");
-      const token = route.origin.currency.address;
-      const depository = getAddress(route.origin.chain.contracts.depository);
-      const user = quoteRequest.user;
-      let reads: [bigint, bigint, bigint | undefined, bigint];
-      try {
-        reads = await Promise.all([
-          originClient.getGasPrice(),
-          route.sameChain ? undefined : destinationClient.getGasPrice(),
-          token === zeroAddress ? undefined : originClient.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [user, depository] }),
-          token === zeroAddress
-            ? originClient.getBalance({ address: user })
-            : originClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [user] }),
-        ]).then(([origin, destination, allowance, balance]) => [origin, destination ?? origin, allowance, balance]);
-      } catch (cause) {
-        request.log.warn({ err: { message: (cause as Error).message?.slice(0, 200) } }, "quote: chain read failed");
-        throw new ServiceError("CHAIN_UNAVAILABLE", "a chain of this route did not answer; retry", { cause });
-      }
-      const [originGasPrice, destinationGasPrice, allowance, userBalance] = reads;
-      const { quote, intent } = buildQuote(quoteRequest, {
-        chains: config.chains,
-        settings: config.quotes,
-        solver: solverAddress,
-        originGasPrice,
-        destinationGasPrice,
-        allowance,
-        userBalance,
-        now: Math.floor(Date.now() / 1000),
-        salt: randomBytes32(),
-        requestId: randomBytes32(),
-      });
-      if (request.body.includeProtocolData) quote.protocol.v2.orderSignature = await signOrder(solver, quote.protocol.v2.orderId);
-      await store.saveQuote({
-        requestId: intent.requestId,
-        orderId: intent.orderId,
-        orderData: quote.protocol.v2.orderData,
-        quote,
-        intent,
-        expiresAt: new Date(intent.expiresAt * 1000),
-        apiKeyId: request.apiKey?.id ?? null,
-      });
-      return quote;
-    } catch (error) {
-            throw error;
-    }
-  });
+export function registerQuoteRoute(app: FerryApp, { quotes }: QuoteRouteOptions): void {
+  app.post("/quote/v2", { schema: quoteSchema }, async (request) =>
+    quotes.quote(toQuoteRequest(request.body), {
+      includeOrderSignature: request.body.includeProtocolData === true,
+      apiKeyId: request.apiKey?.id ?? null,
+      log: request.log,
+    }),
+  );
 }

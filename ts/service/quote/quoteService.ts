@@ -1,0 +1,110 @@
+/**
+ * `createQuoteService({...deps}).quote(request, options)`: one quote, end to end — resolve the route
+ * (once), read the chains it needs (gas prices, the user's allowance and balance), build the quote
+ * (./buildQuote.ts, pure), sign the orderId when asked, store the quote with its intent, return it.
+ * The HTTP route decodes the body and calls this; everything with I/O (clients, clock, randomness,
+ * store) is injected.
+ *
+ * Errors (codes of ../errors/errorRegistry.ts): the route's QuoteError codes; SOLVER_NOT_CONFIGURED
+ * without a solver key; CHAIN_UNAVAILABLE when a chain of the route has no client or does not answer.
+ */
+import { randomBytes } from "node:crypto";
+import { bytesToBigInt, erc20Abi, toHex, type LocalAccount, type PublicClient } from "viem";
+import { signOrder } from "../../core/orderSignature.ts";
+import type { ChainConfig, QuoteSettings } from "../config/configSchema.ts";
+import { ServiceError } from "../errors/serviceError.ts";
+import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
+import { canonicalAddress } from "../model/values.ts";
+import type { Store } from "../store/createStore.ts";
+import { buildQuote, type Quote, type QuoteRequest } from "./buildQuote.ts";
+import { resolveRoute, type Route, type RouteRequest } from "./quoteRoute.ts";
+
+/** The chain reads a quote makes. */
+export type QuoteChainClient = Pick<PublicClient, "getGasPrice" | "getBalance" | "readContract">;
+
+export type QuoteServiceDeps = {
+  chains: readonly ChainConfig[];
+  settings: QuoteSettings;
+  /** A client per chain id (the app's chain clients). */
+  clients: { get(chainId: number): QuoteChainClient | undefined };
+  /** The solver key's account: orderData.solver, and the orderSignature. Without it every quote is SOLVER_NOT_CONFIGURED. */
+  solver: LocalAccount | undefined;
+  store: Pick<Store, "saveQuote">;
+  /** Default: the system clock. */
+  now?: () => Date;
+  /** 32 random bytes (the order's salt, the requestId). Default: node:crypto. */
+  randomBytes32?: () => Uint8Array;
+  /** Default: `resolveRoute` over `chains` (tests inject a counting one). */
+  resolveRoute?: (request: RouteRequest) => Route;
+};
+
+export type QuoteOptions = {
+  /** Adds protocol.v2.orderSignature (the body's `includeProtocolData`). */
+  includeOrderSignature: boolean;
+  /** Stored with the quote (the caller's API key), null when anonymous. */
+  apiKeyId: string | null;
+  /** The request's logger (a failed chain read is logged there). */
+  log?: Logger;
+};
+
+export type QuoteService = { quote(request: QuoteRequest, options: QuoteOptions): Promise<Quote> };
+
+export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
+  const { chains, settings, clients, solver, store } = deps;
+  const now = deps.now ?? (() => new Date());
+  const random = deps.randomBytes32 ?? (() => randomBytes(32));
+  const route = deps.resolveRoute ?? ((request: RouteRequest) => resolveRoute(chains, request));
+  const solverAddress = solver && canonicalAddress(solver.address);
+
+  return {
+    async quote(request, options) {
+      if (!solver || !solverAddress) throw new ServiceError("SOLVER_NOT_CONFIGURED", "this service has no solver key: it cannot quote");
+      const resolved = route(request);
+      const reads = await readChains(resolved, request, options.log ?? SILENT_LOG);
+      const { quote, intent } = buildQuote(request, resolved, {
+        settings,
+        solver: solverAddress,
+        ...reads,
+        now: Math.floor(now().getTime() / 1000),
+        salt: bytesToBigInt(random()),
+        requestId: toHex(random()),
+      });
+      if (options.includeOrderSignature) quote.protocol.v2.orderSignature = await signOrder(solver, quote.protocol.v2.orderId);
+      await store.saveQuote({
+        requestId: intent.requestId,
+        orderId: intent.orderId,
+        orderData: quote.protocol.v2.orderData,
+        quote,
+        intent,
+        expiresAt: new Date(intent.expiresAt * 1000),
+        apiKeyId: options.apiKeyId,
+      });
+      return quote;
+    },
+  };
+
+  /** Gas prices of both chains (one read on a same-chain route), the user's allowance (ERC-20) and balance, in parallel. */
+  async function readChains(resolved: Route, request: QuoteRequest, log: Logger) {
+    const originClient = clients.get(resolved.origin.chain.id);
+    const destinationClient = clients.get(resolved.destination.chain.id);
+    if (!originClient || !destinationClient) throw new ServiceError("CHAIN_UNAVAILABLE", "no RPC client for the route's chains");
+    const { address: token, isNative } = resolved.origin.currency;
+    const { user } = request;
+    try {
+      const [originGasPrice, destinationGasPrice, allowance, userBalance] = await Promise.all([
+        originClient.getGasPrice(),
+        resolved.sameChain ? undefined : destinationClient.getGasPrice(),
+        isNative
+          ? undefined
+          : originClient.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [user, resolved.origin.depository] }),
+        isNative
+          ? originClient.getBalance({ address: user })
+          : originClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [user] }),
+      ]);
+      return { originGasPrice, destinationGasPrice: destinationGasPrice ?? originGasPrice, allowance, userBalance };
+    } catch (cause) {
+      log.warn({ err: errorFields(cause) }, "quote: chain read failed");
+      throw new ServiceError("CHAIN_UNAVAILABLE", "a chain of this route did not answer; retry", { cause });
+    }
+  }
+}
