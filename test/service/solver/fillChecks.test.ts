@@ -1,14 +1,23 @@
 import { expect } from "chai";
 import { checkFill, type FillCheckInput } from "../../../ts/service/solver/fillChecks.ts";
 
-const NATIVE = "0x0000000000000000000000000000000000000000";
-const TOKEN = "0x00000000000000000000000000000000000000aa";
+const NATIVE = "0x0000000000000000000000000000000000000000" as const;
+const TOKEN = "0x00000000000000000000000000000000000000aa" as const;
 
-function input(overrides: { quote?: Partial<FillCheckInput["quote"]>; deposit?: Partial<FillCheckInput["deposit"]>; destination?: Partial<FillCheckInput["destination"]> } = {}): FillCheckInput {
+function input(overrides: { quote?: Partial<FillCheckInput["intent"]>; deposit?: Partial<FillCheckInput["deposit"]>; destination?: Partial<FillCheckInput["destination"]> } = {}): FillCheckInput {
   return {
-    quote: { originChainId: 1, originCurrency: NATIVE, originAmount: 100n, expiresAt: 1000, fillDeadline: 2000, ...overrides.quote },
-    deposit: { chainId: 1, token: NATIVE, amount: "100", blockTimestamp: 900, ...overrides.deposit },
-    destination: { latestBlockTime: 950, currency: NATIVE, amount: 90n, solverNativeBalance: 1000n, solverTokenBalance: 0n, gasCost: 10n, ...overrides.destination },
+    intent: {
+      originChainId: 1,
+      originCurrency: NATIVE,
+      originAmount: 100n,
+      expiresAt: 1000,
+      fillDeadline: 2000,
+      destinationCurrency: NATIVE,
+      destinationAmount: 90n,
+      ...overrides.quote,
+    },
+    deposit: { chainId: 1, token: NATIVE, amount: 100n, blockTimestamp: 900, ...overrides.deposit },
+    destination: { latestBlockTime: 950, solverNativeBalance: 1000n, solverTokenBalance: 0n, gasCost: 10n, ...overrides.destination },
   };
 }
 
@@ -20,14 +29,14 @@ const reason = (i: FillCheckInput) => {
 describe("checkFill", () => {
   it("checkFill_allMet_isOk", () => {
     expect(reason(input())).to.equal("ok");
-    expect(reason(input({ deposit: { amount: "101" } }))).to.equal("ok");
+    expect(reason(input({ deposit: { amount: 101n } }))).to.equal("ok");
   });
 
   it("checkFill_eachFailure_inTheDocumentedOrder", () => {
     // Everything wrong at once: the first check wins, then each next one once the earlier are fixed.
     const bad = {
       quote: { expiresAt: 800, fillDeadline: 900 },
-      deposit: { chainId: 2, token: TOKEN, amount: "1" } as const,
+      deposit: { chainId: 2, token: TOKEN, amount: 1n } as const,
       destination: { latestBlockTime: 950, solverNativeBalance: 0n },
     };
     expect(reason(input(bad))).to.equal("ORDER_EXPIRED");
@@ -51,9 +60,9 @@ describe("checkFill", () => {
   it("checkFill_solverBalance_coversAmountPlusGasForNative_tokenAndGasForErc20", () => {
     expect(reason(input({ destination: { solverNativeBalance: 100n } }))).to.equal("ok");
     expect(reason(input({ destination: { solverNativeBalance: 99n } }))).to.equal("SOLVER_BALANCE_TOO_LOW");
-    const erc20 = { currency: TOKEN, amount: 90n } as const;
-    expect(reason(input({ destination: { ...erc20, solverTokenBalance: 90n, solverNativeBalance: 10n } }))).to.equal("ok");
-    expect(reason(input({ destination: { ...erc20, solverTokenBalance: 89n, solverNativeBalance: 10n } }))).to.equal("SOLVER_BALANCE_TOO_LOW");
-    expect(reason(input({ destination: { ...erc20, solverTokenBalance: 90n, solverNativeBalance: 9n } }))).to.equal("SOLVER_BALANCE_TOO_LOW");
+    const erc20 = { destinationCurrency: TOKEN, destinationAmount: 90n } as const;
+    expect(reason(input({ quote: erc20, destination: { solverTokenBalance: 90n, solverNativeBalance: 10n } }))).to.equal("ok");
+    expect(reason(input({ quote: erc20, destination: { solverTokenBalance: 89n, solverNativeBalance: 10n } }))).to.equal("SOLVER_BALANCE_TOO_LOW");
+    expect(reason(input({ quote: erc20, destination: { solverTokenBalance: 90n, solverNativeBalance: 9n } }))).to.equal("SOLVER_BALANCE_TOO_LOW");
   });
 });

@@ -5,7 +5,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
-import type { StoredPayout } from "../../../ts/service/solver/payoutPlan.ts";
 import { depositoryAbi } from "../../../ts/abi/Depository.ts";
 import { createStore } from "../../../ts/service/store/createStore.ts";
 import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
@@ -127,11 +126,17 @@ describe("solver crash safety (service killed with SIGKILL)", function () {
     const intent = makeIntent(env);
     await quote(intent);
     const service = await startService();
+    const depositoryBefore = await env.origin.publicClient.getBalance({ address: env.config.chains[0]!.contracts.depository });
     await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
     await kill(service);
     const restarted = await startService();
     try {
-      await waitFor(async () => (await repaymentStatus(restarted, intent.requestId)) === "confirmed", 40_000, "success and repayment after restart");
+      // Repaid: the request is a success and the deposit has left the Depository (the solver's state is not public).
+      await waitFor(
+        async () => (await publicStatus(restarted, intent.requestId)) === "success" && (await env.origin.publicClient.getBalance({ address: env.config.chains[0]!.contracts.depository })) === depositoryBefore,
+        40_000,
+        "success and repayment after restart",
+      );
     } finally {
       await kill(restarted);
     }
@@ -142,7 +147,7 @@ describe("solver crash safety (service killed with SIGKILL)", function () {
       address: env.config.chains[0]!.contracts.depository,
       abi: depositoryAbi,
       functionName: "executed",
-      args: [(stored!.data.repayment as StoredPayout).requestHash],
+      args: [stored!.solver!.repayment!.requestHash],
     }))).to.equal(true);
   });
 
@@ -167,10 +172,9 @@ describe("solver crash safety (service killed with SIGKILL)", function () {
     for (const ms of times.slice(1)) expect(ms).to.be.below(1000);
   });
 
-  async function repaymentStatus(service: Service, requestId: string): Promise<string | undefined> {
-    const response = await fetch(`${service.url}/requests/v2?id=${requestId}`);
+  async function publicStatus(service: Service, requestId: string): Promise<string | undefined> {
+    const response = await fetch(`${service.url}/intents/status/v3?requestId=${requestId}`);
     if (response.status !== 200) return undefined;
-    const { requests } = (await response.json()) as { requests: { status: string; data: { repayment?: { status: string } } }[] };
-    return requests[0]?.status === "success" ? requests[0].data.repayment?.status : undefined;
+    return ((await response.json()) as { status: string }).status;
   }
 });

@@ -7,7 +7,7 @@ import { generatePrivateKey } from "viem/accounts";
 import { depositoryAbi } from "../../../ts/abi/Depository.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { createSolver } from "../../../ts/service/solver/startSolver.ts";
-import type { StoredPayout } from "../../../ts/service/solver/payoutPlan.ts";
+import type { Payout } from "../../../ts/service/model/payout.ts";
 import { chainNow, deposit, freshAddress, makeIntent, NATIVE, saveQuote, startTwoChains, tokenBalance, type TwoChains } from "./twoChains.ts";
 import { depository, filledLogs, tickUntil } from "./solverHelpers.ts";
 
@@ -31,7 +31,7 @@ describe("solver", function () {
 
   const newSolver = (overrides: Partial<Parameters<typeof createSolver>[0]> = {}) => createSolver({ config: env.config, store, ...overrides });
 
-  async function executedPayout(payout: StoredPayout): Promise<boolean> {
+  async function executedPayout(payout: Payout): Promise<boolean> {
     const chain = payout.chainId === env.origin.chainId ? env.origin : env.destination;
     return chain.publicClient.readContract({ address: depository(env, chain), abi: depositoryAbi, functionName: "executed", args: [payout.requestHash] });
   }
@@ -43,7 +43,7 @@ describe("solver", function () {
     const txHash = await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
     const solver = newSolver();
 
-    const done = await tickUntil(solver, store, intent.requestId, (r) => r.status === "success" && (r.data.repayment as StoredPayout | undefined)?.status === "confirmed");
+    const done = await tickUntil(solver, store, intent.requestId, (r) => r.status === "success" && r.solver?.repayment?.status === "confirmed");
     expect(done.inTxHashes).to.deep.equal([txHash.toLowerCase()]);
     expect(done.txHashes).to.have.length(1);
     expect(await filledLogs(env, intent.requestId)).to.have.length(1);
@@ -53,7 +53,7 @@ describe("solver", function () {
     expect(BigInt(data.inTxs[0].fee) > 0n).to.equal(true);
     expect(data.outTxs[0]).to.include({ hash: done.txHashes[0], chainId: env.destination.chainId, status: "success" });
     expect(data).to.include({ originAmount: intent.originAmount.toString(), destinationAmount: intent.destinationAmount.toString(), fillDeadline: intent.fillDeadline, depositedAmount: intent.originAmount.toString() });
-    const repayment = data.repayment as StoredPayout;
+    const repayment = done.solver!.repayment!;
     expect(repayment.calls).to.deep.equal([{ to: env.solver.toLowerCase(), token: NATIVE, amount: intent.originAmount.toString() }]);
     expect(await executedPayout(repayment)).to.equal(true);
     // The solver got the deposit back on the origin chain (minus the gas of the execute it sent).
@@ -73,11 +73,11 @@ describe("solver", function () {
     });
     await saveQuote(store, intent);
     await deposit(env, { orderId: intent.orderId, token: env.stablecoin, amount: amount + 5n });
-    const done = await tickUntil(newSolver(), store, intent.requestId, (r) => (r.data.repayment as StoredPayout | undefined)?.status === "confirmed");
+    const done = await tickUntil(newSolver(), store, intent.requestId, (r) => r.solver?.repayment?.status === "confirmed");
     expect(done.status).to.equal("success");
     expect(await filledLogs(env, intent.requestId)).to.have.length(1);
     expect(await tokenBalance(env.destination, env.stablecoin, intent.recipient)).to.equal(parseUnits("99", 6));
-    const repayment = done.data.repayment as StoredPayout;
+    const repayment = done.solver!.repayment!;
     expect(repayment.calls).to.deep.equal([
       { to: env.solver.toLowerCase(), token: env.stablecoin.toLowerCase(), amount: amount.toString() },
       { to: intent.refundTo, token: env.stablecoin.toLowerCase(), amount: "5" },
@@ -107,7 +107,7 @@ describe("solver", function () {
       expect(done.failReason).to.equal(f.failReason);
       expect(await tokenBalance(env.origin, NATIVE, intent.refundTo)).to.equal(amount);
       expect(await filledLogs(env, intent.requestId)).to.have.length(0);
-      const refund = done.data.refund as StoredPayout;
+      const refund = done.solver!.refund!;
       expect(done.txHashes).to.deep.equal([refund.hash]);
       expect(refund.calls).to.deep.equal([{ to: intent.refundTo, token: NATIVE, amount: amount.toString() }]);
       expect((await store.requestEvents(intent.requestId)).map((e) => e.status)).to.deep.equal(["waiting", "pending", "failure", "refund"]);
@@ -121,7 +121,7 @@ describe("solver", function () {
     await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
     const done = await tickUntil(createSolver({ config, store }), store, intent.requestId, (r) => r.status === "refund");
     expect(done.failReason).to.equal("INVALID_SIGNER");
-    expect((done.data.details as { error: string }).error).to.equal("SignerNotAllowed");
+    expect(done.details!.error).to.equal("SignerNotAllowed");
     expect(done.data.failedCallData).to.include({ to: env.config.chains[1]!.contracts.attestedReceiver.toLowerCase() });
     expect(await tokenBalance(env.origin, NATIVE, intent.refundTo)).to.equal(BigInt(intent.originAmount));
   });
@@ -139,7 +139,7 @@ describe("solver", function () {
     const first = makeIntent(env);
     await saveQuote(store, first);
     await deposit(env, { orderId: first.orderId, amount: BigInt(first.originAmount) });
-    await tickUntil(newSolver(), store, first.requestId, (r) => (r.data.repayment as StoredPayout | undefined)?.status === "confirmed");
+    await tickUntil(newSolver(), store, first.requestId, (r) => r.solver?.repayment?.status === "confirmed");
     const checkpoint = await store.getCheckpoint(env.origin.chainId, depository(env, env.origin));
 
     const second = makeIntent(env);
@@ -210,7 +210,7 @@ describe("solver", function () {
     const done = await tickUntil(newSolver(), store, intent.requestId, (r) => r.status === "success");
     // Re-signed with the same nonce and fees, the resent fill may be byte-identical (same hash): either way
     // the recorded fill is the one mined, and the receiver shows one fill.
-    const fillHash = (done.data.fill as { hash: Hex }).hash;
+    const fillHash = done.solver!.fill!.hash;
     expect(done.txHashes).to.include(lost!);
     expect(done.txHashes).to.include(fillHash);
     expect((await env.destination.publicClient.getTransactionReceipt({ hash: fillHash })).status).to.equal("success");
@@ -238,7 +238,7 @@ describe("solver", function () {
     expect(data.failedTxHash).to.equal(done.txHashes[0]);
     expect(data.failedTxBlockNumber).to.be.a("number");
     expect(data.failedCallData).to.include({ to: env.config.chains[1]!.contracts.attestedReceiver.toLowerCase(), value: intent.destinationAmount.toString() });
-    expect(data.details.error).to.equal("AttestationExpired");
+    expect(done.details!.error).to.equal("AttestationExpired");
     expect(data.outTxs[0].status).to.equal("failure");
     expect(await filledLogs(env, intent.requestId)).to.have.length(0);
     expect(await tokenBalance(env.origin, NATIVE, intent.refundTo)).to.equal(BigInt(intent.originAmount));
@@ -253,14 +253,15 @@ describe("solver", function () {
     // Another database that (wrongly) holds the same request as failed: the receiver's word wins.
     const other = await createStore();
     try {
-      await other.createRequest({ id: filled.id, orderId: filled.orderId, user: filled.user, recipient: filled.recipient, originChainId: filled.originChainId, destinationChainId: filled.destinationChainId, data: filled.data });
+      await other.createRequest({ id: filled.id, orderId: filled.orderId, user: filled.user, recipient: filled.recipient, originChainId: filled.originChainId, destinationChainId: filled.destinationChainId, data: filled.data, solver: { intent: filled.solver!.intent } });
+      await other.patchRequest(filled.id, { solver: { deposit: filled.solver!.deposit! } });
       await other.transitionRequest(filled.id, "pending");
       await other.transitionRequest(filled.id, "failure", { failReason: "UNKNOWN" });
       const solver = createSolver({ config: env.config, store: other });
       for (let i = 0; i < 3; i++) await solver.tick();
       const after = await other.getRequest(filled.id);
       expect(after!.status).to.equal("failure");
-      expect(after!.data.refund).to.equal(undefined);
+      expect(after!.solver!.refund).to.equal(undefined);
       expect(await tokenBalance(env.origin, NATIVE, intent.refundTo)).to.equal(0n);
     } finally {
       await other.close();

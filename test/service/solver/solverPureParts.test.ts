@@ -14,7 +14,7 @@ import { decodeRevert } from "../../../ts/service/solver/revertReason.ts";
 const ID = `0x${"11".repeat(32)}` as Hex;
 const SOLVER = `0x${"22".repeat(20)}` as Address;
 const REFUND_TO = `0x${"33".repeat(20)}` as Address;
-const DEPOSIT = { chainId: 1, depository: `0x${"44".repeat(20)}` as Address, txHash: ID, logIndex: 0, block: 5, blockTimestamp: 100, depositor: REFUND_TO, token: zeroAddress, amount: "150" };
+const DEPOSIT = { chainId: 1, depository: `0x${"44".repeat(20)}` as Address, txHash: ID, logIndex: 0, block: 5, blockTimestamp: 100, depositor: REFUND_TO, token: zeroAddress, amount: 150n };
 
 describe("solver pure parts", () => {
   it("nextBlockRange_startsAtTheDeploymentBlock_resumesAfterTheCheckpoint_andStopsAtTheConfirmedHead", () => {
@@ -30,17 +30,17 @@ describe("solver pure parts", () => {
   it("planPayout_repayment_paysTheQuotedAmountToTheSolverAndTheExcessBack", () => {
     const payout = planPayout({ kind: "repayment", requestId: ID, deposit: DEPOSIT, originAmount: 100n, solver: SOLVER, refundTo: REFUND_TO, nowSeconds: 1000 });
     expect(payout.calls).to.deep.equal([
-      { to: SOLVER, token: zeroAddress, amount: "100" },
-      { to: REFUND_TO, token: zeroAddress, amount: "50" },
+      { to: SOLVER, token: zeroAddress, amount: 100n },
+      { to: REFUND_TO, token: zeroAddress, amount: 50n },
     ]);
     expect(payout.expiration).to.equal(1000 + PAYOUT_TTL_SECONDS);
-    expect(payout.nonce).to.equal(payoutNonce("repayment", ID).toString());
+    expect(payout.nonce).to.equal(payoutNonce("repayment", ID));
     expect(payout.requestHash).to.equal(payoutRequestHash(payoutRequestOf(payout)));
   });
 
   it("planPayout_refund_returnsTheWholeDeposit_underADifferentNonce", () => {
     const refund = planPayout({ kind: "refund", requestId: ID, deposit: DEPOSIT, originAmount: 100n, solver: SOLVER, refundTo: REFUND_TO, nowSeconds: 1000 });
-    expect(refund.calls).to.deep.equal([{ to: REFUND_TO, token: zeroAddress, amount: "150" }]);
+    expect(refund.calls).to.deep.equal([{ to: REFUND_TO, token: zeroAddress, amount: 150n }]);
     expect(payoutNonce("refund", ID)).to.not.equal(payoutNonce("repayment", ID));
     expect(payoutNonce("refund", ID)).to.not.equal(payoutNonce("refund", `0x${"12".repeat(32)}`));
   });

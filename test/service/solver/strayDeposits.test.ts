@@ -6,9 +6,10 @@ import { expect } from "chai";
 import { erc20Abi, parseEther, parseUnits, zeroAddress, type Address, type Hex } from "viem";
 import { depositoryAbi } from "../../../ts/abi/Depository.ts";
 import { signPayoutRequest } from "../../../ts/core/payoutRequest.ts";
-import { payoutNonce, payoutRequestOf, type StoredPayout } from "../../../ts/service/solver/payoutPlan.ts";
+import { payoutNonce, payoutRequestOf } from "../../../ts/service/solver/payoutPlan.ts";
 import { createSolver } from "../../../ts/service/solver/startSolver.ts";
-import { createChainClients, requireKeyAccount } from "../../../ts/service/solver/chainClients.ts";
+import { createChainClients } from "../../../ts/service/chains/chainClients.ts";
+import { requireAccount, resolveAccounts } from "../../../ts/service/chains/serviceAccounts.ts";
 import { indexTransaction } from "../../../ts/service/solver/indexTransaction.ts";
 import { SILENT_LOG } from "../../../ts/service/logging/logger.ts";
 import { strayRefundNonce } from "../../../ts/service/solver/strayRefundPlan.ts";
@@ -86,7 +87,7 @@ describe("solver stray deposits", function () {
   /** Checks a refunded stray: state, a real successful transaction, exactly one execution, the deterministic nonce. */
   async function expectRefunded(stray: StoredStrayDeposit, key: StrayDepositKey, token: Address, amount: bigint) {
     expect(stray.state).to.equal("refunded");
-    const refund = stray.refund as unknown as StoredPayout;
+    const refund = stray.refund!;
     expect(refund.status).to.equal("confirmed");
     expect(refund.calls).to.deep.equal([{ to: stray.depositor, token: token.toLowerCase(), amount: amount.toString() }]);
     expect(refund.nonce).to.equal(strayRefundNonce(key.chainId, key.txHash as Hex, key.logIndex).toString());
@@ -105,20 +106,20 @@ describe("solver stray deposits", function () {
     const key = await depositFor({ orderId: intent.orderId, depositor, amount });
     const solver = newSolver();
 
-    const done = await tickUntil(solver, store, intent.requestId, (r) => (r.data.repayment as StoredPayout | undefined)?.status === "confirmed");
+    const done = await tickUntil(solver, store, intent.requestId, (r) => r.solver?.repayment?.status === "confirmed");
     const stray = await tickUntilStray(solver, key, refunded);
 
     expect(done.status).to.equal("success");
     expect(await filledLogs(env, intent.requestId)).to.have.length(1);
     expect(await tokenBalance(env.destination, NATIVE, intent.recipient)).to.equal(BigInt(intent.destinationAmount));
     expect((await store.requestEvents(intent.requestId)).map((e) => e.status)).to.deep.equal(["waiting", "pending", "submitted", "success"]);
-    expect((done.data.repayment as StoredPayout).calls).to.deep.equal([{ to: env.solver.toLowerCase(), token: NATIVE, amount: intent.originAmount.toString() }]);
+    expect(done.solver!.repayment!.calls).to.deep.equal([{ to: env.solver.toLowerCase(), token: NATIVE, amount: intent.originAmount.toString() }]);
 
     expect(stray).to.include({ reason: "DOUBLE_SPEND", requestId: intent.requestId.toLowerCase(), depositor, token: NATIVE, amount: amount.toString() });
     await expectRefunded(stray, key, NATIVE, amount);
     expect(await tokenBalance(env.origin, NATIVE, depositor)).to.equal(amount);
     // Its nonce is none of the request's payout nonces.
-    const nonce = BigInt((stray.refund as unknown as StoredPayout).nonce);
+    const nonce = BigInt(stray.refund!.nonce);
     expect(nonce).to.not.equal(payoutNonce("refund", intent.requestId));
     expect(nonce).to.not.equal(payoutNonce("repayment", intent.requestId));
   });
@@ -153,7 +154,7 @@ describe("solver stray deposits", function () {
     const amount = parseEther("0.2");
     const key = await depositFor({ orderId: intent.orderId, depositor, amount });
     const solver = newSolver();
-    await tickUntil(solver, store, intent.requestId, (r) => (r.data.repayment as StoredPayout | undefined)?.status === "confirmed");
+    await tickUntil(solver, store, intent.requestId, (r) => r.solver?.repayment?.status === "confirmed");
     const first = await tickUntilStray(solver, key, refunded);
 
     await store.setCheckpoint(env.origin.chainId, depository(env, env.origin), 0);
@@ -164,7 +165,7 @@ describe("solver stray deposits", function () {
     expect(strays.map((s) => [s.txHash, s.logIndex])).to.deep.equal([[key.txHash, key.logIndex]]);
     expect(strays[0]).to.deep.equal(first);
     expect(await tokenBalance(env.origin, NATIVE, depositor)).to.equal(amount);
-    expect(await executions((first.refund as unknown as StoredPayout).requestHash)).to.have.length(1);
+    expect(await executions(first.refund!.requestHash)).to.have.length(1);
     expect((await store.requestEvents(intent.requestId)).filter((e) => e.status === "pending")).to.have.length(1);
   });
 
@@ -172,7 +173,7 @@ describe("solver stray deposits", function () {
     const depositor = freshAddress();
     const amount = parseEther("0.07");
     const key = await depositFor({ orderId: freshId(), depositor, amount });
-    const client = createChainClients(env.config).get(env.origin.chainId);
+    const client = createChainClients(env.config.chains).get(env.origin.chainId);
     const deps = { store, client, chains: env.config.chains, log: SILENT_LOG };
     // POST /transactions/index's logic, twice and concurrently, before and after the indexer.
     const results = await Promise.all([indexTransaction(deps, key.txHash as Hex), indexTransaction(deps, key.txHash as Hex)]);
@@ -201,8 +202,8 @@ describe("solver stray deposits", function () {
       await env.origin.testClient.setAutomine(true);
     }
     const done = await tickUntilStray(newSolver(), key, refunded);
-    const payout = done.refund as unknown as StoredPayout;
-    expect(payout.hash).to.equal((sent!.refund as unknown as StoredPayout).hash);
+    const payout = done.refund!;
+    expect(payout.hash).to.equal(sent!.refund!.hash);
     await expectRefunded(done, key, NATIVE, amount);
     expect(await tokenBalance(env.origin, NATIVE, depositor)).to.equal(amount);
   });
@@ -216,12 +217,12 @@ describe("solver stray deposits", function () {
     try {
       sent = await tickUntilStray(newSolver(), key, (s) => (s.refund as { status?: string } | null)?.status === "sent");
       // As if killed between recording the hash and broadcasting it: the node never saw it.
-      await env.origin.testClient.dropTransaction({ hash: (sent.refund as unknown as StoredPayout).hash! });
+      await env.origin.testClient.dropTransaction({ hash: sent.refund!.hash! });
     } finally {
       await env.origin.testClient.setAutomine(true);
     }
     const done = await tickUntilStray(newSolver(), key, refunded);
-    expect((done.refund as unknown as StoredPayout).requestHash).to.equal((sent!.refund as unknown as StoredPayout).requestHash);
+    expect((done.refund!).requestHash).to.equal(sent!.refund!.requestHash);
     await expectRefunded(done, key, NATIVE, amount);
     expect(await tokenBalance(env.origin, NATIVE, depositor)).to.equal(amount);
   });
@@ -231,9 +232,9 @@ describe("solver stray deposits", function () {
     const amount = parseEther("0.1");
     const key = await depositFor({ orderId: freshId(), depositor, amount });
     const stray = await tickUntilStray(newSolver(), key, refunded);
-    const payout = stray.refund as unknown as StoredPayout;
+    const payout = stray.refund!;
     const struct = payoutRequestOf(payout);
-    const signature = await signPayoutRequest({ account: requireKeyAccount(env.config, "allocator"), chainId: env.origin.chainId, depository: payout.depository, request: struct });
+    const signature = await signPayoutRequest({ account: requireAccount(resolveAccounts(env.config), "allocator"), chainId: env.origin.chainId, depository: payout.depository, request: struct });
     const error = await env.origin.publicClient
       .simulateContract({
         account: env.user.address,
@@ -281,8 +282,8 @@ describe("solver stray deposits", function () {
   it("policy_unknownTokenOrZeroAmount_isIgnoredWithAReasonAndNothingIsSent", async () => {
     const unknownToken = freshAddress();
     const base = { chainId: env.origin.chainId, logIndex: 0, depository: depository(env, env.origin), block: 1, orderId: freshId(), depositor: freshAddress(), reason: "UNKNOWN_ORDER" as const };
-    const unsupported = { ...base, txHash: freshId(), token: unknownToken, amount: "1000" };
-    const zero = { ...base, txHash: freshId(), token: zeroAddress, amount: "0" };
+    const unsupported = { ...base, txHash: freshId(), token: unknownToken, amount: 1000n };
+    const zero = { ...base, txHash: freshId(), token: zeroAddress, amount: 0n };
     await store.recordStrayDeposit(unsupported);
     await store.recordStrayDeposit(zero);
     const nonceBefore = await env.origin.publicClient.getTransactionCount({ address: env.solver });

@@ -4,12 +4,21 @@ import { zeroAddress, type Address, type Hex } from "viem";
 import { payoutRequestHash } from "../../../ts/core/payoutRequest.ts";
 import type { ChainConfig } from "../../../ts/service/config/configSchema.ts";
 import { PAYOUT_TTL_SECONDS, payoutNonce } from "../../../ts/service/solver/payoutPlan.ts";
-import { planStrayRefund, strayIgnoredReason, strayRefundNonce } from "../../../ts/service/solver/strayRefundPlan.ts";
+import { planStrayRefund, strayIgnoredReason, strayRefundNonce, type StrayDepositFacts } from "../../../ts/service/solver/strayRefundPlan.ts";
 
 const txHash = `0x${"ab".repeat(32)}` as Hex;
-const stablecoin = `0x${"5C".repeat(20)}` as Address;
-const chain = { id: 31337, erc20Currencies: [{ address: stablecoin }] } as unknown as ChainConfig;
-const stray = { chainId: 31337, txHash, logIndex: 3, depository: `0x${"DD".repeat(20)}`, depositor: `0x${"AA".repeat(20)}`, token: zeroAddress, amount: "1000" };
+// Stray records are decoded canonical (lowercase); the configured token may be written in any case.
+const stablecoin = `0x${"5c".repeat(20)}` as Address;
+const chain = { id: 31337, erc20Currencies: [{ address: `0x${"5C".repeat(20)}` }] } as unknown as ChainConfig;
+const stray: StrayDepositFacts = {
+  chainId: 31337,
+  txHash,
+  logIndex: 3,
+  depository: `0x${"dd".repeat(20)}`,
+  depositor: `0x${"aa".repeat(20)}`,
+  token: zeroAddress,
+  amount: 1000n,
+};
 
 describe("strayRefundPlan", () => {
   it("strayRefundNonce_isDeterministic_andDistinctPerLogChainAndFromRequestNonces", () => {
@@ -24,22 +33,22 @@ describe("strayRefundPlan", () => {
 
   it("strayIgnoredReason_refundsNativeAndConfiguredErc20s_only", () => {
     expect(strayIgnoredReason(stray, chain)).to.equal(null);
-    expect(strayIgnoredReason({ ...stray, token: stablecoin.toLowerCase() }, chain)).to.equal(null);
+    expect(strayIgnoredReason({ ...stray, token: stablecoin }, chain)).to.equal(null);
     expect(strayIgnoredReason({ ...stray, token: `0x${"11".repeat(20)}` }, chain)).to.equal("UNSUPPORTED_CURRENCY");
-    expect(strayIgnoredReason({ ...stray, amount: "0" }, chain)).to.equal("AMOUNT_TOO_LOW_TO_REFUND");
-    expect(strayIgnoredReason({ ...stray, amount: "1" }, chain)).to.equal(null); // no minimum (documented)
+    expect(strayIgnoredReason({ ...stray, amount: 0n }, chain)).to.equal("AMOUNT_TOO_LOW_TO_REFUND");
+    expect(strayIgnoredReason({ ...stray, amount: 1n }, chain)).to.equal(null); // no minimum (documented)
   });
 
   it("planStrayRefund_returnsTheWholeAmountToTheDepositor_withAStoredExpiration", () => {
     const plan = planStrayRefund({ ...stray, token: stablecoin }, 1_000);
     expect(plan).to.deep.include({
       chainId: 31337,
-      depository: stray.depository.toLowerCase(),
-      nonce: strayRefundNonce(31337, txHash, 3).toString(),
+      depository: stray.depository,
+      nonce: strayRefundNonce(31337, txHash, 3),
       expiration: 1_000 + PAYOUT_TTL_SECONDS,
-      calls: [{ to: stray.depositor.toLowerCase(), token: stablecoin.toLowerCase(), amount: "1000" }],
+      calls: [{ to: stray.depositor, token: stablecoin, amount: 1000n }],
       status: "prepared",
     });
-    expect(plan.requestHash).to.equal(payoutRequestHash({ calls: plan.calls, nonce: plan.nonce, expiration: plan.expiration }));
+    expect(plan.requestHash).to.equal(payoutRequestHash({ calls: plan.calls, nonce: plan.nonce, expiration: BigInt(plan.expiration) }));
   });
 });

@@ -2,9 +2,11 @@
 // route), exact uint256 amounts, the solver's pending list, patches, and the per-stray lease.
 import { expect } from "chai";
 import type { NewStrayDeposit } from "../../../ts/service/store/strayDeposits.ts";
+import type { Payout } from "../../../ts/service/model/payout.ts";
 import { describeEachEngine } from "./engines.ts";
 
-const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}`;
+const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as const;
+const PAYOUT: Payout = { chainId: 31337, depository: `0x${"dd".repeat(20)}`, nonce: 1n, expiration: 100, calls: [], requestHash: hex(0x99), status: "prepared" };
 const stray = (n: number, overrides: Partial<NewStrayDeposit> = {}): NewStrayDeposit => ({
   chainId: 31337,
   txHash: hex(n),
@@ -14,7 +16,7 @@ const stray = (n: number, overrides: Partial<NewStrayDeposit> = {}): NewStrayDep
   orderId: hex(5000 + n),
   depositor: `0x${"Aa".repeat(20)}`,
   token: `0x${"00".repeat(20)}`,
-  amount: "1000",
+  amount: 1000n,
   reason: "UNKNOWN_ORDER",
   ...overrides,
 });
@@ -25,12 +27,12 @@ describeEachEngine("store strayDeposits", (engine) => {
     const { store } = engine;
     const first = stray(1, { reason: "DOUBLE_SPEND", requestId: hex(77) });
     expect(await store.recordStrayDeposit(first)).to.equal(true);
-    expect(await store.recordStrayDeposit({ ...first, txHash: first.txHash.toUpperCase().replace("0X", "0x"), amount: "5" })).to.equal(false);
+    expect(await store.recordStrayDeposit({ ...first, txHash: `0x${first.txHash.slice(2).toUpperCase()}`, amount: 5n })).to.equal(false);
     // Another log of the same transaction, and the same transaction hash on another chain, are other deposits.
     expect(await store.recordStrayDeposit({ ...first, logIndex: 1 })).to.equal(true);
     expect(await store.recordStrayDeposit({ ...first, chainId: 31338 })).to.equal(true);
     const stored = await store.getStrayDeposit(keyOf(first));
-    expect(stored).to.include({ amount: "1000", reason: "DOUBLE_SPEND", requestId: hex(77), state: "pending", ignoredReason: null, refund: null });
+    expect(stored).to.include({ amount: 1000n, reason: "DOUBLE_SPEND", requestId: hex(77), state: "pending", ignoredReason: null, refund: null });
     expect(stored!.depositor).to.equal(`0x${"aa".repeat(20)}`);
     expect(stored!.depository).to.equal(`0x${"dd".repeat(20)}`);
     const { rows } = await store.engine.query<{ n: number }>("SELECT count(*)::int AS n FROM stray_deposits");
@@ -44,7 +46,7 @@ describeEachEngine("store strayDeposits", (engine) => {
   });
 
   it("recordStrayDeposit_keepsAUint256AmountExactly", async () => {
-    const max = (2n ** 256n - 1n).toString();
+    const max = 2n ** 256n - 1n;
     await engine.store.recordStrayDeposit(stray(3, { amount: max }));
     expect((await engine.store.getStrayDeposit(keyOf(stray(3))))!.amount).to.equal(max);
   });
@@ -66,14 +68,14 @@ describeEachEngine("store strayDeposits", (engine) => {
       await store.recordStrayDeposit(stray(n));
       clock.ms += 1000;
     }
-    await store.patchStrayDeposit(keyOf(stray(11)), { state: "refunded", refund: { status: "confirmed" } });
+    await store.patchStrayDeposit(keyOf(stray(11)), { state: "refunded", refund: { ...PAYOUT, status: "confirmed" } });
     await store.patchStrayDeposit(keyOf(stray(12)), { state: "ignored", ignoredReason: "UNSUPPORTED_CURRENCY" });
-    await store.patchStrayDeposit(keyOf(stray(13)), { refund: { status: "reverted", failReason: "TRANSACTION_REVERTED" } });
-    await store.patchStrayDeposit(keyOf(stray(14)), { refund: { status: "sent", hash: hex(99) } });
+    await store.patchStrayDeposit(keyOf(stray(13)), { refund: { ...PAYOUT, status: "reverted", failReason: "TRANSACTION_REVERTED" } });
+    await store.patchStrayDeposit(keyOf(stray(14)), { refund: { ...PAYOUT, status: "sent", hash: hex(99) } });
     const pending = await store.listPendingStrayDeposits();
     // Least recently touched first: 10 was never patched.
     expect(pending.map((s) => s.txHash)).to.deep.equal([hex(10), hex(14)]);
-    expect(pending[1]!.refund).to.deep.equal({ status: "sent", hash: hex(99) });
+    expect(pending[1]!.refund).to.deep.equal({ ...PAYOUT, status: "sent", hash: hex(99) });
     expect(await store.listPendingStrayDeposits(1)).to.have.length(1);
   });
 

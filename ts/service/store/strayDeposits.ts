@@ -9,7 +9,7 @@ import { Type } from "typebox";
 import type { Address, Hex } from "viem";
 import { Payout } from "../model/payout.ts";
 import { decodeStored, encodeStored } from "../model/storedValue.ts";
-import { Address as AddressValue, BlockNumber, Bytes32, ChainId, LogIndex, Uint256 } from "../model/values.ts";
+import { Address as AddressValue, BlockNumber, Bytes32, canonicalAddress, canonicalHex, ChainId, LogIndex, Uint256 } from "../model/values.ts";
 import { isoColumn, type Row, type StoreContext } from "./engine.ts";
 import { StrayDepositNotFoundError } from "./errors.ts";
 
@@ -103,14 +103,14 @@ export async function recordStrayDeposit({ db, now }: StoreContext, stray: NewSt
      ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING RETURNING chain_id`,
     [
       ...keyParams(stray),
-      stray.depository,
+      canonicalAddress(stray.depository),
       stray.block,
-      stray.orderId,
-      stray.depositor,
-      stray.token,
+      canonicalHex(stray.orderId),
+      canonicalAddress(stray.depositor),
+      canonicalAddress(stray.token),
       stray.amount.toString(),
       stray.reason,
-      stray.requestId ?? null,
+      stray.requestId ? canonicalHex(stray.requestId) : null,
       at,
     ],
   );
