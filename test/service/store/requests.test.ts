@@ -60,7 +60,7 @@ describeEachEngine("store requests", (engine) => {
     await store.createRequest(newRequest(1));
     await store.transitionRequest(hex(1), "pending");
     await store.engine.query(`UPDATE requests SET solver_state = jsonb_set(solver_state, '{intent,originAmount}', '"-5"') WHERE id = $1`, [hex(1)]);
-    for (const read of [() => store.getRequest(hex(1)), () => store.listSolverWork(), () => store.listRequests({}), () => store.transitionRequest(hex(1), "submitted")]) {
+    for (const read of [() => store.getRequest(hex(1)), () => store.listRequests({}), () => store.transitionRequest(hex(1), "submitted")]) {
       let thrown: unknown;
       try {
         await read();
@@ -75,6 +75,8 @@ describeEachEngine("store requests", (engine) => {
         expect((error as StoredValueInvalidError).field).to.equal("solver_state.intent.originAmount");
       }
     }
+    // The solver's work list reads ids only: the corrupted request is still listed (its step parks it).
+    expect((await store.listSolverWork()).map((w) => w.id)).to.deep.equal([hex(1)]);
   });
 
   it("patchRequest_mergesSolverStateFieldByField_withoutAnOutboxEvent", async () => {

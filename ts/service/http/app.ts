@@ -15,6 +15,7 @@ import { installApiKeyRateLimit, NO_API_KEYS } from "./apiKeyRateLimit.ts";
 import { clientErrorHandler, formatValidationErrors, installErrorHandlers, notFoundBody } from "./errorHandler.ts";
 import type { FerryApp } from "./ferryApp.ts";
 import { installHttpMetrics } from "./httpMetrics.ts";
+import { installStoreMetrics } from "./storeMetrics.ts";
 import { installStrictQueryIntegers } from "./strictQueryIntegers.ts";
 import type { Store } from "../store/createStore.ts";
 import { apiKeyStore, type ApiKeyVerifier } from "../store/apiKeys.ts";
@@ -123,6 +124,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   registerMetricsRoute(app, registry);
   registerChainsRoute(app, { chains: config.chains, solverAddress: config.accounts.solver });
   if (deps.store) {
+    installStoreMetrics(registry, deps.store);
     const accounts = deps.accounts ?? resolveAccounts(config);
     registerIntentStatusRoutes(app, { store: deps.store });
     registerRequestsRoute(app, { store: deps.store, apiKeys });

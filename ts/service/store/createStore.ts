@@ -7,7 +7,7 @@ import { createPgliteEngine } from "./pgliteEngine.ts";
 import { createPostgresEngine } from "./postgresEngine.ts";
 import { getQuote, getQuoteByOrderId, saveQuote, type NewQuote, type StoredQuote } from "./quotes.ts";
 import { countParkedRequests, createRequest, getRequest, getRequestByOrderId, parkRequest, patchRequest, transitionRequest } from "./requests.ts";
-import { claimRequest, listSolverWork, releaseRequest } from "./solverWork.ts";
+import { claimRequest, listSolverWork, releaseRequest, type SolverWorkItem } from "./solverWork.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import {
   claimStrayDeposit,
@@ -58,7 +58,7 @@ export type Repositories = {
   requestEvents(requestId: string): Promise<OutboxEvent[]>;
   markOutboxDelivered(id: number): Promise<void>;
   /** The solver's (./solverWork.ts): work list and per-request lease. */
-  listSolverWork(limit?: number): Promise<StoredRequest[]>;
+  listSolverWork(limit?: number): Promise<SolverWorkItem[]>;
   claimRequest(requestId: string, owner: string, ttlMs: number): Promise<boolean>;
   releaseRequest(requestId: string, owner: string): Promise<void>;
   /** Stray deposits (./strayDeposits.ts): recorded once by the indexer, refunded by the solver under their own lease. */

@@ -3,27 +3,32 @@
  * apart. Writes to a request go through ./requests.ts (`transitionRequest` for status changes with
  * their outbox event, `patchRequest` for bookkeeping).
  */
-import type { StoredRequest } from "../model/storedRequest.ts";
+import type { Hex } from "viem";
+import type { RequestStatus } from "../model/requestStatus.ts";
+import { canonicalHex } from "../model/values.ts";
 import { type StoreContext } from "./engine.ts";
-import { REQUEST_COLUMNS, requestFromRow } from "./requests.ts";
+
+/** A work-list entry: which request, in which status. The step re-reads (and decodes) the request under its lease. */
+export type SolverWorkItem = { id: Hex; status: RequestStatus };
 
 /**
  * Requests the solver still has to act on, least recently updated first: `pending` (fill),
  * `submitted` (confirm), `failure` without a recorded refund failure (refund) and `success` whose
  * repayment is not yet confirmed (`solver_state.repayment.status` ≠ `confirmed`). `waiting`/`depositing`
  * are the indexer's, `refund` is terminal. Failures whose refund reverted (`solver_state.refund.status`
- * = `reverted`) need an operator and are left out, as are parked requests.
+ * = `reverted`) need an operator and are left out, as are parked requests. Only ids and statuses are
+ * read: one corrupted row parks that request when its step decodes it, and never blocks the list.
  */
-export async function listSolverWork({ db }: StoreContext, limit = 50): Promise<StoredRequest[]> {
-  const { rows } = await db.query(
-    `SELECT ${REQUEST_COLUMNS} FROM requests
+export async function listSolverWork({ db }: StoreContext, limit = 50): Promise<SolverWorkItem[]> {
+  const { rows } = await db.query<{ id: string; status: RequestStatus }>(
+    `SELECT id, status FROM requests
      WHERE parked IS NULL AND (status IN ('pending', 'submitted')
         OR (status = 'failure' AND refund_fail_reason IS NULL AND coalesce(solver_state->'refund'->>'status', '') <> 'reverted')
         OR (status = 'success' AND coalesce(solver_state->'repayment'->>'status', '') NOT IN ('confirmed', 'reverted')))
      ORDER BY updated_at, id LIMIT $1`,
     [limit],
   );
-  return rows.map(requestFromRow);
+  return rows.map((row) => ({ id: canonicalHex(row.id), status: row.status }));
 }
 
 /**
