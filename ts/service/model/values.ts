@@ -13,6 +13,7 @@
  */
 import { Type, type StaticDecode } from "typebox";
 import { maxUint256, type Address as ViemAddress, type Hex } from "viem";
+import { InvalidInputError } from "../../core/errors.ts";
 
 export const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
 export const BYTES32_PATTERN = "^0x[0-9a-fA-F]{64}$";
@@ -50,7 +51,7 @@ export const HexData = Type.Codec(HexDataString)
 export const Uint256 = Type.Codec(UintString)
   .Decode((value) => {
     const amount = BigInt(value);
-    if (amount > maxUint256) throw new RangeError("amount exceeds uint256");
+    if (amount > maxUint256) throw new InvalidInputError("exceeds uint256 (2^256 - 1)");
     return amount;
   })
   .Encode((value: bigint) => value.toString());
