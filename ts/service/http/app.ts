@@ -29,7 +29,7 @@ import { registerQuoteRoute } from "./routes/quote.ts";
 import { createChainClients, type ChainClients } from "./chainClients.ts";
 import { registerHealthRoute } from "./routes/health.ts";
 import { registerMetricsRoute } from "./routes/metrics.ts";
-import { registerOpenApiRoute } from "./routes/openapi.ts";
+import { openApiOptions, registerOpenApiRoute } from "./routes/openapi.ts";
 import { registerReadyRoute, type ReadinessCheck } from "./routes/ready.ts";
 import { requestLogSerializer } from "../websocket/redactApiKeyQuery.ts";
 import { registerWebsocketRoute } from "../websocket/websocketRoute.ts";
@@ -91,16 +91,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   installErrorHandlers(app, secrets);
   installStrictQueryIntegers(app);
 
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: "Ferry",
-        version: API_VERSION,
-        description: "Self-hostable cross-chain intent execution service. Errors are `{message, errorCode}`.",
-      },
-      components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } } },
-    },
-  });
+  await app.register(swagger, openApiOptions(config, API_VERSION));
 
   await installApiKeyRateLimit(app, {
     apiKeys,
