@@ -166,6 +166,7 @@ describe("orderId", () => {
       ["32-byte EVM recipient", (o) => (o.output.payments[0].recipient = `0x${"11".repeat(32)}`), "INVALID_ADDRESS", "output.payments[0].recipient"],
       ["bad solver", (o) => (o.solver = "0x1234"), "INVALID_ADDRESS", "solver"],
       ["salt over 32 bytes", (o) => (o.salt = `0x${"11".repeat(33)}`), "INVALID_INPUT", "salt"],
+      ["salt under 32 bytes of hex", (o) => (o.salt = "0xabc"), "INVALID_INPUT", "salt"],
       ["empty chain name", (o) => (o.output.chainId = ""), "INVALID_INPUT", "output.chainId"],
       ["call without data", (o) => (o.output.calls = [{ to: zeroAddress, value: "0" }]), "INVALID_INPUT", "output.calls[0].data"],
       ["not an object", () => undefined, "INVALID_INPUT"],
