@@ -6,7 +6,7 @@ import { errorLine, runCli, tempFiles } from "./runCli.ts";
 const vectors = loadOrderIdVectors();
 const native = vectors.cases.find((c) => c.name === "native bridge")!;
 
-// Order types declared again here, from DESIGN.md.
+// Order types declared again here, from docs/architecture.md.
 const TYPES = {
   Order: [
     { name: "version", type: "string" },

@@ -7,7 +7,7 @@ const vectors = loadOrderIdVectors();
 const byName = (name: string) => structuredClone(vectors.cases.find((c) => c.name === name)!.orderData) as any;
 
 // ---------------------------------------------------------------------------------------------
-// An independent EIP-712 encoder for Order, written from DESIGN.md with keccak256 and 32-byte words
+// An independent EIP-712 encoder for Order, written from docs/architecture.md with keccak256 and 32-byte words
 // only (no viem hashStruct / ABI coder), working on the raw orderData JSON.
 const STRUCTS: Record<string, string> = {
   Order: "Order(string version,string solverChainId,address solver,uint256 salt,Input[] inputs,Output output,Fee[] fees)",
@@ -69,7 +69,7 @@ function handRolledOrderId(o: any): Hex {
 // ---------------------------------------------------------------------------------------------
 
 describe("orderId", () => {
-  it("has the DESIGN type string with dependencies sorted by name", () => {
+  it("has the type string of docs/architecture.md with dependencies sorted by name", () => {
     expect(ORDER_TYPE).to.equal([STRUCTS.Order, STRUCTS.Fee, STRUCTS.Input, STRUCTS.InputPayment, STRUCTS.InputRefund, STRUCTS.Output, STRUCTS.OutputPayment].join(""));
     expect(ORDER_TYPEHASH).to.equal(keccak256(stringToHex(ORDER_TYPE)));
   });
