@@ -7,27 +7,16 @@ import hardhatNetworkHelpers from "@nomicfoundation/hardhat-network-helpers";
 import hardhatViemAssertions from "@nomicfoundation/hardhat-viem-assertions";
 import hardhatIgnitionViem from "@nomicfoundation/hardhat-ignition-viem";
 import hardhatKeystore from "@nomicfoundation/hardhat-keystore";
+import { COMPILER_SETTINGS, VIA_IR_SOURCES } from "./ts/deploy/compilerSettings.ts";
 
 const require = createRequire(import.meta.url);
 // solc-js from the npm "solc" package: Hardhat never downloads a compiler.
 const SOLJSON = require.resolve("solc/soljson.js");
 const SOLC_VERSION: string = require("solc/package.json").version;
 
-/** Compiler settings of every Ferry build; printed by `npm run bench:gas`. */
-export const COMPILER_SETTINGS = {
-  optimizer: { enabled: true, runs: 1_000_000 },
-  evmVersion: "prague",
-  // No metadata hash in the bytecode: it covers the compile job's remappings, which differ between a
-  // build with and without tests, and deterministic CREATE2 addresses need identical init code.
-  metadata: { bytecodeHash: "none" },
-} as const;
-
-/**
- * Sources compiled through the IR pipeline (otherwise the same settings). The Depository's native
- * deposit sits ~250 gas above its floor (21,000 + calldata + LOG3); via-IR's leaner dispatch and
- * decoding is what brings it under the 24,000 budget (measured 24,120 legacy, 23,973 via-IR).
- */
-export const VIA_IR_SOURCES = ["contracts/Depository.sol"] as const;
+// The settings live in ts/deploy/compilerSettings.ts (shipped code reads them without this config);
+// re-exported for scripts that print them.
+export { COMPILER_SETTINGS, VIA_IR_SOURCES };
 
 /**
  * Networks for `ferry deploy --network <name>` and `npx hardhat ignition deploy … --network <name>`.

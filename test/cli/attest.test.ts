@@ -92,6 +92,16 @@ describe("ferry attest", () => {
       expect(run.status).to.equal(2);
       expect(JSON.parse(errorLine(run))).to.have.nested.property("error.code", "INVALID_ADDRESS");
     });
+
+    it("refuses a v2 document under --format v1: exit 2, one stderr line naming the v2 fields", () => {
+      for (const command of [["digest"], ["sign"], ["verify", "--signature", v2.signature, "--signer", "0x0000000000000000000000000000000000000001"]]) {
+        const run = runCli(["attest", ...command, "--format", "v1", files["v2.json"]], { env: KEY_ENV });
+        expect(run.status, command[0]).to.equal(2);
+        expect(run.stdout, command[0]).to.equal("");
+        expect(run.stderr.trimEnd().split("\n"), command[0]).to.have.length(1);
+        expect(errorLine(run)).to.match(/^ferry: INVALID_INPUT: .*v2 attestation.*orderId.*--format v2/);
+      }
+    });
   });
 
   describe("sign", () => {

@@ -2,6 +2,7 @@
 // PostgreSQL through DATABASE_URL.
 import { existsSync } from "node:fs";
 import { expect } from "chai";
+import { readFile } from "node:fs/promises";
 import { apiKeyStore } from "../../ts/service/store/apiKeys.ts";
 import { errorLine } from "./runCli.ts";
 import { pgliteDatabase, postgresDatabase, requirePostgres, type ServiceDatabase } from "./serviceDatabase.ts";
@@ -142,6 +143,18 @@ describe("ferry keys", function () {
       expect(run.status, args.join(" ")).to.equal(0);
       expect(run.stdout).to.match(/^Usage: ferry keys/);
     }
+  });
+
+  it("create --json prints one JSON line a script can read the key from, as ts/cli/README.md documents", async () => {
+    const run = db.cli(["keys", "create", "ci-bot", "--json"]);
+    expect(run.status, run.stderr).to.equal(0);
+    expect(run.stdout.endsWith("\n")).to.equal(true);
+    expect(run.stdout.trimEnd().split("\n")).to.have.length(1);
+    const created = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(Object.keys(created)).to.have.members(["id", "name", "rateLimit", "key"]);
+    expect(created.key).to.match(/^ferry_[A-Za-z0-9_-]{43}$/);
+    const readme = await readFile(new URL("../../ts/cli/README.md", import.meta.url), "utf8");
+    expect(readme).to.include("keys create acme --json | jq -r .key");
   });
 });
 

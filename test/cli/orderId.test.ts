@@ -6,7 +6,7 @@ import { errorLine, runCli, tempFiles } from "./runCli.ts";
 const vectors = loadOrderIdVectors();
 const native = vectors.cases.find((c) => c.name === "native bridge")!;
 
-// Order types declared again here, from DESIGN.md.
+// Order types declared again here, from docs/architecture.md.
 const TYPES = {
   Order: [
     { name: "version", type: "string" },
@@ -120,6 +120,18 @@ describe("ferry order-id", () => {
     const run = runCli(["order-id", "--json", "-"], { input: JSON.stringify(quote) });
     expect(run.status, run.stderr).to.equal(0);
     expect(JSON.parse(run.stdout)).to.deep.equal({ orderId: native.orderId });
+  });
+
+  it("exits 2 on a salt shorter than 32 bytes of hex (a truncated copy), naming the salt", () => {
+    const { orderData } = freshOrder();
+    for (const salt of ["0xabc", `0x${"ab".repeat(31)}`]) {
+      const run = runCli(["order-id", "-"], { input: JSON.stringify({ ...orderData, salt }) });
+      expect(run.status, salt).to.equal(2);
+      expect(run.stdout).to.equal("");
+      expect(errorLine(run)).to.match(/^ferry: INVALID_INPUT: salt/);
+    }
+    // The same number as 32 bytes of hex or in decimal is fine.
+    expect(runCli(["order-id", "-"], { input: JSON.stringify({ ...orderData, salt: String(0xabc) }) }).stdout).to.equal(`${freshOrder().orderId}\n`);
   });
 
   it("exits 2 on bad orderData, naming the field", () => {

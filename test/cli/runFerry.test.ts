@@ -19,6 +19,23 @@ describe("ferry dispatcher", () => {
     }
   });
 
+  it("prints each subcommand's own help: its usage line and its options only, exit 0", () => {
+    const cases: [string[], RegExp, RegExp][] = [
+      [["attest", "digest", "--help"], /^Usage: ferry attest digest /, /--signature/],
+      [["attest", "verify", "-h"], /^Usage: ferry attest verify [^]*--signer/, /print the 0x digest/],
+      [["webhook", "verify", "--help"], /^Usage: ferry webhook verify [^]*--tolerance/, /print the X-Signature-SHA256 value/],
+      [["keys", "create", "--help"], /^Usage: ferry keys create [^]*--rate-limit/, /revoke a key/],
+      [["webhooks", "log", "--help"], /^Usage: ferry webhooks log [^]*--request/, /--url/],
+      [["--help", "webhooks", "show"], /^Usage: ferry webhooks show /, /redeliver/],
+    ];
+    for (const [args, shows, omits] of cases) {
+      const run = runCli(args);
+      expect(run.status, args.join(" ")).to.equal(0);
+      expect(run.stdout, args.join(" ")).to.match(shows);
+      expect(run.stdout, args.join(" ")).not.to.match(omits);
+    }
+  });
+
   it("exits 2 with one stderr line for unknown or missing commands and flags", () => {
     for (const args of [[], ["deploy"], ["devnet"], ["keys", "create"], ["attest"], ["attest", "frobnicate"], ["webhook", "send"], ["--verbose", "attest"], ["help", "nope"]]) {
       const run = runCli(args);

@@ -45,6 +45,14 @@ describe("ferry webhook", () => {
       expect(verify(["--signature", hmac(BINARY), "--now", TIMESTAMP], files["binary.bin"]).status).to.equal(0);
     });
 
+    it("accepts the signature with a 0x prefix", () => {
+      for (const prefix of ["0x", "0X"]) {
+        const run = verify(["--signature", `${prefix}${hmac(BODY)}`, "--now", TIMESTAMP]);
+        expect(run.status, `${prefix}: ${run.stderr}`).to.equal(0);
+      }
+      expect(verify(["--signature", `0x${hmac(BODY, TIMESTAMP, "other-secret")}`, "--now", TIMESTAMP]).status).to.equal(1);
+    });
+
     it("exits 1 with the reason for a wrong signature, a changed body or a stale timestamp", () => {
       const cases: [string[], string, string?][] = [
         [["--signature", hmac(BODY, TIMESTAMP, "other-secret"), "--now", TIMESTAMP], "WEBHOOK_SIGNATURE_MISMATCH"],

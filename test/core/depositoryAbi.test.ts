@@ -22,7 +22,7 @@ describe("depositoryAbi", () => {
     }
   });
 
-  it("has the deposit selectors of DESIGN.md", () => {
+  it("has the deposit selectors of docs/architecture.md", () => {
     const functions = DEPOSITORY_DEPOSIT_ABI.filter((f) => f.type === "function");
     expect(functions.map((f) => toFunctionSelector(f))).to.deep.equal([
       toFunctionSelector("depositNative(address,bytes32)"),

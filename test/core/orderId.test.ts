@@ -8,7 +8,7 @@ const vectors = loadOrderIdVectors();
 const byName = (name: string) => structuredClone(vectors.cases.find((c) => c.name === name)!.orderData) as any;
 
 // ---------------------------------------------------------------------------------------------
-// An independent EIP-712 encoder for Order, written from DESIGN.md with keccak256 and 32-byte words
+// An independent EIP-712 encoder for Order, written from docs/architecture.md with keccak256 and 32-byte words
 // only (no viem hashStruct / ABI coder), working on the raw orderData JSON.
 const STRUCTS: Record<string, string> = {
   Order: "Order(string version,string solverChainId,address solver,uint256 salt,Input[] inputs,Output output,Fee[] fees)",
@@ -70,7 +70,7 @@ function handRolledOrderId(o: any): Hex {
 // ---------------------------------------------------------------------------------------------
 
 describe("orderId", () => {
-  it("has the DESIGN type string with dependencies sorted by name", () => {
+  it("has the type string of docs/architecture.md with dependencies sorted by name", () => {
     expect(ORDER_TYPE).to.equal([STRUCTS.Order, STRUCTS.Fee, STRUCTS.Input, STRUCTS.InputPayment, STRUCTS.InputRefund, STRUCTS.Output, STRUCTS.OutputPayment].join(""));
     expect(ORDER_TYPEHASH).to.equal(keccak256(stringToHex(ORDER_TYPE)));
   });
@@ -167,6 +167,7 @@ describe("orderId", () => {
       ["32-byte EVM recipient", (o) => (o.output.payments[0].recipient = `0x${"11".repeat(32)}`), "INVALID_ADDRESS", "output.payments[0].recipient"],
       ["bad solver", (o) => (o.solver = "0x1234"), "INVALID_ADDRESS", "solver"],
       ["salt over 32 bytes", (o) => (o.salt = `0x${"11".repeat(33)}`), "INVALID_INPUT", "salt"],
+      ["salt under 32 bytes of hex", (o) => (o.salt = "0xabc"), "INVALID_INPUT", "salt"],
       ["empty chain name", (o) => (o.output.chainId = ""), "INVALID_INPUT", "output.chainId"],
       ["call without data", (o) => (o.output.calls = [{ to: zeroAddress, value: "0" }]), "INVALID_INPUT", "output.calls[0].data"],
       ["not an object", () => undefined, "INVALID_INPUT"],

@@ -3,7 +3,7 @@ import { encodeFunctionData, parseAbi, zeroAddress, type Hex } from "viem";
 import { assertQuote, verifyQuote, type VerifyQuoteOptions } from "../../ts/core/verifyQuote.ts";
 import { loadOrderIdVectors } from "../vectors/vectorFiles.ts";
 
-// Written from DESIGN.md, independently of ts/core/depositoryAbi.ts.
+// Written from docs/architecture.md, independently of ts/core/depositoryAbi.ts.
 const depositoryAbi = parseAbi([
   "function depositNative(address depositor, bytes32 id) payable",
   "function depositErc20(address depositor, address token, uint256 amount, bytes32 id)",

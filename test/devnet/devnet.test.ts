@@ -66,7 +66,7 @@ describe("devnet (npm start)", function () {
     expect(startupMs).to.be.below(STARTUP_TIMEOUT_MS);
   });
 
-  it("writes devnet.json in DESIGN's shape", function () {
+  it("writes devnet.json in the shape in docs/architecture.md", function () {
     expect(devnet).to.have.all.keys("apiUrl", "websocketUrl", "chains", "accounts", "apiKey", "webhookUrl");
     expect(devnet.websocketUrl).to.equal(`${devnet.apiUrl.replace(/^http/, "ws")}/ws`);
     expect(devnet.webhookUrl).to.equal(WEBHOOK_URL);

@@ -1,5 +1,5 @@
 /**
- * Compatibility (DESIGN "Service"): the official client of the public service this API follows,
+ * Compatibility (docs/architecture.md "Service"): the official client of the public service this API follows,
  * `@relayprotocol/relay-sdk`, pointed at the devnet's apiUrl, fetches the chains (GET /chains through
  * configureDynamicChains), gets a quote for a native bridge and executes it with a viem wallet
  * (adaptViemWallet) to `success`. Nothing in the SDK is patched: if this fails, the server is what

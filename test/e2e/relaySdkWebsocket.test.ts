@@ -1,5 +1,5 @@
 /**
- * Compatibility of the websocket (DESIGN "Service"): `@relayprotocol/relay-sdk` with its websocket
+ * Compatibility of the websocket (docs/architecture.md "Service"): `@relayprotocol/relay-sdk` with its websocket
  * mode on (`websocket: {enabled, url}`), pointed at the devnet's `/ws`, executes a native bridge to
  * `success` — and the success came over the websocket: the server counted the SDK's subscription and
  * the updates it sent, and the SDK never polled the status endpoint (with a live websocket it only

@@ -37,5 +37,28 @@ export async function runSubcommand(
   if (sub === undefined) throw usageError(`missing subcommand: ferry ${group} ${Object.keys(subcommands).join("|")} (see ferry ${group} --help)`);
   const handler = Object.hasOwn(subcommands, sub) ? subcommands[sub] : undefined;
   if (!handler) throw usageError(`unknown command "ferry ${group} ${sub}" (see ferry ${group} --help)`);
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.stdout(subcommandHelp(helpText, sub));
+    return 0;
+  }
   return handler(rest, io, { ...globals, json });
+}
+
+/**
+ * The help of one subcommand, cut from its group's help so that there is one text to maintain: the
+ * usage line with `<command>` replaced, the subcommand's entry under "Commands:" (its line and the
+ * more deeply indented lines after it), the group's preamble and its "Options:" line. Falls back to
+ * the whole group help when the entry is not found.
+ */
+export function subcommandHelp(groupHelp: string, sub: string): string {
+  const lines = groupHelp.split("\n");
+  const commandsAt = lines.indexOf("Commands:");
+  const start = lines.findIndex((line, i) => i > commandsAt && commandsAt >= 0 && (line === `  ${sub}` || line.startsWith(`  ${sub} `)));
+  if (start < 0) return groupHelp;
+  let end = start + 1;
+  while (end < lines.length && lines[end]!.startsWith("   ")) end++;
+  const usage = lines[0]!.replace("<command>", sub);
+  const preamble = lines.slice(1, commandsAt).join("\n").trim();
+  const options = lines.slice(end).filter((line) => line.startsWith("Options:"));
+  return `${[usage, "", ...lines.slice(start, end), ...(preamble ? ["", preamble] : []), ...(options.length ? ["", ...options] : [])].join("\n")}\n`;
 }

@@ -1,5 +1,5 @@
 /**
- * The records of spec/service-api.md as TypeScript types, written from the spec (the client never
+ * The records of the HTTP API (docs/api.md) as TypeScript types, written from the spec (the client never
  * imports the server). Fields the spec lists are typed; anything else the server adds is still
  * reachable through the index signatures, since a newer server may send more than this client knows.
  * Hex values are plain strings on the wire (0x-prefixed); executeQuote checks what it sends.

@@ -1,6 +1,6 @@
 /**
  * The protocol order id of a quote (`quote.protocol.v2.orderId`): EIP-712 hashStruct(Order) with no
- * domain and no "\x19\x01" prefix, over the types in DESIGN.md "Protocol order id". The deposit's
+ * domain and no "\x19\x01" prefix, over the types in docs/architecture.md "Protocol order id". The deposit's
  * bytes32 id onchain is this value.
  */
 import { hashStruct, keccak256, toHex, type Address, type Hex } from "viem";

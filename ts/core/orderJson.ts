@@ -193,9 +193,14 @@ export function orderFromJson(orderData: unknown, options: OrderIdOptions = {}):
 /** The canonical (lowercase) bytes of an address. */
 const lowercase = (address: Address): Address => `0x${address.slice(2).toLowerCase()}`;
 
-/** The salt is a uint256 that quotes carry as bytes32 hex; decimal is accepted too. */
+/**
+ * The salt is a uint256 that quotes carry as bytes32 hex: hex must be exactly 32 bytes (a shorter one
+ * is a truncated copy, not a number to pad); decimal is accepted too.
+ */
 function parseSalt(value: unknown): bigint {
-  if (typeof value === "string" && /^0x[0-9a-fA-F]{1,64}$/.test(value)) return BigInt(value);
-  if (typeof value === "string" && value.startsWith("0x")) throw new InvalidInputError("expected at most 32 bytes of hex", { path: "salt" });
+  if (typeof value === "string" && /^0x[0-9a-fA-F]{64}$/.test(value)) return BigInt(value);
+  if (typeof value === "string" && value.startsWith("0x")) {
+    throw new InvalidInputError(`expected 32 bytes of hex (0x + 64 hex digits), got ${value.length - 2} digits`, { path: "salt" });
+  }
   return parseUint(value, "salt");
 }

@@ -15,9 +15,9 @@ export const DEPLOYMENT_RECORD_FORMAT = "ferry-deployment-1";
 
 export type CompilerRecord = {
   solcVersion: string;
-  /** hardhat.config.ts COMPILER_SETTINGS: optimizer, evmVersion. */
+  /** ts/deploy/compilerSettings.ts COMPILER_SETTINGS: optimizer, evmVersion. */
   settings: { optimizer: { enabled: boolean; runs: number }; evmVersion: string };
-  /** hardhat.config.ts VIA_IR_SOURCES: the sources compiled with viaIR (otherwise identical settings). */
+  /** ts/deploy/compilerSettings.ts VIA_IR_SOURCES: the sources compiled with viaIR (otherwise identical settings). */
   viaIRSources: string[];
   contracts: Record<
     FerryContractName,

@@ -5,7 +5,6 @@
  * is skipped when its effect is already there, so a second run sends no transaction.
  * The pure parts live in ferryPlan.ts (what to deploy where) and ferryStateCheck.ts (the check).
  */
-import { createRequire } from "node:module";
 import {
   getAddress,
   isAddress,
@@ -22,8 +21,8 @@ import {
   type Transport,
   type WalletClient,
 } from "viem";
-import { COMPILER_SETTINGS, VIA_IR_SOURCES } from "../../hardhat.config.ts";
 import { InvalidInputError } from "../core/errors.ts";
+import { COMPILER_SETTINGS, VIA_IR_SOURCES, solcVersionOfBuild } from "./compilerSettings.ts";
 import { DeployerNotOwnerError, DeploymentConflictError, DeploymentFailedError } from "./deployErrors.ts";
 import { DETERMINISTIC_DEPLOYER, ensureDeterministicDeployer } from "./deterministicDeployer.ts";
 import { DEPLOYMENT_RECORD_FORMAT, mergeDeploymentRecords, sameAddresses, type CompilerRecord, type DeploymentRecord } from "./deploymentRecord.ts";
@@ -250,12 +249,11 @@ export async function checkFerryDeployment(args: {
 }
 
 /**
- * The compiler settings of this build, for the record (hardhat.config.ts + the artifacts), with each
+ * The compiler settings of this build, for the record (ts/deploy/compilerSettings.ts + the artifacts), with each
  * contract's init code hash (constructor arguments included) for `plan`.
  */
 export function compilerRecord(plan: FerryPlan): CompilerRecord {
-  const require = createRequire(import.meta.url);
-  const solcVersion: string = require("solc/package.json").version;
+  const solcVersion = solcVersionOfBuild(FERRY_ARTIFACTS.Depository.buildInfoId);
   const viaIRSources = [...VIA_IR_SOURCES] as string[];
   const contracts = {} as CompilerRecord["contracts"];
   for (const name of FERRY_CONTRACTS) {

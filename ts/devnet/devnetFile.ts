@@ -1,5 +1,5 @@
 /**
- * `.devnet/devnet.json`: what a client needs to use the devnet (DESIGN "Devnet — the main command"):
+ * `.devnet/devnet.json`: what a client needs to use the devnet (docs/architecture.md "Devnet — the main command"):
  * `{ apiUrl, websocketUrl, chains: [{ id, name, rpcUrl, contracts }], accounts: [{ address, privateKey, role }], apiKey, webhookUrl? }`.
  * It holds the (public) Hardhat test keys; the terminal never shows them.
  */

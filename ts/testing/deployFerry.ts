@@ -11,10 +11,15 @@
  *   const { viem, networkHelpers } = await network.create();
  *   const ferry = await networkHelpers.loadFixture(async () => deployFerry(viem));
  */
-import type { ContractReturnType, HardhatViemHelpers, PublicClient, TestClient, WalletClient } from "@nomicfoundation/hardhat-viem/types";
+import type { GetContractReturnType, HardhatViemHelpers, PublicClient, TestClient, WalletClient } from "@nomicfoundation/hardhat-viem/types";
 import type { ChainType } from "hardhat/types/network";
-import { keccak256, numberToHex, toHex, zeroAddress, type Account, type Address, type Hex, type LocalAccount } from "viem";
+import { getContract, keccak256, numberToHex, toHex, zeroAddress, type Account, type Address, type Hex, type LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import mockStablecoinArtifact from "../../artifacts/contracts/mocks/MockStablecoin.sol/MockStablecoin.json" with { type: "json" };
+import { attestedReceiverAbi } from "../abi/AttestedReceiver.ts";
+import { depositoryAbi } from "../abi/Depository.ts";
+import { mockStablecoinAbi } from "../abi/MockStablecoin.ts";
+import { multicallerAbi } from "../abi/Multicaller.ts";
 import { fillDigest, normalizeFillAttestation, type FillAttestation } from "../core/attestationDigest.ts";
 import { signAttestationDigest } from "../core/signAttestation.ts";
 import { signPayoutRequest } from "../core/payoutRequest.ts";
@@ -77,14 +82,25 @@ export type PayoutRequestInput = {
   expiration: bigint | number | string;
 };
 
+/**
+ * Typed contract instances (viem's `getContract` over Ferry's shipped ABIs, the same shape as
+ * hardhat-viem's `getContractAt`): they need no Ferry artifact in the consumer's Hardhat project.
+ */
+export type FerryContracts = {
+  depository: GetContractReturnType<typeof depositoryAbi>;
+  attestedReceiver: GetContractReturnType<typeof attestedReceiverAbi>;
+  multicaller: GetContractReturnType<typeof multicallerAbi>;
+  stablecoin: GetContractReturnType<typeof mockStablecoinAbi>;
+};
+
 export type FerryFixture = {
   chainId: number;
   addresses: FerryAddresses;
-  depository: ContractReturnType<"Depository">;
-  attestedReceiver: ContractReturnType<"AttestedReceiver">;
-  multicaller: ContractReturnType<"Multicaller">;
+  depository: FerryContracts["depository"];
+  attestedReceiver: FerryContracts["attestedReceiver"];
+  multicaller: FerryContracts["multicaller"];
   /** Undefined when `options.stablecoin` is false. */
-  stablecoin: ContractReturnType<"MockStablecoin"> | undefined;
+  stablecoin: FerryContracts["stablecoin"] | undefined;
   signer: LocalAccount;
   allocator: LocalAccount;
   /** The wallet client that deployed (and, unless `owner` was given, owns) the contracts. */
@@ -132,14 +148,14 @@ export async function deployFerry<ChainTypeT extends ChainType | string>(
   const predicted = predictFerryAddresses({ deployer: deployer.account.address, salt: options.salt });
   let existingOwner: Address | undefined;
   if (await hasCode(publicClient, predicted.attestedReceiver)) {
-    const receiver = await viem.getContractAt("AttestedReceiver", predicted.attestedReceiver, { client: { public: publicClient, wallet: deployer } });
+    const receiver = getContract({ address: predicted.attestedReceiver, abi: attestedReceiverAbi, client: { public: publicClient, wallet: deployer } });
     existingOwner = await receiver.read.owner();
     if (!sameAddress(existingOwner, deployer.account.address) && !(await receiver.read.isSigner([signer.address]))) {
       await asOwner(existingOwner, (account) => receiver.write.setSigner([signer.address, true], { account }));
     }
   }
   if (await hasCode(publicClient, predicted.depository)) {
-    const depository = await viem.getContractAt("Depository", predicted.depository, { client: { public: publicClient, wallet: deployer } });
+    const depository = getContract({ address: predicted.depository, abi: depositoryAbi, client: { public: publicClient, wallet: deployer } });
     const owner = await depository.read.owner();
     if (!sameAddress(owner, deployer.account.address) && !sameAddress(await depository.read.allocator(), allocator.address)) {
       await asOwner(owner, (account) => depository.write.setAllocator([allocator.address], { account }));
@@ -160,9 +176,9 @@ export async function deployFerry<ChainTypeT extends ChainType | string>(
   });
   const { addresses } = deployment;
   const client = { public: publicClient, wallet: deployer };
-  const depository = await viem.getContractAt("Depository", addresses.depository, { client });
-  const attestedReceiver = await viem.getContractAt("AttestedReceiver", addresses.attestedReceiver, { client });
-  const multicaller = await viem.getContractAt("Multicaller", addresses.multicaller, { client });
+  const depository = getContract({ address: addresses.depository, abi: depositoryAbi, client });
+  const attestedReceiver = getContract({ address: addresses.attestedReceiver, abi: attestedReceiverAbi, client });
+  const multicaller = getContract({ address: addresses.multicaller, abi: multicallerAbi, client });
 
   if (options.allowedRecipients !== undefined) {
     const owner = await attestedReceiver.read.owner();
@@ -176,10 +192,7 @@ export async function deployFerry<ChainTypeT extends ChainType | string>(
     }
   }
 
-  const stablecoin =
-    options.stablecoin === false
-      ? undefined
-      : await viem.deployContract("MockStablecoin", ["Ferry Test USD", "fUSD"], { client });
+  const stablecoin = options.stablecoin === false ? undefined : await deployTestStablecoin(publicClient, deployer);
 
   const chainId = await publicClient.getChainId();
 
@@ -222,6 +235,20 @@ export async function deployFerry<ChainTypeT extends ChainType | string>(
     attest,
     signPayout,
   };
+}
+
+/** A fresh 6-decimal MockStablecoin (open `mint`) from the shipped artifact. */
+async function deployTestStablecoin(publicClient: PublicClient, deployer: WalletClient): Promise<FerryContracts["stablecoin"]> {
+  const hash = await deployer.deployContract({
+    abi: mockStablecoinAbi,
+    bytecode: mockStablecoinArtifact.bytecode as Hex,
+    args: ["Ferry Test USD", "fUSD"],
+    account: deployer.account,
+    chain: deployer.chain,
+  });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`deployFerry: stablecoin deployment ${hash} failed`);
+  return getContract({ address: receipt.contractAddress, abi: mockStablecoinAbi, client: { public: publicClient, wallet: deployer } });
 }
 
 /**

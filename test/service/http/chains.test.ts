@@ -19,7 +19,7 @@ type Kind = "string" | "number" | "boolean" | "object" | "array";
 const kind = (value: unknown): Kind | "null" | "undefined" =>
   Array.isArray(value) ? "array" : value === null ? "null" : (typeof value as Kind);
 
-/** The spec's Chain record field list (spec/service-api.md "Chain record"). */
+/** The spec's Chain record field list (docs/api.md, GET /chains). */
 const CHAIN_FIELDS: Record<string, Kind> = {
   id: "number",
   name: "string",

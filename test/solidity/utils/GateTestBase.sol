@@ -42,7 +42,7 @@ contract GateHarness is AttestationGate {
 }
 
 /// @notice Attestation builders and signing helpers. Digests are recomputed here from the formats in
-/// DESIGN.md (not through AttestationLib), so these tests also pin the library's encoding.
+/// docs/architecture.md (not through AttestationLib), so these tests also pin the library's encoding.
 abstract contract GateTestBase is Test {
     bytes32 internal constant FILL_TYPEHASH = keccak256(
         "FillAttestation(bytes32 requestId,bytes32 orderId,uint256 originChainId,bytes32 originUser,bytes32 originCurrency,uint256 originAmount,uint256 destinationChainId,bytes32 destinationUser,bytes32 destinationCurrency,uint256 destinationAmount,uint256 deadline,address receiver)"

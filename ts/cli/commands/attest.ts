@@ -2,6 +2,7 @@
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { ATTESTATION_FORMATS, attestationDigest, normalizeAttestation, type AttestationFormat } from "../../core/attestationDigest.ts";
+import { InvalidInputError } from "../../core/errors.ts";
 import { parseAddress } from "../../core/inputParsers.ts";
 import { signAttestationDigest } from "../../core/signAttestation.ts";
 import { verifyAttestation } from "../../core/verifyAttestation.ts";
@@ -14,11 +15,12 @@ export const ATTESTER_KEY_ENV = "FERRY_ATTESTER_KEY";
 
 const HELP = `Usage: ferry attest <command> --format v1|v2 [options] <file.json|->
 
-Attestations are EIP-191 personal-sign signatures over a 32-byte digest (DESIGN.md).
+Attestations are EIP-191 personal-sign signatures over a 32-byte digest (docs/architecture.md).
 The input is a JSON object with the attestation's fields: numbers as JSON numbers or decimal
 strings, users and currencies as 20-byte addresses or 32-byte hex; - reads stdin.
   v1: requestId, originChainId, originUser, originCurrency, originAmount, destinationChainId, destinationUser
   v2: v1 + orderId, destinationCurrency, destinationAmount, deadline, receiver
+A document with v2 fields under --format v1 is an error (exit 2), not a v1 digest of part of it.
 
 Commands:
   digest   print the 0x digest
@@ -33,6 +35,25 @@ Options: --format v1|v2 (required)  --json (machine output)  -h, --help
 
 const FORMAT_OPTION = { format: { type: "string" } } as const;
 
+/** The fields only a v2 attestation has. */
+const V2_ONLY_FIELDS = ["orderId", "destinationCurrency", "destinationAmount", "deadline", "receiver"] as const;
+
+/**
+ * The input file's attestation, refused when it does not match the format: v1 would hash the v1
+ * subset of a v2 document and print a digest nobody signs (the v2 fields are simply missing from a
+ * v1 document, which the v2 parser already reports).
+ */
+async function attestationInput(io: CliIo, path: string, format: AttestationFormat): Promise<unknown> {
+  const input = await readJsonInput(io, path);
+  if (format === "v1" && input !== null && typeof input === "object" && !Array.isArray(input)) {
+    const v2Fields = V2_ONLY_FIELDS.filter((field) => Object.hasOwn(input, field));
+    if (v2Fields.length > 0) {
+      throw new InvalidInputError(`the document is a v2 attestation (it has ${v2Fields.join(", ")}): use --format v2`, { path: "format" });
+    }
+  }
+  return input;
+}
+
 function formatOf(parsed: ParsedCommand): AttestationFormat {
   const format = requiredFlag(parsed, "format");
   if (!(ATTESTATION_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be v1 or v2, got ${JSON.stringify(format)}`);
@@ -43,7 +64,7 @@ async function digest(args: readonly string[], io: CliIo, globals: GlobalFlags):
   const parsed = parseCommandArgs(args, FORMAT_OPTION, { min: 1, max: 1 });
   if (parsed.help) return help(io);
   const format = formatOf(parsed);
-  const result = attestationDigest(format, await readJsonInput(io, parsed.positionals[0]!));
+  const result = attestationDigest(format, await attestationInput(io, parsed.positionals[0]!, format));
   printResult(io, parsed.json || globals.json, result, { format, digest: result });
   return EXIT.OK;
 }
@@ -52,7 +73,7 @@ async function sign(args: readonly string[], io: CliIo, globals: GlobalFlags): P
   const parsed = parseCommandArgs(args, FORMAT_OPTION, { min: 1, max: 1 });
   if (parsed.help) return help(io);
   const format = formatOf(parsed);
-  const input = await readJsonInput(io, parsed.positionals[0]!);
+  const input = await attestationInput(io, parsed.positionals[0]!, format);
   const key = io.env[ATTESTER_KEY_ENV];
   if (key === undefined || key === "") throw new UsageError(`${ATTESTER_KEY_ENV} is not set`);
   if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new UsageError(`${ATTESTER_KEY_ENV} is not a 0x-prefixed 32-byte private key`);
@@ -84,7 +105,7 @@ async function verify(args: readonly string[], io: CliIo, globals: GlobalFlags):
   // Bad input is exit 2; only the verification itself decides between 0 and 1.
   const signers = signerFlags.flatMap((value) => value.split(",")).map((value) => parseAddress(value.toLowerCase(), "--signer"));
   const now = integerFlag(parsed, "now") ?? io.now();
-  const attestation = normalizeAttestation(format, await readJsonInput(io, parsed.positionals[0]!));
+  const attestation = normalizeAttestation(format, await attestationInput(io, parsed.positionals[0]!, format));
 
   const result = await verifyAttestation({ format, attestation, signature: signature as Hex, signers, now });
   if (result.valid) {

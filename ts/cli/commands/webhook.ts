@@ -23,7 +23,7 @@ Commands:
              --timestamp <unix>   the X-Signature-Timestamp value
   verify   exit 0 if valid, 1 if not (reason on stderr)
              --timestamp <unix>   the received X-Signature-Timestamp
-             --signature <hex>    the received X-Signature-SHA256
+             --signature <hex>    the received X-Signature-SHA256 (a 0x prefix is accepted)
              --now <unix>         clock (default: now)
              --tolerance <sec>    accepted clock distance (default ${DEFAULT_WEBHOOK_TOLERANCE_SECONDS})
 
@@ -63,8 +63,10 @@ async function verify(args: readonly string[], io: CliIo, globals: GlobalFlags):
   const json = parsed.json || globals.json;
   const secret = secretOf(parsed, io);
   const timestamp = timestampOf(parsed);
-  const signature = parsed.values.signature;
-  if (typeof signature !== "string" || signature === "") throw new UsageError("missing --signature");
+  const given = parsed.values.signature;
+  if (typeof given !== "string" || given === "") throw new UsageError("missing --signature");
+  // The header is bare hex; a 0x-prefixed copy of it (as other signatures are written) is the same value.
+  const signature = given.replace(/^0x/i, "");
   const now = integerFlag(parsed, "now") ?? io.now();
   const toleranceSeconds = integerFlag(parsed, "tolerance") ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
   const rawBody = await readInput(io, parsed.positionals[0]!);

@@ -30,7 +30,7 @@ import { resolveAccounts, type ServiceAccounts } from "../chains/serviceAccounts
 import { createQuoteService } from "../quote/quoteService.ts";
 import { registerHealthRoute } from "./routes/health.ts";
 import { registerMetricsRoute } from "./routes/metrics.ts";
-import { registerOpenApiRoute } from "./routes/openapi.ts";
+import { openApiOptions, registerOpenApiRoute } from "./routes/openapi.ts";
 import { registerReadyRoute, type ReadinessCheck } from "./routes/ready.ts";
 import { requestLogSerializer } from "./requestLogSerializer.ts";
 import { registerWebsocketRoute } from "../websocket/websocketRoute.ts";
@@ -96,16 +96,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   installErrorHandlers(app, secrets);
   installStrictQueryIntegers(app);
 
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: "Ferry",
-        version: API_VERSION,
-        description: "Self-hostable cross-chain intent execution service. Errors are `{message, errorCode}`.",
-      },
-      components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } } },
-    },
-  });
+  await app.register(swagger, openApiOptions(config, API_VERSION));
 
   await installApiKeyRateLimit(app, {
     apiKeys,

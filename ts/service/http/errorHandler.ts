@@ -30,8 +30,21 @@ export function formatValidationErrors(errors: readonly ValidationIssue[], dataV
   if (first.keyword === "additionalProperties") message = `${field}: unknown field '${firstOf(params.additionalProperties, params.additionalProperty)}'`;
   else if (first.keyword === "boolean") message = `${field}: unknown field`;
   else if (first.keyword === "required") message = `${field}: missing required field '${firstOf(params.requiredProperties, params.missingProperty)}'`;
-  else message = `${field} ${first.message ?? "is invalid"}`;
+  else {
+    const allowed = allowedValues(errors, first.instancePath ?? "");
+    message = allowed ? `${field} must be one of ${allowed.map((value) => (typeof value === "string" ? `'${value}'` : String(value))).join(", ")}` : `${field} ${first.message ?? "is invalid"}`;
+  }
   return new Error(message);
+}
+
+/**
+ * The values a field may take when its schema is an enum or a union of literals (every issue at the
+ * path is a `const` or `enum` miss, besides the union's own `anyOf`); otherwise undefined.
+ */
+function allowedValues(errors: readonly ValidationIssue[], instancePath: string): unknown[] | undefined {
+  const atPath = errors.filter((e) => (e.instancePath ?? "") === instancePath && e.keyword !== "anyOf");
+  if (atPath.length === 0 || !atPath.every((e) => e.keyword === "const" || e.keyword === "enum")) return undefined;
+  return atPath.flatMap((e) => (e.keyword === "enum" ? ((e.params?.allowedValues as unknown[] | undefined) ?? []) : [e.params?.allowedValue]));
 }
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {

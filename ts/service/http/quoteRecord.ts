@@ -84,7 +84,7 @@ export const QuoteSchema = Type.Object(
     protocol: Type.Object({
       v2: Type.Object({
         orderId: Str,
-        orderData: Type.Unknown({ description: "The order hashed into orderId (DESIGN.md, Protocol order id)" }),
+        orderData: Type.Unknown({ description: "The order hashed into orderId (docs/architecture.md, Protocol order id)" }),
         paymentDetails: Type.Object({ chainId: Str, depository: Str, currency: Str, amount: Str }),
         orderSignature: Type.Optional(
           Type.String({ description: "The solver key's EIP-191 signature over the orderId's 32 bytes; only with includeProtocolData" }),

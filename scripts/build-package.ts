@@ -1,0 +1,68 @@
+// Assembles the `ferry` package (packages/ferry) at pack time — its `prepack`; `--clean` (its
+// `postpack`) removes what this wrote. Nothing it writes is committed. The sources stay where the
+// repository keeps them; the package gets:
+//   contracts/**/*.sol     the Solidity sources at the paths they have here, without contracts/mocks
+//   build/contracts/*.json the compiled artifacts of those sources (OpenZeppelin's layout)
+//   dist/**                ts/{core,abi,client,testing} (and the ts/deploy code the fixture runs)
+//                          compiled to ESM JS + .d.ts, with the artifacts the fixture deploys
+// Node does not strip types under node_modules, so the package ships no .ts.
+import { execFileSync } from "node:child_process";
+import { cp, mkdir, readdir, readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const PACKAGE = path.join(ROOT, "packages/ferry");
+const GENERATED = ["contracts", "build", "dist"];
+const bin = (name: string) => path.join(ROOT, "node_modules/.bin", name);
+
+async function clean(): Promise<void> {
+  for (const folder of GENERATED) await rm(path.join(PACKAGE, folder), { recursive: true, force: true });
+}
+
+async function* files(dir: string): AsyncGenerator<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* files(full);
+    else yield full;
+  }
+}
+
+/** contracts/mocks holds test-only tokens and hostile recipients: not for consumers. */
+const isShippedSource = (relative: string) => relative.endsWith(".sol") && !relative.startsWith(`mocks${path.sep}`);
+
+async function build(): Promise<void> {
+  await clean();
+  // The artifacts the package ships are this build's (incremental: fast when nothing changed).
+  execFileSync(bin("hardhat"), ["build", "--quiet"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+
+  const sources = path.join(ROOT, "contracts");
+  const artifactNames = new Set<string>();
+  for await (const file of files(sources)) {
+    const relative = path.relative(sources, file);
+    if (!isShippedSource(relative)) continue;
+    await mkdir(path.dirname(path.join(PACKAGE, "contracts", relative)), { recursive: true });
+    await cp(file, path.join(PACKAGE, "contracts", relative));
+    // One artifact per contract of the file (artifacts/contracts/<path>/<Name>.json).
+    const artifactDir = path.join(ROOT, "artifacts/contracts", relative);
+    for (const entry of await readdir(artifactDir)) {
+      if (!entry.endsWith(".json")) continue;
+      if (artifactNames.has(entry)) throw new Error(`two artifacts named ${entry}: build/contracts is flat`);
+      artifactNames.add(entry);
+      await mkdir(path.join(PACKAGE, "build/contracts"), { recursive: true });
+      await cp(path.join(artifactDir, entry), path.join(PACKAGE, "build/contracts", entry));
+    }
+  }
+
+  execFileSync(bin("tsc"), ["-p", path.join(PACKAGE, "tsconfig.build.json")], { cwd: ROOT, stdio: "inherit" });
+
+  // What Node would refuse under node_modules: any import of a .ts module left in the JS.
+  for await (const file of files(path.join(PACKAGE, "dist"))) {
+    if (!file.endsWith(".js")) continue;
+    const text = await readFile(file, "utf8");
+    if (/from\s+["'][^"']+\.ts["']|import\(\s*["'][^"']+\.ts["']/.test(text)) throw new Error(`${file} still imports a .ts module`);
+  }
+}
+
+if (process.argv.includes("--clean")) await clean();
+else await build();

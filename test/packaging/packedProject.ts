@@ -1,0 +1,86 @@
+/**
+ * What the packaging tests share: `npm pack` of packages/ferry (its prepack builds the contracts, the
+ * artifacts and the JS + .d.ts), a copy of an example project in a temp dir, and `npm install` of the
+ * tarball there with scripts on — exactly what a user does. Child processes run asynchronously, so an
+ * in-process devnet keeps serving while they talk to it. No tests here.
+ */
+import { spawn } from "node:child_process";
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export type Run = { status: number | null; stdout: string; stderr: string };
+
+/**
+ * The environment of a command a user would type: this repo's Node 22 first on PATH (npm and npx
+ * then run on it), and none of the variables of the `npm run` and the Hardhat test run this test is
+ * running under (HARDHAT_CONFIG would point the example's Hardhat at this repository's config).
+ */
+export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(npm_|HARDHAT_)/i.test(name) || ["INIT_CWD", "NODE_OPTIONS", "NODE_ENV", "HH_TEST"].includes(name)) continue;
+    env[name] = value;
+  }
+  env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${path.join(REPO_ROOT, "node_modules/.bin")}${path.delimiter}${process.env.PATH ?? ""}`;
+  return { ...env, ...extra };
+}
+
+export function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: userEnv(options.env), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 300_000);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+/** Throws with the command's output when it failed. */
+export async function runOk(command: string, args: string[], options: Parameters<typeof run>[2]): Promise<Run> {
+  const result = await run(command, args, options);
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(" ")} exited ${result.status} in ${options.cwd}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
+  }
+  return result;
+}
+
+/** Packs packages/<name> into `destination`; returns the tarball's path. */
+export async function packPackage(name: string, destination: string): Promise<string> {
+  const packed = await runOk("npm", ["pack", "--json", "--pack-destination", destination], { cwd: path.join(REPO_ROOT, "packages", name) });
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as [{ filename: string }];
+  return path.join(destination, info.filename);
+}
+
+/** Copies examples/<example> (sources only) into a fresh temp dir and installs `tarballs` there. */
+export async function installExample(example: string, tarballs: string[]): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const root = await mkdtemp(path.join(tmpdir(), `ferry-${example}-`));
+  const dir = path.join(root, example);
+  const source = path.join(REPO_ROOT, "examples", example);
+  const skip = new Set(["node_modules", "artifacts", "cache", "types", "package-lock.json"]);
+  await cp(source, dir, { recursive: true, filter: (from) => !skip.has(path.basename(from)) || path.dirname(from) !== source });
+  await runOk("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...tarballs], { cwd: dir });
+  return { dir, cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+/** The files in a tarball (`npm pack` layout: package/<path>). */
+export async function tarballFiles(tarball: string): Promise<string[]> {
+  const listed = await runOk("tar", ["-tzf", tarball], { cwd: path.dirname(tarball) });
+  return listed.stdout
+    .split("\n")
+    .filter((line) => line.length > 0 && !line.endsWith("/"))
+    .map((line) => line.replace(/^package\//, ""))
+    .sort();
+}
