@@ -4,6 +4,8 @@ import { parseConfig, resolveChainContracts, type Env } from "../../../ts/servic
 import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
 import { buildApp, type AppDeps } from "../../../ts/service/http/app.ts";
 import type { FerryApp } from "../../../ts/service/http/ferryApp.ts";
+import { createChainClients } from "../../../ts/service/chains/chainClients.ts";
+import { createTransactionIndexer } from "../../../ts/service/solver/indexTransaction.ts";
 
 export const FIXTURE_ADDRESSES = {
   depository: "0x1111111111111111111111111111111111111111",
@@ -32,6 +34,13 @@ export function fixtureConfig(file: Record<string, unknown> = {}, env: Env = {})
 
 export type Listening = { app: FerryApp; url: string; close: () => Promise<void> };
 
+/** The deps `startServer` composes: with a store, POST /transactions/index gets the solver's indexer (over the config's chains). */
+export function withServerDeps(config: FerryConfig, deps: AppDeps = {}): AppDeps {
+  if (!deps.store || deps.transactionIndexer) return deps;
+  const clients = deps.chainClients ?? createChainClients(config.chains);
+  return { ...deps, transactionIndexer: createTransactionIndexer({ store: deps.store, clients, chains: config.chains }) };
+}
+
 /** Builds the app (letting `setup` add test-only routes first) and listens on 127.0.0.1:<ephemeral>. */
 export async function listen(options: {
   config?: FerryConfig;
@@ -39,7 +48,8 @@ export async function listen(options: {
   logger?: FastifyServerOptions["logger"];
   setup?: (app: FerryApp) => void;
 }): Promise<Listening> {
-  const app = await buildApp({ config: options.config ?? fixtureConfig(), deps: options.deps ?? {}, logger: options.logger ?? false });
+  const config = options.config ?? fixtureConfig();
+  const app = await buildApp({ config, deps: withServerDeps(config, options.deps), logger: options.logger ?? false });
   options.setup?.(app);
   const url = await app.listen({ host: "127.0.0.1", port: 0 });
   return { app, url, close: () => app.close() };

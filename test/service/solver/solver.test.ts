@@ -52,9 +52,10 @@ describe("solver", function () {
     expect(data.inTxs[0]).to.include({ hash: txHash.toLowerCase(), type: "onchain", chainId: env.origin.chainId, status: "success" });
     expect(BigInt(data.inTxs[0].fee) > 0n).to.equal(true);
     expect(data.outTxs[0]).to.include({ hash: done.txHashes[0], chainId: env.destination.chainId, status: "success" });
-    expect(data).to.include({ originAmount: intent.originAmount.toString(), destinationAmount: intent.destinationAmount.toString(), fillDeadline: intent.fillDeadline, depositedAmount: intent.originAmount.toString() });
+    expect(done.solver!.intent).to.deep.equal(intent);
+    expect(done.solver!.deposit).to.include({ txHash: txHash.toLowerCase(), amount: intent.originAmount, token: NATIVE, chainId: env.origin.chainId });
     const repayment = done.solver!.repayment!;
-    expect(repayment.calls).to.deep.equal([{ to: env.solver.toLowerCase(), token: NATIVE, amount: intent.originAmount.toString() }]);
+    expect(repayment.calls).to.deep.equal([{ to: env.solver.toLowerCase(), token: NATIVE, amount: intent.originAmount }]);
     expect(await executedPayout(repayment)).to.equal(true);
     // The solver got the deposit back on the origin chain (minus the gas of the execute it sent).
     const solverAfter = await tokenBalance(env.origin, NATIVE, env.solver);
@@ -79,8 +80,8 @@ describe("solver", function () {
     expect(await tokenBalance(env.destination, env.stablecoin, intent.recipient)).to.equal(parseUnits("99", 6));
     const repayment = done.solver!.repayment!;
     expect(repayment.calls).to.deep.equal([
-      { to: env.solver.toLowerCase(), token: env.stablecoin.toLowerCase(), amount: amount.toString() },
-      { to: intent.refundTo, token: env.stablecoin.toLowerCase(), amount: "5" },
+      { to: env.solver.toLowerCase(), token: env.stablecoin.toLowerCase(), amount },
+      { to: intent.refundTo, token: env.stablecoin.toLowerCase(), amount: 5n },
     ]);
     expect(await tokenBalance(env.origin, env.stablecoin, intent.refundTo)).to.equal(5n);
     expect(await executedPayout(repayment)).to.equal(true);
@@ -109,7 +110,7 @@ describe("solver", function () {
       expect(await filledLogs(env, intent.requestId)).to.have.length(0);
       const refund = done.solver!.refund!;
       expect(done.txHashes).to.deep.equal([refund.hash]);
-      expect(refund.calls).to.deep.equal([{ to: intent.refundTo, token: NATIVE, amount: amount.toString() }]);
+      expect(refund.calls).to.deep.equal([{ to: intent.refundTo, token: NATIVE, amount }]);
       expect((await store.requestEvents(intent.requestId)).map((e) => e.status)).to.deep.equal(["waiting", "pending", "failure", "refund"]);
     });
   }

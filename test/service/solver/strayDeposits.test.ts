@@ -89,8 +89,8 @@ describe("solver stray deposits", function () {
     expect(stray.state).to.equal("refunded");
     const refund = stray.refund!;
     expect(refund.status).to.equal("confirmed");
-    expect(refund.calls).to.deep.equal([{ to: stray.depositor, token: token.toLowerCase(), amount: amount.toString() }]);
-    expect(refund.nonce).to.equal(strayRefundNonce(key.chainId, key.txHash as Hex, key.logIndex).toString());
+    expect(refund.calls).to.deep.equal([{ to: stray.depositor, token: token.toLowerCase(), amount }]);
+    expect(refund.nonce).to.equal(strayRefundNonce(key.chainId, key.txHash as Hex, key.logIndex));
     const receipt = await env.origin.publicClient.getTransactionReceipt({ hash: refund.hash! });
     expect(receipt.status).to.equal("success");
     const logs = await executions(refund.requestHash);
@@ -113,9 +113,9 @@ describe("solver stray deposits", function () {
     expect(await filledLogs(env, intent.requestId)).to.have.length(1);
     expect(await tokenBalance(env.destination, NATIVE, intent.recipient)).to.equal(BigInt(intent.destinationAmount));
     expect((await store.requestEvents(intent.requestId)).map((e) => e.status)).to.deep.equal(["waiting", "pending", "submitted", "success"]);
-    expect(done.solver!.repayment!.calls).to.deep.equal([{ to: env.solver.toLowerCase(), token: NATIVE, amount: intent.originAmount.toString() }]);
+    expect(done.solver!.repayment!.calls).to.deep.equal([{ to: env.solver.toLowerCase(), token: NATIVE, amount: intent.originAmount }]);
 
-    expect(stray).to.include({ reason: "DOUBLE_SPEND", requestId: intent.requestId.toLowerCase(), depositor, token: NATIVE, amount: amount.toString() });
+    expect(stray).to.include({ reason: "DOUBLE_SPEND", requestId: intent.requestId.toLowerCase(), depositor, token: NATIVE, amount });
     await expectRefunded(stray, key, NATIVE, amount);
     expect(await tokenBalance(env.origin, NATIVE, depositor)).to.equal(amount);
     // Its nonce is none of the request's payout nonces.

@@ -10,6 +10,7 @@ import { createSolver } from "../../../ts/service/solver/startSolver.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { tickUntil } from "./solverHelpers.ts";
 import { deposit, freshAddress, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
+import { withServerDeps } from "../http/testApp.ts";
 
 describe("POST /transactions/index", function () {
   this.timeout(300_000);
@@ -19,7 +20,7 @@ describe("POST /transactions/index", function () {
   let url: string;
 
   async function serve(config: FerryConfig) {
-    app = await buildApp({ config, deps: { store } });
+    app = await buildApp({ config, deps: withServerDeps(config, { store }) });
     url = await app.listen({ host: "127.0.0.1", port: 0 });
   }
   const post = async (body: unknown, raw?: string) => {
@@ -137,7 +138,7 @@ describe("POST /transactions/index", function () {
       expect(response.body).to.deep.equal({ message: "transaction seen; it is indexed once confirmed", requestIds: [intent.requestId] });
       const waiting = await store.getRequest(intent.requestId);
       expect(waiting).to.deep.include({ status: "waiting", inTxHashes: [txHash.toLowerCase()] });
-      expect(waiting!.data).to.include({ originAmount: intent.originAmount.toString(), destinationAmount: intent.destinationAmount.toString() });
+      expect(waiting!.solver!.intent).to.deep.include({ originAmount: intent.originAmount, destinationAmount: intent.destinationAmount });
       await env.origin.testClient.mine({ blocks: 1 });
     } finally {
       await env.origin.testClient.setAutomine(true);

@@ -1,5 +1,5 @@
 /**
- * `protocol.v2` of a quote, typed: the order (ts/core `Order`, DESIGN.md "Protocol order id") and the
+ * `protocol.v2` of a quote, typed: the order (ts/core `Order`, docs/architecture.md "Protocol order id") and the
  * paymentDetails. Pure. The quote hashes the order once (ts/core `hashOrder`: the Depository deposit's
  * `id`) and writes its wire form once (ts/core `orderToJson`).
  *
