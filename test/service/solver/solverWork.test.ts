@@ -75,6 +75,8 @@ describeEachEngine("store solverWork", (engine) => {
     expect(patched.data).to.deep.equal({ slippageTolerance: "1", subsidizedRequest: false });
     expect(patched.txHashes).to.deep.equal([hex(7), hex(8)]);
     expect((await store.patchRequest(hex(20), { txHashes: [hex(7), hex(9)] })).txHashes).to.deep.equal([hex(7), hex(8), hex(9)]);
+    // A resent fill replaces the hash the chain never saw.
+    expect((await store.patchRequest(hex(20), { txHashes: [hex(10)], dropTxHash: hex(9) })).txHashes).to.deep.equal([hex(7), hex(8), hex(10)]);
     expect(await store.requestEvents(hex(20))).to.have.length(1);
   });
 });

@@ -58,6 +58,8 @@ export type NewRequest = {
 export type RequestPatch = {
   inTxHashes?: Hex[];
   txHashes?: Hex[];
+  /** A destination hash to take out of `txHashes` (a fill the chain never saw, replaced by a resend). */
+  dropTxHash?: Hex;
   failReason?: string;
   refundFailReason?: string;
   originBlock?: number;

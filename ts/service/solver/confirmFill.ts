@@ -41,7 +41,12 @@ export async function confirmFill(ctx: SolverContext, request: StoredRequest): P
   ctx.log.warn({ requestId: request.id, lostTxHash: hash }, "recorded fill unknown to the chain: resending");
   let resent: StoredRequest = request;
   const result = await sendFill(ctx, intent, dest, async (newHash) => {
-    resent = await ctx.store.patchRequest(request.id, { txHashes: [newHash], solver: { fill: { hash: newHash, status: "sent", replaced: hash ?? null } } });
+    // The lost hash leaves the public txHashes: the chain never saw it (the resend's hash takes its place).
+    resent = await ctx.store.patchRequest(request.id, {
+      txHashes: [newHash],
+      ...(hash && { dropTxHash: hash }),
+      solver: { fill: { hash: newHash, status: "sent", replaced: hash ?? null } },
+    });
   });
   if (!result.sent) {
     if (result.revert.failReason === "ORDER_ALREADY_FILLED") throw new FillLogNotFoundError(request.id);

@@ -148,7 +148,7 @@ async function updateRequest(db: Db, id: string, at: string, status: string | nu
     `UPDATE requests SET
        status = coalesce($2, status),
        in_tx_hashes = ARRAY(SELECT h FROM unnest(in_tx_hashes || $3::text[]) WITH ORDINALITY AS t(h, i) GROUP BY h ORDER BY min(i)),
-       tx_hashes = ARRAY(SELECT h FROM unnest(tx_hashes || $4::text[]) WITH ORDINALITY AS t(h, i) GROUP BY h ORDER BY min(i)),
+       tx_hashes = ARRAY(SELECT h FROM unnest(array_remove(tx_hashes, $13::text) || $4::text[]) WITH ORDINALITY AS t(h, i) GROUP BY h ORDER BY min(i)),
        fail_reason = coalesce($5, fail_reason),
        refund_fail_reason = coalesce($6, refund_fail_reason),
        origin_block = coalesce($7, origin_block),
@@ -170,6 +170,7 @@ async function updateRequest(db: Db, id: string, at: string, status: string | nu
       patch.details !== undefined,
       patch.details === undefined || patch.details === null ? null : JSON.stringify(patch.details),
       at,
+      patch.dropTxHash ? canonicalHex(patch.dropTxHash) : null,
     ],
   );
   return rows.length === 0 ? null : requestFromRow(rows[0]!);
