@@ -125,7 +125,7 @@ contract DepositoryFuzzTest is DepositoryTestBase {
         depository.execute(request, _signRequest(request));
         assertEq(to.balance, amount);
         assertEq(address(depository).balance, funded - amount);
-        assertTrue(depository.executed(requestHash));
+        assertTrue(depository.executed(nonce));
     }
 
     function testFuzz_execute_paysErc20(uint256 toSeed, uint256 funded, uint256 amount, uint256 nonce, uint256 ttl)
@@ -174,7 +174,7 @@ contract DepositoryFuzzTest is DepositoryTestBase {
         IDepository.CallRequest memory request = _request(solver, address(0), amount, nonce);
         bytes memory signature = _signRequest(request);
         depository.execute(request, signature);
-        vm.expectRevert(abi.encodeWithSelector(IDepository.RequestAlreadyExecuted.selector, _hashRequest(request)));
+        vm.expectRevert(abi.encodeWithSelector(IDepository.NonceAlreadyUsed.selector, nonce));
         depository.execute(request, signature);
         assertEq(solver.balance, amount);
     }
