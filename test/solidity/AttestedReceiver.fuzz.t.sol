@@ -53,8 +53,8 @@ contract AttestedReceiverFuzzTest is ReceiverFixture {
         (FillAttestation memory att, address user) = _valid(f, address(0), 1_000 ether);
         uint256 before = user.balance;
 
-        vm.expectEmit(true, true, false, true, address(receiver));
-        emit IAttestedReceiver.Filled(att.requestId, user, att.orderId);
+        vm.expectEmit(true, true, true, true, address(receiver));
+        emit IAttestedReceiver.Filled(att.requestId, user, solver, att.orderId, address(0), att.destinationAmount);
         _fillNative(att, _sign(att));
 
         assertEq(user.balance - before, att.destinationAmount);
@@ -66,8 +66,8 @@ contract AttestedReceiverFuzzTest is ReceiverFixture {
         (FillAttestation memory att, address user) = _valid(f, address(usdc), 1e18);
         uint256 solverBefore = usdc.balanceOf(solver);
 
-        vm.expectEmit(true, true, false, true, address(receiver));
-        emit IAttestedReceiver.Filled(att.requestId, user, att.orderId);
+        vm.expectEmit(true, true, true, true, address(receiver));
+        emit IAttestedReceiver.Filled(att.requestId, user, solver, att.orderId, address(usdc), att.destinationAmount);
         _fillToken(att, _sign(att));
 
         assertEq(usdc.balanceOf(user), att.destinationAmount);

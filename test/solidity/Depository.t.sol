@@ -11,6 +11,7 @@ import {IDepository} from "../../contracts/interfaces/IDepository.sol";
 import {AttestationLib} from "../../contracts/libraries/AttestationLib.sol";
 import {MockStablecoin} from "../../contracts/mocks/MockStablecoin.sol";
 import {FalseReturnToken} from "../../contracts/mocks/FalseReturnToken.sol";
+import {MockERC1271Wallet} from "../../contracts/mocks/MockERC1271Wallet.sol";
 import {RevertingRecipient} from "../../contracts/mocks/RevertingRecipient.sol";
 
 /// @notice Shared fixture and an independent EIP-712 encoder for the Depository suites
@@ -477,6 +478,22 @@ contract DepositoryTest is DepositoryTestBase {
         (, bytes32 r, bytes32 s) = vm.sign(allocatorKey, _digest(request, address(depository)));
         vm.expectRevert(abi.encodeWithSelector(IDepository.SignerNotAllocator.selector, address(0)));
         depository.execute(request, abi.encodePacked(r, s, uint8(29)));
+    }
+
+    function test_execute_acceptsEip1271Allocator() public {
+        (address walletOwner, uint256 walletOwnerKey) = makeAddrAndKey("multisig signer");
+        MockERC1271Wallet wallet = new MockERC1271Wallet(walletOwner);
+        Depository multisigDepository = new Depository(owner, address(wallet));
+        vm.deal(address(multisigDepository), 1 ether);
+        IDepository.CallRequest memory request = _request(solver, address(0), 1 ether, 1);
+
+        (address stranger, uint256 strangerKey) = makeAddrAndKey("stranger");
+        bytes memory strangerSignature = _sign(strangerKey, _digest(request, address(multisigDepository)));
+        vm.expectRevert(abi.encodeWithSelector(IDepository.SignerNotAllocator.selector, stranger));
+        multisigDepository.execute(request, strangerSignature);
+
+        multisigDepository.execute(request, _sign(walletOwnerKey, _digest(request, address(multisigDepository))));
+        assertEq(solver.balance, 1 ether);
     }
 
     function test_execute_acceptsCompactSignature() public {
