@@ -142,7 +142,7 @@ describe("solver crash safety (service killed with SIGKILL)", function () {
       address: env.config.chains[0]!.contracts.depository,
       abi: depositoryAbi,
       functionName: "executed",
-      args: [(stored!.data.repayment as StoredPayout).requestHash],
+      args: [BigInt((stored!.data.repayment as StoredPayout).nonce)],
     }))).to.equal(true);
   });
 

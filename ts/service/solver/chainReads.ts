@@ -79,6 +79,7 @@ export async function findPayoutTx(client: ChainClient, requestHash: Hex): Promi
   return logs.length > 0 ? (logs[0]!.transactionHash as Hex) : null;
 }
 
-export async function isPayoutExecuted(client: ChainClient, requestHash: Hex): Promise<boolean> {
-  return client.publicClient.readContract({ address: client.config.contracts.depository, abi: depositoryAbi, functionName: "executed", args: [requestHash] });
+/** Whether the Depository's replay guard has used `nonce` (payouts are keyed by nonce onchain). */
+export async function isPayoutExecuted(client: ChainClient, nonce: string): Promise<boolean> {
+  return client.publicClient.readContract({ address: client.config.contracts.depository, abi: depositoryAbi, functionName: "executed", args: [BigInt(nonce)] });
 }
