@@ -34,8 +34,9 @@ contract AttestedReceiverFuzzTest is ReceiverFixture {
         vm.stopPrank();
 
         att = FillAttestation({
-            requestId: f.requestId,
-            orderId: f.orderId,
+            // Ids 0 are refused (test_fill_revertsIfZeroRequestId / ZeroOrderId).
+            requestId: f.requestId == bytes32(0) ? bytes32(uint256(1)) : f.requestId,
+            orderId: f.orderId == bytes32(0) ? bytes32(uint256(1)) : f.orderId,
             originChainId: f.originChainId,
             originUser: _pad(f.originUser),
             originCurrency: f.originCurrency,

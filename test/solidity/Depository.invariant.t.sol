@@ -59,6 +59,7 @@ contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
     // ---------------------------------------------------------------- actions
 
     function depositNative(uint256 actorSeed, bool creditSelf, bytes32 id, uint256 amount) external {
+        if (id == bytes32(0)) id = bytes32(uint256(1)); // orderId 0 is refused (unit-tested)
         address actor = _actor(actorSeed);
         amount = bound(amount, 1, 1e24);
         vm.deal(actor, amount);
@@ -71,6 +72,7 @@ contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
     function depositErc20(uint256 tokenSeed, uint256 actorSeed, bytes32 id, uint256 amount, bool allowanceForm)
         external
     {
+        if (id == bytes32(0)) id = bytes32(uint256(1)); // orderId 0 is refused (unit-tested)
         address token = tokens[bound(tokenSeed, 1, 2)];
         address actor = _actor(actorSeed);
         amount = bound(amount, 1, 1e30);
