@@ -7,7 +7,8 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {ReentrancyGuardTransient} from "solady/src/utils/ReentrancyGuardTransient.sol";
-import {LowLevelCall} from "@openzeppelin/contracts/utils/LowLevelCall.sol";
+import {ECDSA} from "solady/src/utils/ECDSA.sol";
+import {SignatureCheckerLib} from "solady/src/utils/SignatureCheckerLib.sol";
 
 import {IDepository} from "./interfaces/IDepository.sol";
 import {AttestationLib} from "./libraries/AttestationLib.sol";
@@ -36,18 +37,38 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
         "CallRequest(Call[] calls,uint256 nonce,uint256 expiration)Call(address to,address token,uint256 amount)"
     );
 
+    /// @dev Gas forwarded to a native payee (see IDepository): enough for a smart-account wallet's
+    /// `receive` (a Safe takes ~7k), bounded so that a payee chosen by someone else cannot make the
+    /// submitter pay for a gas burn.
+    uint256 internal constant NATIVE_PAYOUT_GAS = 50_000;
+    /// @dev Gas forwarded to an ERC-20 `transfer` payout: a proxied stablecoin paying a fresh
+    /// address takes ~35-60k; a token hook (ERC-777 style) cannot burn more than this.
+    uint256 internal constant TOKEN_PAYOUT_GAS = 100_000;
+    /// @dev Delay between proposing and applying an allocator change.
+    uint256 internal constant ALLOCATOR_CHANGE_DELAY = 2 days;
+
     // ---------------------------------------------------------------- storage
 
     /// @inheritdoc IDepository
     address public allocator;
+    /// @inheritdoc IDepository
+    bool public allocatorLocked;
+    /// @dev The proposed allocator and when it may be applied (one slot).
+    address internal _pendingAllocator;
+    uint64 internal _pendingAllocatorEta;
 
     /// @inheritdoc IDepository
-    mapping(bytes32 requestHash => bool) public executed;
+    mapping(uint256 nonce => bool) public executed;
+
+    /// @inheritdoc IDepository
+    mapping(address payee => mapping(address token => uint256)) public claimable;
 
     // ---------------------------------------------------------------- constructor
 
-    /// @param initialOwner Owner (may rotate the allocator; ownership moves in two steps).
-    /// @param allocator_ The key whose EIP-712 signature releases funds.
+    /// @param initialOwner Owner (may change the allocator: once at once, then with the delay;
+    /// ownership moves in two steps and cannot be renounced).
+    /// @param allocator_ The key whose EIP-712 signature releases funds (a deployment passes a
+    /// placeholder and replaces it with the first `setAllocator`).
     constructor(address initialOwner, address allocator_) Ownable(initialOwner) EIP712("FerryDepository", "1") {
         _setAllocator(allocator_);
     }
@@ -56,14 +77,57 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
 
     /// @inheritdoc IDepository
     function setAllocator(address newAllocator) external onlyOwner {
+        if (newAllocator == address(0)) revert ZeroAllocator();
+        if (allocatorLocked) revert AllocatorAlreadySet(allocator);
+        allocatorLocked = true;
         _setAllocator(newAllocator);
+    }
+
+    /// @inheritdoc IDepository
+    function proposeAllocator(address newAllocator) external onlyOwner {
+        if (newAllocator == address(0)) revert ZeroAllocator();
+        uint256 eta = block.timestamp + ALLOCATOR_CHANGE_DELAY;
+        _pendingAllocator = newAllocator;
+        _pendingAllocatorEta = uint64(eta);
+        emit AllocatorChangeProposed(newAllocator, eta);
+    }
+
+    /// @inheritdoc IDepository
+    function applyAllocator() external onlyOwner {
+        address newAllocator = _pendingAllocator;
+        if (newAllocator == address(0)) revert NoPendingAllocatorChange();
+        uint256 eta = _pendingAllocatorEta;
+        if (block.timestamp < eta) revert AllocatorChangeNotReady(eta);
+        delete _pendingAllocator;
+        delete _pendingAllocatorEta;
+        allocatorLocked = true;
+        _setAllocator(newAllocator);
+    }
+
+    /// @inheritdoc IDepository
+    function cancelAllocatorChange() external onlyOwner {
+        address newAllocator = _pendingAllocator;
+        if (newAllocator == address(0)) revert NoPendingAllocatorChange();
+        delete _pendingAllocator;
+        delete _pendingAllocatorEta;
+        emit AllocatorChangeCancelled(newAllocator);
+    }
+
+    /// @inheritdoc IDepository
+    function renounceOwnership() public pure override(IDepository, Ownable) {
+        revert RenounceOwnershipDisabled();
     }
 
     // ---------------------------------------------------------------- depositor
 
     /// @inheritdoc IDepository
     function depositNative(address depositor, bytes32 id) external payable {
-        if (msg.value == 0) revert ZeroDeposit();
+        // Both checks in one branch (the hot path pays one jump); the cold path names the first failure.
+        bool rejected;
+        assembly ("memory-safe") {
+            rejected := or(iszero(id), iszero(callvalue()))
+        }
+        if (rejected) _revertRejectedNativeDeposit(id);
         if (depositor == address(0)) depositor = msg.sender;
         // `emit Deposited(id, depositor, address(0), msg.value)`, encoded in scratch space instead of
         // at the free-memory pointer. Measured: 24,010 -> 23,973 gas (via-IR), 24,164 -> 24,120 (legacy).
@@ -92,29 +156,51 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
         if (block.timestamp > request.expiration) revert RequestExpired(request.expiration);
 
         bytes32 requestHash = _hashCallRequest(request);
-        address signer = AttestationLib.recoverStrict(_hashTypedDataV4(requestHash), signature);
-        if (signer != allocator) revert SignerNotAllocator(signer);
+        _checkAllocatorSignature(_hashTypedDataV4(requestHash), signature);
 
-        if (executed[requestHash]) revert RequestAlreadyExecuted(requestHash);
-        executed[requestHash] = true;
+        uint256 nonce = request.nonce;
+        if (executed[nonce]) revert NonceAlreadyUsed(nonce);
+        executed[nonce] = true;
 
         Call[] calldata calls = request.calls;
         for (uint256 i; i < calls.length; ++i) {
             Call calldata payout = calls[i];
-            if (payout.token == address(0)) {
-                // No return-data copy on success: a recipient cannot grief the batch with a return bomb.
-                if (!LowLevelCall.callNoReturn(payout.to, payout.amount, "")) {
-                    revert CallFailed(i, LowLevelCall.returnData());
-                }
-            } else {
-                IERC20(payout.token).safeTransfer(payout.to, payout.amount);
+            (address to, address token, uint256 amount) = (payout.to, payout.token, payout.amount);
+            uint256 balance = token == address(0) ? address(this).balance : _balanceOfSelf(token);
+            if (amount > balance) revert InsufficientBalance(i, token, balance, amount);
+            if (!_tryPay(to, token, amount)) {
+                claimable[to][token] += amount;
+                emit PayoutClaimable(nonce, i, to, token, amount);
             }
         }
 
-        emit RequestExecuted(requestHash, request.nonce);
+        emit RequestExecuted(requestHash, nonce);
+    }
+
+    // ---------------------------------------------------------------- payee
+
+    /// @inheritdoc IDepository
+    function claim(address token, address to) external {
+        if (to == address(0)) revert ZeroClaimRecipient();
+        uint256 amount = claimable[msg.sender][token];
+        if (amount == 0) revert NothingToClaim(msg.sender, token);
+        claimable[msg.sender][token] = 0;
+        emit Claimed(msg.sender, token, to, amount);
+        if (token == address(0)) {
+            // All gas: the payee pays for its own transaction.
+            (bool success,) = to.call{value: amount}("");
+            if (!success) revert ClaimFailed(to);
+        } else {
+            IERC20(token).safeTransfer(to, amount);
+        }
     }
 
     // ---------------------------------------------------------------- views
+
+    /// @inheritdoc IDepository
+    function pendingAllocatorChange() external view returns (address newAllocator, uint256 eta) {
+        return (_pendingAllocator, _pendingAllocatorEta);
+    }
 
     /// @inheritdoc IDepository
     function hashCallRequest(CallRequest calldata request) external pure returns (bytes32) {
@@ -136,6 +222,41 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
         return false;
     }
 
+    /// @dev The allocator's ECDSA signature (the common case: one ecrecover, no code lookup), or else
+    /// one its EIP-1271 `isValidSignature` accepts. Reverts SignerNotAllocator with what the
+    /// signature recovers to (zero when it is not a 64/65-byte ECDSA signature).
+    function _checkAllocatorSignature(bytes32 digest, bytes calldata signature) internal view {
+        address allocator_ = allocator;
+        address recovered = ECDSA.tryRecoverCalldata(digest, signature);
+        if (recovered == allocator_) return;
+        if (SignatureCheckerLib.isValidERC1271SignatureNowCalldata(allocator_, digest, signature)) return;
+        revert SignerNotAllocator(recovered);
+    }
+
+    /// @dev One payout with bounded gas; false when it did not go through. Native: a value call with
+    /// NATIVE_PAYOUT_GAS and no return-data copy. ERC-20: `transfer` with TOKEN_PAYOUT_GAS, success
+    /// being "did not revert and returned nothing or true" (tokens without a return value work; the
+    /// token has code, `_balanceOfSelf` checked that). A call that ran short of gas because the
+    /// submitter gave too little leaves the caller at most 1/64 of the cap (63/64 rule), too little to
+    /// record a claimable balance, so the whole transaction reverts instead.
+    function _tryPay(address to, address token, uint256 amount) internal returns (bool success) {
+        if (token == address(0)) {
+            assembly ("memory-safe") {
+                success := call(NATIVE_PAYOUT_GAS, to, amount, 0x00, 0x00, 0x00, 0x00)
+            }
+            return success;
+        }
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, 0xa9059cbb) // transfer(address,uint256)
+            mstore(add(m, 0x20), to)
+            mstore(add(m, 0x40), amount)
+            mstore(0x00, 0)
+            success := call(TOKEN_PAYOUT_GAS, token, 0, add(m, 0x1c), 0x44, 0x00, 0x20)
+            success := and(success, or(iszero(returndatasize()), and(gt(returndatasize(), 0x1f), eq(mload(0x00), 1))))
+        }
+    }
+
     function _setAllocator(address newAllocator) internal {
         if (newAllocator == address(0)) revert ZeroAllocator();
         address previousAllocator = allocator;
@@ -143,8 +264,15 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
         emit AllocatorUpdated(previousAllocator, newAllocator);
     }
 
+    /// @dev Cold path of `depositNative`'s checks, in the documented order.
+    function _revertRejectedNativeDeposit(bytes32 id) internal pure {
+        if (id == bytes32(0)) revert ZeroOrderId();
+        revert ZeroDeposit();
+    }
+
     /// @dev Credits what actually arrived (balance delta), never the amount named in the call.
     function _depositErc20(address depositor, address token, uint256 amount, bytes32 id) internal {
+        if (id == bytes32(0)) revert ZeroOrderId();
         if (depositor == address(0)) depositor = msg.sender;
         uint256 balanceBefore = _balanceOfSelf(token);
         IERC20(token).safeTransferFrom(msg.sender, address(this), amount);

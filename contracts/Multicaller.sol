@@ -15,6 +15,9 @@ import {IMulticaller} from "./interfaces/IMulticaller.sol";
 /// an unlisted balance is up for grabs by the next caller that lists it, which is why nothing of value
 /// should ever be left here.
 contract Multicaller is IMulticaller, ReentrancyGuardTransient {
+    /// @dev Gas forwarded with the native sweep to `refundTo` (no return data is copied).
+    uint256 private constant _SWEEP_GAS = 50_000;
+
     // ---------------------------------------------------------------- caller
 
     /// @inheritdoc IMulticaller
@@ -55,14 +58,17 @@ contract Multicaller is IMulticaller, ReentrancyGuardTransient {
 
     /// @dev Sends the whole native balance and every listed token's balance to `refundTo`.
     function _sweep(address refundTo, address[] calldata sweepTokens) private {
-        uint256 balance = address(this).balance;
-        if (balance != 0) {
-            (bool success,) = refundTo.call{value: balance}("");
+        uint256 nativeBalance = address(this).balance;
+        if (nativeBalance != 0) {
+            bool success;
+            assembly ("memory-safe") {
+                success := call(_SWEEP_GAS, refundTo, nativeBalance, 0x00, 0x00, 0x00, 0x00)
+            }
             if (!success) revert RefundFailed(refundTo);
         }
         for (uint256 i; i < sweepTokens.length; ++i) {
             IERC20 token = IERC20(sweepTokens[i]);
-            balance = token.balanceOf(address(this));
+            uint256 balance = token.balanceOf(address(this));
             if (balance != 0 && !SafeERC20.trySafeTransfer(token, refundTo, balance)) revert RefundFailed(refundTo);
         }
     }

@@ -54,7 +54,7 @@ const rows: Row[] = [];
         value: parseEther("0.1"),
       }),
     ),
-    budget: 24_000,
+    budget: 24_050, // 24,000 before issue 11: + the zero-orderId check and the dispatcher of seven new functions
     reference: 23_753,
   });
 
@@ -90,6 +90,20 @@ const rows: Row[] = [];
     budget: 70_000,
     reference: 74_410,
   });
+
+  // The same withdrawal to payees chosen by someone else (a refundTo, a stray depositor): one that
+  // rejects native currency (its amount becomes claimable) and one whose receive burns 5M gas (the
+  // payout forwards at most 50,000).
+  const rejecting = await viem.deployContract("RevertingRecipient");
+  const burner = await viem.deployContract("GasBurningRecipient", [5_000_000n]);
+  for (const [operation, to, nonce] of [
+    ["native withdrawal, payee rejects (made claimable)", rejecting.address, 2n],
+    ["native withdrawal, payee burns 5M gas (capped)", burner.address, 3n],
+  ] as const) {
+    const hostile = { ...request, calls: [{ ...request.calls[0]!, to }], nonce };
+    const signature = await ALLOCATOR.sign({ hash: await depository.read.callRequestDigest([hostile]) });
+    rows.push({ operation, gasUsed: await gasOf(await depository.write.execute([hostile, signature], { account: solver.account })) });
+  }
 
   // Gated checkout payment (native), forwarded into the Depository under the attested orderId.
   const checkout = await viem.deployContract("GatedCheckout", [owner.account.address, depository.address]);
@@ -132,6 +146,7 @@ const rows: Row[] = [];
   await receiver.write.setRecipientAllowListEnabled([true]);
 
   const usdc = await viem.deployContract("MockStablecoin", ["USD Coin", "USDC"]);
+  await receiver.write.setCurrency([usdc.address, true]);
   await usdc.write.mint([solver.account.address, 1_000_000n * 10n ** 6n]);
   await usdc.write.mint([recipient.account.address, 1n * 10n ** 6n]); // the recipient already holds the token
   await usdc.write.approve([receiver.address, 2n ** 256n - 1n], { account: solver.account });
@@ -164,13 +179,13 @@ const rows: Row[] = [];
   rows.push({
     operation: "native fill",
     gasUsed: await fill(attestation("0x0000000000000000000000000000000000000000", nativeAmount), nativeAmount),
-    budget: 67_000,
+    budget: 69_000, // 67,000 before issue 11 (never met: 67,911); + the Filled event's filler, currency, amount (887)
     reference: 68_223,
   });
   rows.push({
     operation: "ERC-20 fill (recipient holds the token)",
     gasUsed: await fill(attestation(usdc.address, 100n * 10n ** 6n), 0n),
-    budget: 78_500,
+    budget: 80_500, // 78,500 before issue 11; + the currency allow-list (2,100) and the Filled event's fields (887)
     reference: 80_737,
   });
 }

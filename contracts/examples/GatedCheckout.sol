@@ -52,6 +52,11 @@ contract GatedCheckout is IGatedCheckout, AttestationGate, Ownable2Step {
         _setRecipientAllowListEnabled(enabled);
     }
 
+    /// @inheritdoc IGatedCheckout
+    function renounceOwnership() public pure override(IGatedCheckout, Ownable) {
+        revert RenounceOwnershipDisabled();
+    }
+
     // ---------------------------------------------------------------- payer
 
     /// @inheritdoc IGatedCheckout

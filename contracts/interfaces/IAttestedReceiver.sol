@@ -6,78 +6,132 @@ import {IMulticaller} from "./IMulticaller.sol";
 
 /// @title IAttestedReceiver
 /// @notice Destination-chain entry point of the solver. A fill pays the attested recipient exactly
-/// the attested amount, once per requestId, against a v2 attestation signed by an allowed signer.
+/// the attested amount, once per requestId, against a v2 attestation signed by an allowed signer,
+/// and stores a commitment to what was paid: the attestation's v2 digest (`filledDigest`).
+/// @dev Why a commitment and not a bool: any allowed signer (a second one, or a leaked key) can fill
+/// a live requestId first with other terms (1 wei). The digest, and `Filled`'s filler, currency and
+/// amount, let the service check that the onchain fill is the one it signed before it repays itself.
+///
+/// Native payouts forward at most 50,000 gas to the recipient (no return data is copied): a
+/// recipient that cannot receive within it makes the fill revert (NativeTransferFailed) at a bounded
+/// cost, the request stays unfilled and the user's deposit is refunded on the origin chain. ERC-20
+/// fills are only in currencies the owner listed (`setCurrency`): a signed attestation naming any
+/// other token (one whose `transferFrom` moves nothing) cannot mark a request filled.
 interface IAttestedReceiver {
     // ---------------------------------------------------------------- errors (in check order)
 
-    /// @notice 1. The attestation's deadline has passed.
+    /// @notice 1. The attestation's requestId is zero.
+    error ZeroRequestId();
+    /// @notice 1. The attestation's orderId is zero.
+    error ZeroOrderId();
+    /// @notice 2. The attestation's deadline has passed.
     error AttestationExpired(uint256 deadline);
-    /// @notice 2. The attestation is for another destination chain.
+    /// @notice 3. The attestation is for another destination chain.
     error WrongDestinationChain(uint256 destinationChainId);
-    /// @notice 2. The attestation names another receiver contract.
+    /// @notice 3. The attestation names another receiver contract.
     error WrongReceiver(address receiver);
-    /// @notice 3. The recovered signer is not on the signer allow-list.
-    /// (Malformed signatures revert earlier with AttestationLib's errors.)
+    /// @notice 4. The recovered signer is not on the signer allow-list (also: `cancel` by a
+    /// non-signer). Malformed signatures revert earlier with AttestationLib's errors.
     error SignerNotAllowed(address signer);
-    /// @notice 4. The recipient is not on the recipient allow-list while the allow-list is on.
+    /// @notice 5. The recipient is not on the recipient allow-list while the allow-list is on.
     error RecipientNotAllowed(address recipient);
-    /// @notice 5. The requestId was already filled.
+    /// @notice 6. A signer cancelled this requestId.
+    error RequestCancelled(bytes32 requestId);
+    /// @notice 6. The requestId was already filled.
     error AlreadyFilled(bytes32 requestId);
-    /// @notice 6. msg.value does not match what the fill needs.
+    /// @notice 7. The ERC-20 destination currency is not on the currency allow-list.
+    error CurrencyNotAllowed(address currency);
+    /// @notice 7. msg.value does not match what the fill needs.
     error IncorrectNativeAmount(uint256 sent, uint256 expected);
-    /// @notice 6. Sending native currency to the recipient failed.
+    /// @notice 8. Sending native currency to the recipient failed within the payout gas cap.
     error NativeTransferFailed(address recipient);
     /// @notice The zero address cannot be a signer.
     error ZeroSigner();
+    /// @notice Ownership cannot be renounced (signers could then never be removed).
+    error RenounceOwnershipDisabled();
 
     // ---------------------------------------------------------------- events
 
-    /// @notice `requestId` was filled: `recipient` was paid; `orderId` is the origin deposit's id.
-    /// The currency and amount paid are `att.destinationCurrency` and `att.destinationAmount` of the
-    /// signed attestation, i.e. part of the transaction's input, so the event does not repeat them
-    /// (512 gas per fill).
-    event Filled(bytes32 indexed requestId, address indexed recipient, bytes32 orderId);
+    /// @notice `requestId` was filled by `filler`: `recipient` was paid `amount` of `currency`
+    /// (zero = native); `orderId` is the origin deposit's id. `filledDigest(requestId)` holds the
+    /// signed attestation's digest.
+    /// @dev requestId, recipient and filler are indexed (a solver filters on its own address, an
+    /// integrator on its user); currency and amount are data. Compared with the three-field event,
+    /// this costs 887 gas per fill (one topic, two data words).
+    event Filled(
+        bytes32 indexed requestId,
+        address indexed recipient,
+        address indexed filler,
+        bytes32 orderId,
+        address currency,
+        uint256 amount
+    );
+    /// @notice `signer` cancelled `requestId`: it can no longer be filled.
+    event AttestationCancelled(bytes32 indexed requestId, address indexed signer);
     /// @notice A signer was added to or removed from the allow-list.
     event SignerUpdated(address indexed signer, bool allowed);
     /// @notice A recipient was added to or removed from the allow-list.
     event RecipientUpdated(address indexed recipient, bool allowed);
     /// @notice The recipient allow-list was switched on or off.
     event RecipientAllowListEnabled(bool enabled);
+    /// @notice An ERC-20 destination currency was listed or delisted.
+    event CurrencyUpdated(address indexed currency, bool allowed);
 
     // ---------------------------------------------------------------- admin
 
-    /// @notice Owner only.
+    /// @notice Owner only. Immediate in both directions: removing a leaked signer must not wait.
     function setSigner(address signer, bool allowed) external;
     /// @notice Owner only.
     function setRecipient(address recipient, bool allowed) external;
     /// @notice Owner only.
     function setRecipientAllowListEnabled(bool enabled) external;
+    /// @notice Owner only: list or delist an ERC-20 destination currency (well-behaved tokens only:
+    /// no fee on transfer, no rebasing). The native currency needs no listing.
+    function setCurrency(address currency, bool allowed) external;
+    /// @notice Always reverts RenounceOwnershipDisabled.
+    function renounceOwnership() external;
+
+    // ---------------------------------------------------------------- signer
+
+    /// @notice An allowed signer withdraws its attestation of `requestId`: from now on no fill of
+    /// that requestId succeeds (RequestCancelled). Checks: msg.sender is a signer (SignerNotAllowed)
+    /// → requestId not zero (ZeroRequestId) → not cancelled (RequestCancelled) → not filled
+    /// (AlreadyFilled) → mark cancelled → AttestationCancelled.
+    function cancel(bytes32 requestId) external;
 
     // ---------------------------------------------------------------- solver
 
     /// @notice Pay the recipient exactly `att.destinationAmount` of `att.destinationCurrency`:
     /// native from msg.value (which must equal the amount), ERC-20 pulled from msg.sender straight to
     /// the recipient (msg.value must then be 0; msg.sender must have approved this contract).
-    /// Checks in order: deadline → destination chain and receiver → signature (AttestationLib's
-    /// InvalidSignatureLength / SignatureMalleable / InvalidSignature) and signer → recipient
-    /// (NotAnEvmAddress when destinationUser is not an EVM address) → not filled → mark filled →
-    /// pay (NotAnEvmAddress for a non-EVM destinationCurrency) → emit Filled.
+    /// Checks in order: 1. requestId, orderId not zero → 2. deadline → 3. destination chain and
+    /// receiver → 4. signature (AttestationLib's InvalidSignatureLength / SignatureMalleable /
+    /// InvalidSignature) and signer → 5. recipient (NotAnEvmAddress when destinationUser is not an
+    /// EVM address) → 6. not cancelled, not filled → store the digest → 7. currency (NotAnEvmAddress,
+    /// CurrencyNotAllowed) and msg.value → 8. pay → emit Filled.
     function fill(FillAttestation calldata att, bytes calldata signature) external payable;
 
     /// @notice `fill`, then run `calls` through the Multicaller with the remaining msg.value
-    /// (msg.value minus the native amount paid; all of msg.value for an ERC-20 fill); the
-    /// Multicaller sends its native leftovers back to msg.sender. A native fill needs
-    /// msg.value ≥ the amount (else IncorrectNativeAmount). No token is swept: calls that leave
-    /// tokens in the Multicaller must move them on themselves.
-    function fillAndCall(FillAttestation calldata att, bytes calldata signature, IMulticaller.Call[] calldata calls)
-        external
-        payable;
+    /// (msg.value minus the native amount paid; all of msg.value for an ERC-20 fill); afterwards the
+    /// Multicaller sends its native leftovers and its whole balance of every `sweepTokens` token to
+    /// msg.sender. A native fill needs msg.value ≥ the amount (else IncorrectNativeAmount). List
+    /// every token the calls may leave behind: an unlisted one stays in the Multicaller for anyone.
+    function fillAndCall(
+        FillAttestation calldata att,
+        bytes calldata signature,
+        IMulticaller.Call[] calldata calls,
+        address[] calldata sweepTokens
+    ) external payable;
 
     // ---------------------------------------------------------------- views
 
     /// @notice The approval-free multicall contract destination calls run through.
     function multicaller() external view returns (IMulticaller);
-    /// @notice Whether `requestId` was filled.
+    /// @notice The v2 digest of the attestation that filled `requestId`; `bytes32(uint256(1))` when
+    /// a signer cancelled it; zero when neither.
+    function filledDigest(bytes32 requestId) external view returns (bytes32);
+    /// @notice Whether `requestId` was filled (by any allowed signer's attestation: compare
+    /// `filledDigest` with the digest you signed to know whether it was yours).
     function filled(bytes32 requestId) external view returns (bool);
     /// @notice Whether `signer` may sign fill attestations.
     function isSigner(address signer) external view returns (bool);
@@ -85,6 +139,8 @@ interface IAttestedReceiver {
     function isRecipientAllowed(address recipient) external view returns (bool);
     /// @notice Whether the recipient allow-list is enforced.
     function recipientAllowListEnabled() external view returns (bool);
+    /// @notice Whether `currency` (an ERC-20) may be filled.
+    function isCurrencyAllowed(address currency) external view returns (bool);
     /// @notice The v2 digest of `att` (before EIP-191 prefixing).
     function fillDigest(FillAttestation calldata att) external pure returns (bytes32);
 }

@@ -4,9 +4,23 @@ pragma solidity ^0.8.24;
 /// @title IDepository
 /// @notice Origin-chain escrow. Users deposit native currency or ERC-20 tokens under the protocol
 /// `orderId` of their quote; funds leave only through payouts signed by the allocator (solver
-/// repayment and refunds).
+/// repayment and refunds), or as a claimable balance the payee of a failed payout withdraws itself.
 /// @dev Payout calls are typed transfers, never arbitrary calls: users' ERC-20 approvals point at
 /// this contract, so an arbitrary call could spend them.
+///
+/// Payouts are bounded and independent. A native payout forwards at most `NATIVE_PAYOUT_GAS`
+/// (50,000) to its payee and an ERC-20 payout at most `TOKEN_PAYOUT_GAS` (100,000) to the token, so
+/// a payee (a `refundTo`, a stray deposit's depositor) that burns gas costs the submitter a bounded
+/// amount. A payout that fails within that gas (the payee rejects native currency or needs more gas,
+/// the token blocklists the payee, returns false or reverts) does not revert the request: its amount
+/// becomes `claimable[to][token]`, which only `to` can withdraw, to any address, with `claim`. So a
+/// refund never holds the solver's repayment hostage, and nothing is lost.
+///
+/// Allocator changes wait `ALLOCATOR_CHANGE_DELAY` (2 days): the owner proposes, anyone can watch
+/// `AllocatorChangeProposed`, and the owner applies it after the delay (or cancels it). Only the first
+/// `setAllocator` after deployment (the deployment replacing its placeholder) is immediate. During the
+/// delay the current allocator can still pay out (e.g. refund every open deposit). The allocator may
+/// be a contract (EIP-1271: a multisig or an MPC wallet).
 interface IDepository {
     /// @notice One payout: `amount` of `token` (zero address = native) to `to`.
     struct Call {
@@ -25,42 +39,90 @@ interface IDepository {
 
     // ---------------------------------------------------------------- errors
 
+    /// @notice A deposit named orderId 0 (checked first).
+    error ZeroOrderId();
     /// @notice A deposit credited nothing (zero value, zero amount, or zero balance delta).
     error ZeroDeposit();
     /// @notice The request's expiration timestamp has passed.
     error RequestExpired(uint256 expiration);
-    /// @notice The request was signed by someone other than the allocator.
+    /// @notice The signature is not the allocator's: `signer` is what it recovers to as an ECDSA
+    /// signature (zero when it is not a well-formed one), and the allocator, if it is a contract,
+    /// did not accept it through EIP-1271 either.
     error SignerNotAllocator(address signer);
-    /// @notice The request (by its EIP-712 struct hash) was already executed.
-    error RequestAlreadyExecuted(bytes32 requestHash);
-    /// @notice Payout number `index` failed (native transfer reverted).
-    error CallFailed(uint256 index, bytes returnData);
+    /// @notice A request with this nonce was already executed (whatever its calls or expiration).
+    error NonceAlreadyUsed(uint256 nonce);
+    /// @notice Payout number `index` asks for more of `token` than the Depository holds.
+    error InsufficientBalance(uint256 index, address token, uint256 balance, uint256 amount);
     /// @notice The allocator may not be the zero address.
     error ZeroAllocator();
+    /// @notice `setAllocator` is only for the first set after deployment; later changes go through
+    /// `proposeAllocator` and the delay. `allocator` is the current one.
+    error AllocatorAlreadySet(address allocator);
+    /// @notice There is no allocator change to apply or cancel.
+    error NoPendingAllocatorChange();
+    /// @notice The proposed allocator change cannot be applied before `eta`.
+    error AllocatorChangeNotReady(uint256 eta);
+    /// @notice `payee` has no claimable balance of `token`.
+    error NothingToClaim(address payee, address token);
+    /// @notice A claim may not be sent to the zero address.
+    error ZeroClaimRecipient();
+    /// @notice Sending a native claim to `to` failed.
+    error ClaimFailed(address to);
+    /// @notice Ownership cannot be renounced (it would freeze the allocator forever).
+    error RenounceOwnershipDisabled();
 
     // ---------------------------------------------------------------- events
 
     /// @notice A deposit of `amount` of `token` (zero = native) was received under `id`
     /// (the protocol orderId) for `depositor`. `amount` is what the contract actually received.
+    /// @dev The payer (msg.sender) is deliberately not in the event: it is the transaction's sender
+    /// (or the integrator contract that called, e.g. GatedCheckout), refunds go to `depositor`, and a
+    /// fourth word would cost every deposit 256 gas, which the native deposit's budget does not have.
     event Deposited(bytes32 indexed id, address indexed depositor, address token, uint256 amount);
-    /// @notice An allocator-signed request was executed.
-    event RequestExecuted(bytes32 indexed requestHash, uint256 nonce);
-    /// @notice The allocator was rotated.
+    /// @notice An allocator-signed request was executed (its nonce is now used).
+    event RequestExecuted(bytes32 indexed requestHash, uint256 indexed nonce);
+    /// @notice Payout number `index` of request `nonce` could not be paid within its gas cap; its
+    /// amount is now claimable by `to` (see `claim`).
+    event PayoutClaimable(uint256 indexed nonce, uint256 index, address indexed to, address token, uint256 amount);
+    /// @notice `payee` withdrew its claimable `amount` of `token` to `to`.
+    event Claimed(address indexed payee, address indexed token, address to, uint256 amount);
+    /// @notice The allocator changed (at construction, on the first set, or when a change is applied).
     event AllocatorUpdated(address indexed previousAllocator, address indexed newAllocator);
+    /// @notice The owner proposed `newAllocator`; it can be applied from `eta` on.
+    event AllocatorChangeProposed(address indexed newAllocator, uint256 eta);
+    /// @notice The owner cancelled the proposed change to `newAllocator`.
+    event AllocatorChangeCancelled(address indexed newAllocator);
 
     // ---------------------------------------------------------------- admin
 
-    /// @notice Owner only: rotate the allocator key.
+    /// @notice Owner only, and only once: the deployment's immediate replacement of the placeholder
+    /// allocator the constructor was given. Reverts ZeroAllocator, then AllocatorAlreadySet.
     function setAllocator(address newAllocator) external;
+
+    /// @notice Owner only: propose `newAllocator`, applicable after `ALLOCATOR_CHANGE_DELAY`
+    /// (2 days). Replaces any earlier proposal. Reverts ZeroAllocator.
+    function proposeAllocator(address newAllocator) external;
+
+    /// @notice Owner only: apply the proposed change once its delay has passed. Reverts
+    /// NoPendingAllocatorChange, then AllocatorChangeNotReady(eta).
+    function applyAllocator() external;
+
+    /// @notice Owner only: drop the proposed change. Reverts NoPendingAllocatorChange.
+    function cancelAllocatorChange() external;
+
+    /// @notice Always reverts RenounceOwnershipDisabled.
+    function renounceOwnership() external;
 
     // ---------------------------------------------------------------- depositor
 
     /// @notice Deposit `msg.value` of native currency under `id`; depositor 0 credits msg.sender.
+    /// Checks: id not zero (ZeroOrderId) → value not zero (ZeroDeposit).
     function depositNative(address depositor, bytes32 id) external payable;
 
     /// @notice Pull `amount` of `token` from msg.sender and credit the balance delta under `id`;
     /// depositor 0 credits msg.sender. A fee-on-transfer token is credited what actually arrived.
-    /// @dev Reverts ZeroDeposit when nothing arrived; token failures bubble up (SafeERC20).
+    /// @dev Reverts ZeroOrderId for id 0 (before pulling), ZeroDeposit when nothing arrived; token
+    /// failures bubble up (SafeERC20).
     function depositErc20(address depositor, address token, uint256 amount, bytes32 id) external;
 
     /// @notice Pull msg.sender's whole allowance of `token` to this contract and credit the balance
@@ -71,23 +133,43 @@ interface IDepository {
 
     // ---------------------------------------------------------------- allocator
 
-    /// @notice Execute an allocator-signed payout request. Checks, in order: expiration → signature
-    /// (must recover to the allocator) → not yet executed → mark executed → payouts.
-    /// @dev Anyone may submit. Malformed signatures revert with AttestationLib's errors
-    /// (InvalidSignatureLength, SignatureMalleable, InvalidSignature) before SignerNotAllocator.
-    /// Payouts run in order and are all-or-nothing: a failing native payout reverts CallFailed, a
-    /// failing ERC-20 payout bubbles the token's (or SafeERC20's) error.
+    /// @notice Execute an allocator-signed payout request. Checks, in order: expiration
+    /// (RequestExpired) → signature (SignerNotAllocator: an ECDSA signature of the allocator, or one
+    /// its EIP-1271 `isValidSignature` accepts) → nonce not used (NonceAlreadyUsed) → mark the nonce
+    /// used → payouts in order → RequestExecuted.
+    /// @dev Anyone may submit. The replay guard is the nonce: re-signing a nonce with another
+    /// expiration or other calls never pays twice. For each payout, a balance too small for it
+    /// reverts the whole request (InsufficientBalance: an allocator error, never the payee's); a
+    /// payout that fails within its gas cap becomes claimable by its payee (PayoutClaimable) and the
+    /// others go on. No return data is copied from a native payee (no return-data bomb).
     function execute(CallRequest calldata request, bytes calldata signature) external;
+
+    // ---------------------------------------------------------------- payee
+
+    /// @notice Withdraw msg.sender's whole claimable balance of `token` (zero = native) to `to`,
+    /// forwarding all gas (the payee pays for its own receive). Checks: `to` not zero
+    /// (ZeroClaimRecipient) → something to claim (NothingToClaim) → zero the balance → Claimed →
+    /// transfer (ClaimFailed for native; the token's error bubbles up for ERC-20).
+    function claim(address token, address to) external;
 
     // ---------------------------------------------------------------- views
 
-    /// @notice The key whose signature releases funds.
+    /// @notice The key (EOA or EIP-1271 contract) whose signature releases funds.
     function allocator() external view returns (address);
 
-    /// @notice Whether the request with this EIP-712 struct hash was executed.
-    function executed(bytes32 requestHash) external view returns (bool);
+    /// @notice Whether the first `setAllocator` happened (from then on, changes wait the delay).
+    function allocatorLocked() external view returns (bool);
 
-    /// @notice EIP-712 struct hash of a request (what the replay guard is keyed on).
+    /// @notice The proposed allocator and the time from which it can be applied (zeros when none).
+    function pendingAllocatorChange() external view returns (address newAllocator, uint256 eta);
+
+    /// @notice Whether a request with this nonce was executed.
+    function executed(uint256 nonce) external view returns (bool);
+
+    /// @notice What `payee` can withdraw of `token` (zero = native) with `claim`.
+    function claimable(address payee, address token) external view returns (uint256);
+
+    /// @notice EIP-712 struct hash of a request (in RequestExecuted; the replay guard is the nonce).
     function hashCallRequest(CallRequest calldata request) external view returns (bytes32);
 
     /// @notice EIP-712 digest the allocator signs for a request.

@@ -14,6 +14,8 @@ interface IGatedCheckout {
     error AmountNotReceived(uint256 received, uint256 attested);
     /// @notice The attested originUser is zero; the Depository would credit this contract instead.
     error ZeroDepositor();
+    /// @notice Ownership cannot be renounced (signers could then never be removed).
+    error RenounceOwnershipDisabled();
 
     /// @notice Owner only: add or remove an attestation signer.
     function setSigner(address signer, bool allowed) external;
@@ -21,6 +23,8 @@ interface IGatedCheckout {
     function setRecipient(address recipient, bool allowed) external;
     /// @notice Owner only: switch the recipient allow-list on or off.
     function setRecipientAllowListEnabled(bool enabled) external;
+    /// @notice Always reverts RenounceOwnershipDisabled.
+    function renounceOwnership() external;
 
     /// @notice Pays the order named by a v2 fill attestation and deposits it into the Depository
     /// under `att.orderId` for `att.originUser`.

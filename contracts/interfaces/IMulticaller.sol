@@ -36,7 +36,10 @@ interface IMulticaller {
     event Multicalled(address indexed caller, address indexed refundTo, uint256 calls);
 
     /// @notice Run `calls` in order, then send all native currency and every `sweepTokens` balance
-    /// this contract holds to `refundTo`. Not re-entrant.
+    /// this contract holds to `refundTo`. Not re-entrant. The native sweep forwards at most 50,000
+    /// gas to `refundTo` (the caller chose it; one that cannot receive within that reverts the whole
+    /// multicall with RefundFailed, so the caller keeps its funds). An empty `sweepTokens` sweeps
+    /// native currency only.
     function multicall(Call[] calldata calls, address refundTo, address[] calldata sweepTokens)
         external
         payable

@@ -101,7 +101,7 @@ describe("payoutRequest", () => {
       const signature = await signPayoutRequest({ account: allocator, chainId, depository: contract.address, request: live });
       await contract.write.execute([live, signature]);
       expect(await publicClient.getBalance({ address: payee })).to.equal(3n);
-      expect(await contract.read.executed([payoutRequestHash(live)])).to.equal(true);
+      expect(await contract.read.executed([live.nonce])).to.equal(true);
     });
   });
 });

@@ -129,24 +129,50 @@ describe("deployFerryContracts", function () {
       "Depository.owner",
       "Depository.pendingOwner",
       "Depository.allocator",
+      "Depository.allocatorLocked",
+      "Depository.pendingAllocatorChange",
+      "chain.evm (PUSH0, MCOPY, TSTORE)",
     ]);
 
     const wallet = destination.wallets[0]!;
-    const other = destination.wallets[4]!.account.address;
-    await wallet.writeContract({ address: addresses.attestedReceiver, abi: FERRY_ABIS.AttestedReceiver, functionName: "setSigner", args: [signer, false] });
-    await wallet.writeContract({ address: addresses.depository, abi: FERRY_ABIS.Depository, functionName: "setAllocator", args: [other] });
-    const failing = await checkFerryDeployment({ publicClient: destination.publicClient, addresses, expected });
-    expect(failing.ok).to.equal(false);
-    expect(failing.rows.filter((row) => !row.ok).map((row) => `${row.contract}.${row.field}`)).to.deep.equal([
-      `AttestedReceiver.signer ${signer.toLowerCase()}`,
-      "Depository.allocator",
-    ]);
+    const other = getAddress(destination.wallets[4]!.account.address);
+    const send = async (request: Parameters<typeof wallet.writeContract>[0]) =>
+      destination.publicClient.waitForTransactionReceipt({ hash: await wallet.writeContract(request) });
+    const failingFields = async () =>
+      (await checkFerryDeployment({ publicClient: destination.publicClient, addresses, expected })).rows
+        .filter((row) => !row.ok)
+        .map((row) => `${row.contract}.${row.field}`);
+    const depository = { address: addresses.depository, abi: FERRY_ABIS.Depository } as const;
+    const waitOutDelay = async () => {
+      await destination.testClient.increaseTime({ seconds: 2 * 24 * 3600 });
+      await destination.testClient.mine({ blocks: 1 });
+    };
 
-    // A re-run puts the configuration back (the deployer still owns the contracts).
+    await send({ address: addresses.attestedReceiver, abi: FERRY_ABIS.AttestedReceiver, functionName: "setSigner", args: [signer, false] } as never);
+    // The allocator is locked since the deployment: a change is proposed first, and --check flags it.
+    await send({ ...depository, functionName: "proposeAllocator", args: [other] } as never);
+    expect(await failingFields()).to.deep.equal([`AttestedReceiver.signer ${signer.toLowerCase()}`, "Depository.pendingAllocatorChange"]);
+    await waitOutDelay();
+    await send({ ...depository, functionName: "applyAllocator", args: [] } as never);
+    expect(await failingFields()).to.deep.equal([`AttestedReceiver.signer ${signer.toLowerCase()}`, "Depository.allocator"]);
+
+    // A re-run does not swap a locked allocator at once: it names the calls the owner must make.
+    try {
+      await deploy(destination, { allocator, signers: [signer] });
+      expect.fail("expected ALLOCATOR_CHANGE_DELAYED");
+    } catch (error) {
+      expect(isFerryError(error, DeployErrorCode.ALLOCATOR_CHANGE_DELAYED), String(error)).to.equal(true);
+      expect((error as Error).message).to.include(`proposeAllocator(${allocator})`);
+    }
+    await send({ ...depository, functionName: "proposeAllocator", args: [allocator] } as never);
+    await waitOutDelay();
+    await send({ ...depository, functionName: "applyAllocator", args: [] } as never);
+
+    // Then a re-run puts the signer back (the deployer still owns the contracts).
     const repaired = await deploy(destination, { allocator, signers: [signer] });
     expect(repaired.alreadyDeployed).to.equal(false);
-    expect(repaired.transactions).to.have.length(2);
-    expect((await checkFerryDeployment({ publicClient: destination.publicClient, addresses, expected })).ok).to.equal(true);
+    expect(repaired.transactions).to.have.length(1);
+    expect(await failingFields()).to.deep.equal([]);
   });
 
   it("check reports missing code at the addresses of another deployer (the Multicaller, argument-free, is shared)", async function () {
@@ -155,7 +181,8 @@ describe("deployFerryContracts", function () {
     const result = await checkFerryDeployment({ publicClient: origin.publicClient, addresses, expected: { owner: deployer, allocator, signers: [] } });
     expect(result.ok).to.equal(false);
     expect(result.rows.map((row) => [row.contract, row.field, row.actual, row.ok])).to.deep.equal([
-      ["Multicaller", "code", result.rows[0]!.expected, true],
+      ["chain", "evm (PUSH0, MCOPY, TSTORE)", "ok", true],
+      ["Multicaller", "code", result.rows[1]!.expected, true],
       ["AttestedReceiver", "code", "no code", false],
       ["Depository", "code", "no code", false],
     ]);

@@ -7,7 +7,7 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 import { encodeAbiParameters, parseEther, zeroAddress, type Address, type Hex } from "viem";
-import { getOrderId, payoutRequestHash, verifyAttestation } from "../../ts/core/index.ts";
+import { getOrderId, verifyAttestation } from "../../ts/core/index.ts";
 import { deployFerry, type FerryFixture } from "../../ts/testing/index.ts";
 
 const { viem, networkHelpers } = await network.create();
@@ -70,7 +70,7 @@ async function depositSignFill(ferry: FerryFixture, currency: Address, amount: b
     ferry.attestedReceiver.write.fill([attestation, signature], { account: solver!.account, value }),
     ferry.attestedReceiver,
     "Filled",
-    [attestation.requestId, recipient!.account.address, orderId],
+    [attestation.requestId, recipient!.account.address, solver!.account.address, orderId, currency, amount],
   );
   expect((await balanceOf(ferry, currency, recipient!.account.address)) - before).to.equal(amount);
   expect(await ferry.attestedReceiver.read.filled([attestation.requestId])).to.equal(true);
@@ -93,7 +93,7 @@ async function depositSignFill(ferry: FerryFixture, currency: Address, amount: b
   const payout = await ferry.signPayout(request);
   await ferry.depository.write.execute([request, payout], { account: recipient!.account }); // anyone may submit
   expect((await balanceOf(ferry, currency, solver!.account.address)) - solverBefore).to.equal(amount);
-  expect(await ferry.depository.read.executed([payoutRequestHash(request)])).to.equal(true);
+  expect(await ferry.depository.read.executed([request.nonce])).to.equal(true);
 }
 
 describe("integrator: deposit → sign → validated fill with deployFerry()", () => {

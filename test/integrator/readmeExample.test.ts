@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 import { parseEther, zeroAddress } from "viem";
-import { payoutRequestHash, verifyAttestation } from "ferry/core";
+import { verifyAttestation } from "ferry/core";
 import { deployFerry, ferryId } from "ferry/testing";
 
 const { viem, networkHelpers } = await network.create();
@@ -51,7 +51,7 @@ describe("my integration with Ferry", () => {
     // 4. The allocator repays the solver from the deposit.
     const request = { calls: [{ to: solver!.account.address, token: zeroAddress, amount }], nonce: 1n, expiration: BigInt(now + 600) };
     await ferry.depository.write.execute([request, await ferry.signPayout(request)]);
-    expect(await ferry.depository.read.executed([payoutRequestHash(request)])).to.equal(true);
+    expect(await ferry.depository.read.executed([request.nonce])).to.equal(true);
   });
 
   it("pays in the 6-decimal test stablecoin", async () => {
@@ -70,7 +70,7 @@ describe("my integration with Ferry", () => {
       ferry.attestedReceiver.write.fill([attestation, signature], { account: solver!.account }),
       ferry.attestedReceiver,
       "Filled",
-      [attestation.requestId, recipient!.account.address, attestation.orderId],
+      [attestation.requestId, recipient!.account.address, solver!.account.address, attestation.orderId, usd.address, amount],
     );
     expect(await usd.read.balanceOf([recipient!.account.address])).to.equal(amount);
   });

@@ -14,15 +14,17 @@ import {ReceiverFixture} from "./AttestedReceiver.t.sol";
 /// 21,000 + calldata (16 per non-zero byte, 4 per zero byte; EIP-7623 floor checked) + execution.
 /// These estimates match real receipts to within a few gas (hardhat node, same values).
 ///
-/// Budget: ERC-20 ≤ 78,500 (met: 76,989). Native ≤ 67,000 is below this interface's floor: 21,000 +
-/// 4,784 calldata + 3 cold SLOADs 6,300 + filled SSTORE 20,000 + ecrecover 3,100 + value CALL to a
-/// cold account 9,300 + LOG3 of `Filled` (one data word) 1,756 + 5 keccaks 276 + solc's dispatch and
-/// ABI decoding of (FillAttestation, bytes) 577 = 67,093 before a single opcode of `fill` itself runs,
-/// so the native assertion is a regression ceiling on today's measurement (67,899) instead.
+/// Budget: ERC-20 ≤ 80,500 (met: 80,200; it was 78,500 before issue 11 added the currency allow-list's
+/// cold SLOAD, 2,100, and the `Filled` event's filler topic, currency and amount, 887). Native ≤ 67,000
+/// is below this interface's floor: 21,000 + 4,784 calldata + 3 cold SLOADs 6,300 + the digest SSTORE
+/// 20,000 + ecrecover 3,100 + value CALL to a cold account 9,300 + LOG4 of `Filled` (three data words)
+/// 2,643 + 5 keccaks 276 + solc's dispatch and ABI decoding of (FillAttestation, bytes) 577 = 67,980
+/// before a single opcode of `fill` itself runs, so the native assertion is a regression ceiling on
+/// today's measurement (68,885; 67,899 with the three-field event) instead.
 contract AttestedReceiverGasTest is ReceiverFixture {
     uint256 internal constant TX_BASE = 21_000;
-    uint256 internal constant NATIVE_FILL_CEILING = 67_950;
-    uint256 internal constant ERC20_FILL_BUDGET = 78_500;
+    uint256 internal constant NATIVE_FILL_CEILING = 68_950;
+    uint256 internal constant ERC20_FILL_BUDGET = 80_500;
     /// @dev Hardhat's coverage instrumentation makes every statement call this address.
     address internal constant HARDHAT_COVERAGE = 0xc0bEc0BEc0BeC0bEC0beC0bEC0bEC0beC0beC0BE;
 

@@ -5,17 +5,25 @@ import {Test} from "forge-std/Test.sol";
 
 import {AttestedReceiver} from "../../contracts/AttestedReceiver.sol";
 import {IAttestedReceiver} from "../../contracts/interfaces/IAttestedReceiver.sol";
+import {IMulticaller} from "../../contracts/interfaces/IMulticaller.sol";
 import {FillAttestation} from "../../contracts/libraries/AttestationLib.sol";
 import {MockStablecoin} from "../../contracts/mocks/MockStablecoin.sol";
 import {FillSigning, ReceiverFixture} from "./AttestedReceiver.t.sol";
 
-/// @notice The solver in the invariant run: fills fresh and already-used requestIds with random
-/// amounts and currencies, every attestation legitimately signed, and books what each request paid.
+/// @notice The solver in the invariant run, and a hostile second signer: fills fresh and already-used
+/// requestIds with random amounts and currencies (plain fills and fillAndCall with extra value), each
+/// attestation signed by the honest or the hostile allowed signer; also sends native currency to the
+/// receiver directly. Books what each request paid and which attestation filled it.
 contract FillHandler is Test {
     AttestedReceiver internal immutable receiver;
     MockStablecoin internal immutable usdc;
     uint256 internal immutable signerKey;
+    uint256 internal immutable hostileKey;
     address[3] internal recipients;
+
+    /// @notice The digest of the attestation whose fill succeeded, per requestId.
+    mapping(bytes32 requestId => bytes32) public committed;
+    uint256 public directSendsAccepted;
 
     bytes32[] public requestIds;
     mapping(bytes32 requestId => uint256) public paid;
@@ -24,10 +32,17 @@ contract FillHandler is Test {
     uint256 public successfulFills;
     uint256 public unexpectedReverts;
 
-    constructor(AttestedReceiver receiver_, MockStablecoin usdc_, uint256 signerKey_, address[3] memory recipients_) {
+    constructor(
+        AttestedReceiver receiver_,
+        MockStablecoin usdc_,
+        uint256 signerKey_,
+        uint256 hostileKey_,
+        address[3] memory recipients_
+    ) {
         receiver = receiver_;
         usdc = usdc_;
         signerKey = signerKey_;
+        hostileKey = hostileKey_;
         recipients = recipients_;
         usdc.approve(address(receiver_), type(uint256).max);
     }
@@ -37,7 +52,18 @@ contract FillHandler is Test {
     }
 
     /// @param fresh Use a new requestId; otherwise repeat one already seen (when there is one).
-    function fill(uint256 idSeed, uint256 amount, uint256 recipientSeed, bool fresh, bool native) external {
+    /// @param hostile Signed by the hostile second signer (e.g. 1 wei for someone else's request).
+    /// @param withCall Through fillAndCall, sending `extra` wei more than the fill needs.
+    function fill(
+        uint256 idSeed,
+        uint256 amount,
+        uint256 recipientSeed,
+        bool fresh,
+        bool native,
+        bool hostile,
+        bool withCall,
+        uint256 extra
+    ) external {
         bytes32 requestId;
         if (fresh || requestIds.length == 0) {
             requestId = keccak256(abi.encode("invariant.request", requestIds.length));
@@ -63,17 +89,21 @@ contract FillHandler is Test {
             deadline: block.timestamp + 1 hours,
             receiver: address(receiver)
         });
-        bytes memory signature = FillSigning.sign(signerKey, att);
+        if (hostile) att.destinationAmount = bound(amount, 0, 1); // the 1-wei griefing fill
+        bytes memory signature = FillSigning.sign(hostile ? hostileKey : signerKey, att);
 
         uint256 before = native ? user.balance : usdc.balanceOf(user);
-        if (native) vm.deal(address(this), address(this).balance + amount);
-        else usdc.mint(address(this), amount);
+        extra = withCall ? bound(extra, 0, 1 ether) : 0;
+        uint256 value = native ? att.destinationAmount + extra : extra;
+        vm.deal(address(this), address(this).balance + value);
+        if (!native) usdc.mint(address(this), att.destinationAmount);
 
-        try receiver.fill{value: native ? amount : 0}(att, signature) {
+        try this.send(att, signature, value, withCall) {
             uint256 delta = (native ? user.balance : usdc.balanceOf(user)) - before;
             paid[requestId] += delta;
             successes[requestId] += 1;
-            attestedAmount[requestId] = amount;
+            attestedAmount[requestId] = att.destinationAmount;
+            committed[requestId] = FillSigning.digest(att);
             successfulFills += 1;
         } catch (bytes memory reason) {
             bool expected = keccak256(reason)
@@ -81,6 +111,23 @@ contract FillHandler is Test {
             if (!expected) unexpectedReverts += 1;
         }
     }
+
+    /// @dev External so that `fill` can try it; only this contract calls it.
+    function send(FillAttestation calldata att, bytes calldata signature, uint256 value, bool withCall) external {
+        require(msg.sender == address(this));
+        if (withCall) receiver.fillAndCall{value: value}(att, signature, new IMulticaller.Call[](0), new address[](0));
+        else receiver.fill{value: value}(att, signature);
+    }
+
+    /// @notice Native currency sent straight to the receiver: it has no way to take it.
+    function sendDirect(uint256 amount) external {
+        amount = bound(amount, 1, 1 ether);
+        vm.deal(address(this), address(this).balance + amount);
+        (bool ok,) = address(receiver).call{value: amount}("");
+        if (ok) directSendsAccepted += 1;
+    }
+
+    receive() external payable {}
 }
 
 /// @notice Invariant: a requestId is paid at most once, never more than its attestation says, and the
@@ -91,8 +138,10 @@ contract AttestedReceiverInvariantTest is ReceiverFixture {
     function setUp() public override {
         super.setUp();
         address[3] memory users = [recipient, makeAddr("user.b"), makeAddr("user.c")];
-        handler = new FillHandler(receiver, usdc, signerKey, users);
+        (address hostile, uint256 hostileKey) = makeAddrAndKey("hostile signer");
+        handler = new FillHandler(receiver, usdc, signerKey, hostileKey, users);
         vm.startPrank(owner);
+        receiver.setSigner(hostile, true);
         receiver.setRecipient(users[1], true);
         receiver.setRecipient(users[2], true);
         vm.stopPrank();
@@ -120,12 +169,23 @@ contract AttestedReceiverInvariantTest is ReceiverFixture {
         assertEq(filledCount, handler.successfulFills());
     }
 
+    /// @notice What the receiver committed to is exactly the attestation that paid, whoever signed it.
+    function invariant_commitmentIsThePaidAttestation() public view {
+        uint256 count = handler.requestCount();
+        for (uint256 i; i < count; ++i) {
+            bytes32 requestId = handler.requestIds(i);
+            assertEq(receiver.filledDigest(requestId), handler.committed(requestId), "commitment");
+        }
+    }
+
     function invariant_onlyAlreadyFilledReverts() public view {
         assertEq(handler.unexpectedReverts(), 0);
     }
 
     function invariant_receiverHoldsNothing() public view {
+        assertEq(handler.directSendsAccepted(), 0, "took a direct transfer");
         assertEq(address(receiver).balance, 0);
+        assertEq(address(multicaller).balance, 0);
         assertEq(usdc.balanceOf(address(receiver)), 0);
     }
 }

@@ -14,6 +14,7 @@ import {IMulticaller} from "../../contracts/interfaces/IMulticaller.sol";
 import {AttestationLib, FillAttestation} from "../../contracts/libraries/AttestationLib.sol";
 import {MockStablecoin} from "../../contracts/mocks/MockStablecoin.sol";
 import {RevertingRecipient} from "../../contracts/mocks/RevertingRecipient.sol";
+import {CallTarget} from "./Multicaller.t.sol";
 
 /// @notice The v2 digest written out field by field (independent of AttestationLib's assembly) and
 /// signing with a test key, the way the service signs: EIP-191 personal-sign over the digest.
@@ -96,6 +97,7 @@ abstract contract ReceiverFixture is Test {
         receiver.setSigner(signer, true);
         receiver.setRecipient(recipient, true);
         receiver.setRecipientAllowListEnabled(true);
+        receiver.setCurrency(address(usdc), true);
         vm.stopPrank();
 
         // The recipient is an existing funded account that already holds the token.
@@ -213,6 +215,25 @@ contract AttestedReceiverTest is ReceiverFixture {
 
     // ================================================================ fill: reverts, in check order
 
+    function test_fill_revertsIfZeroRequestId() public {
+        FillAttestation memory att = _nativeAttestation(bytes32(0));
+        att.deadline = block.timestamp - 1; // ids are checked before the deadline
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(IAttestedReceiver.ZeroRequestId.selector);
+        _fillNative(att, signature);
+    }
+
+    function test_fill_revertsIfZeroOrderId() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        att.orderId = bytes32(0);
+        att.deadline = block.timestamp - 1;
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(IAttestedReceiver.ZeroOrderId.selector);
+        _fillNative(att, signature);
+    }
+
     function test_fill_revertsIfExpired() public {
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
         att.deadline = block.timestamp - 1;
@@ -304,6 +325,37 @@ contract AttestedReceiverTest is ReceiverFixture {
         _fillNative(att, signature);
     }
 
+    function test_fill_revertsIfCancelled() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory signature = _sign(att);
+        vm.prank(signer);
+        receiver.cancel(REQUEST_ID);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.RequestCancelled.selector, REQUEST_ID));
+        _fillNative(att, signature);
+        assertFalse(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fill_revertsIfCurrencyNotAllowed() public {
+        MockStablecoin unlisted = new MockStablecoin("Unlisted", "UNL");
+        FillAttestation memory att = _attestation(REQUEST_ID, address(unlisted), TOKEN_AMOUNT);
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.CurrencyNotAllowed.selector, address(unlisted)));
+        _fillToken(att, signature);
+        assertFalse(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fill_checksCurrencyBeforeValue() public {
+        MockStablecoin unlisted = new MockStablecoin("Unlisted", "UNL");
+        FillAttestation memory att = _attestation(REQUEST_ID, address(unlisted), TOKEN_AMOUNT);
+        bytes memory signature = _sign(att);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.CurrencyNotAllowed.selector, address(unlisted)));
+        vm.prank(solver);
+        receiver.fill{value: 1}(att, signature);
+    }
+
     function test_fill_revertsIfCurrencyNotAnEvmAddress() public {
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
         att.destinationCurrency = keccak256("a 32-byte non-EVM currency");
@@ -368,6 +420,13 @@ contract AttestedReceiverTest is ReceiverFixture {
         assertFalse(receiver.filled(REQUEST_ID));
     }
 
+    function test_fill_storesTheAttestationDigest() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        assertEq(receiver.filledDigest(REQUEST_ID), bytes32(0));
+        _fillNative(att, _sign(att));
+        assertEq(receiver.filledDigest(REQUEST_ID), _digest(att));
+    }
+
     /// @dev Breaks every condition at once, then repairs them one by one: each time the next check in
     /// the documented order must be the one that reverts.
     function test_fill_checksRunInDocumentedOrder() public {
@@ -421,8 +480,8 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 recipientBefore = recipient.balance;
         uint256 solverBefore = solver.balance;
 
-        vm.expectEmit(true, true, false, true, address(receiver));
-        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, att.orderId);
+        vm.expectEmit(true, true, true, true, address(receiver));
+        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, att.orderId, address(0), NATIVE_AMOUNT);
         _fillNative(att, signature);
 
         assertEq(recipient.balance - recipientBefore, NATIVE_AMOUNT, "recipient paid exactly");
@@ -437,8 +496,8 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 recipientBefore = usdc.balanceOf(recipient);
         uint256 solverBefore = usdc.balanceOf(solver);
 
-        vm.expectEmit(true, true, false, true, address(receiver));
-        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, att.orderId);
+        vm.expectEmit(true, true, true, true, address(receiver));
+        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, att.orderId, address(usdc), TOKEN_AMOUNT);
         _fillToken(att, signature);
 
         assertEq(usdc.balanceOf(recipient) - recipientBefore, TOKEN_AMOUNT, "recipient paid exactly");
@@ -514,12 +573,12 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 solverBefore = solver.balance;
         uint256 recipientBefore = recipient.balance;
 
-        vm.expectEmit(true, true, false, true, address(receiver));
-        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, att.orderId);
+        vm.expectEmit(true, true, true, true, address(receiver));
+        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, att.orderId, address(0), NATIVE_AMOUNT);
         vm.expectEmit(true, true, false, true, address(multicaller));
         emit IMulticaller.Multicalled(address(receiver), solver, 1);
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT + 0.05 ether}(att, signature, calls);
+        receiver.fillAndCall{value: NATIVE_AMOUNT + 0.05 ether}(att, signature, calls, new address[](0));
 
         assertEq(recipient.balance - recipientBefore, NATIVE_AMOUNT, "recipient paid exactly");
         assertEq(action.received(), 0.01 ether, "call got its value");
@@ -538,7 +597,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 recipientBefore = usdc.balanceOf(recipient);
 
         vm.prank(solver);
-        receiver.fillAndCall{value: 0.03 ether}(att, _sign(att), calls);
+        receiver.fillAndCall{value: 0.03 ether}(att, _sign(att), calls, new address[](0));
 
         assertEq(usdc.balanceOf(recipient) - recipientBefore, TOKEN_AMOUNT);
         assertEq(action.received(), 0.02 ether);
@@ -551,7 +610,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 solverBefore = solver.balance;
 
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, _sign(att), calls);
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, _sign(att), calls, new address[](0));
         assertEq(solverBefore - solver.balance, NATIVE_AMOUNT);
     }
 
@@ -564,7 +623,7 @@ contract AttestedReceiverTest is ReceiverFixture {
             abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, NATIVE_AMOUNT - 1, NATIVE_AMOUNT)
         );
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT - 1}(att, signature, calls);
+        receiver.fillAndCall{value: NATIVE_AMOUNT - 1}(att, signature, calls, new address[](0));
     }
 
     function test_fillAndCall_revertsWholeFillIfCallReverts() public {
@@ -580,8 +639,44 @@ contract AttestedReceiverTest is ReceiverFixture {
             )
         );
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, calls);
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, calls, new address[](0));
         assertFalse(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fillAndCall_sweepsListedTokensToFiller() public {
+        CallTarget target = new CallTarget();
+        FillAttestation memory att = _tokenAttestation(REQUEST_ID);
+        IMulticaller.Call[] memory calls = new IMulticaller.Call[](1);
+        calls[0] = IMulticaller.Call(address(target), false, 0, abi.encodeCall(CallTarget.dropTokens, (usdc, 3e6)));
+        address[] memory sweep = new address[](1);
+        sweep[0] = address(usdc);
+        uint256 solverBefore = usdc.balanceOf(solver);
+
+        vm.prank(solver);
+        receiver.fillAndCall(att, _sign(att), calls, sweep);
+        assertEq(usdc.balanceOf(address(multicaller)), 0);
+        assertEq(solverBefore - usdc.balanceOf(solver), TOKEN_AMOUNT - 3e6, "paid the fill, got the leftover");
+    }
+
+    function test_fillAndCall_revertsIfCurrencyNotAllowed() public {
+        MockStablecoin unlisted = new MockStablecoin("Unlisted", "UNL");
+        FillAttestation memory att = _attestation(REQUEST_ID, address(unlisted), TOKEN_AMOUNT);
+        bytes memory signature = _sign(att);
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.CurrencyNotAllowed.selector, address(unlisted)));
+        vm.prank(solver);
+        receiver.fillAndCall(att, signature, new IMulticaller.Call[](0), new address[](0));
+    }
+
+    function test_fillAndCall_revertsIfNativeTransferFails() public {
+        address rejecting = address(new RevertingRecipient());
+        vm.prank(owner);
+        receiver.setRecipient(rejecting, true);
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        att.destinationUser = _pad(rejecting);
+        bytes memory signature = _sign(att);
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.NativeTransferFailed.selector, rejecting));
+        vm.prank(solver);
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, new IMulticaller.Call[](0), new address[](0));
     }
 
     function test_fillAndCall_runsTheSameChecks() public {
@@ -589,11 +684,11 @@ contract AttestedReceiverTest is ReceiverFixture {
         bytes memory signature = _sign(att);
         IMulticaller.Call[] memory calls = new IMulticaller.Call[](0);
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, calls);
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, calls, new address[](0));
 
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.AlreadyFilled.selector, REQUEST_ID));
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, calls);
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, calls, new address[](0));
     }
 
     // ================================================================ admin
@@ -685,6 +780,70 @@ contract AttestedReceiverTest is ReceiverFixture {
         vm.prank(next);
         receiver.setSigner(next, true);
         assertTrue(receiver.isSigner(next));
+    }
+
+    function test_setCurrency_updatesAndEmits() public {
+        address token = makeAddr("token");
+        vm.expectEmit(true, false, false, true, address(receiver));
+        emit IAttestedReceiver.CurrencyUpdated(token, true);
+        vm.prank(owner);
+        receiver.setCurrency(token, true);
+        assertTrue(receiver.isCurrencyAllowed(token));
+        vm.prank(owner);
+        receiver.setCurrency(token, false);
+        assertFalse(receiver.isCurrencyAllowed(token));
+    }
+
+    function test_setCurrency_revertsIfNotOwner() public {
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, solver));
+        vm.prank(solver);
+        receiver.setCurrency(solver, true);
+    }
+
+    function test_renounceOwnership_reverts() public {
+        vm.expectRevert(IAttestedReceiver.RenounceOwnershipDisabled.selector);
+        vm.prank(owner);
+        receiver.renounceOwnership();
+        assertEq(receiver.owner(), owner);
+    }
+
+    // ================================================================ cancel (in check order)
+
+    function test_cancel_revertsIfNotSigner() public {
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, solver));
+        vm.prank(solver);
+        receiver.cancel(REQUEST_ID);
+    }
+
+    function test_cancel_revertsIfZeroRequestId() public {
+        vm.expectRevert(IAttestedReceiver.ZeroRequestId.selector);
+        vm.prank(signer);
+        receiver.cancel(bytes32(0));
+    }
+
+    function test_cancel_revertsIfAlreadyCancelled() public {
+        vm.startPrank(signer);
+        receiver.cancel(REQUEST_ID);
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.RequestCancelled.selector, REQUEST_ID));
+        receiver.cancel(REQUEST_ID);
+        vm.stopPrank();
+    }
+
+    function test_cancel_revertsIfFilled() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        _fillNative(att, _sign(att));
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.AlreadyFilled.selector, REQUEST_ID));
+        vm.prank(signer);
+        receiver.cancel(REQUEST_ID);
+    }
+
+    function test_cancel_marksAndEmits() public {
+        vm.expectEmit(true, true, false, true, address(receiver));
+        emit IAttestedReceiver.AttestationCancelled(REQUEST_ID, signer);
+        vm.prank(signer);
+        receiver.cancel(REQUEST_ID);
+        assertEq(receiver.filledDigest(REQUEST_ID), bytes32(uint256(1)));
+        assertFalse(receiver.filled(REQUEST_ID));
     }
 
     // ================================================================ views

@@ -11,6 +11,7 @@ import {Depository} from "../../contracts/Depository.sol";
 import {IDepository} from "../../contracts/interfaces/IDepository.sol";
 import {FeeOnTransferToken} from "../../contracts/mocks/FeeOnTransferToken.sol";
 import {MockStablecoin} from "../../contracts/mocks/MockStablecoin.sol";
+import {RevertingRecipient} from "../../contracts/mocks/RevertingRecipient.sol";
 import {DepositoryTestBase} from "./Depository.t.sol";
 
 /// @notice Drives random deposits (native, ERC-20 and fee-on-transfer, both ERC-20 forms), allocator
@@ -26,12 +27,15 @@ contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
     mapping(address token => uint256) public credited;
     /// @notice Sum of executed payouts per token.
     mapping(address token => uint256) public paidOut;
-    /// @notice Successful executions per request hash (must never exceed one).
-    mapping(bytes32 requestHash => uint256) public executions;
-    bytes32[] public executedHashes;
-    bytes[] internal executedCalldata;
+    /// @notice Successful executions per nonce (must never exceed one).
+    mapping(uint256 nonce => uint256) public executions;
+    uint256[] public executedNonces;
+    bytes[] internal executedRequests;
     uint256 public replaySuccesses;
     uint256 internal nonce;
+    /// @notice What failed payouts left claimable, per token (from the contract's own view).
+    mapping(address token => uint256) public totalClaimable;
+    RevertingRecipient public immutable rejecting = new RevertingRecipient();
 
     constructor(Depository depository_, uint256 allocatorKey_, address usdc, address feeToken) {
         depository = depository_;
@@ -49,12 +53,13 @@ contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
     }
 
     function executedCount() external view returns (uint256) {
-        return executedHashes.length;
+        return executedNonces.length;
     }
 
     // ---------------------------------------------------------------- actions
 
     function depositNative(uint256 actorSeed, bool creditSelf, bytes32 id, uint256 amount) external {
+        if (id == bytes32(0)) id = bytes32(uint256(1)); // orderId 0 is refused (unit-tested)
         address actor = _actor(actorSeed);
         amount = bound(amount, 1, 1e24);
         vm.deal(actor, amount);
@@ -67,6 +72,7 @@ contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
     function depositErc20(uint256 tokenSeed, uint256 actorSeed, bytes32 id, uint256 amount, bool allowanceForm)
         external
     {
+        if (id == bytes32(0)) id = bytes32(uint256(1)); // orderId 0 is refused (unit-tested)
         address token = tokens[bound(tokenSeed, 1, 2)];
         address actor = _actor(actorSeed);
         amount = bound(amount, 1, 1e30);
@@ -80,36 +86,68 @@ contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
         _creditFromLogs();
     }
 
-    function execute(uint256 tokenSeed, uint256 toSeed, uint256 amount, uint256 ttl) external {
+    function execute(uint256 tokenSeed, uint256 toSeed, uint256 amount, uint256 ttl, bool toRejecting) external {
         address token = tokens[bound(tokenSeed, 0, 2)];
-        uint256 held = token == address(0) ? address(depository).balance : IERC20(token).balanceOf(address(depository));
+        uint256 held = _held(token) - totalClaimable[token];
+        // A payee that rejects native currency (its payouts become claimable); for tokens the
+        // same address is an ordinary holder.
+        address to = toRejecting ? address(rejecting) : _actor(toSeed);
         IDepository.CallRequest memory request;
         request.calls = new IDepository.Call[](1);
-        request.calls[0] = IDepository.Call({to: _actor(toSeed), token: token, amount: bound(amount, 0, held)});
+        request.calls[0] = IDepository.Call({to: to, token: token, amount: bound(amount, 0, held)});
         request.nonce = nonce++;
         request.expiration = block.timestamp + bound(ttl, 0, 1 days);
-        bytes32 requestHash = depository.hashCallRequest(request);
-        (uint8 v, bytes32 r, bytes32 s) =
-            vm.sign(allocatorKey, keccak256(abi.encodePacked("\x19\x01", domainSeparator, requestHash)));
-        bytes memory signature = abi.encodePacked(r, s, v);
+        bytes memory signature = _signed(request);
 
+        uint256 claimableBefore = depository.claimable(to, token);
+        uint256 heldBefore = _held(token);
         depository.execute(request, signature);
 
-        paidOut[token] += request.calls[0].amount;
-        executions[requestHash] += 1;
-        executedHashes.push(requestHash);
-        executedCalldata.push(abi.encodeCall(IDepository.execute, (request, signature)));
+        paidOut[token] += heldBefore - _held(token);
+        uint256 deferred = depository.claimable(to, token) - claimableBefore;
+        totalClaimable[token] += deferred;
+        executions[request.nonce] += 1;
+        executedNonces.push(request.nonce);
+        executedRequests.push(abi.encode(request));
     }
 
-    /// @dev Re-submits an executed payout; it must never succeed.
-    function replay(uint256 index) external {
-        if (executedHashes.length == 0) return;
-        index = bound(index, 0, executedHashes.length - 1);
-        (bool ok,) = address(depository).call(executedCalldata[index]);
+    /// @dev Re-signs an executed nonce with a later expiration and a different amount (an allocator
+    /// retry): it must never pay.
+    function resign(uint256 index, uint256 extraTtl, uint256 amount) external {
+        if (executedNonces.length == 0) return;
+        index = bound(index, 0, executedNonces.length - 1);
+        IDepository.CallRequest memory request = abi.decode(executedRequests[index], (IDepository.CallRequest));
+        request.expiration = block.timestamp + bound(extraTtl, 1, 30 days);
+        request.calls[0].amount = bound(amount, 0, request.calls[0].amount);
+        (bool ok,) = address(depository).call(abi.encodeCall(IDepository.execute, (request, _signed(request))));
         if (ok) {
             replaySuccesses += 1;
-            executions[executedHashes[index]] += 1;
+            executions[request.nonce] += 1;
         }
+    }
+
+    /// @dev Re-submits an executed payout as it was; it must never succeed.
+    function replay(uint256 index) external {
+        if (executedNonces.length == 0) return;
+        index = bound(index, 0, executedNonces.length - 1);
+        IDepository.CallRequest memory request = abi.decode(executedRequests[index], (IDepository.CallRequest));
+        (bool ok,) = address(depository).call(abi.encodeCall(IDepository.execute, (request, _signed(request))));
+        if (ok) {
+            replaySuccesses += 1;
+            executions[request.nonce] += 1;
+        }
+    }
+
+    /// @dev The rejecting payee withdraws what it is owed to an ordinary address.
+    function claim(uint256 tokenSeed, uint256 toSeed) external {
+        address token = tokens[bound(tokenSeed, 0, 2)];
+        uint256 owed = depository.claimable(address(rejecting), token);
+        if (owed == 0) return;
+        uint256 heldBefore = _held(token);
+        vm.prank(address(rejecting));
+        depository.claim(token, _actor(toSeed));
+        paidOut[token] += heldBefore - _held(token);
+        totalClaimable[token] -= owed;
     }
 
     function warp(uint256 secondsForward) external {
@@ -120,6 +158,17 @@ contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
 
     function _actor(uint256 seed) internal pure returns (address) {
         return address(uint160(uint256(keccak256(abi.encode("actor", seed % 16)))));
+    }
+
+    function _held(address token) internal view returns (uint256) {
+        return token == address(0) ? address(depository).balance : IERC20(token).balanceOf(address(depository));
+    }
+
+    function _signed(IDepository.CallRequest memory request) internal view returns (bytes memory) {
+        bytes32 requestHash = depository.hashCallRequest(request);
+        (uint8 v, bytes32 r, bytes32 s) =
+            vm.sign(allocatorKey, keccak256(abi.encodePacked("\x19\x01", domainSeparator, requestHash)));
+        return abi.encodePacked(r, s, v);
     }
 
     function _creditFromLogs() internal {
@@ -164,14 +213,26 @@ contract DepositoryInvariantTest is DepositoryTestBase {
     }
 
     /// forge-config: default.invariant.fail-on-revert = true
-    /// @notice No request hash executes twice, and every executed one is marked.
-    function invariant_noRequestExecutesTwice() public view {
+    /// @notice No nonce pays twice (same request replayed or re-signed with a new expiration), and
+    /// every executed nonce is marked.
+    function invariant_noNonceExecutesTwice() public view {
         assertEq(handler.replaySuccesses(), 0, "replay succeeded");
         uint256 count = handler.executedCount();
         for (uint256 i; i < count; ++i) {
-            bytes32 requestHash = handler.executedHashes(i);
-            assertEq(handler.executions(requestHash), 1, "executed more than once");
-            assertTrue(depository.executed(requestHash), "not marked executed");
+            uint256 executedNonce = handler.executedNonces(i);
+            assertEq(handler.executions(executedNonce), 1, "executed more than once");
+            assertTrue(depository.executed(executedNonce), "not marked executed");
         }
+    }
+
+    /// forge-config: default.invariant.fail-on-revert = true
+    /// @notice What failed payouts left claimable is still held: the Depository can always honour
+    /// every claim.
+    function invariant_claimableIsBacked() public view {
+        assertLe(handler.totalClaimable(address(0)), address(depository).balance, "native");
+        assertLe(handler.totalClaimable(address(usdc)), usdc.balanceOf(address(depository)), "usdc");
+        assertEq(
+            depository.claimable(address(handler.rejecting()), address(0)), handler.totalClaimable(address(0))
+        );
     }
 }

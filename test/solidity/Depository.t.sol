@@ -10,6 +10,8 @@ import {Depository} from "../../contracts/Depository.sol";
 import {IDepository} from "../../contracts/interfaces/IDepository.sol";
 import {AttestationLib} from "../../contracts/libraries/AttestationLib.sol";
 import {MockStablecoin} from "../../contracts/mocks/MockStablecoin.sol";
+import {FalseReturnToken} from "../../contracts/mocks/FalseReturnToken.sol";
+import {MockERC1271Wallet} from "../../contracts/mocks/MockERC1271Wallet.sol";
 import {RevertingRecipient} from "../../contracts/mocks/RevertingRecipient.sol";
 
 /// @notice Shared fixture and an independent EIP-712 encoder for the Depository suites
@@ -158,13 +160,117 @@ contract DepositoryTest is DepositoryTestBase {
         depository.setAllocator(address(0));
     }
 
-    function test_setAllocator_rotatesAndEmits() public {
+    function test_setAllocator_revertsIfAlreadySet() public {
+        vm.startPrank(owner);
+        depository.setAllocator(allocator);
+        vm.expectRevert(abi.encodeWithSelector(IDepository.AllocatorAlreadySet.selector, allocator));
+        depository.setAllocator(makeAddr("nextAllocator"));
+        vm.stopPrank();
+    }
+
+    function test_setAllocator_firstSetIsImmediateAndLocks() public {
         address next = makeAddr("nextAllocator");
+        assertFalse(depository.allocatorLocked());
         vm.expectEmit(true, true, true, true, address(depository));
         emit IDepository.AllocatorUpdated(allocator, next);
         vm.prank(owner);
         depository.setAllocator(next);
         assertEq(depository.allocator(), next);
+        assertTrue(depository.allocatorLocked());
+    }
+
+    function test_proposeAllocator_revertsIfNotOwner() public {
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, user));
+        vm.prank(user);
+        depository.proposeAllocator(user);
+    }
+
+    function test_proposeAllocator_revertsIfZeroAllocator() public {
+        vm.expectRevert(IDepository.ZeroAllocator.selector);
+        vm.prank(owner);
+        depository.proposeAllocator(address(0));
+    }
+
+    function test_proposeAllocator_emitsAndWaits() public {
+        address next = makeAddr("nextAllocator");
+        vm.expectEmit(true, true, true, true, address(depository));
+        emit IDepository.AllocatorChangeProposed(next, block.timestamp + 2 days);
+        vm.prank(owner);
+        depository.proposeAllocator(next);
+        (address pending, uint256 eta) = depository.pendingAllocatorChange();
+        assertEq(pending, next);
+        assertEq(eta, block.timestamp + 2 days);
+        assertEq(depository.allocator(), allocator, "nothing changes before the delay");
+    }
+
+    function test_applyAllocator_revertsIfNotOwner() public {
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, user));
+        vm.prank(user);
+        depository.applyAllocator();
+    }
+
+    function test_applyAllocator_revertsIfNothingPending() public {
+        vm.expectRevert(IDepository.NoPendingAllocatorChange.selector);
+        vm.prank(owner);
+        depository.applyAllocator();
+    }
+
+    function test_applyAllocator_revertsBeforeDelay() public {
+        vm.startPrank(owner);
+        depository.proposeAllocator(makeAddr("nextAllocator"));
+        vm.warp(block.timestamp + 2 days - 1);
+        vm.expectRevert(abi.encodeWithSelector(IDepository.AllocatorChangeNotReady.selector, block.timestamp + 1));
+        depository.applyAllocator();
+        vm.stopPrank();
+    }
+
+    function test_applyAllocator_rotatesAfterDelayAndEmits() public {
+        address next = makeAddr("nextAllocator");
+        vm.startPrank(owner);
+        depository.setAllocator(allocator);
+        depository.proposeAllocator(next);
+        vm.warp(block.timestamp + 2 days);
+        vm.expectEmit(true, true, true, true, address(depository));
+        emit IDepository.AllocatorUpdated(allocator, next);
+        depository.applyAllocator();
+        vm.stopPrank();
+        assertEq(depository.allocator(), next);
+        (address pending, uint256 eta) = depository.pendingAllocatorChange();
+        assertEq(pending, address(0));
+        assertEq(eta, 0);
+    }
+
+    function test_cancelAllocatorChange_revertsIfNotOwner() public {
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, user));
+        vm.prank(user);
+        depository.cancelAllocatorChange();
+    }
+
+    function test_cancelAllocatorChange_revertsIfNothingPending() public {
+        vm.expectRevert(IDepository.NoPendingAllocatorChange.selector);
+        vm.prank(owner);
+        depository.cancelAllocatorChange();
+    }
+
+    function test_cancelAllocatorChange_dropsProposalAndEmits() public {
+        address next = makeAddr("nextAllocator");
+        vm.startPrank(owner);
+        depository.proposeAllocator(next);
+        vm.expectEmit(true, true, true, true, address(depository));
+        emit IDepository.AllocatorChangeCancelled(next);
+        depository.cancelAllocatorChange();
+        vm.warp(block.timestamp + 3 days);
+        vm.expectRevert(IDepository.NoPendingAllocatorChange.selector);
+        depository.applyAllocator();
+        vm.stopPrank();
+        assertEq(depository.allocator(), allocator);
+    }
+
+    function test_renounceOwnership_reverts() public {
+        vm.expectRevert(IDepository.RenounceOwnershipDisabled.selector);
+        vm.prank(owner);
+        depository.renounceOwnership();
+        assertEq(depository.owner(), owner);
     }
 
     function test_transferOwnership_takesTwoSteps() public {
@@ -197,6 +303,19 @@ contract DepositoryTest is DepositoryTestBase {
 
     // ---------------------------------------------------------------- depositNative
 
+    function test_depositNative_revertsIfZeroId() public {
+        vm.deal(user, 1 ether);
+        vm.expectRevert(IDepository.ZeroOrderId.selector);
+        vm.prank(user);
+        depository.depositNative{value: 1 ether}(user, bytes32(0));
+    }
+
+    function test_depositNative_checksIdBeforeValue() public {
+        vm.expectRevert(IDepository.ZeroOrderId.selector);
+        vm.prank(user);
+        depository.depositNative(user, bytes32(0));
+    }
+
     function test_depositNative_revertsIfZeroValue() public {
         vm.expectRevert(IDepository.ZeroDeposit.selector);
         vm.prank(user);
@@ -223,6 +342,17 @@ contract DepositoryTest is DepositoryTestBase {
     }
 
     // ---------------------------------------------------------------- depositErc20 (amount)
+
+    function test_depositErc20_revertsIfZeroId() public {
+        usdc.mint(user, 1e6);
+        vm.startPrank(user);
+        usdc.approve(address(depository), 1e6);
+        vm.expectRevert(IDepository.ZeroOrderId.selector);
+        depository.depositErc20(user, address(usdc), 1e6, bytes32(0));
+        vm.expectRevert(IDepository.ZeroOrderId.selector);
+        depository.depositErc20(user, address(usdc), bytes32(0));
+        vm.stopPrank();
+    }
 
     function test_depositErc20_revertsIfZeroAmount() public {
         vm.expectRevert(IDepository.ZeroDeposit.selector);
@@ -336,29 +466,43 @@ contract DepositoryTest is DepositoryTestBase {
         depository.execute(request, hex"00");
     }
 
-    function test_execute_revertsIfSignatureLengthInvalid() public {
+    function test_execute_revertsIfSignatureMalformed() public {
         IDepository.CallRequest memory request = _request(solver, address(0), 1 ether, 1);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(allocatorKey, _digest(request, address(depository)));
-        // ERC-2098 compact form (64 bytes) is refused like any other length.
-        bytes memory compact = abi.encodePacked(r, bytes32(uint256(s) | (uint256(v - 27) << 255)));
-        vm.expectRevert(abi.encodeWithSelector(AttestationLib.InvalidSignatureLength.selector, 64));
-        depository.execute(request, compact);
-    }
-
-    function test_execute_revertsIfSignatureMalleable() public {
-        IDepository.CallRequest memory request = _request(solver, address(0), 1 ether, 1);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(allocatorKey, _digest(request, address(depository)));
-        bytes32 highS = bytes32(SECP256K1_N - uint256(s));
-        bytes memory flipped = abi.encodePacked(r, highS, v == 27 ? uint8(28) : uint8(27));
-        vm.expectRevert(abi.encodeWithSelector(AttestationLib.SignatureMalleable.selector, highS));
-        depository.execute(request, flipped);
+        // Neither an ECDSA signature nor an EIP-1271 one (the allocator is an EOA): recovers nothing.
+        vm.expectRevert(abi.encodeWithSelector(IDepository.SignerNotAllocator.selector, address(0)));
+        depository.execute(request, hex"1234");
     }
 
     function test_execute_revertsIfSignatureInvalid() public {
         IDepository.CallRequest memory request = _request(solver, address(0), 1 ether, 1);
         (, bytes32 r, bytes32 s) = vm.sign(allocatorKey, _digest(request, address(depository)));
-        vm.expectRevert(AttestationLib.InvalidSignature.selector);
+        vm.expectRevert(abi.encodeWithSelector(IDepository.SignerNotAllocator.selector, address(0)));
         depository.execute(request, abi.encodePacked(r, s, uint8(29)));
+    }
+
+    function test_execute_acceptsEip1271Allocator() public {
+        (address walletOwner, uint256 walletOwnerKey) = makeAddrAndKey("multisig signer");
+        MockERC1271Wallet wallet = new MockERC1271Wallet(walletOwner);
+        Depository multisigDepository = new Depository(owner, address(wallet));
+        vm.deal(address(multisigDepository), 1 ether);
+        IDepository.CallRequest memory request = _request(solver, address(0), 1 ether, 1);
+
+        (address stranger, uint256 strangerKey) = makeAddrAndKey("stranger");
+        bytes memory strangerSignature = _sign(strangerKey, _digest(request, address(multisigDepository)));
+        vm.expectRevert(abi.encodeWithSelector(IDepository.SignerNotAllocator.selector, stranger));
+        multisigDepository.execute(request, strangerSignature);
+
+        multisigDepository.execute(request, _sign(walletOwnerKey, _digest(request, address(multisigDepository))));
+        assertEq(solver.balance, 1 ether);
+    }
+
+    function test_execute_acceptsCompactSignature() public {
+        _fundNative(1 ether);
+        IDepository.CallRequest memory request = _request(solver, address(0), 1 ether, 1);
+        (uint8 v, bytes32 r, bytes32 s) = vm.sign(allocatorKey, _digest(request, address(depository)));
+        // ERC-2098 (64 bytes): the replay guard is the nonce, so the signature's form does not matter.
+        depository.execute(request, abi.encodePacked(r, bytes32(uint256(s) | (uint256(v - 27) << 255))));
+        assertEq(solver.balance, 1 ether);
     }
 
     function test_execute_revertsIfSignerNotAllocator() public {
@@ -372,10 +516,13 @@ contract DepositoryTest is DepositoryTestBase {
 
     function test_execute_revertsIfSignedByRotatedOutAllocator() public {
         _fundNative(1 ether);
+        vm.startPrank(owner);
+        depository.proposeAllocator(makeAddr("nextAllocator"));
+        vm.warp(block.timestamp + 2 days);
+        depository.applyAllocator();
+        vm.stopPrank();
         IDepository.CallRequest memory request = _request(solver, address(0), 1 ether, 1);
         bytes memory signature = _signRequest(request);
-        vm.prank(owner);
-        depository.setAllocator(makeAddr("nextAllocator"));
         vm.expectRevert(abi.encodeWithSelector(IDepository.SignerNotAllocator.selector, allocator));
         depository.execute(request, signature);
     }
@@ -385,9 +532,20 @@ contract DepositoryTest is DepositoryTestBase {
         IDepository.CallRequest memory request = _request(solver, address(0), 1 ether, 1);
         bytes memory signature = _signRequest(request);
         depository.execute(request, signature);
-        vm.expectRevert(abi.encodeWithSelector(IDepository.RequestAlreadyExecuted.selector, _hashRequest(request)));
+        vm.expectRevert(abi.encodeWithSelector(IDepository.NonceAlreadyUsed.selector, 1));
         depository.execute(request, signature);
         assertEq(solver.balance, 1 ether);
+    }
+
+    function test_execute_revertsIfNonceReusedWithOtherTerms() public {
+        _fundNative(3 ether);
+        IDepository.CallRequest memory request = _request(solver, address(0), 1 ether, 1);
+        depository.execute(request, _signRequest(request));
+        request.expiration += 1;
+        request.calls[0].amount = 2 ether;
+        bytes memory signature = _signRequest(request);
+        vm.expectRevert(abi.encodeWithSelector(IDepository.NonceAlreadyUsed.selector, 1));
+        depository.execute(request, signature);
     }
 
     function test_execute_checksSignatureBeforeReplay() public {
@@ -400,22 +558,12 @@ contract DepositoryTest is DepositoryTestBase {
         depository.execute(request, strangerSignature);
     }
 
-    function test_execute_revertsIfNativeCallFails() public {
-        _fundNative(1 ether);
-        address rejecting = address(new RevertingRecipient());
-        IDepository.CallRequest memory request = _request(rejecting, address(0), 1 ether, 1);
-        vm.expectRevert(
-            abi.encodeWithSelector(
-                IDepository.CallFailed.selector, 0, abi.encodeWithSelector(RevertingRecipient.Rejected.selector)
-            )
-        );
-        depository.execute(request, _signRequest(request));
-    }
-
     function test_execute_revertsIfNativeBalanceInsufficient() public {
         _fundNative(1 ether);
         IDepository.CallRequest memory request = _request(solver, address(0), 1 ether + 1, 1);
-        vm.expectRevert(abi.encodeWithSelector(IDepository.CallFailed.selector, 0, ""));
+        vm.expectRevert(
+            abi.encodeWithSelector(IDepository.InsufficientBalance.selector, 0, address(0), 1 ether, 1 ether + 1)
+        );
         depository.execute(request, _signRequest(request));
     }
 
@@ -423,30 +571,122 @@ contract DepositoryTest is DepositoryTestBase {
         _fundUsdc(1e6);
         IDepository.CallRequest memory request = _request(solver, address(usdc), 1e6 + 1, 1);
         vm.expectRevert(
-            abi.encodeWithSelector(
-                IERC20Errors.ERC20InsufficientBalance.selector, address(depository), 1e6, 1e6 + 1
-            )
+            abi.encodeWithSelector(IDepository.InsufficientBalance.selector, 0, address(usdc), 1e6, 1e6 + 1)
         );
         depository.execute(request, _signRequest(request));
     }
 
-    function test_execute_revertsWholeBatchIfLaterCallFails() public {
+    function test_execute_revertsWholeBatchIfLaterBalanceInsufficient() public {
         _fundNative(1 ether);
         IDepository.CallRequest memory request;
         request.calls = new IDepository.Call[](2);
         request.calls[0] = IDepository.Call({to: solver, token: address(0), amount: 0.5 ether});
-        request.calls[1] = IDepository.Call({to: address(new RevertingRecipient()), token: address(0), amount: 0.5 ether});
+        request.calls[1] = IDepository.Call({to: user, token: address(0), amount: 0.5 ether + 1});
         request.nonce = 1;
         request.expiration = block.timestamp;
         bytes memory signature = _signRequest(request);
         vm.expectRevert(
-            abi.encodeWithSelector(
-                IDepository.CallFailed.selector, 1, abi.encodeWithSelector(RevertingRecipient.Rejected.selector)
-            )
+            abi.encodeWithSelector(IDepository.InsufficientBalance.selector, 1, address(0), 0.5 ether, 0.5 ether + 1)
         );
         depository.execute(request, signature);
         assertEq(solver.balance, 0);
-        assertFalse(depository.executed(_hashRequest(request)));
+        assertFalse(depository.executed(1));
+    }
+
+    // ---------------------------------------------------------------- execute: failed payouts become claimable
+
+    function test_execute_makesRejectedNativePayoutClaimable() public {
+        _fundNative(1 ether);
+        address rejecting = address(new RevertingRecipient());
+        IDepository.CallRequest memory request = _request(rejecting, address(0), 1 ether, 1);
+        vm.expectEmit(true, true, true, true, address(depository));
+        emit IDepository.PayoutClaimable(1, 0, rejecting, address(0), 1 ether);
+        depository.execute(request, _signRequest(request));
+        assertEq(depository.claimable(rejecting, address(0)), 1 ether);
+        assertEq(address(depository).balance, 1 ether);
+        assertTrue(depository.executed(1));
+    }
+
+    function test_execute_paysOthersWhenOnePayoutFails() public {
+        _fundNative(1 ether);
+        address rejecting = address(new RevertingRecipient());
+        IDepository.CallRequest memory request;
+        request.calls = new IDepository.Call[](2);
+        request.calls[0] = IDepository.Call({to: rejecting, token: address(0), amount: 0.5 ether});
+        request.calls[1] = IDepository.Call({to: solver, token: address(0), amount: 0.5 ether});
+        request.nonce = 1;
+        request.expiration = block.timestamp;
+        depository.execute(request, _signRequest(request));
+        assertEq(solver.balance, 0.5 ether);
+        assertEq(depository.claimable(rejecting, address(0)), 0.5 ether);
+    }
+
+    function test_execute_makesFalseReturningTokenPayoutClaimable() public {
+        FalseReturnToken token = new FalseReturnToken();
+        token.mint(address(depository), 5e6);
+        IDepository.CallRequest memory request = _request(solver, address(token), 5e6, 1);
+        depository.execute(request, _signRequest(request));
+        assertEq(depository.claimable(solver, address(token)), 5e6);
+    }
+
+    // ---------------------------------------------------------------- claim
+
+    function _claimableNative(uint256 amount) internal returns (address payable rejecting) {
+        _fundNative(amount);
+        rejecting = payable(address(new RevertingRecipient()));
+        IDepository.CallRequest memory request = _request(rejecting, address(0), amount, 99);
+        depository.execute(request, _signRequest(request));
+    }
+
+    function test_claim_revertsIfZeroRecipient() public {
+        address rejecting = _claimableNative(1 ether);
+        vm.expectRevert(IDepository.ZeroClaimRecipient.selector);
+        vm.prank(rejecting);
+        depository.claim(address(0), address(0));
+    }
+
+    function test_claim_revertsIfNothingToClaim() public {
+        vm.expectRevert(abi.encodeWithSelector(IDepository.NothingToClaim.selector, user, address(0)));
+        vm.prank(user);
+        depository.claim(address(0), user);
+    }
+
+    function test_claim_revertsIfNativeSendFails() public {
+        address rejecting = _claimableNative(1 ether);
+        vm.expectRevert(abi.encodeWithSelector(IDepository.ClaimFailed.selector, rejecting));
+        vm.prank(rejecting);
+        depository.claim(address(0), rejecting);
+    }
+
+    function test_claim_paysNativeToChosenAddressOnce() public {
+        address rejecting = _claimableNative(1 ether);
+        address wallet = makeAddr("wallet");
+        vm.expectEmit(true, true, true, true, address(depository));
+        emit IDepository.Claimed(rejecting, address(0), wallet, 1 ether);
+        vm.prank(rejecting);
+        depository.claim(address(0), wallet);
+        assertEq(wallet.balance, 1 ether);
+        assertEq(depository.claimable(rejecting, address(0)), 0);
+        vm.expectRevert(abi.encodeWithSelector(IDepository.NothingToClaim.selector, rejecting, address(0)));
+        vm.prank(rejecting);
+        depository.claim(address(0), wallet);
+    }
+
+    function test_claim_paysErc20() public {
+        FalseReturnToken token = new FalseReturnToken();
+        token.mint(address(depository), 5e6);
+        IDepository.CallRequest memory request = _request(solver, address(token), 5e6, 1);
+        depository.execute(request, _signRequest(request));
+        _fundUsdc(7e6);
+        IDepository.CallRequest memory usdcRequest = _request(solver, address(usdc), 7e6, 2);
+        // A payout that went through leaves nothing to claim.
+        depository.execute(usdcRequest, _signRequest(usdcRequest));
+        assertEq(depository.claimable(solver, address(usdc)), 0);
+        // FalseReturnToken also fails the claim's SafeERC20 transfer: claimable stays.
+        vm.expectRevert();
+        vm.prank(solver);
+        depository.claim(address(token), solver);
+        assertEq(depository.claimable(solver, address(token)), 5e6);
     }
 
     // ---------------------------------------------------------------- execute: happy paths
@@ -460,7 +700,7 @@ contract DepositoryTest is DepositoryTestBase {
         depository.execute(request, _signRequest(request));
         assertEq(solver.balance, 0.4 ether);
         assertEq(address(depository).balance, 0.6 ether);
-        assertTrue(depository.executed(requestHash));
+        assertTrue(depository.executed(7));
     }
 
     function test_execute_paysErc20() public {
@@ -472,7 +712,7 @@ contract DepositoryTest is DepositoryTestBase {
         depository.execute(request, _signRequest(request));
         assertEq(usdc.balanceOf(solver), 60e6);
         assertEq(usdc.balanceOf(address(depository)), 40e6);
-        assertTrue(depository.executed(requestHash));
+        assertTrue(depository.executed(8));
     }
 
     function test_execute_paysMixedBatch() public {
@@ -512,7 +752,7 @@ contract DepositoryTest is DepositoryTestBase {
         vm.expectEmit(true, true, true, true, address(depository));
         emit IDepository.RequestExecuted(requestHash, 3);
         depository.execute(request, _signRequest(request));
-        assertTrue(depository.executed(requestHash));
+        assertTrue(depository.executed(3));
     }
 
     function test_execute_sameCallsWithNewNonceExecuteAgain() public {

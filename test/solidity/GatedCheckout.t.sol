@@ -343,6 +343,13 @@ contract GatedCheckoutTest is GateTestBase {
         checkout.setSigner(otherSigner, true);
     }
 
+    function test_renounceOwnership_reverts() public {
+        vm.expectRevert(IGatedCheckout.RenounceOwnershipDisabled.selector);
+        vm.prank(owner);
+        checkout.renounceOwnership();
+        assertEq(checkout.owner(), owner);
+    }
+
     function test_depository_isImmutableConfig() public view {
         assertEq(address(checkout.depository()), address(depository));
     }

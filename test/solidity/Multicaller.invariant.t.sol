@@ -32,13 +32,15 @@ contract MulticallHandler is Test {
         uint256 refunded,
         uint256 dropped,
         uint256 forced,
-        bool withFailure
+        bool withFailure,
+        bool emptySweepList
     ) external {
         value = bound(value, 0, 10 ether);
         forced = bound(forced, 0, 1 ether);
         spend = bound(spend, 0, value + forced);
         refunded = bound(refunded, 0, value + forced - spend);
-        dropped = bound(dropped, 0, 1e12);
+        // With an empty sweep list the calls drop no tokens: only native currency is swept.
+        dropped = emptySweepList ? 0 : bound(dropped, 0, 1e12);
         vm.deal(address(this), value);
         vm.deal(address(multicaller), forced); // e.g. force-sent between calls
 
@@ -50,8 +52,8 @@ contract MulticallHandler is Test {
         if (withFailure) {
             batch[3] = IMulticaller.Call(address(target), true, 0, abi.encodeCall(CallTarget.boom, (1)));
         }
-        address[] memory sweep = new address[](1);
-        sweep[0] = address(token);
+        address[] memory sweep = new address[](emptySweepList ? 0 : 1);
+        if (!emptySweepList) sweep[0] = address(token);
 
         // Every generated batch is valid: a revert would mean the handler exercised nothing.
         try multicaller.multicall{value: value}(batch, refundTo, sweep) {

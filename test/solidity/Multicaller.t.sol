@@ -8,6 +8,7 @@ import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/Reentrancy
 import {Multicaller} from "../../contracts/Multicaller.sol";
 import {IMulticaller} from "../../contracts/interfaces/IMulticaller.sol";
 import {FalseReturnToken} from "../../contracts/mocks/FalseReturnToken.sol";
+import {GasBurningRecipient} from "../../contracts/mocks/GasBurningRecipient.sol";
 import {MockStablecoin} from "../../contracts/mocks/MockStablecoin.sol";
 import {NoReturnToken} from "../../contracts/mocks/NoReturnToken.sol";
 import {RevertingRecipient} from "../../contracts/mocks/RevertingRecipient.sol";
@@ -255,5 +256,14 @@ contract MulticallerTest is Test {
         vm.prank(caller);
         multicaller.multicall(new IMulticaller.Call[](0), refundTo, sweep);
         assertEq(token.balanceOf(refundTo), 0);
+    }
+
+    function test_multicall_boundsGasOfNativeSweep() public {
+        // A refundTo whose receive burns 5M gas gets at most 50,000: the sweep fails (the caller,
+        // who chose refundTo, keeps its funds) instead of costing the caller the burn.
+        GasBurningRecipient burner = new GasBurningRecipient(5_000_000);
+        vm.deal(address(this), 1 ether);
+        vm.expectRevert(abi.encodeWithSelector(IMulticaller.RefundFailed.selector, address(burner)));
+        multicaller.multicall{value: 1 ether, gas: 10_000_000}(new IMulticaller.Call[](0), address(burner), new address[](0));
     }
 }

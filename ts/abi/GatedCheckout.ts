@@ -147,6 +147,11 @@ export const gatedCheckoutAbi = [
     "type": "error"
   },
   {
+    "inputs": [],
+    "name": "RenounceOwnershipDisabled",
+    "type": "error"
+  },
+  {
     "inputs": [
       {
         "internalType": "address",
@@ -514,7 +519,7 @@ export const gatedCheckoutAbi = [
     "inputs": [],
     "name": "renounceOwnership",
     "outputs": [],
-    "stateMutability": "nonpayable",
+    "stateMutability": "pure",
     "type": "function"
   },
   {

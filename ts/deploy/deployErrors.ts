@@ -17,6 +17,10 @@ export const DeployErrorCode = {
   DEPLOYMENT_RECORD_INVALID: "DEPLOYMENT_RECORD_INVALID",
   /** No usable deployer key (or a malformed one). */
   DEPLOYER_KEY_MISSING: "DEPLOYER_KEY_MISSING",
+  /** The chain does not run an opcode this build emits (PUSH0, MCOPY, TSTORE/TLOAD). */
+  UNSUPPORTED_CHAIN: "UNSUPPORTED_CHAIN",
+  /** The allocator differs, and changing it now waits the Depository's delay (propose, then apply). */
+  ALLOCATOR_CHANGE_DELAYED: "ALLOCATOR_CHANGE_DELAYED",
 } as const;
 
 /** The deterministic-deployment proxy is not on this chain; `instructions` says how to put it there. */
@@ -74,5 +78,28 @@ export class DeploymentRecordInvalidError extends FerryError {
 export class DeployerKeyMissingError extends FerryError {
   constructor(message: string, options: FerryErrorOptions = {}) {
     super(DeployErrorCode.DEPLOYER_KEY_MISSING, message, options);
+  }
+}
+
+/** The chain lacks an opcode of this build (evm prague: PUSH0, MCOPY, TSTORE/TLOAD); nothing was sent. */
+export class UnsupportedChainError extends FerryError {
+  readonly chainId: number;
+  constructor(chainId: number, reason: string, options: FerryErrorOptions = {}) {
+    super(
+      DeployErrorCode.UNSUPPORTED_CHAIN,
+      `chain ${chainId} cannot run this build (solc evm prague needs PUSH0, MCOPY and TSTORE/TLOAD): ${reason}; nothing was sent (see ts/deploy/README.md, supported chains)`,
+      options,
+    );
+    this.chainId = chainId;
+  }
+}
+
+/**
+ * The Depository's allocator is already set, and a change waits its delay: the owner calls
+ * `proposeAllocator(new)`, then `applyAllocator()` once `eta` has passed.
+ */
+export class AllocatorChangeDelayedError extends FerryError {
+  constructor(message: string, options: FerryErrorOptions = {}) {
+    super(DeployErrorCode.ALLOCATOR_CHANGE_DELAYED, message, options);
   }
 }

@@ -42,7 +42,7 @@ export type DeploymentRecord = {
   transactions: Record<string, Hex>;
   constructorArgs: Record<FerryContractName, Address[]>;
   /** The configuration the deployment established (what --check expects by default). */
-  configuration: { owner: Address; allocator: Address; signers: Address[] };
+  configuration: { owner: Address; allocator: Address; signers: Address[]; currencies?: Address[] };
   compiler: CompilerRecord;
 };
 
@@ -110,6 +110,9 @@ export function parseDeploymentRecord(json: unknown, path: string, chainId?: num
       owner: address(configuration.owner, "configuration.owner"),
       allocator: address(configuration.allocator, "configuration.allocator"),
       signers: configuration.signers.map((signer, i) => address(signer, `configuration.signers[${i}]`)),
+      ...(Array.isArray(configuration.currencies)
+        ? { currencies: configuration.currencies.map((currency, i) => address(currency, `configuration.currencies[${i}]`)) }
+        : {}),
     },
     transactions: record.transactions ?? {},
   };

@@ -23,7 +23,8 @@ import {
 } from "viem";
 import { InvalidInputError } from "../core/errors.ts";
 import { COMPILER_SETTINGS, VIA_IR_SOURCES, solcVersionOfBuild } from "./compilerSettings.ts";
-import { DeployerNotOwnerError, DeploymentConflictError, DeploymentFailedError } from "./deployErrors.ts";
+import { AllocatorChangeDelayedError, DeployerNotOwnerError, DeploymentConflictError, DeploymentFailedError } from "./deployErrors.ts";
+import { assertEvmSupport, probeEvmSupport } from "./evmSupport.ts";
 import { DETERMINISTIC_DEPLOYER, ensureDeterministicDeployer } from "./deterministicDeployer.ts";
 import { DEPLOYMENT_RECORD_FORMAT, mergeDeploymentRecords, sameAddresses, type CompilerRecord, type DeploymentRecord } from "./deploymentRecord.ts";
 import { FERRY_ABIS, FERRY_ARTIFACTS, FERRY_CONTRACTS, type FerryContractName } from "./ferryArtifacts.ts";
@@ -38,6 +39,8 @@ export type FerryDeployOptions = {
   allocator: Address;
   /** Attestation signers allowed on the AttestedReceiver (added; signers already allowed stay). */
   signers: Address[];
+  /** ERC-20 destination currencies listed on the AttestedReceiver (added; listed ones stay). Default none. */
+  currencies?: Address[];
   /** CREATE2 salt (32 bytes). Default: DEFAULT_FERRY_SALT. */
   salt?: Hex;
 };
@@ -86,6 +89,9 @@ export async function deployFerryContracts(args: {
   const deployer = getAddress(walletClient.account.address);
   const options = normalizeOptions(args.options, deployer);
   const chainId = await publicClient.getChainId();
+  // Before anything is sent: a chain without PUSH0 / MCOPY / TSTORE would take the deployment and
+  // fail at the first deposit or fill.
+  await assertEvmSupport(publicClient, chainId);
   const plan = planFerryContracts({ deployer, salt: options.salt });
   const sent: Hex[] = [];
   const steps: Record<string, Hex> = {};
@@ -159,10 +165,20 @@ export async function deployFerryContracts(args: {
       throw new DeployerNotOwnerError(contract, field, `owned by ${owners[contract].owner}, not the deployer ${deployer}: the owner must call ${call}`);
     }
   };
-  const allocator = await publicClient.readContract({ address: plan.addresses.depository, abi: FERRY_ABIS.Depository, functionName: "allocator" });
-  if (!isAddressEqual(allocator, options.allocator)) {
+  const depositoryRead = { address: plan.addresses.depository, abi: FERRY_ABIS.Depository } as const;
+  const allocator = await publicClient.readContract({ ...depositoryRead, functionName: "allocator" });
+  const allocatorLocked = await publicClient.readContract({ ...depositoryRead, functionName: "allocatorLocked" });
+  if (!allocatorLocked) {
+    // The first set replaces the constructor's placeholder at once and locks the allocator (even when
+    // it is the same address): from then on a change waits the Depository's delay.
     requireDeployerOwns("Depository", "allocator", `setAllocator(${options.allocator})`);
     await write("Depository.setAllocator", "Depository", "setAllocator", [options.allocator]);
+  } else if (!isAddressEqual(allocator, options.allocator)) {
+    const [pending, eta] = await publicClient.readContract({ ...depositoryRead, functionName: "pendingAllocatorChange" });
+    const state = isAddressEqual(pending, options.allocator)
+      ? `a change to it is proposed, applicable from ${new Date(Number(eta) * 1000).toISOString()}: the owner then calls applyAllocator()`
+      : `the owner calls proposeAllocator(${options.allocator}), then applyAllocator() after the 2-day delay`;
+    throw new AllocatorChangeDelayedError(`Depository.allocator is ${allocator}, not ${options.allocator}; ${state}`);
   }
   for (const signer of options.signers) {
     const allowed = await publicClient.readContract({
@@ -174,6 +190,18 @@ export async function deployFerryContracts(args: {
     if (allowed) continue;
     requireDeployerOwns("AttestedReceiver", `signer ${signer}`, `setSigner(${signer}, true)`);
     await write(`AttestedReceiver.setSigner(${signer})`, "AttestedReceiver", "setSigner", [signer, true]);
+  }
+
+  for (const currency of options.currencies) {
+    const listed = await publicClient.readContract({
+      address: plan.addresses.attestedReceiver,
+      abi: FERRY_ABIS.AttestedReceiver,
+      functionName: "isCurrencyAllowed",
+      args: [currency],
+    });
+    if (listed) continue;
+    requireDeployerOwns("AttestedReceiver", `currency ${currency}`, `setCurrency(${currency}, true)`);
+    await write(`AttestedReceiver.setCurrency(${currency})`, "AttestedReceiver", "setCurrency", [currency, true]);
   }
 
   // 4. The handover: transferOwnership to the final owner, who then accepts.
@@ -218,15 +246,22 @@ export async function checkFerryDeployment(args: {
 }): Promise<{ ok: boolean; rows: CheckRow[] }> {
   const { publicClient, addresses, expected } = args;
   const chainId = await publicClient.getChainId();
+  const evm = await probeEvmSupport(publicClient);
   const code = {} as Record<FerryContractName, Hex | undefined>;
   for (const name of FERRY_CONTRACTS) code[name] = await publicClient.getCode({ address: addressOf(addresses, name) });
   const hasCode = (name: FerryContractName) => code[name] !== undefined && code[name] !== "0x";
-  const observed: ObservedFerryState = { chainId, code };
+  const observed: ObservedFerryState = { chainId, code, evmSupport: evm.ok ? "ok" : evm.reason };
   if (hasCode("AttestedReceiver")) {
     const receiver = { address: addresses.attestedReceiver, abi: FERRY_ABIS.AttestedReceiver } as const;
     observed.attestedReceiver = {
       ...(await readOwnership(publicClient, addresses, "AttestedReceiver")),
       multicaller: await publicClient.readContract({ ...receiver, functionName: "multicaller" }),
+      currencies: await Promise.all(
+        (expected.currencies ?? []).map(async (currency) => ({
+          currency,
+          allowed: await publicClient.readContract({ ...receiver, functionName: "isCurrencyAllowed", args: [currency] }),
+        })),
+      ),
       signers: await Promise.all(
         expected.signers.map(async (signer) => ({
           signer,
@@ -241,6 +276,8 @@ export async function checkFerryDeployment(args: {
     observed.depository = {
       ...(await readOwnership(publicClient, addresses, "Depository")),
       allocator: await publicClient.readContract({ ...depository, functionName: "allocator" }),
+      allocatorLocked: await publicClient.readContract({ ...depository, functionName: "allocatorLocked" }),
+      pendingAllocator: (await publicClient.readContract({ ...depository, functionName: "pendingAllocatorChange" }))[0],
       eip712Domain: { name, version, chainId: domainChainId, verifyingContract },
     };
   }
@@ -289,7 +326,12 @@ function normalizeOptions(options: FerryDeployOptions, deployer: Address): Requi
     const signer = address(value, `signers[${index}]`);
     if (!signers.some((known) => isAddressEqual(known, signer))) signers.push(signer);
   }
-  return { owner: address(options.owner ?? deployer, "owner"), allocator: address(options.allocator, "allocator"), signers, salt };
+  const currencies: Address[] = [];
+  for (const [index, value] of (options.currencies ?? []).entries()) {
+    const currency = address(value, `currencies[${index}]`);
+    if (!currencies.some((known) => isAddressEqual(known, currency))) currencies.push(currency);
+  }
+  return { owner: address(options.owner ?? deployer, "owner"), allocator: address(options.allocator, "allocator"), signers, currencies, salt };
 }
 
 function addressOf(addresses: FerryAddresses, contract: FerryContractName): Address {
@@ -344,7 +386,12 @@ async function buildRecord(args: {
     ...(deployedAt !== undefined ? { deployedAt } : {}),
     transactions: args.steps,
     constructorArgs,
-    configuration: { owner: options.owner, allocator: options.allocator, signers: options.signers },
+    configuration: {
+      owner: options.owner,
+      allocator: options.allocator,
+      signers: options.signers,
+      ...(options.currencies.length > 0 ? { currencies: options.currencies } : {}),
+    },
     compiler: compilerRecord(plan),
   };
 }

@@ -52,9 +52,9 @@ export function buildFerryIgnitionModule(plan: FerryIgnitionPlan, id = "Ferry") 
     const receiverOwner = m.staticCall(attestedReceiver, "owner", [], 0, { id: "AttestedReceiverOwner", from });
 
     const configured = [];
-    if (!isAddressEqual(allocator, deployer)) {
-      configured.push(m.call(depository, "setAllocator", [allocator], { id: "SetAllocator", from, after: [depositoryOwner] }));
-    }
+    // Always: the first setAllocator also locks the allocator (later changes wait the 2-day delay),
+    // even when it is the deployer placeholder itself.
+    configured.push(m.call(depository, "setAllocator", [allocator], { id: "SetAllocator", from, after: [depositoryOwner] }));
     signers.forEach((signer, index) => {
       configured.push(m.call(attestedReceiver, "setSigner", [signer, true], { id: `SetSigner${index}`, from, after: [receiverOwner] }));
     });

@@ -21,6 +21,8 @@ export type ExpectedFerryState = {
   handoverFrom?: Address;
   allocator: Address;
   signers: readonly Address[];
+  /** ERC-20 destination currencies that must be listed on the AttestedReceiver. */
+  currencies?: readonly Address[];
 };
 
 export type ObservedOwnable = { owner: Address; pendingOwner: Address };
@@ -28,12 +30,22 @@ export type ObservedOwnable = { owner: Address; pendingOwner: Address };
 /** What ferryDeployment.ts read; a contract without code has only `code`. */
 export type ObservedFerryState = {
   chainId: number;
+  /** "ok", or why the chain cannot run this build's opcodes (ts/deploy/evmSupport.ts). */
+  evmSupport?: string;
   code: Record<FerryContractName, Hex | undefined>;
   depository?: ObservedOwnable & {
     allocator: Address;
+    /** Whether the first setAllocator happened (later changes wait the delay). */
+    allocatorLocked?: boolean;
+    /** A proposed allocator change (zero: none). */
+    pendingAllocator?: Address;
     eip712Domain: { name: string; version: string; chainId: bigint; verifyingContract: Address };
   };
-  attestedReceiver?: ObservedOwnable & { multicaller: Address; signers: ReadonlyArray<{ signer: Address; allowed: boolean }> };
+  attestedReceiver?: ObservedOwnable & {
+    multicaller: Address;
+    signers: ReadonlyArray<{ signer: Address; allowed: boolean }>;
+    currencies?: ReadonlyArray<{ currency: Address; allowed: boolean }>;
+  };
 };
 
 export type CheckRow = { contract: string; field: string; expected: string; actual: string; ok: boolean };
@@ -52,6 +64,8 @@ export function compareFerryState(args: {
   const row = (contract: string, field: string, expectedValue: string, actual: string, ok = expectedValue === actual) =>
     rows.push({ contract, field, expected: expectedValue, actual, ok });
 
+  if (observed.evmSupport !== undefined) row("chain", "evm (PUSH0, MCOPY, TSTORE)", "ok", observed.evmSupport);
+
   for (const name of ["Multicaller", "AttestedReceiver", "Depository"] as const) {
     const artifact = FERRY_ARTIFACTS[name];
     const code = observed.code[name];
@@ -67,6 +81,10 @@ export function compareFerryState(args: {
       const seen = receiver.signers.find((entry) => isAddressEqual(entry.signer, signer));
       row("AttestedReceiver", `signer ${addressText(signer)}`, "allowed", seen === undefined ? "unknown" : seen.allowed ? "allowed" : "not allowed");
     }
+    for (const currency of expected.currencies ?? []) {
+      const seen = receiver.currencies?.find((entry) => isAddressEqual(entry.currency, currency));
+      row("AttestedReceiver", `currency ${addressText(currency)}`, "listed", seen === undefined ? "unknown" : seen.allowed ? "listed" : "not listed");
+    }
   }
 
   const depository = observed.depository;
@@ -80,6 +98,14 @@ export function compareFerryState(args: {
     );
     ownershipRows(row, "Depository", expected, depository);
     row("Depository", "allocator", addressText(expected.allocator), addressText(depository.allocator));
+    if (depository.allocatorLocked !== undefined) {
+      // Unlocked, the owner could still swap the allocator at once: the deployment is not finished.
+      row("Depository", "allocatorLocked", "true", String(depository.allocatorLocked));
+    }
+    if (depository.pendingAllocator !== undefined) {
+      // A proposed change is what users watch for: --check fails while one is pending.
+      row("Depository", "pendingAllocatorChange", NONE, optionalAddressText(depository.pendingAllocator));
+    }
   }
   return rows;
 }

@@ -13,7 +13,7 @@ import { deployFerryContracts } from "../deploy/ferryDeployment.ts";
 import { accountWithRole, devnetAccounts, hardhatTestAccount, HARDHAT_FUNDED_ACCOUNTS, type DevnetAccount } from "./devnetAccounts.ts";
 import { startDevnetChain, type DevnetChain } from "./devnetChain.ts";
 import type { DevnetChainInput } from "./devnetConfig.ts";
-import { DEVNET_STABLECOIN, deployStablecoin } from "./devnetStablecoin.ts";
+import { DEVNET_STABLECOIN, stablecoinAddress, deployStablecoin } from "./devnetStablecoin.ts";
 
 /** The chains: hardhat.config.ts network → protocol name. */
 export const DEVNET_CHAINS = [
@@ -75,7 +75,8 @@ export async function startDevnetChains(options: {
         publicClient: chain.publicClient,
         walletClient,
         testClient: chain.testClient,
-        options: { allocator: allocator.address, signers: [attester.address] },
+        // The stablecoin's address is known before it is deployed: list it as a destination currency.
+        options: { allocator: allocator.address, signers: [attester.address], currencies: [stablecoinAddress()] },
       });
       // A fresh chain every run: the record is rewritten, not merged with an earlier run's.
       await writeDeploymentRecord(options.deploymentsDir, result.record);

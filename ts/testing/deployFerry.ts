@@ -40,8 +40,10 @@ export type DeployFerryOptions = {
   salt?: Hex;
   /** Sends the deployment transactions. Default: the connection's first wallet client. */
   deployer?: WalletClient;
-  /** Deploy the 6-decimal MockStablecoin (open `mint`). Default: true. */
+  /** Deploy the 6-decimal MockStablecoin (open `mint`) and list it on the receiver. Default: true. */
   stablecoin?: boolean;
+  /** More ERC-20 destination currencies to list on the AttestedReceiver (fills in others revert CurrencyNotAllowed). */
+  currencies?: readonly Address[];
   /**
    * Recipient allow-list on the AttestedReceiver: `false` (default) leaves it off; a list switches
    * it on and allows exactly these recipients.
@@ -158,7 +160,16 @@ export async function deployFerry<ChainTypeT extends ChainType | string>(
     const depository = getContract({ address: predicted.depository, abi: depositoryAbi, client: { public: publicClient, wallet: deployer } });
     const owner = await depository.read.owner();
     if (!sameAddress(owner, deployer.account.address) && !sameAddress(await depository.read.allocator(), allocator.address)) {
-      await asOwner(owner, (account) => depository.write.setAllocator([allocator.address], { account }));
+      if (await depository.read.allocatorLocked()) {
+        // An allocator change waits the Depository's delay: propose, let the fork's clock pass it, apply.
+        await asOwner(owner, (account) => depository.write.proposeAllocator([allocator.address], { account }));
+        const [, eta] = await depository.read.pendingAllocatorChange();
+        await testClient.setNextBlockTimestamp({ timestamp: eta });
+        await testClient.mine({ blocks: 1 });
+        await asOwner(owner, (account) => depository.write.applyAllocator({ account }));
+      } else {
+        await asOwner(owner, (account) => depository.write.setAllocator([allocator.address], { account }));
+      }
     }
   }
 
@@ -193,6 +204,12 @@ export async function deployFerry<ChainTypeT extends ChainType | string>(
   }
 
   const stablecoin = options.stablecoin === false ? undefined : await deployTestStablecoin(publicClient, deployer);
+  // ERC-20 fills need the currency listed on the receiver.
+  for (const currency of [...(stablecoin ? [stablecoin.address] : []), ...(options.currencies ?? [])]) {
+    if (await attestedReceiver.read.isCurrencyAllowed([currency])) continue;
+    const owner = await attestedReceiver.read.owner();
+    await asOwner(owner, (account) => attestedReceiver.write.setCurrency([currency, true], { account }));
+  }
 
   const chainId = await publicClient.getChainId();
 

@@ -147,7 +147,7 @@ describe("solver crash safety (service killed with SIGKILL)", function () {
       address: env.config.chains[0]!.contracts.depository,
       abi: depositoryAbi,
       functionName: "executed",
-      args: [stored!.solver!.repayment!.requestHash],
+      args: [stored!.solver!.repayment!.nonce],
     }))).to.equal(true);
   });
 

@@ -33,7 +33,7 @@ describe("solver", function () {
 
   async function executedPayout(payout: Payout): Promise<boolean> {
     const chain = payout.chainId === env.origin.chainId ? env.origin : env.destination;
-    return chain.publicClient.readContract({ address: depository(env, chain), abi: depositoryAbi, functionName: "executed", args: [payout.requestHash] });
+    return chain.publicClient.readContract({ address: depository(env, chain), abi: depositoryAbi, functionName: "executed", args: [BigInt(payout.nonce)] });
   }
 
   it("fill_nativeDeposit_reachesSuccessWithOneFillAndTheRepayment", async () => {

@@ -227,7 +227,7 @@ describe("solver stray deposits", function () {
     expect(await tokenBalance(env.origin, NATIVE, depositor)).to.equal(amount);
   });
 
-  it("replayGuard_aSecondExecuteOfTheSameRefund_revertsWithRequestAlreadyExecuted", async () => {
+  it("replayGuard_aSecondExecuteOfTheSameRefund_revertsWithNonceAlreadyUsed", async () => {
     const depositor = freshAddress();
     const amount = parseEther("0.1");
     const key = await depositFor({ orderId: freshId(), depositor, amount });
@@ -245,7 +245,7 @@ describe("solver stray deposits", function () {
       })
       .catch((e: unknown) => e);
     expect(error).to.be.instanceOf(Error);
-    expect(String((error as Error).message)).to.include("RequestAlreadyExecuted");
+    expect(String((error as Error).message)).to.include("NonceAlreadyUsed");
     expect(await tokenBalance(env.origin, NATIVE, depositor)).to.equal(amount);
   });
 

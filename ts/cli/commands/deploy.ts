@@ -28,7 +28,9 @@ const ACCEPT_OWNERSHIP_CALLDATA = "0x79ba5097";
 const HELP = `Usage: ferry deploy --network <name> [options]
        ferry deploy --check --network <name> [options]
 
-Deploys Depository, AttestedReceiver and Multicaller through the standard CREATE2 proxy
+Checks first (one eth_call, nothing sent) that the chain runs PUSH0, MCOPY and TSTORE (the build
+targets evm prague); a chain without them fails with UNSUPPORTED_CHAIN. Deploys Depository,
+AttestedReceiver and Multicaller through the standard CREATE2 proxy
 (0x4e59b44847b379578588920ca78fbf26c0b4956c): the same addresses on every chain for the same
 deployer and salt. Re-running sends only what is missing; when nothing is, it says "already
 deployed" and sends no transaction. Writes <deployments-dir>/<chainId>.json.
@@ -38,10 +40,12 @@ Options:
   --owner 0x...           final owner: the deployer starts a two-step transfer (default: the deployer)
   --allocator 0x...       Depository allocator (default: the record's; on a dev chain, the deployer)
   --signer 0x...          attestation signer allowed on the AttestedReceiver (repeatable)
+  --currency 0x...        ERC-20 destination currency listed on the AttestedReceiver (repeatable)
   --salt 0x...            32-byte CREATE2 salt (default: keccak256("ferry/v1"))
   --deployments-dir <dir> where records live (default: deployments)
-  --check                 verify instead of deploy: code hash of this build, owner, pending owner,
-                          allocator, signers; exit 1 naming what is off. Expects the record's
+  --check                 verify instead of deploy: the chain runs this build's opcodes, code hash
+                          of this build, owner, pending owner, allocator (locked, no change pending),
+                          signers, currencies; exit 1 naming what is off. Expects the record's
                           configuration unless flags say otherwise.
   --deployer 0x...        --check without a record: the deployer the addresses derive from
   --allow-new-addresses   deploy even though another chain's record (same deployer and salt) has
@@ -58,6 +62,7 @@ const OPTIONS = {
   owner: { type: "string" },
   allocator: { type: "string" },
   signer: { type: "string", multiple: true },
+  currency: { type: "string", multiple: true },
   salt: { type: "string" },
   "deployments-dir": { type: "string" },
   check: { type: "boolean" },
@@ -70,6 +75,7 @@ type Flags = {
   owner?: Address;
   allocator?: Address;
   signers?: Address[];
+  currencies?: Address[];
   salt?: Hex;
   deploymentsDir: string;
   deployer?: Address;
@@ -82,6 +88,7 @@ function flagsOf(parsed: ParsedCommand): Flags {
     return typeof value === "string" ? parseAddress(value, `--${name}`) : undefined;
   };
   const signerValues = (parsed.values.signer as string[] | undefined) ?? [];
+  const currencyValues = (parsed.values.currency as string[] | undefined) ?? [];
   const salt = parsed.values.salt;
   const dir = parsed.values["deployments-dir"];
   return {
@@ -90,6 +97,9 @@ function flagsOf(parsed: ParsedCommand): Flags {
     ...(address("allocator") ? { allocator: address("allocator") } : {}),
     ...(signerValues.length > 0
       ? { signers: signerValues.flatMap((value) => value.split(",")).map((value) => parseAddress(value, "--signer")) }
+      : {}),
+    ...(currencyValues.length > 0
+      ? { currencies: currencyValues.flatMap((value) => value.split(",")).map((value) => parseAddress(value, "--currency")) }
       : {}),
     ...(typeof salt === "string" ? { salt: parseBytes32(salt, "--salt") } : {}),
     deploymentsDir: typeof dir === "string" && dir !== "" ? dir : "deployments",
@@ -134,6 +144,7 @@ async function deploy(network: FerryNetwork, flags: Flags, io: CliIo, json: bool
   const options = {
     allocator,
     signers: flags.signers ?? previous?.configuration.signers ?? [],
+    currencies: flags.currencies ?? previous?.configuration.currencies ?? [],
     owner: flags.owner ?? previous?.configuration.owner ?? deployer,
     salt,
   };
@@ -217,7 +228,13 @@ async function check(network: FerryNetwork, flags: Flags, io: CliIo, json: boole
   const result = await checkFerryDeployment({
     publicClient: network.publicClient,
     addresses,
-    expected: { owner, allocator, signers: flags.signers ?? configuration?.signers ?? [], handoverFrom: deployer },
+    expected: {
+      owner,
+      allocator,
+      signers: flags.signers ?? configuration?.signers ?? [],
+      currencies: flags.currencies ?? configuration?.currencies ?? [],
+      handoverFrom: deployer,
+    },
   });
 
   const failed = result.rows.filter((row) => !row.ok);

@@ -76,14 +76,14 @@ export async function stepPayout(
       return { payout: await record({ ...payout, status: "confirmed", block: Number(receipt.blockNumber) }), tx };
     }
     if (receipt === null && (await transactionKnown(client.publicClient, payout.hash))) return { payout };
-    if (receipt && !(await isPayoutExecuted(client, payout.requestHash))) {
+    if (receipt && !(await isPayoutExecuted(client, payout.nonce))) {
       const failReason = await replayRevert(client, receipt.transactionHash, receipt.blockNumber);
       ctx.log.error({ ...logFields, hash: receipt.transactionHash, failReason }, "payout reverted");
       return { payout: await record({ ...payout, status: "reverted", block: Number(receipt.blockNumber), failReason }) };
     }
   }
 
-  if (await isPayoutExecuted(client, payout.requestHash)) {
+  if (await isPayoutExecuted(client, payout.nonce)) {
     const hash = await findPayoutTx(client, payout.requestHash);
     if (hash) {
       const receipt = await client.publicClient.getTransactionReceipt({ hash });

@@ -81,6 +81,7 @@ export async function findPayoutTx(client: ChainClient, requestHash: Hex): Promi
   return logs[0]?.transactionHash ?? null;
 }
 
-export async function isPayoutExecuted(client: ChainClient, requestHash: Hex): Promise<boolean> {
-  return client.publicClient.readContract({ address: client.config.contracts.depository, abi: depositoryAbi, functionName: "executed", args: [requestHash] });
+/** Whether the Depository's replay guard has used `nonce` (payouts are keyed by nonce onchain). */
+export async function isPayoutExecuted(client: ChainClient, nonce: bigint): Promise<boolean> {
+  return client.publicClient.readContract({ address: client.config.contracts.depository, abi: depositoryAbi, functionName: "executed", args: [nonce] });
 }

@@ -1,0 +1,353 @@
+// `npm run test:mutation`: removes (or weakens) each listed guard of the contracts, one at a time, by a
+// textual patch of the .sol source in place, runs the Solidity tests meant to catch it, and restores
+// the source. A mutant is "killed" when those tests fail, "survived" when they pass. Exits 1 when any
+// guard survives (or a patch no longer applies: the list must follow the code). The source is restored
+// after every mutant, on Ctrl-C too, and the artifacts are rebuilt from it at the end.
+//
+//   npm run test:mutation                 every guard
+//   npm run test:mutation -- nonce cap    only guards whose id contains one of the words
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+type Guard = {
+  id: string;
+  /** What the guard protects, for the report. */
+  what: string;
+  file: string;
+  /** Exact text that must occur exactly once in `file`... */
+  find: string;
+  /** ...and what the mutant has instead. */
+  replace: string;
+  /** The Solidity test files that must catch it. */
+  tests: string[];
+};
+
+const DEPOSITORY = "contracts/Depository.sol";
+const RECEIVER = "contracts/AttestedReceiver.sol";
+const MULTICALLER = "contracts/Multicaller.sol";
+const GATE = "contracts/AttestationGate.sol";
+const T = {
+  depository: "test/solidity/Depository.t.sol",
+  depositoryInvariant: "test/solidity/Depository.invariant.t.sol",
+  depositoryExploit: "test/solidity/exploit/DepositoryPayouts.t.sol",
+  receiver: "test/solidity/AttestedReceiver.t.sol",
+  receiverInvariant: "test/solidity/AttestedReceiver.invariant.t.sol",
+  receiverExploit: "test/solidity/exploit/ReceiverFills.t.sol",
+  multicaller: "test/solidity/Multicaller.t.sol",
+  multicallerInvariant: "test/solidity/Multicaller.invariant.t.sol",
+  gateInvariant: "test/solidity/AttestationGate.invariant.t.sol",
+};
+
+export const GUARDS: Guard[] = [
+  // ------------------------------------------------------------ Depository
+  {
+    id: "depository.nonce-check",
+    what: "execute: a used nonce reverts (replay under a new expiration)",
+    file: DEPOSITORY,
+    find: "if (executed[nonce]) revert NonceAlreadyUsed(nonce);",
+    replace: "",
+    tests: [T.depositoryExploit, T.depositoryInvariant],
+  },
+  {
+    id: "depository.nonce-mark",
+    what: "execute: the nonce is marked used",
+    file: DEPOSITORY,
+    find: "executed[nonce] = true;",
+    replace: "",
+    tests: [T.depositoryInvariant],
+  },
+  {
+    id: "depository.expiry",
+    what: "execute: an expired request reverts",
+    file: DEPOSITORY,
+    find: "if (block.timestamp > request.expiration) revert RequestExpired(request.expiration);",
+    replace: "",
+    tests: [T.depository],
+  },
+  {
+    id: "depository.signature",
+    what: "execute: only the allocator's signature releases funds",
+    file: DEPOSITORY,
+    find: "_checkAllocatorSignature(_hashTypedDataV4(requestHash), signature);",
+    replace: "",
+    tests: [T.depository],
+  },
+  {
+    id: "depository.payout-gas-cap",
+    what: "execute: a native payee gets at most NATIVE_PAYOUT_GAS",
+    file: DEPOSITORY,
+    find: "success := call(NATIVE_PAYOUT_GAS, to, amount,",
+    replace: "success := call(gas(), to, amount,",
+    tests: [T.depositoryExploit],
+  },
+  {
+    id: "depository.failed-payout-claimable",
+    what: "execute: a failed payout becomes claimable instead of reverting the others",
+    file: DEPOSITORY,
+    find: "claimable[to][token] += amount;",
+    replace: 'revert("mutant: all-or-nothing");',
+    tests: [T.depositoryExploit],
+  },
+  {
+    id: "depository.balance-check",
+    what: "execute: a payout above the balance reverts (claimable stays backed)",
+    file: DEPOSITORY,
+    find: "if (amount > balance) revert InsufficientBalance(i, token, balance, amount);",
+    replace: "",
+    tests: [T.depository, T.depositoryInvariant],
+  },
+  {
+    id: "depository.claim-zeroes",
+    what: "claim: the claimable balance is zeroed before paying",
+    file: DEPOSITORY,
+    find: "claimable[msg.sender][token] = 0;",
+    replace: "",
+    tests: [T.depository],
+  },
+  {
+    id: "depository.zero-id-native",
+    what: "depositNative: orderId 0 is rejected",
+    file: DEPOSITORY,
+    find: "rejected := or(iszero(id), iszero(callvalue()))",
+    replace: "rejected := iszero(callvalue())",
+    tests: [T.depositoryExploit],
+  },
+  {
+    id: "depository.zero-id-erc20",
+    what: "depositErc20: orderId 0 is rejected",
+    file: DEPOSITORY,
+    find: "if (id == bytes32(0)) revert ZeroOrderId();\n        if (depositor == address(0)) depositor = msg.sender;\n        uint256 balanceBefore",
+    replace: "if (depositor == address(0)) depositor = msg.sender;\n        uint256 balanceBefore",
+    tests: [T.depositoryExploit],
+  },
+  {
+    id: "depository.allocator-lock",
+    what: "setAllocator: only the first set is immediate (owner drain)",
+    file: DEPOSITORY,
+    find: "if (allocatorLocked) revert AllocatorAlreadySet(allocator);",
+    replace: "",
+    tests: [T.depositoryExploit],
+  },
+  {
+    id: "depository.allocator-delay",
+    what: "applyAllocator: not before the delay",
+    file: DEPOSITORY,
+    find: "if (block.timestamp < eta) revert AllocatorChangeNotReady(eta);",
+    replace: "",
+    tests: [T.depository],
+  },
+  {
+    id: "depository.renounce",
+    what: "renounceOwnership reverts",
+    file: DEPOSITORY,
+    find: "    function renounceOwnership() public pure override(IDepository, Ownable) {\n        revert RenounceOwnershipDisabled();",
+    replace: "    function renounceOwnership() public pure override(IDepository, Ownable) {",
+    tests: [T.depository],
+  },
+  // ------------------------------------------------------------ AttestedReceiver
+  {
+    id: "receiver.commitment",
+    what: "fill: the attestation's digest is stored, not a flag",
+    file: RECEIVER,
+    find: "sstore(filledSlot, digest)",
+    replace: "sstore(filledSlot, 1)",
+    tests: [T.receiverExploit, T.receiverInvariant],
+  },
+  {
+    id: "receiver.not-filled",
+    what: "fill: a filled requestId cannot be filled again",
+    file: RECEIVER,
+    find: "or(or(iszero(signerAllowed), shr(160, recipient)), or(iszero(recipientListed), sload(filledSlot)))",
+    replace: "or(or(iszero(signerAllowed), shr(160, recipient)), iszero(recipientListed))",
+    tests: [T.receiverInvariant],
+  },
+  {
+    id: "receiver.signer-allowed",
+    what: "fill: only an allowed signer's attestation fills",
+    file: RECEIVER,
+    find: "policyCheckFailed :=\n                    or(or(iszero(signerAllowed),",
+    replace: "policyCheckFailed :=\n                    or(or(0,",
+    tests: [T.receiver],
+  },
+  {
+    id: "receiver.payout-gas-cap",
+    what: "fill: a native recipient gets at most 50,000 gas",
+    file: RECEIVER,
+    find: "if iszero(call(_NATIVE_PAYOUT_GAS, recipient, amount,",
+    replace: "if iszero(call(gas(), recipient, amount,",
+    tests: [T.receiverExploit],
+  },
+  {
+    id: "receiver.currency-list",
+    what: "fill: an unlisted ERC-20 (phantom currency) cannot fill",
+    file: RECEIVER,
+    find: "if (!isCurrencyAllowed[token]) revert CurrencyNotAllowed(token);",
+    replace: "",
+    tests: [T.receiverExploit],
+  },
+  {
+    id: "receiver.zero-ids",
+    what: "fill: requestId 0 and orderId 0 are rejected",
+    file: RECEIVER,
+    find: "or(iszero(calldataload(_REQUEST_ID)), iszero(calldataload(_ORDER_ID))),",
+    replace: "0,",
+    tests: [T.receiverExploit],
+  },
+  {
+    id: "receiver.filled-event-filler",
+    what: "Filled names the filler",
+    file: RECEIVER,
+    find: "log4(m, 0x60, _FILLED_TOPIC, calldataload(_REQUEST_ID), recipient, caller())",
+    replace: "log4(m, 0x60, _FILLED_TOPIC, calldataload(_REQUEST_ID), recipient, 0)",
+    tests: [T.receiverExploit],
+  },
+  {
+    id: "receiver.cancel-mark",
+    what: "cancel: a cancelled requestId cannot be filled",
+    file: RECEIVER,
+    find: "filledDigest[requestId] = _CANCELLED;",
+    replace: "",
+    tests: [T.receiver],
+  },
+  {
+    id: "receiver.cancel-signer",
+    what: "cancel: only a signer may cancel",
+    file: RECEIVER,
+    find: "if (!isSigner[msg.sender]) revert SignerNotAllowed(msg.sender);",
+    replace: "",
+    tests: [T.receiver],
+  },
+  {
+    id: "receiver.fillAndCall-sweep",
+    what: "fillAndCall: leftover tokens are swept to the filler",
+    file: RECEIVER,
+    find: "multicaller.multicall{value: rest}(calls, msg.sender, sweepTokens);",
+    replace: "multicaller.multicall{value: rest}(calls, msg.sender, new address[](0));",
+    tests: [T.receiverExploit],
+  },
+  // ------------------------------------------------------------ Multicaller
+  {
+    id: "multicaller.sweep",
+    what: "multicall: native leftovers are swept to refundTo",
+    file: MULTICALLER,
+    find: "        _sweep(refundTo, sweepTokens);\n",
+    replace: "",
+    tests: [T.multicallerInvariant],
+  },
+  {
+    id: "multicaller.sweep-gas-cap",
+    what: "multicall: the native sweep forwards at most 50,000 gas",
+    file: MULTICALLER,
+    find: "success := call(_SWEEP_GAS, refundTo,",
+    replace: "success := call(gas(), refundTo,",
+    tests: [T.multicaller],
+  },
+  // ------------------------------------------------------------ AttestationGate
+  {
+    id: "gate.consumed",
+    what: "a requestId is consumed once",
+    file: GATE,
+    find: "if (consumed[requestId]) revert AttestationAlreadyConsumed(requestId);",
+    replace: "",
+    tests: [T.gateInvariant],
+  },
+  {
+    id: "gate.signer",
+    what: "only an allowed signer's attestation is accepted",
+    file: GATE,
+    find: "if (!isSigner[signer]) revert SignerNotAllowed(signer);",
+    replace: "",
+    tests: [T.gateInvariant],
+  },
+  {
+    id: "gate.amount",
+    what: "the paid amount equals the attested one",
+    file: GATE,
+    find: "if (amount != originAmount) revert AmountMismatch(amount, originAmount);",
+    replace: "",
+    tests: [T.gateInvariant],
+  },
+  {
+    id: "gate.currency",
+    what: "the paid currency equals the attested one",
+    file: GATE,
+    find: "if (bytes32(uint256(uint160(currency))) != originCurrency) revert CurrencyMismatch(currency, originCurrency);",
+    replace: "",
+    tests: [T.gateInvariant],
+  },
+  {
+    id: "gate.deadline",
+    what: "a v2 attestation is refused after its deadline",
+    file: GATE,
+    find: "if (block.timestamp > att.deadline) revert AttestationExpired(att.deadline);",
+    replace: "",
+    tests: [T.gateInvariant],
+  },
+];
+
+function occurrences(text: string, needle: string): number {
+  return text.split(needle).length - 1;
+}
+
+function run(args: string[]): { status: number; output: string } {
+  const result = spawnSync("npx", ["hardhat", ...args], { cwd: root, encoding: "utf8", env: process.env, maxBuffer: 64 * 1024 * 1024 });
+  return { status: result.status ?? 1, output: `${result.stdout ?? ""}${result.stderr ?? ""}` };
+}
+
+async function main(): Promise<void> {
+  const filters = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
+  const guards = filters.length === 0 ? GUARDS : GUARDS.filter((guard) => filters.some((word) => guard.id.includes(word)));
+  const originals = new Map<string, string>();
+  const restore = () => {
+    for (const [file, text] of originals) writeFileSync(path.join(root, file), text);
+  };
+  process.on("SIGINT", () => {
+    restore();
+    process.exit(130);
+  });
+
+  const results: Array<{ guard: Guard; outcome: "killed" | "SURVIVED" | "NOT APPLIED"; seconds: number; detail: string }> = [];
+  try {
+    for (const guard of guards) {
+      const file = path.join(root, guard.file);
+      if (!originals.has(guard.file)) originals.set(guard.file, readFileSync(file, "utf8"));
+      const original = originals.get(guard.file)!;
+      const count = occurrences(original, guard.find);
+      if (count !== 1) {
+        results.push({ guard, outcome: "NOT APPLIED", seconds: 0, detail: `the guard's text occurs ${count} times in ${guard.file}` });
+        continue;
+      }
+      writeFileSync(file, original.replace(guard.find, guard.replace));
+      const started = Date.now();
+      const { status, output } = run(["test", "solidity", ...guard.tests]);
+      writeFileSync(file, original);
+      const seconds = Math.round((Date.now() - started) / 1000);
+      const compileError = /HHE910|Compilation failed/.test(output);
+      const failing = /(\d+) failing/.exec(output)?.[1];
+      const detail = compileError ? "mutant does not compile" : failing ? `${failing} failing` : status === 0 ? "all passed" : `exit ${status}`;
+      // A mutant that does not compile proves nothing about the tests: report it as not applied.
+      const outcome = compileError ? "NOT APPLIED" : status === 0 ? "SURVIVED" : "killed";
+      results.push({ guard, outcome, seconds, detail });
+      console.log(`${outcome.padEnd(11)} ${guard.id.padEnd(36)} ${String(seconds).padStart(4)} s  ${detail}`);
+    }
+  } finally {
+    restore();
+  }
+
+  // The last mutant's artifacts are on disk: rebuild from the restored sources.
+  run(["build"]);
+
+  console.log("\nguard                                 outcome      tests that caught it / what it guards");
+  for (const { guard, outcome, detail } of results) {
+    console.log(`${guard.id.padEnd(37)} ${outcome.padEnd(12)} ${detail}; ${guard.what} [${guard.tests.map((t) => path.basename(t)).join(", ")}]`);
+  }
+  const killed = results.filter((r) => r.outcome === "killed").length;
+  console.log(`\n${killed} killed, ${results.length - killed} not killed, of ${results.length} guards`);
+  if (killed !== results.length) process.exitCode = 1;
+}
+
+await main();
