@@ -43,10 +43,17 @@ const fromRow = (r: QuoteRow): StoredQuote => ({
   createdAt: r.created_at,
 });
 
+/**
+ * Stores a quote. Returns the stored quote from what was given (only the database's own values are
+ * read back): echoing the quote's JSON back out of the database would cost the quote route a second
+ * JSON round trip per quote.
+ */
 export async function saveQuote({ db, now }: StoreContext, quote: NewQuote): Promise<StoredQuote> {
-  const { rows } = await db.query<QuoteRow>(
+  const createdAt = now().toISOString();
+  const { rows } = await db.query<{ expires_at: string; created_at: string }>(
     `INSERT INTO quotes (request_id, order_id, order_data, quote, intent, expires_at, api_key_id, created_at)
-     VALUES ($1, $2, $3::jsonb, $4::jsonb #- ${ORDER_DATA_PATH}, $5::jsonb, $6::timestamptz, $7, $8::timestamptz) RETURNING ${QUOTE_COLUMNS}`,
+     VALUES ($1, $2, $3::jsonb, $4::jsonb #- ${ORDER_DATA_PATH}, $5::jsonb, $6::timestamptz, $7, $8::timestamptz)
+     RETURNING ${isoColumn("expires_at")}, ${isoColumn("created_at")}`,
     [
       quote.requestId,
       quote.orderId.toLowerCase(),
@@ -55,10 +62,19 @@ export async function saveQuote({ db, now }: StoreContext, quote: NewQuote): Pro
       JSON.stringify(encodeStored(QuotedIntent, quote.intent)),
       quote.expiresAt.toISOString(),
       quote.apiKeyId ?? null,
-      now().toISOString(),
+      createdAt,
     ],
   );
-  return fromRow(rows[0]);
+  return {
+    requestId: quote.requestId,
+    orderId: quote.orderId.toLowerCase(),
+    orderData: quote.orderData,
+    quote: quote.quote,
+    intent: quote.intent,
+    expiresAt: rows[0]!.expires_at,
+    apiKeyId: quote.apiKeyId ?? null,
+    createdAt: rows[0]!.created_at,
+  };
 }
 
 export async function getQuote({ db }: StoreContext, requestId: string): Promise<StoredQuote | null> {
