@@ -11,7 +11,7 @@
  * The plain string schemas (`AddressString`, …) are the same patterns for schemas that validate
  * without decoding (HTTP responses, the OpenAPI document).
  */
-import { Type, type StaticDecode } from "typebox";
+import { Type, type StaticDecode, type TSchema } from "typebox";
 import { maxUint256, type Address as ViemAddress, type Hex } from "viem";
 import { InvalidInputError } from "../../core/errors.ts";
 
@@ -64,3 +64,6 @@ export const LogIndex = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTE
 export const BpsString = Type.String({ pattern: "^(0|[1-9][0-9]{0,3}|10000)$", description: "Basis points, 0–10000" });
 
 export const ZERO_ADDRESS: ViemAddress = "0x0000000000000000000000000000000000000000";
+
+/** `schema` or null (a nullable column or field). */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

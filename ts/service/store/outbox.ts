@@ -3,9 +3,9 @@ import { RequestStatus } from "../model/requestStatus.ts";
 import { Details } from "../model/solverState.ts";
 import type { StoredRequest } from "../model/storedRequest.ts";
 import { decodeStored } from "../model/storedValue.ts";
+import { Nullable } from "../model/values.ts";
 import { isoColumn, type Queryable, type Row, type StoreContext } from "./engine.ts";
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** What a webhook / websocket `request.status.updated` is built from: the status facts frozen at the change. */
 export const OutboxPayload = Type.Object({

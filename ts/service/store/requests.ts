@@ -11,7 +11,7 @@ import { RequestStatus } from "../model/requestStatus.ts";
 import { Details, Parked, SolverState, SolverStatePatch } from "../model/solverState.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import { decodeStored, encodeStored } from "../model/storedValue.ts";
-import { Address, BlockNumber, Bytes32, canonicalAddress, canonicalHex, ChainId } from "../model/values.ts";
+import { Address, BlockNumber, Bytes32, canonicalAddress, canonicalHex, ChainId, Nullable } from "../model/values.ts";
 import { InvalidInputError } from "../../core/errors.ts";
 import { isoColumn, type Db, type Row, type StoreContext } from "./engine.ts";
 import { RequestNotFoundError } from "./errors.ts";
@@ -40,7 +40,6 @@ export const REQUEST_COLUMNS = [
   isoColumn("updated_at"),
 ].join(", ");
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** A `requests` row as both engines return it (jsonb parsed, int8 as number). */
 const RequestRow = Type.Object({
