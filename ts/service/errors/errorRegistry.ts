@@ -69,6 +69,11 @@ export const ERROR_REGISTRY = {
   PRICE_UNAVAILABLE: caller(400),
   SOLVER_NOT_CONFIGURED: { status: 503, retryable: false },
 
+  // App fees (GET /app-fees/{wallet}/balances, POST /app-fees/{wallet}/claim).
+  NOTHING_TO_CLAIM: caller(400),
+  /** Claims withdraw the whole claimable balance: a different `amount` is refused. */
+  CLAIM_AMOUNT_UNSUPPORTED: caller(400),
+
   // Chains and the solver.
   /** An RPC call failed or timed out; the same call may work later. */
   CHAIN_UNAVAILABLE: transient,

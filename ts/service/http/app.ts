@@ -20,6 +20,8 @@ import { installStrictQueryIntegers } from "./strictQueryIntegers.ts";
 import type { Store } from "../store/createStore.ts";
 import { apiKeyStore, type ApiKeyVerifier } from "../store/apiKeys.ts";
 import { registerChainsRoute } from "./routes/chains.ts";
+import { registerAppFeeBalancesRoute } from "./routes/appFeeBalances.ts";
+import { registerAppFeeClaimRoute } from "./routes/appFeeClaim.ts";
 import { registerIntentStatusRoutes } from "./routes/intentStatus.ts";
 import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
 import { registerRequestsRoute } from "./routes/requests.ts";
@@ -130,6 +132,8 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
       store: deps.store,
     });
     registerQuoteRoute(app, { quotes });
+    registerAppFeeBalancesRoute(app, { chains: config.chains, clients: chainClients });
+    registerAppFeeClaimRoute(app, { chains: config.chains, clients: chainClients });
     if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, apiKeys, registry, secrets });
   }
   registerOpenApiRoute(app);
