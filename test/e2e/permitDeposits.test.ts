@@ -8,7 +8,7 @@
  * and posts for an expired quote are refused (4xx). Quote responses validate against /openapi.json.
  */
 import { expect } from "chai";
-import Ajv from "ajv";
+import { Ajv } from "ajv";
 import { adaptViemWallet, createClient, getClient, LogLevel } from "@relayprotocol/relay-sdk";
 import { configureDynamicChains } from "@relayprotocol/relay-sdk/chain-utils";
 import { erc20Abi, maxUint256, parseSignature, type Address, type Hex } from "viem";

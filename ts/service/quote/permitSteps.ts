@@ -23,9 +23,10 @@ import { statusCheckEndpoint, type Step } from "./quoteSteps.ts";
 export type PermitKind = "eip2612" | "permit2";
 
 /**
- * Gas the relayer spends on the deposit transaction, by kind (receipts on the devnet, rounded up:
- * `depositErc20Permit` ~112k with a fresh permit nonce and replay-guard slot; `depositPermit2` ~98k with
- * a fresh Permit2 nonce word). Quoted in `relayerGas`, converted into the input currency.
+ * Gas the relayer spends on the deposit transaction, by kind (receipts on an EDR chain, the worst case
+ * rounded up: `depositErc20Permit` 123,558 into a Depository holding none of the token yet, 89,358 after;
+ * `depositPermit2` 82,598, ~100k into an empty balance). Quoted in `relayerGas`, converted into the input
+ * currency at the configured USD prices.
  */
 export const PERMIT_DEPOSIT_GAS: Record<PermitKind, bigint> = { eip2612: 125_000n, permit2: 110_000n };
 
