@@ -97,8 +97,8 @@ describe("executeQuote (real chain, real service app)", function () {
           withIntent({
             id: step.requestId as Bytes32,
             orderId: quote.protocol.v2.orderId as Bytes32,
-            user: getAddress(step.items[0]!.data.from),
-            recipient: getAddress(step.items[0]!.data.from),
+            user: getAddress(step.items[0]!.data.from as string),
+            recipient: getAddress(step.items[0]!.data.from as string),
             originChainId: CHAIN_ID,
             destinationChainId: 31338,
             inTxHashes: [p.txHashes[0]!.txHash as Bytes32],

@@ -50,10 +50,17 @@ export type TransactionData = {
 
 export type StepCheck = { endpoint: string; method: "GET" | string };
 
+/** A `signature` step's item data (a usePermit quote): the EIP-712 message and where to post the signature. */
+export type SignatureData = {
+  sign: { signatureKind: "eip712" | string; domain: Record<string, unknown>; types: Record<string, unknown>; primaryType: string; value: Record<string, unknown>; message?: Record<string, unknown> };
+  post: { endpoint: string; method: string; body: Record<string, unknown> };
+  [key: string]: unknown;
+};
+
 export type StepItem = {
   /** `incomplete` at quote time. */
   status: "incomplete" | "complete" | string;
-  data: TransactionData;
+  data: TransactionData | SignatureData;
   check?: StepCheck;
   [key: string]: unknown;
 };

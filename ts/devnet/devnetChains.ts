@@ -2,7 +2,7 @@
  * The devnet's chains, ready for the service: two EDR chains on loopback (hardhat.config.ts "origin"
  * 31337 and "destination" 31338), Ferry deployed on both at the same addresses (ts/deploy, records
  * written to `deploymentsDir`), the 6-decimal stablecoin at the same address on both, minted to every
- * funded test account. `startDevnet` (npm start), the benchmarks and the solver tests all start
+ * funded test account, and the canonical Permit2 at its canonical address (./devnetPermit2.ts). `startDevnet` (npm start), the benchmarks and the solver tests all start
  * their chains here, so they run exactly what `npm start` runs.
  */
 import type { NetworkManager } from "hardhat/types/network";
@@ -14,6 +14,7 @@ import { accountWithRole, devnetAccounts, hardhatTestAccount, HARDHAT_FUNDED_ACC
 import { startDevnetChain, type DevnetChain } from "./devnetChain.ts";
 import type { DevnetChainInput } from "./devnetConfig.ts";
 import { DEVNET_STABLECOIN, stablecoinAddress, deployStablecoin } from "./devnetStablecoin.ts";
+import { ensurePermit2 } from "./devnetPermit2.ts";
 
 /** The chains: hardhat.config.ts network → protocol name. */
 export const DEVNET_CHAINS = [
@@ -82,6 +83,8 @@ export async function startDevnetChains(options: {
       await writeDeploymentRecord(options.deploymentsDir, result.record);
       log(`deploying the ${DEVNET_STABLECOIN.symbol} stablecoin on ${chain.chainId} and minting to ${holders.length} test accounts…`);
       stablecoin = await deployStablecoin({ publicClient: chain.publicClient, walletClient, holders });
+      // Permit2 deposits (usePermit) go through the canonical Permit2 at its canonical address.
+      await ensurePermit2({ publicClient: chain.publicClient, testClient: chain.testClient });
       inputs.push({ id: chain.chainId, name: spec.name, displayName: spec.displayName, rpcUrl: chain.rpcUrl, record: result.record });
     }
     const serviceEnv: DevnetServiceEnv = {

@@ -17,6 +17,7 @@ import { rpcReadinessCheck } from "./http/rpcReadinessCheck.ts";
 import { createChainClients, type ChainClients } from "./chains/chainClients.ts";
 import { resolveAccounts, type ServiceAccounts } from "./chains/serviceAccounts.ts";
 import { createTransactionIndexer } from "./solver/indexTransaction.ts";
+import { createPermitDepositSubmitter } from "./solver/submitPermitDeposit.ts";
 import { configuredStoreOptions } from "./store/configuredStore.ts";
 import { createStore, type Store } from "./store/createStore.ts";
 import { solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
@@ -74,6 +75,7 @@ export async function startServer(options: {
       accounts,
       chainClients: clients,
       transactionIndexer: createTransactionIndexer({ store, clients, chains: config.chains }),
+      permitSubmitter: createPermitDepositSubmitter({ store, clients, chains: config.chains, allocator: accounts.allocator }),
       ...options.deps,
       store,
     };

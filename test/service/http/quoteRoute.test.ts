@@ -4,6 +4,7 @@
  * (PGlite in memory): live gas prices and allowances, the approve step, the stored quote and intent,
  * `waiting` status and attestations before the deposit, the public client's request body, and 400s.
  */
+import type { TransactionData } from "../../../ts/service/quote/quoteSteps.ts";
 import { expect } from "chai";
 import { network } from "hardhat";
 import { createClient, getClient, LogLevel } from "@relayprotocol/relay-sdk";
@@ -150,7 +151,8 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     expect(first.details.userBalance).to.equal("100000000");
     const approve = first.steps[0]!.items[0]!;
     expect(approve.check).to.equal(undefined);
-    const approveHash = await user!.sendTransaction({ to: approve.data.to as Address, data: approve.data.data as Hex, chain: null });
+    const approveTx = approve.data as TransactionData;
+    const approveHash = await user!.sendTransaction({ to: approveTx.to as Address, data: approveTx.data, chain: null });
     expect((await originClient.waitForTransactionReceipt({ hash: approveHash })).status).to.equal("success");
 
     const second = await quoteOf(stableBody());
@@ -158,7 +160,8 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     const deposit = second.steps[0]!.items[0]!;
     const result = verifyQuote(second, { chainIdOf });
     expect(result.valid, result.valid ? "" : result.error.message).to.equal(true);
-    const hash = await user!.sendTransaction({ to: deposit.data.to as Address, data: deposit.data.data as Hex, value: BigInt(deposit.data.value), chain: null });
+    const depositTx = deposit.data as TransactionData;
+    const hash = await user!.sendTransaction({ to: depositTx.to as Address, data: depositTx.data, value: BigInt(depositTx.value), chain: null });
     expect((await originClient.waitForTransactionReceipt({ hash })).status).to.equal("success");
     expect(await originFerry.stablecoin!.read.balanceOf([originFerry.addresses.depository])).to.equal(25_000_000n);
   });

@@ -121,7 +121,7 @@ describe("quoteService", function () {
   it("quote_isChainUnavailable_withoutAClientOrAnAnswer_beforeBuilding", async () => {
     const originOnly = new Map([[ORIGIN, clients.get(ORIGIN)!]]);
     expect(await codeOf(service({ clients: originOnly }).quote(nativeRequest(), options))).to.equal("CHAIN_UNAVAILABLE");
-    const failing = { getGasPrice: () => Promise.reject(new Error("down")), getBalance: () => Promise.reject(new Error("down")), readContract: () => Promise.reject(new Error("down")) };
+    const failing = { getGasPrice: () => Promise.reject(new Error("down")), getBalance: () => Promise.reject(new Error("down")), readContract: () => Promise.reject(new Error("down")), getCode: () => Promise.reject(new Error("down")) };
     const down = new Map([[ORIGIN, failing], [DESTINATION, failing]]);
     expect(await codeOf(service({ clients: down }).quote(nativeRequest(), options))).to.equal("CHAIN_UNAVAILABLE");
     expect(draws, "nothing built").to.equal(0);

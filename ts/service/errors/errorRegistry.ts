@@ -69,6 +69,21 @@ export const ERROR_REGISTRY = {
   PRICE_UNAVAILABLE: caller(400),
   SOLVER_NOT_CONFIGURED: { status: 503, retryable: false },
 
+  // App fees (GET /app-fees/{wallet}/balances, POST /app-fees/{wallet}/claim).
+  NOTHING_TO_CLAIM: caller(400),
+  /** Claims withdraw the whole claimable balance: a different `amount` is refused. */
+  CLAIM_AMOUNT_UNSUPPORTED: caller(400),
+
+  // Signature-authorised deposits (POST /execute/permits).
+  /** The quote was not made with usePermit: it has no signature step. */
+  PERMIT_NOT_QUOTED: caller(400),
+  /** The quote's deposit window (and the signed deadline) is over. */
+  QUOTE_EXPIRED: caller(400),
+  /** Not the quote's user's signature over the message the quote asked to sign. */
+  INVALID_PERMIT_SIGNATURE: caller(400),
+  /** The deposit would revert (e.g. the balance is short, the permit was used for something else). */
+  PERMIT_DEPOSIT_REVERTED: caller(400),
+
   // Chains and the solver.
   /** An RPC call failed or timed out; the same call may work later. */
   CHAIN_UNAVAILABLE: transient,

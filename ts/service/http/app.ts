@@ -20,6 +20,9 @@ import { installStrictQueryIntegers } from "./strictQueryIntegers.ts";
 import type { Store } from "../store/createStore.ts";
 import { apiKeyStore, type ApiKeyVerifier } from "../store/apiKeys.ts";
 import { registerChainsRoute } from "./routes/chains.ts";
+import { registerAppFeeBalancesRoute } from "./routes/appFeeBalances.ts";
+import { registerAppFeeClaimRoute } from "./routes/appFeeClaim.ts";
+import { registerExecutePermitsRoute, type PermitDepositSubmitter } from "./routes/executePermits.ts";
 import { registerIntentStatusRoutes } from "./routes/intentStatus.ts";
 import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
 import { registerRequestsRoute } from "./routes/requests.ts";
@@ -61,6 +64,8 @@ export type AppDeps = {
   accounts?: ServiceAccounts;
   /** The deposit indexer behind POST /transactions/index; the route is registered only with it (and a store). */
   transactionIndexer?: TransactionIndexer;
+  /** Submits the deposits of usePermit quotes (POST /execute/permits, registered only with it and a store). */
+  permitSubmitter?: PermitDepositSubmitter;
 };
 
 export type BuildAppOptions = {
@@ -121,6 +126,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     registerRequestsRoute(app, { store: deps.store, apiKeys });
     registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: accounts.attester });
     if (deps.transactionIndexer) registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });
+    if (deps.permitSubmitter) registerExecutePermitsRoute(app, { submitter: deps.permitSubmitter });
     const chainClients = deps.chainClients ?? createChainClients(config.chains);
     const quotes = createQuoteService({
       chains: config.chains,
@@ -130,6 +136,8 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
       store: deps.store,
     });
     registerQuoteRoute(app, { quotes });
+    registerAppFeeBalancesRoute(app, { chains: config.chains, clients: chainClients });
+    registerAppFeeClaimRoute(app, { chains: config.chains, clients: chainClients });
     if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, apiKeys, registry, secrets });
   }
   registerOpenApiRoute(app);

@@ -27,9 +27,31 @@ export const AmountSchema = Type.Object(
   { description: "Amount" },
 );
 
+const TransactionDataSchema = Type.Object({ from: Str, to: Str, data: Str, value: Str, chainId: Type.Integer() }, { description: "A transaction step's item: the transaction to send" });
+
+const TypedDataField = Type.Object({ name: Str, type: Str });
+const SignatureDataSchema = Type.Object(
+  {
+    sign: Type.Object({
+      signatureKind: Type.String({ description: "`eip712` (EIP-712 typed data)" }),
+      domain: Type.Record(Str, Type.Unknown(), { description: "EIP-712 domain (numbers as decimal strings)" }),
+      types: Type.Record(Str, Type.Array(TypedDataField), { description: "EIP-712 types (without EIP712Domain)" }),
+      primaryType: Str,
+      value: Type.Record(Str, Type.Unknown(), { description: "The message to sign (uint256 as decimal strings)" }),
+      message: Type.Record(Str, Type.Unknown(), { description: "The same message (viem's / eth_signTypedData_v4's name)" }),
+    }),
+    post: Type.Object({
+      endpoint: Type.String({ description: "`/execute/permits`: post the signature there as `?signature=0x…`" }),
+      method: Str,
+      body: Type.Object({ kind: Type.String({ description: "`eip2612` or `permit2`" }), requestId: Str, api: Str }),
+    }),
+  },
+  { description: "A signature step's item (usePermit): the message to sign and where to post the signature" },
+);
+
 const StepItemSchema = Type.Object({
   status: Type.String({ description: "`incomplete` at quote time" }),
-  data: Type.Object({ from: Str, to: Str, data: Str, value: Str, chainId: Type.Integer() }),
+  data: Type.Union([TransactionDataSchema, SignatureDataSchema]),
   check: Type.Optional(
     Type.Object(
       { endpoint: Str, method: Str },
@@ -39,10 +61,12 @@ const StepItemSchema = Type.Object({
 });
 
 const StepSchema = Type.Object({
-  id: Type.String({ description: "`approve` (only when the ERC-20 allowance is short) or `deposit`" }),
+  id: Type.String({
+    description: "`approve` (only when the allowance to the Depository, or to Permit2 for a Permit2 deposit, is short), `deposit`, or `authorize` (the signature of a usePermit quote)",
+  }),
   action: Str,
   description: Str,
-  kind: Type.String({ description: "`transaction`" }),
+  kind: Type.String({ description: "`transaction`, or `signature` for `authorize`" }),
   requestId: Str,
   depositAddress: Type.String({ description: 'Always "" (Ferry has no deposit addresses)' }),
   items: Type.Array(StepItemSchema),

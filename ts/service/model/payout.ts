@@ -1,7 +1,7 @@
 /**
  * A Depository payout as the solver stores it before anything is signed: the allocator-signed
- * `CallRequest` (calls, nonce, expiration — exactly what is re-signed on a retry) and how sending it
- * went. Used for a request's repayment and refund (./solverState.ts) and a stray deposit's refund.
+ * `CallRequest` (calls, nonce, expiration — exactly what is re-signed on a retry), or the
+ * `SettlementRequest` when it also credits app fees, and how sending it went. Used for a request's repayment and refund (./solverState.ts) and a stray deposit's refund.
  */
 import { Type, type StaticDecode } from "typebox";
 import { Address, BlockNumber, Bytes32, ChainId, Uint256, UnixSeconds } from "./values.ts";
@@ -17,7 +17,13 @@ export const Payout = Type.Object(
     nonce: Uint256,
     expiration: UnixSeconds,
     calls: Type.Array(PayoutCall),
-    /** EIP-712 struct hash: the Depository's replay key. */
+    /**
+     * App fees credited to their recipients' claimable balances by the same signed request: present
+     * (non-empty) → a `SettlementRequest` sent to `Depository.settle`; absent → a `CallRequest` sent to
+     * `execute`.
+     */
+    credits: Type.Optional(Type.Array(PayoutCall)),
+    /** EIP-712 struct hash (of the CallRequest or the SettlementRequest): in RequestExecuted. */
     requestHash: Bytes32,
     status: PayoutStatus,
     hash: Type.Optional(Bytes32),

@@ -41,6 +41,24 @@ export const QuotedIntent = Type.Object(
     /** Basis points, as quoted (always "0" for same-currency routes at a fixed rate). */
     slippageToleranceBps: BpsString,
     referrer: Type.Union([Type.String({ maxLength: 256 }), Type.Null()]),
+    /**
+     * A signature-authorised ERC-20 deposit (the quote's `usePermit`): which kind, the nonce and deadline
+     * of the message the user signs, and for EIP-2612 the token's EIP-712 domain name and version (read
+     * from its `eip712Domain()` at quote time). POST /execute/permits rebuilds the message from this —
+     * never from what the client sends — and submits the deposit. Absent: the user deposits itself.
+     */
+    permit: Type.Optional(
+      Type.Object(
+        {
+          kind: Type.Union([Type.Literal("eip2612"), Type.Literal("permit2")]),
+          nonce: Uint256,
+          deadline: UnixSeconds,
+          tokenName: Type.Optional(Type.String({ maxLength: 256 })),
+          tokenVersion: Type.Optional(Type.String({ maxLength: 64 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -23,6 +23,7 @@ import type { QuotedIntent, TradeType } from "../model/quotedIntent.ts";
 import { buildOrder, paymentDetails, type PaymentDetails } from "./quoteOrder.ts";
 import type { Route, RouteCurrency } from "./quoteRoute.ts";
 import { quoteSteps, type Step } from "./quoteSteps.ts";
+import { PERMIT_DEPOSIT_GAS, permitSteps, quotedPermit, type PermitKind, type PermitReads } from "./permitSteps.ts";
 import { convertCeil, formatUsd, rescale, usdToUnitsCeil, usdValueE8 } from "./usdPrice.ts";
 
 /** A quote request, decoded: addresses canonical (lowercase), amounts bigint. */
@@ -44,6 +45,8 @@ export type QuoteRequest = {
   referrer: string | null;
   /** A shorter deposit window asked by the client (seconds); never longer than `settings.ttlSeconds`. */
   ttlSeconds?: number;
+  /** `usePermit`: an ERC-20 deposit authorised by a signature; "auto" = EIP-2612 when the token supports it, else Permit2. */
+  permit?: "auto" | PermitKind;
 };
 
 export type QuoteEnvironment = {
@@ -62,6 +65,8 @@ export type QuoteEnvironment = {
   salt: bigint;
   /** Random bytes32 (lowercase): the service-level requestId. */
   requestId: Hex;
+  /** Set for a usePermit quote of an ERC-20 deposit: what the quote read for the permit (./permitSteps.ts). */
+  permit?: PermitReads;
 };
 
 type UsdImpact = { usd: string; percent: string };
@@ -113,7 +118,11 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
   const { settings } = env;
 
   const fillGas = BigInt(output.isNative ? settings.gas.fillNative : settings.gas.fillErc20);
-  const relayerGas = convertCeil(fillGas * env.destinationGasPrice, destination.native, input);
+  // A permit deposit is sent by the service's relayer: its origin gas is the relayer's too.
+  const permit = input.isNative ? undefined : env.permit;
+  const relayerGas =
+    convertCeil(fillGas * env.destinationGasPrice, destination.native, input) +
+    (permit ? convertCeil(PERMIT_DEPOSIT_GAS[permit.kind] * env.originGasPrice, origin.native, input) : 0n);
   const fixedFee = usdToUnitsCeil(settings.fixedFeeUsd, input);
 
   const amounts = quoteAmounts({
@@ -151,18 +160,25 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
 
   const currencyIn = amountObject(input, amounts.originAmount);
   const currencyOut = amountObject(output, amounts.destinationAmount);
-  const steps = quoteSteps({
-    route,
-    requestId: env.requestId,
-    orderId,
-    user: request.user,
-    originAmount: amounts.originAmount,
-    allowance: env.allowance,
-    payText: `${currencyIn.amountFormatted} ${input.symbol}`,
-    receiveText: `${currencyOut.amountFormatted} ${output.symbol} on ${destination.chain.displayName}`,
-  });
+  const payText = `${currencyIn.amountFormatted} ${input.symbol}`;
+  const receiveText = `${currencyOut.amountFormatted} ${output.symbol} on ${destination.chain.displayName}`;
+  const signedPermit = permit && quotedPermit(permit, orderId, expiresAt);
+  const steps = signedPermit
+    ? permitSteps({
+        route,
+        requestId: env.requestId,
+        orderId,
+        user: request.user,
+        originAmount: amounts.originAmount,
+        permit: signedPermit,
+        ...(permit.kind === "permit2" && { permit2Allowance: permit.permit2Allowance }),
+        payText,
+        receiveText,
+      })
+    : quoteSteps({ route, requestId: env.requestId, orderId, user: request.user, originAmount: amounts.originAmount, allowance: env.allowance, payText, receiveText });
 
-  const depositGas = BigInt(input.isNative ? settings.gas.depositNative : settings.gas.depositErc20) + request.originGasOverhead;
+  // The user sends no deposit transaction for a permit (the relayer does; its gas is in relayerGas).
+  const depositGas = signedPermit ? 0n : BigInt(input.isNative ? settings.gas.depositNative : settings.gas.depositErc20) + request.originGasOverhead;
   const relayer = relayerGas + amounts.relayerService;
   const fees: QuoteFees = {
     gas: amountObject(origin.native, depositGas * env.originGasPrice),
@@ -227,6 +243,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     appFees: appFees.map((fee) => ({ recipient: fee.recipient, bps: fee.bps.toString(), amount: fee.amount })),
     slippageToleranceBps: "0",
     referrer: request.referrer,
+    ...(signedPermit && { permit: signedPermit }),
   };
 
   return {

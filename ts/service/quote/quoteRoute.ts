@@ -77,7 +77,7 @@ function routeEnd(chain: ChainConfig, currency: RouteCurrency): RouteEnd {
 }
 
 /** The configured currency at a canonical `address` on `chain`, or undefined. */
-function findCurrency(chain: ChainConfig, address: Address): RouteCurrency | undefined {
+export function findCurrency(chain: ChainConfig, address: Address): RouteCurrency | undefined {
   if (address === ZERO_ADDRESS) return nativeCurrency(chain);
   const erc20 = chain.erc20Currencies.find((c) => canonicalAddress(c.address) === address);
   return erc20 && routeCurrency(chain, erc20, address, false);

@@ -18,9 +18,10 @@ import { canonicalAddress } from "../model/values.ts";
 import type { Store } from "../store/createStore.ts";
 import { buildQuote, type Quote, type QuoteRequest } from "./buildQuote.ts";
 import { resolveRoute, type Route, type RouteRequest } from "./quoteRoute.ts";
+import { readPermit } from "./permitReads.ts";
 
 /** The chain reads a quote makes. */
-export type QuoteChainClient = Pick<PublicClient, "getGasPrice" | "getBalance" | "readContract">;
+export type QuoteChainClient = Pick<PublicClient, "getGasPrice" | "getBalance" | "readContract" | "getCode">;
 
 export type QuoteServiceDeps = {
   chains: readonly ChainConfig[];
@@ -61,6 +62,10 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       if (!solver || !solverAddress) throw new ServiceError("SOLVER_NOT_CONFIGURED", "this service has no solver key: it cannot quote");
       const resolved = route(request);
       const reads = await readChains(resolved, request, options.log ?? SILENT_LOG);
+      const permit =
+        request.permit && !resolved.origin.currency.isNative
+          ? await readPermit(clients.get(resolved.origin.chain.id)!, resolved, request.user, request.permit, options.log ?? SILENT_LOG)
+          : undefined;
       const { quote, intent } = buildQuote(request, resolved, {
         settings,
         solver: solverAddress,
@@ -68,6 +73,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         now: Math.floor(now().getTime() / 1000),
         salt: bytesToBigInt(random()),
         requestId: toHex(random()),
+        ...(permit && { permit }),
       });
       if (options.includeOrderSignature) quote.protocol.v2.orderSignature = await signOrder(solver, quote.protocol.v2.orderId);
       await store.saveQuote({

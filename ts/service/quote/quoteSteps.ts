@@ -13,17 +13,25 @@ import { encodeFunctionData, erc20Abi, zeroAddress, type Address, type Hex } fro
 import { DEPOSITORY_DEPOSIT_ABI } from "../../core/depositoryAbi.ts";
 import type { Route } from "./quoteRoute.ts";
 
+export type TransactionData = { from: string; to: string; data: Hex; value: string; chainId: number };
+
+/** A signature step's item data (./permitSteps.ts): the EIP-712 message to sign and where to post the signature. */
+export type SignatureData = {
+  sign: { signatureKind: "eip712"; domain: Record<string, unknown>; types: Record<string, { name: string; type: string }[]>; primaryType: string; value: Record<string, unknown>; message: Record<string, unknown> };
+  post: { endpoint: string; method: "POST"; body: { kind: string; requestId: Hex; api: "bridge" } };
+};
+
 export type StepItem = {
   status: "incomplete";
-  data: { from: string; to: string; data: Hex; value: string; chainId: number };
+  data: TransactionData | SignatureData;
   check?: { endpoint: string; method: "GET" };
 };
 
 export type Step = {
-  id: "approve" | "deposit";
+  id: "approve" | "deposit" | "authorize";
   action: string;
   description: string;
-  kind: "transaction";
+  kind: "transaction" | "signature";
   requestId: Hex;
   depositAddress: string;
   items: StepItem[];

@@ -14,6 +14,7 @@
 import { encodeFunctionData, type Hex } from "viem";
 import { depositoryAbi } from "../../abi/Depository.ts";
 import { signPayoutRequest } from "../../core/payoutRequest.ts";
+import { signSettlement } from "../../core/settlementRequest.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
 import type { Payout, PayoutKind } from "../model/payout.ts";
@@ -21,7 +22,7 @@ import type { OnchainTx } from "../model/requestData.ts";
 import { requireSolverState, type StoredRequest } from "../model/storedRequest.ts";
 import { StoredValueInvalidError } from "../model/storedValue.ts";
 import { findPayoutTx, isPayoutExecuted, onchainTxOf, receiptOrNull, transactionKnown } from "./chainReads.ts";
-import { payoutRequestOf, planPayout } from "./payoutPlan.ts";
+import { payoutRequestOf, planPayout, settlementRequestOf } from "./payoutPlan.ts";
 import { decodeRevert, isRevert, revertDataOf } from "./revertReason.ts";
 import { sendRecorded } from "./sendTransaction.ts";
 import type { SolverContext } from "./solverContext.ts";
@@ -40,6 +41,7 @@ export async function advancePayout(ctx: SolverContext, request: StoredRequest, 
       originAmount: state.intent.originAmount,
       solver: ctx.solver,
       refundTo: state.intent.refundTo,
+      appFees: state.intent.appFees,
       nowSeconds: Math.floor(ctx.now().getTime() / 1000),
     });
     request = await ctx.store.patchRequest(request.id, { solver: { [kind]: payout } });
@@ -94,9 +96,7 @@ export async function stepPayout(
 
   const wallet = client.solverWallet;
   if (!wallet) throw new KeyNotConfiguredError("solver");
-  const struct = payoutRequestOf(payout);
-  const signature = await signPayoutRequest({ account: ctx.allocator, chainId: client.config.id, depository: payout.depository, request: struct });
-  const data = encodeFunctionData({ abi: depositoryAbi, functionName: "execute", args: [{ calls: [...struct.calls], nonce: struct.nonce, expiration: struct.expiration }, signature] });
+  const data = await signedPayoutCall(ctx, client.config.id, payout);
   let current = payout;
   let sentHash: Hex | undefined;
   try {
@@ -116,6 +116,19 @@ export async function stepPayout(
     return { payout: await record({ ...current, status: "confirmed", block: Number(receipt.blockNumber) }), tx };
   }
   return { payout: current };
+}
+
+/** `execute(CallRequest, sig)`, or `settle(SettlementRequest, sig)` when the payout credits app fees; signed by the allocator. */
+async function signedPayoutCall(ctx: SolverContext, chainId: number, payout: Payout): Promise<Hex> {
+  const settlement = settlementRequestOf(payout);
+  if (settlement) {
+    const signature = await signSettlement({ account: ctx.allocator, chainId, depository: payout.depository, request: settlement });
+    const args = { calls: [...settlement.calls], credits: [...settlement.credits], nonce: settlement.nonce, expiration: settlement.expiration };
+    return encodeFunctionData({ abi: depositoryAbi, functionName: "settle", args: [args, signature] });
+  }
+  const struct = payoutRequestOf(payout);
+  const signature = await signPayoutRequest({ account: ctx.allocator, chainId, depository: payout.depository, request: struct });
+  return encodeFunctionData({ abi: depositoryAbi, functionName: "execute", args: [{ calls: [...struct.calls], nonce: struct.nonce, expiration: struct.expiration }, signature] });
 }
 
 async function replayRevert(client: ChainClient, hash: Hex, blockNumber: bigint): Promise<string> {

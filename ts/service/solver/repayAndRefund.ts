@@ -5,6 +5,8 @@
  * (AMOUNT_TOO_LOW_TO_REFUND: nothing was deposited to return) or, when the payout itself reverted
  * (e.g. a refund recipient that rejects native currency), with the refund payout's status `reverted`
  * and its failReason for the operator — the spec's refundFailReason enum has no value for that.
+ * A refunded request's `data.appFees` amounts become "0": the refund returns the whole deposit, so no
+ * app fee was charged (on success they are the amounts credited by the repayment's settlement).
  */
 import { requireSolverState, type StoredRequest } from "../model/storedRequest.ts";
 import { advancePayout } from "./advancePayout.ts";
@@ -30,5 +32,7 @@ export async function refund(ctx: SolverContext, request: StoredRequest): Promis
   const progress = await advancePayout(ctx, request, "refund");
   if (progress.payout.status !== "confirmed") return progress.request;
   ctx.log.info({ requestId: request.id, hash: progress.payout.hash }, "refund confirmed");
-  return ctx.store.transitionRequest(request.id, "refund", { txHashes: [progress.payout.hash!] });
+  // The whole deposit went back: no app fee was charged, and the record says so.
+  const appFees = progress.request.data.appFees?.map((fee) => ({ ...fee, amount: "0", amountUsd: "0", amountUsdCurrent: "0" }));
+  return ctx.store.transitionRequest(request.id, "refund", { txHashes: [progress.payout.hash!], ...(appFees ? { data: { appFees } } : {}) });
 }

@@ -86,7 +86,17 @@ export const QuoteBody = Type.Object(
     enableTrueExactOutput: Type.Optional(Type.Boolean(Ignored())),
     explicitDeposit: Type.Optional(Type.Boolean(Ignored("Accepted; Ferry deposits are always explicit Depository calls"))),
     useFallbacks: Type.Optional(Type.Boolean(Ignored())),
-    usePermit: Type.Optional(Type.Boolean(Ignored("Accepted; ERC-20 deposits use an approve step"))),
+    usePermit: Type.Optional(
+      Type.Boolean({
+        description:
+          "ERC-20 deposits authorised by a signature instead of an approval: a `signature` step (EIP-712) posted to POST /execute/permits; the service submits the deposit. EIP-2612 when the token supports it, else Permit2 (see permitKind). Ignored for native deposits",
+      }),
+    ),
+    permitKind: Type.Optional(
+      Type.Union([Type.Literal("eip2612"), Type.Literal("permit2")], {
+        description: "Ferry's addition, with usePermit: force the token's EIP-2612 permit or the canonical Permit2 (default: EIP-2612 when supported)",
+      }),
+    ),
     permitExpiry: Type.Optional(Type.Integer({ minimum: 0, ...Ignored() })),
     strict: Type.Optional(Type.Boolean(Ignored())),
     latePaymentSlippageTolerance: Type.Optional(Text(8, "Accepted and ignored")),
@@ -116,7 +126,7 @@ export type QuoteBody = Static<typeof QuoteBody>;
 /** The body fields accepted only for compatibility with the public client; they change nothing. */
 export const BODY_IGNORED = [
   "useExternalLiquidity", "txsGasLimit", "additionalData", "referrerAddress", "recoveryAddress", "refundOnOrigin", "topupGas",
-  "topupGasAmount", "enableTrueExactOutput", "explicitDeposit", "useFallbacks", "usePermit", "permitExpiry", "strict",
+  "topupGasAmount", "enableTrueExactOutput", "explicitDeposit", "useFallbacks", "permitExpiry", "strict",
   "latePaymentSlippageTolerance", "gasLimitForDepositSpecifiedTxs", "forceSolverExecution", "subsidizeFees",
   "sponsoredFeeComponents", "maxSubsidizationAmount", "subsidizeRent", "includedSwapSources", "excludedSwapSources",
   "includedOriginSwapSources", "includedDestinationSwapSources", "depositFeePayer", "maxRouteLength", "useSharedAccounts",
@@ -166,6 +176,7 @@ export function toQuoteRequest(body: QuoteBody): QuoteRequest {
     originGasOverhead: BigInt(body.originGasOverhead ?? 0),
     referrer: body.referrer ?? null,
     ...(body.ttl !== undefined && { ttlSeconds: body.ttl }),
+    ...(body.usePermit === true && { permit: body.permitKind ?? "auto" }),
   };
 }
 
