@@ -102,7 +102,8 @@ describe("solver stray deposits", function () {
     await saveQuote(store, intent);
     await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
     const depositor = freshAddress();
-    const amount = parseEther("0.3");
+    // A second deposit that matches the quote too (a smaller one is a mismatch: ./frontRunDeposits.test.ts).
+    const amount = parseEther("1.3");
     const key = await depositFor({ orderId: intent.orderId, depositor, amount });
     const solver = newSolver();
 
