@@ -136,7 +136,9 @@ describe("solver crash safety (service killed with SIGKILL)", function () {
         async () => (await publicStatus(restarted, intent.requestId)) === "success" && (await env.origin.publicClient.getBalance({ address: env.config.chains[0]!.contracts.depository })) === depositoryBefore,
         40_000,
         "success and repayment after restart",
-      );
+      ).catch((error) => {
+        throw new Error(`${(error as Error).message}\n${restarted.output().slice(-4000)}`);
+      });
     } finally {
       await kill(restarted);
     }

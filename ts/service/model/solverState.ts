@@ -35,6 +35,11 @@ export const FillState = Type.Object(
     block: Type.Optional(BlockNumber),
     /** A resent fill: the hash it replaced (unknown to the chain). */
     replaced: Type.Optional(Type.Union([Bytes32, Type.Null()])),
+    /**
+     * The v2 digest of the attestation the service signed for this fill; once confirmed, the receiver's
+     * `filledDigest` was checked equal to it (../solver/verifyOnchainFill.ts).
+     */
+    digest: Type.Optional(Bytes32),
   },
   { additionalProperties: false },
 );

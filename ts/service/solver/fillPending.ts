@@ -1,7 +1,8 @@
 /**
  * The solver's step for a `pending` request:
- * 1. already filled onchain (a previous process sent the fill and died before recording it)? record
- *    that fill instead of sending again;
+ * 1. already filled onchain (a previous process sent the fill and died before recording it, or
+ *    someone else filled it)? record that fill instead of sending again — a success only when it is
+ *    the solver's own (./verifyOnchainFill.ts), else a foreign fill, parked;
  * 2. the checks of ./fillChecks.ts, in order → `failure` with their failReason;
  * 3. otherwise send the fill (./sendFill.ts), recording `pending → submitted` with the hash before
  *    the broadcast; a fill whose simulation reverts → `failure` with the decoded reason;
@@ -20,6 +21,7 @@ import { checkFill, type FillCheckInput } from "./fillChecks.ts";
 import { sendFill } from "./sendFill.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { FillLogNotFoundError } from "./solverErrors.ts";
+import { signedFillDigest } from "./verifyOnchainFill.ts";
 
 /** Gas a fill may use, for the balance check (a fill measures ~60–90k; calls are not used by the solver). */
 export const FILL_GAS_ALLOWANCE = 200_000n;
@@ -46,8 +48,9 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
   }
 
   let submitted: StoredRequest | undefined;
+  const digest = signedFillDigest(intent, dest.config.contracts.attestedReceiver);
   const result = await sendFill(ctx, intent, dest, async (hash) => {
-    submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent" } } });
+    submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent", digest } } });
   });
   if (!result.sent) {
     // Filled between the check and the simulation: the next step records that fill (never a refund).

@@ -11,8 +11,19 @@ import { advancePayout } from "./advancePayout.ts";
 import { isFilled } from "./chainReads.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { FilledRequestNotRefundableError } from "./solverErrors.ts";
+import { StoredValueInvalidError } from "../model/storedValue.ts";
+import { recordForeignFill, verifyOnchainFill } from "./verifyOnchainFill.ts";
 
 export async function repay(ctx: SolverContext, request: StoredRequest): Promise<StoredRequest> {
+  // The repayment is planned only after the recorded fill is checked to be the solver's own: a
+  // success written by a version that did not verify (or by hand) must not pay for a foreign fill.
+  if (requireSolverState(request).repayment === undefined) {
+    const fill = request.solver!.fill;
+    if (!fill?.hash) throw new StoredValueInvalidError("requests.solver_state", request.id, "fill", "is missing on a success: no repayment without the fill");
+    const dest = ctx.clients.get(request.destinationChainId);
+    const verdict = await verifyOnchainFill(ctx, request, dest, await dest.publicClient.getTransactionReceipt({ hash: fill.hash }));
+    if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
+  }
   const progress = await advancePayout(ctx, request, "repayment");
   return progress.request;
 }

@@ -25,6 +25,8 @@ import type { SolverContext } from "./solverContext.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { solverStep } from "./solverStep.ts";
 import { refundStrayDeposit } from "./refundStrayDeposit.ts";
+import type { Registry } from "prom-client";
+import { createSolverMetrics } from "./solverMetrics.ts";
 
 export type SolverOptions = {
   config: FerryConfig;
@@ -44,6 +46,8 @@ export type SolverOptions = {
   /** The process's chain clients (with the solver's wallets); default: created from `config`. */
   clients?: ChainClients;
   now?: () => Date;
+  /** Where the solver's metrics go (the app's registry, served by GET /metrics); default: a private one. */
+  metricsRegistry?: Registry;
 };
 
 export type RunningSolver = {
@@ -76,6 +80,7 @@ export function createSolverContext(options: SolverOptions): SolverContext {
     allocator: requireAccount(accounts, "allocator"),
     solver: solver.address,
     now: options.now ?? (() => new Date()),
+    metrics: createSolverMetrics(options.metricsRegistry),
   };
 }
 
