@@ -83,6 +83,8 @@ export const ERROR_REGISTRY = {
   FILLED_REQUEST_NOT_REFUNDABLE: fault,
   /** The request was filled by a fill the service did not sign and send: parked, never repaid. */
   FOREIGN_FILL: fault,
+  /** A transaction's gas estimate is above solver.maxGasPerTransaction: not sent, parked for an operator. */
+  GAS_CAP_EXCEEDED: fault,
   /** A transaction the solver sent (an approval) reverted. */
   TRANSACTION_REVERTED: fault,
 

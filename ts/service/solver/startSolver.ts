@@ -27,6 +27,7 @@ import { solverStep } from "./solverStep.ts";
 import { refundStrayDeposit } from "./refundStrayDeposit.ts";
 import type { Registry } from "prom-client";
 import { createSolverMetrics } from "./solverMetrics.ts";
+import { GasCapExceededError } from "./gasCap.ts";
 
 export type SolverOptions = {
   config: FerryConfig;
@@ -81,6 +82,7 @@ export function createSolverContext(options: SolverOptions): SolverContext {
     solver: solver.address,
     now: options.now ?? (() => new Date()),
     metrics: createSolverMetrics(options.metricsRegistry),
+    settings: options.config.solver,
   };
 }
 
@@ -147,6 +149,7 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
   };
 
   const onStepError = async (requestId: string, status: string, error: unknown) => {
+    countAlert(error);
     if (isRetryable(error)) {
       ctx.log.warn({ requestId, status, err: errorFields(error) }, "solver step failed; retrying next tick");
       return;
@@ -156,6 +159,10 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
     await ctx.store.parkRequest(requestId, { code: String(code ?? "UNKNOWN"), message }).catch((parkError: unknown) => {
       ctx.log.error({ requestId, err: errorFields(parkError) }, "parking the request failed; it is retried next tick");
     });
+  };
+
+  const countAlert = (error: unknown) => {
+    if (error instanceof GasCapExceededError) ctx.metrics.gasCapExceeded.inc({ chain_id: String(error.chainId) });
   };
 
   const refundStrays = async () => {
@@ -172,7 +179,16 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
       try {
         await refundStrayDeposit(ctx, key);
       } catch (error) {
-        ctx.log.warn({ strayDeposit: `${key.chainId}:${key.txHash}:${key.logIndex}`, err: errorFields(error) }, "stray deposit refund step failed; retrying next tick");
+        countAlert(error);
+        const strayDeposit = `${key.chainId}:${key.txHash}:${key.logIndex}`;
+        if (isRetryable(error)) {
+          ctx.log.warn({ strayDeposit, err: errorFields(error) }, "stray deposit refund step failed; retrying next tick");
+        } else {
+          // As a request is parked: out of the work list (state ignored, the code as its reason) for an operator.
+          const { code, message } = errorFields(error);
+          ctx.log.error({ strayDeposit, err: { code, message } }, "stray deposit refund step failed with a non-retryable error: left for an operator");
+          await ctx.store.patchStrayDeposit(key, { state: "ignored", ignoredReason: String(code ?? "UNKNOWN") }).catch(() => {});
+        }
       } finally {
         await ctx.store.releaseStrayDeposit(key, owner).catch(() => {});
       }
