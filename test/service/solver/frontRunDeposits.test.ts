@@ -98,8 +98,8 @@ describe("solver: front-run deposits", function () {
       await expectUserDepositFills(intent, solver);
       const stray = await strayOf(intent.orderId, attack, (s) => s.state !== "pending");
       expect(stray).to.include({ reason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", requestId: intent.requestId, depositor, token: NATIVE, amount: 1n, chainId: env.origin.chainId });
-      expect(stray.state).to.equal("refunded");
-      expect(await tokenBalance(env.origin, NATIVE, depositor)).to.equal(1n);
+      // 1 wei is below the dust threshold: not sent back (it would cost the operator a payout's gas).
+      expect(stray).to.include({ state: "ignored", ignoredReason: "AMOUNT_TOO_LOW_TO_REFUND", refund: null });
     });
 
     it("frontRun_depositInAWorthlessToken_isAStrayLeftForTheOperator_andTheUsersDepositStillFills", async () => {

@@ -280,6 +280,25 @@ describe("solver stray deposits", function () {
     }
   });
 
+  it("dust_aStrayBelowTheCurrencysThreshold_isIgnoredAndNothingIsSent_atTheThresholdItIsRefunded", async () => {
+    // The devnet prices ETH at $3000: the default $1 threshold is ceil(1e18 / 3000) wei.
+    const threshold = (10n ** 18n + 2999n) / 3000n;
+    const dust = await depositFor({ orderId: freshId(), depositor: freshAddress(), amount: 1n });
+    const below = await depositFor({ orderId: freshId(), depositor: freshAddress(), amount: threshold - 1n });
+    const atDepositor = freshAddress();
+    const at = await depositFor({ orderId: freshId(), depositor: atDepositor, amount: threshold });
+    const solver = newSolver();
+    const nonceBefore = await env.origin.publicClient.getTransactionCount({ address: env.solver });
+    const refundedAt = await tickUntilStray(solver, at, refunded);
+    for (const key of [dust, below]) {
+      expect(await store.getStrayDeposit(key)).to.include({ state: "ignored", ignoredReason: "AMOUNT_TOO_LOW_TO_REFUND", refund: null });
+    }
+    // One transaction: the refund at the threshold; the dust cost the operator nothing.
+    expect(await env.origin.publicClient.getTransactionCount({ address: env.solver })).to.equal(nonceBefore + 1);
+    await expectRefunded(refundedAt, at, NATIVE, threshold);
+    expect(await tokenBalance(env.origin, NATIVE, atDepositor)).to.equal(threshold);
+  });
+
   it("policy_unknownTokenOrZeroAmount_isIgnoredWithAReasonAndNothingIsSent", async () => {
     const unknownToken = freshAddress();
     const base = { chainId: env.origin.chainId, logIndex: 0, depository: depository(env, env.origin), block: 1, orderId: freshId(), depositor: freshAddress(), reason: "UNKNOWN_ORDER" as const };
