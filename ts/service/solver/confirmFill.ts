@@ -33,10 +33,11 @@ export async function confirmFill(ctx: SolverContext, request: StoredRequest): P
   }
 
   const latest = await dest.publicClient.getBlock({ blockTag: "latest" });
-  if (Number(latest.timestamp) >= intent.fillDeadline) {
+  // As for a first fill (./fillChecks.ts): no resend that may land after the deadline.
+  if (Number(latest.timestamp) + ctx.settings.fillDeadlineMarginSeconds >= intent.fillDeadline) {
     return ctx.store.transitionRequest(request.id, "failure", {
       failReason: "ORDER_EXPIRED",
-      details: { reason: "fill never confirmed before its deadline", lostTxHash: hash ?? null },
+      details: { reason: "fill never confirmed before its deadline", lostTxHash: hash ?? null, marginSeconds: ctx.settings.fillDeadlineMarginSeconds },
     });
   }
 

@@ -41,7 +41,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
     throw new FillLogNotFoundError(request.id);
   }
 
-  const check = checkFill(await fillCheckInput(dest, intent, deposit));
+  const check = checkFill(await fillCheckInput(dest, intent, deposit, ctx.settings.fillDeadlineMarginSeconds));
   if (!check.ok) {
     ctx.log.info({ requestId: request.id, failReason: check.failReason }, "fill check failed");
     return ctx.store.transitionRequest(request.id, "failure", { failReason: check.failReason, details: check.details });
@@ -67,7 +67,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
 }
 
 /** Reads what ./fillChecks.ts needs from the destination chain. */
-export async function fillCheckInput(dest: ChainClient, intent: QuotedIntent, deposit: CreditedDeposit): Promise<FillCheckInput> {
+export async function fillCheckInput(dest: ChainClient, intent: QuotedIntent, deposit: CreditedDeposit, deadlineMarginSeconds: number): Promise<FillCheckInput> {
   const wallet = dest.solverWallet!;
   const native = intent.destinationCurrency === ZERO_ADDRESS;
   const [block, nativeBalance, tokenBalance, gasPrice] = await Promise.all([
@@ -83,6 +83,7 @@ export async function fillCheckInput(dest: ChainClient, intent: QuotedIntent, de
     deposit,
     destination: {
       latestBlockTime: Number(block.timestamp),
+      deadlineMarginSeconds,
       solverNativeBalance: nativeBalance,
       solverTokenBalance: tokenBalance,
       gasCost: FILL_GAS_ALLOWANCE * gasPrice,
