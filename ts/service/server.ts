@@ -69,7 +69,7 @@ export async function startServer(options: {
     const solverPollMs = (options.solver ? options.solver.pollIntervalMs : undefined) ?? config.solver.pollIntervalMs;
     const clients =
       options.deps?.chainClients ??
-      createChainClients(config.chains, { ...(accounts.solver && { solver: accounts.solver }), pollingIntervalMs: Math.min(solverPollMs, 1000) });
+      createChainClients(config.chains, { ...(accounts.solver && { solver: accounts.solver }), ...(accounts.attester && { attester: accounts.attester }), pollingIntervalMs: Math.min(solverPollMs, 1000) });
     // One registry for GET /metrics: the HTTP layer's metrics and the solver's alerts.
     const metricsRegistry = options.deps?.metricsRegistry ?? new Registry();
     const deps: AppDeps = {

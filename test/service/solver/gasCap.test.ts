@@ -94,7 +94,10 @@ describe("solver: gas cap", function () {
     const solver = createSolver({ config, store });
     for (let i = 0; i < 3; i++) await solver.tick();
     const [stray] = await store.listStrayDepositsByOrderId(orderId);
-    expect(stray).to.include({ txHash: hash.toLowerCase(), state: "ignored", ignoredReason: "GAS_CAP_EXCEEDED", refund: null });
+    expect(stray).to.include({ txHash: hash.toLowerCase(), state: "ignored", ignoredReason: "GAS_CAP_EXCEEDED" });
+    // Planned (stored before signing), never sent.
+    expect(stray!.refund).to.include({ status: "prepared" });
+    expect(stray!.refund!.hash).to.equal(undefined);
     expect(await env.origin.publicClient.getTransactionCount({ address: env.solver })).to.equal(nonceBefore);
   });
 });

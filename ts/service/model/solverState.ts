@@ -45,11 +45,26 @@ export const FillState = Type.Object(
 );
 export type FillState = StaticDecode<typeof FillState>;
 
+/**
+ * The attester's `cancel(requestId)` on the destination receiver, sent before a refund while the fill
+ * deadline has not passed (../solver/cancelBeforeRefund.ts); its hash is recorded before broadcast.
+ */
+export const CancelState = Type.Object(
+  {
+    hash: Bytes32,
+    status: Type.Union([Type.Literal("sent"), Type.Literal("confirmed"), Type.Literal("reverted")]),
+    block: Type.Optional(BlockNumber),
+  },
+  { additionalProperties: false },
+);
+export type CancelState = StaticDecode<typeof CancelState>;
+
 export const SolverState = Type.Object(
   {
     intent: QuotedIntent,
     deposit: Type.Optional(CreditedDeposit),
     fill: Type.Optional(FillState),
+    cancel: Type.Optional(CancelState),
     repayment: Type.Optional(Payout),
     refund: Type.Optional(Payout),
   },

@@ -69,15 +69,16 @@ export function solverKeysConfigured(config: FerryConfig): boolean {
 export function createSolverContext(options: SolverOptions): SolverContext {
   const accounts = options.accounts ?? resolveAccounts(options.config);
   const solver = requireAccount(accounts, "solver");
+  const attester = requireAccount(accounts, "attester");
   const clients =
     options.clients ??
-    createChainClients(options.config.chains, { solver, pollingIntervalMs: Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, 1000) });
+    createChainClients(options.config.chains, { solver, attester, pollingIntervalMs: Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, 1000) });
   return {
     store: options.store,
     clients,
     chains: options.config.chains,
     log: options.log ?? SILENT_LOG,
-    attester: requireAccount(accounts, "attester"),
+    attester,
     allocator: requireAccount(accounts, "allocator"),
     solver: solver.address,
     now: options.now ?? (() => new Date()),
