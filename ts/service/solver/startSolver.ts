@@ -1,5 +1,6 @@
 /**
  * `startSolver({config, store, log})`: the solver loop. Every `pollIntervalMs` one tick runs:
+ * 0. at most every `allocatorCheckIntervalMs` (10 s), the Depositories' allocators (./watchAllocator.ts);
  * 1. the deposit indexer, per configured chain (./indexDeposits.ts);
  * 2. the work list (`store.listSolverWork`): for each request, take its lease
  *    (`store.claimRequest`, several loops and replicas never work on one request at once), run one
@@ -28,6 +29,7 @@ import { refundStrayDeposit } from "./refundStrayDeposit.ts";
 import type { Registry } from "prom-client";
 import { createSolverMetrics } from "./solverMetrics.ts";
 import { GasCapExceededError } from "./gasCap.ts";
+import { createAllocatorWatch } from "./watchAllocator.ts";
 
 export type SolverOptions = {
   config: FerryConfig;
@@ -47,6 +49,8 @@ export type SolverOptions = {
   /** The process's chain clients (with the solver's wallets); default: created from `config`. */
   clients?: ChainClients;
   now?: () => Date;
+  /** How often the Depositories' allocators are checked (./watchAllocator.ts). Default 10 s; the first tick always checks. */
+  allocatorCheckIntervalMs?: number;
   /** Where the solver's metrics go (the app's registry, served by GET /metrics); default: a private one. */
   metricsRegistry?: Registry;
 };
@@ -60,6 +64,7 @@ export type RunningSolver = {
 
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 export const DEFAULT_CLAIM_TTL_MS = 15_000;
+export const DEFAULT_ALLOCATOR_CHECK_MS = 10_000;
 
 /** Whether the config holds every key the solver needs (solver, attester, allocator). */
 export function solverKeysConfigured(config: FerryConfig): boolean {
@@ -117,9 +122,16 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
   const batch = options.batchSize ?? 50;
   const indexOptions = options.index ?? DEFAULT_INDEX_OPTIONS;
   let running: Promise<void> | null = null;
+  const allocatorWatch = createAllocatorWatch(ctx);
+  const allocatorInterval = options.allocatorCheckIntervalMs ?? DEFAULT_ALLOCATOR_CHECK_MS;
+  let allocatorCheckedAt = -Infinity;
 
   const pass = async () => {
     const started = Date.now();
+    if (started - allocatorCheckedAt >= allocatorInterval) {
+      allocatorCheckedAt = started;
+      await allocatorWatch.check();
+    }
     for (const client of ctx.clients.all()) {
       try {
         await indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, indexOptions);
