@@ -112,6 +112,9 @@ describe("solver: foreign fills", function () {
       const done = await tickUntil(createSolver({ config: env.config, store: engine.store, metricsRegistry: registry }), engine.store, intent.requestId, settled);
       await expectForeignFill(done, intent, foreign, ATTACKER.address, 1n, solverBefore);
       expect(done.details!.mismatch).to.equal("digest,filler,amount");
+      // The service submitted nothing: the public history never shows `submitted`.
+      expect((await engine.store.requestEvents(intent.requestId)).map((e) => e.status)).to.deep.equal(["waiting", "pending", "failure"]);
+      expect(done.txHashes).to.deep.equal([]);
       const counter = await registry.getSingleMetric("ferry_solver_foreign_fills_total")!.get();
       expect(counter.values).to.deep.equal([{ value: 1, labels: { chain_id: String(env.destination.chainId) } }]);
     });

@@ -21,7 +21,7 @@ import { checkFill, type FillCheckInput } from "./fillChecks.ts";
 import { sendFill } from "./sendFill.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { FillLogNotFoundError } from "./solverErrors.ts";
-import { signedFillDigest } from "./verifyOnchainFill.ts";
+import { recordForeignFill, signedFillDigest, verifyOnchainFill } from "./verifyOnchainFill.ts";
 
 /** Gas a fill may use, for the balance check (a fill measures ~60–90k; calls are not used by the solver). */
 export const FILL_GAS_ALLOWANCE = 200_000n;
@@ -34,6 +34,9 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
   if (await isFilled(dest, request.id)) {
     const hash = await findFillTx(dest, request.id);
     if (hash) {
+      // Someone else's fill never passes through `submitted` (the service submitted nothing).
+      const verdict = await verifyOnchainFill(ctx, request, dest, await dest.publicClient.getTransactionReceipt({ hash }));
+      if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
       const submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent" } } });
       ctx.log.info({ requestId: request.id, hash }, "fill found onchain: recording it");
       return confirmFill(ctx, submitted);
