@@ -122,18 +122,23 @@ describe("solver: hostile payees", function () {
       await expectClaimDetails(done, "repayment", intent.refundTo, token, excess);
     });
 
-    it("refund_toARefundToThatRejectsNative_endsInRefundWithTheClaimInItsDetails", async () => {
-      const refundTo = await deployRevertingRecipient(env.origin);
-      // The quote expired before the deposit: the fill is never attempted, the deposit is refunded.
-      const intent = makeIntent(env, { refundTo, expiresAt: await chainNow(env.origin) });
-      await saveQuote(engine.store, intent);
-      await deposit(env, { orderId: intent.orderId, amount: intent.originAmount });
-      const done = await tickUntil(newSolver(), engine.store, intent.requestId, (r) => r.status === "refund" || r.parked !== null || r.solver?.refund?.status === "reverted");
-      expect({ status: done.status, failReason: done.failReason, refundFailReason: done.refundFailReason }).to.deep.equal({ status: "refund", failReason: "ORDER_EXPIRED", refundFailReason: null });
-      expect(done.solver!.refund!.claimable).to.deep.equal([{ index: 0, to: refundTo, token: NATIVE, amount: intent.originAmount }]);
-      expect(await claimable(refundTo, NATIVE)).to.equal(intent.originAmount);
-      await expectClaimDetails(done, "refund", refundTo, NATIVE, intent.originAmount);
-    });
+    for (const hostile of ["rejectsNative", "burnsGas"] as const) {
+      it(`refund_toARefundToThat${hostile === "rejectsNative" ? "RejectsNative" : "BurnsGas"}_endsInRefundWithTheClaimInItsDetails_atBoundedGas`, async () => {
+        const refundTo = hostile === "rejectsNative" ? await deployRevertingRecipient(env.origin) : await deployGasBurningRecipient(env.origin, 5_000_000n);
+        // The quote expired before the deposit: the fill is never attempted, the deposit is refunded.
+        const intent = makeIntent(env, { refundTo, expiresAt: await chainNow(env.origin) });
+        await saveQuote(engine.store, intent);
+        await deposit(env, { orderId: intent.orderId, amount: intent.originAmount });
+        const done = await tickUntil(newSolver(), engine.store, intent.requestId, (r) => r.status === "refund" || r.parked !== null || r.solver?.refund?.status === "reverted");
+        expect({ status: done.status, failReason: done.failReason, refundFailReason: done.refundFailReason }).to.deep.equal({ status: "refund", failReason: "ORDER_EXPIRED", refundFailReason: null });
+        expect(done.solver!.refund!.claimable).to.deep.equal([{ index: 0, to: refundTo, token: NATIVE, amount: intent.originAmount }]);
+        const used = await gasUsed(done.solver!.refund!.hash!);
+        console.log(`      refund to a refundTo that ${hostile}: gasUsed ${used}`);
+        expect(used < PAYOUT_GAS_BOUND).to.equal(true);
+        expect(await claimable(refundTo, NATIVE)).to.equal(intent.originAmount);
+        await expectClaimDetails(done, "refund", refundTo, NATIVE, intent.originAmount);
+      });
+    }
 
     it("fill_toARecipientThatBurnsGas_isNeverSent_andTheDepositIsRefunded", async () => {
       const recipient = await deployGasBurningRecipient(env.destination, 5_000_000n);
