@@ -7,6 +7,7 @@
  */
 import { pathToFileURL } from "node:url";
 import type { FastifyServerOptions } from "fastify";
+import { Registry } from "prom-client";
 import type { FerryConfig } from "./config/configSchema.ts";
 import { loadConfig } from "./config/loadConfig.ts";
 import { redactConfig } from "./config/redactConfig.ts";
@@ -69,9 +70,12 @@ export async function startServer(options: {
     const solverPollMs = (options.solver ? options.solver.pollIntervalMs : undefined) ?? config.solver.pollIntervalMs;
     const clients =
       options.deps?.chainClients ??
-      createChainClients(config.chains, { ...(accounts.solver && { solver: accounts.solver }), pollingIntervalMs: Math.min(solverPollMs, 1000) });
+      createChainClients(config.chains, { ...(accounts.solver && { solver: accounts.solver }), ...(accounts.attester && { attester: accounts.attester }), pollingIntervalMs: Math.min(solverPollMs, 1000) });
+    // One registry for GET /metrics: the HTTP layer's metrics and the solver's alerts.
+    const metricsRegistry = options.deps?.metricsRegistry ?? new Registry();
     const deps: AppDeps = {
       checks: [...clients.all().map(rpcReadinessCheck), databaseReadinessCheck(store)],
+      metricsRegistry,
       accounts,
       chainClients: clients,
       transactionIndexer: createTransactionIndexer({ store, clients, chains: config.chains }),
@@ -84,7 +88,7 @@ export async function startServer(options: {
     const url = await app.listen({ host: config.server.host, port: config.server.port });
     app.log.info({ config: redactConfig(config), database: store.engine.kind }, "ferry service listening");
     const log = serviceLogger(app);
-    const solver = maybeStartSolver({ config, store, log, accounts, clients }, options.solver);
+    const solver = maybeStartSolver({ config, store, log, accounts, clients, metricsRegistry }, options.solver);
     const webhooks = maybeStartWebhooks(config, store, log, options.webhooks);
     // The solver and the webhook worker stop (in-flight work finishes or is left under its lease) before
     // the app closes, and so before the store does.
@@ -106,7 +110,7 @@ function serviceLogger(app: FerryApp): Logger {
 }
 
 function maybeStartSolver(
-  { config, store, log, accounts, clients }: { config: FerryConfig; store: Store; log: Logger; accounts: ServiceAccounts; clients: ChainClients },
+  { config, store, log, accounts, clients, metricsRegistry }: { config: FerryConfig; store: Store; log: Logger; accounts: ServiceAccounts; clients: ChainClients; metricsRegistry: Registry },
   options: ServerSolverOptions | undefined,
 ): RunningSolver | undefined {
   if (options === false || !config.solver.enabled) return undefined;
@@ -116,7 +120,7 @@ function maybeStartSolver(
   }
   const pollIntervalMs = options?.pollIntervalMs ?? config.solver.pollIntervalMs;
   log.info({ solver: config.accounts.solver, pollIntervalMs }, "solver started");
-  return startSolver({ config, store, log, pollIntervalMs, accounts, clients });
+  return startSolver({ config, store, log, pollIntervalMs, accounts, clients, metricsRegistry });
 }
 
 function maybeStartWebhooks(config: FerryConfig, store: Store, log: Logger, options: ServerWebhookOptions | undefined): RunningWebhookWorker | undefined {

@@ -51,7 +51,7 @@ describe("parseConfig", function () {
       leaseMs: 60_000,
       allowHttp: false,
     });
-    expect(config.solver).to.deep.equal({ enabled: true, pollIntervalMs: 1000 });
+    expect(config.solver).to.deep.equal({ enabled: true, pollIntervalMs: 1000, maxGasPerTransaction: 500_000, fillDeadlineMarginSeconds: 30, strayRefundMinimumUsd: "1" });
     expect(config.log).to.deep.equal({ level: "info" });
   });
 
@@ -109,13 +109,14 @@ describe("parseConfig", function () {
   it("parseConfig_processSwitches_fromTheFileThenTheEnvironment", function () {
     const file = { solver: { enabled: false, pollIntervalMs: 250 }, webhooks: { enabled: false }, log: { level: "debug" } };
     const fromFile = parseConfig(file, {}, "/");
-    expect(fromFile.solver).to.deep.equal({ enabled: false, pollIntervalMs: 250 });
+    const safety = { maxGasPerTransaction: 500_000, fillDeadlineMarginSeconds: 30, strayRefundMinimumUsd: "1" };
+    expect(fromFile.solver).to.deep.equal({ enabled: false, pollIntervalMs: 250, ...safety });
     expect(fromFile.webhooks.enabled).to.equal(false);
     expect(fromFile.log.level).to.equal("debug");
 
     const env = { FERRY_SOLVER: "on", FERRY_SOLVER_POLL_MS: "100", FERRY_WEBHOOKS: "on", FERRY_LOG_LEVEL: "warn" };
     const fromEnv = parseConfig(file, env, "/");
-    expect(fromEnv.solver).to.deep.equal({ enabled: true, pollIntervalMs: 100 });
+    expect(fromEnv.solver).to.deep.equal({ enabled: true, pollIntervalMs: 100, ...safety });
     expect(fromEnv.webhooks.enabled).to.equal(true);
     expect(fromEnv.log.level).to.equal("warn");
 
@@ -124,8 +125,15 @@ describe("parseConfig", function () {
     expect(off.webhooks.enabled).to.equal(false);
     // An empty variable is unset.
     const empty = parseConfig(file, { FERRY_SOLVER: "", FERRY_SOLVER_POLL_MS: "", FERRY_WEBHOOKS: "", FERRY_LOG_LEVEL: "" }, "/");
-    expect(empty.solver).to.deep.equal({ enabled: false, pollIntervalMs: 250 });
+    expect(empty.solver).to.deep.equal({ enabled: false, pollIntervalMs: 250, ...safety });
     expect(empty.log.level).to.equal("debug");
+  });
+
+  it("parseConfig_solverSafetySettings_fromTheFileThenTheEnvironment", function () {
+    const file = { solver: { maxGasPerTransaction: 400_000, fillDeadlineMarginSeconds: 60, strayRefundMinimumUsd: "2.5" } };
+    expect(parseConfig(file, {}, "/").solver).to.include({ maxGasPerTransaction: 400_000, fillDeadlineMarginSeconds: 60, strayRefundMinimumUsd: "2.5" });
+    const env = { FERRY_SOLVER_MAX_GAS: "300000", FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS: "0", FERRY_STRAY_REFUND_MINIMUM_USD: "0.25" };
+    expect(parseConfig(file, env, "/").solver).to.include({ maxGasPerTransaction: 300_000, fillDeadlineMarginSeconds: 0, strayRefundMinimumUsd: "0.25" });
   });
 
   it("reads private keys from the env names in keyEnv only, and derives their addresses", function () {
@@ -169,6 +177,12 @@ describe("parseConfig", function () {
       [{}, { FERRY_WEBHOOKS: "no" }, "FERRY_WEBHOOKS"],
       [{}, { FERRY_LOG_LEVEL: "verbose" }, "FERRY_LOG_LEVEL"],
       [{ solver: { pollIntervalMs: 5 } }, {}, "solver.pollIntervalMs"],
+      [{ solver: { maxGasPerTransaction: 20_000 } }, {}, "solver.maxGasPerTransaction"],
+      [{ solver: { fillDeadlineMarginSeconds: -1 } }, {}, "solver.fillDeadlineMarginSeconds"],
+      [{ solver: { strayRefundMinimumUsd: "1e3" } }, {}, "solver.strayRefundMinimumUsd"],
+      [{}, { FERRY_SOLVER_MAX_GAS: "1000" }, "FERRY_SOLVER_MAX_GAS"],
+      [{}, { FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS: "soon" }, "FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS"],
+      [{}, { FERRY_STRAY_REFUND_MINIMUM_USD: "-1" }, "FERRY_STRAY_REFUND_MINIMUM_USD"],
       [{ solver: { enabled: "off" } }, {}, "solver.enabled"],
       [{ solver: { keys: 1 } }, {}, "solver.keys"],
       [{ webhooks: { enabled: 0 } }, {}, "webhooks.enabled"],

@@ -1,7 +1,8 @@
 /**
  * The service's chain clients, created once per process and injected everywhere chains are read or
  * written (quote route, POST /transactions/index, readiness, solver): one viem public client per
- * configured chain and, when the solver key is configured, the solver's wallet client on it.
+ * configured chain and, when the solver key is configured, the solver's wallet client on it (and the
+ * attester's, which cancels attestations it no longer wants honoured: ../solver/cancelBeforeRefund.ts).
  * Nothing connects until the first call.
  */
 import { createPublicClient, createWalletClient, defineChain, http, type Account, type Chain, type LocalAccount, type PublicClient, type Transport, type WalletClient } from "viem";
@@ -16,6 +17,8 @@ export type ChainClient = {
   publicClient: PublicClient;
   /** The solver key's wallet on this chain, when configured. */
   solverWallet?: SolverWallet;
+  /** The attester key's wallet on this chain, when configured: it sends `cancel(requestId)` (needs gas there). */
+  attesterWallet?: SolverWallet;
 };
 
 export type ChainClients = {
@@ -28,6 +31,8 @@ export type ChainClients = {
 export type ChainClientOptions = {
   /** Signs the solver's fills and payouts. */
   solver?: LocalAccount;
+  /** Signs the attester's cancellations on the receiver. */
+  attester?: LocalAccount;
   /** How often viem polls (receipts, blocks). Default 1 s. */
   pollingIntervalMs?: number;
   /** Per-request RPC timeout. Default 10 s. */
@@ -54,7 +59,8 @@ export function createChainClients(chains: readonly ChainConfig[], options: Chai
     const transport = http(chainConfig.rpcUrl, { retryCount: 1, timeout: options.timeoutMs ?? 10_000 });
     const publicClient = createPublicClient({ chain, transport, pollingInterval: options.pollingIntervalMs ?? 1000 }) as PublicClient;
     const solverWallet = options.solver ? createWalletClient({ account: options.solver, chain, transport }) : undefined;
-    clients.set(chainConfig.id, { config: chainConfig, chain, publicClient, ...(solverWallet ? { solverWallet } : {}) });
+    const attesterWallet = options.attester ? createWalletClient({ account: options.attester, chain, transport }) : undefined;
+    clients.set(chainConfig.id, { config: chainConfig, chain, publicClient, ...(solverWallet ? { solverWallet } : {}), ...(attesterWallet ? { attesterWallet } : {}) });
   }
   return chainClientsOf([...clients.values()]);
 }

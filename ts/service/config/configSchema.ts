@@ -20,6 +20,8 @@ const Decimals = Type.Integer({ minimum: 0, maximum: 255 });
  */
 const UsdAmount = Type.String({ pattern: "^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,8})?$", description: "USD, decimal string" });
 const GasUnits = Type.Integer({ minimum: 0, maximum: 30_000_000 });
+/** An amount in a currency's smallest units (wei), as a decimal string. */
+const UnitsAmount = Type.String({ pattern: "^(0|[1-9][0-9]{0,77})$", description: "Smallest units, decimal string" });
 
 /** pino's levels; `silent` writes nothing. */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -27,6 +29,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The solver's poll interval bounds (ms), for the file and FERRY_SOLVER_POLL_MS alike. */
 export const SOLVER_POLL_MS_RANGE = { minimum: 10, maximum: 600_000 } as const;
+/** Bounds of the solver's per-transaction gas cap (FERRY_SOLVER_MAX_GAS). */
+export const SOLVER_MAX_GAS_RANGE = { minimum: 21_000, maximum: 30_000_000 } as const;
+/** Bounds of the fill deadline margin in seconds (FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS). */
+export const SOLVER_DEADLINE_MARGIN_RANGE = { minimum: 0, maximum: 3_600 } as const;
 
 export const CurrencyFileSchema = Type.Object(
   {
@@ -37,6 +43,8 @@ export const CurrencyFileSchema = Type.Object(
     logoURI: Type.Optional(Type.String({ maxLength: 2048 })),
     /** USD price of one whole unit (operator-configured; no oracle). */
     usdPrice: Type.Optional(UsdAmount),
+    /** Stray deposits below this (smallest units) are not refunded automatically; default from solver.strayRefundMinimumUsd. */
+    strayRefundMinimum: Type.Optional(UnitsAmount),
   },
   { additionalProperties: false },
 );
@@ -60,6 +68,8 @@ export const ChainFileSchema = Type.Object(
         decimals: Decimals,
         logoURI: Type.Optional(Type.String({ maxLength: 2048 })),
         usdPrice: Type.Optional(UsdAmount),
+        /** Stray deposits below this (wei) are not refunded automatically; default from solver.strayRefundMinimumUsd. */
+        strayRefundMinimum: Type.Optional(UnitsAmount),
       },
       { additionalProperties: false },
     ),
@@ -185,6 +195,21 @@ export const ConfigFileSchema = Type.Object(
           enabled: Type.Optional(Type.Boolean()),
           /** Pause between solver ticks. FERRY_SOLVER_POLL_MS. */
           pollIntervalMs: Type.Optional(Type.Integer({ minimum: SOLVER_POLL_MS_RANGE.minimum, maximum: SOLVER_POLL_MS_RANGE.maximum })),
+          /**
+           * The most gas any transaction the solver sends (fill, repayment, refund, stray refund, cancel) may
+           * be given: a larger estimate is not sent (GAS_CAP_EXCEEDED, parked). FERRY_SOLVER_MAX_GAS.
+           */
+          maxGasPerTransaction: Type.Optional(Type.Integer({ minimum: SOLVER_MAX_GAS_RANGE.minimum, maximum: SOLVER_MAX_GAS_RANGE.maximum })),
+          /**
+           * A fill is sent only while destination time + this margin is before the fill deadline (the receiver
+           * rejects time > deadline; the margin covers the blocks until it lands). FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS.
+           */
+          fillDeadlineMarginSeconds: Type.Optional(Type.Integer({ minimum: SOLVER_DEADLINE_MARGIN_RANGE.minimum, maximum: SOLVER_DEADLINE_MARGIN_RANGE.maximum })),
+          /**
+           * The default dust threshold of stray-deposit refunds, in USD, for a currency with a usdPrice and no
+           * strayRefundMinimum of its own. FERRY_STRAY_REFUND_MINIMUM_USD.
+           */
+          strayRefundMinimumUsd: Type.Optional(UsdAmount),
         },
         { additionalProperties: false },
       ),
@@ -243,7 +268,7 @@ export type KeyRole = "allocator" | "attester" | "solver" | "relayer";
 export const KEY_ROLES: readonly KeyRole[] = ["allocator", "attester", "solver", "relayer"];
 
 /** `usdPrice`: USD per whole unit, decimal string, operator-configured; absent when not configured. */
-export type CurrencyConfig = { address: Address; symbol: string; name: string; decimals: number; logoURI: string; usdPrice?: string };
+export type CurrencyConfig = { address: Address; symbol: string; name: string; decimals: number; logoURI: string; usdPrice?: string; strayRefundMinimum?: string };
 
 export type ChainConfig = {
   id: number;
@@ -255,7 +280,7 @@ export type ChainConfig = {
   explorerName?: string;
   iconUrl?: string;
   confirmations: number;
-  nativeCurrency: { symbol: string; name: string; decimals: number; logoURI: string; usdPrice?: string };
+  nativeCurrency: { symbol: string; name: string; decimals: number; logoURI: string; usdPrice?: string; strayRefundMinimum?: string };
   erc20Currencies: CurrencyConfig[];
   contracts: { depository: Address; attestedReceiver: Address; multicaller: Address; multicall3?: Address };
   /** First block of the deployment (where an indexer starts), when a deployment record was read. */
@@ -287,7 +312,16 @@ export type FerryConfig = {
 };
 
 /** The solver loop, defaults applied (CONFIG_DEFAULTS.solver). `enabled` alone does not start it: its keys must be configured. */
-export type SolverSettings = { enabled: boolean; pollIntervalMs: number };
+export type SolverSettings = {
+  enabled: boolean;
+  pollIntervalMs: number;
+  /** Gas cap of every transaction the solver sends. */
+  maxGasPerTransaction: number;
+  /** Seconds before the fill deadline after which no fill is sent. */
+  fillDeadlineMarginSeconds: number;
+  /** USD below which a stray deposit is not refunded automatically (currencies with a usdPrice and no strayRefundMinimum). */
+  strayRefundMinimumUsd: string;
+};
 
 /** The service log, defaults applied (CONFIG_DEFAULTS.log). */
 export type LogSettings = { level: LogLevel };
@@ -379,8 +413,13 @@ export const CONFIG_DEFAULTS = {
     maxBufferedBytes: 1024 * 1024,
     maxSubscriptionsPerConnection: 100,
   } satisfies WebsocketSettings,
-  /** The solver ticks every second (the devnet: every 100 ms). */
-  solver: { enabled: true, pollIntervalMs: 1000 } satisfies SolverSettings,
+  /**
+   * The solver ticks every second (the devnet: every 100 ms). Gas cap 500,000 per transaction: a fill
+   * measures 69–81k, a payout's execute ~66k plus at most ~145k per payee that burns its 50k/100k
+   * allowance (bench:gas), an approve ~46k. No fill within 30 s of its deadline. Strays under $1
+   * are not refunded automatically.
+   */
+  solver: { enabled: true, pollIntervalMs: 1000, maxGasPerTransaction: 500_000, fillDeadlineMarginSeconds: 30, strayRefundMinimumUsd: "1" } satisfies SolverSettings,
   log: { level: "info" } satisfies LogSettings,
   keyEnv: {
     allocator: "FERRY_ALLOCATOR_KEY",

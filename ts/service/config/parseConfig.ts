@@ -4,7 +4,8 @@
  * is testable with plain objects.
  *
  * Environment overrides: FERRY_HOST, FERRY_PORT, DATABASE_URL, FERRY_DATA_DIR, FERRY_DEPLOYMENTS_DIR,
- * FERRY_SOLVER (on|off), FERRY_SOLVER_POLL_MS, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL; an empty
+ * FERRY_SOLVER (on|off), FERRY_SOLVER_POLL_MS, FERRY_SOLVER_MAX_GAS, FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS,
+ * FERRY_STRAY_REFUND_MINIMUM_USD, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL; an empty
  * variable counts as unset, a malformed one is CONFIG_INVALID naming it. Private keys only from the env names in `keyEnv` (default FERRY_ALLOCATOR_KEY, FERRY_ATTESTER_KEY,
  * FERRY_SOLVER_KEY, FERRY_RELAYER_KEY); the webhook secret key only from FERRY_WEBHOOK_SECRET_KEY.
  */
@@ -20,6 +21,8 @@ import {
   KEY_ROLES,
   LOG_LEVELS,
   SOLVER_POLL_MS_RANGE,
+  SOLVER_MAX_GAS_RANGE,
+  SOLVER_DEADLINE_MARGIN_RANGE,
   type ChainConfig,
   type ConfigFile,
   type FerryConfig,
@@ -94,11 +97,23 @@ function envInteger(env: Env, name: string, range: { minimum: number; maximum: n
   return value;
 }
 
+/** A USD amount from the environment (as the file's UsdAmount); undefined when unset or empty. */
+function envUsd(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^(0|[1-9][0-9]{0,14})(\.[0-9]{1,8})?$/.test(raw)) throw new ConfigInvalidError(name, "must be a USD amount with at most 8 decimals");
+  return raw;
+}
+
 function solverSettings(file: ConfigFile["solver"], env: Env): SolverSettings {
   const defaults = CONFIG_DEFAULTS.solver;
   return {
     enabled: envSwitch(env, "FERRY_SOLVER") ?? file?.enabled ?? defaults.enabled,
     pollIntervalMs: envInteger(env, "FERRY_SOLVER_POLL_MS", SOLVER_POLL_MS_RANGE) ?? file?.pollIntervalMs ?? defaults.pollIntervalMs,
+    maxGasPerTransaction: envInteger(env, "FERRY_SOLVER_MAX_GAS", SOLVER_MAX_GAS_RANGE) ?? file?.maxGasPerTransaction ?? defaults.maxGasPerTransaction,
+    fillDeadlineMarginSeconds:
+      envInteger(env, "FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS", SOLVER_DEADLINE_MARGIN_RANGE) ?? file?.fillDeadlineMarginSeconds ?? defaults.fillDeadlineMarginSeconds,
+    strayRefundMinimumUsd: envUsd(env, "FERRY_STRAY_REFUND_MINIMUM_USD") ?? file?.strayRefundMinimumUsd ?? defaults.strayRefundMinimumUsd,
   };
 }
 

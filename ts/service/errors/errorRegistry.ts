@@ -96,6 +96,10 @@ export const ERROR_REGISTRY = {
   FILL_LOG_NOT_FOUND: { status: 500, retryable: true },
   /** A failure the receiver shows as filled: refunding would pay twice. An operator decides. */
   FILLED_REQUEST_NOT_REFUNDABLE: fault,
+  /** The request was filled by a fill the service did not sign and send: parked, never repaid. */
+  FOREIGN_FILL: fault,
+  /** A transaction's gas estimate is above solver.maxGasPerTransaction: not sent, parked for an operator. */
+  GAS_CAP_EXCEEDED: fault,
   /** A transaction the solver sent (an approval) reverted. */
   TRANSACTION_REVERTED: fault,
 

@@ -118,7 +118,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   registerHealthRoute(app);
   registerReadyRoute(app, { checks: deps.checks ?? [], secrets, ...(deps.readinessTimeoutMs ? { timeoutMs: deps.readinessTimeoutMs } : {}) });
   registerMetricsRoute(app, registry);
-  registerChainsRoute(app, { chains: config.chains, solverAddress: config.accounts.solver });
+  registerChainsRoute(app, { chains: config.chains, solverAddress: config.accounts.solver, strayRefundMinimumUsd: config.solver.strayRefundMinimumUsd });
   if (deps.store) {
     installStoreMetrics(registry, deps.store);
     const accounts = deps.accounts ?? resolveAccounts(config);

@@ -12,10 +12,12 @@
  *   0; `blockProductionLagging`, `surgeEnabled` false; `withdrawalFee`, `depositFee` 0 (fees are
  *   quoted per request, not per chain).
  * - `solverAddresses` is the solver key's address when the solver key is configured, else [].
+ * - Ferry's extension: `strayRefundMinimum` on `currency` and each `erc20Currencies` entry.
  */
 import { Type, type Static } from "typebox";
 import { zeroAddress, type Address } from "viem";
-import type { ChainConfig } from "../config/configSchema.ts";
+import { CONFIG_DEFAULTS, type ChainConfig } from "../config/configSchema.ts";
+import { strayRefundMinimum } from "../config/strayRefundMinimum.ts";
 
 const Currency = {
   id: Type.String(),
@@ -25,7 +27,17 @@ const Currency = {
   decimals: Type.Integer(),
 };
 
-export const CurrencyRecord = Type.Object({ ...Currency, supportsBridging: Type.Boolean() });
+/**
+ * Ferry's extension of the currency objects of `currency` and `erc20Currencies`: a stray deposit
+ * (not matching a quote) below this amount, in smallest units, is not refunded automatically
+ * (../config/strayRefundMinimum.ts).
+ */
+const StrayRefundMinimum = Type.String({
+  pattern: "^(0|[1-9][0-9]*)$",
+  description: "Ferry: stray deposits (not matching a quote) below this amount, in smallest units, are not refunded automatically",
+});
+
+export const CurrencyRecord = Type.Object({ ...Currency, supportsBridging: Type.Boolean(), strayRefundMinimum: StrayRefundMinimum });
 export const FeaturedToken = Type.Object({
   ...Currency,
   supportsBridging: Type.Boolean(),
@@ -37,6 +49,7 @@ export const Erc20CurrencyRecord = Type.Object({
   withdrawalFee: Type.Number(),
   depositFee: Type.Number(),
   surgeEnabled: Type.Boolean(),
+  strayRefundMinimum: StrayRefundMinimum,
 });
 export const SolverCurrency = Type.Object(Currency);
 
@@ -89,7 +102,8 @@ export type ChainRecord = Static<typeof ChainRecord>;
 /** Marks a contract Ferry does not have on a chain. */
 export const NOT_DEPLOYED = "";
 
-export function toChainRecord(chain: ChainConfig, solverAddress: Address | undefined): ChainRecord {
+/** `strayRefundMinimumUsd`: the solver's default dust threshold (config `solver.strayRefundMinimumUsd`). */
+export function toChainRecord(chain: ChainConfig, solverAddress: Address | undefined, strayRefundMinimumUsd: string = CONFIG_DEFAULTS.solver.strayRefundMinimumUsd): ChainRecord {
   const native = {
     id: chain.nativeCurrency.symbol.toLowerCase(),
     symbol: chain.nativeCurrency.symbol,
@@ -118,7 +132,7 @@ export function toChainRecord(chain: ChainConfig, solverAddress: Address | undef
     disabled: chain.disabled,
     partialDisableLimit: 0,
     blockProductionLagging: false,
-    currency: { ...native, supportsBridging: true },
+    currency: { ...native, supportsBridging: true, strayRefundMinimum: strayRefundMinimum(chain.nativeCurrency, strayRefundMinimumUsd).toString() },
     withdrawalFee: 0,
     depositFee: 0,
     surgeEnabled: false,
@@ -130,12 +144,13 @@ export function toChainRecord(chain: ChainConfig, solverAddress: Address | undef
         metadata: { logoURI: currency.logoURI },
       })),
     ],
-    erc20Currencies: erc20s.map((currency) => ({
+    erc20Currencies: erc20s.map((currency, i) => ({
       ...currency,
       supportsBridging: true,
       withdrawalFee: 0,
       depositFee: 0,
       surgeEnabled: false,
+      strayRefundMinimum: strayRefundMinimum(chain.erc20Currencies[i]!, strayRefundMinimumUsd).toString(),
     })),
     solverCurrencies: [native, ...erc20s],
     contracts: {

@@ -10,6 +10,10 @@ export const PayoutStatus = Type.Union([Type.Literal("prepared"), Type.Literal("
 
 export const PayoutCall = Type.Object({ to: Address, token: Address, amount: Uint256 }, { additionalProperties: false });
 
+/** A call of a landed payout that the Depository made claimable (`PayoutClaimable`): the payee withdraws it with `claim`. */
+export const ClaimablePayout = Type.Object({ index: Type.Integer({ minimum: 0, maximum: 1_000_000 }), to: Address, token: Address, amount: Uint256 }, { additionalProperties: false });
+export type ClaimablePayout = StaticDecode<typeof ClaimablePayout>;
+
 export const Payout = Type.Object(
   {
     chainId: ChainId,
@@ -30,6 +34,8 @@ export const Payout = Type.Object(
     block: Type.Optional(BlockNumber),
     /** A spec failReason when the payout reverted. */
     failReason: Type.Optional(Type.String({ maxLength: 64 })),
+    /** Once confirmed: the calls that became claimable instead of being paid (payee could not receive). */
+    claimable: Type.Optional(Type.Array(ClaimablePayout)),
   },
   { additionalProperties: false },
 );

@@ -35,16 +35,36 @@ export const FillState = Type.Object(
     block: Type.Optional(BlockNumber),
     /** A resent fill: the hash it replaced (unknown to the chain). */
     replaced: Type.Optional(Type.Union([Bytes32, Type.Null()])),
+    /**
+     * The v2 digest of the attestation the service signed for this fill; once confirmed, the receiver's
+     * `filledDigest` was checked equal to it (../solver/verifyOnchainFill.ts).
+     */
+    digest: Type.Optional(Bytes32),
   },
   { additionalProperties: false },
 );
 export type FillState = StaticDecode<typeof FillState>;
+
+/**
+ * The attester's `cancel(requestId)` on the destination receiver, sent before a refund while the fill
+ * deadline has not passed (../solver/cancelBeforeRefund.ts); its hash is recorded before broadcast.
+ */
+export const CancelState = Type.Object(
+  {
+    hash: Bytes32,
+    status: Type.Union([Type.Literal("sent"), Type.Literal("confirmed"), Type.Literal("reverted")]),
+    block: Type.Optional(BlockNumber),
+  },
+  { additionalProperties: false },
+);
+export type CancelState = StaticDecode<typeof CancelState>;
 
 export const SolverState = Type.Object(
   {
     intent: QuotedIntent,
     deposit: Type.Optional(CreditedDeposit),
     fill: Type.Optional(FillState),
+    cancel: Type.Optional(CancelState),
     repayment: Type.Optional(Payout),
     refund: Type.Optional(Payout),
   },

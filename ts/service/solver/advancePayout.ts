@@ -4,14 +4,17 @@
  * - not planned yet → plan it and store it in the request's solver state (status `prepared`) before
  *   signing anything;
  * - a recorded transaction with a receipt → `confirmed` (or, reverted and not executed, `reverted`);
+ *   a landed payout records the calls the Depository made claimable (./payoutClaims.ts) and, for a
+ *   request, the claim instructions in its public `details`;
  *   still in the node's mempool → wait;
  * - executed onchain already (the replay guard's `executed(requestHash)`) → record that transaction;
  * - otherwise the allocator signs the stored struct and the solver's wallet sends `execute`, the hash
- *   recorded (status `sent`) before the broadcast.
+ *   recorded (status `sent`) before the broadcast; its gas limit stays within
+ *   `solver.maxGasPerTransaction` (./gasCap.ts).
  * Returns the payout as stored after the step. `stepPayout` is the same step for a payout planned
  * and stored elsewhere (a stray deposit's refund).
  */
-import { encodeFunctionData, type Hex } from "viem";
+import { encodeFunctionData, type Hex, type TransactionReceipt } from "viem";
 import { depositoryAbi } from "../../abi/Depository.ts";
 import { signPayoutRequest } from "../../core/payoutRequest.ts";
 import { signSettlement } from "../../core/settlementRequest.ts";
@@ -25,6 +28,7 @@ import { findPayoutTx, isPayoutExecuted, onchainTxOf, receiptOrNull, transaction
 import { payoutRequestOf, planPayout, settlementRequestOf } from "./payoutPlan.ts";
 import { decodeRevert, isRevert, revertDataOf } from "./revertReason.ts";
 import { sendRecorded } from "./sendTransaction.ts";
+import { claimablePayoutsOf, claimDetails } from "./payoutClaims.ts";
 import type { SolverContext } from "./solverContext.ts";
 
 export type PayoutProgress = { payout: Payout; request: StoredRequest; tx?: OnchainTx };
@@ -47,7 +51,9 @@ export async function advancePayout(ctx: SolverContext, request: StoredRequest, 
     request = await ctx.store.patchRequest(request.id, { solver: { [kind]: payout } });
   }
   const step = await stepPayout(ctx, payout, { requestId: request.id, kind }, async (next) => {
-    request = await ctx.store.patchRequest(request.id, { solver: { [kind]: next } });
+    // A landed payout with a claimable part tells the payee how to claim, in the same write.
+    const claim = next.status === "confirmed" ? claimDetails(kind, next) : null;
+    request = await ctx.store.patchRequest(request.id, { solver: { [kind]: next }, ...(claim && { details: { ...request.details, ...claim } }) });
   });
   return { ...step, request };
 }
@@ -70,12 +76,26 @@ export async function stepPayout(
     await save(next);
     return next;
   };
+  // Landed: which calls the Depository made claimable (payee could not receive within its gas) is part of the record.
+  const confirmed = async (base: Payout, receipt: TransactionReceipt) => {
+    const claimable = claimablePayoutsOf(receipt, base.depository, base.nonce);
+    if (claimable.length > 0) {
+      ctx.metrics.payoutsClaimable.inc({ kind: String(logFields.kind ?? "payout") });
+      for (const claim of claimable) {
+        ctx.log.warn(
+          { ...logFields, hash: receipt.transactionHash, index: claim.index, payee: claim.to, token: claim.token, amount: claim.amount.toString(), depository: base.depository, chainId: base.chainId },
+          "payout landed but the payee could not receive it: the amount is claimable by the payee (claim(token, to) on the Depository)",
+        );
+      }
+    }
+    return record({ ...base, status: "confirmed", block: Number(receipt.blockNumber), ...(claimable.length > 0 && { claimable }) });
+  };
 
   if (payout.hash) {
     const receipt = await receiptOrNull(client.publicClient, payout.hash);
     if (receipt?.status === "success") {
       const tx = await onchainTxOf(client, receipt);
-      return { payout: await record({ ...payout, status: "confirmed", block: Number(receipt.blockNumber) }), tx };
+      return { payout: await confirmed(payout, receipt), tx };
     }
     if (receipt === null && (await transactionKnown(client.publicClient, payout.hash))) return { payout };
     if (receipt && !(await isPayoutExecuted(client, payout.nonce))) {
@@ -90,7 +110,7 @@ export async function stepPayout(
     if (hash) {
       const receipt = await client.publicClient.getTransactionReceipt({ hash });
       const tx = await onchainTxOf(client, receipt);
-      return { payout: await record({ ...payout, hash, status: "confirmed", block: Number(receipt.blockNumber) }), tx };
+      return { payout: await confirmed({ ...payout, hash }, receipt), tx };
     }
   }
 
@@ -100,7 +120,7 @@ export async function stepPayout(
   let current = payout;
   let sentHash: Hex | undefined;
   try {
-    sentHash = await sendRecorded(wallet, client.publicClient, { to: payout.depository, data }, async (hash) => {
+    sentHash = await sendRecorded(wallet, client.publicClient, { to: payout.depository, data, maxGas: BigInt(ctx.settings.maxGasPerTransaction) }, async (hash) => {
       current = await record({ ...current, hash, status: "sent" });
     });
   } catch (error) {
@@ -113,7 +133,7 @@ export async function stepPayout(
   const receipt = await receiptOrNull(client.publicClient, sentHash);
   if (receipt?.status === "success") {
     const tx = await onchainTxOf(client, receipt);
-    return { payout: await record({ ...current, status: "confirmed", block: Number(receipt.blockNumber) }), tx };
+    return { payout: await confirmed(current, receipt), tx };
   }
   return { payout: current };
 }

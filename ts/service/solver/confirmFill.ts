@@ -3,7 +3,8 @@
  * receipt decides — success → `success` with `outTxs`; reverted → `failure` with the decoded reason
  * (./fillOutcome.ts). While the node still knows the transaction (mempool) it waits. A recorded hash
  * the chain does not know (the process died between recording and broadcasting, or the transaction
- * was dropped) is resent — unless the request is filled onchain already (record that fill) or its
+ * was dropped) is resent — unless the request is filled onchain already (record that fill: a success
+ * only when it is the solver's own, ./verifyOnchainFill.ts) or its
  * deadline has been reached (`failure`, ORDER_EXPIRED).
  */
 import { requireSolverState, type StoredRequest } from "../model/storedRequest.ts";
@@ -12,6 +13,7 @@ import { recordFillReverted, recordFillSuccess } from "./fillOutcome.ts";
 import { sendFill } from "./sendFill.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { FillLogNotFoundError } from "./solverErrors.ts";
+import { signedFillDigest } from "./verifyOnchainFill.ts";
 
 export async function confirmFill(ctx: SolverContext, request: StoredRequest): Promise<StoredRequest> {
   const { intent, fill } = requireSolverState(request);
@@ -31,10 +33,11 @@ export async function confirmFill(ctx: SolverContext, request: StoredRequest): P
   }
 
   const latest = await dest.publicClient.getBlock({ blockTag: "latest" });
-  if (Number(latest.timestamp) >= intent.fillDeadline) {
+  // As for a first fill (./fillChecks.ts): no resend that may land after the deadline.
+  if (Number(latest.timestamp) + ctx.settings.fillDeadlineMarginSeconds >= intent.fillDeadline) {
     return ctx.store.transitionRequest(request.id, "failure", {
       failReason: "ORDER_EXPIRED",
-      details: { reason: "fill never confirmed before its deadline", lostTxHash: hash ?? null },
+      details: { reason: "fill never confirmed before its deadline", lostTxHash: hash ?? null, marginSeconds: ctx.settings.fillDeadlineMarginSeconds },
     });
   }
 
@@ -45,7 +48,7 @@ export async function confirmFill(ctx: SolverContext, request: StoredRequest): P
     resent = await ctx.store.patchRequest(request.id, {
       txHashes: [newHash],
       ...(hash && { dropTxHash: hash }),
-      solver: { fill: { hash: newHash, status: "sent", replaced: hash ?? null } },
+      solver: { fill: { hash: newHash, status: "sent", replaced: hash ?? null, digest: signedFillDigest(intent, dest.config.contracts.attestedReceiver) } },
     });
   });
   if (!result.sent) {

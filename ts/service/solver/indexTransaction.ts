@@ -55,7 +55,7 @@ export async function indexTransaction(
       return { state: "indexed", requestIds: unique(outcomes.map((o) => o.requestId)) };
     }
     const ids = [];
-    for (const deposit of deposits) ids.push(await recordWaitingDeposit(deps, deposit.orderId, txHash));
+    for (const deposit of deposits) ids.push(await recordWaitingDeposit(deps, deposit, txHash));
     return { state: "waiting", requestIds: unique(ids) };
   }
   let tx;
@@ -68,7 +68,7 @@ export async function indexTransaction(
   if (tx.to?.toLowerCase() !== client.config.contracts.depository.toLowerCase()) throw new NotADepositError(txHash, "it is not sent to the Depository");
   const call = decodeDepositCall(tx.input, tx.value);
   if (!call) throw new NotADepositError(txHash, "its input is not a deposit call");
-  return { state: "waiting", requestIds: unique([await recordWaitingDeposit(deps, call.orderId, txHash)]) };
+  return { state: "waiting", requestIds: unique([await recordWaitingDeposit(deps, { ...call, chainId: client.config.id }, txHash)]) };
 }
 
 /** What POST /transactions/index is given (its `TransactionIndexer` port): which chains are served, and the indexing. */

@@ -41,6 +41,7 @@ export async function sendFill(ctx: SolverContext, intent: QuotedIntent, dest: C
     to: receiver,
     data: encodeFunctionData({ abi: attestedReceiverAbi, functionName: "fill", args: [attestation, signature] }),
     value: native ? intent.destinationAmount : 0n,
+    maxGas: BigInt(ctx.settings.maxGasPerTransaction),
   };
   try {
     const hash = await sendRecorded(wallet, dest.publicClient, tx, record);

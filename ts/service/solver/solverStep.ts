@@ -16,7 +16,9 @@ export async function solverStep(ctx: SolverContext, requestId: string): Promise
   if (request.status === "pending") request = await fillPending(ctx, request);
   else if (request.status === "submitted") request = await confirmFill(ctx, request);
   else if (request.status === "failure" && request.refundFailReason === null) request = await refund(ctx, request);
-  // Continue with the repayment (or the refund) in the same step when the fill just ended.
+  // Continue with the repayment (or the refund) in the same step when the fill just ended — unless the
+  // step parked the request (a foreign fill: never repaid, never refunded).
+  if (request.parked) return request;
   if (request.status === "success") return repay(ctx, request);
   if (request.status === "failure" && request.refundFailReason === null && request.solver?.refund === undefined) return refund(ctx, request);
   return request;

@@ -1,5 +1,6 @@
 /**
  * `startSolver({config, store, log})`: the solver loop. Every `pollIntervalMs` one tick runs:
+ * 0. at most every `allocatorCheckIntervalMs` (10 s), the Depositories' allocators (./watchAllocator.ts);
  * 1. the deposit indexer, per configured chain (./indexDeposits.ts);
  * 2. the work list (`store.listSolverWork`): for each request, take its lease
  *    (`store.claimRequest`, several loops and replicas never work on one request at once), run one
@@ -25,6 +26,10 @@ import type { SolverContext } from "./solverContext.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { solverStep } from "./solverStep.ts";
 import { refundStrayDeposit } from "./refundStrayDeposit.ts";
+import type { Registry } from "prom-client";
+import { createSolverMetrics } from "./solverMetrics.ts";
+import { GasCapExceededError } from "./gasCap.ts";
+import { createAllocatorWatch } from "./watchAllocator.ts";
 
 export type SolverOptions = {
   config: FerryConfig;
@@ -44,6 +49,10 @@ export type SolverOptions = {
   /** The process's chain clients (with the solver's wallets); default: created from `config`. */
   clients?: ChainClients;
   now?: () => Date;
+  /** How often the Depositories' allocators are checked (./watchAllocator.ts). Default 10 s; the first tick always checks. */
+  allocatorCheckIntervalMs?: number;
+  /** Where the solver's metrics go (the app's registry, served by GET /metrics); default: a private one. */
+  metricsRegistry?: Registry;
 };
 
 export type RunningSolver = {
@@ -55,6 +64,7 @@ export type RunningSolver = {
 
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 export const DEFAULT_CLAIM_TTL_MS = 15_000;
+export const DEFAULT_ALLOCATOR_CHECK_MS = 10_000;
 
 /** Whether the config holds every key the solver needs (solver, attester, allocator). */
 export function solverKeysConfigured(config: FerryConfig): boolean {
@@ -64,18 +74,21 @@ export function solverKeysConfigured(config: FerryConfig): boolean {
 export function createSolverContext(options: SolverOptions): SolverContext {
   const accounts = options.accounts ?? resolveAccounts(options.config);
   const solver = requireAccount(accounts, "solver");
+  const attester = requireAccount(accounts, "attester");
   const clients =
     options.clients ??
-    createChainClients(options.config.chains, { solver, pollingIntervalMs: Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, 1000) });
+    createChainClients(options.config.chains, { solver, attester, pollingIntervalMs: Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, 1000) });
   return {
     store: options.store,
     clients,
     chains: options.config.chains,
     log: options.log ?? SILENT_LOG,
-    attester: requireAccount(accounts, "attester"),
+    attester,
     allocator: requireAccount(accounts, "allocator"),
     solver: solver.address,
     now: options.now ?? (() => new Date()),
+    metrics: createSolverMetrics(options.metricsRegistry),
+    settings: options.config.solver,
   };
 }
 
@@ -109,9 +122,16 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
   const batch = options.batchSize ?? 50;
   const indexOptions = options.index ?? DEFAULT_INDEX_OPTIONS;
   let running: Promise<void> | null = null;
+  const allocatorWatch = createAllocatorWatch(ctx);
+  const allocatorInterval = options.allocatorCheckIntervalMs ?? DEFAULT_ALLOCATOR_CHECK_MS;
+  let allocatorCheckedAt = -Infinity;
 
   const pass = async () => {
     const started = Date.now();
+    if (started - allocatorCheckedAt >= allocatorInterval) {
+      allocatorCheckedAt = started;
+      await allocatorWatch.check();
+    }
     for (const client of ctx.clients.all()) {
       try {
         await indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, indexOptions);
@@ -142,6 +162,7 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
   };
 
   const onStepError = async (requestId: string, status: string, error: unknown) => {
+    countAlert(error);
     if (isRetryable(error)) {
       ctx.log.warn({ requestId, status, err: errorFields(error) }, "solver step failed; retrying next tick");
       return;
@@ -151,6 +172,10 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
     await ctx.store.parkRequest(requestId, { code: String(code ?? "UNKNOWN"), message }).catch((parkError: unknown) => {
       ctx.log.error({ requestId, err: errorFields(parkError) }, "parking the request failed; it is retried next tick");
     });
+  };
+
+  const countAlert = (error: unknown) => {
+    if (error instanceof GasCapExceededError) ctx.metrics.gasCapExceeded.inc({ chain_id: String(error.chainId) });
   };
 
   const refundStrays = async () => {
@@ -167,7 +192,16 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
       try {
         await refundStrayDeposit(ctx, key);
       } catch (error) {
-        ctx.log.warn({ strayDeposit: `${key.chainId}:${key.txHash}:${key.logIndex}`, err: errorFields(error) }, "stray deposit refund step failed; retrying next tick");
+        countAlert(error);
+        const strayDeposit = `${key.chainId}:${key.txHash}:${key.logIndex}`;
+        if (isRetryable(error)) {
+          ctx.log.warn({ strayDeposit, err: errorFields(error) }, "stray deposit refund step failed; retrying next tick");
+        } else {
+          // As a request is parked: out of the work list (state ignored, the code as its reason) for an operator.
+          const { code, message } = errorFields(error);
+          ctx.log.error({ strayDeposit, err: { code, message } }, "stray deposit refund step failed with a non-retryable error: left for an operator");
+          await ctx.store.patchStrayDeposit(key, { state: "ignored", ignoredReason: String(code ?? "UNKNOWN") }).catch(() => {});
+        }
       } finally {
         await ctx.store.releaseStrayDeposit(key, owner).catch(() => {});
       }
