@@ -21,6 +21,11 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "Ferry's contracts at the same addresses on every chain; --check verifies",
     load: async () => (await import("./commands/deploy.ts")).deployCommand,
   },
+  devnet: {
+    usage: "devnet send-steps <quote.json>",
+    summary: "send a quote's steps from a devnet account (reads .devnet/devnet.json)",
+    load: async () => (await import("./commands/devnet.ts")).devnet,
+  },
   keys: {
     usage: "keys create|list|revoke",
     summary: "the service's API keys (admin API or database)",
