@@ -41,6 +41,11 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "requests the solver parked; unpark one once its cause is fixed",
     load: async () => (await import("./commands/requests.ts")).requests,
   },
+  serve: {
+    usage: "serve [--config ferry.json]",
+    summary: "run the service (API, solver, webhooks, admin API) against the configured chains",
+    load: async () => (await import("./commands/serve.ts")).serve,
+  },
   webhook: {
     usage: "webhook sign|verify",
     summary: "webhook HMAC signatures over a body's exact bytes",

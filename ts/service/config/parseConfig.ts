@@ -280,7 +280,7 @@ export function resolveChainContracts(
       if (!contracts[name]) {
         throw new ConfigInvalidError(
           `chains[${i}].contracts.${name}`,
-          `missing: not in the config file and no deployment record ${chain.id}.json in ${config.deploymentsDir}`,
+          `missing: not in the config file and no deployment record ${chain.id}.json in ${config.deploymentsDir} (ferry deploy --config <file> writes it)`,
         );
       }
     }
