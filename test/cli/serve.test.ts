@@ -6,6 +6,7 @@
 // chain id that differs, no code at the configured contracts.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
@@ -104,6 +105,21 @@ describe("ferry serve on two hardhat nodes with the example config", function ()
   it("deploys with ferry deploy --config, serves with ferry serve --config, bridges to success, stops on SIGTERM", async () => {
     const deployed = await ferry(["deploy", "--config", config], { FERRY_ALLOCATOR_KEY: KEYS.FERRY_ALLOCATOR_KEY, FERRY_ATTESTER_KEY: KEYS.FERRY_ATTESTER_KEY });
     expect(deployed.status, deployed.stderr).to.equal(0);
+
+    // Deployed: what is left to refuse is the database and the port.
+    const noDatabase = await ferry(["serve", "--config", config], { ...KEYS, DATABASE_URL: `postgres://ferry@127.0.0.1:${await freePort()}/ferry` });
+    expect(noDatabase.status, noDatabase.stderr).to.equal(2);
+    expect(noDatabase.stderr.trim().split("\n").at(-1)).to.match(/^ferry: DATABASE_UNREACHABLE: DATABASE_URL postgres:\/\/ferry@127\.0\.0\.1:\d+\/ferry does not answer \(ECONNREFUSED\): start PostgreSQL or fix DATABASE_URL$/);
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    try {
+      const busy = (blocker.address() as { port: number }).port;
+      const taken = await ferry(["serve", "--config", config], { ...KEYS, FERRY_PORT: String(busy), FERRY_DATA_DIR: join(dir, "busy-data") });
+      expect(taken.status, taken.stderr).to.equal(2);
+      expect(taken.stderr.trim().split("\n").at(-1)).to.equal(`ferry: PORT_IN_USE: 127.0.0.1:${busy} is in use: stop what listens there, or set FERRY_PORT (server.port)`);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
 
     serve = spawn(process.execPath, [BIN, "serve", "--config", config], {
       cwd: REPO_ROOT,
