@@ -79,7 +79,13 @@ describe("ferry keys", function () {
     expect(text.stdout).to.include(a.id).and.include(b.id);
   });
 
-  it("list_onAnEmptyDatabase_saysSo", () => {
+  it("list_onAnEmptyDatabase_saysSo_butNeverCreatesOne", async () => {
+    // A read of an embedded database that is not there is an error naming the folder, and creates nothing.
+    const missing = db.cli(["keys", "list"]);
+    expect(missing.status).to.equal(2);
+    expect(errorLine(missing)).to.equal(`ferry: DATA_DIR_MISSING: no database at ${db.dataDir}: pass the service's --data-dir / FERRY_DATA_DIR (or DATABASE_URL)`);
+    expect(existsSync(db.dataDir)).to.equal(false);
+    await (await db.open()).close();
     const run = db.cli(["keys", "list"]);
     expect(run.status, run.stderr).to.equal(0);
     expect(run.stdout).to.match(/^no API keys/);
@@ -122,7 +128,7 @@ describe("ferry keys", function () {
       const run = db.cli(["keys", "list"]);
       expect(run.status).to.equal(2);
       expect(errorLine(run)).to.equal(
-        `ferry: DATA_DIR_LOCKED: the embedded database at ${db.dataDir} is in use by process ${process.pid}: stop the service or use DATABASE_URL`,
+        `ferry: DATA_DIR_LOCKED: the embedded database at ${db.dataDir} is in use by process ${process.pid}: stop the service or use DATABASE_URL; while it runs, use its admin API: --api-url <url> with FERRY_ADMIN_TOKEN`,
       );
     } finally {
       await service.close();

@@ -67,7 +67,7 @@ describe("devnet (npm start)", function () {
   });
 
   it("writes devnet.json in the shape in docs/architecture.md", function () {
-    expect(devnet).to.have.all.keys("apiUrl", "websocketUrl", "chains", "accounts", "apiKey", "webhookUrl");
+    expect(devnet).to.have.all.keys("apiUrl", "websocketUrl", "chains", "accounts", "apiKey", "adminToken", "webhookUrl");
     expect(devnet.websocketUrl).to.equal(`${devnet.apiUrl.replace(/^http/, "ws")}/ws`);
     expect(devnet.webhookUrl).to.equal(WEBHOOK_URL);
     expect(output).to.include(`apiKey → ${WEBHOOK_URL}`);

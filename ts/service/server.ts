@@ -3,6 +3,8 @@
  * FERRY_HOST / server.host say otherwise). Owns shutdown: SIGINT/SIGTERM close the server (in-flight
  * requests finish, new ones get 503), a second signal or a 10 s timeout forces the exit.
  *
+ * Operators run it with `ferry serve --config ferry.json` (ts/cli/commands/serve.ts: checks the chains,
+ * contracts and database first and reports each stage); running this file directly still works:
  *   FERRY_CONFIG=ferry.json node ts/service/server.ts
  */
 import { pathToFileURL } from "node:url";

@@ -85,6 +85,22 @@ describe("parseConfig", function () {
     }
   });
 
+  it("parseConfig_adminToken_fromFerryAdminTokenOnly_32to512VisibleCharacters_neverEchoed", function () {
+    const token = "t0k3n-".repeat(8);
+    const config = parseConfig({}, { FERRY_ADMIN_TOKEN: token }, "/");
+    expect(config.admin.token?.reveal()).to.equal(token);
+    expect(JSON.stringify(redactConfig(resolveChainContracts(config, new Map())))).to.not.include(token);
+    expect(secretValues(config)).to.include(token);
+    expect(parseConfig({}, {}, "/").admin).to.deep.equal({});
+    expect(parseConfig({}, { FERRY_ADMIN_TOKEN: "" }, "/").admin).to.deep.equal({});
+    for (const bad of ["short-token", `${"x".repeat(20)} ${"y".repeat(20)}`, "z".repeat(513), `${"é".repeat(40)}`]) {
+      const error = invalid({}, { FERRY_ADMIN_TOKEN: bad });
+      expect(error.field).to.equal("FERRY_ADMIN_TOKEN");
+      expect(error.message).not.to.contain(bad);
+    }
+    expect(invalid({ admin: { token: token } }).field).to.equal("admin");
+  });
+
   it("parses a chain with defaults and checksummed addresses", function () {
     const config = resolveChainContracts(
       parseConfig({ chains: [chain({ erc20Currencies: [{ address: "0x5fbdb2315678afecb367f032d93f642f64180aa3", symbol: "USDC", name: "USD Coin", decimals: 6 }] })] }, {}, "/"),

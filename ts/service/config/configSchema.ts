@@ -309,7 +309,17 @@ export type FerryConfig = {
   webhooks: WebhookSettings;
   solver: SolverSettings;
   log: LogSettings;
+  admin: AdminSettings;
 };
+
+/**
+ * The operator's admin API (/admin/…, ts/service/http/routes/admin*.ts): on only when FERRY_ADMIN_TOKEN
+ * is set (at least 32 characters); callers send it as `authorization: Bearer <token>`. Never in the file.
+ */
+export type AdminSettings = { token?: Secret };
+
+/** The admin token's length bounds: long enough not to be guessed, short enough for a header. */
+export const ADMIN_TOKEN_LENGTH = { minimum: 32, maximum: 512 } as const;
 
 /** The solver loop, defaults applied (CONFIG_DEFAULTS.solver). `enabled` alone does not start it: its keys must be configured. */
 export type SolverSettings = {

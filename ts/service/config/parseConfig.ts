@@ -5,7 +5,7 @@
  *
  * Environment overrides: FERRY_HOST, FERRY_PORT, DATABASE_URL, FERRY_DATA_DIR, FERRY_DEPLOYMENTS_DIR,
  * FERRY_SOLVER (on|off), FERRY_SOLVER_POLL_MS, FERRY_SOLVER_MAX_GAS, FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS,
- * FERRY_STRAY_REFUND_MINIMUM_USD, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL; an empty
+ * FERRY_STRAY_REFUND_MINIMUM_USD, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL, FERRY_ADMIN_TOKEN; an empty
  * variable counts as unset, a malformed one is CONFIG_INVALID naming it. Private keys only from the env names in `keyEnv` (default FERRY_ALLOCATOR_KEY, FERRY_ATTESTER_KEY,
  * FERRY_SOLVER_KEY, FERRY_RELAYER_KEY); the webhook secret key only from FERRY_WEBHOOK_SECRET_KEY.
  */
@@ -16,8 +16,10 @@ import { privateKeyToAddress } from "viem/accounts";
 import type { DeploymentRecord } from "../../deploy/deploymentRecord.ts";
 import { ConfigInvalidError } from "./configErrors.ts";
 import {
+  ADMIN_TOKEN_LENGTH,
   CONFIG_DEFAULTS,
   ConfigFileSchema,
+  type AdminSettings,
   KEY_ROLES,
   LOG_LEVELS,
   SOLVER_POLL_MS_RANGE,
@@ -204,6 +206,20 @@ function webhookSettings(file: ConfigFile["webhooks"], env: Env): WebhookSetting
   return settings;
 }
 
+/** FERRY_ADMIN_TOKEN: visible ASCII without spaces, 32–512 characters; absent → no admin API. */
+function adminSettings(env: Env): AdminSettings {
+  const raw = env.FERRY_ADMIN_TOKEN;
+  if (raw === undefined || raw === "") return {};
+  // The message never includes the value.
+  if (!/^[\x21-\x7e]+$/.test(raw) || raw.length < ADMIN_TOKEN_LENGTH.minimum || raw.length > ADMIN_TOKEN_LENGTH.maximum) {
+    throw new ConfigInvalidError(
+      "FERRY_ADMIN_TOKEN",
+      `must be ${ADMIN_TOKEN_LENGTH.minimum} to ${ADMIN_TOKEN_LENGTH.maximum} visible characters without spaces (e.g. openssl rand -hex 32)`,
+    );
+  }
+  return { token: new Secret(raw) };
+}
+
 function checkUnique(chains: UnresolvedChainConfig[]): void {
   const ids = new Set<number>();
   const names = new Set<string>();
@@ -258,6 +274,7 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
     webhooks: webhookSettings(file.webhooks, env),
     solver: solverSettings(file.solver, env),
     log: logSettings(file.log, env),
+    admin: adminSettings(env),
     ...readKeys(env, file.keyEnv),
   };
 }
@@ -278,7 +295,7 @@ export function resolveChainContracts(
       if (!contracts[name]) {
         throw new ConfigInvalidError(
           `chains[${i}].contracts.${name}`,
-          `missing: not in the config file and no deployment record ${chain.id}.json in ${config.deploymentsDir}`,
+          `missing: not in the config file and no deployment record ${chain.id}.json in ${config.deploymentsDir} (ferry deploy --config <file> writes it)`,
         );
       }
     }

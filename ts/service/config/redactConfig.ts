@@ -16,7 +16,8 @@ export function redactUrl(url: string): string {
   }
 }
 
-export type RedactedConfig = Omit<FerryConfig, "keys" | "database" | "webhooks"> & {
+export type RedactedConfig = Omit<FerryConfig, "keys" | "database" | "webhooks" | "admin"> & {
+  admin: { token?: string };
   database: { url?: string; dataDir: string };
   keys: Record<string, string>;
   webhooks: Omit<FerryConfig["webhooks"], "secretKey"> & { secretKey?: string };
@@ -32,12 +33,17 @@ export function redactConfig(config: FerryConfig): RedactedConfig {
     },
     keys: Object.fromEntries(Object.keys(config.keys).map((role) => [role, REDACTED])),
     webhooks: { ...webhooks, ...(secretKey ? { secretKey: REDACTED } : {}) },
+    admin: config.admin.token ? { token: REDACTED } : {},
   };
 }
 
 /** Every secret value of the configuration, for scrubbing free text (error messages) before logging. */
-export function secretValues(config: Pick<FerryConfig, "keys" | "database"> & { webhooks?: Pick<FerryConfig["webhooks"], "secretKey"> }): string[] {
+export function secretValues(
+  config: Pick<FerryConfig, "keys" | "database"> & { webhooks?: Pick<FerryConfig["webhooks"], "secretKey">; admin?: FerryConfig["admin"] },
+): string[] {
   const values: string[] = [];
+  const adminToken = config.admin?.token?.reveal();
+  if (adminToken) values.push(adminToken);
   const webhookKey = config.webhooks?.secretKey?.reveal();
   if (webhookKey) values.push(webhookKey, webhookKey.replace(/^0x/, ""));
   for (const key of Object.values(config.keys)) {

@@ -110,9 +110,18 @@ export const ERROR_REGISTRY = {
   UNKNOWN_API_KEY: caller(404),
   INVALID_WEBHOOK_URL: caller(400),
   INVALID_WEBHOOK_HEADER: caller(400),
-  WEBHOOK_SECRET_KEY_MISSING: fault,
+  /** The service runs without FERRY_WEBHOOK_SECRET_KEY: an endpoint cannot be set until it has one (admin API: 503 with this message). */
+  WEBHOOK_SECRET_KEY_MISSING: { status: 503, retryable: false },
   WEBHOOK_SECRET_KEY_INVALID: fault,
   UNKNOWN_EVENT: caller(404),
+  /** `clear`/`show --key-id` of an API key that has no webhook endpoint. */
+  WEBHOOK_NOT_CONFIGURED: caller(404),
+
+  // The operator's admin API (/admin/…).
+  /** No or a wrong `authorization: Bearer <FERRY_ADMIN_TOKEN>`. */
+  ADMIN_UNAUTHORIZED: caller(401),
+  /** Unpark of a request that is not parked. */
+  REQUEST_NOT_PARKED: caller(409),
 
   // Websocket messages (sent back on the socket; the status is what an HTTP form would be).
   INVALID_MESSAGE: caller(400),

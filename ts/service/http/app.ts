@@ -37,6 +37,8 @@ import { openApiOptions, registerOpenApiRoute } from "./routes/openapi.ts";
 import { registerReadyRoute, type ReadinessCheck } from "./routes/ready.ts";
 import { requestLogSerializer } from "./requestLogSerializer.ts";
 import { registerWebsocketRoute } from "../websocket/websocketRoute.ts";
+import { adminOperations } from "../admin/adminOperations.ts";
+import { registerAdminRoutes } from "./adminRoutes.ts";
 
 export const API_VERSION = "1.0.0";
 
@@ -139,6 +141,8 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     registerAppFeeBalancesRoute(app, { chains: config.chains, clients: chainClients });
     registerAppFeeClaimRoute(app, { chains: config.chains, clients: chainClients });
     if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, apiKeys, registry, secrets });
+    // The operator's admin API (./adminRoutes.ts): only with FERRY_ADMIN_TOKEN.
+    if (config.admin.token) await registerAdminRoutes(app, { admin: adminOperations(deps.store, config), token: config.admin.token });
   }
   registerOpenApiRoute(app);
   return app;

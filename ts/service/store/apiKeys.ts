@@ -25,9 +25,11 @@ export type ApiKeyRecord = VerifiedApiKey & { createdAt: string; revokedAt: stri
 export type ApiKeyStore = {
   /**
    * Creates a key; `key` is the plaintext, shown once. `rateLimit` (per minute) overrides the config's
-   * apiKeyPerMinute; one that is not a positive integer is INVALID_INPUT.
+   * apiKeyPerMinute; one that is not a positive integer is INVALID_INPUT. `options.key` stores a key
+   * the caller chose (the devnet's pinned FERRY_DEVNET_API_KEY; 16–256 of A–Z a–z 0–9 _ -) instead of
+   * a random one.
    */
-  createApiKey(name: string, rateLimit?: number): Promise<{ id: string; key: string; name: string; rateLimit: number | null }>;
+  createApiKey(name: string, rateLimit?: number, options?: { key?: string }): Promise<{ id: string; key: string; name: string; rateLimit: number | null }>;
   /** The key's identity when `plaintext` is a known, unrevoked key. */
   verifyApiKey(plaintext: string): Promise<VerifiedApiKey | undefined>;
   /** Revokes the key; false when no such (unrevoked) key. */
@@ -36,6 +38,9 @@ export type ApiKeyStore = {
   /** `verifyApiKey` under the name ApiKeyVerifier expects. */
   verify(plaintext: string): Promise<VerifiedApiKey | undefined>;
 };
+
+/** What a caller-chosen key may look like: long enough not to be guessed, safe in a header. */
+const CHOSEN_KEY = /^[A-Za-z0-9_-]{16,256}$/;
 
 export function hashApiKey(plaintext: string): string {
   return createHash("sha256").update(plaintext, "utf8").digest("hex");
@@ -55,10 +60,11 @@ export function apiKeyStore(store: { engine: Queryable }, now: () => Date = () =
     return row ? { id: row.id, name: row.name, rateLimit: row.rate_limit } : undefined;
   };
   return {
-    async createApiKey(name, rateLimit) {
+    async createApiKey(name, rateLimit, options = {}) {
       if (rateLimit !== undefined && (!Number.isSafeInteger(rateLimit) || rateLimit < 1)) throw new ServiceError("INVALID_INPUT", "rateLimit must be a positive integer");
+      if (options.key !== undefined && !CHOSEN_KEY.test(options.key)) throw new ServiceError("INVALID_INPUT", "a chosen API key must be 16 to 256 of A-Z a-z 0-9 _ -");
       const id = `key_${randomBytes(8).toString("hex")}`;
-      const key = `ferry_${randomBytes(32).toString("base64url")}`;
+      const key = options.key ?? `ferry_${randomBytes(32).toString("base64url")}`;
       await db.query(
         "INSERT INTO api_keys (id, key_hash, name, rate_limit, created_at) VALUES ($1, $2, $3, $4, $5::timestamptz)",
         [id, hashApiKey(key), name, rateLimit ?? null, now().toISOString()],
