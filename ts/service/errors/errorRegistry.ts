@@ -11,9 +11,9 @@
  */
 import type { FerryErrorCode } from "../../core/errors.ts";
 
-export type ErrorPolicy = { readonly status: 400 | 401 | 404 | 409 | 413 | 415 | 429 | 431 | 500 | 503; readonly retryable: boolean };
+export type ErrorPolicy = { readonly status: 400 | 401 | 404 | 409 | 413 | 414 | 415 | 429 | 431 | 500 | 503; readonly retryable: boolean };
 
-const caller = (status: 400 | 401 | 404 | 409 | 413 | 415 | 429 | 431) => ({ status, retryable: false }) as const;
+const caller = (status: 400 | 401 | 404 | 409 | 413 | 414 | 415 | 429 | 431) => ({ status, retryable: false }) as const;
 const fault = { status: 500, retryable: false } as const;
 const transient = { status: 503, retryable: true } as const;
 
@@ -43,6 +43,8 @@ export const ERROR_REGISTRY = {
   INVALID_API_KEY: caller(401),
   NOT_FOUND: caller(404),
   PAYLOAD_TOO_LARGE: caller(413),
+  /** A path parameter longer than the router takes (8 KiB). */
+  URI_TOO_LONG: caller(414),
   UNSUPPORTED_MEDIA_TYPE: caller(415),
   HEADERS_TOO_LARGE: caller(431),
   RATE_LIMITED: caller(429),

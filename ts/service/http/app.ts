@@ -12,11 +12,12 @@ import type { FerryConfig } from "../config/configSchema.ts";
 import { secretValues } from "../config/redactConfig.ts";
 import { cachedApiKeyVerifier } from "./apiKeyCache.ts";
 import { installApiKeyRateLimit, NO_API_KEYS } from "./apiKeyRateLimit.ts";
-import { clientErrorHandler, formatValidationErrors, installErrorHandlers, notFoundBody } from "./errorHandler.ts";
+import { clientErrorHandler, formatValidationErrors, frameworkErrorHandler, installErrorHandlers, notFoundBody } from "./errorHandler.ts";
 import type { FerryApp } from "./ferryApp.ts";
 import { installHttpMetrics } from "./httpMetrics.ts";
 import { installStoreMetrics } from "./storeMetrics.ts";
 import { installStrictQueryIntegers } from "./strictQueryIntegers.ts";
+import { installWellFormedText } from "./wellFormedText.ts";
 import type { Store } from "../store/createStore.ts";
 import { apiKeyStore, type ApiKeyVerifier } from "../store/apiKeys.ts";
 import { registerChainsRoute } from "./routes/chains.ts";
@@ -84,6 +85,8 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     bodyLimit: config.server.bodyLimitBytes,
     schemaErrorFormatter: formatValidationErrors,
     clientErrorHandler,
+    // The router's own errors (bad URL encoding, an overlong path parameter) get the service's error body too.
+    frameworkErrors: frameworkErrorHandler,
     return503OnClosing: true,
     // Long path params reach the route's schema (a 400 naming the param) instead of the router's 414.
     routerOptions: { maxParamLength: 8_192 },
@@ -95,6 +98,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
 
   installErrorHandlers(app, secrets);
   installStrictQueryIntegers(app);
+  installWellFormedText(app);
 
   await app.register(swagger, openApiOptions(config, API_VERSION));
 

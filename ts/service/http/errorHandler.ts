@@ -92,6 +92,22 @@ export function installErrorHandlers(app: FastifyInstance, secrets: readonly str
   });
 }
 
+/**
+ * Errors Fastify's router raises before any route or hook runs (its `frameworkErrors` option): a URL
+ * that is not valid percent-encoding (FST_ERR_BAD_URL) and a path parameter over `maxParamLength`
+ * (FST_ERR_MAX_PARAM_LENGTH, 414). Same body shape as every other error; the URL is not echoed.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const [statusCode, body]: [number, ErrorBody] =
+    error.code === "FST_ERR_MAX_PARAM_LENGTH"
+      ? [414, { message: "a path parameter is too long", errorCode: "URI_TOO_LONG" }]
+      : error.code === "FST_ERR_BAD_URL"
+        ? [400, { message: "the URL is not valid percent-encoded UTF-8", errorCode: "INVALID_REQUEST" }]
+        : [400, { message: "the request cannot be routed", errorCode: "INVALID_REQUEST" }];
+  request.log.info({ code: error.code, statusCode }, "request rejected by the router");
+  void reply.code(statusCode).type("application/json; charset=utf-8").send(body);
+}
+
 export function notFoundBody(request: FastifyRequest): ErrorBody {
   // The path only (no query string): it is echoed back and must stay short.
   const path = request.url.split("?")[0]!.slice(0, 200);

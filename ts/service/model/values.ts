@@ -65,5 +65,16 @@ export const BpsString = Type.String({ pattern: "^(0|[1-9][0-9]{0,3}|10000)$", d
 
 export const ZERO_ADDRESS: ViemAddress = "0x0000000000000000000000000000000000000000";
 
+/**
+ * Text the service accepts anywhere (query values, path params, body strings and keys): well-formed
+ * Unicode without NUL. PostgreSQL cannot store either (`text`/`jsonb` refuse U+0000 and unpaired
+ * surrogates: error 22P05), and neither has a use in an id, an address or a referrer, so both are
+ * refused at the HTTP boundary instead of failing — differently on each engine — at the store.
+ */
+const NOT_STORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export function isStorableText(value: string): boolean {
+  return !NOT_STORABLE.test(value);
+}
+
 /** `schema` or null (a nullable column or field). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
