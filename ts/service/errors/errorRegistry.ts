@@ -63,6 +63,8 @@ export const ERROR_REGISTRY = {
   DATA_DIR_LOCKED: { status: 503, retryable: false },
 
   // Quotes.
+  /** `user`, `recipient`, `refundTo` or an app-fee recipient is the zero address: whatever is sent there is burned. */
+  ZERO_ADDRESS_NOT_ALLOWED: caller(400),
   UNSUPPORTED_CHAIN: caller(400),
   UNSUPPORTED_CURRENCY: caller(400),
   UNSUPPORTED_ROUTE: caller(400),
