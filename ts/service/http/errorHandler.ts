@@ -25,7 +25,8 @@ export function formatValidationErrors(errors: readonly ValidationIssue[], dataV
   if (!first) return new Error(`${dataVar} is invalid`);
   const field = `${dataVar}${first.instancePath ?? ""}`;
   const params = first.params ?? {};
-  const firstOf = (list: unknown, single: unknown) => String(Array.isArray(list) ? list[0] : single);
+  // A field name is echoed at most 64 characters long (an unknown key can be a megabyte).
+  const firstOf = (list: unknown, single: unknown) => String(Array.isArray(list) ? list[0] : single).slice(0, 64);
   let message: string;
   if (first.keyword === "additionalProperties") message = `${field}: unknown field '${firstOf(params.additionalProperties, params.additionalProperty)}'`;
   else if (first.keyword === "boolean") message = `${field}: unknown field`;
