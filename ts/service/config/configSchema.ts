@@ -95,6 +95,11 @@ export const ConfigFileSchema = Type.Object(
           bodyLimitBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 100 * 1024 * 1024 })),
           /** How long a verified (or unknown) API key is remembered per process; 0 = look up every request. */
           apiKeyCacheSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 300 })),
+          /**
+           * How often each process asks the database which requests other processes wrote (the status
+           * cache's staleness bound for them); 0 = no status cache (every status read queries the database).
+           */
+          statusCacheRefreshMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
         },
         { additionalProperties: false },
       ),
@@ -270,7 +275,7 @@ export type ChainConfig = {
 export type UnresolvedChainConfig = Omit<ChainConfig, "contracts"> & { contracts: Partial<ChainConfig["contracts"]> };
 
 export type FerryConfig = {
-  server: { host: string; port: number; bodyLimitBytes: number; apiKeyCacheSeconds: number };
+  server: { host: string; port: number; bodyLimitBytes: number; apiKeyCacheSeconds: number; statusCacheRefreshMs: number };
   chains: ChainConfig[];
   database: { url?: Secret; dataDir: string };
   rateLimits: { anonymousPerMinute: number; apiKeyPerMinute: number };
@@ -336,6 +341,8 @@ export const CONFIG_DEFAULTS = {
   bodyLimitBytes: 1024 * 1024,
   /** A revoked key may keep working this long in a process that verified it just before. */
   apiKeyCacheSeconds: 5,
+  /** Another process's write to a request shows in this one's status route within about this long. */
+  statusCacheRefreshMs: 250,
   dataDir: ".ferry/data",
   deploymentsDir: "deployments",
   confirmations: 1,

@@ -227,6 +227,7 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
       port: port ?? file.server?.port ?? CONFIG_DEFAULTS.port,
       bodyLimitBytes: file.server?.bodyLimitBytes ?? CONFIG_DEFAULTS.bodyLimitBytes,
       apiKeyCacheSeconds: file.server?.apiKeyCacheSeconds ?? CONFIG_DEFAULTS.apiKeyCacheSeconds,
+      statusCacheRefreshMs: file.server?.statusCacheRefreshMs ?? CONFIG_DEFAULTS.statusCacheRefreshMs,
     },
     chains,
     database: {

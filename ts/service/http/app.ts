@@ -19,6 +19,7 @@ import { installStoreMetrics } from "./storeMetrics.ts";
 import { installStrictQueryIntegers } from "./strictQueryIntegers.ts";
 import { installWellFormedText } from "./wellFormedText.ts";
 import { boundedValidatorCompiler } from "./validatorCompiler.ts";
+import { createStatusRecordCache } from "./statusRecordCache.ts";
 import type { Store } from "../store/createStore.ts";
 import { apiKeyStore, type ApiKeyVerifier } from "../store/apiKeys.ts";
 import { registerChainsRoute } from "./routes/chains.ts";
@@ -124,7 +125,10 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   if (deps.store) {
     installStoreMetrics(registry, deps.store);
     const accounts = deps.accounts ?? resolveAccounts(config);
-    registerIntentStatusRoutes(app, { store: deps.store });
+    const statusRecords = createStatusRecordCache({ store: deps.store, refreshMs: config.server.statusCacheRefreshMs, log: app.log });
+    app.addHook("onReady", async () => statusRecords.start());
+    app.addHook("onClose", async () => statusRecords.stop());
+    registerIntentStatusRoutes(app, { statusRecords });
     registerRequestsRoute(app, { store: deps.store, apiKeys });
     registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: accounts.attester });
     if (deps.transactionIndexer) registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });

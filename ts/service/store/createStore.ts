@@ -6,7 +6,16 @@ import { markOutboxDelivered, pendingOutboxEvents, requestEvents, type OutboxEve
 import { createPgliteEngine } from "./pgliteEngine.ts";
 import { createPostgresEngine } from "./postgresEngine.ts";
 import { getQuote, getQuoteByOrderId, saveQuote, type NewQuote, type StoredQuote } from "./quotes.ts";
-import { countParkedRequests, createRequest, getRequest, getRequestByOrderId, parkRequest, patchRequest, transitionRequest } from "./requests.ts";
+import {
+  countParkedRequests,
+  createRequest,
+  getRequest,
+  getRequestByOrderId,
+  listRequestsUpdatedSince,
+  parkRequest,
+  patchRequest,
+  transitionRequest,
+} from "./requests.ts";
 import { claimRequest, listSolverWork, releaseRequest, type SolverWorkItem } from "./solverWork.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import {
@@ -52,6 +61,8 @@ export type Repositories = {
   parkRequest(id: string, reason: { code: string; message: string }): Promise<void>;
   countParkedRequests(): Promise<number>;
   listRequests(filters?: RequestFilters): Promise<RequestPage>;
+  /** Requests written since `since` (ids and `updated_at` in unix ms), newest first; `truncated` past `limit`. */
+  listRequestsUpdatedSince(since: Date, limit?: number): Promise<{ changes: Array<{ id: string; updatedAt: number }>; truncated: boolean }>;
   getCheckpoint(chainId: number, contract: string): Promise<number | null>;
   setCheckpoint(chainId: number, contract: string, block: number): Promise<void>;
   pendingOutboxEvents(limit?: number): Promise<OutboxEvent[]>;
@@ -84,6 +95,13 @@ export type Store = Repositories & {
    * seen here: the readers' polling stays the guarantee. Returns the unsubscribe function.
    */
   onOutboxCommit(listener: () => void): () => void;
+  /**
+   * Calls `listener` (synchronously, errors ignored) with the ids of the requests a write through this
+   * store changed — created, transitioned or patched — once that write has committed (once per
+   * transaction). Other processes' writes are not seen here (`listRequestsUpdatedSince` finds them).
+   * Returns the unsubscribe function.
+   */
+  onRequestsChanged(listener: (requestIds: readonly string[]) => void): () => void;
   /** Applies pending migrations (createStore already did; safe to call again). Returns the versions applied. */
   migrate(): Promise<number[]>;
   close(): Promise<void>;
@@ -102,6 +120,7 @@ function repositories(ctx: StoreContext): Repositories {
     parkRequest: (id, r) => parkRequest(ctx, id, r),
     countParkedRequests: () => countParkedRequests(ctx),
     listRequests: (f) => listRequests(ctx, f),
+    listRequestsUpdatedSince: (since, limit) => listRequestsUpdatedSince(ctx, since, limit),
     getCheckpoint: (c, a) => getCheckpoint(ctx, c, a),
     setCheckpoint: (c, a, b) => setCheckpoint(ctx, c, a, b),
     pendingOutboxEvents: (l) => pendingOutboxEvents(ctx, l),
@@ -136,53 +155,81 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
   const now = options.now ?? (() => new Date());
   const db: Db = engineDb(engine);
   const outboxListeners = new Set<() => void>();
-  const notifyOutbox = () => {
-    for (const listener of outboxListeners) {
+  const changeListeners = new Set<(requestIds: readonly string[]) => void>();
+  const notify = <A extends unknown[]>(listeners: Set<(...args: A) => void>, ...args: A) => {
+    for (const listener of listeners) {
       try {
-        listener();
+        listener(...args);
       } catch {
         // A listener's failure is its own; the write has committed.
       }
     }
   };
+  const notifyOutbox = () => notify(outboxListeners);
+  const notifyChanged = (ids: readonly string[]) => {
+    if (ids.length > 0) notify(changeListeners, ids);
+  };
   // The repositories whose calls write outbox events tell the listeners once their transaction has
   // committed: at once for a call of its own, at the end of `transaction` for calls made inside it.
+  // Writes of a request's public fields (create, transition, patch) tell the change listeners the same way.
   const top = repositories({ db, now });
   return {
     ...top,
     createRequest: async (request) => {
       const created = await top.createRequest(request);
       notifyOutbox();
+      notifyChanged([created.id]);
       return created;
     },
     transitionRequest: async (id, to, patch) => {
       const next = await top.transitionRequest(id, to, patch);
       notifyOutbox();
+      notifyChanged([next.id]);
+      return next;
+    },
+    patchRequest: async (id, patch) => {
+      const next = await top.patchRequest(id, patch);
+      notifyChanged([next.id]);
       return next;
     },
     engine,
     transaction: async (fn) => {
       let wroteEvents = false;
+      const changed = new Set<string>();
       const result = await db.transaction((tx) => {
         const repos = repositories({ db: tx, now });
         return fn({
           ...repos,
-          createRequest: (request) => {
+          createRequest: async (request) => {
             wroteEvents = true;
-            return repos.createRequest(request);
+            const created = await repos.createRequest(request);
+            changed.add(created.id);
+            return created;
           },
-          transitionRequest: (id, to, patch) => {
+          transitionRequest: async (id, to, patch) => {
             wroteEvents = true;
-            return repos.transitionRequest(id, to, patch);
+            const next = await repos.transitionRequest(id, to, patch);
+            changed.add(next.id);
+            return next;
+          },
+          patchRequest: async (id, patch) => {
+            const next = await repos.patchRequest(id, patch);
+            changed.add(next.id);
+            return next;
           },
         });
       });
       if (wroteEvents) notifyOutbox();
+      notifyChanged([...changed]);
       return result;
     },
     onOutboxCommit(listener) {
       outboxListeners.add(listener);
       return () => void outboxListeners.delete(listener);
+    },
+    onRequestsChanged(listener) {
+      changeListeners.add(listener);
+      return () => void changeListeners.delete(listener);
     },
     migrate: () => migrate(engine),
     close: () => engine.close(),
