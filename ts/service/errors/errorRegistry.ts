@@ -11,9 +11,9 @@
  */
 import type { FerryErrorCode } from "../../core/errors.ts";
 
-export type ErrorPolicy = { readonly status: 400 | 401 | 404 | 409 | 413 | 414 | 415 | 429 | 431 | 500 | 503; readonly retryable: boolean };
+export type ErrorPolicy = { readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 414 | 415 | 429 | 431 | 500 | 503; readonly retryable: boolean };
 
-const caller = (status: 400 | 401 | 404 | 409 | 413 | 414 | 415 | 429 | 431) => ({ status, retryable: false }) as const;
+const caller = (status: 400 | 401 | 403 | 404 | 409 | 413 | 414 | 415 | 429 | 431) => ({ status, retryable: false }) as const;
 const fault = { status: 500, retryable: false } as const;
 const transient = { status: 503, retryable: true } as const;
 
@@ -41,6 +41,12 @@ export const ERROR_REGISTRY = {
   // HTTP: requests the service refuses as such.
   INVALID_REQUEST: caller(400),
   INVALID_API_KEY: caller(401),
+  /** An API key in a URL (query string): it is refused unread; keys travel in the `x-api-key` header only. */
+  API_KEY_IN_URL: caller(400),
+  /** What was asked is visible to an authenticated integrator only: `x-api-key` is missing. */
+  API_KEY_REQUIRED: caller(401),
+  /** What was asked belongs to another API key than the caller's. */
+  API_KEY_FORBIDDEN: caller(403),
   NOT_FOUND: caller(404),
   PAYLOAD_TOO_LARGE: caller(413),
   /** A path parameter longer than the router takes (8 KiB). */

@@ -129,7 +129,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     app.addHook("onReady", async () => statusRecords.start());
     app.addHook("onClose", async () => statusRecords.stop());
     registerIntentStatusRoutes(app, { statusRecords });
-    registerRequestsRoute(app, { store: deps.store, apiKeys });
+    registerRequestsRoute(app, { store: deps.store });
     registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: accounts.attester });
     if (deps.transactionIndexer) registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });
     const chainClients = deps.chainClients ?? createChainClients(config.chains);
@@ -141,7 +141,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
       store: deps.store,
     });
     registerQuoteRoute(app, { quotes });
-    if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, apiKeys, registry, secrets });
+    if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, registry, secrets });
   }
   registerOpenApiRoute(app);
   return app;

@@ -5,7 +5,7 @@ import { migrate } from "./migrate.ts";
 import { markOutboxDelivered, pendingOutboxEvents, requestEvents, type OutboxEvent } from "./outbox.ts";
 import { createPgliteEngine } from "./pgliteEngine.ts";
 import { createPostgresEngine } from "./postgresEngine.ts";
-import { getQuote, getQuoteByOrderId, saveQuote, type NewQuote, type StoredQuote } from "./quotes.ts";
+import { getOrderDataByRequestIds, getQuote, getQuoteByOrderId, saveQuote, type NewQuote, type StoredQuote } from "./quotes.ts";
 import {
   countParkedRequests,
   createRequest,
@@ -51,6 +51,8 @@ export type Repositories = {
   saveQuote(quote: NewQuote): Promise<StoredQuote>;
   getQuote(requestId: string): Promise<StoredQuote | null>;
   getQuoteByOrderId(orderId: string): Promise<StoredQuote | null>;
+  /** The stored orders of several requests in one query (GET /requests/v2?includeOrderData=true). */
+  getOrderDataByRequestIds(requestIds: readonly string[]): Promise<Map<string, unknown>>;
   createRequest(request: NewRequest): Promise<StoredRequest>;
   getRequest(id: string): Promise<StoredRequest | null>;
   getRequestByOrderId(orderId: string): Promise<StoredRequest | null>;
@@ -112,6 +114,7 @@ function repositories(ctx: StoreContext): Repositories {
     saveQuote: (q) => saveQuote(ctx, q),
     getQuote: (id) => getQuote(ctx, id),
     getQuoteByOrderId: (id) => getQuoteByOrderId(ctx, id),
+    getOrderDataByRequestIds: (ids) => getOrderDataByRequestIds(ctx, ids),
     createRequest: (r) => createRequest(ctx, r),
     getRequest: (id) => getRequest(ctx, id),
     getRequestByOrderId: (id) => getRequestByOrderId(ctx, id),
