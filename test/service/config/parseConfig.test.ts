@@ -34,7 +34,7 @@ function invalid(json: unknown, env: Env = {}): ConfigInvalidError {
 describe("parseConfig", function () {
   it("applies defaults: 127.0.0.1, rate limits, data dir and deployments dir under the base dir", function () {
     const config = parseConfig({}, {}, "/srv/ferry");
-    expect(config.server).to.deep.equal({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, apiKeyCacheSeconds: 5, statusCacheRefreshMs: 250 });
+    expect(config.server).to.deep.equal({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, apiKeyCacheSeconds: 5, statusCacheRefreshMs: 250, corsOrigins: ["*"] });
     expect(config.rateLimits).to.deep.equal({ anonymousPerMinute: 120, apiKeyPerMinute: 1200 });
     expect(config.database).to.deep.equal({ dataDir: "/srv/ferry/.ferry/data" });
     expect(config.deploymentsDir).to.equal("/srv/ferry/deployments");

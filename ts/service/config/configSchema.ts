@@ -100,6 +100,13 @@ export const ConfigFileSchema = Type.Object(
            * cache's staleness bound for them); 0 = no status cache (every status read queries the database).
            */
           statusCacheRefreshMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+          /**
+           * Origins browser pages may call the API from (CORS): `["*"]` (default) any, a list of exact
+           * origins (`https://app.example`) only those, `[]` none (no CORS headers).
+           */
+          corsOrigins: Type.Optional(
+            Type.Array(Type.String({ pattern: "^(\\*|https?://[^/?#\\s]+)$", maxLength: 255 }), { maxItems: 100 }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -275,7 +282,7 @@ export type ChainConfig = {
 export type UnresolvedChainConfig = Omit<ChainConfig, "contracts"> & { contracts: Partial<ChainConfig["contracts"]> };
 
 export type FerryConfig = {
-  server: { host: string; port: number; bodyLimitBytes: number; apiKeyCacheSeconds: number; statusCacheRefreshMs: number };
+  server: { host: string; port: number; bodyLimitBytes: number; apiKeyCacheSeconds: number; statusCacheRefreshMs: number; corsOrigins: string[] };
   chains: ChainConfig[];
   database: { url?: Secret; dataDir: string };
   rateLimits: { anonymousPerMinute: number; apiKeyPerMinute: number };
@@ -343,6 +350,8 @@ export const CONFIG_DEFAULTS = {
   apiKeyCacheSeconds: 5,
   /** Another process's write to a request shows in this one's status route within about this long. */
   statusCacheRefreshMs: 250,
+  /** Any page may call the API: it takes no cookies, so a page can do nothing its own server could not. */
+  corsOrigins: ["*"] as string[],
   dataDir: ".ferry/data",
   deploymentsDir: "deployments",
   confirmations: 1,

@@ -228,6 +228,7 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
       bodyLimitBytes: file.server?.bodyLimitBytes ?? CONFIG_DEFAULTS.bodyLimitBytes,
       apiKeyCacheSeconds: file.server?.apiKeyCacheSeconds ?? CONFIG_DEFAULTS.apiKeyCacheSeconds,
       statusCacheRefreshMs: file.server?.statusCacheRefreshMs ?? CONFIG_DEFAULTS.statusCacheRefreshMs,
+      corsOrigins: [...(file.server?.corsOrigins ?? CONFIG_DEFAULTS.corsOrigins)],
     },
     chains,
     database: {

@@ -20,6 +20,7 @@ import { installStrictQueryIntegers } from "./strictQueryIntegers.ts";
 import { installWellFormedText } from "./wellFormedText.ts";
 import { boundedValidatorCompiler } from "./validatorCompiler.ts";
 import { createStatusRecordCache } from "./statusRecordCache.ts";
+import { installCors } from "./cors.ts";
 import type { Store } from "../store/createStore.ts";
 import { apiKeyStore, type ApiKeyVerifier } from "../store/apiKeys.ts";
 import { registerChainsRoute } from "./routes/chains.ts";
@@ -101,6 +102,8 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   app.setValidatorCompiler(boundedValidatorCompiler);
 
   installErrorHandlers(app, secrets);
+  // First of the onRequest hooks: every answer, errors included, carries the CORS headers.
+  await installCors(app, config.server.corsOrigins);
   installStrictQueryIntegers(app);
   installWellFormedText(app);
 
