@@ -69,7 +69,7 @@ type Webhooks = { webhooks: WebhookStore; store: Store; config: FerryConfig };
 function withWebhooks<T>(io: CliIo, fn: (ctx: Webhooks) => Promise<T>): Promise<T> {
   return withServiceStore(io, (store, config) => {
     const secretKey = config.webhooks.secretKey ? parseWebhookSecretKey(config.webhooks.secretKey.reveal()) : undefined;
-    const webhooks = webhookStore(store, { ...(secretKey ? { secretKey } : {}), allowHttp: config.webhooks.allowHttp });
+    const webhooks = webhookStore(store, { ...(secretKey ? { secretKey } : {}), allowHttp: config.webhooks.allowHttp, denyNetworks: config.webhooks.denyNetworks });
     return fn({ webhooks, store, config });
   });
 }

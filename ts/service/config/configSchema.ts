@@ -185,6 +185,13 @@ export const ConfigFileSchema = Type.Object(
           leaseMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 3_600_000 })),
           /** Allow http:// endpoints to non-loopback hosts (off: https only, http only to loopback). */
           allowHttp: Type.Optional(Type.Boolean()),
+          /** Attempts in flight to one endpoint (one API key's webhook) at once, across replicas; the other slots stay for other endpoints. */
+          maxInFlightPerEndpoint: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+          /**
+           * Address ranges (CIDR) no webhook may reach, checked on the address actually connected to
+           * (every DNS answer) and on IP-literal URLs when set. Default: link-local (cloud metadata).
+           */
+          denyNetworks: Type.Optional(Type.Array(Type.String({ minLength: 3, maxLength: 64 }), { maxItems: 100 })),
         },
         { additionalProperties: false },
       ),
@@ -318,6 +325,9 @@ export type WebhookSettings = {
   batchSize: number;
   leaseMs: number;
   allowHttp: boolean;
+  maxInFlightPerEndpoint: number;
+  /** CIDR ranges (`169.254.0.0/16`, `fe80::/10`) webhooks may not connect to. */
+  denyNetworks: string[];
 };
 
 /** The websocket status stream, defaults applied (CONFIG_DEFAULTS.websocket). */
@@ -385,6 +395,10 @@ export const CONFIG_DEFAULTS = {
     batchSize: 20,
     leaseMs: 60_000,
     allowHttp: false,
+    /** A dead endpoint holds at most this many of the 20 slots (for one timeout), the rest go on. */
+    maxInFlightPerEndpoint: 4,
+    /** Link-local, where cloud instance metadata lives (169.254.169.254): never a webhook receiver. */
+    denyNetworks: ["169.254.0.0/16", "fe80::/10"],
   } satisfies Omit<WebhookSettings, "secretKey">,
   /** Websocket: served on /ws, outbox read every 250 ms, ping every 30 s, 1 MiB per slow client, 100 subscriptions per connection. */
   websocket: {
