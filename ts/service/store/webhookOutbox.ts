@@ -307,3 +307,48 @@ async function logAttempt(
     [row.eventId, row.round, row.attempt, row.at, row.statusCode, row.error, Math.max(0, Math.round(row.durationMs))],
   );
 }
+
+/** What /metrics reports of webhook delivery, database-wide (every replica's). */
+export type WebhookBacklog = {
+  /** Events per delivery state (every state present, 0 when none). */
+  byState: Record<"pending" | "delivered" | "failed" | "skipped", number>;
+  /** When the oldest pending event was written (unix ms), or null with none pending. */
+  oldestPendingAt: number | null;
+  /** Endpoints with pending events, failures or a pause: their API key id, pending events, consecutive failures, pause end (unix ms or null). */
+  endpoints: Array<{ keyId: string; pending: number; consecutiveFailures: number; pausedUntil: number | null }>;
+};
+
+/**
+ * The webhook backlog at this moment: one count by state (a scan of the outbox: scrape-time cost grows
+ * with it), the oldest pending event (through the pending index), and per endpoint its pending events
+ * and failure state.
+ */
+export async function webhookBacklog(db: Queryable): Promise<WebhookBacklog> {
+  const byState: WebhookBacklog["byState"] = { pending: 0, delivered: 0, failed: 0, skipped: 0 };
+  const { rows: states } = await db.query<{ state: keyof WebhookBacklog["byState"]; n: number }>(
+    "SELECT webhook_state AS state, count(*)::int AS n FROM request_events GROUP BY webhook_state",
+  );
+  for (const { state, n } of states) byState[state] = Number(n);
+  const { rows: oldest } = await db.query<{ at: number }>(
+    "SELECT (extract(epoch FROM created_at) * 1000)::float8 AS at FROM request_events WHERE webhook_state = 'pending' ORDER BY id LIMIT 1",
+  );
+  const { rows: endpoints } = await db.query<{ key_id: string; pending: number; failures: number; paused_until: number | null }>(
+    `SELECT k.id AS key_id, coalesce(p.n, 0)::int AS pending, k.webhook_failures AS failures,
+            (extract(epoch FROM k.webhook_paused_until) * 1000)::float8 AS paused_until
+     FROM api_keys k
+     LEFT JOIN (SELECT r.api_key_id, count(*) AS n FROM request_events e JOIN requests r ON r.id = e.request_id
+                WHERE e.webhook_state = 'pending' GROUP BY r.api_key_id) p ON p.api_key_id = k.id
+     WHERE k.webhook_url IS NOT NULL AND (p.n > 0 OR k.webhook_failures > 0 OR k.webhook_paused_until IS NOT NULL)
+     ORDER BY k.id`,
+  );
+  return {
+    byState,
+    oldestPendingAt: oldest[0] ? Math.round(Number(oldest[0].at)) : null,
+    endpoints: endpoints.map((e) => ({
+      keyId: e.key_id,
+      pending: Number(e.pending),
+      consecutiveFailures: Number(e.failures),
+      pausedUntil: e.paused_until === null ? null : Math.round(Number(e.paused_until)),
+    })),
+  };
+}
