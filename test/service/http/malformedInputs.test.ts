@@ -1,8 +1,9 @@
 /**
  * Walks every route of /openapi.json with malformed input — wrong types, huge strings, invalid JSON,
  * extra fields, oversized bodies, bad path params, NUL characters and unpaired surrogates in every
- * string a route takes (query, body, path), amounts above 2^256 − 1, bad URL encoding and overlong
- * paths — and requires a JSON `{message, errorCode}` with a 4xx every time (never a 5xx), then that the
+ * string a route takes (query, body, path), amounts above 2^256 − 1, bad EIP-55 checksums and zero
+ * payees, a body of 500 unknown keys, an API key in the URL, bad URL encoding and overlong paths —
+ * and requires a JSON `{message, errorCode}` with a 4xx every time (never a 5xx), then that the
  * server still answers /health. On both store engines (PGlite, PostgreSQL): PostgreSQL refuses text
  * PGlite stores (22P05), so a check missing before the store shows on one engine only.
  *
@@ -56,6 +57,12 @@ const BODY_CASES: Record<string, Array<[string, Record<string, unknown>]>> = {
     ["amount 10^78 - 1", { amount: "9".repeat(78) }],
     ["amount 2^256 EXACT_OUTPUT", { amount: (2n ** 256n).toString(), tradeType: "EXACT_OUTPUT" }],
     ["amount 2^256 - 1 EXACT_OUTPUT", { amount: (2n ** 256n - 1n).toString(), tradeType: "EXACT_OUTPUT" }],
+    ["user with a wrong EIP-55 checksum", { user: USER.replace("15d34AAf", "15d34aAf") }],
+    ["recipient with a wrong EIP-55 checksum", { recipient: USER.replace("15d34AAf", "15d34aAf") }],
+    ["recipient the zero address", { recipient: "0x0000000000000000000000000000000000000000" }],
+    ["refundTo the zero address", { refundTo: "0x0000000000000000000000000000000000000000" }],
+    ["app fee to the zero address", { appFees: [{ recipient: "0x0000000000000000000000000000000000000000", fee: "1" }] }],
+    ["500 unknown keys", Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`k${i}`, i]))],
     ...Object.entries(BAD_TEXT).map(([what, text]): [string, Record<string, unknown>] => [`appFees recipient ${what}`, { appFees: [{ recipient: text, fee: "1" }] }]),
     ...Object.entries(BAD_TEXT).map(([what, text]): [string, Record<string, unknown>] => [`sponsoredFeeComponents ${what}`, { sponsoredFeeComponents: [text] }]),
     ...Object.entries(BAD_TEXT).map(([what, text]): [string, Record<string, unknown>] => [`txs[0].data ${what}`, { txs: [{ data: text }] }]),
@@ -163,6 +170,9 @@ describeEachEngine("malformed input on every route", function (engine) {
           { what: "invalid percent-escape in the path", url: `${validPath.slice(0, 4)}%ZZ${validPath.slice(4)}` },
           { what: "bad percent-encoding in the query", url: `${validPath}?x=%E0%A4%A` },
         ];
+        if (queryParams.some((p) => p.name === "apiKey")) {
+          cases.push({ what: "a plaintext API key in the URL", url: `${validPath}?apiKey=ferry_${"A".repeat(43)}` });
+        }
         for (const param of queryParams) {
           // Every query value arrives as text: a string parameter can only be too long, off-pattern or bad text.
           cases.push({ what: `query ${param.name} huge`, url: `${validPath}?${param.name}=${HUGE}` });
@@ -228,6 +238,7 @@ describeEachEngine("malformed input on every route", function (engine) {
       }
     }
     expect(requests).to.be.greaterThan(200);
+    console.log(`      walked ${requests} malformed requests: 0 answered 5xx`);
     expect(failures, failures.join("\n")).to.deep.equal([]);
 
     const health = await fetch(`${server.url}/health`);
