@@ -130,7 +130,8 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     const accounts = deps.accounts ?? resolveAccounts(config);
     const statusRecords = createStatusRecordCache({ store: deps.store, refreshMs: config.server.statusCacheRefreshMs, log: app.log });
     app.addHook("onReady", async () => statusRecords.start());
-    app.addHook("onClose", async () => statusRecords.stop());
+    // preClose: the refresh must stop before server.ts's onClose hook closes the store.
+    app.addHook("preClose", async () => statusRecords.stop());
     registerIntentStatusRoutes(app, { statusRecords });
     registerRequestsRoute(app, { store: deps.store });
     registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: accounts.attester });
