@@ -101,7 +101,7 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
     // higher rate limit. It is a devnet credential and goes only into devnet.json.
     const { key: apiKey } = await apiKeyStore(server.store).createApiKey("devnet", undefined, options.apiKey ? { key: options.apiKey } : {});
     if (options.webhookUrl) {
-      const webhooks = webhookStore(server.store, { secretKey: parseWebhookSecretKey(env.FERRY_WEBHOOK_SECRET_KEY), allowHttp: config.webhooks.allowHttp });
+      const webhooks = webhookStore(server.store, { secretKey: parseWebhookSecretKey(env.FERRY_WEBHOOK_SECRET_KEY), allowHttp: config.webhooks.allowHttp, denyNetworks: config.webhooks.denyNetworks });
       await webhooks.setWebhook({ apiKey, url: options.webhookUrl });
     }
 

@@ -34,7 +34,7 @@ function invalid(json: unknown, env: Env = {}): ConfigInvalidError {
 describe("parseConfig", function () {
   it("applies defaults: 127.0.0.1, rate limits, data dir and deployments dir under the base dir", function () {
     const config = parseConfig({}, {}, "/srv/ferry");
-    expect(config.server).to.deep.equal({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, apiKeyCacheSeconds: 5 });
+    expect(config.server).to.deep.equal({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, apiKeyCacheSeconds: 5, statusCacheRefreshMs: 250, corsOrigins: ["*"] });
     expect(config.rateLimits).to.deep.equal({ anonymousPerMinute: 120, apiKeyPerMinute: 1200 });
     expect(config.database).to.deep.equal({ dataDir: "/srv/ferry/.ferry/data" });
     expect(config.deploymentsDir).to.equal("/srv/ferry/deployments");
@@ -50,6 +50,8 @@ describe("parseConfig", function () {
       batchSize: 20,
       leaseMs: 60_000,
       allowHttp: false,
+      maxInFlightPerEndpoint: 4,
+      denyNetworks: ["169.254.0.0/16", "fe80::/10"],
     });
     expect(config.solver).to.deep.equal({ enabled: true, pollIntervalMs: 1000, maxGasPerTransaction: 500_000, fillDeadlineMarginSeconds: 30, strayRefundMinimumUsd: "1" });
     expect(config.log).to.deep.equal({ level: "info" });
@@ -58,12 +60,21 @@ describe("parseConfig", function () {
   it("reads webhook settings from the file and the webhook secret key from FERRY_WEBHOOK_SECRET_KEY only", function () {
     const secret = "ab".repeat(32);
     const config = parseConfig(
-      { webhooks: { timeoutMs: 500, maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, pollIntervalMs: 10, batchSize: 4, leaseMs: 2000, allowHttp: true } },
+      {
+        webhooks: {
+          timeoutMs: 500, maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, pollIntervalMs: 10, batchSize: 4, leaseMs: 2000, allowHttp: true,
+          maxInFlightPerEndpoint: 2, denyNetworks: ["10.0.0.0/8", "fc00::/7"],
+        },
+      },
       { FERRY_WEBHOOK_SECRET_KEY: secret },
       "/",
     );
     const { secretKey, ...settings } = config.webhooks;
-    expect(settings).to.deep.equal({ enabled: true, timeoutMs: 500, maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, pollIntervalMs: 10, batchSize: 4, leaseMs: 2000, allowHttp: true });
+    expect(settings).to.deep.equal({
+      enabled: true, timeoutMs: 500, maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, pollIntervalMs: 10, batchSize: 4, leaseMs: 2000, allowHttp: true,
+      maxInFlightPerEndpoint: 2, denyNetworks: ["10.0.0.0/8", "fc00::/7"],
+    });
+    expect(() => parseConfig({ webhooks: { denyNetworks: ["10.0.0.0/33"] } }, {}, "/")).to.throw(/webhooks\.denyNetworks\[0\]/);
     expect(secretKey?.reveal()).to.equal(secret);
     expect(parseConfig({}, {}, "/").webhooks.secretKey).to.equal(undefined);
   });

@@ -118,9 +118,12 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     expect(BigInt(quote.fees.relayerGas.amount) > 0n).to.equal(true);
     expect(quote.details.operation).to.equal("bridge");
     expect(quote.protocol.v2.orderSignature).to.equal(undefined);
-    const now = Math.floor(Date.now() / 1000);
-    expect(quote.expiresAt).to.be.within(now + 295, now + 301);
-    expect(quote.fillDeadline).to.equal(quote.expiresAt + 600);
+    // Expiry runs on the chains' clocks (the later of the wall clock and each chain's latest block).
+    const chainNow = async (client: typeof originClient | typeof destinationClient) =>
+      Math.max(Math.floor(Date.now() / 1000), Number((await client.getBlock()).timestamp));
+    const [originNow, destinationNow] = [await chainNow(originClient), await chainNow(destinationClient)];
+    expect(quote.expiresAt).to.be.within(originNow + 295, originNow + 301);
+    expect(quote.fillDeadline - quote.expiresAt).to.be.within(600, 601 + Math.max(0, destinationNow - originNow));
 
     const requestId = quote.steps[0]!.requestId as Hex;
     const stored = await store.getQuote(requestId);

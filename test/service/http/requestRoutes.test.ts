@@ -201,8 +201,10 @@ describe("request routes over HTTP", function () {
       expect(await ids("endBlock=15")).to.deep.equal([hex(1)]);
       expect(await ids("referrer=alpha")).to.deep.equal([hex(1)]);
       expect(await ids("status=pending")).to.deep.equal([hex(2)]);
-      expect(await ids(`apiKey=${key.key}`)).to.deep.equal([hex(1)]);
-      expect(await ids("apiKey=ferry_unknown")).to.deep.equal([]);
+      // The apiKey filter: the caller's own key id, the key in x-api-key (requestVisibility.test.ts has the refusals).
+      const own = await get(`/requests/v2?apiKey=${key.id}`, { "x-api-key": key.key });
+      expect(((await own.json()) as { requests: { id: string }[] }).requests.map((r) => r.id)).to.deep.equal([hex(1)]);
+      expect((await errorBody(await get(`/requests/v2?apiKey=${key.key}`))).errorCode, "never the key itself").to.equal("API_KEY_IN_URL");
       expect(await ids(`depositAddress=${USER}`)).to.deep.equal([]);
       expect(await ids("privateChainsToInclude=a,b&includeChildRequests=true&includeAuthenticatedData=false")).to.have.length(2);
 

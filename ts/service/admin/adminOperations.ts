@@ -18,7 +18,7 @@ export function adminOperations(store: { engine: Queryable }, config: Pick<Ferry
   const secretKey = config.webhooks.secretKey ? parseWebhookSecretKey(config.webhooks.secretKey.reveal()) : undefined;
   return {
     ...apiKeyAdmin(store, now),
-    ...webhookAdmin(store, { ...(secretKey ? { secretKey } : {}), allowHttp: config.webhooks.allowHttp, ...(now ? { now } : {}) }),
+    ...webhookAdmin(store, { ...(secretKey ? { secretKey } : {}), allowHttp: config.webhooks.allowHttp, denyNetworks: config.webhooks.denyNetworks, ...(now ? { now } : {}) }),
     ...parkedAdmin(store),
   };
 }

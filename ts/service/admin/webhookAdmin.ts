@@ -27,7 +27,7 @@ export type WebhookAdmin = {
   redeliver(target: { eventId: number } | { since: Date }): Promise<number>;
 };
 
-export type WebhookAdminSettings = { secretKey?: Uint8Array; allowHttp: boolean; now?: () => Date };
+export type WebhookAdminSettings = { secretKey?: Uint8Array; allowHttp: boolean; denyNetworks?: readonly string[]; now?: () => Date };
 
 export function webhookNotConfigured(keyId: string): ServiceError {
   return new ServiceError("WEBHOOK_NOT_CONFIGURED", `no webhook configured for ${JSON.stringify(keyId.slice(0, 100))} (see ferry webhooks show)`);
@@ -45,6 +45,7 @@ export function webhookAdmin(store: { engine: Queryable }, settings: WebhookAdmi
   const webhooks = webhookStore(store, {
     ...(settings.secretKey ? { secretKey: settings.secretKey } : {}),
     allowHttp: settings.allowHttp,
+    ...(settings.denyNetworks ? { denyNetworks: settings.denyNetworks } : {}),
     ...(settings.now ? { now: settings.now } : {}),
   });
   const withAttempts = async (deliveries: WebhookDelivery[]): Promise<DeliveryLog[]> => {

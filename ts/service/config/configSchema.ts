@@ -105,6 +105,18 @@ export const ConfigFileSchema = Type.Object(
           bodyLimitBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 100 * 1024 * 1024 })),
           /** How long a verified (or unknown) API key is remembered per process; 0 = look up every request. */
           apiKeyCacheSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 300 })),
+          /**
+           * How often each process asks the database which requests other processes wrote (the status
+           * cache's staleness bound for them); 0 = no status cache (every status read queries the database).
+           */
+          statusCacheRefreshMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+          /**
+           * Origins browser pages may call the API from (CORS): `["*"]` (default) any, a list of exact
+           * origins (`https://app.example`) only those, `[]` none (no CORS headers).
+           */
+          corsOrigins: Type.Optional(
+            Type.Array(Type.String({ pattern: "^(\\*|https?://[^/?#\\s]+)$", maxLength: 255 }), { maxItems: 100 }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -183,6 +195,13 @@ export const ConfigFileSchema = Type.Object(
           leaseMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 3_600_000 })),
           /** Allow http:// endpoints to non-loopback hosts (off: https only, http only to loopback). */
           allowHttp: Type.Optional(Type.Boolean()),
+          /** Attempts in flight to one endpoint (one API key's webhook) at once, across replicas; the other slots stay for other endpoints. */
+          maxInFlightPerEndpoint: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+          /**
+           * Address ranges (CIDR) no webhook may reach, checked on the address actually connected to
+           * (every DNS answer) and on IP-literal URLs when set. Default: link-local (cloud metadata).
+           */
+          denyNetworks: Type.Optional(Type.Array(Type.String({ minLength: 3, maxLength: 64 }), { maxItems: 100 })),
         },
         { additionalProperties: false },
       ),
@@ -295,7 +314,7 @@ export type ChainConfig = {
 export type UnresolvedChainConfig = Omit<ChainConfig, "contracts"> & { contracts: Partial<ChainConfig["contracts"]> };
 
 export type FerryConfig = {
-  server: { host: string; port: number; bodyLimitBytes: number; apiKeyCacheSeconds: number };
+  server: { host: string; port: number; bodyLimitBytes: number; apiKeyCacheSeconds: number; statusCacheRefreshMs: number; corsOrigins: string[] };
   chains: ChainConfig[];
   database: { url?: Secret; dataDir: string };
   rateLimits: { anonymousPerMinute: number; apiKeyPerMinute: number };
@@ -350,6 +369,9 @@ export type WebhookSettings = {
   batchSize: number;
   leaseMs: number;
   allowHttp: boolean;
+  maxInFlightPerEndpoint: number;
+  /** CIDR ranges (`169.254.0.0/16`, `fe80::/10`) webhooks may not connect to. */
+  denyNetworks: string[];
 };
 
 /** The websocket status stream, defaults applied (CONFIG_DEFAULTS.websocket). */
@@ -380,6 +402,10 @@ export const CONFIG_DEFAULTS = {
   bodyLimitBytes: 1024 * 1024,
   /** A revoked key may keep working this long in a process that verified it just before. */
   apiKeyCacheSeconds: 5,
+  /** Another process's write to a request shows in this one's status route within about this long. */
+  statusCacheRefreshMs: 250,
+  /** Any page may call the API: it takes no cookies, so a page can do nothing its own server could not. */
+  corsOrigins: ["*"] as string[],
   dataDir: ".ferry/data",
   deploymentsDir: "deployments",
   confirmations: 1,
@@ -413,6 +439,10 @@ export const CONFIG_DEFAULTS = {
     batchSize: 20,
     leaseMs: 60_000,
     allowHttp: false,
+    /** A dead endpoint holds at most this many of the 20 slots (for one timeout), the rest go on. */
+    maxInFlightPerEndpoint: 4,
+    /** Link-local, where cloud instance metadata lives (169.254.169.254): never a webhook receiver. */
+    denyNetworks: ["169.254.0.0/16", "fe80::/10"],
   } satisfies Omit<WebhookSettings, "secretKey">,
   /** Websocket: served on /ws, outbox read every 250 ms, ping every 30 s, 1 MiB per slow client, 100 subscriptions per connection. */
   websocket: {

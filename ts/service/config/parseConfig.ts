@@ -15,6 +15,7 @@ import { getAddress, type Address } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import type { DeploymentRecord } from "../../deploy/deploymentRecord.ts";
 import { ConfigInvalidError } from "./configErrors.ts";
+import { addressFilter } from "./addressFilter.ts";
 import {
   ADMIN_TOKEN_LENGTH,
   CONFIG_DEFAULTS,
@@ -197,6 +198,8 @@ function webhookSettings(file: ConfigFile["webhooks"], env: Env): WebhookSetting
   const settings: WebhookSettings = { ...defaults, ...file, enabled: envSwitch(env, "FERRY_WEBHOOKS") ?? file?.enabled ?? defaults.enabled };
   if (settings.maxDelayMs < settings.baseDelayMs) throw new ConfigInvalidError("webhooks.maxDelayMs", "must be at least webhooks.baseDelayMs");
   if (settings.leaseMs <= settings.timeoutMs) throw new ConfigInvalidError("webhooks.leaseMs", "must be greater than webhooks.timeoutMs");
+  // Checked here, so a bad range is a CONFIG_INVALID at start rather than at the first delivery.
+  addressFilter(settings.denyNetworks);
   const raw = env.FERRY_WEBHOOK_SECRET_KEY;
   if (raw !== undefined && raw !== "") {
     // The message never includes the value.
@@ -258,6 +261,8 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
       port: port ?? file.server?.port ?? CONFIG_DEFAULTS.port,
       bodyLimitBytes: file.server?.bodyLimitBytes ?? CONFIG_DEFAULTS.bodyLimitBytes,
       apiKeyCacheSeconds: file.server?.apiKeyCacheSeconds ?? CONFIG_DEFAULTS.apiKeyCacheSeconds,
+      statusCacheRefreshMs: file.server?.statusCacheRefreshMs ?? CONFIG_DEFAULTS.statusCacheRefreshMs,
+      corsOrigins: [...(file.server?.corsOrigins ?? CONFIG_DEFAULTS.corsOrigins)],
     },
     chains,
     database: {

@@ -11,9 +11,9 @@
  */
 import type { FerryErrorCode } from "../../core/errors.ts";
 
-export type ErrorPolicy = { readonly status: 400 | 401 | 404 | 409 | 413 | 415 | 429 | 431 | 500 | 503; readonly retryable: boolean };
+export type ErrorPolicy = { readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 414 | 415 | 429 | 431 | 500 | 503; readonly retryable: boolean };
 
-const caller = (status: 400 | 401 | 404 | 409 | 413 | 415 | 429 | 431) => ({ status, retryable: false }) as const;
+const caller = (status: 400 | 401 | 403 | 404 | 409 | 413 | 414 | 415 | 429 | 431) => ({ status, retryable: false }) as const;
 const fault = { status: 500, retryable: false } as const;
 const transient = { status: 503, retryable: true } as const;
 
@@ -41,8 +41,16 @@ export const ERROR_REGISTRY = {
   // HTTP: requests the service refuses as such.
   INVALID_REQUEST: caller(400),
   INVALID_API_KEY: caller(401),
+  /** An API key in a URL (query string): it is refused unread; keys travel in the `x-api-key` header only. */
+  API_KEY_IN_URL: caller(400),
+  /** What was asked is visible to an authenticated integrator only: `x-api-key` is missing. */
+  API_KEY_REQUIRED: caller(401),
+  /** What was asked belongs to another API key than the caller's. */
+  API_KEY_FORBIDDEN: caller(403),
   NOT_FOUND: caller(404),
   PAYLOAD_TOO_LARGE: caller(413),
+  /** A path parameter longer than the router takes (8 KiB). */
+  URI_TOO_LONG: caller(414),
   UNSUPPORTED_MEDIA_TYPE: caller(415),
   HEADERS_TOO_LARGE: caller(431),
   RATE_LIMITED: caller(429),
@@ -61,6 +69,8 @@ export const ERROR_REGISTRY = {
   DATA_DIR_LOCKED: { status: 503, retryable: false },
 
   // Quotes.
+  /** `user`, `recipient`, `refundTo` or an app-fee recipient is the zero address: whatever is sent there is burned. */
+  ZERO_ADDRESS_NOT_ALLOWED: caller(400),
   UNSUPPORTED_CHAIN: caller(400),
   UNSUPPORTED_CURRENCY: caller(400),
   UNSUPPORTED_ROUTE: caller(400),

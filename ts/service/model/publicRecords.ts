@@ -54,6 +54,11 @@ export const RequestRecord = Type.Object(
     depositAddress: Type.Null({ description: "Ferry has no deposit addresses: always null" }),
     data: RequestData,
     orderData: Type.Optional(Type.Unknown({ description: "Only with includeOrderData=true, when the quote's order is stored" })),
+    referrer: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description: "Ferry: the quote's referrer; only with includeAuthenticatedData=true, on the requests of the caller's own API key",
+      }),
+    ),
     createdAt: Type.String({ description: "ISO 8601" }),
     updatedAt: Type.String({ description: "ISO 8601" }),
   },
@@ -114,7 +119,11 @@ export function toStatusRecord(request: StoredRequest): StatusRecord {
   return statusRecordOf(statusFactsOf(request));
 }
 
-export function toRequestRecord(request: StoredRequest, orderData?: unknown): RequestRecord {
+/**
+ * The Request record. `orderData` is the quote's order (with includeOrderData); `authenticated` adds
+ * what the integrator gave at quote time (`referrer`) — only for a caller whose API key made the request.
+ */
+export function toRequestRecord(request: StoredRequest, orderData?: unknown, authenticated = false): RequestRecord {
   return {
     id: request.id,
     status: request.status,
@@ -127,6 +136,7 @@ export function toRequestRecord(request: StoredRequest, orderData?: unknown): Re
       ...(request.refundFailReason !== null ? { refundFailReason: request.refundFailReason } : {}),
     },
     ...(orderData !== undefined ? { orderData } : {}),
+    ...(authenticated ? { referrer: request.referrer } : {}),
     createdAt: request.createdAt,
     updatedAt: request.updatedAt,
   };

@@ -59,8 +59,16 @@ export type QuoteEnvironment = {
   allowance: bigint | undefined;
   /** The user's balance of the origin currency (`details.userBalance`). */
   userBalance: bigint;
-  /** Unix seconds. */
+  /**
+   * Unix seconds on the origin chain's clock: the later of the wall clock and its latest block's time
+   * (the deposit's block time is what `expiresAt` is checked against).
+   */
   now: number;
+  /**
+   * How far the destination chain's clock is ahead of the origin's (seconds, ≥ 0; default 0): added
+   * to the fill deadline, which the destination's block time is checked against.
+   */
+  destinationClockAhead?: number;
   /** Random uint256: the order's salt. */
   salt: bigint;
   /** Random bytes32 (lowercase): the service-level requestId. */
@@ -142,7 +150,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
 
   const ttl = Math.min(settings.ttlSeconds, request.ttlSeconds ?? settings.ttlSeconds);
   const expiresAt = env.now + ttl;
-  const fillDeadline = expiresAt + settings.fillWindowSeconds;
+  const fillDeadline = expiresAt + settings.fillWindowSeconds + Math.max(0, env.destinationClockAhead ?? 0);
   const appFees = request.appFees.map((fee, i) => ({ recipient: fee.recipient, bps: fee.bps, amount: amounts.appFees[i]! }));
 
   const order = buildOrder({

@@ -21,7 +21,7 @@ import { resolveRoute, type Route, type RouteRequest } from "./quoteRoute.ts";
 import { readPermit } from "./permitReads.ts";
 
 /** The chain reads a quote makes. */
-export type QuoteChainClient = Pick<PublicClient, "getGasPrice" | "getBalance" | "readContract" | "getCode">;
+export type QuoteChainClient = Pick<PublicClient, "getGasPrice" | "getBalance" | "readContract" | "getCode" | "getBlock">;
 
 export type QuoteServiceDeps = {
   chains: readonly ChainConfig[];
@@ -61,7 +61,12 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     async quote(request, options) {
       if (!solver || !solverAddress) throw new ServiceError("SOLVER_NOT_CONFIGURED", "this service has no solver key: it cannot quote");
       const resolved = route(request);
-      const reads = await readChains(resolved, request, options.log ?? SILENT_LOG);
+      const { originTime, destinationTime, ...reads } = await readChains(resolved, request, options.log ?? SILENT_LOG);
+      // Expiry is checked against chain time (the deposit's block, the destination's latest block), so it
+      // is computed on the chains' clocks: a chain running ahead of the wall clock (a busy devnet) must
+      // not shorten the deposit window.
+      const wall = Math.floor(now().getTime() / 1000);
+      const originNow = Math.max(wall, originTime);
       const permit =
         request.permit && !resolved.origin.currency.isNative
           ? await readPermit(clients.get(resolved.origin.chain.id)!, resolved, request.user, request.permit, options.log ?? SILENT_LOG)
@@ -70,7 +75,8 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         settings,
         solver: solverAddress,
         ...reads,
-        now: Math.floor(now().getTime() / 1000),
+        now: originNow,
+        destinationClockAhead: Math.max(wall, destinationTime) - originNow,
         salt: bytesToBigInt(random()),
         requestId: toHex(random()),
         ...(permit && { permit }),
@@ -89,7 +95,10 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     },
   };
 
-  /** Gas prices of both chains (one read on a same-chain route), the user's allowance (ERC-20) and balance, in parallel. */
+  /**
+   * Gas prices and latest block times of both chains (one read each on a same-chain route), the user's
+   * allowance (ERC-20) and balance, in parallel.
+   */
   async function readChains(resolved: Route, request: QuoteRequest, log: Logger) {
     const originClient = clients.get(resolved.origin.chain.id);
     const destinationClient = clients.get(resolved.destination.chain.id);
@@ -97,9 +106,11 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     const { address: token, isNative } = resolved.origin.currency;
     const { user } = request;
     try {
-      const [originGasPrice, destinationGasPrice, allowance, userBalance] = await Promise.all([
+      const [originGasPrice, destinationGasPrice, originBlock, destinationBlock, allowance, userBalance] = await Promise.all([
         originClient.getGasPrice(),
         resolved.sameChain ? undefined : destinationClient.getGasPrice(),
+        originClient.getBlock({ blockTag: "latest" }),
+        resolved.sameChain ? undefined : destinationClient.getBlock({ blockTag: "latest" }),
         isNative
           ? undefined
           : originClient.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [user, resolved.origin.depository] }),
@@ -107,7 +118,15 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
           ? originClient.getBalance({ address: user })
           : originClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [user] }),
       ]);
-      return { originGasPrice, destinationGasPrice: destinationGasPrice ?? originGasPrice, allowance, userBalance };
+      const originTime = Number(originBlock.timestamp);
+      return {
+        originGasPrice,
+        destinationGasPrice: destinationGasPrice ?? originGasPrice,
+        originTime,
+        destinationTime: destinationBlock ? Number(destinationBlock.timestamp) : originTime,
+        allowance,
+        userBalance,
+      };
     } catch (cause) {
       log.warn({ err: errorFields(cause) }, "quote: chain read failed");
       throw new ServiceError("CHAIN_UNAVAILABLE", "a chain of this route did not answer; retry", { cause });

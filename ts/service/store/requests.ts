@@ -209,6 +209,25 @@ export async function patchRequest({ db, now }: StoreContext, id: string, patch:
   return updated;
 }
 
+/**
+ * Requests written since `since` (their `updated_at`, stamped by the writer's clock: every write of a
+ * request's public fields sets it), with that time in unix ms — how a process learns of writes made by
+ * other processes (replicas, the `ferry` CLI) without an outbox event of its own: the status cache's
+ * refresh (../http/statusRecordCache.ts). At most `limit` rows, newest first; `truncated` when more exist.
+ */
+export async function listRequestsUpdatedSince(
+  { db }: StoreContext,
+  since: Date,
+  limit = 10_000,
+): Promise<{ changes: Array<{ id: string; updatedAt: number }>; truncated: boolean }> {
+  const { rows } = await db.query<{ id: string; updated_ms: number }>(
+    `SELECT id, (extract(epoch FROM updated_at) * 1000)::float8 AS updated_ms FROM requests
+     WHERE updated_at >= $1::timestamptz ORDER BY updated_at DESC LIMIT $2`,
+    [since.toISOString(), limit + 1],
+  );
+  return { changes: rows.slice(0, limit).map((r) => ({ id: r.id, updatedAt: Math.round(Number(r.updated_ms)) })), truncated: rows.length > limit };
+}
+
 /** Parks a request: the solver leaves it alone until an operator clears `parked` (a non-retryable error). */
 export async function parkRequest({ db, now }: StoreContext, id: string, reason: { code: string; message: string }): Promise<void> {
   const parked = { code: reason.code.slice(0, 64), message: reason.message.slice(0, 1000), at: now().toISOString() };

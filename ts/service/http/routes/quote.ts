@@ -21,7 +21,7 @@ import { Type, type Static } from "typebox";
 import type { QuoteRequest } from "../../quote/buildQuote.ts";
 import type { QuoteService } from "../../quote/quoteService.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
-import { AddressString, canonicalAddress } from "../../model/values.ts";
+import { AddressString, canonicalAddress, fitsUint256, hasValidChecksum, ZERO_ADDRESS } from "../../model/values.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 import { QuoteSchema } from "../quoteRecord.ts";
@@ -149,30 +149,55 @@ export const quoteSchema = {
 };
 
 /**
+ * An address of the body, canonical: a mixed-case address must carry its own EIP-55 checksum
+ * (INVALID_ADDRESS: most likely a typo), and an address funds are paid to may not be the zero address
+ * (ZERO_ADDRESS_NOT_ALLOWED: they would be burned). All-lowercase and all-uppercase hex are unchecksummed.
+ */
+function bodyAddress(value: string, field: string, { payee }: { payee: boolean }) {
+  if (!hasValidChecksum(value)) throw new ServiceError("INVALID_ADDRESS", `body/${field} has a mixed-case EIP-55 checksum that does not match: check it for a typo`);
+  const address = canonicalAddress(value);
+  if (payee && address === ZERO_ADDRESS) throw new ServiceError("ZERO_ADDRESS_NOT_ALLOWED", `body/${field} may not be the zero address (funds sent there are burned)`);
+  return address;
+}
+
+/**
  * Body → the quote's request, decoded once: addresses canonical (lowercase), amounts and bps bigint,
- * defaults applied. Refuses what Ferry cannot do (UNSUPPORTED_ROUTE) and bps above 10000 (INVALID_REQUEST).
+ * defaults applied. Runs before any quote work (solver check, chain reads): refuses an amount above
+ * 2^256 − 1 and bps above 10000 (INVALID_REQUEST), bad checksums and zero payees (above), and what
+ * Ferry cannot do (UNSUPPORTED_ROUTE).
  */
 export function toQuoteRequest(body: QuoteBody): QuoteRequest {
-  if (body.txs?.length) throw new ServiceError("UNSUPPORTED_ROUTE", "destination calls (txs) are not supported");
-  if (body.authorizationList?.length) throw new ServiceError("UNSUPPORTED_ROUTE", "destination calls (authorizationList) are not supported");
-  if (body.useDepositAddress) throw new ServiceError("UNSUPPORTED_ROUTE", "deposit addresses are not supported");
+  const amount = BigInt(body.amount);
+  if (!fitsUint256(amount)) throw new ServiceError("INVALID_REQUEST", "body/amount must be at most 2^256 - 1");
+  const user = bodyAddress(body.user, "user", { payee: true });
+  const recipient = body.recipient ? bodyAddress(body.recipient, "recipient", { payee: true }) : user;
+  const refundTo = body.refundTo ? bodyAddress(body.refundTo, "refundTo", { payee: true }) : user;
+  const originCurrency = bodyAddress(body.originCurrency, "originCurrency", { payee: false });
+  const destinationCurrency = bodyAddress(body.destinationCurrency, "destinationCurrency", { payee: false });
   const bps = (value: string, field: string) => {
     if (BigInt(value) > 10_000n) throw new ServiceError("INVALID_REQUEST", `body/${field} must be at most 10000 bps`);
     return BigInt(value);
   };
+  const appFees = (body.appFees ?? []).map((fee, i) => ({
+    recipient: bodyAddress(fee.recipient, `appFees/${i}/recipient`, { payee: true }),
+    bps: bps(fee.fee, `appFees/${i}/fee`),
+  }));
   if (body.slippageTolerance !== undefined) bps(body.slippageTolerance, "slippageTolerance");
-  const user = canonicalAddress(body.user);
+  for (const [i, tx] of (body.txs ?? []).entries()) if (tx.to !== undefined) bodyAddress(tx.to, `txs/${i}/to`, { payee: false });
+  if (body.txs?.length) throw new ServiceError("UNSUPPORTED_ROUTE", "destination calls (txs) are not supported");
+  if (body.authorizationList?.length) throw new ServiceError("UNSUPPORTED_ROUTE", "destination calls (authorizationList) are not supported");
+  if (body.useDepositAddress) throw new ServiceError("UNSUPPORTED_ROUTE", "deposit addresses are not supported");
   return {
     user,
-    recipient: body.recipient ? canonicalAddress(body.recipient) : user,
-    refundTo: body.refundTo ? canonicalAddress(body.refundTo) : user,
+    recipient,
+    refundTo,
     originChainId: body.originChainId,
-    originCurrency: canonicalAddress(body.originCurrency),
+    originCurrency,
     destinationChainId: body.destinationChainId,
-    destinationCurrency: canonicalAddress(body.destinationCurrency),
+    destinationCurrency,
     tradeType: body.tradeType,
-    amount: BigInt(body.amount),
-    appFees: (body.appFees ?? []).map((fee, i) => ({ recipient: canonicalAddress(fee.recipient), bps: bps(fee.fee, `appFees/${i}/fee`) })),
+    amount,
+    appFees,
     originGasOverhead: BigInt(body.originGasOverhead ?? 0),
     referrer: body.referrer ?? null,
     ...(body.ttl !== undefined && { ttlSeconds: body.ttl }),
@@ -180,10 +205,18 @@ export function toQuoteRequest(body: QuoteBody): QuoteRequest {
   };
 }
 
+/**
+ * The most a quote body may take: the largest body the schema admits is about 100 KiB (16 `txs` of
+ * 4 KiB of data); reading more only costs CPU (a 1 MiB body of 90,000 keys takes ~30 ms to parse).
+ * The app's `server.bodyLimitBytes`, when smaller, still applies.
+ */
+export const QUOTE_BODY_LIMIT_BYTES = 256 * 1024;
+
 export type QuoteRouteOptions = { quotes: QuoteService };
 
 export function registerQuoteRoute(app: FerryApp, { quotes }: QuoteRouteOptions): void {
-  app.post("/quote/v2", { schema: quoteSchema }, async (request) =>
+  const bodyLimit = Math.min(app.initialConfig.bodyLimit ?? QUOTE_BODY_LIMIT_BYTES, QUOTE_BODY_LIMIT_BYTES);
+  app.post("/quote/v2", { schema: quoteSchema, bodyLimit }, async (request) =>
     quotes.quote(toQuoteRequest(request.body), {
       includeOrderSignature: request.body.includeProtocolData === true,
       apiKeyId: request.apiKey?.id ?? null,
