@@ -28,6 +28,9 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** The solver's poll interval bounds (ms), for the file and FERRY_SOLVER_POLL_MS alike. */
 export const SOLVER_POLL_MS_RANGE = { minimum: 10, maximum: 600_000 } as const;
 
+/** The longest a quote may wait for its deposit (`quotes.ttlSeconds`): no fill of a request precedes its quote by more. */
+export const QUOTE_TTL_MAX_SECONDS = 86_400;
+
 /** Bounds of the per-chain RPC settings, for the file and the FERRY_RPC_* variables alike. */
 export const RPC_TIMEOUT_MS_RANGE = { minimum: 100, maximum: 120_000 } as const;
 export const RPC_RETRY_COUNT_RANGE = { minimum: 0, maximum: 10 } as const;
@@ -160,7 +163,7 @@ export const ConfigFileSchema = Type.Object(
       Type.Object(
         {
           /** Seconds from the quote to its `expiresAt`: a deposit mined later is refunded (ORDER_EXPIRED). */
-          ttlSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: 86_400 })),
+          ttlSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: QUOTE_TTL_MAX_SECONDS })),
           /** Seconds from `expiresAt` to the fill deadline (the attestation's and orderData.output's deadline). */
           fillWindowSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: 86_400 })),
           /** The `relayerService` fee in basis points of the amount. */

@@ -14,7 +14,7 @@ import type { CreditedDeposit } from "../model/solverState.ts";
 import { requireSolverState, type StoredRequest } from "../model/storedRequest.ts";
 import { StoredValueInvalidError } from "../model/storedValue.ts";
 import { ZERO_ADDRESS } from "../model/values.ts";
-import { findFillTx, isFilled } from "./chainReads.ts";
+import { fillNotBefore, findFillTx, isFilled } from "./chainReads.ts";
 import { confirmFill } from "./confirmFill.ts";
 import { checkFill, type FillCheckInput } from "./fillChecks.ts";
 import { sendFill } from "./sendFill.ts";
@@ -30,7 +30,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
   const dest = ctx.clients.get(request.destinationChainId);
 
   if (await isFilled(dest, request.id)) {
-    const hash = await findFillTx(dest, request.id);
+    const hash = await findFillTx(dest, request.id, fillNotBefore(intent));
     if (hash) {
       const submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent" } } });
       ctx.log.info({ requestId: request.id, hash }, "fill found onchain: recording it");

@@ -1,14 +1,15 @@
 /**
  * A client's nudge (POST /transactions/index): index the deposits of one transaction now instead of
- * waiting for the indexer's next pass. Mined with enough confirmations → recorded through the
- * indexer's own path (./recordDeposits.ts; the checkpoint is left to the indexer, which will find
- * them credited already). Not mined or not yet confirmed → the request is created in `waiting` with
- * its inTxHash when the transaction's input is a deposit for a known quote; the indexer finishes.
+ * waiting for the indexer's next pass. Mined in a final block (../chains/chainFinality.ts) → recorded
+ * through the indexer's own path (./recordDeposits.ts; the checkpoint is left to the indexer, which
+ * will find them credited already). Not mined, not yet final, or on a chain halted after a deep reorg
+ * → the request is created in `waiting` with its inTxHash when the transaction's input is a deposit
+ * for a known quote; the indexer finishes.
  */
 import type { Hex } from "viem";
 import type { ChainConfig } from "../config/configSchema.ts";
 import type { Store } from "../store/createStore.ts";
-import { isConfirmed } from "./blockRange.ts";
+import { readChainFinality } from "../chains/chainFinality.ts";
 import type { ChainClient, ChainClients } from "../chains/chainClients.ts";
 import { receiptOrNull } from "./chainReads.ts";
 import { decodeDepositCall } from "./depositEvent.ts";
@@ -49,8 +50,9 @@ export async function indexTransaction(
     if (receipt.status !== "success") throw new NotADepositError(txHash, "it reverted");
     const deposits = await depositsInReceipt(client, receipt);
     if (deposits.length === 0) throw new NotADepositError(txHash, "it emitted no Deposited event of the Depository");
-    const head = await client.publicClient.getBlockNumber({ cacheTime: 0 });
-    if (isConfirmed(receipt.blockNumber, head, client.config.confirmations)) {
+    const { final } = await readChainFinality(client);
+    const halted = (await deps.store.listHaltedChains()).includes(client.config.id);
+    if (receipt.blockNumber <= final && !halted) {
       const outcomes = await recordDeposits(deps, deposits);
       return { state: "indexed", requestIds: unique(outcomes.map((o) => o.requestId)) };
     }
