@@ -21,6 +21,8 @@ import { Type, type Static } from "typebox";
 import type { QuoteRequest } from "../../quote/buildQuote.ts";
 import type { QuoteService } from "../../quote/quoteService.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
+import { isFerryError } from "../../../core/errors.ts";
+import { withRpcDeadline } from "../../chains/rpcDeadline.ts";
 import { AddressString, canonicalAddress } from "../../model/values.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
@@ -171,12 +173,22 @@ export function toQuoteRequest(body: QuoteBody): QuoteRequest {
 
 export type QuoteRouteOptions = { quotes: QuoteService };
 
+/** How long a quote waits for its chain reads: a hanging RPC answers 503 CHAIN_UNAVAILABLE (Retry-After) after this. */
+export const QUOTE_CHAIN_READS_MS = 5_000;
+
 export function registerQuoteRoute(app: FerryApp, { quotes }: QuoteRouteOptions): void {
-  app.post("/quote/v2", { schema: quoteSchema }, async (request) =>
-    quotes.quote(toQuoteRequest(request.body), {
-      includeOrderSignature: request.body.includeProtocolData === true,
-      apiKeyId: request.apiKey?.id ?? null,
-      log: request.log,
-    }),
-  );
+  app.post("/quote/v2", { schema: quoteSchema }, async (request, reply) => {
+    try {
+      return await withRpcDeadline(QUOTE_CHAIN_READS_MS, "POST /quote/v2", () =>
+        quotes.quote(toQuoteRequest(request.body), {
+          includeOrderSignature: request.body.includeProtocolData === true,
+          apiKeyId: request.apiKey?.id ?? null,
+          log: request.log,
+        }),
+      );
+    } catch (error) {
+      if (isFerryError(error) && error.code === "CHAIN_UNAVAILABLE") reply.header("retry-after", String(QUOTE_CHAIN_READS_MS / 1000));
+      throw error;
+    }
+  });
 }
