@@ -3,19 +3,22 @@
  * chain's `maxLogRange` blocks, and a piece the provider refuses as too large or too many results
  * (../chains/rpcErrors.ts isLogRangeError — Alchemy, Infura, QuickNode, geth … shapes) is halved and
  * read again, down to one block. The span learnt is kept per chain client for the process, so the
- * next scan starts at what the provider accepted (and tries doubling back up to `maxLogRange` after
- * each success). Every scan in the solver goes through here: deposits, `Filled`, `RequestExecuted`.
+ * next scan starts at what the provider accepted; after 20 accepted pieces in a row it tries twice the
+ * span again (never beyond `maxLogRange`: providers' limits change, and results per range vary).
+ * Every scan in the solver goes through here: deposits, `Filled`, `RequestExecuted`.
  */
 import type { AbiEvent, Address, Log } from "viem";
 import type { ChainClient } from "../chains/chainClients.ts";
 import { isLogRangeError } from "../chains/rpcErrors.ts";
 import { firstPiece, halvedSpan } from "./blockRange.ts";
 
-const learntSpan = new WeakMap<ChainClient, number>();
+const learnt = new WeakMap<ChainClient, { span: number; accepted: number }>();
+/** Accepted pieces in a row before the span is tried twice as large again. */
+const GROW_AFTER = 20;
 
 /** The span a scan on this chain starts with now. */
 export function currentLogSpan(client: ChainClient): number {
-  return learntSpan.get(client) ?? client.config.maxLogRange;
+  return learnt.get(client)?.span ?? client.config.maxLogRange;
 }
 
 export type LogQuery = { address: Address; event: AbiEvent; args?: Record<string, unknown> };
@@ -63,13 +66,16 @@ async function readPiece(client: ChainClient, query: LogQuery, from: bigint, toB
         fromBlock: piece.fromBlock,
         toBlock: piece.toBlock,
       } as Parameters<ChainClient["publicClient"]["getLogs"]>[0])) as Log[];
-      // Accepted: next time try up to twice as much, never beyond the configured maximum.
-      learntSpan.set(client, Math.min(client.config.maxLogRange, span * 2));
+      const state = learnt.get(client);
+      if (state) {
+        state.accepted += 1;
+        if (state.accepted >= GROW_AFTER) learnt.set(client, { span: Math.min(client.config.maxLogRange, state.span * 2), accepted: 0 });
+      }
       return { logs, toBlock: piece.toBlock };
     } catch (error) {
       if (!isLogRangeError(error) || piece.fromBlock === piece.toBlock) throw error;
       span = halvedSpan(span, piece);
-      learntSpan.set(client, span);
+      learnt.set(client, { span, accepted: 0 });
     }
   }
 }
