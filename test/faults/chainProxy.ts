@@ -14,15 +14,16 @@ export type ProxyMode =
   /** The port refuses connections (the listener is closed, open connections are reset). */
   | { kind: "down" }
   /** Connections are accepted and requests read, never answered. */
-  | { kind: "hang" }
+  | { kind: "hang"; methods?: string[] }
   /** HTTP `status` with a plain body. */
-  | { kind: "httpError"; status: number }
+  | { kind: "httpError"; status: number; methods?: string[] }
   /** A JSON-RPC error object with `code` and `message` (HTTP 200). */
-  | { kind: "rpcError"; code: number; message: string }
+  | { kind: "rpcError"; code: number; message: string; methods?: string[] }
   /** A node stuck at `head`: it reports that head and has nothing after it. */
   | { kind: "stale"; head: bigint }
   /** Forwards the request upstream, then never answers (a response lost on the way back). */
-  | { kind: "forwardThenHang" };
+  | { kind: "forwardThenHang"; methods?: string[] };
+// `methods`: the mode applies to these JSON-RPC methods only; every other request passes.
 
 /** The error a provider answers for a log range over its limit (Alchemy's shape: -32602 with the limit in words). */
 export const RANGE_ERROR = { code: -32602, message: "Log response size exceeded. You can make eth_getLogs requests with up to a 500 block range." };
@@ -113,7 +114,9 @@ export async function startChainProxy(upstream: string, options: { port?: number
       return;
     }
     proxy.counts.set(body.method, (proxy.counts.get(body.method) ?? 0) + 1);
-    const mode = proxy.mode;
+    const chosen = proxy.mode;
+    const scoped = (chosen as { methods?: string[] }).methods;
+    const mode: ProxyMode = scoped && !scoped.includes(body.method) ? { kind: "pass" } : chosen;
     const send = (answer: unknown) => {
       res.setHeader("content-type", "application/json");
       res.end(JSON.stringify(answer));

@@ -29,6 +29,7 @@ import { faultKind, isEndpointFault } from "./rpcErrors.ts";
 import { currentRpcDeadline, RpcDeadlineExceededError } from "./rpcDeadline.ts";
 import {
   bestHead,
+  isCooling,
   isHealthy,
   isStale,
   newEndpointHealth,
@@ -145,7 +146,11 @@ export function createRpcEndpoints(options: RpcTransportOptions): RpcEndpoints {
       const result = await attempt(e, body, timeout);
       update(e.index, recordAnswer(health[e.index]!, now() - started));
       metrics?.rpcRequests.inc({ ...labels(e), outcome: "ok" });
-      if (body.method === "eth_blockNumber" && typeof result === "string") update(e.index, recordHead(health[e.index]!, BigInt(result), now()));
+      if (body.method === "eth_blockNumber" && typeof result === "string") {
+        update(e.index, recordHead(health[e.index]!, BigInt(result), now()));
+        // A head far behind the others' (probes included): counted against the URL.
+        if (isStale(health[e.index]!, bestHead(health, now()), settings.maxHeadLagBlocks)) metrics?.rpcErrors.inc({ ...labels(e), kind: "stale" });
+      }
       return result;
     } catch (error) {
       if (isEndpointFault(error)) {
@@ -177,6 +182,19 @@ export function createRpcEndpoints(options: RpcTransportOptions): RpcEndpoints {
 
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+  /** Whether URL `index` reported a head beyond every URL in `than`'s. */
+  const isAhead = (index: number, than: ReadonlySet<number>): boolean => {
+    const head = health[index]!.head;
+    if (head === null || isCooling(health[index]!, now())) return false;
+    for (const other of than) if ((health[other]!.head ?? -1n) >= head) return false;
+    return true;
+  };
+  /** Whether some URL other than `index` (and those tried) is known to be ahead of it. */
+  const aheadOf = (index: number, tried: ReadonlySet<number>): boolean => {
+    const seen = new Set([...tried, index]);
+    return endpoints.some((e) => !seen.has(e.index) && isAhead(e.index, seen));
+  };
+
   const request = async ({ method, params }: Body): Promise<unknown> => {
     maybeProbe();
     const needs = blockNeeded(method, params);
@@ -188,8 +206,11 @@ export function createRpcEndpoints(options: RpcTransportOptions): RpcEndpoints {
         await sleep(Math.min(left, retryDelayMs(round, settings.retryDelayMs, random())));
       }
       const ranked = rankEndpoints(health, now(), { maxHeadLagBlocks: settings.maxHeadLagBlocks, ...(needs !== undefined && { needsBlock: needs }) });
+      const tried = new Set<number>();
       for (const index of [...ranked.order, ...ranked.behind]) {
         const e = endpoints[index]!;
+        // After a "not found", only a URL known to be further ahead is worth asking.
+        if (staleAnswer && method !== "eth_blockNumber" && !isAhead(index, tried)) continue;
         const timeout = Math.min(settings.timeoutMs, remainingMs(method, lastError));
         try {
           if (needs !== undefined) {
@@ -207,13 +228,13 @@ export function createRpcEndpoints(options: RpcTransportOptions): RpcEndpoints {
           const best = bestHead(health, now());
           if (method === "eth_blockNumber" && isStale(health[index]!, best, settings.maxHeadLagBlocks)) {
             // A head far behind the others': ask another URL, keep this answer as the last resort.
-            metrics?.rpcErrors.inc({ ...labels(e), kind: "stale" });
             staleAnswer ??= { result };
             continue;
           }
-          if (result === null && NULL_MAY_BE_STALE.has(method) && best !== null && (health[index]!.head ?? -1n) < best && index !== ranked.order.at(-1)) {
-            // "Not found" from a URL behind the best head: another URL may have it.
+          if (result === null && NULL_MAY_BE_STALE.has(method) && aheadOf(index, tried)) {
+            // "Not found" from a URL behind another one's head: that one may have it.
             staleAnswer ??= { result };
+            tried.add(index);
             continue;
           }
           return result;
