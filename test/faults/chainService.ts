@@ -73,6 +73,8 @@ export type FaultService = {
   quote(user: Address, amount: bigint): Promise<{ quote: Quote; requestId: Hex; orderId: Hex }>;
   /** Sends the quote's deposit step from the user's wallet straight to the origin node; returns the hash once mined. */
   deposit(user: { privateKey: Hex }, quote: Quote): Promise<Hex>;
+  /** POST /transactions/index for an origin transaction: the client's nudge; returns the body. */
+  indexTransaction(txHash: Hex): Promise<{ requestIds: string[] }>;
   /** GET /metrics. */
   metrics(): Promise<string>;
   /** The service's log lines (JSON). */
@@ -160,6 +162,16 @@ export async function startFaultService(args: {
       },
       async deposit(user, quote) {
         return sendDeposit(chains.origin, user, quote);
+      },
+      async indexTransaction(txHash) {
+        const response = await fetch(`${server.url}/transactions/index`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ chainId: chains.origin.chainId, txHash }),
+        });
+        const body = (await response.json()) as { requestIds: string[] };
+        if (response.status !== 200) throw new Error(`index ${response.status}: ${JSON.stringify(body)}`);
+        return body;
       },
       metrics: async () => (await fetch(`${server.url}/metrics`)).text(),
       logs: () => lines,
