@@ -1,6 +1,6 @@
-// POST /quote/v2 when a chain's RPC hangs (accepts connections, never answers; a real proxy in front of
-// nothing): the route answers 503 CHAIN_UNAVAILABLE with Retry-After within a bounded time instead of
-// holding the request for as long as the RPC client keeps retrying.
+// POST /quote/v2 (and POST /transactions/index) when a chain's RPC hangs (accepts connections, never
+// answers; a real proxy in front of nothing): the route answers 503 CHAIN_UNAVAILABLE within a bounded
+// time (the quote with Retry-After) instead of holding the request for as long as the RPC client retries.
 import { expect } from "chai";
 import { zeroAddress } from "viem";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
@@ -51,5 +51,18 @@ describe("POST /quote/v2 with a hanging RPC", function () {
     expect(Number(response.headers.get("retry-after"))).to.be.greaterThan(0);
     expect(elapsed).to.be.below(6_000);
     expect(hanging.counts.get("eth_gasPrice") ?? 0).to.be.greaterThan(0);
+  });
+
+  it("transactionsIndex_answers503ChainUnavailable_withinSixSeconds", async () => {
+    const started = Date.now();
+    const response = await fetch(`${server.url}/transactions/index`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ chainId: 31337, txHash: `0x${"ab".repeat(32)}` }),
+    });
+    const elapsed = Date.now() - started;
+    expect(response.status).to.equal(503);
+    expect((await errorBody(response)).errorCode).to.equal("CHAIN_UNAVAILABLE");
+    expect(elapsed).to.be.below(6_000);
   });
 });

@@ -18,6 +18,11 @@ import { recordDeposits, recordWaitingDeposit } from "./recordDeposits.ts";
 import type { Logger } from "../logging/logger.ts";
 import { TransactionNotFoundError as ViemTransactionNotFoundError } from "viem";
 import { ServiceError } from "../errors/serviceError.ts";
+import { isFerryError } from "../../core/errors.ts";
+import { withRpcDeadline } from "../chains/rpcDeadline.ts";
+
+/** How long the index route waits for the chain: a hanging RPC answers 503 CHAIN_UNAVAILABLE after this. */
+export const INDEX_ROUTE_CHAIN_READS_MS = 5_000;
 
 /** The chain does not know the transaction (not in a block, not in the node's mempool). */
 export class TransactionNotFoundError extends ServiceError {
@@ -73,14 +78,29 @@ export async function indexTransaction(
   return { state: "waiting", requestIds: unique([await recordWaitingDeposit(deps, call.orderId, txHash)]) };
 }
 
-/** What POST /transactions/index is given (its `TransactionIndexer` port): which chains are served, and the indexing. */
+/**
+ * What POST /transactions/index is given (its `TransactionIndexer` port): which chains are served, and
+ * the indexing — its chain reads bounded to INDEX_ROUTE_CHAIN_READS_MS; out of time, or no URL having
+ * the block yet, is CHAIN_UNAVAILABLE (retry later).
+ */
 export function createTransactionIndexer(deps: { store: Store; clients: ChainClients; chains: readonly ChainConfig[] }): {
   supports(chainId: number): boolean;
   index(chainId: number, txHash: Hex, log: Logger): Promise<IndexTransactionResult>;
 } {
   return {
     supports: (chainId) => deps.clients.has(chainId),
-    index: (chainId, txHash, log) => indexTransaction({ store: deps.store, client: deps.clients.get(chainId), chains: deps.chains, log }, txHash),
+    index: async (chainId, txHash, log) => {
+      try {
+        return await withRpcDeadline(INDEX_ROUTE_CHAIN_READS_MS, "POST /transactions/index", () =>
+          indexTransaction({ store: deps.store, client: deps.clients.get(chainId), chains: deps.chains, log }, txHash),
+        );
+      } catch (error) {
+        if (isFerryError(error) && (error.code === "RPC_DEADLINE_EXCEEDED" || error.code === "RPC_BLOCK_NOT_AVAILABLE")) {
+          throw new ServiceError("CHAIN_UNAVAILABLE", `chain ${chainId} is unavailable; retry later`, { cause: error });
+        }
+        throw error;
+      }
+    },
   };
 }
 
