@@ -35,6 +35,8 @@ export type ChainProxy = {
   setMode(mode: ProxyMode): Promise<void>;
   /** Refuse eth_getLogs spanning more than this many blocks (null: no limit). */
   maxLogRange: number | null;
+  /** Answer the `finalized` and `safe` block tags with this block (null: as the node does). */
+  finalizedBlock: bigint | null;
   /** Requests seen per method (including refused log ranges; not connections refused while down). */
   counts: Map<string, number>;
   /** eth_getLogs spans asked for, in order: [from, to]. */
@@ -55,6 +57,7 @@ export async function startChainProxy(upstream: string, options: { port?: number
   const proxy = {
     mode: { kind: "pass" } as ProxyMode,
     maxLogRange: null as number | null,
+    finalizedBlock: null as bigint | null,
     counts: new Map<string, number>(),
     logRanges: [] as [bigint, bigint][],
   } as ChainProxy;
@@ -131,6 +134,9 @@ export async function startChainProxy(upstream: string, options: { port?: number
           return;
         }
       }
+    }
+    if (proxy.finalizedBlock !== null && body.method === "eth_getBlockByNumber" && (body.params?.[0] === "finalized" || body.params?.[0] === "safe")) {
+      body = { ...body, params: [hex(proxy.finalizedBlock), ...(body.params ?? []).slice(1)] };
     }
     switch (mode.kind) {
       case "hang":

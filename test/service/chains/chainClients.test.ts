@@ -4,6 +4,7 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 import { createChainClients } from "../../../ts/service/chains/chainClients.ts";
+import { readChainFinality } from "../../../ts/service/chains/chainFinality.ts";
 import type { ChainConfig } from "../../../ts/service/config/configSchema.ts";
 import { startChainProxy, type ChainProxy } from "../../faults/chainProxy.ts";
 
@@ -40,6 +41,7 @@ describe("createChainClients", function () {
     const { address, port } = await created.listen();
     server = created;
     const upstream = `http://${address}:${port}`;
+    await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "hardhat_mine", params: ["0x20"] }) });
     proxies = [await startChainProxy(upstream), await startChainProxy(upstream)];
   });
   after(async () => {
@@ -58,6 +60,19 @@ describe("createChainClients", function () {
     // Two rounds of 500 ms plus a short backoff; the old single-URL client took 10 s × 2.
     expect(elapsed).to.be.below(2_500);
     await hanging!.setMode({ kind: "pass" });
+  });
+
+  it("readChainFinality_isTheDeeperOfTheConfirmationsAndTheFinalityTagsBlock", async () => {
+    const [proxy] = proxies;
+    const config = { ...chainConfig([proxy!.url], 1_000), confirmations: 3 };
+    const head = (await readChainFinality(createChainClients([config]).get(31337))).head.number;
+    expect((await readChainFinality(createChainClients([config]).get(31337))).final).to.equal(head - 2n);
+    proxy!.finalizedBlock = head - 10n;
+    const tagged = createChainClients([{ ...config, finalityTag: "finalized" }]).get(31337);
+    expect((await readChainFinality(tagged)).final).to.equal(head - 10n);
+    proxy!.finalizedBlock = head;
+    expect((await readChainFinality(tagged)).final).to.equal(head - 2n);
+    proxy!.finalizedBlock = null;
   });
 
   it("aRefusedFirstUrl_leavesReadsAndTheSolversWalletWorkingThroughTheSecond", async () => {
