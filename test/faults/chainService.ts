@@ -69,8 +69,8 @@ export type FaultService = {
   config: FerryConfig;
   server: RunningServer;
   receiver: Receiver;
-  /** Quotes `amount` wei native → native from origin to destination for `user`, with the API key. */
-  quote(user: Address, amount: bigint): Promise<{ quote: Quote; requestId: Hex; orderId: Hex }>;
+  /** Quotes `amount` wei native → native from origin to destination for `user`, with the API key (`ttl`: seconds to deposit). */
+  quote(user: Address, amount: bigint, ttl?: number): Promise<{ quote: Quote; requestId: Hex; orderId: Hex }>;
   /** Sends the quote's deposit step from the user's wallet straight to the origin node; returns the hash once mined. */
   deposit(user: { privateKey: Hex }, quote: Quote): Promise<Hex>;
   /** POST /transactions/index for an origin transaction: the client's nudge; returns the body. */
@@ -140,7 +140,7 @@ export async function startFaultService(args: {
       config,
       server,
       receiver,
-      async quote(user, amount) {
+      async quote(user, amount, ttl) {
         const response = await fetch(`${server.url}/quote/v2`, {
           method: "POST",
           headers: { "content-type": "application/json", "x-api-key": key },
@@ -152,6 +152,7 @@ export async function startFaultService(args: {
             destinationCurrency: zeroAddress,
             amount: amount.toString(),
             tradeType: "EXACT_INPUT",
+            ...(ttl !== undefined && { ttl }),
           }),
         });
         const body = (await response.json()) as Quote & { requestId?: Hex; message?: string };

@@ -1,8 +1,9 @@
 // Fault: the origin chain's RPC is down for 30 s (its port refuses connections) while deposits keep
 // arriving on the chain — one credited just before the outage (its fill and repayment span it), two
-// made during it. The service stays up (health 200, quotes over the origin answer 503 quickly), and
-// once the RPC is back every deposit ends in success exactly once: one fill each, one repayment each,
-// every status change delivered by webhook.
+// made during it, and one made during it after its quote expired. The service stays up (health 200,
+// quotes over the origin answer 503 quickly), and once the RPC is back every deposit ends exactly once:
+// the valid ones in success (one fill, one repayment each), the late one in refund (no fill, one
+// refund), every status change delivered by webhook.
 import { expect } from "chai";
 import { parseEther } from "viem";
 import { assertSettledExactlyOnce, type Expected } from "./chainAccounting.ts";
@@ -47,6 +48,8 @@ describeChainFault("origin RPC down 30 s", (engine) => {
     // Quotes for the deposits to come (a quote reads the origin chain).
     const spanning = await service.quote(user(1).address, amount);
     const during = [await service.quote(user(2).address, amount), await service.quote(user(3).address, amount)];
+    // Expires 2 s after the quote: deposited during the outage, later than that.
+    const late = await service.quote(user(5).address, amount, 2);
     await service.deposit(user(1), spanning.quote);
     expected.push({ requestId: spanning.requestId, orderId: spanning.orderId, outcome: "success" });
 
@@ -58,6 +61,9 @@ describeChainFault("origin RPC down 30 s", (engine) => {
       await service.deposit(user(2 + i), q.quote);
       expected.push({ requestId: q.requestId, orderId: q.orderId, outcome: "success" });
     }
+    await sleep(2_500);
+    await service.deposit(user(5), late.quote);
+    expected.push({ requestId: late.requestId, orderId: late.orderId, outcome: "refund" });
     // The service stays up; a quote over the dead origin answers 503 within its bound.
     expect((await fetch(`${service.url}/health`)).status).to.equal(200);
     const quoteStarted = Date.now();
@@ -68,16 +74,18 @@ describeChainFault("origin RPC down 30 s", (engine) => {
     const downFor = Date.now() - started;
     await origin.setMode({ kind: "pass" });
 
-    const recovery = await until("every request to succeed after the outage", 120_000, async () => {
+    const recovery = await until("every request to settle after the outage", 120_000, async () => {
       for (const e of expected) {
         const request = await service.store.getRequest(e.requestId);
-        if (request?.status !== "success" || request.solver?.repayment?.status !== "confirmed") return false;
+        const done = e.outcome === "refund" ? request?.status === "refund" : request?.status === "success" && request.solver?.repayment?.status === "confirmed";
+        if (!done) return false;
       }
       return true;
     });
     const totals = await assertSettledExactlyOnce(chains, service, expected);
     console.log(`      [${engine}] origin down ${downFor} ms; all ${expected.length} settled ${recovery} ms after it came back; ${JSON.stringify(totals)}`);
-    expect(totals.fills).to.equal(expected.length);
+    expect(totals.fills).to.equal(expected.length - 1);
+    expect((await service.store.getRequest(late.requestId))!.failReason).to.equal("ORDER_EXPIRED");
     const metrics = await service.metrics();
     expect(metrics).to.match(new RegExp(`ferry_rpc_errors_total\\{chain_id="${chains.origin.chainId}",rpc="0:http://127\\.0\\.0\\.1:${origin.port}",kind="http"\\} [1-9]`));
     expect(metrics).to.match(new RegExp(`ferry_indexer_lag_blocks\\{chain_id="${chains.origin.chainId}"\\} \\d+`));
