@@ -18,6 +18,7 @@ import type { FerryApp } from "./http/ferryApp.ts";
 import type { ReadinessCheck } from "./http/routes/ready.ts";
 import { rpcReadinessCheck } from "./http/rpcReadinessCheck.ts";
 import { createChainClients, type ChainClients } from "./chains/chainClients.ts";
+import { createChainMetrics } from "./chains/chainMetrics.ts";
 import { resolveAccounts, type ServiceAccounts } from "./chains/serviceAccounts.ts";
 import { createTransactionIndexer } from "./solver/indexTransaction.ts";
 import { createPermitDepositSubmitter } from "./solver/submitPermitDeposit.ts";
@@ -70,11 +71,16 @@ export async function startServer(options: {
     // Resolved and created once for the process: the app and the solver share them.
     const accounts = options.deps?.accounts ?? resolveAccounts(config);
     const solverPollMs = (options.solver ? options.solver.pollIntervalMs : undefined) ?? config.solver.pollIntervalMs;
+    // One registry for the process: HTTP, store, RPC-per-URL and indexer metrics all on GET /metrics.
+    const metricsRegistry = options.deps?.metricsRegistry ?? new Registry();
     const clients =
       options.deps?.chainClients ??
-      createChainClients(config.chains, { ...(accounts.solver && { solver: accounts.solver }), ...(accounts.attester && { attester: accounts.attester }), pollingIntervalMs: Math.min(solverPollMs, 1000) });
-    // One registry for GET /metrics: the HTTP layer's metrics and the solver's alerts.
-    const metricsRegistry = options.deps?.metricsRegistry ?? new Registry();
+      createChainClients(config.chains, {
+        ...(accounts.solver && { solver: accounts.solver }),
+        ...(accounts.attester && { attester: accounts.attester }),
+        pollingIntervalMs: Math.min(solverPollMs, 1000),
+        metrics: createChainMetrics(metricsRegistry),
+      });
     const deps: AppDeps = {
       checks: [...clients.all().map(rpcReadinessCheck), databaseReadinessCheck(store)],
       metricsRegistry,

@@ -117,8 +117,36 @@ describe("parseConfig", function () {
       parseConfig({ chains: [chain({ erc20Currencies: [{ address: "0x5fbdb2315678afecb367f032d93f642f64180aa3", symbol: "USDC", name: "USD Coin", decimals: 6 }] })] }, {}, "/"),
       new Map(),
     );
-    expect(config.chains[0]).to.deep.include({ confirmations: 1, depositEnabled: true, disabled: false, baseChainId: 31337, tags: [] });
+    expect(config.chains[0]).to.deep.include({ confirmations: 12, finalityTag: null, maxLogRange: 2000, depositEnabled: true, disabled: false, baseChainId: 31337, tags: [] });
+    expect(config.chains[0]!.rpcUrls).to.deep.equal(["http://127.0.0.1:8545"]);
+    expect(config.chains[0]!.rpc).to.deep.equal({ timeoutMs: 4000, retryCount: 2, retryDelayMs: 250, maxHeadLagBlocks: 10 });
     expect(config.chains[0]!.erc20Currencies[0]!.address).to.equal("0x5FbDB2315678afecb367f032d93F642f64180aa3");
+  });
+
+  it("parseConfig_chainReading_fromTheFileThenTheEnvironment", function () {
+    const file = {
+      chains: [
+        chain({ rpcUrls: ["http://a.example", "http://b.example"], confirmations: 3, finalityTag: "safe", maxLogRange: 500, rpc: { timeoutMs: 900, retryDelayMs: 10 } }),
+        chain({ id: 10, name: "other", rpcUrl: "https://public.example" }),
+      ],
+    };
+    const fromFile = parseConfig(file, {}, "/");
+    expect(fromFile.chains[0]).to.deep.include({ rpcUrl: "http://127.0.0.1:8545", confirmations: 3, finalityTag: "safe", maxLogRange: 500 });
+    expect(fromFile.chains[0]!.rpcUrls).to.deep.equal(["http://a.example", "http://b.example"]);
+    expect(fromFile.chains[0]!.rpc).to.deep.equal({ timeoutMs: 900, retryCount: 2, retryDelayMs: 10, maxHeadLagBlocks: 10 });
+    const fromEnv = parseConfig(file, { FERRY_RPC_URLS_10: "https://k.example/v2/secretkey123, https://l.example", FERRY_RPC_TIMEOUT_MS: "1500", FERRY_RPC_RETRY_COUNT: "0" }, "/");
+    // The public rpcUrl stays the file's: the env's URLs may carry API keys.
+    expect(fromEnv.chains[1]).to.deep.include({ rpcUrl: "https://public.example" });
+    expect(fromEnv.chains[1]!.rpcUrls).to.deep.equal(["https://k.example/v2/secretkey123", "https://l.example"]);
+    expect(fromEnv.chains[0]!.rpcUrls).to.deep.equal(["http://a.example", "http://b.example"]);
+    for (const c of fromEnv.chains) expect(c.rpc).to.deep.include({ timeoutMs: 1500, retryCount: 0 });
+    expect(invalid({ chains: [chain()] }, { FERRY_RPC_URLS_31337: "ftp://x/secretpath" }).field).to.equal("FERRY_RPC_URLS_31337");
+    expect(invalid({ chains: [chain()] }, { FERRY_RPC_URLS_31337: "ftp://x/secretpath" }).message).not.to.contain("secretpath");
+    expect(invalid({ chains: [chain()] }, { FERRY_RPC_TIMEOUT_MS: "5" }).field).to.equal("FERRY_RPC_TIMEOUT_MS");
+    expect(invalid({ chains: [chain({ finalityTag: "latest" })] }).field).to.equal("chains[0].finalityTag");
+    expect(invalid({ chains: [chain({ rpcUrls: [] })] }).field).to.equal("chains[0].rpcUrls");
+    expect(invalid({ chains: [chain({ maxLogRange: 0 })] }).field).to.equal("chains[0].maxLogRange");
+    expect(invalid({ chains: [chain({ rpc: { retries: 1 } })] }).field).to.equal("chains[0].rpc.retries");
   });
 
   it("lets the environment override the file", function () {
@@ -306,6 +334,19 @@ describe("redactConfig", function () {
     for (const text of [JSON.stringify(config), inspect(config, { depth: 10 }), String(config.keys.solver), `${config.database.url}`]) {
       for (const secret of material) expect(text).not.to.contain(secret);
     }
+  });
+
+  it("redactConfig_rpcUrls_showOnlySchemeAndHost_andTheirKeysAreScrubbed", function () {
+    const withUrls = resolveChainContracts(
+      parseConfig({ chains: [chain({ rpcUrls: ["https://eth.example/v2/k3yk3yk3yk3y", "https://user:pa55word@rpc.example", "http://127.0.0.1:8545"] })] }, {}, "/"),
+      new Map(),
+    );
+    const redacted = redactConfig(withUrls);
+    expect(redacted.chains[0]!.rpcUrls).to.deep.equal(["https://eth.example/[redacted]", "https://rpc.example/[redacted]", "http://127.0.0.1:8545"]);
+    expect(JSON.stringify(redacted)).not.to.contain("k3yk3yk3yk3y");
+    const secrets = secretValues(withUrls);
+    expect(scrubSecrets("fetch https://eth.example/v2/k3yk3yk3yk3y failed", secrets)).not.to.contain("k3yk3yk3yk3y");
+    expect(scrubSecrets("auth pa55word", secrets)).not.to.contain("pa55word");
   });
 
   it("scrubs secret values out of free text", function () {

@@ -34,6 +34,32 @@ export const SOLVER_MAX_GAS_RANGE = { minimum: 21_000, maximum: 30_000_000 } as 
 /** Bounds of the fill deadline margin in seconds (FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS). */
 export const SOLVER_DEADLINE_MARGIN_RANGE = { minimum: 0, maximum: 3_600 } as const;
 
+/** The longest a quote may wait for its deposit (`quotes.ttlSeconds`): no fill of a request precedes its quote by more. */
+export const QUOTE_TTL_MAX_SECONDS = 86_400;
+
+/** Bounds of the per-chain RPC settings, for the file and the FERRY_RPC_* variables alike. */
+export const RPC_TIMEOUT_MS_RANGE = { minimum: 100, maximum: 120_000 } as const;
+export const RPC_RETRY_COUNT_RANGE = { minimum: 0, maximum: 10 } as const;
+
+/** Block tags a chain may name as final (`eth_getBlockByNumber("finalized" | "safe")`). */
+export const FINALITY_TAGS = ["finalized", "safe"] as const;
+export type FinalityTag = (typeof FINALITY_TAGS)[number];
+
+/** How the service reads one chain's RPC URLs (ts/service/chains/rpcTransport.ts). */
+export const RpcFileSchema = Type.Object(
+  {
+    /** One attempt at one URL. */
+    timeoutMs: Type.Optional(Type.Integer(RPC_TIMEOUT_MS_RANGE)),
+    /** Rounds over the URLs after the first one failed. */
+    retryCount: Type.Optional(Type.Integer(RPC_RETRY_COUNT_RANGE)),
+    /** Backoff before round n: retryDelayMs · 2^(n−1), jittered into [½, 1], at most 5 s. */
+    retryDelayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+    /** A URL whose head is more than this many blocks behind the best URL's is stale: demoted. */
+    maxHeadLagBlocks: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  },
+  { additionalProperties: false },
+);
+
 export const CurrencyFileSchema = Type.Object(
   {
     address: AddressString,
@@ -55,12 +81,25 @@ export const ChainFileSchema = Type.Object(
     /** Protocol chain name: `protocol.v2.chainId` in /chains and the chain ids inside orderData. */
     name: Type.String({ pattern: "^[a-z0-9][a-z0-9-]*$", maxLength: 64 }),
     displayName: Name,
+    /** The public RPC URL (served in /chains); also what the service reads when `rpcUrls` is absent. */
     rpcUrl: HttpUrl,
+    /** The URLs the service reads and sends through (failover, health scoring); default [rpcUrl]. FERRY_RPC_URLS_<id>. */
+    rpcUrls: Type.Optional(Type.Array(HttpUrl, { minItems: 1, maxItems: 8 })),
+    /** How RPC calls are bounded and retried. */
+    rpc: Type.Optional(RpcFileSchema),
     wsRpcUrl: Type.Optional(WsUrl),
     explorerUrl: Type.Optional(HttpUrl),
     explorerName: Type.Optional(Type.String({ maxLength: 100 })),
     iconUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+    /**
+     * Blocks on top of a block, itself included, before the service treats it as final: deposits are
+     * credited, fills and payouts confirmed only then (1 = the head, which a reorg can still drop; 0 counts as 1).
+     */
     confirmations: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    /** Where the chain has it: a block is final only once at or below this tag's block too. */
+    finalityTag: Type.Optional(Type.Union(FINALITY_TAGS.map((tag) => Type.Literal(tag)))),
+    /** At most this many blocks per eth_getLogs call (halved on a provider's range/limit error). */
+    maxLogRange: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
     nativeCurrency: Type.Object(
       {
         symbol: Name,
@@ -146,7 +185,7 @@ export const ConfigFileSchema = Type.Object(
       Type.Object(
         {
           /** Seconds from the quote to its `expiresAt`: a deposit mined later is refunded (ORDER_EXPIRED). */
-          ttlSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: 86_400 })),
+          ttlSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: QUOTE_TTL_MAX_SECONDS })),
           /** Seconds from `expiresAt` to the fill deadline (the attestation's and orderData.output's deadline). */
           fillWindowSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: 86_400 })),
           /** The `relayerService` fee in basis points of the amount. */
@@ -289,16 +328,27 @@ export const KEY_ROLES: readonly KeyRole[] = ["allocator", "attester", "solver",
 /** `usdPrice`: USD per whole unit, decimal string, operator-configured; absent when not configured. */
 export type CurrencyConfig = { address: Address; symbol: string; name: string; decimals: number; logoURI: string; usdPrice?: string; strayRefundMinimum?: string };
 
+/** How one chain's RPC calls are bounded and retried, defaults applied (CONFIG_DEFAULTS.rpc). */
+export type RpcSettings = { timeoutMs: number; retryCount: number; retryDelayMs: number; maxHeadLagBlocks: number };
+
 export type ChainConfig = {
   id: number;
   name: string;
   displayName: string;
+  /** The public RPC URL (/chains). */
   rpcUrl: string;
+  /** What the service reads and sends through, in the operator's order of preference (may hold API keys: never served, redacted in logs and metrics). */
+  rpcUrls: string[];
+  rpc: RpcSettings;
   wsRpcUrl?: string;
   explorerUrl?: string;
   explorerName?: string;
   iconUrl?: string;
   confirmations: number;
+  /** A block is final only once at or below this tag's block as well; null: `confirmations` alone. */
+  finalityTag: FinalityTag | null;
+  /** Blocks per eth_getLogs call, at most. */
+  maxLogRange: number;
   nativeCurrency: { symbol: string; name: string; decimals: number; logoURI: string; usdPrice?: string; strayRefundMinimum?: string };
   erc20Currencies: CurrencyConfig[];
   contracts: { depository: Address; attestedReceiver: Address; multicaller: Address; multicall3?: Address };
@@ -408,7 +458,15 @@ export const CONFIG_DEFAULTS = {
   corsOrigins: ["*"] as string[],
   dataDir: ".ferry/data",
   deploymentsDir: "deployments",
-  confirmations: 1,
+  /**
+   * The head is not final: a deposit is credited (and a fill or payout confirmed) 12 blocks deep unless
+   * a chain says otherwise (about 2.4 minutes on Ethereum, seconds on fast L2s). The devnet's local
+   * chains, which cannot reorg, use 1.
+   */
+  confirmations: 12,
+  maxLogRange: 2_000,
+  /** 4 s per attempt, 2 more rounds over the URLs after 250 ms and 500 ms (jittered), stale beyond 10 blocks. */
+  rpc: { timeoutMs: 4_000, retryCount: 2, retryDelayMs: 250, maxHeadLagBlocks: 10 } satisfies RpcSettings,
   anonymousPerMinute: 120,
   apiKeyPerMinute: 1200,
   /**

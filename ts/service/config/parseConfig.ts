@@ -5,7 +5,8 @@
  *
  * Environment overrides: FERRY_HOST, FERRY_PORT, DATABASE_URL, FERRY_DATA_DIR, FERRY_DEPLOYMENTS_DIR,
  * FERRY_SOLVER (on|off), FERRY_SOLVER_POLL_MS, FERRY_SOLVER_MAX_GAS, FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS,
- * FERRY_STRAY_REFUND_MINIMUM_USD, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL, FERRY_ADMIN_TOKEN; an empty
+ * FERRY_STRAY_REFUND_MINIMUM_USD, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL, FERRY_ADMIN_TOKEN, FERRY_RPC_URLS_<chainId>
+ * (comma-separated, that chain's rpcUrls), FERRY_RPC_TIMEOUT_MS and FERRY_RPC_RETRY_COUNT (every chain); an empty
  * variable counts as unset, a malformed one is CONFIG_INVALID naming it. Private keys only from the env names in `keyEnv` (default FERRY_ALLOCATOR_KEY, FERRY_ATTESTER_KEY,
  * FERRY_SOLVER_KEY, FERRY_RELAYER_KEY); the webhook secret key only from FERRY_WEBHOOK_SECRET_KEY.
  */
@@ -23,6 +24,8 @@ import {
   type AdminSettings,
   KEY_ROLES,
   LOG_LEVELS,
+  RPC_RETRY_COUNT_RANGE,
+  RPC_TIMEOUT_MS_RANGE,
   SOLVER_POLL_MS_RANGE,
   SOLVER_MAX_GAS_RANGE,
   SOLVER_DEADLINE_MARGIN_RANGE,
@@ -33,6 +36,7 @@ import {
   type LogLevel,
   type LogSettings,
   type QuoteSettings,
+  type RpcSettings,
   type SolverSettings,
   type UnresolvedChainConfig,
   type UnresolvedFerryConfig,
@@ -154,17 +158,47 @@ function checksum(address: string | undefined): Address | undefined {
   return address === undefined ? undefined : getAddress(address);
 }
 
-function chainDefaults(chain: NonNullable<ConfigFile["chains"]>[number]): UnresolvedChainConfig {
+/**
+ * FERRY_RPC_URLS_<chainId>: the chain's rpcUrls, comma-separated — the place for URLs that carry an API
+ * key (the file may be shared; the public `rpcUrl` stays the file's). Undefined when unset or empty.
+ */
+function envRpcUrls(env: Env, chainId: number): string[] | undefined {
+  const name = `FERRY_RPC_URLS_${chainId}`;
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const urls = raw.split(",").map((url) => url.trim()).filter((url) => url !== "");
+  // The message never includes the value: a URL may hold an API key.
+  if (urls.length === 0 || urls.length > 8 || !urls.every((url) => /^https?:\/\/[^\s]+$/.test(url) && url.length <= 2048)) {
+    throw new ConfigInvalidError(name, "must be 1 to 8 comma-separated http(s) URLs");
+  }
+  return urls;
+}
+
+function rpcSettings(file: NonNullable<ConfigFile["chains"]>[number]["rpc"], env: Env): RpcSettings {
+  const defaults = CONFIG_DEFAULTS.rpc;
+  return {
+    timeoutMs: envInteger(env, "FERRY_RPC_TIMEOUT_MS", RPC_TIMEOUT_MS_RANGE) ?? file?.timeoutMs ?? defaults.timeoutMs,
+    retryCount: envInteger(env, "FERRY_RPC_RETRY_COUNT", RPC_RETRY_COUNT_RANGE) ?? file?.retryCount ?? defaults.retryCount,
+    retryDelayMs: file?.retryDelayMs ?? defaults.retryDelayMs,
+    maxHeadLagBlocks: file?.maxHeadLagBlocks ?? defaults.maxHeadLagBlocks,
+  };
+}
+
+function chainDefaults(chain: NonNullable<ConfigFile["chains"]>[number], env: Env): UnresolvedChainConfig {
   return {
     id: chain.id,
     name: chain.name,
     displayName: chain.displayName,
     rpcUrl: chain.rpcUrl,
+    rpcUrls: envRpcUrls(env, chain.id) ?? chain.rpcUrls ?? [chain.rpcUrl],
+    rpc: rpcSettings(chain.rpc, env),
     ...(chain.wsRpcUrl !== undefined ? { wsRpcUrl: chain.wsRpcUrl } : {}),
     ...(chain.explorerUrl !== undefined ? { explorerUrl: chain.explorerUrl } : {}),
     ...(chain.explorerName !== undefined ? { explorerName: chain.explorerName } : {}),
     ...(chain.iconUrl !== undefined ? { iconUrl: chain.iconUrl } : {}),
     confirmations: chain.confirmations ?? CONFIG_DEFAULTS.confirmations,
+    finalityTag: chain.finalityTag ?? null,
+    maxLogRange: chain.maxLogRange ?? CONFIG_DEFAULTS.maxLogRange,
     nativeCurrency: { ...chain.nativeCurrency, logoURI: chain.nativeCurrency.logoURI ?? "" },
     erc20Currencies: (chain.erc20Currencies ?? []).map((currency) => ({
       ...currency,
@@ -253,7 +287,7 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
     throw new ConfigInvalidError(env.DATABASE_URL ? "DATABASE_URL" : "database.url", "must be a postgres:// or postgresql:// URL");
   }
   const path = (value: string) => (isAbsolute(value) ? value : resolve(baseDir, value));
-  const chains = (file.chains ?? []).map(chainDefaults);
+  const chains = (file.chains ?? []).map((chain) => chainDefaults(chain, env));
   checkUnique(chains);
   return {
     server: {

@@ -97,6 +97,12 @@ export const ERROR_REGISTRY = {
   // Chains and the solver.
   /** An RPC call failed or timed out; the same call may work later. */
   CHAIN_UNAVAILABLE: transient,
+  /** The step's or request's time budget ran out before an RPC call could (finish): a hanging RPC must not outlive a lease. */
+  RPC_DEADLINE_EXCEEDED: transient,
+  /** No RPC URL of the chain has the block a read needs yet (every one is behind it). */
+  RPC_BLOCK_NOT_AVAILABLE: transient,
+  /** A block the indexer had treated as final was replaced (a reorg deeper than the confirmation depth): the chain is halted for an operator. */
+  CHAIN_HALTED: { status: 503, retryable: true },
   UNKNOWN_CHAIN: caller(400),
   TRANSACTION_NOT_FOUND: caller(400),
   NOT_A_DEPOSIT: caller(400),

@@ -3,10 +3,13 @@
  * at every point:
  * - not planned yet → plan it and store it in the request's solver state (status `prepared`) before
  *   signing anything;
- * - a recorded transaction with a receipt → `confirmed` (or, reverted and not executed, `reverted`);
- *   a landed payout records the calls the Depository made claimable (./payoutClaims.ts) and, for a
- *   request, the claim instructions in its public `details`;
- *   still in the node's mempool → wait;
+ * - a recorded transaction with a receipt in a final block (../chains/chainFinality.ts) → `confirmed`
+ *   (or, reverted and not executed, `reverted`); a receipt in a block not final yet → wait (a reorg may
+ *   still take it away: the payout stays `sent` and is re-checked — mempool, `executed(nonce)`, or the
+ *   very same struct sent again); a landed payout records the calls the Depository made claimable
+ *   (./payoutClaims.ts) and, for a request, the claim instructions in its public `details`; still in
+ *   the node's mempool → wait;
+ * - on a chain halted after a deep reorg → nothing (an operator resumes it);
  * - executed onchain already (the replay guard's `executed(requestHash)`) → record that transaction;
  * - otherwise the allocator signs the stored struct and the solver's wallet sends `execute`, the hash
  *   recorded (status `sent`) before the broadcast; its gas limit stays within
@@ -24,8 +27,9 @@ import type { Payout, PayoutKind } from "../model/payout.ts";
 import type { OnchainTx } from "../model/requestData.ts";
 import { requireSolverState, type StoredRequest } from "../model/storedRequest.ts";
 import { StoredValueInvalidError } from "../model/storedValue.ts";
-import { findPayoutTx, isPayoutExecuted, onchainTxOf, receiptOrNull, transactionKnown } from "./chainReads.ts";
-import { payoutRequestOf, planPayout, settlementRequestOf } from "./payoutPlan.ts";
+import { isFinal } from "../chains/chainFinality.ts";
+import { CLOCK_SKEW_SECONDS, findPayoutTx, isPayoutExecuted, onchainTxOf, receiptOrNull, transactionKnown } from "./chainReads.ts";
+import { PAYOUT_TTL_SECONDS, payoutRequestOf, planPayout, settlementRequestOf } from "./payoutPlan.ts";
 import { decodeRevert, isRevert, revertDataOf } from "./revertReason.ts";
 import { sendRecorded } from "./sendTransaction.ts";
 import { claimablePayoutsOf, claimDetails } from "./payoutClaims.ts";
@@ -71,6 +75,7 @@ export async function stepPayout(
   save: (next: Payout) => Promise<void>,
 ): Promise<{ payout: Payout; tx?: OnchainTx }> {
   if (payout.status === "confirmed" || payout.status === "reverted") return { payout };
+  if ((await ctx.store.listHaltedChains()).includes(payout.chainId)) return { payout };
   const client = ctx.clients.get(payout.chainId);
   const record = async (next: Payout) => {
     await save(next);
@@ -93,6 +98,7 @@ export async function stepPayout(
 
   if (payout.hash) {
     const receipt = await receiptOrNull(client.publicClient, payout.hash);
+    if (receipt && !(await isFinal(client, receipt.blockNumber))) return { payout };
     if (receipt?.status === "success") {
       const tx = await onchainTxOf(client, receipt);
       return { payout: await confirmed(payout, receipt), tx };
@@ -106,9 +112,10 @@ export async function stepPayout(
   }
 
   if (await isPayoutExecuted(client, payout.nonce)) {
-    const hash = await findPayoutTx(client, payout.requestHash);
+    const hash = await findPayoutTx(client, payout.requestHash, payout.expiration - PAYOUT_TTL_SECONDS - CLOCK_SKEW_SECONDS);
     if (hash) {
       const receipt = await client.publicClient.getTransactionReceipt({ hash });
+      if (!(await isFinal(client, receipt.blockNumber))) return { payout: await record({ ...payout, hash, status: "sent" }) };
       const tx = await onchainTxOf(client, receipt);
       return { payout: await confirmed({ ...payout, hash }, receipt), tx };
     }
@@ -131,7 +138,7 @@ export async function stepPayout(
   }
   ctx.log.info({ ...logFields, hash: sentHash }, "payout sent");
   const receipt = await receiptOrNull(client.publicClient, sentHash);
-  if (receipt?.status === "success") {
+  if (receipt?.status === "success" && (await isFinal(client, receipt.blockNumber))) {
     const tx = await onchainTxOf(client, receipt);
     return { payout: await confirmed(current, receipt), tx };
   }

@@ -8,7 +8,9 @@ import type { Hex, TransactionReceipt } from "viem";
 import type { ChainClient } from "../chains/chainClients.ts";
 import type { StoredRequest } from "../model/storedRequest.ts";
 import { canonicalAddress, canonicalHex } from "../model/values.ts";
-import { findFillTx, isFilled, onchainTxOf } from "./chainReads.ts";
+import { isFinal } from "../chains/chainFinality.ts";
+import { requireSolverState } from "../model/storedRequest.ts";
+import { fillNotBefore, findFillTx, isFilled, onchainTxOf } from "./chainReads.ts";
 import { decodeRevert, revertDataOf } from "./revertReason.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { FillLogNotFoundError } from "./solverErrors.ts";
@@ -34,9 +36,11 @@ export async function recordFillSuccess(ctx: SolverContext, request: StoredReque
 
 export async function recordFillReverted(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: TransactionReceipt): Promise<StoredRequest> {
   if (await isFilled(dest, request.id)) {
-    const fillHash = await findFillTx(dest, request.id);
+    const fillHash = await findFillTx(dest, request.id, fillNotBefore(requireSolverState(request).intent));
     if (fillHash) {
       const fillReceipt = await dest.publicClient.getTransactionReceipt({ hash: fillHash });
+      // The winning fill is confirmed at the destination's depth like any other.
+      if (!(await isFinal(dest, fillReceipt.blockNumber))) return request;
       return recordFillSuccess(ctx, request, dest, fillReceipt);
     }
     // Filled, yet no log: never record a failure (a refund would pay twice).

@@ -15,7 +15,7 @@ import type { CreditedDeposit } from "../model/solverState.ts";
 import { requireSolverState, type StoredRequest } from "../model/storedRequest.ts";
 import { StoredValueInvalidError } from "../model/storedValue.ts";
 import { ZERO_ADDRESS } from "../model/values.ts";
-import { findFillTx, isFilled } from "./chainReads.ts";
+import { fillNotBefore, findFillTx, isFilled } from "./chainReads.ts";
 import { confirmFill } from "./confirmFill.ts";
 import { checkFill, type FillCheckInput } from "./fillChecks.ts";
 import { sendFill } from "./sendFill.ts";
@@ -32,7 +32,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
   const dest = ctx.clients.get(request.destinationChainId);
 
   if (await isFilled(dest, request.id)) {
-    const hash = await findFillTx(dest, request.id);
+    const hash = await findFillTx(dest, request.id, fillNotBefore(intent));
     if (hash) {
       // Someone else's fill never passes through `submitted` (the service submitted nothing).
       const verdict = await verifyOnchainFill(ctx, request, dest, await dest.publicClient.getTransactionReceipt({ hash }));

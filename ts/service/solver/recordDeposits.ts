@@ -38,7 +38,8 @@ export type DepositOutcome =
   /** No quote (with an intent) for the orderId: nothing to match the funds to; recorded as an UNKNOWN_ORDER stray (refunded). */
   | { orderId: string; outcome: "unknown-order"; requestId: null };
 
-export type Checkpoint = { chainId: number; contract: string; block: number };
+/** The range's last block and its hash (the indexer verifies it is still the chain's before reading on). */
+export type Checkpoint = { chainId: number; contract: string; block: number; hash?: string };
 
 export async function recordDeposits(
   deps: { store: Store; chains: readonly ChainConfig[]; log: Logger },
@@ -48,7 +49,7 @@ export async function recordDeposits(
   return deps.store.transaction(async (tx) => {
     const outcomes: DepositOutcome[] = [];
     for (const deposit of deposits) outcomes.push(await recordDeposit(tx, deps, deposit));
-    if (checkpoint) await tx.setCheckpoint(checkpoint.chainId, checkpoint.contract, checkpoint.block);
+    if (checkpoint) await tx.setCheckpoint(checkpoint.chainId, checkpoint.contract, checkpoint.block, checkpoint.hash);
     return outcomes;
   });
 }

@@ -15,7 +15,7 @@
  */
 import { requireSolverState, type StoredRequest } from "../model/storedRequest.ts";
 import { advancePayout } from "./advancePayout.ts";
-import { findFillTx } from "./chainReads.ts";
+import { fillNotBefore, findFillTx } from "./chainReads.ts";
 import { cancelBeforeRefund } from "./cancelBeforeRefund.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { FilledRequestNotRefundableError } from "./solverErrors.ts";
@@ -66,7 +66,7 @@ export async function refund(ctx: SolverContext, request: StoredRequest): Promis
  */
 async function refuseFilled(ctx: SolverContext, request: StoredRequest): Promise<StoredRequest> {
   const dest = ctx.clients.get(request.destinationChainId);
-  const hash = await findFillTx(dest, request.id);
+  const hash = await findFillTx(dest, request.id, fillNotBefore(requireSolverState(request).intent));
   if (hash) {
     const verdict = await verifyOnchainFill(ctx, request, dest, await dest.publicClient.getTransactionReceipt({ hash }));
     if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);

@@ -14,6 +14,12 @@
  * parked — left out of the work list, counted in /metrics (`ferry_solver_parked_requests`) — until an
  * operator clears `requests.parked`. Nothing is ever guessed. `stop()` ends the loop after the
  * in-flight tick.
+ *
+ * Deadlines: every step runs under an RPC deadline (../chains/rpcDeadline.ts) of `stepTimeoutMs`,
+ * shorter than the lease (default two thirds of it): no RPC call of the step can start or still run
+ * once it has passed, so a hanging RPC never makes a step outlive its lease and two replicas never act
+ * on one request at once. Each chain's indexing pass has the same bound, so one hanging chain does not
+ * hold up the others or the work list.
  */
 import { randomUUID } from "node:crypto";
 import { createChainClients, type ChainClients } from "../chains/chainClients.ts";
@@ -22,6 +28,7 @@ import type { FerryConfig } from "../config/configSchema.ts";
 import { isRetryable } from "../errors/serviceError.ts";
 import type { Store } from "../store/createStore.ts";
 import { indexDeposits, DEFAULT_INDEX_OPTIONS, type IndexDepositsOptions } from "./indexDeposits.ts";
+import { withRpcDeadline } from "../chains/rpcDeadline.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { solverStep } from "./solverStep.ts";
@@ -39,6 +46,8 @@ export type SolverOptions = {
   pollIntervalMs?: number;
   /** How long a request's lease lasts when its holder dies mid-step. Default 15 s. */
   claimTtlMs?: number;
+  /** The RPC deadline of one step (and of one chain's indexing pass); must be shorter than the lease. Default ⅔ of claimTtlMs. */
+  stepTimeoutMs?: number;
   /** This loop's lease owner id. Default: a random UUID. */
   owner?: string;
   /** Requests per tick. Default 50. */
@@ -119,6 +128,7 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
   const ctx = createSolverContext(options);
   const owner = options.owner ?? randomUUID();
   const ttl = options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS;
+  const stepMs = Math.min(options.stepTimeoutMs ?? Math.floor((ttl * 2) / 3), ttl - 1);
   const batch = options.batchSize ?? 50;
   const indexOptions = options.index ?? DEFAULT_INDEX_OPTIONS;
   let running: Promise<void> | null = null;
@@ -134,7 +144,7 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
     }
     for (const client of ctx.clients.all()) {
       try {
-        await indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, indexOptions);
+        await withRpcDeadline(stepMs, `indexing chain ${client.config.id}`, () => indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, indexOptions));
       } catch (error) {
         ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "deposit indexing failed; retrying next tick");
       }
@@ -150,7 +160,7 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
     for (const request of work) {
       if (!(await ctx.store.claimRequest(request.id, owner, ttl).catch(() => false))) continue;
       try {
-        await solverStep(ctx, request.id);
+        await withRpcDeadline(stepMs, `solver step of ${request.id}`, () => solverStep(ctx, request.id));
       } catch (error) {
         await onStepError(request.id, request.status, error);
       } finally {
@@ -190,7 +200,7 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
       const key = { chainId: stray.chainId, txHash: stray.txHash, logIndex: stray.logIndex };
       if (!(await ctx.store.claimStrayDeposit(key, owner, ttl).catch(() => false))) continue;
       try {
-        await refundStrayDeposit(ctx, key);
+        await withRpcDeadline(stepMs, `stray refund ${key.chainId}:${key.txHash}:${key.logIndex}`, () => refundStrayDeposit(ctx, key));
       } catch (error) {
         countAlert(error);
         const strayDeposit = `${key.chainId}:${key.txHash}:${key.logIndex}`;

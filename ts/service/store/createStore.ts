@@ -1,4 +1,4 @@
-import { getCheckpoint, setCheckpoint } from "./checkpoints.ts";
+import { getCheckpoint, getIndexerCheckpoint, haltIndexer, listHaltedChains, resumeIndexer, setCheckpoint, type IndexerCheckpoint, type IndexerHalt } from "./checkpoints.ts";
 import { engineDb, type Db, type Engine, type StoreContext } from "./engine.ts";
 import { listRequests, type RequestFilters, type RequestPage } from "./listRequests.ts";
 import { migrate } from "./migrate.ts";
@@ -66,7 +66,12 @@ export type Repositories = {
   /** Requests written since `since` (ids and `updated_at` in unix ms), newest first; `truncated` past `limit`. */
   listRequestsUpdatedSince(since: Date, limit?: number): Promise<{ changes: Array<{ id: string; updatedAt: number }>; truncated: boolean }>;
   getCheckpoint(chainId: number, contract: string): Promise<number | null>;
-  setCheckpoint(chainId: number, contract: string, block: number): Promise<void>;
+  /** The indexer's (./checkpoints.ts): the block and its hash (appended to the recent range ends), a deep reorg's halt, the operator's resume. */
+  setCheckpoint(chainId: number, contract: string, block: number, hash?: string): Promise<void>;
+  getIndexerCheckpoint(chainId: number, contract: string): Promise<IndexerCheckpoint | null>;
+  haltIndexer(chainId: number, contract: string, halt: IndexerHalt): Promise<void>;
+  resumeIndexer(chainId: number, contract: string, at: { block: number; hash: string }): Promise<boolean>;
+  listHaltedChains(): Promise<number[]>;
   pendingOutboxEvents(limit?: number): Promise<OutboxEvent[]>;
   requestEvents(requestId: string): Promise<OutboxEvent[]>;
   markOutboxDelivered(id: number): Promise<void>;
@@ -125,7 +130,11 @@ function repositories(ctx: StoreContext): Repositories {
     listRequests: (f) => listRequests(ctx, f),
     listRequestsUpdatedSince: (since, limit) => listRequestsUpdatedSince(ctx, since, limit),
     getCheckpoint: (c, a) => getCheckpoint(ctx, c, a),
-    setCheckpoint: (c, a, b) => setCheckpoint(ctx, c, a, b),
+    setCheckpoint: (c, a, b, h) => setCheckpoint(ctx, c, a, b, h),
+    getIndexerCheckpoint: (c, a) => getIndexerCheckpoint(ctx, c, a),
+    haltIndexer: (c, a, h) => haltIndexer(ctx, c, a, h),
+    resumeIndexer: (c, a, at) => resumeIndexer(ctx, c, a, at),
+    listHaltedChains: () => listHaltedChains(ctx),
     pendingOutboxEvents: (l) => pendingOutboxEvents(ctx, l),
     requestEvents: (id) => requestEvents(ctx, id),
     markOutboxDelivered: (id) => markOutboxDelivered(ctx, id),

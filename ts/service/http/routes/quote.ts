@@ -21,6 +21,8 @@ import { Type, type Static } from "typebox";
 import type { QuoteRequest } from "../../quote/buildQuote.ts";
 import type { QuoteService } from "../../quote/quoteService.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
+import { isFerryError } from "../../../core/errors.ts";
+import { withRpcDeadline } from "../../chains/rpcDeadline.ts";
 import { AddressString, canonicalAddress, fitsUint256, hasValidChecksum, ZERO_ADDRESS } from "../../model/values.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
@@ -214,13 +216,23 @@ export const QUOTE_BODY_LIMIT_BYTES = 256 * 1024;
 
 export type QuoteRouteOptions = { quotes: QuoteService };
 
+/** How long a quote waits for its chain reads: a hanging RPC answers 503 CHAIN_UNAVAILABLE (Retry-After) after this. */
+export const QUOTE_CHAIN_READS_MS = 5_000;
+
 export function registerQuoteRoute(app: FerryApp, { quotes }: QuoteRouteOptions): void {
   const bodyLimit = Math.min(app.initialConfig.bodyLimit ?? QUOTE_BODY_LIMIT_BYTES, QUOTE_BODY_LIMIT_BYTES);
-  app.post("/quote/v2", { schema: quoteSchema, bodyLimit }, async (request) =>
-    quotes.quote(toQuoteRequest(request.body), {
-      includeOrderSignature: request.body.includeProtocolData === true,
-      apiKeyId: request.apiKey?.id ?? null,
-      log: request.log,
-    }),
-  );
+  app.post("/quote/v2", { schema: quoteSchema, bodyLimit }, async (request, reply) => {
+    try {
+      return await withRpcDeadline(QUOTE_CHAIN_READS_MS, "POST /quote/v2", () =>
+        quotes.quote(toQuoteRequest(request.body), {
+          includeOrderSignature: request.body.includeProtocolData === true,
+          apiKeyId: request.apiKey?.id ?? null,
+          log: request.log,
+        }),
+      );
+    } catch (error) {
+      if (isFerryError(error) && error.code === "CHAIN_UNAVAILABLE") reply.header("retry-after", String(QUOTE_CHAIN_READS_MS / 1000));
+      throw error;
+    }
+  });
 }
