@@ -16,3 +16,4 @@ export * from "./depositoryAbi.ts";
 export * from "./payoutRequest.ts";
 export * from "./verifyQuote.ts";
 export * from "./webhookSignature.ts";
+export * from "./destinationCalls.ts";

@@ -67,6 +67,7 @@ export const ERROR_REGISTRY = {
   AMOUNT_TOO_LOW: caller(400),
   INVALID_APP_FEES: caller(400),
   PRICE_UNAVAILABLE: caller(400),
+  INSUFFICIENT_LIQUIDITY: caller(400),
   SOLVER_NOT_CONFIGURED: { status: 503, retryable: false },
 
   // Chains and the solver.

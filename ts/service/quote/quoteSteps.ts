@@ -15,7 +15,8 @@ import type { Route } from "./quoteRoute.ts";
 
 export type StepItem = {
   status: "incomplete";
-  data: { from: string; to: string; data: Hex; value: string; chainId: number };
+  /** `gas`: the deposit's gas limit estimate (decimal string), on the deposit item only. */
+  data: { from: string; to: string; data: Hex; value: string; chainId: number; gas?: string };
   check?: { endpoint: string; method: "GET" };
 };
 
@@ -40,6 +41,8 @@ export type StepInputs = {
   originAmount: bigint;
   /** The user's current allowance to the Depository (ERC-20 routes only). */
   allowance: bigint | undefined;
+  /** The deposit's gas estimate (the `gas` fee's units): the deposit item's `data.gas`. */
+  depositGas: bigint;
   /** e.g. "0.5 ETH on Ferry Destination" for the descriptions. */
   receiveText: string;
   payText: string;
@@ -90,7 +93,7 @@ export function quoteSteps(inputs: StepInputs): Step[] {
     items: [
       {
         status: "incomplete",
-        data: { from, to: depository, data, value: isNative ? inputs.originAmount.toString() : "0", chainId },
+        data: { from, to: depository, data, value: isNative ? inputs.originAmount.toString() : "0", chainId, gas: inputs.depositGas.toString() },
         check: { endpoint: statusCheckEndpoint(inputs.requestId), method: "GET" },
       },
     ],
