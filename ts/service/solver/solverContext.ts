@@ -3,6 +3,7 @@ import type { Address, LocalAccount } from "viem";
 import type { ChainClients } from "../chains/chainClients.ts";
 import type { ChainConfig } from "../config/configSchema.ts";
 import type { Logger } from "../logging/logger.ts";
+import type { PriceSources } from "../quote/priceSources.ts";
 import type { Store } from "../store/createStore.ts";
 
 export type SolverContext = {
@@ -17,4 +18,6 @@ export type SolverContext = {
   /** The solver's address: fills from it, is repaid to it. Its wallet lives in `clients`. */
   solver: Address;
   now: () => Date;
+  /** Swap price sources (config `quotes.priceSources`): the fill-time re-pricing of swaps. */
+  prices: PriceSources;
 };

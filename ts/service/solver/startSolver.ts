@@ -24,6 +24,7 @@ import { indexDeposits, DEFAULT_INDEX_OPTIONS, type IndexDepositsOptions } from 
 import type { SolverContext } from "./solverContext.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { solverStep } from "./solverStep.ts";
+import { createPriceSources } from "../quote/priceSources.ts";
 import { refundStrayDeposit } from "./refundStrayDeposit.ts";
 
 export type SolverOptions = {
@@ -76,6 +77,9 @@ export function createSolverContext(options: SolverOptions): SolverContext {
     allocator: requireAccount(accounts, "allocator"),
     solver: solver.address,
     now: options.now ?? (() => new Date()),
+    prices: createPriceSources(options.config.quotes.priceSources, {
+      get: (chainId) => (clients.has(chainId) ? clients.get(chainId).publicClient : undefined),
+    }),
   };
 }
 
