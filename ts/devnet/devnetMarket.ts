@@ -5,7 +5,7 @@
  *   WETH/fUSD seeded with 100 ETH and 300,000 fUSD (3,000 fUSD per ETH). Ferry's `uniswapV2` price
  *   source reads it, so a swap on the pool between a quote and its fill moves the fill-time price.
  * - DevnetVault (contracts/devnet/DevnetVault.sol, OpenZeppelin ERC4626 over fUSD, deposits capped at
- *   1,000,000 fUSD per call): the target of the bridge-and-call example.
+ *   10,000 fUSD per call): the target of the bridge-and-call example.
  */
 import factoryArtifact from "@uniswap/v2-core/build/UniswapV2Factory.json" with { type: "json" };
 import vaultArtifact from "../../artifacts/contracts/devnet/DevnetVault.sol/DevnetVault.json" with { type: "json" };
@@ -16,7 +16,7 @@ import type { DeployWalletClient } from "../deploy/ferryDeployment.ts";
 
 export const DEVNET_POOL_SEED = { eth: parseEther("100"), stablecoin: 300_000n * 10n ** 6n } as const;
 /** The vault's per-deposit cap (fUSD units): a larger deposit reverts ERC4626ExceededMaxDeposit. */
-export const DEVNET_VAULT_CAP = 1_000_000n * 10n ** 6n;
+export const DEVNET_VAULT_CAP = 10_000n * 10n ** 6n;
 
 export const UNISWAP_V2_FACTORY_ABI = parseAbi([
   "function createPair(address tokenA, address tokenB) returns (address pair)",
