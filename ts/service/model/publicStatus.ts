@@ -27,7 +27,7 @@ export type PublicStatusFacts = {
   parked: boolean;
   /** The refund payout reverted (it stays for an operator). */
   refundReverted: boolean;
-  /** A fill transaction was sent (the request was `submitted`). */
+  /** A fill transaction was sent (the request was `submitted`): the solver's fill, or a destination hash. */
   fillSent: boolean;
 };
 
@@ -41,17 +41,17 @@ export function publicStatusOf(facts: PublicStatusFacts): RequestStatus {
   return facts.fillSent ? "submitted" : "pending";
 }
 
-export function publicStatusFactsOf(request: Pick<StoredRequest, "status" | "refundFailReason" | "parked" | "solver">): PublicStatusFacts {
+export function publicStatusFactsOf(request: Pick<StoredRequest, "status" | "refundFailReason" | "parked" | "solver" | "txHashes">): PublicStatusFacts {
   return {
     status: request.status,
     refundFailReason: request.refundFailReason,
     parked: request.parked !== null,
     refundReverted: request.solver?.refund?.status === "reverted",
-    fillSent: request.solver?.fill !== undefined,
+    fillSent: request.solver?.fill !== undefined || request.txHashes.length > 0,
   };
 }
 
 /** The public status of a stored request. */
-export function publicStatus(request: Pick<StoredRequest, "status" | "refundFailReason" | "parked" | "solver">): RequestStatus {
+export function publicStatus(request: Pick<StoredRequest, "status" | "refundFailReason" | "parked" | "solver" | "txHashes">): RequestStatus {
   return publicStatusOf(publicStatusFactsOf(request));
 }

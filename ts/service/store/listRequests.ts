@@ -74,8 +74,8 @@ const REFUND_IN_PROGRESS =
 
 /** The rows whose *public* status (../model/publicStatus.ts) is `status`. */
 export function publicStatusCondition(status: RequestStatus): string {
-  if (status === "pending") return `(status = 'pending' OR (${REFUND_IN_PROGRESS} AND solver_state->'fill' IS NULL))`;
-  if (status === "submitted") return `(status = 'submitted' OR (${REFUND_IN_PROGRESS} AND solver_state->'fill' IS NOT NULL))`;
+  if (status === "pending") return `(status = 'pending' OR (${REFUND_IN_PROGRESS} AND solver_state->'fill' IS NULL AND cardinality(tx_hashes) = 0))`;
+  if (status === "submitted") return `(status = 'submitted' OR (${REFUND_IN_PROGRESS} AND (solver_state->'fill' IS NOT NULL OR cardinality(tx_hashes) > 0)))`;
   if (status === "failure") return `(status = 'failure' AND NOT ${REFUND_IN_PROGRESS})`;
   return `status = '${status}'`;
 }
