@@ -22,6 +22,11 @@ Commands:
   list               every key: id, name, rate limit, created, revoked
   revoke <keyId>     revoke a key (it stays listed); the service notices within
                      server.apiKeyCacheSeconds
+  referrer <keyId> <referrer> | --clear <keyId>
+                     tie a quote body's \`referrer\` to the key: anonymous quotes with it are
+                     attributed to the key (its webhooks fire). The official client sends its
+                     \`source\` as \`referrer\`, and x-api-key only to the reference's hosts.
+                     Attribution only: no rate limit or privilege. One key per referrer.
 
 Options: --json  -h, --help
 `;
@@ -106,14 +111,31 @@ async function revoke(args: readonly string[], io: CliIo, globals: GlobalFlags):
   return EXIT.OK;
 }
 
+async function referrer(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
+  const parsed = parseCommandArgs(args, { clear: { type: "boolean" } }, { min: 0, max: 2 });
+  if (parsed.help) return help(io);
+  const json = parsed.json || globals.json;
+  const clear = parsed.values.clear === true;
+  const id = keyId(parsed.positionals[0], "ferry keys referrer <keyId> <referrer> | --clear <keyId>");
+  const value = clear ? null : (parsed.positionals[1] ?? "").trim();
+  if (value !== null && (value === "" || value.length > 256 || /\p{Cc}/u.test(value))) {
+    throw new UsageError("<referrer> must be 1–256 characters without control characters (or --clear)");
+  }
+  if (clear && parsed.positionals.length > 1) throw new UsageError("--clear takes only <keyId>");
+  const updated = await withServiceStore(io, (store) => apiKeyStore(store).setReferrer(id, value));
+  if (!updated) throw new UnknownApiKeyError(id);
+  printResult(io, json, value === null ? `${id}: no referrer` : `${id}: referrer ${JSON.stringify(value)}`, { id, referrer: value });
+  return EXIT.OK;
+}
+
 function rateLimitText(rateLimit: number | null): string {
   return rateLimit === null ? "default rate limit" : `${rateLimit}/min`;
 }
 
 function keysTable(keys: readonly ApiKeyRecord[]): string {
   return textTable(
-    ["ID", "NAME", "RATE LIMIT", "CREATED", "REVOKED"],
-    keys.map((key) => [key.id, key.name, key.rateLimit === null ? "default" : `${key.rateLimit}/min`, key.createdAt, key.revokedAt ?? "-"]),
+    ["ID", "NAME", "RATE LIMIT", "REFERRER", "CREATED", "REVOKED"],
+    keys.map((key) => [key.id, key.name, key.rateLimit === null ? "default" : `${key.rateLimit}/min`, key.referrer ?? "-", key.createdAt, key.revokedAt ?? "-"]),
   );
 }
 
@@ -124,5 +146,5 @@ function help(io: CliIo): number {
 
 export const keys: CommandGroup = {
   help: HELP,
-  run: (args, io, globals) => runSubcommand("keys", HELP, { create, list, revoke }, args, io, globals, (m) => new UsageError(m)),
+  run: (args, io, globals) => runSubcommand("keys", HELP, { create, list, revoke, referrer }, args, io, globals, (m) => new UsageError(m)),
 };

@@ -90,6 +90,8 @@ export const ERROR_REGISTRY = {
 
   // Webhooks (set by the operator CLI).
   UNKNOWN_API_KEY: caller(404),
+  /** `ferry keys referrer`: another key already has the referrer. */
+  REFERRER_TAKEN: caller(409),
   INVALID_WEBHOOK_URL: caller(400),
   INVALID_WEBHOOK_HEADER: caller(400),
   WEBHOOK_SECRET_KEY_MISSING: fault,

@@ -25,6 +25,7 @@ import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
 import { registerRequestsRoute } from "./routes/requests.ts";
 import { registerTransactionsIndexRoute, type TransactionIndexer } from "./routes/transactionsIndex.ts";
 import { registerQuoteRoute } from "./routes/quote.ts";
+import { registerTransactionsSingleRoute } from "./routes/transactionsSingle.ts";
 import { createChainClients, type ChainClients } from "../chains/chainClients.ts";
 import { resolveAccounts, type ServiceAccounts } from "../chains/serviceAccounts.ts";
 import { createQuoteService } from "../quote/quoteService.ts";
@@ -113,14 +114,17 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   registerHealthRoute(app);
   registerReadyRoute(app, { checks: deps.checks ?? [], secrets, ...(deps.readinessTimeoutMs ? { timeoutMs: deps.readinessTimeoutMs } : {}) });
   registerMetricsRoute(app, registry);
-  registerChainsRoute(app, { chains: config.chains, solverAddress: config.accounts.solver });
+  registerChainsRoute(app, { chains: config.chains, solverAddress: config.accounts.solver, attesterAddress: config.accounts.attester });
   if (deps.store) {
     installStoreMetrics(registry, deps.store);
     const accounts = deps.accounts ?? resolveAccounts(config);
     registerIntentStatusRoutes(app, { store: deps.store });
     registerRequestsRoute(app, { store: deps.store, apiKeys });
     registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: accounts.attester });
-    if (deps.transactionIndexer) registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });
+    if (deps.transactionIndexer) {
+      registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });
+      registerTransactionsSingleRoute(app, { indexer: deps.transactionIndexer });
+    }
     const chainClients = deps.chainClients ?? createChainClients(config.chains);
     const quotes = createQuoteService({
       chains: config.chains,
@@ -129,7 +133,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
       solver: accounts.solver,
       store: deps.store,
     });
-    registerQuoteRoute(app, { quotes });
+    registerQuoteRoute(app, { quotes, referrers: apiKeyStore(deps.store) });
     if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, apiKeys, registry, secrets });
   }
   registerOpenApiRoute(app);

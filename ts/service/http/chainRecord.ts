@@ -12,6 +12,9 @@
  *   0; `blockProductionLagging`, `surgeEnabled` false; `withdrawalFee`, `depositFee` 0 (fees are
  *   quoted per request, not per chain).
  * - `solverAddresses` is the solver key's address when the solver key is configured, else [].
+ * - `attestationSigners` (Ferry's addition) is the attester key's address — the signer of every
+ *   attestation GET /requests/{requestId}/signature serves and of the fill attestations the receiver
+ *   checks, the same on every chain — so integrators can pin it ([] without an attester key).
  */
 import { Type, type Static } from "typebox";
 import { zeroAddress, type Address } from "viem";
@@ -77,6 +80,9 @@ export const ChainRecord = Type.Object(
     vmType: Type.String(),
     baseChainId: Type.Integer(),
     solverAddresses: Type.Array(Type.String()),
+    attestationSigners: Type.Array(Type.String(), {
+      description: "Ferry's addition: the address that signs attestations (GET /requests/{requestId}/signature, fills); pin it",
+    }),
     tags: Type.Array(Type.String()),
     protocol: Type.Object({
       v2: Type.Object({ chainId: Type.String(), depository: Type.String() }),
@@ -89,7 +95,7 @@ export type ChainRecord = Static<typeof ChainRecord>;
 /** Marks a contract Ferry does not have on a chain. */
 export const NOT_DEPLOYED = "";
 
-export function toChainRecord(chain: ChainConfig, solverAddress: Address | undefined): ChainRecord {
+export function toChainRecord(chain: ChainConfig, solverAddress: Address | undefined, attesterAddress?: Address | undefined): ChainRecord {
   const native = {
     id: chain.nativeCurrency.symbol.toLowerCase(),
     symbol: chain.nativeCurrency.symbol,
@@ -150,6 +156,7 @@ export function toChainRecord(chain: ChainConfig, solverAddress: Address | undef
     vmType: "evm",
     baseChainId: chain.baseChainId,
     solverAddresses: solverAddress ? [solverAddress] : [],
+    attestationSigners: attesterAddress ? [attesterAddress] : [],
     tags: chain.tags,
     protocol: { v2: { chainId: chain.name, depository: chain.contracts.depository } },
   };

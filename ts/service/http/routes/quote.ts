@@ -208,14 +208,31 @@ export function toQuoteRequest(body: QuoteBody): QuoteRequest {
   };
 }
 
-export type QuoteRouteOptions = { quotes: QuoteService };
+export type QuoteRouteOptions = {
+  quotes: QuoteService;
+  /** The API key an operator tied a referrer to (`ferry keys referrer`); absent → no referrer attribution. */
+  referrers?: { keyIdForReferrer(referrer: string): Promise<string | undefined> };
+};
 
-export function registerQuoteRoute(app: FerryApp, { quotes }: QuoteRouteOptions): void {
-  app.post("/quote/v2", { schema: quoteSchema }, async (request) =>
-    quotes.quote(toQuoteRequest(request.body), {
+/**
+ * The API key a quote is stored under: the `x-api-key` header's; else, for an anonymous quote, the key
+ * the operator tied the body's `referrer` to — the official client sends its `source` as `referrer` on
+ * every quote but `x-api-key` only to the reference's own hosts, so this is how its requests reach
+ * their app's webhooks. Attribution only (no rate limit, no privilege); null when neither.
+ */
+async function attributedKeyId(request: { apiKey?: { id: string } | undefined; body: QuoteBody }, referrers: QuoteRouteOptions["referrers"]): Promise<string | null> {
+  if (request.apiKey) return request.apiKey.id;
+  if (!referrers || !request.body.referrer) return null;
+  return (await referrers.keyIdForReferrer(request.body.referrer)) ?? null;
+}
+
+export function registerQuoteRoute(app: FerryApp, { quotes, referrers }: QuoteRouteOptions): void {
+  app.post("/quote/v2", { schema: quoteSchema }, async (request) => {
+    const quoteRequest = toQuoteRequest(request.body);
+    return quotes.quote(quoteRequest, {
       includeOrderSignature: request.body.includeProtocolData === true,
-      apiKeyId: request.apiKey?.id ?? null,
+      apiKeyId: await attributedKeyId(request, referrers),
       log: request.log,
-    }),
-  );
+    });
+  });
 }
