@@ -38,7 +38,7 @@ const STATUS_RATE = intFromEnv("FERRY_BENCH_STATUS_RATE", 200);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const hex32 = () => `0x${randomBytes(32).toString("hex")}` as const;
 
-log("bench:api — requests/s and latency of GET /intents/status/v3 and POST /quote/v2, baseline GET /health (same server, same run)");
+log("bench:api — requests/s and latency of GET /intents/status/v3 and POST /quote/v2 (bridge, swaps), baseline GET /health (same server, same run)");
 log(machineLine());
 log(
   `load: from a worker thread, ${CONNECTIONS} connections (autocannon, closed loop; one paced open-loop row), ${WARMUP} s warm-up + ${DURATION} s per route, 127.0.0.1; ` +
@@ -108,7 +108,20 @@ try {
     paths: ids.map((id) => `/intents/status/v3?requestId=${id}`),
     overallRate: STATUS_RATE,
   });
-  if (quoteRegistered) await measure("POST /quote/v2 (native bridge)", { ...load, method: "POST", paths: ["/quote/v2"], body });
+  if (quoteRegistered) {
+    await measure("POST /quote/v2 (native bridge)", { ...load, method: "POST", paths: ["/quote/v2"], body });
+    // Swaps: ETH 31337 → fUSD 31338 reads the destination's Uniswap V2 pool (getReserves) on every
+    // quote; ETH → fUSD on 31337 is priced by the devnet's fixed price (no read).
+    for (const [route, destinationChainId] of [
+      ["POST /quote/v2 (swap, Uniswap V2 pool)", destination!.id],
+      ["POST /quote/v2 (swap, fixed price)", origin!.id],
+    ] as const) {
+      const swapBody = JSON.stringify(quoteRequestBody({ user, originChainId: origin!.id, destinationChainId, destinationCurrency: stack.stablecoin }));
+      const swapProbe = await fetch(`${server.url}/quote/v2`, { method: "POST", headers, body: swapBody });
+      if (!swapProbe.ok) throw new Error(`${route} probe answered ${swapProbe.status}: ${(await swapProbe.text()).slice(0, 500)}`);
+      await measure(route, { ...load, method: "POST", paths: ["/quote/v2"], body: swapBody });
+    }
+  }
   // Not a target: the same baseline without x-api-key, i.e. without the per-request key lookup.
   await measure("GET /health, no API key", { ...load, headers: {}, method: "GET", paths: ["/health"] });
 
