@@ -96,6 +96,29 @@ describe("e2e: destination calls and gas top-up", function () {
     expect(await fusdOf("origin", user.address)).to.equal(before);
   });
 
+  it("calls that need more gas than txsGasLimit priced are not sent: refund with SWAP_USES_TOO_MUCH_GAS", async () => {
+    const user = devnet.users[3]!;
+    const amount = 20_000_000n;
+    const quote = await devnet.client.getQuote({
+      user: user.address,
+      recipient: user.address,
+      originChainId: ORIGIN,
+      destinationChainId: DESTINATION,
+      originCurrency: fusd,
+      destinationCurrency: fusd,
+      amount: amount.toString(),
+      tradeType: "EXACT_OUTPUT",
+      txs: vaultCalls(amount, user.address),
+      txsGasLimit: 21_000,
+    });
+    const requestId = quote.steps.at(-1)!.requestId;
+    await devnet.client.executeQuote({ quote, walletClient: devnet.origin.wallet(user), pollIntervalMs: 200, timeoutMs: 120_000 }).catch(() => undefined);
+    const status = await waitForRequest({ client: devnet.client, requestId, pollIntervalMs: 200, timeoutMs: 60_000, until: (s) => s.status === "refund" });
+    expect(status).to.include({ status: "refund", failReason: "SWAP_USES_TOO_MUCH_GAS" });
+    expect(BigInt(status.details!.gasEstimate as string) > BigInt(status.details!.gasLimit as string)).to.equal(true);
+    expect(await devnet.destination.publicClient.readContract({ address: vault, abi: VAULT_ABI, functionName: "balanceOf", args: [user.address] })).to.equal(0n);
+  });
+
   it("topupGas: an fUSD bridge whose recipient also gets destination ETH", async () => {
     const user = devnet.users[2]!;
     const recipient = freshRecipient();

@@ -75,6 +75,11 @@ export const QuotedIntent = Type.Object(
     calls: Type.Optional(Type.Array(IntentCall, { maxItems: MAX_INTENT_CALLS })),
     /** Native (destination chain, wei) the recipient gets on top of the output (`topupGas`). */
     topupGas: Type.Optional(Uint256),
+    /**
+     * With calls: the fill's gas the quote priced (fillWithCalls + the calls' `txsGasLimit` or default
+     * + the top-up). A fill whose estimate exceeds it is not sent (failure SWAP_USES_TOO_MUCH_GAS).
+     */
+    fillGasLimit: Type.Optional(Uint256),
     /** Deposits mined in an origin block with a timestamp after this are refunded (ORDER_EXPIRED). */
     expiresAt: UnixSeconds,
     /** The fill attestation's `deadline` and orderData.output.deadline: no fill after this. */

@@ -312,6 +312,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     ...(swapTerms ? { swap: swapTerms } : {}),
     ...(calls.length > 0 ? { calls } : {}),
     ...(topupGas > 0n ? { topupGas } : {}),
+    ...(calls.length > 0 ? { fillGasLimit: fillGas } : {}),
     expiresAt,
     fillDeadline,
     fees: {

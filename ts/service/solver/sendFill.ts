@@ -19,7 +19,7 @@ import { fillAttestationOf } from "../model/attestations.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 import type { RequestData } from "../model/requestData.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
-import { fillTransaction } from "./fillTransaction.ts";
+import { callsOverGasBudget, fillTransaction } from "./fillTransaction.ts";
 import { decodeRevert, isRevert, revertDataOf, type DecodedRevert } from "./revertReason.ts";
 import { sendRecorded, type OutgoingTx } from "./sendTransaction.ts";
 import type { SolverContext } from "./solverContext.ts";
@@ -39,7 +39,11 @@ export async function sendFill(ctx: SolverContext, intent: QuotedIntent, dest: C
   if (!native) await ensureAllowance(ctx, dest, intent.destinationCurrency, intent.destinationAmount);
   // fill, or fillWithCalls for an intent with destination calls (./fillTransaction.ts).
   const tx: OutgoingTx = { to: receiver, ...fillTransaction(intent, attestation, signature) };
+  const callData = { from: canonicalAddress(wallet.account.address), to: receiver, data: tx.data, value: (tx.value ?? 0n).toString() };
   try {
+    // Destination calls: simulated and held to the quoted gas first (./fillTransaction.ts).
+    const overBudget = await callsOverGasBudget(dest.publicClient, wallet.account.address, tx, intent);
+    if (overBudget) return { sent: false, revert: overBudget, callData };
     const hash = await sendRecorded(wallet, dest.publicClient, tx, record);
     return { sent: true, hash };
   } catch (error) {
@@ -47,7 +51,7 @@ export async function sendFill(ctx: SolverContext, intent: QuotedIntent, dest: C
     return {
       sent: false,
       revert: decodeRevert(revertDataOf(error)),
-      callData: { from: canonicalAddress(wallet.account.address), to: receiver, data: tx.data, value: (tx.value ?? 0n).toString() },
+      callData,
     };
   }
 }
