@@ -258,8 +258,10 @@ describe("request routes over HTTP", function () {
       await createQuoted(1);
       const response = await get(`/requests/${hex(1)}/signature`);
       expect(response.status).to.equal(200);
-      const body = (await response.json()) as { requestData: Record<string, unknown>; signature: `0x${string}`; fillAttestation?: unknown };
-      expect(Object.keys(body).sort()).to.deep.equal(["fillAttestation", "requestData", "signature"]);
+      const body = (await response.json()) as { requestData: Record<string, unknown>; signature: `0x${string}`; signer: string; fillAttestation?: unknown };
+      expect(Object.keys(body).sort()).to.deep.equal(["fillAttestation", "requestData", "signature", "signer"]);
+      // Ferry publishes the signer (integrators pin it): the attester's address.
+      expect(body.signer.toLowerCase()).to.equal(ATTESTER.toLowerCase());
       expect(body.requestData).to.deep.equal({
         originChainId: 31337,
         originUser: USER,

@@ -244,7 +244,17 @@ export async function parkRequest({ db, now }: StoreContext, id: string, reason:
     const { rows } = await tx.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1 FOR UPDATE`, [id]);
     if (rows.length === 0) return;
     const { rows: updated } = await tx.query(`UPDATE requests SET parked = $2::jsonb WHERE id = $1 RETURNING ${REQUEST_COLUMNS}`, [id, JSON.stringify(parked)]);
-    await insertEventIfPublicStatusChanged(tx, requestFromRow(rows[0]!), requestFromRow(updated[0]!), at);
+    // A row that does not decode (often why it is parked: STORED_VALUE_INVALID) is parked without an
+    // event: its public status cannot be read either.
+    let before: StoredRequest;
+    let after: StoredRequest;
+    try {
+      before = requestFromRow(rows[0]!);
+      after = requestFromRow(updated[0]!);
+    } catch {
+      return;
+    }
+    await insertEventIfPublicStatusChanged(tx, before, after, at);
   });
 }
 
