@@ -70,7 +70,7 @@ function combine(runs: readonly LoadResult[]): LoadResult {
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const hex32 = () => `0x${randomBytes(32).toString("hex")}` as const;
 
-log("bench:api — requests/s and latency of GET /intents/status/v3 and POST /quote/v2, baseline GET /health (same server, same run)");
+log("bench:api — requests/s and latency of GET /intents/status/v3 and POST /quote/v2 (bridge, swaps), baseline GET /health (same server, same run)");
 log(machineLine());
 // These machines are shared: the load average says how much else ran (read the ratios, not the figures).
 const loadLine = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(" / ")} (1 / 5 / 15 min)`;
@@ -154,7 +154,20 @@ try {
   results.push({ route: "GET /health (baseline)", openLoop: false, result: combine(rounds.map((r) => r.health)) });
   results.push({ route: "GET /intents/status/v3", openLoop: false, result: combine(rounds.map((r) => r.status)) });
   await measure(`GET /intents/status/v3 @ ${STATUS_RATE} req/s`, { ...load, method: "GET", paths: statusPaths, overallRate: STATUS_RATE });
-  if (quoteRegistered) await measure("POST /quote/v2 (native bridge)", { ...load, method: "POST", paths: ["/quote/v2"], body });
+  if (quoteRegistered) {
+    await measure("POST /quote/v2 (native bridge)", { ...load, method: "POST", paths: ["/quote/v2"], body });
+    // Swaps: ETH 31337 → fUSD 31338 reads the destination's Uniswap V2 pool (getReserves) on every
+    // quote; ETH → fUSD on 31337 is priced by the devnet's fixed price (no read).
+    for (const [route, destinationChainId] of [
+      ["POST /quote/v2 (swap, Uniswap V2 pool)", destination!.id],
+      ["POST /quote/v2 (swap, fixed price)", origin!.id],
+    ] as const) {
+      const swapBody = JSON.stringify(quoteRequestBody({ user, originChainId: origin!.id, destinationChainId, destinationCurrency: stack.stablecoin }));
+      const swapProbe = await fetch(`${server.url}/quote/v2`, { method: "POST", headers, body: swapBody });
+      if (!swapProbe.ok) throw new Error(`${route} probe answered ${swapProbe.status}: ${(await swapProbe.text()).slice(0, 500)}`);
+      await measure(route, { ...load, method: "POST", paths: ["/quote/v2"], body: swapBody });
+    }
+  }
   // Not a target: the same baseline without x-api-key, i.e. without the per-request key lookup.
   await measure("GET /health, no API key", { ...load, headers: {}, method: "GET", paths: ["/health"] });
   log(`  per round, status req/s ÷ health req/s: ${rounds.map((r) => (r.status.requestsPerSecond / r.health.requestsPerSecond).toFixed(2)).join(", ")}`);

@@ -75,8 +75,28 @@ describe("ferry keys", function () {
     expect(list.stdout).to.not.include(a.key).and.not.include(b.key);
 
     const text = db.cli(["keys", "list"]);
-    expect(text.stdout.split("\n")[0]).to.match(/^ID\s+NAME\s+RATE LIMIT\s+CREATED\s+REVOKED$/);
+    expect(text.stdout.split("\n")[0]).to.match(/^ID\s+NAME\s+RATE LIMIT\s+REFERRER\s+CREATED\s+REVOKED$/);
     expect(text.stdout).to.include(a.id).and.include(b.id);
+  });
+
+  it("referrer_tiesAReferrerToOneKey_clearsIt_andRefusesATakenOneOrAnUnknownKey", () => {
+    const a = createKey(db, "alpha");
+    const b = createKey(db, "beta");
+    const set = db.cli(["--json", "keys", "referrer", a.id, "acme-app"]);
+    expect(set.status, set.stderr).to.equal(0);
+    expect(JSON.parse(set.stdout)).to.deep.equal({ id: a.id, referrer: "acme-app" });
+    const taken = db.cli(["keys", "referrer", b.id, "acme-app"]);
+    expect(taken.status).to.not.equal(0);
+    expect(taken.stderr).to.include("REFERRER_TAKEN");
+    const unknown = db.cli(["keys", "referrer", "key_0000000000000000", "other"]);
+    expect(unknown.status).to.not.equal(0);
+    expect(unknown.stderr).to.include("UNKNOWN_API_KEY");
+    const list = JSON.parse(db.cli(["keys", "list", "--json"]).stdout) as { keys: { id: string; referrer: string | null }[] };
+    expect(list.keys.find((k) => k.id === a.id)!.referrer).to.equal("acme-app");
+    const cleared = db.cli(["--json", "keys", "referrer", "--clear", a.id]);
+    expect(cleared.status, cleared.stderr).to.equal(0);
+    expect(JSON.parse(cleared.stdout)).to.deep.equal({ id: a.id, referrer: null });
+    expect(db.cli(["keys", "referrer", b.id, "acme-app"]).status).to.equal(0);
   });
 
   it("list_onAnEmptyDatabase_saysSo_butNeverCreatesOne", async () => {

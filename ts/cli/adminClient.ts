@@ -62,6 +62,7 @@ export function adminClient(options: AdminClientOptions): AdminOperations {
     createApiKey: (input) => call("POST", "/admin/keys", input),
     listApiKeys: async () => (await call<{ keys: Awaited<ReturnType<AdminOperations["listApiKeys"]>> }>("GET", "/admin/keys")).keys,
     revokeApiKey: (keyId) => call("DELETE", `/admin/keys/${id(keyId)}`),
+    setApiKeyReferrer: (keyId, referrer) => call("PUT", `/admin/keys/${id(keyId)}/referrer`, { referrer }),
     setWebhook: (input) => call("PUT", "/admin/webhooks", input),
     clearWebhook: async (keyId) => void (await call("DELETE", `/admin/webhooks/${id(keyId)}`)),
     listWebhooks: async (keyId) =>

@@ -124,7 +124,10 @@ export type Quote = {
   [key: string]: unknown;
 };
 
-export type TradeType = "EXACT_INPUT" | "EXACT_OUTPUT";
+export type TradeType = "EXACT_INPUT" | "EXACT_OUTPUT" | "EXPECTED_OUTPUT";
+
+/** A destination call of a quote (`txs`): run from the Multicaller after the output is paid into it. */
+export type QuoteCall = { to: string; data?: string; value?: string };
 
 /** Body of POST /quote/v2 (the spec's fields; the server may accept more). */
 export type QuoteRequest = {
@@ -141,6 +144,13 @@ export type QuoteRequest = {
   referrer?: string;
   useExternalLiquidity?: boolean;
   originGasOverhead?: string;
+  refundTo?: string;
+  /** Basis points (a swap's tolerance). */
+  slippageTolerance?: string;
+  txs?: QuoteCall[];
+  txsGasLimit?: number;
+  topupGas?: boolean;
+  topupGasAmount?: string;
   [key: string]: unknown;
 };
 

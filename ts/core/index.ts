@@ -18,3 +18,4 @@ export * from "./settlementRequest.ts";
 export * from "./permitDeposit.ts";
 export * from "./verifyQuote.ts";
 export * from "./webhookSignature.ts";
+export * from "./destinationCalls.ts";

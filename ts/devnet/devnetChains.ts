@@ -13,6 +13,7 @@ import { deployFerryContracts } from "../deploy/ferryDeployment.ts";
 import { accountWithRole, devnetAccounts, hardhatTestAccount, HARDHAT_FUNDED_ACCOUNTS, type DevnetAccount } from "./devnetAccounts.ts";
 import { startDevnetChain, type DevnetChain } from "./devnetChain.ts";
 import type { DevnetChainInput } from "./devnetConfig.ts";
+import { deployDevnetMarket, type DevnetMarket } from "./devnetMarket.ts";
 import { DEVNET_STABLECOIN, stablecoinAddress, deployStablecoin } from "./devnetStablecoin.ts";
 import { ensurePermit2 } from "./devnetPermit2.ts";
 
@@ -31,6 +32,8 @@ export type DevnetChains = {
   /** What devnetConfig needs per chain (ids, names, RPC URLs, deployment records). */
   inputs: DevnetChainInput[];
   stablecoin: Address;
+  /** The destination chain's market (./devnetMarket.ts): a Uniswap V2 WETH/fUSD pool and an ERC-4626 vault. */
+  market: DevnetMarket & { chainId: number };
   accounts: DevnetAccount[];
   serviceEnv: DevnetServiceEnv;
   /** Stops both chains (idempotent). */
@@ -87,12 +90,15 @@ export async function startDevnetChains(options: {
       await ensurePermit2({ publicClient: chain.publicClient, testClient: chain.testClient });
       inputs.push({ id: chain.chainId, name: spec.name, displayName: spec.displayName, rpcUrl: chain.rpcUrl, record: result.record });
     }
+    const destination = chains[1]!;
+    log(`deploying the Uniswap V2 WETH/${DEVNET_STABLECOIN.symbol} pool and the vault on ${destination.chainId}…`);
+    const market = { chainId: destination.chainId, ...(await deployDevnetMarket({ publicClient: destination.publicClient, walletClient: destination.walletClient(deployer.privateKey), stablecoin: stablecoin! })) };
     const serviceEnv: DevnetServiceEnv = {
       FERRY_ALLOCATOR_KEY: allocator.privateKey,
       FERRY_ATTESTER_KEY: attester.privateKey,
       FERRY_SOLVER_KEY: solver.privateKey,
     };
-    return { chains: [...chains], inputs, stablecoin: stablecoin!, accounts, serviceEnv, close };
+    return { chains: [...chains], inputs, stablecoin: stablecoin!, market, accounts, serviceEnv, close };
   } catch (error) {
     await close();
     throw error;

@@ -76,7 +76,7 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
       ports: [options.originPort, options.destinationPort],
       log,
     });
-    const { inputs, stablecoin, accounts } = devnetChains;
+    const { inputs, stablecoin, accounts, market } = devnetChains;
     // The service's keys, through the environment as for any deployment (never printed).
     Object.assign(env, devnetChains.serviceEnv);
     // Webhook signing keys are stored encrypted under this key (ts/service/webhooks/README.md): a fresh
@@ -87,6 +87,7 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
     const config = devnetConfig({
       chains: inputs,
       stablecoin,
+      market,
       dataDir,
       deploymentsDir,
       host,
@@ -112,7 +113,13 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
         id: input.id,
         name: input.name,
         rpcUrl: input.rpcUrl,
-        contracts: { ...input.record.addresses, stablecoin },
+        contracts: {
+          ...input.record.addresses,
+          stablecoin,
+          ...(input.id === market.chainId
+            ? { wrappedNative: market.wrappedNative, uniswapV2Factory: market.uniswapV2Factory, uniswapV2Pair: market.uniswapV2Pair, vault: market.vault }
+            : {}),
+        },
       })),
       accounts,
       apiKey,

@@ -257,7 +257,10 @@ describe("parseConfig", function () {
       serviceFeeBps: 10,
       fixedFeeUsd: "0",
       timeEstimateSeconds: 30,
-      gas: { depositNative: 35_000, depositErc20: 75_000, fillNative: 80_000, fillErc20: 110_000 },
+      gas: { depositNative: 35_000, depositErc20: 75_000, fillNative: 80_000, fillErc20: 110_000, fillWithCalls: 150_000, callDefault: 150_000, topupCall: 40_000 },
+      priceSources: [],
+      swapSlippageBps: 50,
+      topupGasUsd: "2",
     });
     const config = parseConfig(
       {

@@ -269,7 +269,7 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     expect(exactOut.details.currencyOut.amount).to.equal("10000000");
     expect(BigInt(exactOut.details.currencyIn.amount) > 10_000_000n).to.equal(true);
     const send = await quoteOf(nativeBody({ destinationChainId: ORIGIN }));
-    expect(send.details.operation).to.equal("send");
+    expect(send.details.operation).to.equal("bridge");
   });
 
   it("answers 400 {message, errorCode} for malformed and unsupported bodies", async () => {
@@ -285,9 +285,11 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     await invalid(nativeBody({ amount: "1.5" }), "amount");
     await invalid(nativeBody({ amount: 1000 }), "amount");
     await invalid(nativeBody({ amount: "1".repeat(79) }), "amount");
-    await invalid(nativeBody({ tradeType: "EXPECTED_OUTPUT" }), "tradeType");
+    await invalid(nativeBody({ tradeType: "EXACT_SWAP" }), "tradeType");
     await invalid(nativeBody({ originChainId: "31337" }), "originChainId");
-    await invalid(nativeBody({ surprise: 1 }), "surprise");
+    await invalid(nativeBody({ txs: [{ to: "0x12", data: "0x" }] }), "txs");
+    await invalid(nativeBody({ txs: [{ to: app!.account.address, data: "0xz1" }] }), "txs");
+    await invalid(nativeBody({ topupGasAmount: "-1" }), "topupGasAmount");
     await invalid(nativeBody({ appFees: [{ recipient: app!.account.address, fee: "10001" }] }), "appFees");
     await invalid(nativeBody({ appFees: [{ recipient: app!.account.address }] }), "fee");
     await invalid(nativeBody({ slippageTolerance: "20000" }), "slippageTolerance");
@@ -296,7 +298,8 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     expect(await code(nativeBody({ originChainId: 1 }))).to.equal("UNSUPPORTED_CHAIN");
     expect(await code(nativeBody({ originCurrency: app!.account.address }))).to.equal("UNSUPPORTED_CURRENCY");
     expect(await code(nativeBody({ destinationCurrency: destinationFerry.stablecoin!.address }))).to.equal("UNSUPPORTED_ROUTE");
-    expect(await code(nativeBody({ txs: [{ to: app!.account.address, data: "0x", value: "0" }] }))).to.equal("UNSUPPORTED_ROUTE");
+    // A known field stays strictly validated; an unknown one is accepted and ignored (a newer client must not break).
+    expect((await quoteOf(nativeBody({ surprise: 1, futureOption: { nested: true } }))).details.operation).to.equal("bridge");
     expect(await code(nativeBody({ useDepositAddress: true }))).to.equal("UNSUPPORTED_ROUTE");
     expect(await code(nativeBody({ amount: "1000" }))).to.equal("AMOUNT_TOO_LOW");
     expect(await code(nativeBody({ appFees: [{ recipient: app!.account.address, fee: "9995" }] }))).to.equal("INVALID_APP_FEES");

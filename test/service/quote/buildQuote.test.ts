@@ -62,6 +62,7 @@ describe("buildQuote", function () {
       destinationChainId: DESTINATION,
       destinationCurrency: zeroAddress,
       destinationAmount: out.toString(),
+      minimumAmount: out.toString(),
       expiresAt: NOW + 300,
       fillDeadline: NOW + 300 + 600,
       fees: { relayerGas: relayerGas.toString(), relayerService: service.toString(), app: app.toString() },
@@ -188,7 +189,8 @@ describe("buildQuote", function () {
 
   it("sameChainTransfer_isASend", function () {
     const { quote, intent } = quoteOf(nativeRequest({ destinationChainId: ORIGIN }), environment(config));
-    expect(quote.details.operation).to.equal("send");
+    // The spec's operation values are bridge and swap: a same-currency transfer on one chain is a bridge.
+    expect(quote.details.operation).to.equal("bridge");
     expect(intent.destinationChainId).to.equal(ORIGIN);
     expect(quote.protocol.v2.orderData.output.chainId).to.equal("ferry-origin");
   });

@@ -21,6 +21,11 @@ Commands:
   list               every key: id, name, rate limit, created, revoked
   revoke <keyId>     revoke a key (it stays listed); a running service notices within
                      server.apiKeyCacheSeconds
+  referrer <keyId> <referrer> | --clear <keyId>
+                     tie a quote body's \`referrer\` to the key: anonymous quotes with it are
+                     attributed to the key (its webhooks fire). The official client sends its
+                     \`source\` as \`referrer\`, and x-api-key only to the reference's hosts.
+                     Attribution only: no rate limit or privilege. One key per referrer.
 
 ${TARGET_HELP}
 
@@ -86,14 +91,31 @@ async function revoke(args: readonly string[], io: CliIo, globals: GlobalFlags):
   }
   return EXIT.OK;
 }
+
+async function referrer(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
+  const parsed = parseCommandArgs(args, { ...TARGET_OPTIONS, clear: { type: "boolean" } }, { min: 0, max: 2 });
+  if (parsed.help) return help(io);
+  const json = parsed.json || globals.json;
+  const clear = parsed.values.clear === true;
+  const id = keyId(parsed.positionals[0], "ferry keys referrer <keyId> <referrer> | --clear <keyId>");
+  const value = clear ? null : (parsed.positionals[1] ?? "").trim();
+  if (value !== null && (value === "" || value.length > 256 || /\p{Cc}/u.test(value))) {
+    throw new UsageError("<referrer> must be 1–256 characters without control characters (or --clear)");
+  }
+  if (clear && parsed.positionals.length > 1) throw new UsageError("--clear takes only <keyId>");
+  const updated = await withAdmin(io, parsed, "write", (admin) => admin.setApiKeyReferrer(id, value));
+  printResult(io, json, updated.referrer === null ? `${id}: no referrer` : `${id}: referrer ${JSON.stringify(updated.referrer)}`, updated);
+  return EXIT.OK;
+}
+
 function rateLimitText(rateLimit: number | null): string {
   return rateLimit === null ? "default rate limit" : `${rateLimit}/min`;
 }
 
 function keysTable(keys: readonly ApiKeyRecord[]): string {
   return textTable(
-    ["ID", "NAME", "RATE LIMIT", "CREATED", "REVOKED"],
-    keys.map((key) => [key.id, key.name, key.rateLimit === null ? "default" : `${key.rateLimit}/min`, key.createdAt, key.revokedAt ?? "-"]),
+    ["ID", "NAME", "RATE LIMIT", "REFERRER", "CREATED", "REVOKED"],
+    keys.map((key) => [key.id, key.name, key.rateLimit === null ? "default" : `${key.rateLimit}/min`, key.referrer ?? "-", key.createdAt, key.revokedAt ?? "-"]),
   );
 }
 
@@ -104,5 +126,5 @@ function help(io: CliIo): number {
 
 export const keys: CommandGroup = {
   help: HELP,
-  run: (args, io, globals) => runSubcommand("keys", HELP, { create, list, revoke }, args, io, globals, (m) => new UsageError(m)),
+  run: (args, io, globals) => runSubcommand("keys", HELP, { create, list, revoke, referrer }, args, io, globals, (m) => new UsageError(m)),
 };

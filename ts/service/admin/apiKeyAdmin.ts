@@ -20,6 +20,11 @@ export type ApiKeyAdmin = {
   listApiKeys(): Promise<ApiKeyRecord[]>;
   /** UNKNOWN_API_KEY when no key has the id. */
   revokeApiKey(id: string): Promise<RevokedApiKey>;
+  /**
+   * Ties a quote body's `referrer` to the key (null unties): anonymous quotes with it are attributed to
+   * the key. UNKNOWN_API_KEY for an unknown or revoked key, REFERRER_TAKEN when another key has it.
+   */
+  setApiKeyReferrer(id: string, referrer: string | null): Promise<{ id: string; referrer: string | null }>;
 };
 
 /** A key's name: trimmed, 1–100 characters, no control characters (INVALID_INPUT otherwise). */
@@ -55,6 +60,14 @@ export function apiKeyAdmin(store: { engine: Queryable }, now?: () => Date): Api
       const existing = (await keys.listApiKeys()).find((key) => key.id === id);
       if (existing?.revokedAt) return { id, revoked: true, alreadyRevoked: true, revokedAt: existing.revokedAt };
       throw unknownApiKey(id);
+    },
+    async setApiKeyReferrer(id, referrer) {
+      const value = referrer === null ? null : referrer.trim();
+      if (value !== null && (value === "" || value.length > 256 || /\p{Cc}/u.test(value))) {
+        throw new ServiceError("INVALID_INPUT", "a referrer is 1–256 characters without control characters");
+      }
+      if (!(await keys.setReferrer(id, value))) throw unknownApiKey(id);
+      return { id, referrer: value };
     },
   };
 }

@@ -22,6 +22,42 @@ const UsdAmount = Type.String({ pattern: "^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,8})?$
 const GasUnits = Type.Integer({ minimum: 0, maximum: 30_000_000 });
 /** An amount in a currency's smallest units (wei), as a decimal string. */
 const UnitsAmount = Type.String({ pattern: "^(0|[1-9][0-9]{0,77})$", description: "Smallest units, decimal string" });
+const SymbolName = Type.String({ minLength: 1, maxLength: 100 });
+
+/**
+ * A swap price source (ts/service/quote/priceSources.ts): prices the pair `base`/`quote` (currency
+ * symbols, either direction) for routes whose destination is `chainId`.
+ * - `fixed`: `price` units of `quote` per whole `base`, set by the operator (the devnet's, labelled
+ *   "fixed" in quotes; not a market).
+ * - `uniswapV2`: a Uniswap V2 pair on `chainId` (`pair`), whose tokens `baseToken`/`quoteToken` stand
+ *   for the symbols (the native currency as its wrapped token); reserves read onchain at every quote
+ *   and fill, fee `feeBps` (default 30).
+ */
+export const PriceSourceFileSchema = Type.Union([
+  Type.Object(
+    {
+      type: Type.Literal("fixed"),
+      chainId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+      base: SymbolName,
+      quote: SymbolName,
+      price: Type.String({ pattern: "^(0|[1-9][0-9]{0,29})(\\.[0-9]{1,18})?$", description: "quote per whole base" }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      type: Type.Literal("uniswapV2"),
+      chainId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+      base: SymbolName,
+      quote: SymbolName,
+      pair: AddressString,
+      baseToken: AddressString,
+      quoteToken: AddressString,
+      feeBps: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000 })),
+    },
+    { additionalProperties: false },
+  ),
+]);
 
 /** pino's levels; `silent` writes nothing. */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -194,6 +230,12 @@ export const ConfigFileSchema = Type.Object(
           fixedFeeUsd: Type.Optional(UsdAmount),
           /** `details.timeEstimate` in seconds. */
           timeEstimateSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
+          /** Swap price sources; a route between two symbols without one is UNSUPPORTED_ROUTE. */
+          priceSources: Type.Optional(Type.Array(PriceSourceFileSchema, { maxItems: 1000 })),
+          /** A swap's slippage tolerance when the body gives none (bps). */
+          swapSlippageBps: Type.Optional(Type.Integer({ minimum: 0, maximum: 5_000 })),
+          /** The gas top-up (`topupGas` without `topupGasAmount`), in USD of the destination's native currency. */
+          topupGasUsd: Type.Optional(UsdAmount),
           /** Gas estimates: deposits on the origin chain (the `gas` fee) and fills on the destination (`relayerGas`). */
           gas: Type.Optional(
             Type.Object(
@@ -202,6 +244,12 @@ export const ConfigFileSchema = Type.Object(
                 depositErc20: Type.Optional(GasUnits),
                 fillNative: Type.Optional(GasUnits),
                 fillErc20: Type.Optional(GasUnits),
+                /** A fill through fillWithCalls, before the calls themselves. */
+                fillWithCalls: Type.Optional(GasUnits),
+                /** Gas allowed per destination call when the body gives no `txsGasLimit`. */
+                callDefault: Type.Optional(GasUnits),
+                /** The gas top-up's transfer to the recipient. */
+                topupCall: Type.Optional(GasUnits),
               },
               { additionalProperties: false },
             ),
@@ -320,6 +368,7 @@ export const ConfigFileSchema = Type.Object(
 );
 
 export type ConfigFile = Static<typeof ConfigFileSchema>;
+export type PriceSourceConfig = Static<typeof PriceSourceFileSchema>;
 export type ChainFile = Static<typeof ChainFileSchema>;
 
 export type KeyRole = "allocator" | "attester" | "solver" | "relayer";
@@ -441,7 +490,18 @@ export type QuoteSettings = {
   serviceFeeBps: number;
   fixedFeeUsd: string;
   timeEstimateSeconds: number;
-  gas: { depositNative: number; depositErc20: number; fillNative: number; fillErc20: number };
+  gas: {
+    depositNative: number;
+    depositErc20: number;
+    fillNative: number;
+    fillErc20: number;
+    fillWithCalls: number;
+    callDefault: number;
+    topupCall: number;
+  };
+  priceSources: PriceSourceConfig[];
+  swapSlippageBps: number;
+  topupGasUsd: string;
 };
 
 export type UnresolvedFerryConfig = Omit<FerryConfig, "chains"> & { chains: UnresolvedChainConfig[] };
@@ -480,7 +540,18 @@ export const CONFIG_DEFAULTS = {
     serviceFeeBps: 10,
     fixedFeeUsd: "0",
     timeEstimateSeconds: 30,
-    gas: { depositNative: 35_000, depositErc20: 75_000, fillNative: 80_000, fillErc20: 110_000 },
+    gas: {
+      depositNative: 35_000,
+      depositErc20: 75_000,
+      fillNative: 80_000,
+      fillErc20: 110_000,
+      fillWithCalls: 150_000,
+      callDefault: 150_000,
+      topupCall: 40_000,
+    },
+    priceSources: [],
+    swapSlippageBps: 50,
+    topupGasUsd: "2",
   } satisfies QuoteSettings,
   /**
    * Webhooks: 10 s per attempt, 10 retries with backoff 10 s, 20 s, 40 s … capped at 1 h (jittered to

@@ -224,6 +224,9 @@ function quoteSettings(file: ConfigFile["quotes"]): QuoteSettings {
     fixedFeeUsd: file?.fixedFeeUsd ?? defaults.fixedFeeUsd,
     timeEstimateSeconds: file?.timeEstimateSeconds ?? defaults.timeEstimateSeconds,
     gas: { ...defaults.gas, ...file?.gas },
+    priceSources: (file?.priceSources ?? []).map((source) => (source.type === "uniswapV2" ? { ...source, feeBps: source.feeBps ?? 30 } : source)),
+    swapSlippageBps: file?.swapSlippageBps ?? defaults.swapSlippageBps,
+    topupGasUsd: file?.topupGasUsd ?? defaults.topupGasUsd,
   };
 }
 

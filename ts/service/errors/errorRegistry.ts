@@ -77,6 +77,7 @@ export const ERROR_REGISTRY = {
   AMOUNT_TOO_LOW: caller(400),
   INVALID_APP_FEES: caller(400),
   PRICE_UNAVAILABLE: caller(400),
+  INSUFFICIENT_LIQUIDITY: caller(400),
   SOLVER_NOT_CONFIGURED: { status: 503, retryable: false },
 
   // App fees (GET /app-fees/{wallet}/balances, POST /app-fees/{wallet}/claim).
@@ -124,6 +125,8 @@ export const ERROR_REGISTRY = {
 
   // Webhooks (set by the operator CLI).
   UNKNOWN_API_KEY: caller(404),
+  /** `ferry keys referrer`: another key already has the referrer. */
+  REFERRER_TAKEN: caller(409),
   INVALID_WEBHOOK_URL: caller(400),
   INVALID_WEBHOOK_HEADER: caller(400),
   /** The service runs without FERRY_WEBHOOK_SECRET_KEY: an endpoint cannot be set until it has one (admin API: 503 with this message). */

@@ -21,9 +21,13 @@ export const ApiKeyRecordSchema = Type.Object(
     rateLimit: Type.Union([Type.Integer(), Type.Null()], { description: "Requests per minute; null: rateLimits.apiKeyPerMinute" }),
     createdAt: IsoTime,
     revokedAt: NullableIsoTime,
+    referrer: Type.Union([Type.String(), Type.Null()], { description: "The quote `referrer` attributed to this key (ferry keys referrer); null: none" }),
   },
   { additionalProperties: false },
 );
+
+/** PUT /admin/keys/{keyId}/referrer's answer. */
+export const ApiKeyReferrerSchema = Type.Object({ id: Type.String(), referrer: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false });
 
 export const CreatedApiKeySchema = Type.Object(
   {

@@ -12,6 +12,7 @@ import type { FerryApp } from "./ferryApp.ts";
 import { registerAdminKeysCreateRoute } from "./routes/adminKeysCreate.ts";
 import { registerAdminKeysListRoute } from "./routes/adminKeysList.ts";
 import { registerAdminKeysRevokeRoute } from "./routes/adminKeysRevoke.ts";
+import { registerAdminKeysReferrerRoute } from "./routes/adminKeysReferrer.ts";
 import { registerAdminParkedClearRoute } from "./routes/adminParkedClear.ts";
 import { registerAdminParkedListRoute } from "./routes/adminParkedList.ts";
 import { registerAdminWebhookDeliveriesRoute } from "./routes/adminWebhookDeliveries.ts";
@@ -27,6 +28,7 @@ export async function registerAdminRoutes(app: FerryApp, options: { admin: Admin
     registerAdminKeysListRoute(scope, { admin });
     registerAdminKeysCreateRoute(scope, { admin });
     registerAdminKeysRevokeRoute(scope, { admin });
+    registerAdminKeysReferrerRoute(scope, { admin });
     registerAdminWebhooksListRoute(scope, { admin });
     registerAdminWebhooksSetRoute(scope, { admin });
     registerAdminWebhooksClearRoute(scope, { admin });

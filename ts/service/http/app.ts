@@ -32,6 +32,7 @@ import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
 import { registerRequestsRoute } from "./routes/requests.ts";
 import { registerTransactionsIndexRoute, type TransactionIndexer } from "./routes/transactionsIndex.ts";
 import { registerQuoteRoute } from "./routes/quote.ts";
+import { registerTransactionsSingleRoute } from "./routes/transactionsSingle.ts";
 import { createChainClients, type ChainClients } from "../chains/chainClients.ts";
 import { resolveAccounts, type ServiceAccounts } from "../chains/serviceAccounts.ts";
 import { createQuoteService } from "../quote/quoteService.ts";
@@ -131,7 +132,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   registerHealthRoute(app);
   registerReadyRoute(app, { checks: deps.checks ?? [], secrets, ...(deps.readinessTimeoutMs ? { timeoutMs: deps.readinessTimeoutMs } : {}) });
   registerMetricsRoute(app, registry);
-  registerChainsRoute(app, { chains: config.chains, solverAddress: config.accounts.solver, strayRefundMinimumUsd: config.solver.strayRefundMinimumUsd });
+  registerChainsRoute(app, { chains: config.chains, solverAddress: config.accounts.solver, attesterAddress: config.accounts.attester, strayRefundMinimumUsd: config.solver.strayRefundMinimumUsd });
   if (deps.store) {
     installStoreMetrics(registry, deps.store);
     const accounts = deps.accounts ?? resolveAccounts(config);
@@ -142,7 +143,10 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     registerIntentStatusRoutes(app, { statusRecords });
     registerRequestsRoute(app, { store: deps.store });
     registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: accounts.attester });
-    if (deps.transactionIndexer) registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });
+    if (deps.transactionIndexer) {
+      registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });
+      registerTransactionsSingleRoute(app, { indexer: deps.transactionIndexer });
+    }
     if (deps.permitSubmitter) registerExecutePermitsRoute(app, { submitter: deps.permitSubmitter });
     const chainClients = deps.chainClients ?? createChainClients(config.chains);
     const quotes = createQuoteService({
@@ -152,7 +156,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
       solver: accounts.solver,
       store: deps.store,
     });
-    registerQuoteRoute(app, { quotes });
+    registerQuoteRoute(app, { quotes, referrers: apiKeyStore(deps.store) });
     registerAppFeeBalancesRoute(app, { chains: config.chains, clients: chainClients });
     registerAppFeeClaimRoute(app, { chains: config.chains, clients: chainClients });
     if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, registry, secrets });

@@ -13,6 +13,9 @@
  *   quoted per request, not per chain).
  * - `solverAddresses` is the solver key's address when the solver key is configured, else [].
  * - Ferry's extension: `strayRefundMinimum` on `currency` and each `erc20Currencies` entry.
+ * - `attestationSigners` (Ferry's addition) is the attester key's address — the signer of every
+ *   attestation GET /requests/{requestId}/signature serves and of the fill attestations the receiver
+ *   checks, the same on every chain — so integrators can pin it ([] without an attester key).
  */
 import { Type, type Static } from "typebox";
 import { zeroAddress, type Address } from "viem";
@@ -90,6 +93,9 @@ export const ChainRecord = Type.Object(
     vmType: Type.String(),
     baseChainId: Type.Integer(),
     solverAddresses: Type.Array(Type.String()),
+    attestationSigners: Type.Array(Type.String(), {
+      description: "Ferry's addition: the address that signs attestations (GET /requests/{requestId}/signature, fills); pin it",
+    }),
     tags: Type.Array(Type.String()),
     protocol: Type.Object({
       v2: Type.Object({ chainId: Type.String(), depository: Type.String() }),
@@ -103,7 +109,12 @@ export type ChainRecord = Static<typeof ChainRecord>;
 export const NOT_DEPLOYED = "";
 
 /** `strayRefundMinimumUsd`: the solver's default dust threshold (config `solver.strayRefundMinimumUsd`). */
-export function toChainRecord(chain: ChainConfig, solverAddress: Address | undefined, strayRefundMinimumUsd: string = CONFIG_DEFAULTS.solver.strayRefundMinimumUsd): ChainRecord {
+export function toChainRecord(
+  chain: ChainConfig,
+  solverAddress: Address | undefined,
+  strayRefundMinimumUsd: string = CONFIG_DEFAULTS.solver.strayRefundMinimumUsd,
+  attesterAddress?: Address | undefined,
+): ChainRecord {
   const native = {
     id: chain.nativeCurrency.symbol.toLowerCase(),
     symbol: chain.nativeCurrency.symbol,
@@ -165,6 +176,7 @@ export function toChainRecord(chain: ChainConfig, solverAddress: Address | undef
     vmType: "evm",
     baseChainId: chain.baseChainId,
     solverAddresses: solverAddress ? [solverAddress] : [],
+    attestationSigners: attesterAddress ? [attesterAddress] : [],
     tags: chain.tags,
     protocol: { v2: { chainId: chain.name, depository: chain.contracts.depository } },
   };

@@ -22,12 +22,24 @@ export const AmountSchema = Type.Object(
     amount: Type.String({ description: "Smallest units" }),
     amountFormatted: Type.String({ description: "Decimal" }),
     amountUsd: Type.String({ description: 'Decimal USD from the operator-configured price; "0" without one' }),
-    minimumAmount: Type.String({ description: "Smallest units" }),
+    minimumAmount: Type.String({ description: "Smallest units; on a swap's currencyOut, the amount less the slippage tolerance" }),
   },
   { description: "Amount" },
 );
 
-const TransactionDataSchema = Type.Object({ from: Str, to: Str, data: Str, value: Str, chainId: Type.Integer() }, { description: "A transaction step's item: the transaction to send" });
+const TransactionDataSchema = Type.Object(
+  {
+    from: Str,
+    to: Str,
+    data: Str,
+    value: Str,
+    chainId: Type.Integer(),
+    gas: Type.Optional(Type.String({ description: "Gas limit estimate (decimal): on the deposit item. Fee fields are left to the wallet" })),
+    maxFeePerGas: Type.Optional(Str),
+    maxPriorityFeePerGas: Type.Optional(Str),
+  },
+  { description: "A transaction step's item: the transaction to send" },
+);
 
 const TypedDataField = Type.Object({ name: Str, type: Str });
 const SignatureDataSchema = Type.Object(
@@ -89,7 +101,9 @@ export const QuoteSchema = Type.Object(
       subsidized: AmountSchema,
     }),
     details: Type.Object({
-      operation: Type.String({ description: "`bridge` across chains, `send` on one chain" }),
+      operation: Type.Union([Type.Literal("bridge"), Type.Literal("swap")], {
+        description: "`swap` when the two currencies differ, else `bridge` (also on one chain, and with calls)",
+      }),
       sender: Str,
       recipient: Str,
       timeEstimate: Type.Number({ description: "Seconds" }),
@@ -102,7 +116,7 @@ export const QuoteSchema = Type.Object(
       rate: Str,
       slippageTolerance: Type.Object({ origin: Slippage, destination: Slippage }),
       userBalance: Str,
-      isFixedRate: Type.Boolean(),
+      isFixedRate: Type.Boolean({ description: "True for a currency to itself and for a swap priced by a fixed (configured) price" }),
       route: Type.Object({ origin: RouteSide, destination: RouteSide }),
     }),
     protocol: Type.Object({

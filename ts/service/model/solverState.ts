@@ -86,6 +86,25 @@ export const Parked = Type.Object(
 );
 export type Parked = StaticDecode<typeof Parked>;
 
-/** Status-record `details`: decoded revert data and check failures, public. */
-export const Details = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()]));
+/**
+ * A decoded revert, in the shape of the spec's simulation error `details.revert`: `type` errorString
+ * (`Error(string)`), panic (`Panic(uint256)`), customError (decoded from a known ABI), unknownCustomError
+ * (label `UNKNOWN_CUSTOM_ERROR_<selector>`, `rawArgsHex` the encoded arguments) or empty (no data).
+ */
+export const RevertDetails = Type.Object(
+  {
+    type: Type.Union([Type.Literal("errorString"), Type.Literal("panic"), Type.Literal("customError"), Type.Literal("unknownCustomError"), Type.Literal("empty")]),
+    label: Type.String({ maxLength: 200 }),
+    message: Type.String({ maxLength: 2000 }),
+    selector: Type.Optional(Type.String({ maxLength: 10 })),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    args: Type.Optional(Type.Record(Type.String(), Type.String({ maxLength: 2000 }))),
+    rawArgsHex: Type.Optional(Type.String({ maxLength: 20_000 })),
+  },
+  { additionalProperties: false },
+);
+export type RevertDetails = StaticDecode<typeof RevertDetails>;
+
+/** Status-record `details`: decoded revert data (flat fields, and `revert` for a destination call's) and check failures, public. */
+export const Details = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null(), RevertDetails]));
 export type Details = StaticDecode<typeof Details>;

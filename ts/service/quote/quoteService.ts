@@ -1,6 +1,7 @@
 /**
  * `createQuoteService({...deps}).quote(request, options)`: one quote, end to end — resolve the route
- * (once), read the chains it needs (gas prices, the user's allowance and balance), build the quote
+ * (once), read the chains it needs (gas prices, the user's allowance and balance; a swap's price
+ * source: its market, e.g. a pool's reserves), build the quote
  * (./buildQuote.ts, pure), sign the orderId when asked, store the quote with its intent, return it.
  * The HTTP route decodes the body and calls this; everything with I/O (clients, clock, randomness,
  * store) is injected.
@@ -17,6 +18,8 @@ import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { canonicalAddress } from "../model/values.ts";
 import type { Store } from "../store/createStore.ts";
 import { buildQuote, type Quote, type QuoteRequest } from "./buildQuote.ts";
+import type { PriceCurve } from "./priceSource.ts";
+import { createPriceSources, type PriceSources } from "./priceSources.ts";
 import { resolveRoute, type Route, type RouteRequest } from "./quoteRoute.ts";
 import { readPermit } from "./permitReads.ts";
 
@@ -35,8 +38,10 @@ export type QuoteServiceDeps = {
   now?: () => Date;
   /** 32 random bytes (the order's salt, the requestId). Default: node:crypto. */
   randomBytes32?: () => Uint8Array;
-  /** Default: `resolveRoute` over `chains` (tests inject a counting one). */
+  /** Default: `resolveRoute` over `chains` and `priceSources` (tests inject a counting one). */
   resolveRoute?: (request: RouteRequest) => Route;
+  /** Swap price sources; default: `settings.priceSources` read through `clients`. */
+  priceSources?: PriceSources;
 };
 
 export type QuoteOptions = {
@@ -54,23 +59,25 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   const { chains, settings, clients, solver, store } = deps;
   const now = deps.now ?? (() => new Date());
   const random = deps.randomBytes32 ?? (() => randomBytes(32));
-  const route = deps.resolveRoute ?? ((request: RouteRequest) => resolveRoute(chains, request));
+  const priceSources = deps.priceSources ?? createPriceSources(settings.priceSources, clients);
+  const route = deps.resolveRoute ?? ((request: RouteRequest) => resolveRoute(chains, request, priceSources));
   const solverAddress = solver && canonicalAddress(solver.address);
 
   return {
     async quote(request, options) {
       if (!solver || !solverAddress) throw new ServiceError("SOLVER_NOT_CONFIGURED", "this service has no solver key: it cannot quote");
       const resolved = route(request);
-      const { originTime, destinationTime, ...reads } = await readChains(resolved, request, options.log ?? SILENT_LOG);
+      const log = options.log ?? SILENT_LOG;
+      const [{ originTime, destinationTime, ...reads }, prices, permit] = await Promise.all([
+        readChains(resolved, request, log),
+        readPrices(resolved, log),
+        request.permit && !resolved.origin.currency.isNative ? readPermit(clients.get(resolved.origin.chain.id)!, resolved, request.user, request.permit, log) : undefined,
+      ]);
       // Expiry is checked against chain time (the deposit's block, the destination's latest block), so it
       // is computed on the chains' clocks: a chain running ahead of the wall clock (a busy devnet) must
       // not shorten the deposit window.
       const wall = Math.floor(now().getTime() / 1000);
       const originNow = Math.max(wall, originTime);
-      const permit =
-        request.permit && !resolved.origin.currency.isNative
-          ? await readPermit(clients.get(resolved.origin.chain.id)!, resolved, request.user, request.permit, options.log ?? SILENT_LOG)
-          : undefined;
       const { quote, intent } = buildQuote(request, resolved, {
         settings,
         solver: solverAddress,
@@ -80,6 +87,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         salt: bytesToBigInt(random()),
         requestId: toHex(random()),
         ...(permit && { permit }),
+        ...(prices ? { prices } : {}),
       });
       if (options.includeOrderSignature) quote.protocol.v2.orderSignature = await signOrder(solver, quote.protocol.v2.orderId);
       await store.saveQuote({
@@ -94,6 +102,18 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       return quote;
     },
   };
+
+  /** A swap's price snapshot (its source's one read); a source that cannot be read is CHAIN_UNAVAILABLE. */
+  async function readPrices(resolved: Route, log: Logger): Promise<PriceCurve | undefined> {
+    if (!resolved.swap) return undefined;
+    try {
+      return await resolved.swap.read(resolved.origin.currency, resolved.destination.currency);
+    } catch (cause) {
+      if (cause instanceof ServiceError) throw cause;
+      log.warn({ err: errorFields(cause), priceSource: resolved.swap.id }, "quote: price source read failed");
+      throw new ServiceError("CHAIN_UNAVAILABLE", "the swap's price source did not answer; retry", { cause });
+    }
+  }
 
   /**
    * Gas prices and latest block times of both chains (one read each on a same-chain route), the user's

@@ -66,7 +66,7 @@ export async function recordFillReverted(ctx: SolverContext, request: StoredRequ
       failedTxBlockNumber: Number(receipt.blockNumber),
       failedCallData: { from: canonicalAddress(tx.from), to: tx.to ? canonicalAddress(tx.to) : "", data: tx.input, value: tx.value.toString() },
     },
-    details: { error: decoded.errorName, revertData: decoded.data },
+    details: { error: decoded.errorName, revertData: decoded.data, ...decoded.details },
     solver: { fill: { ...(request.solver?.fill ?? { hash }), status: "reverted" } },
   });
   ctx.log.warn({ requestId: request.id, hash, failReason: decoded.failReason }, "fill reverted");

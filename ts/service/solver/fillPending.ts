@@ -18,6 +18,7 @@ import { ZERO_ADDRESS } from "../model/values.ts";
 import { fillNotBefore, findFillTx, isFilled } from "./chainReads.ts";
 import { confirmFill } from "./confirmFill.ts";
 import { checkFill, type FillCheckInput } from "./fillChecks.ts";
+import { fillPreflight } from "./fillPreflight.ts";
 import { sendFill } from "./sendFill.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { FillLogNotFoundError } from "./solverErrors.ts";
@@ -50,6 +51,13 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
     return ctx.store.transitionRequest(request.id, "failure", { failReason: check.failReason, details: check.details });
   }
 
+  // Swaps and calls: the calls' commitment, the fill-time price (./fillPreflight.ts).
+  const preflight = await fillPreflight(ctx, intent);
+  if (!preflight.ok) {
+    ctx.log.info({ requestId: request.id, failReason: preflight.failReason }, "fill preflight failed");
+    return ctx.store.transitionRequest(request.id, "failure", { failReason: preflight.failReason, details: preflight.details });
+  }
+
   let submitted: StoredRequest | undefined;
   const digest = signedFillDigest(intent, dest.config.contracts.attestedReceiver);
   const result = await sendFill(ctx, intent, dest, async (hash) => {
@@ -62,7 +70,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
     return ctx.store.transitionRequest(request.id, "failure", {
       failReason: result.revert.failReason,
       data: { failedCallData: result.callData },
-      details: { error: result.revert.errorName, revertData: result.revert.data },
+      details: { error: result.revert.errorName, revertData: result.revert.data, ...result.revert.details },
     });
   }
   ctx.log.info({ requestId: request.id, hash: result.hash }, "fill sent");

@@ -6,8 +6,11 @@ import { BaseError, decodeErrorResult, type Hex } from "viem";
 import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
 import { depositoryAbi } from "../../abi/Depository.ts";
 import { mockStablecoinAbi } from "../../abi/MockStablecoin.ts";
+import { multicallerAbi } from "../../abi/Multicaller.ts";
+import type { Details } from "../model/solverState.ts";
+import { decodeCallRevert } from "./callRevert.ts";
 
-const ERROR_ABI = [...attestedReceiverAbi, ...depositoryAbi, ...mockStablecoinAbi].filter((item) => item.type === "error");
+const ERROR_ABI = [...attestedReceiverAbi, ...depositoryAbi, ...mockStablecoinAbi, ...multicallerAbi].filter((item) => item.type === "error");
 
 /**
  * Custom error name → failReason, for every error a fill (AttestedReceiver, AttestationLib, the
@@ -45,18 +48,26 @@ export const FAIL_REASON_BY_ERROR = {
   // OpenZeppelin ERC-20 errors bubbling up from a fill's transferFrom.
   ERC20InsufficientBalance: "TRANSFER_AMOUNT_EXCEEDS_BALANCE",
   ERC20InsufficientAllowance: "TRANSFER_AMOUNT_EXCEEDS_ALLOWANCE",
+  // AttestedReceiver.fillWithCalls: the calls sent are not the ones the requestId commits to.
+  CallsMismatch: "INVALID_SIGNATURE",
 } as const satisfies Record<string, string>;
 
 type MappedError = keyof typeof FAIL_REASON_BY_ERROR;
 const isMapped = (name: string): name is MappedError => Object.hasOwn(FAIL_REASON_BY_ERROR, name);
 
-export type DecodedRevert = { failReason: string; errorName: string | null; data: Hex | null };
+/** `details`: extra public fields of the failure — for a destination call, its index and decoded revert. */
+export type DecodedRevert = { failReason: string; errorName: string | null; data: Hex | null; details?: Details };
 
 /** Decodes revert `data` (selector + args). */
 export function decodeRevert(data: Hex | null | undefined): DecodedRevert {
   if (!data || data.length < 10) return { failReason: "TRANSACTION_REVERTED", errorName: null, data: data ?? null };
   try {
-    const { errorName } = decodeErrorResult({ abi: ERROR_ABI, data });
+    const { errorName, args } = decodeErrorResult({ abi: ERROR_ABI, data });
+    // A destination call reverted inside fillWithCalls: EXECUTION_REVERTED with the call's own revert.
+    if (errorName === "CallReverted") {
+      const [index, returnData] = args as readonly [bigint, Hex];
+      return { failReason: "EXECUTION_REVERTED", errorName, data, details: { callIndex: Number(index), revert: decodeCallRevert(returnData) } };
+    }
     return { failReason: isMapped(errorName) ? FAIL_REASON_BY_ERROR[errorName] : "TRANSACTION_REVERTED", errorName, data };
   } catch {
     return { failReason: "TRANSACTION_REVERTED", errorName: `UNKNOWN_CUSTOM_ERROR_${data.slice(0, 10)}`, data };

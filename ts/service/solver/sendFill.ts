@@ -10,8 +10,7 @@
  * attester signed says, to the attested recipient, so the standing allowance is bounded by the
  * attester key rather than by the amount.
  */
-import { encodeFunctionData, erc20Abi, maxUint256, type Address, type Hex } from "viem";
-import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
+import { erc20Abi, maxUint256, type Address, type Hex } from "viem";
 import { fillDigest } from "../../core/attestationDigest.ts";
 import { signAttestationDigest } from "../../core/signAttestation.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
@@ -20,6 +19,7 @@ import { fillAttestationOf } from "../model/attestations.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 import type { RequestData } from "../model/requestData.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
+import { callsOverGasBudget, fillTransaction } from "./fillTransaction.ts";
 import { decodeRevert, isRevert, revertDataOf, type DecodedRevert } from "./revertReason.ts";
 import { sendRecorded, type OutgoingTx } from "./sendTransaction.ts";
 import type { SolverContext } from "./solverContext.ts";
@@ -37,13 +37,13 @@ export async function sendFill(ctx: SolverContext, intent: QuotedIntent, dest: C
   const signature = await signAttestationDigest(ctx.attester, fillDigest(attestation));
   const native = intent.destinationCurrency === ZERO_ADDRESS;
   if (!native) await ensureAllowance(ctx, dest, intent.destinationCurrency, intent.destinationAmount);
-  const tx: OutgoingTx = {
-    to: receiver,
-    data: encodeFunctionData({ abi: attestedReceiverAbi, functionName: "fill", args: [attestation, signature] }),
-    value: native ? intent.destinationAmount : 0n,
-    maxGas: BigInt(ctx.settings.maxGasPerTransaction),
-  };
+  // fill, or fillWithCalls for an intent with destination calls (./fillTransaction.ts).
+  const tx: OutgoingTx = { to: receiver, ...fillTransaction(intent, attestation, signature), maxGas: BigInt(ctx.settings.maxGasPerTransaction) };
+  const callData = { from: canonicalAddress(wallet.account.address), to: receiver, data: tx.data, value: (tx.value ?? 0n).toString() };
   try {
+    // Destination calls: simulated and held to the quoted gas first (./fillTransaction.ts).
+    const overBudget = await callsOverGasBudget(dest.publicClient, wallet.account.address, tx, intent);
+    if (overBudget) return { sent: false, revert: overBudget, callData };
     const hash = await sendRecorded(wallet, dest.publicClient, tx, record);
     return { sent: true, hash };
   } catch (error) {
@@ -51,7 +51,7 @@ export async function sendFill(ctx: SolverContext, intent: QuotedIntent, dest: C
     return {
       sent: false,
       revert: decodeRevert(revertDataOf(error)),
-      callData: { from: canonicalAddress(wallet.account.address), to: receiver, data: tx.data, value: (tx.value ?? 0n).toString() },
+      callData,
     };
   }
 }

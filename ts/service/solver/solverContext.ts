@@ -3,6 +3,7 @@ import type { Address, LocalAccount } from "viem";
 import type { ChainClients } from "../chains/chainClients.ts";
 import type { ChainConfig, SolverSettings } from "../config/configSchema.ts";
 import type { Logger } from "../logging/logger.ts";
+import type { PriceSources } from "../quote/priceSources.ts";
 import type { Store } from "../store/createStore.ts";
 import type { SolverMetrics } from "./solverMetrics.ts";
 
@@ -22,4 +23,6 @@ export type SolverContext = {
   settings: SolverSettings;
   /** Alerts as Prometheus metrics (./solverMetrics.ts). */
   metrics: SolverMetrics;
+  /** Swap price sources (config `quotes.priceSources`): the fill-time re-pricing of swaps. */
+  prices: PriceSources;
 };

@@ -32,6 +32,7 @@ import { withRpcDeadline } from "../chains/rpcDeadline.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { solverStep } from "./solverStep.ts";
+import { createPriceSources } from "../quote/priceSources.ts";
 import { refundStrayDeposit } from "./refundStrayDeposit.ts";
 import type { Registry } from "prom-client";
 import { createSolverMetrics } from "./solverMetrics.ts";
@@ -98,6 +99,9 @@ export function createSolverContext(options: SolverOptions): SolverContext {
     now: options.now ?? (() => new Date()),
     metrics: createSolverMetrics(options.metricsRegistry),
     settings: options.config.solver,
+    prices: createPriceSources(options.config.quotes.priceSources, {
+      get: (chainId) => (clients.has(chainId) ? clients.get(chainId).publicClient : undefined),
+    }),
   };
 }
 
