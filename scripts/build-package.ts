@@ -36,8 +36,8 @@ async function* files(dir: string): AsyncGenerator<string> {
   }
 }
 
-/** contracts/mocks holds test-only tokens and hostile recipients: not for consumers. */
-const isShippedSource = (relative: string) => relative.endsWith(".sol") && !relative.startsWith(`mocks${path.sep}`);
+/** contracts/mocks holds test-only tokens and hostile recipients, contracts/devnet the devnet's market and vault: not for consumers. */
+const isShippedSource = (relative: string) => relative.endsWith(".sol") && !relative.startsWith(`mocks${path.sep}`) && !relative.startsWith(`devnet${path.sep}`);
 
 async function build(): Promise<void> {
   await clean();

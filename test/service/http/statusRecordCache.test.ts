@@ -79,7 +79,11 @@ describeEachEngine("status route served from the status cache", (engine) => {
     expect((await status(2)).body.txHashes, "a resent fill, patched without an event").to.deep.equal([hex(0xe003)]);
     engine.clock.ms += 1;
     await engine.store.transaction(async (tx) => tx.transitionRequest(hex(2), "failure", { failReason: "ORDER_EXPIRED" }));
-    expect((await status(2)).body).to.include({ status: "failure", failReason: "ORDER_EXPIRED" });
+    // A failure with its refund under way shows the status before it until the refund lands.
+    expect((await status(2)).body).to.include({ status: "submitted" });
+    engine.clock.ms += 1;
+    await engine.store.transaction(async (tx) => tx.transitionRequest(hex(2), "refund", { txHashes: [hex(0xe004)] }));
+    expect((await status(2)).body).to.include({ status: "refund", failReason: "ORDER_EXPIRED" });
   });
 
   it("serves another process's writes within the refresh interval", async () => {

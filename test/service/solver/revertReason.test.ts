@@ -49,10 +49,11 @@ describe("revertReason", () => {
   }
 
   it("decodeRevert_everyErrorTheReceiverAndTheDepositoryRaiseInAFillOrPayout_hasAnExplicitFailReason", () => {
-    // Errors of admin, deposit and claim functions are not the solver's (it never calls them).
+    // Errors of admin, deposit and claim functions are not the solver's fills or payouts (a permit
+    // deposit's revert is POST /execute/permits' PERMIT_DEPOSIT_REVERTED).
     const notTheSolvers = new Set([
       "OwnableInvalidOwner", "OwnableUnauthorizedAccount", "RenounceOwnershipDisabled", "ZeroSigner", "AllocatorAlreadySet", "AllocatorChangeNotReady",
-      "NoPendingAllocatorChange", "ZeroAllocator", "ClaimFailed", "NothingToClaim", "ZeroClaimRecipient", "ZeroDeposit", "InvalidShortString", "StringTooLong", "Reentrancy",
+      "NoPendingAllocatorChange", "ZeroAllocator", "ClaimFailed", "NothingToClaim", "ZeroClaimRecipient", "ZeroDeposit", "ZeroDepositor", "PermitDepositExpired", "PermitDepositReplayed", "PermitNotUsable", "InvalidShortString", "StringTooLong", "Reentrancy",
     ]);
     const names = [...attestedReceiverAbi, ...depositoryAbi].filter((item) => item.type === "error").map((item) => (item as { name: string }).name);
     const unmapped = [...new Set(names)].filter((name) => !notTheSolvers.has(name) && !(name in FAIL_REASON_BY_ERROR));

@@ -8,7 +8,8 @@
  * machines (30× a 1 MiB string), blocking the event loop — four such requests delayed /health by a
  * second. The answer only ever names the first problem, so the report is built from `reportable(value)`:
  * the value with every known field, at most one unknown field per closed object
- * (`additionalProperties: false`) and at most `maxItems + 1` elements per array. Every kind of
+ * (`additionalProperties: false`), none per open object (an unknown field cannot be its problem) and
+ * at most `maxItems + 1` elements per array. Every kind of
  * problem the full value has at the top of the report survives the cut (an unknown field, too many
  * items, a wrong type, a missing field); should the cut ever leave nothing to report, the full value
  * is reported instead.
@@ -35,9 +36,18 @@ export function reportable(node: object, value: unknown, depth = 0): unknown {
   const properties = schema.properties;
   if (schema.type !== "object" || !properties) return value;
   const record = value as Record<string, unknown>;
-  // Open objects keep every field (each may carry its own problem); they are not where bulk hides.
-  if (schema.additionalProperties !== false) return value;
   const copy: Record<string, unknown> = {};
+  // An object open to any field (`additionalProperties` true or absent, e.g. the quote body, where a newer
+  // client's fields are ignored): an unknown field can carry no problem, so only the known ones are
+  // kept — however many unknown keys a body brings, the report walks the schema's few dozen.
+  if (schema.additionalProperties === true || schema.additionalProperties === undefined) {
+    for (const key of Object.keys(properties)) {
+      if (Object.hasOwn(record, key)) define(copy, key, reportable(properties[key]!, record[key], depth + 1));
+    }
+    return copy;
+  }
+  // Objects whose extra fields follow a schema keep every field (each may carry its own problem).
+  if (schema.additionalProperties !== false) return value;
   // The schema's fields (a few dozen at most), then the first field it does not know: the walk stops
   // there, however many keys follow.
   for (const key of Object.keys(properties)) {

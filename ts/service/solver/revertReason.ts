@@ -44,6 +44,8 @@ export const FAIL_REASON_BY_ERROR = {
   SignerNotAllocator: "INVALID_SIGNER",
   NonceAlreadyUsed: "INVALID_NONCE",
   InsufficientBalance: "TRANSFER_AMOUNT_EXCEEDS_BALANCE",
+  // Depository.settle: a credit (app fee) the Depository does not hold the tokens for.
+  CreditNotBacked: "TRANSFER_AMOUNT_EXCEEDS_BALANCE",
   SafeERC20FailedOperation: "TRANSFER_FAILED",
   // OpenZeppelin ERC-20 errors bubbling up from a fill's transferFrom.
   ERC20InsufficientBalance: "TRANSFER_AMOUNT_EXCEEDS_BALANCE",
