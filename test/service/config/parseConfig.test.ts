@@ -36,7 +36,7 @@ describe("parseConfig", function () {
     const config = parseConfig({}, {}, "/srv/ferry");
     expect(config.server).to.deep.equal({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, apiKeyCacheSeconds: 5 });
     expect(config.rateLimits).to.deep.equal({ anonymousPerMinute: 120, apiKeyPerMinute: 1200 });
-    expect(config.database).to.deep.equal({ dataDir: "/srv/ferry/.ferry/data" });
+    expect(config.database).to.deep.equal({ dataDir: "/srv/ferry/.ferry/data", poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 });
     expect(config.deploymentsDir).to.equal("/srv/ferry/deployments");
     expect(config.chains).to.deep.equal([]);
     expect(config.keys).to.deep.equal({});
@@ -128,6 +128,15 @@ describe("parseConfig", function () {
     expect(empty.log.level).to.equal("debug");
   });
 
+  it("parseConfig_databasePoolAndTimeouts_defaultsThenTheFileThenTheEnvironment", function () {
+    const defaults = parseConfig({}, {}, "/").database;
+    expect({ ...defaults, dataDir: undefined }).to.deep.equal({ dataDir: undefined, poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 });
+    const file = { database: { poolSize: 5, connectTimeoutMs: 1000, statementTimeoutMs: 2000, idleInTransactionTimeoutMs: 3000 } };
+    expect(parseConfig(file, {}, "/").database).to.include(file.database);
+    const env = { FERRY_DB_POOL_SIZE: "7", FERRY_DB_CONNECT_TIMEOUT_MS: "1500", FERRY_DB_STATEMENT_TIMEOUT_MS: "2500", FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: "3500" };
+    expect(parseConfig(file, env, "/").database).to.include({ poolSize: 7, connectTimeoutMs: 1500, statementTimeoutMs: 2500, idleInTransactionTimeoutMs: 3500 });
+  });
+
   it("reads private keys from the env names in keyEnv only, and derives their addresses", function () {
     const config = parseConfig({ keyEnv: { solver: "MY_SOLVER" } }, { MY_SOLVER: KEY, FERRY_SOLVER_KEY: "0xdead" }, "/");
     expect(config.keys.solver?.reveal()).to.equal(KEY);
@@ -173,6 +182,10 @@ describe("parseConfig", function () {
       [{ solver: { keys: 1 } }, {}, "solver.keys"],
       [{ webhooks: { enabled: 0 } }, {}, "webhooks.enabled"],
       [{ log: { level: "loud" } }, {}, "log.level"],
+      [{ database: { poolSize: 0 } }, {}, "database.poolSize"],
+      [{ database: { statementTimeoutMs: 10 } }, {}, "database.statementTimeoutMs"],
+      [{}, { FERRY_DB_POOL_SIZE: "many" }, "FERRY_DB_POOL_SIZE"],
+      [{}, { FERRY_DB_STATEMENT_TIMEOUT_MS: "0" }, "FERRY_DB_STATEMENT_TIMEOUT_MS"],
     ];
     for (const [json, env, field] of cases) {
       const error = invalid(json, env);

@@ -25,6 +25,10 @@ const GasUnits = Type.Integer({ minimum: 0, maximum: 30_000_000 });
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** PostgreSQL pool size and timeout bounds, for the file and the FERRY_DB_* variables alike. */
+export const DATABASE_POOL_SIZE_RANGE = { minimum: 1, maximum: 1000 } as const;
+export const DATABASE_TIMEOUT_MS_RANGE = { minimum: 100, maximum: 3_600_000 } as const;
+
 /** The solver's poll interval bounds (ms), for the file and FERRY_SOLVER_POLL_MS alike. */
 export const SOLVER_POLL_MS_RANGE = { minimum: 10, maximum: 600_000 } as const;
 
@@ -106,6 +110,14 @@ export const ConfigFileSchema = Type.Object(
           /** Prefer DATABASE_URL: it may carry a password. */
           url: Type.Optional(Type.String({ pattern: "^postgres(ql)?://" })),
           dataDir: Type.Optional(Type.String({ minLength: 1 })),
+          /** PostgreSQL only: connections in the pool (per process). FERRY_DB_POOL_SIZE. */
+          poolSize: Type.Optional(Type.Integer({ minimum: DATABASE_POOL_SIZE_RANGE.minimum, maximum: DATABASE_POOL_SIZE_RANGE.maximum })),
+          /** PostgreSQL only: how long to wait for a connection (new or from the pool) before DATABASE_UNAVAILABLE. FERRY_DB_CONNECT_TIMEOUT_MS. */
+          connectTimeoutMs: Type.Optional(Type.Integer({ minimum: DATABASE_TIMEOUT_MS_RANGE.minimum, maximum: DATABASE_TIMEOUT_MS_RANGE.maximum })),
+          /** PostgreSQL only: `statement_timeout` of every session (the server cancels a longer statement). FERRY_DB_STATEMENT_TIMEOUT_MS. */
+          statementTimeoutMs: Type.Optional(Type.Integer({ minimum: DATABASE_TIMEOUT_MS_RANGE.minimum, maximum: DATABASE_TIMEOUT_MS_RANGE.maximum })),
+          /** PostgreSQL only: `idle_in_transaction_session_timeout` (a transaction left open by a stuck caller is ended). FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS. */
+          idleInTransactionTimeoutMs: Type.Optional(Type.Integer({ minimum: DATABASE_TIMEOUT_MS_RANGE.minimum, maximum: DATABASE_TIMEOUT_MS_RANGE.maximum })),
         },
         { additionalProperties: false },
       ),
@@ -272,7 +284,7 @@ export type UnresolvedChainConfig = Omit<ChainConfig, "contracts"> & { contracts
 export type FerryConfig = {
   server: { host: string; port: number; bodyLimitBytes: number; apiKeyCacheSeconds: number };
   chains: ChainConfig[];
-  database: { url?: Secret; dataDir: string };
+  database: DatabaseSettings;
   rateLimits: { anonymousPerMinute: number; apiKeyPerMinute: number };
   deploymentsDir: string;
   quotes: QuoteSettings;
@@ -284,6 +296,16 @@ export type FerryConfig = {
   webhooks: WebhookSettings;
   solver: SolverSettings;
   log: LogSettings;
+};
+
+/** The database, defaults applied (CONFIG_DEFAULTS.database); the pool and timeouts apply to PostgreSQL only. */
+export type DatabaseSettings = {
+  url?: Secret;
+  dataDir: string;
+  poolSize: number;
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
 };
 
 /** The solver loop, defaults applied (CONFIG_DEFAULTS.solver). `enabled` alone does not start it: its keys must be configured. */
@@ -337,6 +359,12 @@ export const CONFIG_DEFAULTS = {
   /** A revoked key may keep working this long in a process that verified it just before. */
   apiKeyCacheSeconds: 5,
   dataDir: ".ferry/data",
+  /**
+   * PostgreSQL: 20 connections per process; 5 s to get one; a statement may run 30 s; a transaction
+   * left idle is ended after 60 s (its locks released). A database that does not answer within these
+   * bounds is DATABASE_UNAVAILABLE (503 + Retry-After on the API; the solver and webhook worker back off).
+   */
+  database: { poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 },
   deploymentsDir: "deployments",
   confirmations: 1,
   anonymousPerMinute: 120,

@@ -4,7 +4,8 @@
  * is testable with plain objects.
  *
  * Environment overrides: FERRY_HOST, FERRY_PORT, DATABASE_URL, FERRY_DATA_DIR, FERRY_DEPLOYMENTS_DIR,
- * FERRY_SOLVER (on|off), FERRY_SOLVER_POLL_MS, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL; an empty
+ * FERRY_SOLVER (on|off), FERRY_SOLVER_POLL_MS, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL, FERRY_DB_POOL_SIZE,
+ * FERRY_DB_CONNECT_TIMEOUT_MS, FERRY_DB_STATEMENT_TIMEOUT_MS, FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS; an empty
  * variable counts as unset, a malformed one is CONFIG_INVALID naming it. Private keys only from the env names in `keyEnv` (default FERRY_ALLOCATOR_KEY, FERRY_ATTESTER_KEY,
  * FERRY_SOLVER_KEY, FERRY_RELAYER_KEY); the webhook secret key only from FERRY_WEBHOOK_SECRET_KEY.
  */
@@ -17,11 +18,14 @@ import { ConfigInvalidError } from "./configErrors.ts";
 import {
   CONFIG_DEFAULTS,
   ConfigFileSchema,
+  DATABASE_POOL_SIZE_RANGE,
+  DATABASE_TIMEOUT_MS_RANGE,
   KEY_ROLES,
   LOG_LEVELS,
   SOLVER_POLL_MS_RANGE,
   type ChainConfig,
   type ConfigFile,
+  type DatabaseSettings,
   type FerryConfig,
   type KeyRole,
   type LogLevel,
@@ -99,6 +103,17 @@ function solverSettings(file: ConfigFile["solver"], env: Env): SolverSettings {
   return {
     enabled: envSwitch(env, "FERRY_SOLVER") ?? file?.enabled ?? defaults.enabled,
     pollIntervalMs: envInteger(env, "FERRY_SOLVER_POLL_MS", SOLVER_POLL_MS_RANGE) ?? file?.pollIntervalMs ?? defaults.pollIntervalMs,
+  };
+}
+
+function databasePoolSettings(file: ConfigFile["database"], env: Env): Omit<DatabaseSettings, "url" | "dataDir"> {
+  const defaults = CONFIG_DEFAULTS.database;
+  const timeout = (name: string) => envInteger(env, name, DATABASE_TIMEOUT_MS_RANGE);
+  return {
+    poolSize: envInteger(env, "FERRY_DB_POOL_SIZE", DATABASE_POOL_SIZE_RANGE) ?? file?.poolSize ?? defaults.poolSize,
+    connectTimeoutMs: timeout("FERRY_DB_CONNECT_TIMEOUT_MS") ?? file?.connectTimeoutMs ?? defaults.connectTimeoutMs,
+    statementTimeoutMs: timeout("FERRY_DB_STATEMENT_TIMEOUT_MS") ?? file?.statementTimeoutMs ?? defaults.statementTimeoutMs,
+    idleInTransactionTimeoutMs: timeout("FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS") ?? file?.idleInTransactionTimeoutMs ?? defaults.idleInTransactionTimeoutMs,
   };
 }
 
@@ -232,6 +247,7 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
     database: {
       ...(databaseUrl ? { url: new Secret(databaseUrl) } : {}),
       dataDir: path(env.FERRY_DATA_DIR || file.database?.dataDir || CONFIG_DEFAULTS.dataDir),
+      ...databasePoolSettings(file.database, env),
     },
     rateLimits: {
       anonymousPerMinute: file.rateLimits?.anonymousPerMinute ?? CONFIG_DEFAULTS.anonymousPerMinute,

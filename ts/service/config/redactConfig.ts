@@ -17,19 +17,17 @@ export function redactUrl(url: string): string {
 }
 
 export type RedactedConfig = Omit<FerryConfig, "keys" | "database" | "webhooks"> & {
-  database: { url?: string; dataDir: string };
+  database: Omit<FerryConfig["database"], "url"> & { url?: string };
   keys: Record<string, string>;
   webhooks: Omit<FerryConfig["webhooks"], "secretKey"> & { secretKey?: string };
 };
 
 export function redactConfig(config: FerryConfig): RedactedConfig {
   const { secretKey, ...webhooks } = config.webhooks;
+  const { url, ...database } = config.database;
   return {
     ...config,
-    database: {
-      ...(config.database.url ? { url: redactUrl(config.database.url.reveal()) } : {}),
-      dataDir: config.database.dataDir,
-    },
+    database: { ...database, ...(url ? { url: redactUrl(url.reveal()) } : {}) },
     keys: Object.fromEntries(Object.keys(config.keys).map((role) => [role, REDACTED])),
     webhooks: { ...webhooks, ...(secretKey ? { secretKey: REDACTED } : {}) },
   };

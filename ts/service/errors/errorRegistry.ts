@@ -59,6 +59,8 @@ export const ERROR_REGISTRY = {
   STORED_VALUE_INVALID: fault,
   STRAY_DEPOSIT_NOT_FOUND: caller(404),
   DATA_DIR_LOCKED: { status: 503, retryable: false },
+  /** PostgreSQL is down, restarting, refusing connections or too slow (statement timeout): answered 503 + Retry-After. */
+  DATABASE_UNAVAILABLE: transient,
 
   // Quotes.
   UNSUPPORTED_CHAIN: caller(400),

@@ -4,7 +4,8 @@ import { listRequests, type RequestFilters, type RequestPage } from "./listReque
 import { migrate } from "./migrate.ts";
 import { markOutboxDelivered, pendingOutboxEvents, requestEvents, type OutboxEvent } from "./outbox.ts";
 import { createPgliteEngine } from "./pgliteEngine.ts";
-import { createPostgresEngine } from "./postgresEngine.ts";
+import { createPostgresEngine, type PostgresSettings } from "./postgresEngine.ts";
+import { SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { getQuote, getQuoteByOrderId, saveQuote, type NewQuote, type StoredQuote } from "./quotes.ts";
 import { countParkedRequests, createRequest, getRequest, getRequestByOrderId, parkRequest, patchRequest, transitionRequest } from "./requests.ts";
 import { claimRequest, listSolverWork, releaseRequest, type SolverWorkItem } from "./solverWork.ts";
@@ -33,9 +34,16 @@ export type StoreOptions = {
   dataDir?: string;
   /** PostgreSQL only: a schema to create and use instead of the connection's default (tests). */
   schema?: string;
+  /** PostgreSQL only: pool size and timeouts (config `database.*`); default DEFAULT_POSTGRES_SETTINGS. */
+  postgres?: PostgresSettings;
+  /** Where the engine reports lost connections. */
+  log?: Logger;
   /** The clock stamping created_at / updated_at. Defaults to the system clock. */
   now?: () => Date;
 };
+
+/** The channel the outbox trigger (migration 0012) notifies on every status change. */
+export const OUTBOX_CHANNEL = "ferry_outbox";
 
 /** The repositories, bound to a database. Inside `transaction`, every call joins that transaction. */
 export type Repositories = {
@@ -79,11 +87,18 @@ export type Store = Repositories & {
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /**
    * Calls `listener` (synchronously, errors ignored) after a status change made through this store has
-   * committed its outbox event — a hint for this process's webhook worker and websocket tail to read
-   * the outbox now instead of at their next poll. Changes made by other processes (replicas) are not
-   * seen here: the readers' polling stays the guarantee. Returns the unsubscribe function.
+   * committed its outbox event, once per transaction. Returns the unsubscribe function.
    */
   onOutboxCommit(listener: () => void): () => void;
+  /**
+   * `onOutboxCommit` plus, on PostgreSQL, the status changes committed by any other process (a
+   * replica, the CLI), which arrive through LISTEN/NOTIFY (channel `ferry_outbox`, the outbox trigger
+   * of migration 0012) within milliseconds; also called after the LISTEN connection reconnects (what
+   * was notified meanwhile is lost). The hint the solver, the webhook worker and the websocket tail
+   * wake up on instead of waiting for their next poll; their polling stays the guarantee. The LISTEN
+   * connection opens with the first listener. Returns the unsubscribe function.
+   */
+  onOutboxChange(listener: () => void): () => void;
   /** Applies pending migrations (createStore already did; safe to call again). Returns the versions applied. */
   migrate(): Promise<number[]>;
   close(): Promise<void>;
@@ -125,7 +140,12 @@ function repositories(ctx: StoreContext): Repositories {
 /** Opens the engine (PostgreSQL when `databaseUrl` is set, PGlite otherwise), migrates it and binds the repositories. */
 export async function createStore(options: StoreOptions = {}): Promise<Store> {
   const engine = options.databaseUrl
-    ? await createPostgresEngine({ databaseUrl: options.databaseUrl, schema: options.schema })
+    ? await createPostgresEngine({
+        databaseUrl: options.databaseUrl,
+        schema: options.schema,
+        ...(options.postgres && { settings: options.postgres }),
+        log: options.log ?? SILENT_LOG,
+      })
     : await createPgliteEngine({ dataDir: options.dataDir });
   try {
     await migrate(engine);
@@ -144,6 +164,23 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
         // A listener's failure is its own; the write has committed.
       }
     }
+  };
+  // On PostgreSQL, other processes' status changes arrive as notifications (the outbox trigger): the
+  // listeners hear about them within milliseconds instead of at their next poll. The LISTEN
+  // connection is opened with the first listener.
+  const changeListeners = new Set<() => void>();
+  const notifyChange = () => {
+    for (const listener of changeListeners) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+  };
+  let unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
+  const listenAcrossProcesses = () => {
+    unlisten ??= engine.listen ? engine.listen(OUTBOX_CHANNEL, notifyChange).catch(() => undefined) : Promise.resolve(undefined);
   };
   // The repositories whose calls write outbox events tell the listeners once their transaction has
   // committed: at once for a call of its own, at the end of `transaction` for calls made inside it.
@@ -184,7 +221,19 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
       outboxListeners.add(listener);
       return () => void outboxListeners.delete(listener);
     },
+    onOutboxChange(listener) {
+      outboxListeners.add(listener);
+      changeListeners.add(listener);
+      listenAcrossProcesses();
+      return () => {
+        outboxListeners.delete(listener);
+        changeListeners.delete(listener);
+      };
+    },
     migrate: () => migrate(engine),
-    close: () => engine.close(),
+    close: async () => {
+      await (await unlisten)?.().catch(() => {});
+      await engine.close();
+    },
   };
 }
