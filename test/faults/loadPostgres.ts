@@ -77,3 +77,38 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     },
   };
 }
+
+/**
+ * A fresh database on the shared test server (FERRY_TEST_DATABASE_URL's server, else the local one as
+ * TOOLCHAIN sets it up: TCP, then the socket with peer auth as root), dropped by `drop()`. For fault
+ * tests that run the service as a child process on PostgreSQL without stopping the server.
+ */
+export async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const candidates = [process.env.FERRY_TEST_DATABASE_URL, "postgres://root@127.0.0.1:5432/ferry_test", "postgres://root@/ferry_test?host=/var/run/postgresql"].filter(
+    (u): u is string => Boolean(u),
+  );
+  const name = `ferry_fault_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
+  for (const base of candidates) {
+    const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 3000 });
+    try {
+      await admin.connect();
+    } catch {
+      await admin.end().catch(() => {});
+      continue;
+    }
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    // Swap the database name (the URL may have no host: the socket form is not a WHATWG URL).
+    const url = base.replace(/^(postgres(?:ql)?:\/\/[^/]*)\/[^?]*/, `$1/${name}`);
+    return {
+      url,
+      async drop() {
+        const client = new pg.Client({ connectionString: base });
+        await client.connect();
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await client.end();
+      },
+    };
+  }
+  throw new Error("no PostgreSQL server reachable for the fault tests (FERRY_TEST_DATABASE_URL, or the local server)");
+}

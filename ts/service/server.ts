@@ -21,6 +21,8 @@ import { configuredStoreOptions } from "./store/configuredStore.ts";
 import { createStore, type Store } from "./store/createStore.ts";
 import { solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
 import type { Logger } from "./logging/logger.ts";
+import { Registry } from "prom-client";
+import { createSolverMetrics, type SolverMetrics } from "./solver/solverMetrics.ts";
 import { parseWebhookSecretKey } from "./store/webhooks.ts";
 import { startWebhookWorker, type RunningWebhookWorker, type WebhookWorkerSettings } from "./webhooks/webhookWorker.ts";
 
@@ -69,8 +71,11 @@ export async function startServer(options: {
     const clients =
       options.deps?.chainClients ??
       createChainClients(config.chains, { ...(accounts.solver && { solver: accounts.solver }), pollingIntervalMs: Math.min(solverPollMs, 1000) });
+    // One registry for the app's metrics and the solver's (GET /metrics).
+    const metricsRegistry = options.deps?.metricsRegistry ?? new Registry();
     const deps: AppDeps = {
       checks: [...clients.all().map(rpcReadinessCheck), databaseReadinessCheck(store)],
+      metricsRegistry,
       accounts,
       chainClients: clients,
       transactionIndexer: createTransactionIndexer({ store, clients, chains: config.chains }),
@@ -82,7 +87,7 @@ export async function startServer(options: {
     const url = await app.listen({ host: config.server.host, port: config.server.port });
     app.log.info({ config: redactConfig(config), database: store.engine.kind }, "ferry service listening");
     const log = serviceLogger(app);
-    const solver = maybeStartSolver({ config, store, log, accounts, clients }, options.solver);
+    const solver = maybeStartSolver({ config, store, log, accounts, clients, metrics: createSolverMetrics(metricsRegistry, store) }, options.solver);
     const webhooks = maybeStartWebhooks(config, store, log, options.webhooks);
     // The solver and the webhook worker stop (in-flight work finishes or is left under its lease) before
     // the app closes, and so before the store does.
@@ -104,7 +109,7 @@ function serviceLogger(app: FerryApp): Logger {
 }
 
 function maybeStartSolver(
-  { config, store, log, accounts, clients }: { config: FerryConfig; store: Store; log: Logger; accounts: ServiceAccounts; clients: ChainClients },
+  { config, store, log, accounts, clients, metrics }: { config: FerryConfig; store: Store; log: Logger; accounts: ServiceAccounts; clients: ChainClients; metrics: SolverMetrics },
   options: ServerSolverOptions | undefined,
 ): RunningSolver | undefined {
   if (options === false || !config.solver.enabled) return undefined;
@@ -113,8 +118,8 @@ function maybeStartSolver(
     return undefined;
   }
   const pollIntervalMs = options?.pollIntervalMs ?? config.solver.pollIntervalMs;
-  log.info({ solver: config.accounts.solver, pollIntervalMs }, "solver started");
-  return startSolver({ config, store, log, pollIntervalMs, accounts, clients });
+  log.info({ solver: config.accounts.solver, pollIntervalMs, concurrency: config.solver.concurrency }, "solver started");
+  return startSolver({ config, store, log, pollIntervalMs, accounts, clients, metrics });
 }
 
 function maybeStartWebhooks(config: FerryConfig, store: Store, log: Logger, options: ServerWebhookOptions | undefined): RunningWebhookWorker | undefined {

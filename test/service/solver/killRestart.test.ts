@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { depositoryAbi } from "../../../ts/abi/Depository.ts";
 import { createStore } from "../../../ts/service/store/createStore.ts";
+import { payoutNonce } from "../../../ts/service/solver/payoutPlan.ts";
 import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
 import { filledLogs, waitFor } from "./solverHelpers.ts";
 
@@ -131,12 +132,16 @@ describe("solver crash safety (service killed with SIGKILL)", function () {
     await kill(service);
     const restarted = await startService();
     try {
-      // Repaid: the request is a success and the deposit has left the Depository (the solver's state is not public).
+      // Repaid: the request is a success and its repayment's nonce is executed onchain (the solver's state
+      // is not public; the Depository's balance alone could be moved by an earlier test's repayment).
       await waitFor(
-        async () => (await publicStatus(restarted, intent.requestId)) === "success" && (await env.origin.publicClient.getBalance({ address: env.config.chains[0]!.contracts.depository })) === depositoryBefore,
+        async () =>
+          (await publicStatus(restarted, intent.requestId)) === "success" &&
+          (await env.origin.publicClient.readContract({ address: env.config.chains[0]!.contracts.depository, abi: depositoryAbi, functionName: "executed", args: [payoutNonce("repayment", intent.requestId)] })),
         40_000,
         "success and repayment after restart",
       );
+      await waitFor(async () => (await env.origin.publicClient.getBalance({ address: env.config.chains[0]!.contracts.depository })) <= depositoryBefore, 10_000, "the deposit to leave the Depository");
     } finally {
       await kill(restarted);
     }

@@ -57,6 +57,8 @@ export const ChainFileSchema = Type.Object(
     explorerName: Type.Optional(Type.String({ maxLength: 100 })),
     iconUrl: Type.Optional(Type.String({ maxLength: 2048 })),
     confirmations: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    /** The most one solver transaction may cost on this chain, max fee × gas limit, in wei (decimal string). Default 0.05 native. */
+    maxTransactionFee: Type.Optional(Type.String({ pattern: "^[1-9][0-9]{0,40}$" })),
     nativeCurrency: Type.Object(
       {
         symbol: Name,
@@ -197,6 +199,16 @@ export const ConfigFileSchema = Type.Object(
           enabled: Type.Optional(Type.Boolean()),
           /** Pause between solver ticks. FERRY_SOLVER_POLL_MS. */
           pollIntervalMs: Type.Optional(Type.Integer({ minimum: SOLVER_POLL_MS_RANGE.minimum, maximum: SOLVER_POLL_MS_RANGE.maximum })),
+          /** Requests stepped at once by this process (fills, payouts in flight). FERRY_SOLVER_CONCURRENCY. */
+          concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+          /** Of those, at most this many acting on one chain at once. */
+          concurrencyPerChain: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+          /** A request's lease: renewed while its step runs; a dead holder's lapses after this long. */
+          leaseMs: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3_600_000 })),
+          /** A step starts no new transaction after this long (it finishes the calls in flight, bounded by the RPC timeouts). */
+          stepTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3_600_000 })),
+          /** A transaction not mined after this long is re-sent at the same nonce with fees bumped ≥ 12.5% (up to the chain's maxTransactionFee). */
+          replaceAfterMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 86_400_000 })),
         },
         { additionalProperties: false },
       ),
@@ -267,6 +279,8 @@ export type ChainConfig = {
   explorerName?: string;
   iconUrl?: string;
   confirmations: number;
+  /** The cap of one solver transaction's max fee × gas limit (wei). */
+  maxTransactionFee: bigint;
   nativeCurrency: { symbol: string; name: string; decimals: number; logoURI: string; usdPrice?: string };
   erc20Currencies: CurrencyConfig[];
   contracts: { depository: Address; attestedReceiver: Address; multicaller: Address; multicall3?: Address };
@@ -309,7 +323,15 @@ export type DatabaseSettings = {
 };
 
 /** The solver loop, defaults applied (CONFIG_DEFAULTS.solver). `enabled` alone does not start it: its keys must be configured. */
-export type SolverSettings = { enabled: boolean; pollIntervalMs: number };
+export type SolverSettings = {
+  enabled: boolean;
+  pollIntervalMs: number;
+  concurrency: number;
+  concurrencyPerChain: number;
+  leaseMs: number;
+  stepTimeoutMs: number;
+  replaceAfterMs: number;
+};
 
 /** The service log, defaults applied (CONFIG_DEFAULTS.log). */
 export type LogSettings = { level: LogLevel };
@@ -407,8 +429,15 @@ export const CONFIG_DEFAULTS = {
     maxBufferedBytes: 1024 * 1024,
     maxSubscriptionsPerConnection: 100,
   } satisfies WebsocketSettings,
-  /** The solver ticks every second (the devnet: every 100 ms). */
-  solver: { enabled: true, pollIntervalMs: 1000 } satisfies SolverSettings,
+  /**
+   * The solver ticks every second (the devnet: every 100 ms) and is woken at once by status changes
+   * (LISTEN/NOTIFY across replicas); 64 requests in flight per process, 48 per chain; a 15 s lease
+   * renewed every 5 s while a step runs; a step starts no transaction after 10 s (within its lease);
+   * a transaction unmined for 30 s is replaced with higher fees.
+   */
+  solver: { enabled: true, pollIntervalMs: 1000, concurrency: 64, concurrencyPerChain: 48, leaseMs: 15_000, stepTimeoutMs: 10_000, replaceAfterMs: 30_000 } satisfies SolverSettings,
+  /** A solver transaction may cost at most 0.05 of the chain's native unit (max fee × gas limit), unless the chain says otherwise. */
+  maxTransactionFee: 50_000_000_000_000_000n,
   log: { level: "info" } satisfies LogSettings,
   keyEnv: {
     allocator: "FERRY_ALLOCATOR_KEY",

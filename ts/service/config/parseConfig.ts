@@ -100,10 +100,18 @@ function envInteger(env: Env, name: string, range: { minimum: number; maximum: n
 
 function solverSettings(file: ConfigFile["solver"], env: Env): SolverSettings {
   const defaults = CONFIG_DEFAULTS.solver;
-  return {
+  const settings: SolverSettings = {
     enabled: envSwitch(env, "FERRY_SOLVER") ?? file?.enabled ?? defaults.enabled,
     pollIntervalMs: envInteger(env, "FERRY_SOLVER_POLL_MS", SOLVER_POLL_MS_RANGE) ?? file?.pollIntervalMs ?? defaults.pollIntervalMs,
+    concurrency: envInteger(env, "FERRY_SOLVER_CONCURRENCY", { minimum: 1, maximum: 10_000 }) ?? file?.concurrency ?? defaults.concurrency,
+    concurrencyPerChain: file?.concurrencyPerChain ?? defaults.concurrencyPerChain,
+    leaseMs: file?.leaseMs ?? defaults.leaseMs,
+    stepTimeoutMs: file?.stepTimeoutMs ?? defaults.stepTimeoutMs,
+    replaceAfterMs: file?.replaceAfterMs ?? defaults.replaceAfterMs,
   };
+  // A step must stop starting transactions while its lease certainly still runs.
+  if (settings.stepTimeoutMs >= settings.leaseMs) throw new ConfigInvalidError("solver.stepTimeoutMs", "must be less than solver.leaseMs");
+  return settings;
 }
 
 function databasePoolSettings(file: ConfigFile["database"], env: Env): Omit<DatabaseSettings, "url" | "dataDir"> {
@@ -162,6 +170,7 @@ function chainDefaults(chain: NonNullable<ConfigFile["chains"]>[number]): Unreso
     ...(chain.explorerName !== undefined ? { explorerName: chain.explorerName } : {}),
     ...(chain.iconUrl !== undefined ? { iconUrl: chain.iconUrl } : {}),
     confirmations: chain.confirmations ?? CONFIG_DEFAULTS.confirmations,
+    maxTransactionFee: chain.maxTransactionFee !== undefined ? BigInt(chain.maxTransactionFee) : CONFIG_DEFAULTS.maxTransactionFee,
     nativeCurrency: { ...chain.nativeCurrency, logoURI: chain.nativeCurrency.logoURI ?? "" },
     erc20Currencies: (chain.erc20Currencies ?? []).map((currency) => ({
       ...currency,

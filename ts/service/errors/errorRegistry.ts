@@ -81,10 +81,18 @@ export const ERROR_REGISTRY = {
   KEY_NOT_CONFIGURED: fault,
   /** The receiver says filled, the Filled log is not found yet (log range limits): wait, never refund. */
   FILL_LOG_NOT_FOUND: { status: 500, retryable: true },
+  /** The Depository shows a payout executed, its log is not found yet: wait, never mark it reverted. */
+  PAYOUT_LOG_NOT_FOUND: { status: 500, retryable: true },
   /** A failure the receiver shows as filled: refunding would pay twice. An operator decides. */
   FILLED_REQUEST_NOT_REFUNDABLE: fault,
   /** A transaction the solver sent (an approval) reverted. */
   TRANSACTION_REVERTED: fault,
+  /** A transaction's max fee × gas limit is over the chain's `maxTransactionFee`: not sent; fees come down, retried. */
+  TRANSACTION_FEE_CAP_EXCEEDED: transient,
+  /** A solver step stopped before starting a transaction: its lease was lost or its time is up. */
+  STEP_ABORTED: transient,
+  /** An approval the fill needs is sent and not mined yet: the fill waits for it. */
+  APPROVAL_PENDING: transient,
 
   // Configuration.
   CONFIG_INVALID: fault,

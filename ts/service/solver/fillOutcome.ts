@@ -16,8 +16,11 @@ import { FillLogNotFoundError } from "./solverErrors.ts";
 export async function recordFillSuccess(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: TransactionReceipt): Promise<StoredRequest> {
   const outTx = await onchainTxOf(dest, receipt);
   const hash = canonicalHex(receipt.transactionHash);
+  const recorded = request.solver?.fill?.hash;
   const updated = await ctx.store.transitionRequest(request.id, "success", {
     txHashes: [hash],
+    // A replacement (same nonce, higher fees) landed: its hash takes the recorded one's place.
+    ...(recorded && recorded !== hash && { dropTxHash: recorded }),
     data: { outTxs: [outTx] },
     solver: { fill: { ...request.solver?.fill, hash, block: Number(receipt.blockNumber), status: "confirmed" } },
   });

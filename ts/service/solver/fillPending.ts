@@ -46,8 +46,8 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
   }
 
   let submitted: StoredRequest | undefined;
-  const result = await sendFill(ctx, intent, dest, async (hash) => {
-    submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent" } } });
+  const result = await sendFill(ctx, intent, dest, async ({ hash, txNonce }, repos) => {
+    submitted = await repos.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent", txNonce } } });
   });
   if (!result.sent) {
     // Filled between the check and the simulation: the next step records that fill (never a refund).
@@ -59,7 +59,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
       details: { error: result.revert.errorName, revertData: result.revert.data },
     });
   }
-  ctx.log.info({ requestId: request.id, hash: result.hash }, "fill sent");
+  ctx.log.info({ requestId: request.id, orderId: request.orderId, txHash: result.hash, txNonce: result.txNonce }, "fill sent");
   return confirmFill(ctx, submitted!);
 }
 

@@ -7,8 +7,8 @@ import { createPgliteEngine } from "./pgliteEngine.ts";
 import { createPostgresEngine, type PostgresSettings } from "./postgresEngine.ts";
 import { SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { getQuote, getQuoteByOrderId, saveQuote, type NewQuote, type StoredQuote } from "./quotes.ts";
-import { countParkedRequests, createRequest, getRequest, getRequestByOrderId, parkRequest, patchRequest, transitionRequest } from "./requests.ts";
-import { claimRequest, listSolverWork, releaseRequest, type SolverWorkItem } from "./solverWork.ts";
+import { countParkedRequests, createRequest, getRequest, getRequestByOrderId, lockRequest, parkRequest, patchRequest, transitionRequest } from "./requests.ts";
+import { claimRequest, countSolverWork, listSolverWork, releaseRequest, type SolverWorkItem } from "./solverWork.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import {
   claimStrayDeposit,
@@ -26,6 +26,20 @@ import {
   type StrayDepositPatch,
 } from "./strayDeposits.ts";
 import type { RequestStatus } from "../model/requestStatus.ts";
+import type { SolverTransaction, TxAttempt, TxPurpose, TxState } from "../model/solverTransaction.ts";
+import type { Address } from "viem";
+import {
+  appendSolverTxAttempt,
+  findPendingSolverTransaction,
+  getSolverTransaction,
+  insertSolverTransaction,
+  lockNextNonce,
+  settleSolverTransaction,
+  solverTransactionStats,
+  syncNonce,
+  type NewSolverTransaction,
+  type SolverTxKey,
+} from "./solverTransactions.ts";
 
 export type StoreOptions = {
   /** PostgreSQL connection string (`DATABASE_URL`). When absent, the embedded PGlite engine is used. */
@@ -53,6 +67,8 @@ export type Repositories = {
   createRequest(request: NewRequest): Promise<StoredRequest>;
   getRequest(id: string): Promise<StoredRequest | null>;
   getRequestByOrderId(orderId: string): Promise<StoredRequest | null>;
+  /** The request with its row locked until the surrounding transaction ends (use inside `transaction`). */
+  lockRequest(id: string): Promise<StoredRequest | null>;
   transitionRequest(id: string, to: RequestStatus, patch?: RequestPatch): Promise<StoredRequest>;
   /** A write that is not a status change (no outbox event). */
   patchRequest(id: string, patch: RequestPatch): Promise<StoredRequest>;
@@ -66,8 +82,9 @@ export type Repositories = {
   requestEvents(requestId: string): Promise<OutboxEvent[]>;
   markOutboxDelivered(id: number): Promise<void>;
   /** The solver's (./solverWork.ts): work list and per-request lease. */
-  listSolverWork(limit?: number): Promise<SolverWorkItem[]>;
+  listSolverWork(limit?: number, exclude?: readonly string[]): Promise<SolverWorkItem[]>;
   claimRequest(requestId: string, owner: string, ttlMs: number): Promise<boolean>;
+  countSolverWork(): ReturnType<typeof countSolverWork>;
   releaseRequest(requestId: string, owner: string): Promise<void>;
   /** Stray deposits (./strayDeposits.ts): recorded once by the indexer, refunded by the solver under their own lease. */
   recordStrayDeposit(stray: NewStrayDeposit): Promise<boolean>;
@@ -79,6 +96,15 @@ export type Repositories = {
   releaseStrayDeposit(key: StrayDepositKey, owner: string): Promise<void>;
   getStrayTrackingStart(chainId: number, contract: string): Promise<number | null>;
   startStrayTracking(chainId: number, contract: string, fromBlock: number): Promise<number>;
+  /** The nonce manager's (./solverTransactions.ts): next nonce per sender, every sent transaction with its attempts. */
+  syncNonce(chainId: number, address: Address, chainNonce: number): Promise<number>;
+  lockNextNonce(chainId: number, address: Address): Promise<number | null>;
+  insertSolverTransaction(t: NewSolverTransaction): Promise<SolverTransaction>;
+  getSolverTransaction(key: SolverTxKey): Promise<SolverTransaction | null>;
+  appendSolverTxAttempt(key: SolverTxKey, attempt: TxAttempt): Promise<SolverTransaction | null>;
+  settleSolverTransaction(key: SolverTxKey, state: Exclude<TxState, "pending">, minedHash: string | null): Promise<void>;
+  findPendingSolverTransaction(chainId: number, purpose: TxPurpose, subject: string): Promise<SolverTransaction | null>;
+  solverTransactionStats(): ReturnType<typeof solverTransactionStats>;
 };
 
 export type Store = Repositories & {
@@ -112,6 +138,7 @@ function repositories(ctx: StoreContext): Repositories {
     createRequest: (r) => createRequest(ctx, r),
     getRequest: (id) => getRequest(ctx, id),
     getRequestByOrderId: (id) => getRequestByOrderId(ctx, id),
+    lockRequest: (id) => lockRequest(ctx, id),
     transitionRequest: (id, to, patch) => transitionRequest(ctx, id, to, patch),
     patchRequest: (id, p) => patchRequest(ctx, id, p),
     parkRequest: (id, r) => parkRequest(ctx, id, r),
@@ -122,8 +149,9 @@ function repositories(ctx: StoreContext): Repositories {
     pendingOutboxEvents: (l) => pendingOutboxEvents(ctx, l),
     requestEvents: (id) => requestEvents(ctx, id),
     markOutboxDelivered: (id) => markOutboxDelivered(ctx, id),
-    listSolverWork: (l) => listSolverWork(ctx, l),
+    listSolverWork: (l, e) => listSolverWork(ctx, l, e),
     claimRequest: (id, o, t) => claimRequest(ctx, id, o, t),
+    countSolverWork: () => countSolverWork(ctx),
     releaseRequest: (id, o) => releaseRequest(ctx, id, o),
     recordStrayDeposit: (s) => recordStrayDeposit(ctx, s),
     getStrayDeposit: (k) => getStrayDeposit(ctx, k),
@@ -134,6 +162,14 @@ function repositories(ctx: StoreContext): Repositories {
     releaseStrayDeposit: (k, o) => releaseStrayDeposit(ctx, k, o),
     getStrayTrackingStart: (c, a) => getStrayTrackingStart(ctx, c, a),
     startStrayTracking: (c, a, b) => startStrayTracking(ctx, c, a, b),
+    syncNonce: (c, a, n) => syncNonce(ctx, c, a, n),
+    lockNextNonce: (c, a) => lockNextNonce(ctx, c, a),
+    insertSolverTransaction: (t) => insertSolverTransaction(ctx, t),
+    getSolverTransaction: (k) => getSolverTransaction(ctx, k),
+    appendSolverTxAttempt: (k, a) => appendSolverTxAttempt(ctx, k, a),
+    settleSolverTransaction: (k, s, h) => settleSolverTransaction(ctx, k, s, h),
+    findPendingSolverTransaction: (c, p, s) => findPendingSolverTransaction(ctx, c, p, s),
+    solverTransactionStats: () => solverTransactionStats(ctx),
   };
 }
 
