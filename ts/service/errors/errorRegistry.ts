@@ -70,6 +70,10 @@ export const ERROR_REGISTRY = {
   INVALID_APP_FEES: caller(400),
   PRICE_UNAVAILABLE: caller(400),
   SOLVER_NOT_CONFIGURED: { status: 503, retryable: false },
+  /** The solver's balance on the destination is below the quoted amount (also a fill-time failReason). */
+  SOLVER_BALANCE_TOO_LOW: caller(400),
+  /** The solver's balance covers it, but fills in flight hold too much of it now (also a fill-time failReason). */
+  SOLVER_CAPACITY_EXCEEDED: caller(400),
 
   // Chains and the solver.
   /** An RPC call failed or timed out; the same call may work later. */

@@ -17,6 +17,9 @@ import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { canonicalAddress } from "../model/values.ts";
 import type { Store } from "../store/createStore.ts";
 import { buildQuote, type Quote, type QuoteRequest } from "./buildQuote.ts";
+import { capacityShortfall } from "./quoteCapacity.ts";
+import type { SolverInventory } from "../chains/solverInventory.ts";
+import { isFerryError } from "../../core/errors.ts";
 import { resolveRoute, type Route, type RouteRequest } from "./quoteRoute.ts";
 
 /** The chain reads a quote makes. */
@@ -36,6 +39,11 @@ export type QuoteServiceDeps = {
   randomBytes32?: () => Uint8Array;
   /** Default: `resolveRoute` over `chains` (tests inject a counting one). */
   resolveRoute?: (request: RouteRequest) => Route;
+  /**
+   * The solver's inventory (../chains/solverInventory.ts): a quote for more than the solver can fill
+   * now is SOLVER_BALANCE_TOO_LOW / SOLVER_CAPACITY_EXCEEDED (./quoteCapacity.ts). Without it, no check.
+   */
+  inventory?: Pick<SolverInventory, "line">;
 };
 
 export type QuoteOptions = {
@@ -60,7 +68,13 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     async quote(request, options) {
       if (!solver || !solverAddress) throw new ServiceError("SOLVER_NOT_CONFIGURED", "this service has no solver key: it cannot quote");
       const resolved = route(request);
-      const reads = await readChains(resolved, request, options.log ?? SILENT_LOG);
+      const [reads, capacity] = await Promise.all([
+        readChains(resolved, request, options.log ?? SILENT_LOG),
+        deps.inventory?.line(resolved.destination.chain.id, resolved.destination.currency.address).catch((cause: unknown) => {
+          (options.log ?? SILENT_LOG).warn({ err: errorFields(cause) }, "quote: inventory read failed");
+          throw isFerryError(cause) ? cause : new ServiceError("CHAIN_UNAVAILABLE", "the destination chain did not answer; retry", { cause });
+        }),
+      ]);
       const { quote, intent } = buildQuote(request, resolved, {
         settings,
         solver: solverAddress,
@@ -69,6 +83,15 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         salt: bytesToBigInt(random()),
         requestId: toHex(random()),
       });
+      const shortfall = capacity ? capacityShortfall(capacity, intent.destinationAmount) : null;
+      if (shortfall) {
+        throw new ServiceError(
+          shortfall,
+          shortfall === "SOLVER_BALANCE_TOO_LOW"
+            ? `the solver's ${capacity!.symbol} balance on chain ${capacity!.chainId} is below ${intent.destinationAmount}`
+            : `the solver can fill at most ${capacity!.available} ${capacity!.symbol} on chain ${capacity!.chainId} now (the rest is held by fills in flight)`,
+        );
+      }
       if (options.includeOrderSignature) quote.protocol.v2.orderSignature = await signOrder(solver, quote.protocol.v2.orderId);
       await store.saveQuote({
         requestId: intent.requestId,

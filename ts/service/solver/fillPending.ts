@@ -39,10 +39,27 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
     throw new FillLogNotFoundError(request.id);
   }
 
-  const check = checkFill(await fillCheckInput(dest, intent, deposit));
+  const input = await fillCheckInput(dest, intent, deposit);
+  const check = checkFill(input);
   if (!check.ok) {
-    ctx.log.info({ requestId: request.id, failReason: check.failReason }, "fill check failed");
+    ctx.log.info({ requestId: request.id, orderId: request.orderId, failReason: check.failReason }, "fill check failed");
     return ctx.store.transitionRequest(request.id, "failure", { failReason: check.failReason, details: check.details });
+  }
+  // The inventory: what the other fills in flight (every replica's) hold of these balances must leave
+  // enough for this one; reserved until the fill is mined.
+  const reservation = await ctx.store.reserveFill({
+    requestId: request.id,
+    chainId: dest.config.id,
+    currency: intent.destinationCurrency,
+    amount: intent.destinationAmount,
+    gas: input.destination.gasCost,
+    nativeBalance: input.destination.solverNativeBalance,
+    tokenBalance: input.destination.solverTokenBalance,
+  });
+  if (!reservation.ok) {
+    const details = { currency: intent.destinationCurrency, amount: intent.destinationAmount.toString(), reservedByFillsInFlight: (intent.destinationCurrency === ZERO_ADDRESS ? reservation.reservedNative : reservation.reservedToken).toString() };
+    ctx.log.warn({ requestId: request.id, orderId: request.orderId, failReason: reservation.failReason, ...details }, "fill not reserved: the solver's inventory does not cover it");
+    return ctx.store.transitionRequest(request.id, "failure", { failReason: reservation.failReason, details });
   }
 
   let submitted: StoredRequest | undefined;

@@ -40,6 +40,7 @@ import {
   type NewSolverTransaction,
   type SolverTxKey,
 } from "./solverTransactions.ts";
+import { reservedAmounts, reserveFill, type FillReservation, type ReservationResult, type ReservedAmount } from "./solverReservations.ts";
 
 export type StoreOptions = {
   /** PostgreSQL connection string (`DATABASE_URL`). When absent, the embedded PGlite engine is used. */
@@ -105,6 +106,9 @@ export type Repositories = {
   settleSolverTransaction(key: SolverTxKey, state: Exclude<TxState, "pending">, minedHash: string | null): Promise<void>;
   findPendingSolverTransaction(chainId: number, purpose: TxPurpose, subject: string): Promise<SolverTransaction | null>;
   solverTransactionStats(): ReturnType<typeof solverTransactionStats>;
+  /** Inventory (./solverReservations.ts): a fill's reservation of the solver's balance, and what the fills in flight hold. */
+  reserveFill(reservation: FillReservation): Promise<ReservationResult>;
+  reservedAmounts(): Promise<ReservedAmount[]>;
 };
 
 export type Store = Repositories & {
@@ -170,6 +174,8 @@ function repositories(ctx: StoreContext): Repositories {
     settleSolverTransaction: (k, s, h) => settleSolverTransaction(ctx, k, s, h),
     findPendingSolverTransaction: (c, p, s) => findPendingSolverTransaction(ctx, c, p, s),
     solverTransactionStats: () => solverTransactionStats(ctx),
+    reserveFill: (r) => reserveFill(ctx, r),
+    reservedAmounts: () => reservedAmounts(ctx),
   };
 }
 

@@ -46,3 +46,18 @@ CREATE TABLE solver_transactions (
 );
 CREATE INDEX solver_transactions_pending ON solver_transactions (chain_id, address) WHERE state = 'pending';
 CREATE INDEX solver_transactions_subject ON solver_transactions (purpose, subject);
+
+-- Inventory: what each fill in flight holds of the solver's balance on its destination chain (the
+-- amount in its currency, and native for its gas: gas limit × max fee), so that concurrent fills — in
+-- one process or across replicas — never spend the same balance twice. A reservation counts while its
+-- request is `pending` or `submitted` (once the fill is mined the balance itself is lower); it is
+-- written under a per-chain advisory lock after the balance was read (ts/service/store/solverReservations.ts).
+CREATE TABLE solver_reservations (
+  request_id text PRIMARY KEY REFERENCES requests (id),
+  chain_id   bigint NOT NULL,
+  currency   text NOT NULL,
+  amount     numeric(78, 0) NOT NULL,
+  gas        numeric(78, 0) NOT NULL,
+  created_at timestamptz(3) NOT NULL
+);
+CREATE INDEX solver_reservations_chain ON solver_reservations (chain_id, currency);
