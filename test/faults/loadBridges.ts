@@ -5,7 +5,7 @@
  * and depositing are separate so a test can quote while the service is up and deposit while it is
  * down (dead, or its database stopped).
  */
-import { parseEther, type Address, type Hex } from "viem";
+import { createPublicClient, http, keccak256, parseEther, type Address, type Hex, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { TwoChains } from "../service/solver/twoChains.ts";
 
@@ -81,11 +81,37 @@ function bridgeOf(user: LoadUser, quote: QuoteBody): QuotedBridge {
   return { user, requestId: step.requestId.toLowerCase() as Hex, orderId: quote.protocol.v2.orderId.toLowerCase() as Hex, deposit: { ...item, value: BigInt(item.value) } };
 }
 
-/** Sends the quote's deposit from the user's wallet and waits for its receipt. */
+/**
+ * Sends the quote's deposit from the user's wallet and waits for its receipt. Under load the chain
+ * (in this process) answers slowly: the transaction is signed once and its bytes re-sent on a timeout
+ * (the same hash: a node that already has it says so), with long timeouts.
+ */
 export async function depositBridge(env: TwoChains, bridge: QuotedBridge): Promise<DepositedBridge> {
-  const wallet = env.origin.walletClient(bridge.user.privateKey);
-  const depositHash = await wallet.sendTransaction({ chain: wallet.chain, to: bridge.deposit.to, data: bridge.deposit.data, value: bridge.deposit.value });
-  const receipt = await env.origin.publicClient.waitForTransactionReceipt({ hash: depositHash, pollingInterval: 50 });
+  const client = createPublicClient({ chain: env.origin.chain, transport: http(env.origin.rpcUrl, { timeout: 60_000, retryCount: 0 }) }) as PublicClient;
+  const account = privateKeyToAccount(bridge.user.privateKey);
+  const [nonce, fees] = await Promise.all([client.getTransactionCount({ address: account.address, blockTag: "pending" }), client.estimateFeesPerGas()]);
+  const raw = await account.signTransaction({
+    chainId: env.origin.chainId,
+    type: "eip1559",
+    nonce,
+    to: bridge.deposit.to,
+    data: bridge.deposit.data,
+    value: bridge.deposit.value,
+    gas: 200_000n,
+    maxFeePerGas: fees.maxFeePerGas! * 2n,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas!,
+  });
+  const depositHash = keccak256(raw);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await client.sendRawTransaction({ serializedTransaction: raw });
+      break;
+    } catch (error) {
+      if (/already known|nonce too low|known transaction/i.test(String((error as Error).message))) break;
+      if (attempt >= 5) throw error;
+    }
+  }
+  const receipt = await client.waitForTransactionReceipt({ hash: depositHash, pollingInterval: 100, timeout: 300_000 });
   if (receipt.status !== "success") throw new Error(`deposit ${depositHash} reverted`);
   return { ...bridge, depositHash };
 }
