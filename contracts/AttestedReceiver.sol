@@ -192,7 +192,29 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
         multicaller.multicall{value: rest}(calls, msg.sender, sweepTokens);
     }
 
+    /// @inheritdoc IAttestedReceiver
+    function fillWithCalls(
+        FillAttestation calldata att,
+        bytes calldata signature,
+        IMulticaller.Call[] calldata calls,
+        address[] calldata sweepTokens
+    ) external payable checkedAndMarkedFilled(att, signature) {
+        bytes32 expected = keccak256(abi.encode(att.orderId, calls, sweepTokens));
+        if (att.requestId != expected) revert CallsMismatch(att.requestId, expected);
+        address refundTo = _payIntoMulticaller(att);
+        multicaller.multicall{value: msg.value}(calls, refundTo, sweepTokens);
+    }
+
     // ---------------------------------------------------------------- views
+
+    /// @inheritdoc IAttestedReceiver
+    function callsRequestId(bytes32 orderId, IMulticaller.Call[] calldata calls, address[] calldata sweepTokens)
+        external
+        pure
+        returns (bytes32)
+    {
+        return keccak256(abi.encode(orderId, calls, sweepTokens));
+    }
 
     /// @inheritdoc IAttestedReceiver
     function filled(bytes32 requestId) external view returns (bool) {
@@ -307,6 +329,23 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
             SafeTransferLib.safeTransferFrom(currency, msg.sender, recipient, amount);
         }
         emit Filled(att.requestId, recipient, msg.sender, att.orderId, currency, amount);
+    }
+
+    /// @dev `fillWithCalls`' payment: the attested amount goes into the Multicaller (native: it rides
+    /// with msg.value, which must cover it), then `Filled` with the refund recipient as recipient.
+    /// Returns that refund recipient (destinationUser, checked by the modifier). A separate function
+    /// keeps `fillWithCalls`' stack shallow.
+    function _payIntoMulticaller(FillAttestation calldata att) private returns (address refundTo) {
+        refundTo = address(uint160(uint256(att.destinationUser)));
+        address currency = AttestationLib.toAddress(att.destinationCurrency);
+        uint256 amount = att.destinationAmount;
+        if (currency == address(0)) {
+            if (msg.value < amount) revert IncorrectNativeAmount(msg.value, amount);
+        } else {
+            if (!isCurrencyAllowed[currency]) revert CurrencyNotAllowed(currency);
+            SafeTransferLib.safeTransferFrom(currency, msg.sender, address(multicaller), amount);
+        }
+        emit Filled(att.requestId, refundTo, msg.sender, att.orderId, currency, amount);
     }
 
     /// @dev Sends `amount` wei to `recipient` with at most `_NATIVE_PAYOUT_GAS` and without copying

@@ -45,6 +45,9 @@ interface IAttestedReceiver {
     error IncorrectNativeAmount(uint256 sent, uint256 expected);
     /// @notice 8. Sending native currency to the recipient failed within the payout gas cap.
     error NativeTransferFailed(address recipient);
+    /// @notice fillWithCalls: the attestation's requestId is not the commitment to the calls given
+    /// (`callsRequestId(orderId, calls, sweepTokens)`, the second argument).
+    error CallsMismatch(bytes32 requestId, bytes32 expected);
     /// @notice The zero address cannot be a signer.
     error ZeroSigner();
     /// @notice Ownership cannot be renounced (signers could then never be removed).
@@ -123,7 +126,34 @@ interface IAttestedReceiver {
         address[] calldata sweepTokens
     ) external payable;
 
+    /// @notice A user's intent with destination calls: pay `att.destinationAmount` of
+    /// `att.destinationCurrency` into the Multicaller (native: all of msg.value goes there and must be
+    /// ≥ the amount; ERC-20: pulled from msg.sender), run `calls` there, then sweep what the calls
+    /// leave (native, and every `sweepTokens` token) to `att.destinationUser` — the user's refund
+    /// recipient, never the filler. The calls are bound by the signed attestation: its requestId must
+    /// equal `callsRequestId(att.orderId, calls, sweepTokens)` (else CallsMismatch), so a filler can
+    /// neither change, drop nor add a call, nor leave a token unswept. A reverting call reverts the
+    /// whole fill (the Multicaller's CallReverted(index, revertData)): nothing is paid or marked.
+    /// Checks: those of `fill` (1–6, digest stored) → the calls commitment → currency and msg.value →
+    /// pay into the Multicaller → emit Filled(requestId, destinationUser, filler, …) → calls → sweep.
+    /// @dev The same attestation through `fill` pays destinationUser directly (the calls do not run):
+    /// a third party spending its own money can deny the calls, never take the user's funds.
+    function fillWithCalls(
+        FillAttestation calldata att,
+        bytes calldata signature,
+        IMulticaller.Call[] calldata calls,
+        address[] calldata sweepTokens
+    ) external payable;
+
     // ---------------------------------------------------------------- views
+
+    /// @notice The requestId a fillWithCalls attestation must carry for `calls` and `sweepTokens`:
+    /// keccak256(abi.encode(orderId, calls, sweepTokens)). The orderId (unique per quote: its order
+    /// has a random salt) makes it unique; the service derives the quote's requestId this way.
+    function callsRequestId(bytes32 orderId, IMulticaller.Call[] calldata calls, address[] calldata sweepTokens)
+        external
+        pure
+        returns (bytes32);
 
     /// @notice The approval-free multicall contract destination calls run through.
     function multicaller() external view returns (IMulticaller);

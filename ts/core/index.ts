@@ -14,5 +14,8 @@ export * from "./orderJson.ts";
 export * from "./orderSignature.ts";
 export * from "./depositoryAbi.ts";
 export * from "./payoutRequest.ts";
+export * from "./settlementRequest.ts";
+export * from "./permitDeposit.ts";
 export * from "./verifyQuote.ts";
 export * from "./webhookSignature.ts";
+export * from "./destinationCalls.ts";

@@ -3,10 +3,13 @@
  * FERRY_HOST / server.host say otherwise). Owns shutdown: SIGINT/SIGTERM close the server (in-flight
  * requests finish, new ones get 503), a second signal or a 10 s timeout forces the exit.
  *
+ * Operators run it with `ferry serve --config ferry.json` (ts/cli/commands/serve.ts: checks the chains,
+ * contracts and database first and reports each stage); running this file directly still works:
  *   FERRY_CONFIG=ferry.json node ts/service/server.ts
  */
 import { pathToFileURL } from "node:url";
 import type { FastifyServerOptions } from "fastify";
+import { Registry } from "prom-client";
 import type { FerryConfig } from "./config/configSchema.ts";
 import { loadConfig } from "./config/loadConfig.ts";
 import { redactConfig } from "./config/redactConfig.ts";
@@ -15,14 +18,15 @@ import type { FerryApp } from "./http/ferryApp.ts";
 import type { ReadinessCheck } from "./http/routes/ready.ts";
 import { rpcReadinessCheck } from "./http/rpcReadinessCheck.ts";
 import { createChainClients, type ChainClients } from "./chains/chainClients.ts";
+import { createChainMetrics } from "./chains/chainMetrics.ts";
 import { resolveAccounts, type ServiceAccounts } from "./chains/serviceAccounts.ts";
 import { createTransactionIndexer } from "./solver/indexTransaction.ts";
+import { createPermitDepositSubmitter } from "./solver/submitPermitDeposit.ts";
 import { configuredStoreOptions } from "./store/configuredStore.ts";
 import { createStore, type Store } from "./store/createStore.ts";
-import { solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
-import type { Logger } from "./logging/logger.ts";
-import { Registry } from "prom-client";
-import { createSolverMetrics, type SolverMetrics } from "./solver/solverMetrics.ts";
+import { createSolverNonceManager, solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
+import type { NonceManager } from "./solver/nonceManager.ts";
+import { SILENT_LOG, type Logger } from "./logging/logger.ts";
 import { parseWebhookSecretKey } from "./store/webhooks.ts";
 import { startWebhookWorker, type RunningWebhookWorker, type WebhookWorkerSettings } from "./webhooks/webhookWorker.ts";
 
@@ -68,17 +72,27 @@ export async function startServer(options: {
     // Resolved and created once for the process: the app and the solver share them.
     const accounts = options.deps?.accounts ?? resolveAccounts(config);
     const solverPollMs = (options.solver ? options.solver.pollIntervalMs : undefined) ?? config.solver.pollIntervalMs;
+    // One registry for the process: HTTP, store, RPC-per-URL and indexer metrics all on GET /metrics.
+    const metricsRegistry = options.deps?.metricsRegistry ?? new Registry();
     const clients =
       options.deps?.chainClients ??
-      createChainClients(config.chains, { ...(accounts.solver && { solver: accounts.solver }), pollingIntervalMs: Math.min(solverPollMs, 1000) });
-    // One registry for the app's metrics and the solver's (GET /metrics).
-    const metricsRegistry = options.deps?.metricsRegistry ?? new Registry();
+      createChainClients(config.chains, {
+        ...(accounts.solver && { solver: accounts.solver }),
+        ...(accounts.attester && { attester: accounts.attester }),
+        pollingIntervalMs: Math.min(solverPollMs, 1000),
+        metrics: createChainMetrics(metricsRegistry),
+      });
+    // One nonce manager of the solver's key for the process: the solver and the permit-deposit
+    // submitter share it (its log is the app's, bound once the app exists).
+    const processLog = lateBoundLogger();
+    const transactions = createSolverNonceManager({ config, store, clients, log: processLog });
     const deps: AppDeps = {
       checks: [...clients.all().map(rpcReadinessCheck), databaseReadinessCheck(store)],
       metricsRegistry,
       accounts,
       chainClients: clients,
       transactionIndexer: createTransactionIndexer({ store, clients, chains: config.chains }),
+      permitSubmitter: createPermitDepositSubmitter({ store, clients, chains: config.chains, allocator: accounts.allocator, transactions, maxGas: BigInt(config.solver.maxGasPerTransaction) }),
       ...options.deps,
       store,
     };
@@ -87,7 +101,8 @@ export async function startServer(options: {
     const url = await app.listen({ host: config.server.host, port: config.server.port });
     app.log.info({ config: redactConfig(config), database: store.engine.kind }, "ferry service listening");
     const log = serviceLogger(app);
-    const solver = maybeStartSolver({ config, store, log, accounts, clients, metrics: createSolverMetrics(metricsRegistry, store) }, options.solver);
+    processLog.bind(log);
+    const solver = maybeStartSolver({ config, store, log, accounts, clients, metricsRegistry, transactions }, options.solver);
     const webhooks = maybeStartWebhooks(config, store, log, options.webhooks);
     // The solver and the webhook worker stop (in-flight work finishes or is left under its lease) before
     // the app closes, and so before the store does.
@@ -103,13 +118,33 @@ export async function startServer(options: {
 }
 
 /** The app's pino logger in the service's one Logger shape (logging/logger.ts). */
+/** A logger whose target is set later (what is logged before `bind` is dropped). */
+function lateBoundLogger(): Logger & { bind(target: Logger): void } {
+  let target: Logger = SILENT_LOG;
+  return {
+    bind: (next) => void (target = next),
+    debug: (obj, msg) => target.debug(obj, msg),
+    info: (obj, msg) => target.info(obj, msg),
+    warn: (obj, msg) => target.warn(obj, msg),
+    error: (obj, msg) => target.error(obj, msg),
+  };
+}
+
 function serviceLogger(app: FerryApp): Logger {
   const log: Logger = app.log;
   return log;
 }
 
 function maybeStartSolver(
-  { config, store, log, accounts, clients, metrics }: { config: FerryConfig; store: Store; log: Logger; accounts: ServiceAccounts; clients: ChainClients; metrics: SolverMetrics },
+  {
+    config,
+    store,
+    log,
+    accounts,
+    clients,
+    metricsRegistry,
+    transactions,
+  }: { config: FerryConfig; store: Store; log: Logger; accounts: ServiceAccounts; clients: ChainClients; metricsRegistry: Registry; transactions: NonceManager },
   options: ServerSolverOptions | undefined,
 ): RunningSolver | undefined {
   if (options === false || !config.solver.enabled) return undefined;
@@ -119,7 +154,7 @@ function maybeStartSolver(
   }
   const pollIntervalMs = options?.pollIntervalMs ?? config.solver.pollIntervalMs;
   log.info({ solver: config.accounts.solver, pollIntervalMs, concurrency: config.solver.concurrency }, "solver started");
-  return startSolver({ config, store, log, pollIntervalMs, accounts, clients, metrics });
+  return startSolver({ config, store, log, pollIntervalMs, accounts, clients, metricsRegistry, transactions });
 }
 
 function maybeStartWebhooks(config: FerryConfig, store: Store, log: Logger, options: ServerWebhookOptions | undefined): RunningWebhookWorker | undefined {

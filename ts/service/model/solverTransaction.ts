@@ -7,13 +7,14 @@
 import { Type, type StaticDecode } from "typebox";
 import { Address, Bytes32, ChainId, HexData, Nullable, Uint256 } from "./values.ts";
 
-/** What the transaction does for whom: a fill or a payout of a request, a stray refund, an approval. */
+/** What the transaction does for whom: a fill or a payout of a request, a stray refund, an approval, a permit deposit submitted for a user (POST /execute/permits). */
 export const TxPurpose = Type.Union([
   Type.Literal("fill"),
   Type.Literal("repayment"),
   Type.Literal("refund"),
   Type.Literal("stray-refund"),
   Type.Literal("approve"),
+  Type.Literal("permit-deposit"),
 ]);
 export type TxPurpose = StaticDecode<typeof TxPurpose>;
 

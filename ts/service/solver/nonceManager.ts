@@ -4,8 +4,9 @@
  * "Transactions that land").
  *
  * `send` — a new transaction:
- *   1. gas is estimated (the simulation: a call that would revert throws here, nothing is sent) and
- *      fees are taken from the chain's market (./chainFees.ts; ./transactionFees.ts): over the chain's
+ *   1. gas is estimated (the simulation: a call that would revert throws here, nothing is sent) — the
+ *      limit is the estimate + 20%, never above the transaction's `maxGas` (`solver.maxGasPerTransaction`,
+ *      ./gasCap.ts: an estimate above it is GAS_CAP_EXCEEDED, nothing sent) — and fees are taken from the chain's market (./chainFees.ts; ./transactionFees.ts): over the chain's
  *      `maxTransactionFee` cap → TRANSACTION_FEE_CAP_EXCEEDED, nothing sent;
  *   2. under this process's lock of the key (so its broadcasts leave in nonce order), one store
  *      transaction locks the key's next nonce, signs with it, stores the transaction and its attempt,
@@ -15,7 +16,9 @@
  *      is stored, and `follow` re-broadcasts it. ("Nonce too high" — a lower nonce, another
  *      replica's, has not reached a node that cannot queue (automine) — is retried for a moment.)
  * `follow` — a stored nonce, until it ends:
- *   - a receipt for any of its attempts → `mined` (the attempt that landed, its receipt);
+ *   - a receipt for any of its attempts → `mined` (the attempt that landed, its receipt); a nonce stored
+ *     as mined whose attempt has no receipt any more (a reorg took its block away) is pending again and
+ *     followed as below — the callers confirm only receipts in final blocks (../chains/chainFinality.ts);
  *   - the chain's nonce moved past it and none of its attempts has a receipt → `superseded` (the nonce
  *     went to a transaction that is none of ours: the caller decides, e.g. the receiver's `filled`);
  *   - otherwise `pending`: an attempt the node no longer knows (dropped from the mempool, or never
@@ -36,9 +39,11 @@ import { canonicalAddress, canonicalHex } from "../model/values.ts";
 import type { Repositories, Store } from "../store/createStore.ts";
 import { receiptOrNull } from "./chainReads.ts";
 import type { FeeOracle } from "./chainFees.ts";
+import { gasLimitWithin } from "./gasCap.ts";
 import { bumpedFees, feeCost, initialFees, type Fees } from "./transactionFees.ts";
 
-export type OutgoingTx = { to: Address; data: Hex; value?: bigint };
+/** `maxGas`: the gas cap (./gasCap.ts) — the limit is then chosen within it, or nothing is sent. */
+export type OutgoingTx = { to: Address; data: Hex; value?: bigint; maxGas?: bigint };
 
 /** A transaction as stored and broadcast: its first attempt's hash and its nonce. */
 export type SentTx = { chainId: number; address: Address; txNonce: number; hash: Hex };
@@ -175,8 +180,7 @@ export function createNonceManager(options: {
     const address = canonicalAddress(wallet.account.address);
     const value = request.tx.value ?? 0n;
     // The simulation: a call that would revert throws here, before any nonce is taken.
-    const estimate = await client.publicClient.estimateGas({ account: wallet.account, to: request.tx.to, data: request.tx.data, value });
-    const gas = estimate + (estimate * GAS_HEADROOM_PERCENT) / 100n;
+    const gas = await gasLimit(client, address, request.tx, value);
     const cap = settings.maxTransactionFee(request.chainId);
     const priced = initialFees(await fees.market(request.chainId), gas, cap);
     if (!priced.ok) throw new TransactionFeeCapExceededError(request.chainId, priced.cost, cap);
@@ -211,8 +215,11 @@ export function createNonceManager(options: {
     const attempts = stored.attempts.length;
     if (stored.state === "superseded") return { state: "superseded", hash: latest.hash, attempts };
     if (stored.state === "mined") {
-      const receipt = await client.publicClient.getTransactionReceipt({ hash: stored.minedHash! });
-      return { state: "mined", hash: stored.minedHash!, receipt, attempts };
+      const receipt = await receiptOrNull(client.publicClient, stored.minedHash!);
+      if (receipt) return { state: "mined", hash: stored.minedHash!, receipt, attempts };
+      // A reorg took the mined attempt's block away: the nonce is pending again, followed as any other.
+      await store.settleSolverTransaction(key, "pending", null);
+      log.warn({ ...fields, txHash: stored.minedHash }, "mined transaction no longer on the chain (reorg): following its nonce again");
     }
     // Receipts first: the common case (mined) costs one read per attempt.
     const mined = await minedAttempt(client, stored);
@@ -266,6 +273,21 @@ export function createNonceManager(options: {
   };
 
   return { send, follow };
+}
+
+/**
+ * The gas limit: the estimate + 20% headroom; with `maxGas`, the estimate must be within it
+ * (GAS_CAP_EXCEEDED otherwise) and the limit never exceeds it. A node that cannot estimate because an
+ * inner call runs out of gas at any limit gets the cap after a call at the cap succeeded (./gasCap.ts).
+ */
+async function gasLimit(client: ChainClient, from: Address, tx: OutgoingTx, value: bigint): Promise<bigint> {
+  if (tx.maxGas === undefined) {
+    const estimate = await client.publicClient.estimateGas({ account: from, to: tx.to, data: tx.data, value });
+    return estimate + (estimate * GAS_HEADROOM_PERCENT) / 100n;
+  }
+  const estimate = await gasLimitWithin(client.publicClient, client.config.id, from, { to: tx.to, data: tx.data, value }, tx.maxGas);
+  const padded = estimate + (estimate * GAS_HEADROOM_PERCENT) / 100n;
+  return padded < tx.maxGas ? padded : tx.maxGas;
 }
 
 async function minedAttempt(client: ChainClient, stored: SolverTransaction): Promise<TransactionReceipt | null> {

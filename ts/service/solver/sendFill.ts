@@ -11,7 +11,6 @@
  * attester key rather than by the amount.
  */
 import { encodeFunctionData, erc20Abi, maxUint256, type Address } from "viem";
-import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
 import { fillDigest } from "../../core/attestationDigest.ts";
 import { signAttestationDigest } from "../../core/signAttestation.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
@@ -20,6 +19,7 @@ import { fillAttestationOf } from "../model/attestations.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 import type { RequestData } from "../model/requestData.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
+import { callsOverGasBudget, fillTransaction } from "./fillTransaction.ts";
 import { decodeRevert, isRevert, revertDataOf, type DecodedRevert } from "./revertReason.ts";
 import { sendRecorded, type OutgoingTx, type SentTx } from "./sendTransaction.ts";
 import type { SolverContext } from "./solverContext.ts";
@@ -44,12 +44,13 @@ export async function sendFill(
   const signature = await signAttestationDigest(ctx.attester, fillDigest(attestation));
   const native = intent.destinationCurrency === ZERO_ADDRESS;
   if (!native) await ensureAllowance(ctx, dest, intent.destinationCurrency, intent.destinationAmount);
-  const tx: OutgoingTx = {
-    to: receiver,
-    data: encodeFunctionData({ abi: attestedReceiverAbi, functionName: "fill", args: [attestation, signature] }),
-    value: native ? intent.destinationAmount : 0n,
-  };
+  // fill, or fillWithCalls for an intent with destination calls (./fillTransaction.ts).
+  const tx: OutgoingTx = { to: receiver, ...fillTransaction(intent, attestation, signature), maxGas: BigInt(ctx.settings.maxGasPerTransaction) };
+  const callData = { from: canonicalAddress(wallet.account.address), to: receiver, data: tx.data, value: (tx.value ?? 0n).toString() };
   try {
+    // Destination calls: simulated and held to the quoted gas first (./fillTransaction.ts).
+    const overBudget = await callsOverGasBudget(dest.publicClient, wallet.account.address, tx, intent);
+    if (overBudget) return { sent: false, revert: overBudget, callData };
     const sent = await sendRecorded(ctx, dest.config.id, { purpose: "fill", subject: intent.requestId, logFields: { requestId: intent.requestId, orderId: intent.orderId } }, tx, record);
     return { sent: true, ...sent };
   } catch (error) {
@@ -57,7 +58,7 @@ export async function sendFill(
     return {
       sent: false,
       revert: decodeRevert(revertDataOf(error)),
-      callData: { from: canonicalAddress(wallet.account.address), to: receiver, data: tx.data, value: (tx.value ?? 0n).toString() },
+      callData,
     };
   }
 }
@@ -75,7 +76,8 @@ async function ensureAllowance(ctx: SolverContext, dest: ChainClient, token: Add
   let txNonce = pending?.nonce;
   if (txNonce === undefined) {
     const data = encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [receiver, maxUint256] });
-    const sent = await sendRecorded(ctx, dest.config.id, { purpose: "approve", subject, logFields: { token: subject } }, { to: token, data }, async () => {});
+    const tx = { to: token, data, maxGas: BigInt(ctx.settings.maxGasPerTransaction) };
+    const sent = await sendRecorded(ctx, dest.config.id, { purpose: "approve", subject, logFields: { token: subject } }, tx, async () => {});
     ctx.log.info({ chainId: dest.config.id, token, txHash: sent.hash }, "solver approval of the receiver sent");
     txNonce = sent.txNonce;
   }

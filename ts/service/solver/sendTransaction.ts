@@ -7,10 +7,13 @@
  * it, replacing it with higher fees when it is stuck, and learns that the nonce went elsewhere only
  * from the chain.
  */
+import { keccak256, type Hex, type PublicClient } from "viem";
+import type { SolverWallet } from "../chains/chainClients.ts";
 import type { Repositories } from "../store/createStore.ts";
 import type { TxPurpose } from "../model/solverTransaction.ts";
 import type { OutgoingTx, SentTx } from "./nonceManager.ts";
 import type { SolverContext } from "./solverContext.ts";
+import { gasLimitWithin } from "./gasCap.ts";
 
 export type { OutgoingTx, SentTx } from "./nonceManager.ts";
 
@@ -22,4 +25,21 @@ export async function sendRecorded(
   record: (sent: SentTx, repos: Repositories) => Promise<void>,
 ): Promise<SentTx> {
   return ctx.transactions.send({ chainId, purpose: what.purpose, subject: what.subject, tx, record, logFields: what.logFields, ...(ctx.signal && { signal: ctx.signal }) });
+}
+
+/**
+ * A transaction from a key the nonce manager does not manage — the attester's cancels
+ * (./cancelBeforeRefund.ts): prepared by the node (nonce, fees; the gas limit within `tx.maxGas`,
+ * ./gasCap.ts — a revert shows up here, before anything is sent), signed locally, its hash handed to
+ * `record` (a store write), then broadcast. A process killed after `record` leaves a hash the chain may
+ * not know: the caller's resume logic checks the contract's state before sending again.
+ */
+export async function sendRecordedFrom(wallet: SolverWallet, publicClient: PublicClient, tx: OutgoingTx, record: (hash: Hex) => Promise<void>): Promise<Hex> {
+  const gas = tx.maxGas === undefined ? undefined : await gasLimitWithin(publicClient, wallet.chain.id, wallet.account.address, tx, tx.maxGas);
+  const prepared = await wallet.prepareTransactionRequest({ account: wallet.account, chain: wallet.chain, to: tx.to, data: tx.data, value: tx.value ?? 0n, ...(gas !== undefined && { gas }) });
+  const serialized = await wallet.signTransaction(prepared as Parameters<SolverWallet["signTransaction"]>[0]);
+  const hash = keccak256(serialized);
+  await record(hash);
+  await publicClient.sendRawTransaction({ serializedTransaction: serialized });
+  return hash;
 }

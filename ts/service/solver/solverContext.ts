@@ -1,10 +1,12 @@
-/** What every solver step runs with: the store, the chains, the signing accounts, the nonce manager, a log and a clock. */
+/** What every solver step runs with: the store, the chains, the signing accounts, the nonce manager, a log, a clock and the metrics. */
 import type { Address, LocalAccount } from "viem";
 import type { NonceManager } from "./nonceManager.ts";
 import type { ChainClients } from "../chains/chainClients.ts";
-import type { ChainConfig } from "../config/configSchema.ts";
+import type { ChainConfig, SolverSettings } from "../config/configSchema.ts";
 import type { Logger } from "../logging/logger.ts";
+import type { PriceSources } from "../quote/priceSources.ts";
 import type { Store } from "../store/createStore.ts";
+import type { SolverMetrics } from "./solverMetrics.ts";
 
 export type SolverContext = {
   store: Store;
@@ -22,4 +24,10 @@ export type SolverContext = {
   /** Aborted when the step's lease is lost or its time is up: no new transaction is started after it. */
   signal?: AbortSignal;
   now: () => Date;
+  /** The solver's settings (config `solver`): gas cap, fill deadline margin, stray dust threshold. */
+  settings: SolverSettings;
+  /** Alerts as Prometheus metrics (./solverMetrics.ts). */
+  metrics: SolverMetrics;
+  /** Swap price sources (config `quotes.priceSources`): the fill-time re-pricing of swaps. */
+  prices: PriceSources;
 };

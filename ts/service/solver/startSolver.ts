@@ -14,7 +14,14 @@
  *   once; otherwise every `pollIntervalMs`. A work list that cannot be read (the database is down)
  *   is retried with a backoff doubling up to 2 s.
  * - **Stray deposits** (`store.listPendingStrayDeposits`): each under its own lease, one refund step
- *   (./refundStrayDeposit.ts), every `pollIntervalMs`.
+ *   (./refundStrayDeposit.ts), every `pollIntervalMs`; a non-retryable failure leaves it `ignored`
+ *   with the error code as its reason, for an operator.
+ * - **Allocator watch**: at most every `allocatorCheckIntervalMs` (10 s), the Depositories' allocators
+ *   (./watchAllocator.ts).
+ * - **Deadlines**: every step runs under an RPC deadline (../chains/rpcDeadline.ts) of `stepTimeoutMs`,
+ *   shorter than the lease: no RPC call of the step can start or still run once it has passed, so a
+ *   hanging RPC never makes a step outlive its lease. Each chain's indexing pass and each stray refund
+ *   step has the same bound, so one hanging chain does not hold up the others or the work list.
  * A failed step is decided by the error registry (../errors/errorRegistry.ts): a retryable error (an
  * RPC that did not answer, the database away, a lease race) is logged at warn level and the request is
  * stepped again later; a non-retryable one (a corrupted row, a request filled onchain yet in failure, a
@@ -33,13 +40,18 @@ import { isRetryable } from "../errors/serviceError.ts";
 import type { Store } from "../store/createStore.ts";
 import type { SolverWorkItem } from "../store/solverWork.ts";
 import { indexDeposits, DEFAULT_INDEX_OPTIONS, type IndexDepositsOptions } from "./indexDeposits.ts";
+import { withRpcDeadline } from "../chains/rpcDeadline.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { solverStep } from "./solverStep.ts";
+import { createPriceSources } from "../quote/priceSources.ts";
 import { refundStrayDeposit } from "./refundStrayDeposit.ts";
 import { createFeeOracle } from "./chainFees.ts";
 import { createNonceManager, type NonceManager } from "./nonceManager.ts";
-import type { SolverMetrics } from "./solverMetrics.ts";
+import type { Registry } from "prom-client";
+import { createSolverMetrics } from "./solverMetrics.ts";
+import { GasCapExceededError } from "./gasCap.ts";
+import { createAllocatorWatch } from "./watchAllocator.ts";
 
 export type SolverOptions = {
   config: FerryConfig;
@@ -49,6 +61,8 @@ export type SolverOptions = {
   pollIntervalMs?: number;
   /** How long a request's lease lasts when its holder dies mid-step. Default: config `solver.leaseMs` (15 s). */
   claimTtlMs?: number;
+  /** The RPC deadline of one step (and of one chain's indexing pass); kept below the lease. Default: config `solver.stepTimeoutMs`. */
+  stepTimeoutMs?: number;
   /** This loop's lease owner id. Default: a random UUID. */
   owner?: string;
   /** Requests read from the work list at once. Default: twice the concurrency. */
@@ -62,8 +76,11 @@ export type SolverOptions = {
   clients?: ChainClients;
   /** The process's nonce manager; default: one of its own (several loops of one process may share one). */
   transactions?: NonceManager;
-  metrics?: SolverMetrics;
   now?: () => Date;
+  /** How often the Depositories' allocators are checked (./watchAllocator.ts). Default 10 s; the first pass always checks. */
+  allocatorCheckIntervalMs?: number;
+  /** Where the solver's metrics go (the app's registry, served by GET /metrics); default: a private one. */
+  metricsRegistry?: Registry;
 };
 
 export type RunningSolver = {
@@ -77,6 +94,7 @@ export const DEFAULT_POLL_INTERVAL_MS = CONFIG_DEFAULTS.solver.pollIntervalMs;
 export const DEFAULT_CLAIM_TTL_MS = CONFIG_DEFAULTS.solver.leaseMs;
 /** The longest pause between work-list reads while they keep failing. */
 export const FAILURE_BACKOFF_MAX_MS = 2000;
+export const DEFAULT_ALLOCATOR_CHECK_MS = 10_000;
 
 /** Whether the config holds every key the solver needs (solver, attester, allocator). */
 export function solverKeysConfigured(config: FerryConfig): boolean {
@@ -90,41 +108,56 @@ function settingsOf(options: SolverOptions): SolverSettings {
     settings.leaseMs = options.claimTtlMs;
     settings.stepTimeoutMs = Math.min(settings.stepTimeoutMs, Math.floor(options.claimTtlMs * 0.66));
   }
+  if (options.stepTimeoutMs !== undefined) settings.stepTimeoutMs = options.stepTimeoutMs;
+  // A step must be out of time (no RPC call, no new transaction) while its lease certainly still runs.
+  settings.stepTimeoutMs = Math.max(1, Math.min(settings.stepTimeoutMs, settings.leaseMs - 1));
   return settings;
+}
+
+/**
+ * The nonce manager of the solver's key for one process (./nonceManager.ts): the solver's steps and the
+ * permit-deposit submitter (../server.ts shares one between them) send through it.
+ */
+export function createSolverNonceManager(options: { config: FerryConfig; store: Store; clients: ChainClients; log?: Logger; now?: () => Date; replaceAfterMs?: number }): NonceManager {
+  const chainConfigs = new Map(options.config.chains.map((c) => [c.id, c]));
+  return createNonceManager({
+    store: options.store,
+    clients: options.clients,
+    fees: createFeeOracle(options.clients),
+    settings: {
+      replaceAfterMs: options.replaceAfterMs ?? options.config.solver.replaceAfterMs,
+      maxTransactionFee: (chainId) => chainConfigs.get(chainId)?.maxTransactionFee ?? CONFIG_DEFAULTS.maxTransactionFee,
+    },
+    log: options.log ?? SILENT_LOG,
+    ...(options.now && { now: options.now }),
+  });
 }
 
 export function createSolverContext(options: SolverOptions): SolverContext {
   const settings = settingsOf(options);
   const accounts = options.accounts ?? resolveAccounts(options.config);
   const solver = requireAccount(accounts, "solver");
+  const attester = requireAccount(accounts, "attester");
   const log = options.log ?? SILENT_LOG;
   const now = options.now ?? (() => new Date());
   const clients =
-    options.clients ?? createChainClients(options.config.chains, { solver, pollingIntervalMs: Math.min(settings.pollIntervalMs, 1000) });
-  const chainConfigs = new Map(options.config.chains.map((c) => [c.id, c]));
-  const transactions =
-    options.transactions ??
-    createNonceManager({
-      store: options.store,
-      clients,
-      fees: createFeeOracle(clients),
-      settings: {
-        replaceAfterMs: settings.replaceAfterMs,
-        maxTransactionFee: (chainId) => chainConfigs.get(chainId)?.maxTransactionFee ?? CONFIG_DEFAULTS.maxTransactionFee,
-      },
-      log,
-      now,
-    });
+    options.clients ?? createChainClients(options.config.chains, { solver, attester, pollingIntervalMs: Math.min(settings.pollIntervalMs, 1000) });
+  const transactions = options.transactions ?? createSolverNonceManager({ config: options.config, store: options.store, clients, log, now, replaceAfterMs: settings.replaceAfterMs });
   return {
     store: options.store,
     clients,
     chains: options.config.chains,
     log,
-    attester: requireAccount(accounts, "attester"),
+    attester,
     allocator: requireAccount(accounts, "allocator"),
     solver: solver.address,
     transactions,
     now,
+    settings,
+    metrics: createSolverMetrics(options.metricsRegistry, options.store),
+    prices: createPriceSources(options.config.quotes.priceSources, {
+      get: (chainId) => (clients.has(chainId) ? clients.get(chainId).publicClient : undefined),
+    }),
   };
 }
 
@@ -162,7 +195,9 @@ export function startSolver(options: SolverOptions): RunningSolver {
     let failures = 0;
     while (!stopped) {
       try {
-        await indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, options.index ?? DEFAULT_INDEX_OPTIONS);
+        await withRpcDeadline(settings.stepTimeoutMs, `indexing chain ${client.config.id}`, () =>
+          indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, options.index ?? DEFAULT_INDEX_OPTIONS),
+        );
         failures = 0;
       } catch (error) {
         failures += 1;
@@ -177,6 +212,7 @@ export function startSolver(options: SolverOptions): RunningSolver {
     let failures = 0;
     let lastStrays = 0;
     while (!stopped) {
+      await solver.checkAllocators();
       try {
         await solver.fillPool(nudge);
         if (failures > 0) ctx.log.info({ failures }, "solver work list readable again");
@@ -188,6 +224,7 @@ export function startSolver(options: SolverOptions): RunningSolver {
       if (Date.now() - lastStrays >= settings.pollIntervalMs) {
         lastStrays = Date.now();
         await solver.refundStrays();
+        await solver.followPermitDeposits();
       }
       if (stopped) break;
       await sleep(failures > 0 ? Math.min(FAILURE_BACKOFF_MAX_MS, settings.pollIntervalMs * 2 ** (failures - 1)) : settings.pollIntervalMs);
@@ -218,6 +255,10 @@ export type Solver = {
   /** Reads the work list and starts steps for the free slots; `onSettled` is called as each ends. */
   fillPool(onSettled: () => void): Promise<number>;
   refundStrays(): Promise<void>;
+  /** Follows the pending permit deposits (sent for POST /execute/permits, no request step follows them) until they are mined or superseded. */
+  followPermitDeposits(): Promise<void>;
+  /** The Depositories' allocators (./watchAllocator.ts), at most every `allocatorCheckIntervalMs`. */
+  checkAllocators(): Promise<void>;
   /** Waits for the steps in flight. */
   drain(): Promise<void>;
 };
@@ -229,7 +270,15 @@ export function createSolver(options: SolverOptions): Solver {
   const owner = options.owner ?? randomUUID();
   const batch = options.batchSize ?? settings.concurrency * 2;
   const indexOptions = options.index ?? DEFAULT_INDEX_OPTIONS;
-  const metrics = options.metrics;
+  const metrics = ctx.metrics;
+  const allocatorWatch = createAllocatorWatch(ctx);
+  const allocatorInterval = options.allocatorCheckIntervalMs ?? DEFAULT_ALLOCATOR_CHECK_MS;
+  let allocatorCheckedAt = -Infinity;
+  const checkAllocators = async () => {
+    if (Date.now() - allocatorCheckedAt < allocatorInterval) return;
+    allocatorCheckedAt = Date.now();
+    await allocatorWatch.check();
+  };
   const inFlight = new Map<string, Promise<void>>();
   const chainLimits = new Map<number, LimitFunction>();
   const chainLimit = (chainId: number) => {
@@ -260,14 +309,14 @@ export function createSolver(options: SolverOptions): Solver {
         () => {},
       );
     }, renewEvery);
-    metrics?.stepStarted(item);
+    metrics.stepStarted(item);
     try {
-      await solverStep({ ...ctx, signal: abort.signal }, item.id);
+      await withRpcDeadline(settings.stepTimeoutMs, `solver step of ${item.id}`, () => solverStep({ ...ctx, signal: abort.signal }, item.id));
     } catch (error) {
       await onStepError(item.id, item.status, error);
     } finally {
       clearInterval(renewal);
-      metrics?.stepEnded(item, Date.now() - started);
+      metrics.stepEnded(item, Date.now() - started);
       await ctx.store.releaseRequest(item.id, owner).catch(() => {});
     }
   };
@@ -296,6 +345,7 @@ export function createSolver(options: SolverOptions): Solver {
   };
 
   const onStepError = async (requestId: string, status: string, error: unknown) => {
+    countAlert(error);
     if (isRetryable(error)) {
       ctx.log.warn({ requestId, status, err: errorFields(error) }, "solver step failed; retrying");
       return;
@@ -305,6 +355,10 @@ export function createSolver(options: SolverOptions): Solver {
     await ctx.store.parkRequest(requestId, { code: String(code ?? "UNKNOWN"), message }).catch((parkError: unknown) => {
       ctx.log.error({ requestId, err: errorFields(parkError) }, "parking the request failed; it is retried next tick");
     });
+  };
+
+  const countAlert = (error: unknown) => {
+    if (error instanceof GasCapExceededError) ctx.metrics.gasCapExceeded.inc({ chain_id: String(error.chainId) });
   };
 
   const refundStrays = async () => {
@@ -319,11 +373,38 @@ export function createSolver(options: SolverOptions): Solver {
       const key = { chainId: stray.chainId, txHash: stray.txHash, logIndex: stray.logIndex };
       if (!(await ctx.store.claimStrayDeposit(key, owner, settings.leaseMs).catch(() => false))) continue;
       try {
-        await refundStrayDeposit(ctx, key);
+        await withRpcDeadline(settings.stepTimeoutMs, `stray refund ${key.chainId}:${key.txHash}:${key.logIndex}`, () => refundStrayDeposit(ctx, key));
       } catch (error) {
-        ctx.log.warn({ strayDeposit: `${key.chainId}:${key.txHash}:${key.logIndex}`, err: errorFields(error) }, "stray deposit refund step failed; retrying next tick");
+        countAlert(error);
+        const strayDeposit = `${key.chainId}:${key.txHash}:${key.logIndex}`;
+        if (isRetryable(error)) {
+          ctx.log.warn({ strayDeposit, err: errorFields(error) }, "stray deposit refund step failed; retrying next tick");
+        } else {
+          // As a request is parked: out of the work list (state ignored, the code as its reason) for an operator.
+          const { code, message } = errorFields(error);
+          ctx.log.error({ strayDeposit, err: { code, message } }, "stray deposit refund step failed with a non-retryable error: left for an operator");
+          await ctx.store.patchStrayDeposit(key, { state: "ignored", ignoredReason: String(code ?? "UNKNOWN") }).catch(() => {});
+        }
       } finally {
         await ctx.store.releaseStrayDeposit(key, owner).catch(() => {});
+      }
+    }
+  };
+
+  const followPermitDeposits = async () => {
+    let pending;
+    try {
+      pending = await ctx.store.listPendingSolverTransactions("permit-deposit", batch);
+    } catch (error) {
+      ctx.log.warn({ err: errorFields(error) }, "reading the pending permit deposits failed; retrying next tick");
+      return;
+    }
+    for (const tx of pending) {
+      if (!ctx.clients.has(tx.chainId) || ctx.clients.get(tx.chainId).solverWallet?.account.address.toLowerCase() !== tx.address) continue;
+      try {
+        await withRpcDeadline(settings.stepTimeoutMs, `permit deposit ${tx.subject}`, () => ctx.transactions.follow({ chainId: tx.chainId, txNonce: tx.nonce }, { requestId: tx.subject }));
+      } catch (error) {
+        ctx.log.warn({ requestId: tx.subject, chainId: tx.chainId, txNonce: tx.nonce, err: errorFields(error) }, "following a permit deposit failed; retrying next tick");
       }
     }
   };
@@ -331,9 +412,12 @@ export function createSolver(options: SolverOptions): Solver {
   let running: Promise<void> | null = null;
   const pass = async () => {
     const started = Date.now();
+    await checkAllocators();
     await Promise.all(
       ctx.clients.all().map((client) =>
-        indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, indexOptions).catch((error: unknown) => {
+        withRpcDeadline(settings.stepTimeoutMs, `indexing chain ${client.config.id}`, () =>
+          indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, indexOptions),
+        ).catch((error: unknown) => {
           ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "deposit indexing failed; retrying next tick");
         }),
       ),
@@ -350,6 +434,7 @@ export function createSolver(options: SolverOptions): Solver {
     const pool = pLimit(settings.concurrency);
     await Promise.all(work.filter((item) => !inFlight.has(item.id)).map((item) => pool(() => start(item))));
     await refundStrays();
+    await followPermitDeposits();
     if (work.length > 0) ctx.log.debug({ indexMs: indexed - started, workMs: Date.now() - indexed, requests: work.length }, "solver tick");
   };
 
@@ -368,6 +453,8 @@ export function createSolver(options: SolverOptions): Solver {
     tick,
     fillPool,
     refundStrays,
+    followPermitDeposits,
+    checkAllocators,
     drain: async () => {
       await running;
       await Promise.allSettled([...inFlight.values()]);

@@ -1,4 +1,4 @@
-import { getCheckpoint, setCheckpoint } from "./checkpoints.ts";
+import { getCheckpoint, getIndexerCheckpoint, haltIndexer, listHaltedChains, resumeIndexer, setCheckpoint, type IndexerCheckpoint, type IndexerHalt } from "./checkpoints.ts";
 import { engineDb, type Db, type Engine, type StoreContext } from "./engine.ts";
 import { listRequests, type RequestFilters, type RequestPage } from "./listRequests.ts";
 import { migrate } from "./migrate.ts";
@@ -6,8 +6,18 @@ import { markOutboxDelivered, pendingOutboxEvents, requestEvents, type OutboxEve
 import { createPgliteEngine } from "./pgliteEngine.ts";
 import { createPostgresEngine, type PostgresSettings } from "./postgresEngine.ts";
 import { SILENT_LOG, type Logger } from "../logging/logger.ts";
-import { getQuote, getQuoteByOrderId, saveQuote, type NewQuote, type StoredQuote } from "./quotes.ts";
-import { countParkedRequests, createRequest, getRequest, getRequestByOrderId, lockRequest, parkRequest, patchRequest, transitionRequest } from "./requests.ts";
+import { getOrderDataByRequestIds, getQuote, getQuoteByOrderId, saveQuote, type NewQuote, type StoredQuote } from "./quotes.ts";
+import {
+  countParkedRequests,
+  createRequest,
+  getRequest,
+  getRequestByOrderId,
+  listRequestsUpdatedSince,
+  lockRequest,
+  parkRequest,
+  patchRequest,
+  transitionRequest,
+} from "./requests.ts";
 import { claimRequest, countSolverWork, listSolverWork, releaseRequest, type SolverWorkItem } from "./solverWork.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import {
@@ -31,6 +41,7 @@ import type { Address } from "viem";
 import {
   appendSolverTxAttempt,
   findPendingSolverTransaction,
+  listPendingSolverTransactions,
   getSolverTransaction,
   insertSolverTransaction,
   lockNextNonce,
@@ -65,6 +76,8 @@ export type Repositories = {
   saveQuote(quote: NewQuote): Promise<StoredQuote>;
   getQuote(requestId: string): Promise<StoredQuote | null>;
   getQuoteByOrderId(orderId: string): Promise<StoredQuote | null>;
+  /** The stored orders of several requests in one query (GET /requests/v2?includeOrderData=true). */
+  getOrderDataByRequestIds(requestIds: readonly string[]): Promise<Map<string, unknown>>;
   createRequest(request: NewRequest): Promise<StoredRequest>;
   getRequest(id: string): Promise<StoredRequest | null>;
   getRequestByOrderId(orderId: string): Promise<StoredRequest | null>;
@@ -77,8 +90,15 @@ export type Repositories = {
   parkRequest(id: string, reason: { code: string; message: string }): Promise<void>;
   countParkedRequests(): Promise<number>;
   listRequests(filters?: RequestFilters): Promise<RequestPage>;
+  /** Requests written since `since` (ids and `updated_at` in unix ms), newest first; `truncated` past `limit`. */
+  listRequestsUpdatedSince(since: Date, limit?: number): Promise<{ changes: Array<{ id: string; updatedAt: number }>; truncated: boolean }>;
   getCheckpoint(chainId: number, contract: string): Promise<number | null>;
-  setCheckpoint(chainId: number, contract: string, block: number): Promise<void>;
+  /** The indexer's (./checkpoints.ts): the block and its hash (appended to the recent range ends), a deep reorg's halt, the operator's resume. */
+  setCheckpoint(chainId: number, contract: string, block: number, hash?: string): Promise<void>;
+  getIndexerCheckpoint(chainId: number, contract: string): Promise<IndexerCheckpoint | null>;
+  haltIndexer(chainId: number, contract: string, halt: IndexerHalt): Promise<void>;
+  resumeIndexer(chainId: number, contract: string, at: { block: number; hash: string }): Promise<boolean>;
+  listHaltedChains(): Promise<number[]>;
   pendingOutboxEvents(limit?: number): Promise<OutboxEvent[]>;
   requestEvents(requestId: string): Promise<OutboxEvent[]>;
   markOutboxDelivered(id: number): Promise<void>;
@@ -103,8 +123,9 @@ export type Repositories = {
   insertSolverTransaction(t: NewSolverTransaction): Promise<SolverTransaction>;
   getSolverTransaction(key: SolverTxKey): Promise<SolverTransaction | null>;
   appendSolverTxAttempt(key: SolverTxKey, attempt: TxAttempt): Promise<SolverTransaction | null>;
-  settleSolverTransaction(key: SolverTxKey, state: Exclude<TxState, "pending">, minedHash: string | null): Promise<void>;
+  settleSolverTransaction(key: SolverTxKey, state: TxState, minedHash: string | null): Promise<void>;
   findPendingSolverTransaction(chainId: number, purpose: TxPurpose, subject: string): Promise<SolverTransaction | null>;
+  listPendingSolverTransactions(purpose: TxPurpose, limit: number): Promise<SolverTransaction[]>;
   solverTransactionStats(): ReturnType<typeof solverTransactionStats>;
   /** Inventory (./solverReservations.ts): a fill's reservation of the solver's balance, and what the fills in flight hold. */
   reserveFill(reservation: FillReservation): Promise<ReservationResult>;
@@ -129,6 +150,13 @@ export type Store = Repositories & {
    * connection opens with the first listener. Returns the unsubscribe function.
    */
   onOutboxChange(listener: () => void): () => void;
+  /**
+   * Calls `listener` (synchronously, errors ignored) with the ids of the requests a write through this
+   * store changed — created, transitioned or patched — once that write has committed (once per
+   * transaction). Other processes' writes are not seen here (`listRequestsUpdatedSince` finds them).
+   * Returns the unsubscribe function.
+   */
+  onRequestsChanged(listener: (requestIds: readonly string[]) => void): () => void;
   /** Applies pending migrations (createStore already did; safe to call again). Returns the versions applied. */
   migrate(): Promise<number[]>;
   close(): Promise<void>;
@@ -139,6 +167,7 @@ function repositories(ctx: StoreContext): Repositories {
     saveQuote: (q) => saveQuote(ctx, q),
     getQuote: (id) => getQuote(ctx, id),
     getQuoteByOrderId: (id) => getQuoteByOrderId(ctx, id),
+    getOrderDataByRequestIds: (ids) => getOrderDataByRequestIds(ctx, ids),
     createRequest: (r) => createRequest(ctx, r),
     getRequest: (id) => getRequest(ctx, id),
     getRequestByOrderId: (id) => getRequestByOrderId(ctx, id),
@@ -148,8 +177,13 @@ function repositories(ctx: StoreContext): Repositories {
     parkRequest: (id, r) => parkRequest(ctx, id, r),
     countParkedRequests: () => countParkedRequests(ctx),
     listRequests: (f) => listRequests(ctx, f),
+    listRequestsUpdatedSince: (since, limit) => listRequestsUpdatedSince(ctx, since, limit),
     getCheckpoint: (c, a) => getCheckpoint(ctx, c, a),
-    setCheckpoint: (c, a, b) => setCheckpoint(ctx, c, a, b),
+    setCheckpoint: (c, a, b, h) => setCheckpoint(ctx, c, a, b, h),
+    getIndexerCheckpoint: (c, a) => getIndexerCheckpoint(ctx, c, a),
+    haltIndexer: (c, a, h) => haltIndexer(ctx, c, a, h),
+    resumeIndexer: (c, a, at) => resumeIndexer(ctx, c, a, at),
+    listHaltedChains: () => listHaltedChains(ctx),
     pendingOutboxEvents: (l) => pendingOutboxEvents(ctx, l),
     requestEvents: (id) => requestEvents(ctx, id),
     markOutboxDelivered: (id) => markOutboxDelivered(ctx, id),
@@ -173,6 +207,7 @@ function repositories(ctx: StoreContext): Repositories {
     appendSolverTxAttempt: (k, a) => appendSolverTxAttempt(ctx, k, a),
     settleSolverTransaction: (k, s, h) => settleSolverTransaction(ctx, k, s, h),
     findPendingSolverTransaction: (c, p, s) => findPendingSolverTransaction(ctx, c, p, s),
+    listPendingSolverTransactions: (p, l) => listPendingSolverTransactions(ctx, p, l),
     solverTransactionStats: () => solverTransactionStats(ctx),
     reserveFill: (r) => reserveFill(ctx, r),
     reservedAmounts: () => reservedAmounts(ctx),
@@ -198,65 +233,80 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
   const now = options.now ?? (() => new Date());
   const db: Db = engineDb(engine);
   const outboxListeners = new Set<() => void>();
-  const notifyOutbox = () => {
-    for (const listener of outboxListeners) {
+  const changeListeners = new Set<(requestIds: readonly string[]) => void>();
+  const notify = <A extends unknown[]>(listeners: Set<(...args: A) => void>, ...args: A) => {
+    for (const listener of listeners) {
       try {
-        listener();
+        listener(...args);
       } catch {
         // A listener's failure is its own; the write has committed.
       }
     }
   };
-  // On PostgreSQL, other processes' status changes arrive as notifications (the outbox trigger): the
-  // listeners hear about them within milliseconds instead of at their next poll. The LISTEN
-  // connection is opened with the first listener.
-  const changeListeners = new Set<() => void>();
-  const notifyChange = () => {
-    for (const listener of changeListeners) {
-      try {
-        listener();
-      } catch {
-        // A listener's failure is its own.
-      }
-    }
+  const notifyOutbox = () => notify(outboxListeners);
+  const notifyChanged = (ids: readonly string[]) => {
+    if (ids.length > 0) notify(changeListeners, ids);
   };
+  // On PostgreSQL, other processes' status changes arrive as notifications (the outbox trigger): the
+  // outbox-change listeners hear about them within milliseconds instead of at their next poll. The
+  // LISTEN connection is opened with the first listener.
+  const crossProcessListeners = new Set<() => void>();
   let unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
   const listenAcrossProcesses = () => {
-    unlisten ??= engine.listen ? engine.listen(OUTBOX_CHANNEL, notifyChange).catch(() => undefined) : Promise.resolve(undefined);
+    unlisten ??= engine.listen ? engine.listen(OUTBOX_CHANNEL, () => notify(crossProcessListeners)).catch(() => undefined) : Promise.resolve(undefined);
   };
   // The repositories whose calls write outbox events tell the listeners once their transaction has
   // committed: at once for a call of its own, at the end of `transaction` for calls made inside it.
+  // Writes of a request's public fields (create, transition, patch) tell the change listeners the same way.
   const top = repositories({ db, now });
   return {
     ...top,
     createRequest: async (request) => {
       const created = await top.createRequest(request);
       notifyOutbox();
+      notifyChanged([created.id]);
       return created;
     },
     transitionRequest: async (id, to, patch) => {
       const next = await top.transitionRequest(id, to, patch);
       notifyOutbox();
+      notifyChanged([next.id]);
+      return next;
+    },
+    patchRequest: async (id, patch) => {
+      const next = await top.patchRequest(id, patch);
+      notifyChanged([next.id]);
       return next;
     },
     engine,
     transaction: async (fn) => {
       let wroteEvents = false;
+      const changed = new Set<string>();
       const result = await db.transaction((tx) => {
         const repos = repositories({ db: tx, now });
         return fn({
           ...repos,
-          createRequest: (request) => {
+          createRequest: async (request) => {
             wroteEvents = true;
-            return repos.createRequest(request);
+            const created = await repos.createRequest(request);
+            changed.add(created.id);
+            return created;
           },
-          transitionRequest: (id, to, patch) => {
+          transitionRequest: async (id, to, patch) => {
             wroteEvents = true;
-            return repos.transitionRequest(id, to, patch);
+            const next = await repos.transitionRequest(id, to, patch);
+            changed.add(next.id);
+            return next;
+          },
+          patchRequest: async (id, patch) => {
+            const next = await repos.patchRequest(id, patch);
+            changed.add(next.id);
+            return next;
           },
         });
       });
       if (wroteEvents) notifyOutbox();
+      notifyChanged([...changed]);
       return result;
     },
     onOutboxCommit(listener) {
@@ -265,12 +315,16 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
     },
     onOutboxChange(listener) {
       outboxListeners.add(listener);
-      changeListeners.add(listener);
+      crossProcessListeners.add(listener);
       listenAcrossProcesses();
       return () => {
         outboxListeners.delete(listener);
-        changeListeners.delete(listener);
+        crossProcessListeners.delete(listener);
       };
+    },
+    onRequestsChanged(listener) {
+      changeListeners.add(listener);
+      return () => void changeListeners.delete(listener);
     },
     migrate: () => migrate(engine),
     close: async () => {

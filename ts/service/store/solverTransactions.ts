@@ -92,8 +92,11 @@ export async function appendSolverTxAttempt({ db, now }: StoreContext, key: Solv
   return rows.length === 0 ? null : fromRow(rows[0]!);
 }
 
-/** Records how the nonce ended: `mined` (with the attempt that landed) or `superseded`. */
-export async function settleSolverTransaction({ db, now }: StoreContext, key: SolverTxKey, state: Exclude<TxState, "pending">, minedHash: string | null): Promise<void> {
+/**
+ * Records how the nonce ended: `mined` (with the attempt that landed) or `superseded` — or `pending`
+ * again (minedHash null) when a reorg took the mined attempt's block away and the nonce is followed anew.
+ */
+export async function settleSolverTransaction({ db, now }: StoreContext, key: SolverTxKey, state: TxState, minedHash: string | null): Promise<void> {
   await db.query("UPDATE solver_transactions SET state = $4, mined_hash = $5, updated_at = $6::timestamptz WHERE chain_id = $1 AND address = $2 AND nonce = $3", [
     key.chainId,
     canonicalAddress(key.address),
@@ -111,6 +114,15 @@ export async function findPendingSolverTransaction({ db }: StoreContext, chainId
     [chainId, purpose, subject],
   );
   return rows.length === 0 ? null : fromRow(rows[0]!);
+}
+
+/**
+ * Pending transactions of one purpose, oldest first: those no request step follows (a permit deposit
+ * sent for the API) are followed by the solver loop from this list.
+ */
+export async function listPendingSolverTransactions({ db }: StoreContext, purpose: TxPurpose, limit: number): Promise<SolverTransaction[]> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM solver_transactions WHERE state = 'pending' AND purpose = $1 ORDER BY created_at, nonce LIMIT $2`, [purpose, limit]);
+  return rows.map(fromRow);
 }
 
 /** Per (chain, sender): pending transactions and how many attempts they took (metrics). */

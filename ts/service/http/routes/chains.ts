@@ -30,10 +30,16 @@ export const chainsSchema = {
 
 export function registerChainsRoute(
   app: FerryApp,
-  options: { chains: readonly ChainConfig[]; solverAddress: Address | undefined; inventory?: Pick<SolverInventory, "lines"> },
+  options: {
+    chains: readonly ChainConfig[];
+    solverAddress: Address | undefined;
+    attesterAddress?: Address | undefined;
+    strayRefundMinimumUsd?: string;
+    inventory?: Pick<SolverInventory, "lines">;
+  },
 ): void {
   // The configuration is fixed for the life of the app: build the records once; only capacity moves.
-  const records = options.chains.map((chain) => toChainRecord(chain, options.solverAddress));
+  const records = options.chains.map((chain) => toChainRecord(chain, options.solverAddress, options.strayRefundMinimumUsd, options.attesterAddress));
   const body = { chains: records };
   const inventory = options.inventory;
   if (!inventory) {
