@@ -314,7 +314,10 @@ describe("parseConfig", function () {
       serviceFeeBps: 0,
       fixedFeeUsd: "0.25",
       timeEstimateSeconds: 5,
-      gas: { depositNative: 35_000, depositErc20: 75_000, fillNative: 80_000, fillErc20: 1 },
+      gas: { depositNative: 35_000, depositErc20: 75_000, fillNative: 80_000, fillErc20: 1, fillWithCalls: 150_000, callDefault: 150_000, topupCall: 40_000 },
+      priceSources: [],
+      swapSlippageBps: 50,
+      topupGasUsd: "2",
     });
     expect(config.chains[0]!.nativeCurrency.usdPrice).to.equal("3000.5");
     expect(config.chains[0]!.erc20Currencies[0]!.usdPrice).to.equal("0.9998");

@@ -418,8 +418,12 @@ export type ChainConfig = {
   explorerName?: string;
   iconUrl?: string;
   confirmations: number;
-  /** The cap of one solver transaction's max fee × gas limit (wei). */
-  maxTransactionFee: bigint;
+  /**
+   * The cap of one solver transaction's max fee × gas limit, in wei as a decimal string (the schema's
+   * pattern: a positive integer). A string, like every amount in the config, so the config stays plain
+   * JSON (it is logged and served redacted); the nonce manager reads it with BigInt.
+   */
+  maxTransactionFee: string;
   /** A block is final only once at or below this tag's block as well; null: `confirmations` alone. */
   finalityTag: FinalityTag | null;
   /** Blocks per eth_getLogs call, at most. */
@@ -653,7 +657,7 @@ export const CONFIG_DEFAULTS = {
    * A solver transaction may cost at most 0.05 of the chain's native unit (max fee × gas limit), unless
    * the chain says otherwise; with the 500,000 gas cap that allows max fees up to 100 gwei.
    */
-  maxTransactionFee: 50_000_000_000_000_000n,
+  maxTransactionFee: "50000000000000000",
   log: { level: "info" } satisfies LogSettings,
   keyEnv: {
     allocator: "FERRY_ALLOCATOR_KEY",

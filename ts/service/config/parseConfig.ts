@@ -221,7 +221,7 @@ function chainDefaults(chain: NonNullable<ConfigFile["chains"]>[number], env: En
     ...(chain.explorerName !== undefined ? { explorerName: chain.explorerName } : {}),
     ...(chain.iconUrl !== undefined ? { iconUrl: chain.iconUrl } : {}),
     confirmations: chain.confirmations ?? CONFIG_DEFAULTS.confirmations,
-    maxTransactionFee: chain.maxTransactionFee !== undefined ? BigInt(chain.maxTransactionFee) : CONFIG_DEFAULTS.maxTransactionFee,
+    maxTransactionFee: chain.maxTransactionFee ?? CONFIG_DEFAULTS.maxTransactionFee,
     finalityTag: chain.finalityTag ?? null,
     maxLogRange: chain.maxLogRange ?? CONFIG_DEFAULTS.maxLogRange,
     nativeCurrency: { ...chain.nativeCurrency, logoURI: chain.nativeCurrency.logoURI ?? "" },

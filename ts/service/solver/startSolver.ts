@@ -126,7 +126,7 @@ export function createSolverNonceManager(options: { config: FerryConfig; store: 
     fees: createFeeOracle(options.clients),
     settings: {
       replaceAfterMs: options.replaceAfterMs ?? options.config.solver.replaceAfterMs,
-      maxTransactionFee: (chainId) => chainConfigs.get(chainId)?.maxTransactionFee ?? CONFIG_DEFAULTS.maxTransactionFee,
+      maxTransactionFee: (chainId) => BigInt(chainConfigs.get(chainId)?.maxTransactionFee ?? CONFIG_DEFAULTS.maxTransactionFee),
     },
     log: options.log ?? SILENT_LOG,
     ...(options.now && { now: options.now }),
