@@ -103,4 +103,39 @@ describeEachEngine("nonce manager", (engine) => {
     expect(isFerryError(error, "TRANSACTION_FEE_CAP_EXCEEDED"), String(error)).to.equal(true);
     expect(await env!.destination.publicClient.getTransactionCount({ address: env!.solver })).to.equal(before);
   });
+
+  it("send_withAGasCap_anEstimateAboveItIsGasCapExceeded_andTheLimitNeverExceedsIt", async function () {
+    this.timeout(60_000);
+    const chainId = env!.destination.chainId;
+    const [store] = await twoStores();
+    const nonceManager = manager(store);
+    const before = await env!.destination.publicClient.getTransactionCount({ address: env!.solver });
+    // A plain transfer needs 21,000 gas and a little for its data: a cap of 21,000 is below its estimate.
+    const refused = await nonceManager.send({ chainId, purpose: "approve", subject: "over-cap", tx: { ...selfTransfer(5), maxGas: 21_000n }, record: async () => {} }).catch((e: unknown) => e);
+    expect(isFerryError(refused, "GAS_CAP_EXCEEDED"), String(refused)).to.equal(true);
+    expect(await env!.destination.publicClient.getTransactionCount({ address: env!.solver })).to.equal(before);
+    // Within the cap: the 20% headroom is cut at the cap.
+    const estimate = await env!.destination.publicClient.estimateGas({ account: env!.solver, ...selfTransfer(6) });
+    const sent = await nonceManager.send({ chainId, purpose: "approve", subject: "at-cap", tx: { ...selfTransfer(6), maxGas: estimate + 1n }, record: async () => {} });
+    const stored = await store.getSolverTransaction({ chainId, address: sent.address, nonce: sent.txNonce });
+    expect(stored!.call.gas).to.equal(estimate + 1n);
+  });
+
+  // Last in the suite: it rewinds the destination chain.
+  it("follow_aMinedTransactionWhoseBlockAReorgTookAway_isFollowedAgain_andLandsOnTheNewFork", async function () {
+    this.timeout(60_000);
+    const chainId = env!.destination.chainId;
+    const [store] = await twoStores();
+    const nonceManager = manager(store);
+    const fork = await env!.destination.testClient.snapshot();
+    const sent = await nonceManager.send({ chainId, purpose: "approve", subject: "reorged", tx: selfTransfer(7), record: async () => {} });
+    expect((await nonceManager.follow({ chainId, txNonce: sent.txNonce })).state).to.equal("mined");
+    // The block holding it is replaced (the chain goes back to the fork point): the stored "mined" is stale.
+    await env!.destination.testClient.revert({ id: fork });
+    expect(await env!.destination.publicClient.getTransactionCount({ address: env!.solver })).to.equal(sent.txNonce);
+    const again = await nonceManager.follow({ chainId, txNonce: sent.txNonce });
+    expect(again.state, "the nonce is followed again (the lost attempt re-broadcast)").to.equal("pending");
+    const landed = await nonceManager.follow({ chainId, txNonce: sent.txNonce });
+    expect({ state: landed.state, hash: landed.hash }).to.deep.equal({ state: "mined", hash: sent.hash });
+  });
 });
