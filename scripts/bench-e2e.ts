@@ -21,6 +21,16 @@
 //
 //   FERRY_BENCH_N (20)  FERRY_BENCH_CONCURRENCY (8, at most 16)  FERRY_BENCH_SATURATION_N (40)
 //   FERRY_BENCH_STABLECOIN_N (10)  FERRY_BENCH_POLL_MS (20)  FERRY_BENCH_SATURATION_POLL_MS (100)
+//
+// The saturation run (issue 12): FERRY_BENCH_USERS (200) fresh users (funded with hardhat_setBalance)
+// push FERRY_BENCH_USER_INTENTS (2) native intents each, all users at once, polling their status every
+// FERRY_BENCH_USERS_POLL_MS (1000: the spec's recommended polling; 200 users polling faster would
+// measure the status route, not the solver). Next to it, in the same run, the chain's own throughput:
+// FERRY_BENCH_TRANSFERS (600) plain transfers from as many senders at once on the origin chain (an
+// intent costs the origin chain two transactions: the deposit and the repayment). Then, unless
+// FERRY_BENCH_POSTGRES=0 or no PostgreSQL answers (FERRY_BENCH_DATABASE_URL, else the local server),
+// the same load against the service as separate processes on PostgreSQL: 1 replica, then 2 replicas
+// (users spread over them), each on a fresh database; the in-process service is stopped first.
 import hre from "hardhat";
 import { parseEther } from "viem";
 import { devnetAccounts, HARDHAT_FUNDED_ACCOUNTS } from "../ts/devnet/devnetAccounts.ts";
@@ -38,7 +48,14 @@ const POLL_MS = intFromEnv("FERRY_BENCH_POLL_MS", 20);
 // on these machines (bench:api). So the saturation phase polls more slowly and its throughput ends at
 // the last success's updatedAt (read from the public API), not at the last poll.
 const SATURATION_POLL_MS = intFromEnv("FERRY_BENCH_SATURATION_POLL_MS", 100);
-const INTENT_TIMEOUT_MS = 60_000;
+const INTENT_TIMEOUT_MS = 120_000;
+const USERS = intFromEnv("FERRY_BENCH_USERS", 200);
+const USER_INTENTS = intFromEnv("FERRY_BENCH_USER_INTENTS", 2);
+const USERS_POLL_MS = intFromEnv("FERRY_BENCH_USERS_POLL_MS", 1000);
+const TRANSFERS = intFromEnv("FERRY_BENCH_TRANSFERS", 600);
+const POSTGRES = process.env.FERRY_BENCH_POSTGRES !== "0";
+/** Issue 12's bar at 200 users: ≥ 100 intents/s or ≥ 50% of the chain's transaction throughput, whichever is lower; p50 < 500 ms. */
+const SATURATION_P50_TARGET_MS = 500;
 const FUNDED_USERS = devnetAccounts(HARDHAT_FUNDED_ACCOUNTS).filter((a) => a.role === "user").length;
 if (CONCURRENCY > FUNDED_USERS) {
   process.stderr.write(`bench:e2e: FERRY_BENCH_CONCURRENCY is at most ${FUNDED_USERS} (funded user accounts, one per concurrent user)\n`);
@@ -59,6 +76,9 @@ await hre.tasks.getTask("build").run({ quiet: true });
 // Loaded after the build: the deploy code imports the compiled artifacts.
 const { startBenchStack } = await import("./bench/benchStack.ts");
 const { runIntentPhase } = await import("./bench/intentPhase.ts");
+const { runTransferPhase } = await import("./bench/transferPhase.ts");
+const { benchPostgres, startBenchReplicas } = await import("./bench/benchReplicas.ts");
+const { generatePrivateKey, privateKeyToAccount } = await import("viem/accounts");
 
 const stack = await startBenchStack({ network: hre.network, log: (line) => log(`  ${line}`) });
 let failed = false;
@@ -145,6 +165,80 @@ try {
   log("");
   log(`saturation: ${intentsPerSecond.toFixed(2)} intents/s (${saturation.length} intents, ${CONCURRENCY} users, ${((phaseEnd - startedAt) / 1000).toFixed(1)} s)`);
   log(`native p50 < ${P50_TARGET_MS} ms (sequential): ${nativeP50 < P50_TARGET_MS ? "yes" : "NO"} (${ms(nativeP50)} ms)`);
+
+  // ---- The saturation run: USERS users at once, next to the chain's own throughput ----
+  const fresh = async (count: number) => {
+    const keys = Array.from({ length: count }, () => generatePrivateKey());
+    for (const key of keys) await origin!.testClient.setBalance({ address: privateKeyToAccount(key).address, value: parseEther("1000") });
+    return keys;
+  };
+  log("");
+  log(`  chain throughput: ${TRANSFERS} plain transfers from ${USERS} senders at once on chain ${origin!.chainId}…`);
+  const transfers = await runTransferPhase({ rpcUrl: origin!.rpcUrl, chainId: origin!.chainId, senders: await fresh(USERS), count: TRANSFERS });
+  const chainTps = transfers.count / ((transfers.endedAt - transfers.startedAt) / 1000);
+  const saturationUsers = await fresh(USERS);
+  const saturationRows: string[][] = [];
+  const saturate = async (label: string, apiUrls: string[], apiKey: string) => {
+    log(`  ${label}: ${USERS * USER_INTENTS} native intents from ${USERS} users at once…`);
+    const result = await runIntentPhase({
+      apiUrl: apiUrls[0]!,
+      apiUrls,
+      apiKey,
+      chains: stack.chains.map((chain) => ({ chainId: chain.chainId, rpcUrl: chain.rpcUrl })),
+      users: saturationUsers,
+      count: USERS * USER_INTENTS,
+      route: native,
+      pollMs: USERS_POLL_MS,
+      timeoutMs: INTENT_TIMEOUT_MS,
+    });
+    const end = Math.max(...result.timings.map((t) => t.successAt));
+    const perSecond = result.timings.length / ((end - result.startedAt) / 1000);
+    const recorded = result.timings.map((t) => t.recordedMs).sort((a, b) => a - b);
+    const observed = result.timings.map((t) => t.observedMs).sort((a, b) => a - b);
+    saturationRows.push([
+      label,
+      String(result.timings.length),
+      perSecond.toFixed(1),
+      ms(percentile(recorded, 50)),
+      ms(percentile(recorded, 99)),
+      ms(percentile(observed, 50)),
+      ms(percentile(observed, 99)),
+      (perSecond / chainTps).toFixed(2),
+    ]);
+    return { perSecond, p50: percentile(recorded, 50) };
+  };
+  const devnet = await saturate(`devnet (PGlite, 1 process)`, [stack.server.url], stack.apiKey);
+  let replicaRatio: string | undefined;
+  if (POSTGRES) {
+    const server = await benchPostgres();
+    if ("reason" in server) {
+      log(`  PostgreSQL runs skipped: no server answered (${server.reason})`);
+    } else {
+      // The in-process service (its own PGlite database) must not watch the chains meanwhile.
+      await stack.server.close();
+      const one = await startBenchReplicas(stack, server.url, 1, "one");
+      let single: { perSecond: number };
+      try {
+        single = await saturate("PostgreSQL, 1 replica", one.urls, one.apiKey);
+      } finally {
+        await one.close();
+      }
+      const two = await startBenchReplicas(stack, server.url, 2, "two");
+      try {
+        const double = await saturate("PostgreSQL, 2 replicas", two.urls, two.apiKey);
+        replicaRatio = (double.perSecond / single.perSecond).toFixed(2);
+      } finally {
+        await two.close();
+      }
+    }
+  }
+  log("");
+  log(`saturation — ${USERS} users × ${USER_INTENTS} intents, status polled every ${USERS_POLL_MS} ms; deposit receipt → success by the record's updatedAt, and as first seen by a poll:`);
+  log(table(["run", "intents", "intents/s", "p50 ms", "p99 ms", "p50 seen", "p99 seen", "÷ chain tx/s"], saturationRows));
+  log(`chain's own throughput (baseline, same run): ${chainTps.toFixed(1)} transfers/s on chain ${origin!.chainId} (p50 send → receipt ${ms(percentile(transfers.latenciesMs.sort((a, b) => a - b), 50))} ms; an intent costs it 2 transactions)`);
+  const bar = Math.min(100, chainTps / 2);
+  log(`target at ${USERS} users: ≥ ${bar.toFixed(1)} intents/s (min of 100 and 50% of the chain's ${chainTps.toFixed(1)} tx/s): ${devnet.perSecond >= bar ? "yes" : "NO"} (${devnet.perSecond.toFixed(1)}); p50 < ${SATURATION_P50_TARGET_MS} ms: ${devnet.p50 < SATURATION_P50_TARGET_MS ? "yes" : "NO"} (${ms(devnet.p50)} ms)`);
+  if (replicaRatio) log(`2 replicas ÷ 1 on PostgreSQL: ${replicaRatio}× (target ≥ 1.6×)`);
 } catch (error) {
   failed = true;
   process.stderr.write(`bench:e2e: ${(error as Error).stack ?? error}\n`);

@@ -34,6 +34,10 @@ export type BenchStack = {
   stablecoin: Address;
   /** All 20 funded Hardhat accounts, roles as in the devnet (deployer, allocator, attester, solver, users). */
   accounts: DevnetAccount[];
+  /** Where the deployment records are, and the service's key variables (for service processes of its own: scripts/bench/benchReplicas.ts). */
+  deploymentsDir: string;
+  serviceEnv: Record<string, string>;
+  dir: string;
   close: () => Promise<void>;
 };
 
@@ -82,7 +86,7 @@ export async function startBenchStack(options: {
     const { key: apiKey } = await apiKeyStore(server.store).createApiKey("bench", BENCH_API_KEY_PER_MINUTE);
     log(`service on ${server.url} (PGlite in ${join(dir, "data")})`);
     const running = server;
-    return { chains, config, server: running, apiKey, stablecoin, accounts, close };
+    return { chains, config, server: running, apiKey, stablecoin, accounts, deploymentsDir, serviceEnv: env, dir, close };
   } catch (error) {
     await close();
     throw error;

@@ -9,7 +9,9 @@ import type { Address, Hex } from "viem";
 import type { IntentTiming } from "./intentRunner.ts";
 
 export type IntentPhaseSpec = {
+  /** One URL, or several replicas: user i talks to apiUrls[i % n] (a load balancer's spread). */
   apiUrl: string;
+  apiUrls?: string[];
   apiKey: string;
   chains: Array<{ chainId: number; rpcUrl: string }>;
   /** Private keys of funded accounts, one per concurrent user. */

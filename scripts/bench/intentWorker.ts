@@ -22,7 +22,8 @@ try {
   let started = 0;
   const startedAt = Date.now();
   await Promise.all(
-    spec.users.map(async (privateKey) => {
+    spec.users.map(async (privateKey, index) => {
+      const apiUrl = spec.apiUrls?.length ? spec.apiUrls[index % spec.apiUrls.length]! : spec.apiUrl;
       const account = privateKeyToAccount(privateKey);
       const clients: IntentClients = {
         chains: new Map(
@@ -35,7 +36,7 @@ try {
       const body = quoteRequestBody({ user: account.address, ...spec.route, amount: BigInt(spec.route.amount) });
       while (started < spec.count) {
         started += 1;
-        timings.push(await runIntent({ apiUrl: spec.apiUrl, apiKey: spec.apiKey, body, clients, pollMs: spec.pollMs, timeoutMs: spec.timeoutMs }));
+        timings.push(await runIntent({ apiUrl, apiKey: spec.apiKey, body, clients, pollMs: spec.pollMs, timeoutMs: spec.timeoutMs }));
       }
     }),
   );

@@ -36,7 +36,11 @@ export async function startDevnetChain(args: {
   host: string;
   port: number;
 }): Promise<DevnetChain> {
-  const server = await args.network.createServer(args.name, args.host, args.port);
+  // Blocks mined within one second may share its timestamp (as on fast L2s). Without it every automined
+  // block is one second after the last, and under load (hundreds of transactions a second) the chain's
+  // clock runs minutes ahead of the wall clock: quotes, stamped with wall-clock time, expire before
+  // their deposits are mined.
+  const server = await args.network.createServer({ network: args.name, override: { allowBlocksWithSameTimestamp: true } }, args.host, args.port);
   const { address, port } = await server.listen();
   const rpcUrl = `http://${address}:${port}`;
   try {

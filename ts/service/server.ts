@@ -24,8 +24,9 @@ import { createTransactionIndexer } from "./solver/indexTransaction.ts";
 import { createPermitDepositSubmitter } from "./solver/submitPermitDeposit.ts";
 import { configuredStoreOptions } from "./store/configuredStore.ts";
 import { createStore, type Store } from "./store/createStore.ts";
-import { solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
-import type { Logger } from "./logging/logger.ts";
+import { createSolverNonceManager, solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
+import type { NonceManager } from "./solver/nonceManager.ts";
+import { SILENT_LOG, type Logger } from "./logging/logger.ts";
 import { parseWebhookSecretKey } from "./store/webhooks.ts";
 import { startWebhookWorker, type RunningWebhookWorker, type WebhookWorkerSettings } from "./webhooks/webhookWorker.ts";
 
@@ -81,13 +82,17 @@ export async function startServer(options: {
         pollingIntervalMs: Math.min(solverPollMs, 1000),
         metrics: createChainMetrics(metricsRegistry),
       });
+    // One nonce manager of the solver's key for the process: the solver and the permit-deposit
+    // submitter share it (its log is the app's, bound once the app exists).
+    const processLog = lateBoundLogger();
+    const transactions = createSolverNonceManager({ config, store, clients, log: processLog });
     const deps: AppDeps = {
       checks: [...clients.all().map(rpcReadinessCheck), databaseReadinessCheck(store)],
       metricsRegistry,
       accounts,
       chainClients: clients,
       transactionIndexer: createTransactionIndexer({ store, clients, chains: config.chains }),
-      permitSubmitter: createPermitDepositSubmitter({ store, clients, chains: config.chains, allocator: accounts.allocator }),
+      permitSubmitter: createPermitDepositSubmitter({ store, clients, chains: config.chains, allocator: accounts.allocator, transactions, maxGas: BigInt(config.solver.maxGasPerTransaction) }),
       ...options.deps,
       store,
     };
@@ -96,7 +101,8 @@ export async function startServer(options: {
     const url = await app.listen({ host: config.server.host, port: config.server.port });
     app.log.info({ config: redactConfig(config), database: store.engine.kind }, "ferry service listening");
     const log = serviceLogger(app);
-    const solver = maybeStartSolver({ config, store, log, accounts, clients, metricsRegistry }, options.solver);
+    processLog.bind(log);
+    const solver = maybeStartSolver({ config, store, log, accounts, clients, metricsRegistry, transactions }, options.solver);
     const webhooks = maybeStartWebhooks(config, store, log, options.webhooks);
     // The solver and the webhook worker stop (in-flight work finishes or is left under its lease) before
     // the app closes, and so before the store does.
@@ -112,13 +118,33 @@ export async function startServer(options: {
 }
 
 /** The app's pino logger in the service's one Logger shape (logging/logger.ts). */
+/** A logger whose target is set later (what is logged before `bind` is dropped). */
+function lateBoundLogger(): Logger & { bind(target: Logger): void } {
+  let target: Logger = SILENT_LOG;
+  return {
+    bind: (next) => void (target = next),
+    debug: (obj, msg) => target.debug(obj, msg),
+    info: (obj, msg) => target.info(obj, msg),
+    warn: (obj, msg) => target.warn(obj, msg),
+    error: (obj, msg) => target.error(obj, msg),
+  };
+}
+
 function serviceLogger(app: FerryApp): Logger {
   const log: Logger = app.log;
   return log;
 }
 
 function maybeStartSolver(
-  { config, store, log, accounts, clients, metricsRegistry }: { config: FerryConfig; store: Store; log: Logger; accounts: ServiceAccounts; clients: ChainClients; metricsRegistry: Registry },
+  {
+    config,
+    store,
+    log,
+    accounts,
+    clients,
+    metricsRegistry,
+    transactions,
+  }: { config: FerryConfig; store: Store; log: Logger; accounts: ServiceAccounts; clients: ChainClients; metricsRegistry: Registry; transactions: NonceManager },
   options: ServerSolverOptions | undefined,
 ): RunningSolver | undefined {
   if (options === false || !config.solver.enabled) return undefined;
@@ -127,8 +153,8 @@ function maybeStartSolver(
     return undefined;
   }
   const pollIntervalMs = options?.pollIntervalMs ?? config.solver.pollIntervalMs;
-  log.info({ solver: config.accounts.solver, pollIntervalMs }, "solver started");
-  return startSolver({ config, store, log, pollIntervalMs, accounts, clients, metricsRegistry });
+  log.info({ solver: config.accounts.solver, pollIntervalMs, concurrency: config.solver.concurrency }, "solver started");
+  return startSolver({ config, store, log, pollIntervalMs, accounts, clients, metricsRegistry, transactions });
 }
 
 function maybeStartWebhooks(config: FerryConfig, store: Store, log: Logger, options: ServerWebhookOptions | undefined): RunningWebhookWorker | undefined {

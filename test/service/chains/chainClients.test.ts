@@ -21,6 +21,7 @@ function chainConfig(rpcUrls: string[], timeoutMs: number): ChainConfig {
     confirmations: 1,
     finalityTag: null,
     maxLogRange: 2000,
+    maxTransactionFee: "50000000000000000",
     nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18, logoURI: "" },
     erc20Currencies: [],
     contracts: { depository: A, attestedReceiver: A, multicaller: A },

@@ -36,7 +36,7 @@ describe("parseConfig", function () {
     const config = parseConfig({}, {}, "/srv/ferry");
     expect(config.server).to.deep.equal({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, apiKeyCacheSeconds: 5, statusCacheRefreshMs: 250, corsOrigins: ["*"] });
     expect(config.rateLimits).to.deep.equal({ anonymousPerMinute: 120, apiKeyPerMinute: 1200 });
-    expect(config.database).to.deep.equal({ dataDir: "/srv/ferry/.ferry/data" });
+    expect(config.database).to.deep.equal({ dataDir: "/srv/ferry/.ferry/data", poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 });
     expect(config.deploymentsDir).to.equal("/srv/ferry/deployments");
     expect(config.chains).to.deep.equal([]);
     expect(config.keys).to.deep.equal({});
@@ -53,7 +53,18 @@ describe("parseConfig", function () {
       maxInFlightPerEndpoint: 4,
       denyNetworks: ["169.254.0.0/16", "fe80::/10"],
     });
-    expect(config.solver).to.deep.equal({ enabled: true, pollIntervalMs: 1000, maxGasPerTransaction: 500_000, fillDeadlineMarginSeconds: 30, strayRefundMinimumUsd: "1" });
+    expect(config.solver).to.deep.equal({
+      enabled: true,
+      pollIntervalMs: 1000,
+      concurrency: 64,
+      concurrencyPerChain: 48,
+      leaseMs: 15_000,
+      stepTimeoutMs: 10_000,
+      replaceAfterMs: 30_000,
+      maxGasPerTransaction: 500_000,
+      fillDeadlineMarginSeconds: 30,
+      strayRefundMinimumUsd: "1",
+    });
     expect(config.log).to.deep.equal({ level: "info" });
   });
 
@@ -164,7 +175,16 @@ describe("parseConfig", function () {
   it("parseConfig_processSwitches_fromTheFileThenTheEnvironment", function () {
     const file = { solver: { enabled: false, pollIntervalMs: 250 }, webhooks: { enabled: false }, log: { level: "debug" } };
     const fromFile = parseConfig(file, {}, "/");
-    const safety = { maxGasPerTransaction: 500_000, fillDeadlineMarginSeconds: 30, strayRefundMinimumUsd: "1" };
+    const safety = {
+      concurrency: 64,
+      concurrencyPerChain: 48,
+      leaseMs: 15_000,
+      stepTimeoutMs: 10_000,
+      replaceAfterMs: 30_000,
+      maxGasPerTransaction: 500_000,
+      fillDeadlineMarginSeconds: 30,
+      strayRefundMinimumUsd: "1",
+    };
     expect(fromFile.solver).to.deep.equal({ enabled: false, pollIntervalMs: 250, ...safety });
     expect(fromFile.webhooks.enabled).to.equal(false);
     expect(fromFile.log.level).to.equal("debug");
@@ -182,6 +202,15 @@ describe("parseConfig", function () {
     const empty = parseConfig(file, { FERRY_SOLVER: "", FERRY_SOLVER_POLL_MS: "", FERRY_WEBHOOKS: "", FERRY_LOG_LEVEL: "" }, "/");
     expect(empty.solver).to.deep.equal({ enabled: false, pollIntervalMs: 250, ...safety });
     expect(empty.log.level).to.equal("debug");
+  });
+
+  it("parseConfig_databasePoolAndTimeouts_defaultsThenTheFileThenTheEnvironment", function () {
+    const defaults = parseConfig({}, {}, "/").database;
+    expect({ ...defaults, dataDir: undefined }).to.deep.equal({ dataDir: undefined, poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 });
+    const file = { database: { poolSize: 5, connectTimeoutMs: 1000, statementTimeoutMs: 2000, idleInTransactionTimeoutMs: 3000 } };
+    expect(parseConfig(file, {}, "/").database).to.include(file.database);
+    const env = { FERRY_DB_POOL_SIZE: "7", FERRY_DB_CONNECT_TIMEOUT_MS: "1500", FERRY_DB_STATEMENT_TIMEOUT_MS: "2500", FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: "3500" };
+    expect(parseConfig(file, env, "/").database).to.include({ poolSize: 7, connectTimeoutMs: 1500, statementTimeoutMs: 2500, idleInTransactionTimeoutMs: 3500 });
   });
 
   it("parseConfig_solverSafetySettings_fromTheFileThenTheEnvironment", function () {
@@ -242,6 +271,10 @@ describe("parseConfig", function () {
       [{ solver: { keys: 1 } }, {}, "solver.keys"],
       [{ webhooks: { enabled: 0 } }, {}, "webhooks.enabled"],
       [{ log: { level: "loud" } }, {}, "log.level"],
+      [{ database: { poolSize: 0 } }, {}, "database.poolSize"],
+      [{ database: { statementTimeoutMs: 10 } }, {}, "database.statementTimeoutMs"],
+      [{}, { FERRY_DB_POOL_SIZE: "many" }, "FERRY_DB_POOL_SIZE"],
+      [{}, { FERRY_DB_STATEMENT_TIMEOUT_MS: "0" }, "FERRY_DB_STATEMENT_TIMEOUT_MS"],
     ];
     for (const [json, env, field] of cases) {
       const error = invalid(json, env);

@@ -98,6 +98,8 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     originFerry = await deployFerry(origin.viem);
     destinationFerry = await deployFerry(destination.viem);
     stablecoin = originFerry.stablecoin!.address;
+    // The solver holds fUSD to fill with (quotes above its inventory are refused: SOLVER_BALANCE_TOO_LOW).
+    for (const ferry of [originFerry, destinationFerry]) await ferry.stablecoin!.write.mint([SOLVER, 1_000_000n * 10n ** 6n]);
     store = await createStore();
     const config = serviceConfig(originFerry, destinationFerry, { FERRY_SOLVER_KEY: SOLVER_KEY, FERRY_ATTESTER_KEY: ATTESTER_KEY });
     server = await listen({ config, deps: { store, chainClients: clients } });

@@ -58,7 +58,9 @@ describe("solver: cancel before refund", function () {
     /** A request that fails before any fill (its quote had expired when the deposit was mined) while its fill deadline is an hour away. */
     async function expiredQuote(): Promise<QuotedIntent> {
       const now = await chainNow(env.origin);
-      const intent = makeIntent(env, { expiresAt: now, fillDeadline: Math.max(now, await chainNow(env.destination)) + 3600 });
+      // Expired a second before the latest block: the devnet may mine blocks sharing a timestamp (as fast
+      // L2s do), so an expiry equal to the latest block's time could still cover the deposit's block.
+      const intent = makeIntent(env, { expiresAt: now - 1, fillDeadline: Math.max(now, await chainNow(env.destination)) + 3600 });
       await saveQuote(engine.store, intent);
       await deposit(env, { orderId: intent.orderId, amount: intent.originAmount });
       return intent;

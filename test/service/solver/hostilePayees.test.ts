@@ -126,7 +126,8 @@ describe("solver: hostile payees", function () {
       it(`refund_toARefundToThat${hostile === "rejectsNative" ? "RejectsNative" : "BurnsGas"}_endsInRefundWithTheClaimInItsDetails_atBoundedGas`, async () => {
         const refundTo = hostile === "rejectsNative" ? await deployRevertingRecipient(env.origin) : await deployGasBurningRecipient(env.origin, 5_000_000n);
         // The quote expired before the deposit: the fill is never attempted, the deposit is refunded.
-        const intent = makeIntent(env, { refundTo, expiresAt: await chainNow(env.origin) });
+        // (A second before the latest block: the devnet may mine blocks sharing a timestamp.)
+        const intent = makeIntent(env, { refundTo, expiresAt: (await chainNow(env.origin)) - 1 });
         await saveQuote(engine.store, intent);
         await deposit(env, { orderId: intent.orderId, amount: intent.originAmount });
         const done = await tickUntil(newSolver(), engine.store, intent.requestId, (r) => r.status === "refund" || r.parked !== null || r.solver?.refund?.status === "reverted");

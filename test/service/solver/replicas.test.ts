@@ -41,4 +41,34 @@ describeEachEngine("solver replicas on one database", (engine) => {
       expect((await b.requestEvents(intent.requestId)).map((e) => e.status)).to.deep.equal(["waiting", "pending", "submitted", "success"]);
     }
   });
+
+  it("replicas_fillingAtOnceWithOneKey_neverClashOnANonce", async function () {
+    // Field test: two replicas sharing the solver key took the same nonce from the node and their steps
+    // failed (nonce too low / replacement underpriced) and dragged on past their leases. Nonces now come
+    // from the store: every send of every replica gets its own, first time.
+    this.timeout(180_000);
+    const db = await engine.freshDatabase();
+    const realClock = () => new Date();
+    const [a, b] = [await db.open(realClock), await db.open(realClock)];
+    stores.push(a, b);
+    const intents = Array.from({ length: 16 }, () => makeIntent(env!));
+    for (const intent of intents) {
+      await saveQuote(a, intent);
+      await deposit(env!, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
+    }
+    const complaints: string[] = [];
+    const log = {
+      debug() {},
+      info() {},
+      warn: (fields: Record<string, unknown>, message: string) => void complaints.push(`${message} ${JSON.stringify(fields)}`),
+      error: (fields: Record<string, unknown>, message: string) => void complaints.push(`${message} ${JSON.stringify(fields)}`),
+    };
+    const loops = [createSolver({ config: env!.config, store: a, log }), createSolver({ config: env!.config, store: b, log }), createSolver({ config: env!.config, store: b, log })];
+    for (let i = 0; i < 8; i++) await Promise.all(loops.map((loop) => loop.tick()));
+    for (const intent of intents) {
+      expect((await a.getRequest(intent.requestId))!.status).to.equal("success");
+      expect(await filledLogs(env!, intent.requestId)).to.have.length(1);
+    }
+    expect(complaints.filter((line) => /nonce|underpriced/i.test(line))).to.deep.equal([]);
+  });
 });

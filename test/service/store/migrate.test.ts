@@ -2,7 +2,21 @@ import { expect } from "chai";
 import { loadMigrations } from "../../../ts/service/store/migrate.ts";
 import { describeEachEngine } from "./engines.ts";
 
-const TABLES = ["api_keys", "indexer_checkpoints", "quotes", "request_events", "requests", "schema_migrations", "solver_claims", "stray_deposits", "stray_tracking", "webhook_attempts"];
+const TABLES = [
+  "api_keys",
+  "indexer_checkpoints",
+  "quotes",
+  "request_events",
+  "requests",
+  "schema_migrations",
+  "solver_claims",
+  "solver_nonces",
+  "solver_reservations",
+  "solver_transactions",
+  "stray_deposits",
+  "stray_tracking",
+  "webhook_attempts",
+];
 
 describeEachEngine("store migrations", (engine) => {
   it("migrate_appliesEveryNumberedFileOnce", async () => {

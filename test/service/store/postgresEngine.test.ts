@@ -2,7 +2,8 @@
 // SQL) before it connects anywhere.
 import { expect } from "chai";
 import { isFerryError } from "../../../ts/core/errors.ts";
-import { createPostgresEngine } from "../../../ts/service/store/postgresEngine.ts";
+import pg from "pg";
+import { createPostgresEngine, DEFAULT_POSTGRES_SETTINGS } from "../../../ts/service/store/postgresEngine.ts";
 
 describe("createPostgresEngine", function () {
   it("createPostgresEngine_aSchemaThatIsNotAnIdentifier_isInvalidInput_beforeConnecting", async function () {
@@ -15,3 +16,105 @@ describe("createPostgresEngine", function () {
     }
   });
 });
+
+describe("createPostgresEngine when the database goes away", function () {
+  this.timeout(60_000);
+  let url: string | undefined;
+  before(async function () {
+    url = await reachablePostgres();
+    if (!url) {
+      if (process.env.CI || process.env.FERRY_TEST_REQUIRE_POSTGRES) throw new Error("PostgreSQL unreachable under CI");
+      this.skip();
+    }
+  });
+
+  it("transaction_itsConnectionTerminatedMidway_isDatabaseUnavailable_theProcessLives_andTheNextQueryWorks", async () => {
+    // Before: the checked-out client had no `error` listener, so the server ending its session was an
+    // uncaught 'error' event that took the whole process (here: mocha) down.
+    const engine = await createPostgresEngine({ databaseUrl: url! });
+    const killer = new pg.Client({ connectionString: url });
+    await killer.connect();
+    try {
+      let error: unknown;
+      await engine
+        .transaction(async (tx) => {
+          const { rows } = await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+          await killer.query("SELECT pg_terminate_backend($1)", [rows[0]!.pid]);
+          // The server's termination notice arrives on the idle, checked-out client first.
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await tx.query("SELECT 1");
+        })
+        .catch((e: unknown) => (error = e));
+      expect(isFerryError(error, "DATABASE_UNAVAILABLE"), String(error)).to.equal(true);
+      const { rows } = await engine.query<{ one: number }>("SELECT 1 AS one");
+      expect(rows[0]!.one).to.equal(1);
+    } finally {
+      await killer.end();
+      await engine.close();
+    }
+  });
+
+  it("query_aServerThatRefusesConnections_isDatabaseUnavailable", async () => {
+    const engine = await createPostgresEngine({ databaseUrl: "postgres://nobody@127.0.0.1:1/none", settings: { ...DEFAULT_POSTGRES_SETTINGS, connectTimeoutMs: 1000 } });
+    try {
+      let error: unknown;
+      await engine.query("SELECT 1").catch((e: unknown) => (error = e));
+      expect(isFerryError(error, "DATABASE_UNAVAILABLE"), String(error)).to.equal(true);
+      error = undefined;
+      await engine.transaction(async () => 1).catch((e: unknown) => (error = e));
+      expect(isFerryError(error, "DATABASE_UNAVAILABLE"), String(error)).to.equal(true);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("listen_hearsANotifyFromAnotherConnection_andReconnectsAfterItsSessionIsTerminated", async () => {
+    const engine = await createPostgresEngine({ databaseUrl: url! });
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    const channel = `ferry_test_${process.pid}`;
+    let heard = 0;
+    const unlisten = await engine.listen!(channel, () => (heard += 1));
+    try {
+      const afterConnect = heard;
+      await other.query(`NOTIFY ${channel}`);
+      await until(() => heard > afterConnect);
+      // Terminate the listening session: it reconnects, calls back once, and hears the next NOTIFY.
+      await other.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1 AND pid <> pg_backend_pid()", [`LISTEN ${channel}`]);
+      const beforeReconnect = heard;
+      await until(() => heard > beforeReconnect);
+      const reconnected = heard;
+      await other.query(`NOTIFY ${channel}`);
+      await until(() => heard > reconnected);
+    } finally {
+      await unlisten();
+      await other.end();
+      await engine.close();
+    }
+  });
+});
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function reachablePostgres(): Promise<string | undefined> {
+  // As test/service/store/engines.ts: TCP first, then the local socket (peer auth as root).
+  for (const candidate of [process.env.FERRY_TEST_DATABASE_URL, "postgres://root@127.0.0.1:5432/ferry_test", "postgres://root@/ferry_test?host=/var/run/postgresql"]) {
+    if (!candidate) continue;
+    const client = new pg.Client({ connectionString: candidate, connectionTimeoutMillis: 3000 });
+    try {
+      await client.connect();
+      return candidate;
+    } catch {
+      // next
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+  return undefined;
+}

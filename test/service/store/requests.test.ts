@@ -311,6 +311,28 @@ describeEachEngine("store requests", (engine) => {
       expect(calls, "unsubscribed").to.equal(3);
     });
 
+    it("onOutboxChange_aStatusChangeCommittedByAnotherStore_wakesTheListenerInMilliseconds_onPostgres", async function () {
+      if (engine.kind !== "postgres") this.skip(); // PGlite is one process: its own commits are all there is
+      const db = await engine.freshDatabase();
+      const [writer, reader] = [await db.open(), await db.open()];
+      try {
+        let calls = 0;
+        const stop = reader.onOutboxChange(() => calls++);
+        // The LISTEN connection calls back once it is connected.
+        await until(() => calls > 0);
+        const before = calls;
+        const started = Date.now();
+        await writer.createRequest(newRequest(9101));
+        await until(() => calls > before);
+        const elapsed = Date.now() - started;
+        expect(elapsed, "wake-up latency (ms)").to.be.below(1000);
+        stop();
+      } finally {
+        await writer.close();
+        await reader.close();
+      }
+    });
+
     it("onOutboxCommit_aThrowingListener_doesNotFailTheWrite", async () => {
       const stop = engine.store.onOutboxCommit(() => {
         throw new Error("listener bug");
@@ -324,3 +346,11 @@ describeEachEngine("store requests", (engine) => {
     });
   });
 });
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

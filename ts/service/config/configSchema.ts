@@ -63,6 +63,10 @@ export const PriceSourceFileSchema = Type.Union([
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** PostgreSQL pool size and timeout bounds, for the file and the FERRY_DB_* variables alike. */
+export const DATABASE_POOL_SIZE_RANGE = { minimum: 1, maximum: 1000 } as const;
+export const DATABASE_TIMEOUT_MS_RANGE = { minimum: 100, maximum: 3_600_000 } as const;
+
 /** The solver's poll interval bounds (ms), for the file and FERRY_SOLVER_POLL_MS alike. */
 export const SOLVER_POLL_MS_RANGE = { minimum: 10, maximum: 600_000 } as const;
 /** Bounds of the solver's per-transaction gas cap (FERRY_SOLVER_MAX_GAS). */
@@ -132,6 +136,8 @@ export const ChainFileSchema = Type.Object(
      * credited, fills and payouts confirmed only then (1 = the head, which a reorg can still drop; 0 counts as 1).
      */
     confirmations: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    /** The most one solver transaction may cost on this chain, max fee × gas limit, in wei (decimal string). Default 0.05 native. */
+    maxTransactionFee: Type.Optional(Type.String({ pattern: "^[1-9][0-9]{0,40}$" })),
     /** Where the chain has it: a block is final only once at or below this tag's block too. */
     finalityTag: Type.Optional(Type.Union(FINALITY_TAGS.map((tag) => Type.Literal(tag)))),
     /** At most this many blocks per eth_getLogs call (halved on a provider's range/limit error). */
@@ -203,6 +209,14 @@ export const ConfigFileSchema = Type.Object(
           /** Prefer DATABASE_URL: it may carry a password. */
           url: Type.Optional(Type.String({ pattern: "^postgres(ql)?://" })),
           dataDir: Type.Optional(Type.String({ minLength: 1 })),
+          /** PostgreSQL only: connections in the pool (per process). FERRY_DB_POOL_SIZE. */
+          poolSize: Type.Optional(Type.Integer({ minimum: DATABASE_POOL_SIZE_RANGE.minimum, maximum: DATABASE_POOL_SIZE_RANGE.maximum })),
+          /** PostgreSQL only: how long to wait for a connection (new or from the pool) before DATABASE_UNAVAILABLE. FERRY_DB_CONNECT_TIMEOUT_MS. */
+          connectTimeoutMs: Type.Optional(Type.Integer({ minimum: DATABASE_TIMEOUT_MS_RANGE.minimum, maximum: DATABASE_TIMEOUT_MS_RANGE.maximum })),
+          /** PostgreSQL only: `statement_timeout` of every session (the server cancels a longer statement). FERRY_DB_STATEMENT_TIMEOUT_MS. */
+          statementTimeoutMs: Type.Optional(Type.Integer({ minimum: DATABASE_TIMEOUT_MS_RANGE.minimum, maximum: DATABASE_TIMEOUT_MS_RANGE.maximum })),
+          /** PostgreSQL only: `idle_in_transaction_session_timeout` (a transaction left open by a stuck caller is ended). FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS. */
+          idleInTransactionTimeoutMs: Type.Optional(Type.Integer({ minimum: DATABASE_TIMEOUT_MS_RANGE.minimum, maximum: DATABASE_TIMEOUT_MS_RANGE.maximum })),
         },
         { additionalProperties: false },
       ),
@@ -301,6 +315,16 @@ export const ConfigFileSchema = Type.Object(
           enabled: Type.Optional(Type.Boolean()),
           /** Pause between solver ticks. FERRY_SOLVER_POLL_MS. */
           pollIntervalMs: Type.Optional(Type.Integer({ minimum: SOLVER_POLL_MS_RANGE.minimum, maximum: SOLVER_POLL_MS_RANGE.maximum })),
+          /** Requests stepped at once by this process (fills, payouts in flight). FERRY_SOLVER_CONCURRENCY. */
+          concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+          /** Of those, at most this many acting on one chain at once. */
+          concurrencyPerChain: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+          /** A request's lease: renewed while its step runs; a dead holder's lapses after this long. */
+          leaseMs: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3_600_000 })),
+          /** A step starts no new transaction after this long (it finishes the calls in flight, bounded by the RPC timeouts). */
+          stepTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3_600_000 })),
+          /** A transaction not mined after this long is re-sent at the same nonce with fees bumped ≥ 12.5% (up to the chain's maxTransactionFee). */
+          replaceAfterMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 86_400_000 })),
           /**
            * The most gas any transaction the solver sends (fill, repayment, refund, stray refund, cancel) may
            * be given: a larger estimate is not sent (GAS_CAP_EXCEEDED, parked). FERRY_SOLVER_MAX_GAS.
@@ -394,6 +418,12 @@ export type ChainConfig = {
   explorerName?: string;
   iconUrl?: string;
   confirmations: number;
+  /**
+   * The cap of one solver transaction's max fee × gas limit, in wei as a decimal string (the schema's
+   * pattern: a positive integer). A string, like every amount in the config, so the config stays plain
+   * JSON (it is logged and served redacted); the nonce manager reads it with BigInt.
+   */
+  maxTransactionFee: string;
   /** A block is final only once at or below this tag's block as well; null: `confirmations` alone. */
   finalityTag: FinalityTag | null;
   /** Blocks per eth_getLogs call, at most. */
@@ -415,7 +445,7 @@ export type UnresolvedChainConfig = Omit<ChainConfig, "contracts"> & { contracts
 export type FerryConfig = {
   server: { host: string; port: number; bodyLimitBytes: number; apiKeyCacheSeconds: number; statusCacheRefreshMs: number; corsOrigins: string[] };
   chains: ChainConfig[];
-  database: { url?: Secret; dataDir: string };
+  database: DatabaseSettings;
   rateLimits: { anonymousPerMinute: number; apiKeyPerMinute: number };
   deploymentsDir: string;
   quotes: QuoteSettings;
@@ -430,6 +460,15 @@ export type FerryConfig = {
   admin: AdminSettings;
 };
 
+/** The database, defaults applied (CONFIG_DEFAULTS.database); the pool and timeouts apply to PostgreSQL only. */
+export type DatabaseSettings = {
+  url?: Secret;
+  dataDir: string;
+  poolSize: number;
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+};
 /**
  * The operator's admin API (/admin/…, ts/service/http/routes/admin*.ts): on only when FERRY_ADMIN_TOKEN
  * is set (at least 32 characters); callers send it as `authorization: Bearer <token>`. Never in the file.
@@ -443,6 +482,11 @@ export const ADMIN_TOKEN_LENGTH = { minimum: 32, maximum: 512 } as const;
 export type SolverSettings = {
   enabled: boolean;
   pollIntervalMs: number;
+  concurrency: number;
+  concurrencyPerChain: number;
+  leaseMs: number;
+  stepTimeoutMs: number;
+  replaceAfterMs: number;
   /** Gas cap of every transaction the solver sends. */
   maxGasPerTransaction: number;
   /** Seconds before the fill deadline after which no fill is sent. */
@@ -517,6 +561,12 @@ export const CONFIG_DEFAULTS = {
   /** Any page may call the API: it takes no cookies, so a page can do nothing its own server could not. */
   corsOrigins: ["*"] as string[],
   dataDir: ".ferry/data",
+  /**
+   * PostgreSQL: 20 connections per process; 5 s to get one; a statement may run 30 s; a transaction
+   * left idle is ended after 60 s (its locks released). A database that does not answer within these
+   * bounds is DATABASE_UNAVAILABLE (503 + Retry-After on the API; the solver and webhook worker back off).
+   */
+  database: { poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 },
   deploymentsDir: "deployments",
   /**
    * The head is not final: a deposit is credited (and a fill or payout confirmed) 12 blocks deep unless
@@ -583,12 +633,31 @@ export const CONFIG_DEFAULTS = {
     maxSubscriptionsPerConnection: 100,
   } satisfies WebsocketSettings,
   /**
-   * The solver ticks every second (the devnet: every 100 ms). Gas cap 500,000 per transaction: a fill
-   * measures 69–81k, a payout's execute ~66k plus at most ~145k per payee that burns its 50k/100k
-   * allowance (bench:gas), an approve ~46k. No fill within 30 s of its deadline. Strays under $1
-   * are not refunded automatically.
+   * The solver ticks every second (the devnet: every 100 ms) and is woken at once by status changes
+   * (LISTEN/NOTIFY across replicas); 64 requests in flight per process, 48 per chain; a 15 s lease
+   * renewed every 5 s while a step runs; a step starts no transaction after 10 s (within its lease);
+   * a transaction unmined for 30 s is replaced with higher fees. Gas cap 500,000 per transaction: a
+   * fill measures 69–81k, a payout's execute ~66k plus at most ~145k per payee that burns its
+   * 50k/100k allowance (bench:gas), an approve ~46k. No fill within 30 s of its deadline. Strays
+   * under $1 are not refunded automatically.
    */
-  solver: { enabled: true, pollIntervalMs: 1000, maxGasPerTransaction: 500_000, fillDeadlineMarginSeconds: 30, strayRefundMinimumUsd: "1" } satisfies SolverSettings,
+  solver: {
+    enabled: true,
+    pollIntervalMs: 1000,
+    concurrency: 64,
+    concurrencyPerChain: 48,
+    leaseMs: 15_000,
+    stepTimeoutMs: 10_000,
+    replaceAfterMs: 30_000,
+    maxGasPerTransaction: 500_000,
+    fillDeadlineMarginSeconds: 30,
+    strayRefundMinimumUsd: "1",
+  } satisfies SolverSettings,
+  /**
+   * A solver transaction may cost at most 0.05 of the chain's native unit (max fee × gas limit), unless
+   * the chain says otherwise; with the 500,000 gas cap that allows max fees up to 100 gwei.
+   */
+  maxTransactionFee: "50000000000000000",
   log: { level: "info" } satisfies LogSettings,
   keyEnv: {
     allocator: "FERRY_ALLOCATOR_KEY",

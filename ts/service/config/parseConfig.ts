@@ -4,9 +4,11 @@
  * is testable with plain objects.
  *
  * Environment overrides: FERRY_HOST, FERRY_PORT, DATABASE_URL, FERRY_DATA_DIR, FERRY_DEPLOYMENTS_DIR,
- * FERRY_SOLVER (on|off), FERRY_SOLVER_POLL_MS, FERRY_SOLVER_MAX_GAS, FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS,
- * FERRY_STRAY_REFUND_MINIMUM_USD, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL, FERRY_ADMIN_TOKEN, FERRY_RPC_URLS_<chainId>
- * (comma-separated, that chain's rpcUrls), FERRY_RPC_TIMEOUT_MS and FERRY_RPC_RETRY_COUNT (every chain); an empty
+ * FERRY_SOLVER (on|off), FERRY_SOLVER_POLL_MS, FERRY_SOLVER_CONCURRENCY, FERRY_SOLVER_MAX_GAS,
+ * FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS, FERRY_STRAY_REFUND_MINIMUM_USD, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL,
+ * FERRY_ADMIN_TOKEN, FERRY_RPC_URLS_<chainId> (comma-separated, that chain's rpcUrls), FERRY_RPC_TIMEOUT_MS and
+ * FERRY_RPC_RETRY_COUNT (every chain), FERRY_DB_POOL_SIZE, FERRY_DB_CONNECT_TIMEOUT_MS, FERRY_DB_STATEMENT_TIMEOUT_MS,
+ * FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS; an empty
  * variable counts as unset, a malformed one is CONFIG_INVALID naming it. Private keys only from the env names in `keyEnv` (default FERRY_ALLOCATOR_KEY, FERRY_ATTESTER_KEY,
  * FERRY_SOLVER_KEY, FERRY_RELAYER_KEY); the webhook secret key only from FERRY_WEBHOOK_SECRET_KEY.
  */
@@ -21,6 +23,8 @@ import {
   ADMIN_TOKEN_LENGTH,
   CONFIG_DEFAULTS,
   ConfigFileSchema,
+  DATABASE_POOL_SIZE_RANGE,
+  DATABASE_TIMEOUT_MS_RANGE,
   type AdminSettings,
   KEY_ROLES,
   LOG_LEVELS,
@@ -31,6 +35,7 @@ import {
   SOLVER_DEADLINE_MARGIN_RANGE,
   type ChainConfig,
   type ConfigFile,
+  type DatabaseSettings,
   type FerryConfig,
   type KeyRole,
   type LogLevel,
@@ -114,13 +119,32 @@ function envUsd(env: Env, name: string): string | undefined {
 
 function solverSettings(file: ConfigFile["solver"], env: Env): SolverSettings {
   const defaults = CONFIG_DEFAULTS.solver;
-  return {
+  const settings: SolverSettings = {
     enabled: envSwitch(env, "FERRY_SOLVER") ?? file?.enabled ?? defaults.enabled,
     pollIntervalMs: envInteger(env, "FERRY_SOLVER_POLL_MS", SOLVER_POLL_MS_RANGE) ?? file?.pollIntervalMs ?? defaults.pollIntervalMs,
+    concurrency: envInteger(env, "FERRY_SOLVER_CONCURRENCY", { minimum: 1, maximum: 10_000 }) ?? file?.concurrency ?? defaults.concurrency,
+    concurrencyPerChain: file?.concurrencyPerChain ?? defaults.concurrencyPerChain,
+    leaseMs: file?.leaseMs ?? defaults.leaseMs,
+    stepTimeoutMs: file?.stepTimeoutMs ?? defaults.stepTimeoutMs,
+    replaceAfterMs: file?.replaceAfterMs ?? defaults.replaceAfterMs,
     maxGasPerTransaction: envInteger(env, "FERRY_SOLVER_MAX_GAS", SOLVER_MAX_GAS_RANGE) ?? file?.maxGasPerTransaction ?? defaults.maxGasPerTransaction,
     fillDeadlineMarginSeconds:
       envInteger(env, "FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS", SOLVER_DEADLINE_MARGIN_RANGE) ?? file?.fillDeadlineMarginSeconds ?? defaults.fillDeadlineMarginSeconds,
     strayRefundMinimumUsd: envUsd(env, "FERRY_STRAY_REFUND_MINIMUM_USD") ?? file?.strayRefundMinimumUsd ?? defaults.strayRefundMinimumUsd,
+  };
+  // A step must stop starting transactions while its lease certainly still runs.
+  if (settings.stepTimeoutMs >= settings.leaseMs) throw new ConfigInvalidError("solver.stepTimeoutMs", "must be less than solver.leaseMs");
+  return settings;
+}
+
+function databasePoolSettings(file: ConfigFile["database"], env: Env): Omit<DatabaseSettings, "url" | "dataDir"> {
+  const defaults = CONFIG_DEFAULTS.database;
+  const timeout = (name: string) => envInteger(env, name, DATABASE_TIMEOUT_MS_RANGE);
+  return {
+    poolSize: envInteger(env, "FERRY_DB_POOL_SIZE", DATABASE_POOL_SIZE_RANGE) ?? file?.poolSize ?? defaults.poolSize,
+    connectTimeoutMs: timeout("FERRY_DB_CONNECT_TIMEOUT_MS") ?? file?.connectTimeoutMs ?? defaults.connectTimeoutMs,
+    statementTimeoutMs: timeout("FERRY_DB_STATEMENT_TIMEOUT_MS") ?? file?.statementTimeoutMs ?? defaults.statementTimeoutMs,
+    idleInTransactionTimeoutMs: timeout("FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS") ?? file?.idleInTransactionTimeoutMs ?? defaults.idleInTransactionTimeoutMs,
   };
 }
 
@@ -197,6 +221,7 @@ function chainDefaults(chain: NonNullable<ConfigFile["chains"]>[number], env: En
     ...(chain.explorerName !== undefined ? { explorerName: chain.explorerName } : {}),
     ...(chain.iconUrl !== undefined ? { iconUrl: chain.iconUrl } : {}),
     confirmations: chain.confirmations ?? CONFIG_DEFAULTS.confirmations,
+    maxTransactionFee: chain.maxTransactionFee ?? CONFIG_DEFAULTS.maxTransactionFee,
     finalityTag: chain.finalityTag ?? null,
     maxLogRange: chain.maxLogRange ?? CONFIG_DEFAULTS.maxLogRange,
     nativeCurrency: { ...chain.nativeCurrency, logoURI: chain.nativeCurrency.logoURI ?? "" },
@@ -305,6 +330,7 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
     database: {
       ...(databaseUrl ? { url: new Secret(databaseUrl) } : {}),
       dataDir: path(env.FERRY_DATA_DIR || file.database?.dataDir || CONFIG_DEFAULTS.dataDir),
+      ...databasePoolSettings(file.database, env),
     },
     rateLimits: {
       anonymousPerMinute: file.rateLimits?.anonymousPerMinute ?? CONFIG_DEFAULTS.anonymousPerMinute,

@@ -45,20 +45,18 @@ function rpcUrlSecrets(url: string): string[] {
 
 export type RedactedConfig = Omit<FerryConfig, "keys" | "database" | "webhooks" | "admin"> & {
   admin: { token?: string };
-  database: { url?: string; dataDir: string };
+  database: Omit<FerryConfig["database"], "url"> & { url?: string };
   keys: Record<string, string>;
   webhooks: Omit<FerryConfig["webhooks"], "secretKey"> & { secretKey?: string };
 };
 
 export function redactConfig(config: FerryConfig): RedactedConfig {
   const { secretKey, ...webhooks } = config.webhooks;
+  const { url, ...database } = config.database;
   return {
     ...config,
     chains: config.chains.map((chain) => ({ ...chain, rpcUrls: chain.rpcUrls.map(redactRpcUrl) })),
-    database: {
-      ...(config.database.url ? { url: redactUrl(config.database.url.reveal()) } : {}),
-      dataDir: config.database.dataDir,
-    },
+    database: { ...database, ...(url ? { url: redactUrl(url.reveal()) } : {}) },
     keys: Object.fromEntries(Object.keys(config.keys).map((role) => [role, REDACTED])),
     webhooks: { ...webhooks, ...(secretKey ? { secretKey: REDACTED } : {}) },
     admin: config.admin.token ? { token: REDACTED } : {},

@@ -67,6 +67,8 @@ export const ERROR_REGISTRY = {
   STORED_VALUE_INVALID: fault,
   STRAY_DEPOSIT_NOT_FOUND: caller(404),
   DATA_DIR_LOCKED: { status: 503, retryable: false },
+  /** PostgreSQL is down, restarting, refusing connections or too slow (statement timeout): answered 503 + Retry-After. */
+  DATABASE_UNAVAILABLE: transient,
 
   // Quotes.
   /** `user`, `recipient`, `refundTo` or an app-fee recipient is the zero address: whatever is sent there is burned. */
@@ -79,6 +81,10 @@ export const ERROR_REGISTRY = {
   PRICE_UNAVAILABLE: caller(400),
   INSUFFICIENT_LIQUIDITY: caller(400),
   SOLVER_NOT_CONFIGURED: { status: 503, retryable: false },
+  /** The solver's balance on the destination is below the quoted amount (also a fill-time failReason). */
+  SOLVER_BALANCE_TOO_LOW: caller(400),
+  /** The solver's balance covers it, but fills in flight hold too much of it now (also a fill-time failReason). */
+  SOLVER_CAPACITY_EXCEEDED: caller(400),
 
   // App fees (GET /app-fees/{wallet}/balances, POST /app-fees/{wallet}/claim).
   NOTHING_TO_CLAIM: caller(400),
@@ -111,6 +117,8 @@ export const ERROR_REGISTRY = {
   KEY_NOT_CONFIGURED: fault,
   /** The receiver says filled, the Filled log is not found yet (log range limits): wait, never refund. */
   FILL_LOG_NOT_FOUND: { status: 500, retryable: true },
+  /** The Depository shows a payout executed, its log is not found yet: wait, never mark it reverted. */
+  PAYOUT_LOG_NOT_FOUND: { status: 500, retryable: true },
   /** A failure the receiver shows as filled: refunding would pay twice. An operator decides. */
   FILLED_REQUEST_NOT_REFUNDABLE: fault,
   /** The request was filled by a fill the service did not sign and send: parked, never repaid. */
@@ -119,6 +127,12 @@ export const ERROR_REGISTRY = {
   GAS_CAP_EXCEEDED: fault,
   /** A transaction the solver sent (an approval) reverted. */
   TRANSACTION_REVERTED: fault,
+  /** A transaction's max fee × gas limit is over the chain's `maxTransactionFee`: not sent; fees come down, retried. */
+  TRANSACTION_FEE_CAP_EXCEEDED: transient,
+  /** A solver step stopped before starting a transaction: its lease was lost or its time is up. */
+  STEP_ABORTED: transient,
+  /** An approval the fill needs is sent and not mined yet: the fill waits for it. */
+  APPROVAL_PENDING: transient,
 
   // Configuration.
   CONFIG_INVALID: fault,

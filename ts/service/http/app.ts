@@ -36,6 +36,8 @@ import { registerTransactionsSingleRoute } from "./routes/transactionsSingle.ts"
 import { createChainClients, type ChainClients } from "../chains/chainClients.ts";
 import { resolveAccounts, type ServiceAccounts } from "../chains/serviceAccounts.ts";
 import { createQuoteService } from "../quote/quoteService.ts";
+import { createSolverInventory, type SolverInventory } from "../chains/solverInventory.ts";
+import { installInventoryMetrics } from "./inventoryMetrics.ts";
 import { registerHealthRoute } from "./routes/health.ts";
 import { registerMetricsRoute } from "./routes/metrics.ts";
 import { openApiOptions, registerOpenApiRoute } from "./routes/openapi.ts";
@@ -71,6 +73,11 @@ export type AppDeps = {
   accounts?: ServiceAccounts;
   /** The deposit indexer behind POST /transactions/index; the route is registered only with it (and a store). */
   transactionIndexer?: TransactionIndexer;
+  /**
+   * The solver's inventory (capacity in GET /chains, the quote's capacity check, inventory metrics).
+   * Default: read from the chain clients and the store when both and the solver key are there.
+   */
+  inventory?: SolverInventory;
   /** Submits the deposits of usePermit quotes (POST /execute/permits, registered only with it and a store). */
   permitSubmitter?: PermitDepositSubmitter;
 };
@@ -132,7 +139,18 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   registerHealthRoute(app);
   registerReadyRoute(app, { checks: deps.checks ?? [], secrets, ...(deps.readinessTimeoutMs ? { timeoutMs: deps.readinessTimeoutMs } : {}) });
   registerMetricsRoute(app, registry);
-  registerChainsRoute(app, { chains: config.chains, solverAddress: config.accounts.solver, attesterAddress: config.accounts.attester, strayRefundMinimumUsd: config.solver.strayRefundMinimumUsd });
+  const chainClients = deps.chainClients ?? createChainClients(config.chains);
+  const solverAddress = config.accounts.solver;
+  const inventory =
+    deps.inventory ?? (deps.store && solverAddress ? createSolverInventory({ chains: config.chains, clients: chainClients, store: deps.store, solver: solverAddress }) : undefined);
+  registerChainsRoute(app, {
+    chains: config.chains,
+    solverAddress,
+    attesterAddress: config.accounts.attester,
+    strayRefundMinimumUsd: config.solver.strayRefundMinimumUsd,
+    ...(inventory && { inventory }),
+  });
+  if (inventory) installInventoryMetrics(registry, { chains: config.chains, inventory });
   if (deps.store) {
     installStoreMetrics(registry, deps.store);
     const accounts = deps.accounts ?? resolveAccounts(config);
@@ -148,13 +166,13 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
       registerTransactionsSingleRoute(app, { indexer: deps.transactionIndexer });
     }
     if (deps.permitSubmitter) registerExecutePermitsRoute(app, { submitter: deps.permitSubmitter });
-    const chainClients = deps.chainClients ?? createChainClients(config.chains);
     const quotes = createQuoteService({
       chains: config.chains,
       settings: config.quotes,
       clients: { get: (chainId) => (chainClients.has(chainId) ? chainClients.get(chainId).publicClient : undefined) },
       solver: accounts.solver,
       store: deps.store,
+      ...(inventory && { inventory }),
     });
     registerQuoteRoute(app, { quotes, referrers: apiKeyStore(deps.store) });
     registerAppFeeBalancesRoute(app, { chains: config.chains, clients: chainClients });

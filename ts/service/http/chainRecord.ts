@@ -54,7 +54,15 @@ export const Erc20CurrencyRecord = Type.Object({
   surgeEnabled: Type.Boolean(),
   strayRefundMinimum: StrayRefundMinimum,
 });
-export const SolverCurrency = Type.Object(Currency);
+export const SolverCurrency = Type.Object({
+  ...Currency,
+  capacity: Type.Optional(
+    Type.String({
+      description:
+        "Ferry's addition: what the solver can fill in this currency on this chain now, in smallest units (its balance minus what fills in flight hold, minus one fill's gas for the native currency). A quote for more is answered 400 SOLVER_CAPACITY_EXCEEDED or SOLVER_BALANCE_TOO_LOW. Absent when the chain did not answer.",
+    }),
+  ),
+});
 
 export const ChainRecord = Type.Object(
   {
@@ -179,5 +187,16 @@ export function toChainRecord(
     attestationSigners: attesterAddress ? [attesterAddress] : [],
     tags: chain.tags,
     protocol: { v2: { chainId: chain.name, depository: chain.contracts.depository } },
+  };
+}
+
+/** The record with each solver currency's `capacity` from the inventory's lines (currencies without a line keep none). */
+export function withCapacity(record: ChainRecord, lines: readonly { currency: string; available: bigint }[]): ChainRecord {
+  return {
+    ...record,
+    solverCurrencies: record.solverCurrencies.map((currency) => {
+      const line = lines.find((l) => l.currency === currency.address.toLowerCase());
+      return line ? { ...currency, capacity: line.available.toString() } : currency;
+    }),
   };
 }

@@ -84,9 +84,13 @@ export function errorResponse(error: FastifyError | Error): { statusCode: number
   return { statusCode: 500, body: { message: "Internal error", errorCode: "INTERNAL_ERROR" } };
 }
 
+/** Seconds a client is asked to wait after a 503 (a dependency — the database, a chain — is unavailable). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
 export function installErrorHandlers(app: FastifyInstance, secrets: readonly string[]): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const { statusCode, body } = errorResponse(error);
+    if (statusCode === 503 && !reply.hasHeader("retry-after")) reply.header("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     if (statusCode >= 500) request.log.error({ err: loggableError(error, secrets, true) }, "request failed");
     else request.log.info({ err: loggableError(error, secrets, false), statusCode }, "request rejected");
     return reply.code(statusCode).type("application/json; charset=utf-8").send(body);

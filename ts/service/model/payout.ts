@@ -31,6 +31,8 @@ export const Payout = Type.Object(
     requestHash: Bytes32,
     status: PayoutStatus,
     hash: Type.Optional(Bytes32),
+    /** The nonce of the solver's transaction that carries the payout (`solver_transactions`), not the Depository's `nonce`. */
+    txNonce: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
     block: Type.Optional(BlockNumber),
     /** A spec failReason when the payout reverted. */
     failReason: Type.Optional(Type.String({ maxLength: 64 })),

@@ -35,6 +35,8 @@ export const FillState = Type.Object(
     block: Type.Optional(BlockNumber),
     /** A resent fill: the hash it replaced (unknown to the chain). */
     replaced: Type.Optional(Type.Union([Bytes32, Type.Null()])),
+    /** The nonce of the solver's transaction carrying the fill (`solver_transactions`): every attempt of it shares it. */
+    txNonce: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
     /**
      * The v2 digest of the attestation the service signed for this fill; once confirmed, the receiver's
      * `filledDigest` was checked equal to it (../solver/verifyOnchainFill.ts).

@@ -18,6 +18,9 @@ import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { canonicalAddress } from "../model/values.ts";
 import type { Store } from "../store/createStore.ts";
 import { buildQuote, type Quote, type QuoteRequest } from "./buildQuote.ts";
+import { capacityShortfall } from "./quoteCapacity.ts";
+import type { SolverInventory } from "../chains/solverInventory.ts";
+import { isFerryError } from "../../core/errors.ts";
 import type { PriceCurve } from "./priceSource.ts";
 import { createPriceSources, type PriceSources } from "./priceSources.ts";
 import { resolveRoute, type Route, type RouteRequest } from "./quoteRoute.ts";
@@ -40,6 +43,11 @@ export type QuoteServiceDeps = {
   randomBytes32?: () => Uint8Array;
   /** Default: `resolveRoute` over `chains` and `priceSources` (tests inject a counting one). */
   resolveRoute?: (request: RouteRequest) => Route;
+  /**
+   * The solver's inventory (../chains/solverInventory.ts): a quote for more than the solver can fill
+   * now is SOLVER_BALANCE_TOO_LOW / SOLVER_CAPACITY_EXCEEDED (./quoteCapacity.ts). Without it, no check.
+   */
+  inventory?: Pick<SolverInventory, "line">;
   /** Swap price sources; default: `settings.priceSources` read through `clients`. */
   priceSources?: PriceSources;
 };
@@ -68,10 +76,14 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       if (!solver || !solverAddress) throw new ServiceError("SOLVER_NOT_CONFIGURED", "this service has no solver key: it cannot quote");
       const resolved = route(request);
       const log = options.log ?? SILENT_LOG;
-      const [{ originTime, destinationTime, ...reads }, prices, permit] = await Promise.all([
+      const [{ originTime, destinationTime, ...reads }, prices, permit, capacity] = await Promise.all([
         readChains(resolved, request, log),
         readPrices(resolved, log),
         request.permit && !resolved.origin.currency.isNative ? readPermit(clients.get(resolved.origin.chain.id)!, resolved, request.user, request.permit, log) : undefined,
+        deps.inventory?.line(resolved.destination.chain.id, resolved.destination.currency.address).catch((cause: unknown) => {
+          log.warn({ err: errorFields(cause) }, "quote: inventory read failed");
+          throw isFerryError(cause) ? cause : new ServiceError("CHAIN_UNAVAILABLE", "the destination chain did not answer; retry", { cause });
+        }),
       ]);
       // Expiry is checked against chain time (the deposit's block, the destination's latest block), so it
       // is computed on the chains' clocks: a chain running ahead of the wall clock (a busy devnet) must
@@ -89,6 +101,15 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         ...(permit && { permit }),
         ...(prices ? { prices } : {}),
       });
+      const shortfall = capacity ? capacityShortfall(capacity, intent.destinationAmount) : null;
+      if (shortfall) {
+        throw new ServiceError(
+          shortfall,
+          shortfall === "SOLVER_BALANCE_TOO_LOW"
+            ? `the solver's ${capacity!.symbol} balance on chain ${capacity!.chainId} is below ${intent.destinationAmount}`
+            : `the solver can fill at most ${capacity!.available} ${capacity!.symbol} on chain ${capacity!.chainId} now (the rest is held by fills in flight)`,
+        );
+      }
       if (options.includeOrderSignature) quote.protocol.v2.orderSignature = await signOrder(solver, quote.protocol.v2.orderId);
       await store.saveQuote({
         requestId: intent.requestId,

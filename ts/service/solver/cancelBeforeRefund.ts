@@ -10,7 +10,8 @@
  * has passed (latest block time > deadline, the receiver rejects time > deadline) no fill can land
  * and no cancel is needed.
  *
- * Resumable like every step: the cancel's hash is stored (`solver.cancel`) before its broadcast; a
+ * Sent from the attester's key, not the solver's: outside the nonce manager (./sendTransaction.ts
+ * `sendRecordedFrom`), with the gas cap. Resumable like every step: the cancel's hash is stored (`solver.cancel`) before its broadcast; a
  * stored hash still in the mempool is waited for; a reverted or lost one is decided by the receiver's
  * state. A request already cancelled (by an operator) needs nothing. A request found filled is never
  * refunded: the caller checks the fill (./repayAndRefund.ts). An attester the receiver does not list
@@ -25,7 +26,7 @@ import { requireSolverState, type StoredRequest } from "../model/storedRequest.t
 import { canonicalHex } from "../model/values.ts";
 import { receiptOrNull, transactionKnown } from "./chainReads.ts";
 import { decodeRevert, isRevert, revertDataOf } from "./revertReason.ts";
-import { sendRecorded } from "./sendTransaction.ts";
+import { sendRecordedFrom } from "./sendTransaction.ts";
 import type { SolverContext } from "./solverContext.ts";
 
 /** `filledDigest` of a requestId a signer cancelled. */
@@ -72,7 +73,7 @@ async function sendCancel(ctx: SolverContext, request: StoredRequest, dest: Chai
   const data = encodeFunctionData({ abi: attestedReceiverAbi, functionName: "cancel", args: [request.id] });
   let hash: Hex;
   try {
-    hash = await sendRecorded(wallet, dest.publicClient, { to: dest.config.contracts.attestedReceiver, data, maxGas: BigInt(ctx.settings.maxGasPerTransaction) }, async (h) => {
+    hash = await sendRecordedFrom(wallet, dest.publicClient, { to: dest.config.contracts.attestedReceiver, data, maxGas: BigInt(ctx.settings.maxGasPerTransaction) }, async (h) => {
       current = await ctx.store.patchRequest(request.id, { solver: { cancel: { hash: canonicalHex(h), status: "sent" } } });
     });
   } catch (error) {

@@ -25,8 +25,11 @@ export async function recordFillSuccess(ctx: SolverContext, request: StoredReque
   if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
   const outTx = await onchainTxOf(dest, receipt);
   const hash = canonicalHex(receipt.transactionHash);
+  const recorded = request.solver?.fill?.hash;
   const updated = await ctx.store.transitionRequest(request.id, "success", {
     txHashes: [hash],
+    // A replacement (same nonce, higher fees) landed: its hash takes the recorded one's place.
+    ...(recorded && recorded !== hash && { dropTxHash: recorded }),
     data: { outTxs: [outTx] },
     solver: { fill: { ...request.solver?.fill, hash, block: Number(receipt.blockNumber), status: "confirmed", digest: verdict.digest } },
   });

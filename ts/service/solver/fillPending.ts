@@ -19,6 +19,7 @@ import { fillNotBefore, findFillTx, isFilled } from "./chainReads.ts";
 import { confirmFill } from "./confirmFill.ts";
 import { checkFill, type FillCheckInput } from "./fillChecks.ts";
 import { fillPreflight } from "./fillPreflight.ts";
+import { callsNativeValue } from "./fillTransaction.ts";
 import { sendFill } from "./sendFill.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { FillLogNotFoundError } from "./solverErrors.ts";
@@ -45,23 +46,44 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
     throw new FillLogNotFoundError(request.id);
   }
 
-  const check = checkFill(await fillCheckInput(dest, intent, deposit, ctx.settings.fillDeadlineMarginSeconds));
+  const input = await fillCheckInput(dest, intent, deposit, ctx.settings.fillDeadlineMarginSeconds);
+  const check = checkFill(input);
   if (!check.ok) {
-    ctx.log.info({ requestId: request.id, failReason: check.failReason }, "fill check failed");
+    ctx.log.info({ requestId: request.id, orderId: request.orderId, failReason: check.failReason }, "fill check failed");
     return ctx.store.transitionRequest(request.id, "failure", { failReason: check.failReason, details: check.details });
   }
 
   // Swaps and calls: the calls' commitment, the fill-time price (./fillPreflight.ts).
   const preflight = await fillPreflight(ctx, intent);
   if (!preflight.ok) {
-    ctx.log.info({ requestId: request.id, failReason: preflight.failReason }, "fill preflight failed");
+    ctx.log.info({ requestId: request.id, orderId: request.orderId, failReason: preflight.failReason }, "fill preflight failed");
     return ctx.store.transitionRequest(request.id, "failure", { failReason: preflight.failReason, details: preflight.details });
+  }
+
+  // The inventory: what the other fills in flight (every replica's) hold of these balances must leave
+  // enough for this one; reserved until the fill is mined. Native held: the gas allowance, plus the
+  // native the destination calls carry for an ERC-20 output (the gas top-up; ./fillTransaction.ts).
+  const native = intent.destinationCurrency === ZERO_ADDRESS;
+  const callsNative = native ? 0n : callsNativeValue(intent);
+  const reservation = await ctx.store.reserveFill({
+    requestId: request.id,
+    chainId: dest.config.id,
+    currency: intent.destinationCurrency,
+    amount: intent.destinationAmount,
+    gas: input.destination.gasCost + callsNative,
+    nativeBalance: input.destination.solverNativeBalance,
+    tokenBalance: input.destination.solverTokenBalance,
+  });
+  if (!reservation.ok) {
+    const details = { currency: intent.destinationCurrency, amount: intent.destinationAmount.toString(), reservedByFillsInFlight: (native ? reservation.reservedNative : reservation.reservedToken).toString() };
+    ctx.log.warn({ requestId: request.id, orderId: request.orderId, failReason: reservation.failReason, ...details }, "fill not reserved: the solver's inventory does not cover it");
+    return ctx.store.transitionRequest(request.id, "failure", { failReason: reservation.failReason, details });
   }
 
   let submitted: StoredRequest | undefined;
   const digest = signedFillDigest(intent, dest.config.contracts.attestedReceiver);
-  const result = await sendFill(ctx, intent, dest, async (hash) => {
-    submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent", digest } } });
+  const result = await sendFill(ctx, intent, dest, async ({ hash, txNonce }, repos) => {
+    submitted = await repos.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent", txNonce, digest } } });
   });
   if (!result.sent) {
     // Filled between the check and the simulation: the next step records that fill (never a refund).
@@ -73,7 +95,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
       details: { error: result.revert.errorName, revertData: result.revert.data, ...result.revert.details },
     });
   }
-  ctx.log.info({ requestId: request.id, hash: result.hash }, "fill sent");
+  ctx.log.info({ requestId: request.id, orderId: request.orderId, txHash: result.hash, txNonce: result.txNonce }, "fill sent");
   return confirmFill(ctx, submitted!);
 }
 

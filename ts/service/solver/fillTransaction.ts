@@ -21,11 +21,16 @@ export function fillTransaction(intent: QuotedIntent, attestation: FillAttestati
     return { data: encodeFunctionData({ abi: attestedReceiverAbi, functionName: "fill", args: [attestation, signature] }), value: native ? intent.destinationAmount : 0n };
   }
   const calls = multicallerCalls(intent.calls);
-  const callsValue = intent.calls.reduce((sum, call) => sum + call.value, 0n);
+  const callsValue = callsNativeValue(intent);
   return {
     data: encodeFunctionData({ abi: attestedReceiverAbi, functionName: "fillWithCalls", args: [attestation, signature, calls, sweepTokensOf(intent)] }),
     value: native ? intent.destinationAmount : callsValue,
   };
+}
+
+/** The native the destination calls carry (the gas top-up): what an ERC-20 output's fill sends as msg.value. 0 without calls. */
+export function callsNativeValue(intent: QuotedIntent): bigint {
+  return hasCalls(intent) ? intent.calls.reduce((sum, call) => sum + call.value, 0n) : 0n;
 }
 
 /**

@@ -32,8 +32,8 @@ export async function refundStrayDeposit(ctx: SolverContext, key: StrayDepositKe
     payout = planStrayRefund(stray, Math.floor(ctx.now().getTime() / 1000));
     stray = await ctx.store.patchStrayDeposit(key, { refund: payout });
   }
-  const step = await stepPayout(ctx, payout, logFields, async (next) => {
-    stray = await ctx.store.patchStrayDeposit(key, next.status === "confirmed" ? { refund: next, state: "refunded" } : { refund: next });
+  const step = await stepPayout(ctx, payout, logFields, async (next, repos = ctx.store) => {
+    stray = await repos.patchStrayDeposit(key, next.status === "confirmed" ? { refund: next, state: "refunded" } : { refund: next });
   });
   if (step.payout.status === "confirmed") ctx.log.info({ ...logFields, hash: step.payout.hash }, "stray deposit refunded");
   return stray;

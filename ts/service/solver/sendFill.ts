@@ -10,7 +10,7 @@
  * attester signed says, to the attested recipient, so the standing allowance is bounded by the
  * attester key rather than by the amount.
  */
-import { erc20Abi, maxUint256, type Address, type Hex } from "viem";
+import { encodeFunctionData, erc20Abi, maxUint256, type Address } from "viem";
 import { fillDigest } from "../../core/attestationDigest.ts";
 import { signAttestationDigest } from "../../core/signAttestation.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
@@ -21,15 +21,22 @@ import type { RequestData } from "../model/requestData.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
 import { callsOverGasBudget, fillTransaction } from "./fillTransaction.ts";
 import { decodeRevert, isRevert, revertDataOf, type DecodedRevert } from "./revertReason.ts";
-import { sendRecorded, type OutgoingTx } from "./sendTransaction.ts";
+import { sendRecorded, type OutgoingTx, type SentTx } from "./sendTransaction.ts";
 import type { SolverContext } from "./solverContext.ts";
-import { SolverTransactionRevertedError } from "./solverErrors.ts";
+import { ApprovalPendingError, SolverTransactionRevertedError } from "./solverErrors.ts";
+import type { Repositories } from "../store/createStore.ts";
 
 export type FillCallData = NonNullable<RequestData["failedCallData"]>;
 
-export type SendFillResult = { sent: true; hash: Hex } | { sent: false; revert: DecodedRevert; callData: FillCallData };
+export type SendFillResult = ({ sent: true } & SentTx) | { sent: false; revert: DecodedRevert; callData: FillCallData };
 
-export async function sendFill(ctx: SolverContext, intent: QuotedIntent, dest: ChainClient, record: (hash: Hex) => Promise<void>): Promise<SendFillResult> {
+/** `record` runs in the nonce's store transaction, before the broadcast (./sendTransaction.ts). */
+export async function sendFill(
+  ctx: SolverContext,
+  intent: QuotedIntent,
+  dest: ChainClient,
+  record: (sent: SentTx, repos: Repositories) => Promise<void>,
+): Promise<SendFillResult> {
   const wallet = dest.solverWallet;
   if (!wallet) throw new KeyNotConfiguredError("solver");
   const receiver = canonicalAddress(dest.config.contracts.attestedReceiver);
@@ -44,8 +51,8 @@ export async function sendFill(ctx: SolverContext, intent: QuotedIntent, dest: C
     // Destination calls: simulated and held to the quoted gas first (./fillTransaction.ts).
     const overBudget = await callsOverGasBudget(dest.publicClient, wallet.account.address, tx, intent);
     if (overBudget) return { sent: false, revert: overBudget, callData };
-    const hash = await sendRecorded(wallet, dest.publicClient, tx, record);
-    return { sent: true, hash };
+    const sent = await sendRecorded(ctx, dest.config.id, { purpose: "fill", subject: intent.requestId, logFields: { requestId: intent.requestId, orderId: intent.orderId } }, tx, record);
+    return { sent: true, ...sent };
   } catch (error) {
     if (!isRevert(error)) throw error;
     return {
@@ -61,8 +68,20 @@ async function ensureAllowance(ctx: SolverContext, dest: ChainClient, token: Add
   const receiver = dest.config.contracts.attestedReceiver;
   const allowance = await dest.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [wallet.account.address, receiver] });
   if (allowance >= amount) return;
-  const hash = await wallet.writeContract({ address: token, abi: erc20Abi, functionName: "approve", args: [receiver, maxUint256], chain: wallet.chain, account: wallet.account });
-  ctx.log.info({ chainId: dest.config.id, token, hash }, "solver approved the receiver");
-  const receipt = await dest.publicClient.waitForTransactionReceipt({ hash, timeout: 60_000 });
-  if (receipt.status !== "success") throw new SolverTransactionRevertedError("approve", hash);
+  // One approval per token at a time, through the nonce manager (its nonce shared with the fills);
+  // the fill waits for it (its simulation would fail on the short allowance) and never blocks on it
+  // longer than a look: a step that finds it pending retries later.
+  const subject = canonicalAddress(token);
+  const pending = await ctx.store.findPendingSolverTransaction(dest.config.id, "approve", subject);
+  let txNonce = pending?.nonce;
+  if (txNonce === undefined) {
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [receiver, maxUint256] });
+    const tx = { to: token, data, maxGas: BigInt(ctx.settings.maxGasPerTransaction) };
+    const sent = await sendRecorded(ctx, dest.config.id, { purpose: "approve", subject, logFields: { token: subject } }, tx, async () => {});
+    ctx.log.info({ chainId: dest.config.id, token, txHash: sent.hash }, "solver approval of the receiver sent");
+    txNonce = sent.txNonce;
+  }
+  const outcome = await ctx.transactions.follow({ chainId: dest.config.id, txNonce }, { token: subject });
+  if (outcome.state === "pending") throw new ApprovalPendingError(subject, outcome.hash);
+  if (outcome.state === "mined" && outcome.receipt.status !== "success") throw new SolverTransactionRevertedError("approve", outcome.hash);
 }

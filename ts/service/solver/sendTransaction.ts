@@ -1,33 +1,45 @@
 /**
- * Sends a transaction from the solver's wallet so that its hash is recorded before it can land:
- * prepare (nonce, gas, fees — a revert shows up here, in the estimate, before anything is sent),
- * sign locally, hand the hash to `record` (a store write), then broadcast. A process killed after
- * `record` leaves a hash the chain may not know: the caller's resume logic checks the contract's
- * own state (filled / executed) before sending again.
+ * How a solver step sends a transaction: through the process's nonce manager (./nonceManager.ts), with
+ * the step's lease signal, so that the transaction and the step's own record of it (`record`, e.g.
+ * `pending → submitted` with the hash and the nonce) are stored in one database transaction before
+ * the broadcast. A process killed after that leaves a stored, signed transaction: the step that
+ * resumes follows its nonce (`ctx.transactions.follow`), re-broadcasting it when the chain does not know
+ * it, replacing it with higher fees when it is stuck, and learns that the nonce went elsewhere only
+ * from the chain.
  */
-import { keccak256, type Address, type Hex, type PublicClient } from "viem";
+import { keccak256, type Hex, type PublicClient } from "viem";
 import type { SolverWallet } from "../chains/chainClients.ts";
+import type { Repositories } from "../store/createStore.ts";
+import type { TxPurpose } from "../model/solverTransaction.ts";
+import type { OutgoingTx, SentTx } from "./nonceManager.ts";
+import type { SolverContext } from "./solverContext.ts";
 import { gasLimitWithin } from "./gasCap.ts";
 
-/** `maxGas`: the gas cap (./gasCap.ts) — the limit is then chosen within it, or nothing is sent. */
-export type OutgoingTx = { to: Address; data: Hex; value?: bigint; maxGas?: bigint };
-
-export async function prepareAndSign(wallet: SolverWallet, tx: OutgoingTx, gas?: bigint): Promise<{ hash: Hex; serialized: Hex; gas: bigint; maxFee: bigint }> {
-  const prepared = await wallet.prepareTransactionRequest({ account: wallet.account, chain: wallet.chain, to: tx.to, data: tx.data, value: tx.value ?? 0n, ...(gas !== undefined && { gas }) });
-  const serialized = await wallet.signTransaction(prepared as Parameters<SolverWallet["signTransaction"]>[0]);
-  const maxFee = (prepared as { maxFeePerGas?: bigint; gasPrice?: bigint }).maxFeePerGas ?? (prepared as { gasPrice?: bigint }).gasPrice ?? 0n;
-  return { hash: keccak256(serialized), serialized, gas: prepared.gas ?? 0n, maxFee };
-}
+export type { OutgoingTx, SentTx } from "./nonceManager.ts";
 
 export async function sendRecorded(
-  wallet: SolverWallet,
-  publicClient: PublicClient,
+  ctx: SolverContext,
+  chainId: number,
+  what: { purpose: TxPurpose; subject: string; logFields?: Record<string, unknown> },
   tx: OutgoingTx,
-  record: (hash: Hex) => Promise<void>,
-): Promise<Hex> {
+  record: (sent: SentTx, repos: Repositories) => Promise<void>,
+): Promise<SentTx> {
+  return ctx.transactions.send({ chainId, purpose: what.purpose, subject: what.subject, tx, record, logFields: what.logFields, ...(ctx.signal && { signal: ctx.signal }) });
+}
+
+/**
+ * A transaction from a key the nonce manager does not manage — the attester's cancels
+ * (./cancelBeforeRefund.ts): prepared by the node (nonce, fees; the gas limit within `tx.maxGas`,
+ * ./gasCap.ts — a revert shows up here, before anything is sent), signed locally, its hash handed to
+ * `record` (a store write), then broadcast. A process killed after `record` leaves a hash the chain may
+ * not know: the caller's resume logic checks the contract's state before sending again.
+ */
+export async function sendRecordedFrom(wallet: SolverWallet, publicClient: PublicClient, tx: OutgoingTx, record: (hash: Hex) => Promise<void>): Promise<Hex> {
   const gas = tx.maxGas === undefined ? undefined : await gasLimitWithin(publicClient, wallet.chain.id, wallet.account.address, tx, tx.maxGas);
-  const signed = await prepareAndSign(wallet, tx, gas);
-  await record(signed.hash);
-  await publicClient.sendRawTransaction({ serializedTransaction: signed.serialized });
-  return signed.hash;
+  const prepared = await wallet.prepareTransactionRequest({ account: wallet.account, chain: wallet.chain, to: tx.to, data: tx.data, value: tx.value ?? 0n, ...(gas !== undefined && { gas }) });
+  const serialized = await wallet.signTransaction(prepared as Parameters<SolverWallet["signTransaction"]>[0]);
+  const hash = keccak256(serialized);
+  await record(hash);
+  await publicClient.sendRawTransaction({ serializedTransaction: serialized });
+  return hash;
 }

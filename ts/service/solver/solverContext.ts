@@ -1,5 +1,6 @@
-/** What every solver step runs with: the store, the chains, the signing accounts, a log, a clock and the metrics. */
+/** What every solver step runs with: the store, the chains, the signing accounts, the nonce manager, a log, a clock and the metrics. */
 import type { Address, LocalAccount } from "viem";
+import type { NonceManager } from "./nonceManager.ts";
 import type { ChainClients } from "../chains/chainClients.ts";
 import type { ChainConfig, SolverSettings } from "../config/configSchema.ts";
 import type { Logger } from "../logging/logger.ts";
@@ -18,6 +19,10 @@ export type SolverContext = {
   allocator: LocalAccount;
   /** The solver's address: fills from it, is repaid to it. Its wallet lives in `clients`. */
   solver: Address;
+  /** Every transaction the solver sends goes through it (nonces shared across replicas, fees, replacement). */
+  transactions: NonceManager;
+  /** Aborted when the step's lease is lost or its time is up: no new transaction is started after it. */
+  signal?: AbortSignal;
   now: () => Date;
   /** The solver's settings (config `solver`): gas cap, fill deadline margin, stray dust threshold. */
   settings: SolverSettings;

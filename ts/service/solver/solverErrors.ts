@@ -16,10 +16,24 @@ export class FillLogNotFoundError extends ServiceError {
   }
 }
 
+/** The Depository says a payout's nonce is executed but its `RequestExecuted` log was not found (yet): never marked reverted, retried. */
+export class PayoutLogNotFoundError extends ServiceError {
+  constructor(nonce: string) {
+    super("PAYOUT_LOG_NOT_FOUND", `payout nonce ${nonce} is executed onchain but its RequestExecuted log was not found`);
+  }
+}
+
 /** A `failure` whose request the receiver shows as filled: refunding would pay twice. Needs an operator. */
 export class FilledRequestNotRefundableError extends ServiceError {
   constructor(requestId: string) {
     super("FILLED_REQUEST_NOT_REFUNDABLE", `request ${requestId} is in failure but filled onchain: not refunded`);
+  }
+}
+
+/** The approval an ERC-20 fill needs is sent and not mined yet: the fill is retried once it is. */
+export class ApprovalPendingError extends ServiceError {
+  constructor(token: string, hash: string) {
+    super("APPROVAL_PENDING", `the receiver's approval of ${token} (${hash}) is not mined yet`);
   }
 }
 

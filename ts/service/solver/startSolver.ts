@@ -1,32 +1,44 @@
 /**
- * `startSolver({config, store, log})`: the solver loop. Every `pollIntervalMs` one tick runs:
- * 0. at most every `allocatorCheckIntervalMs` (10 s), the Depositories' allocators (./watchAllocator.ts);
- * 1. the deposit indexer, per configured chain (./indexDeposits.ts);
- * 2. the work list (`store.listSolverWork`): for each request, take its lease
- *    (`store.claimRequest`, several loops and replicas never work on one request at once), run one
- *    step (./solverStep.ts), give the lease back;
- * 3. the pending stray deposits (`store.listPendingStrayDeposits`): each under its own lease
- *    (`store.claimStrayDeposit`), one refund step (./refundStrayDeposit.ts).
- * A failed step is decided by the error registry (../errors/errorRegistry.ts): a retryable error
- * (an RPC that did not answer, a lease race, any error from outside the service) is logged at warn
- * level and the request is stepped again on the next tick; a non-retryable one (a corrupted row, a
- * request filled onchain yet in failure, a missing key) is logged at error level and the request is
- * parked — left out of the work list, counted in /metrics (`ferry_solver_parked_requests`) — until an
- * operator clears `requests.parked`. Nothing is ever guessed. `stop()` ends the loop after the
- * in-flight tick.
- *
- * Deadlines: every step runs under an RPC deadline (../chains/rpcDeadline.ts) of `stepTimeoutMs`,
- * shorter than the lease (default two thirds of it): no RPC call of the step can start or still run
- * once it has passed, so a hanging RPC never makes a step outlive its lease and two replicas never act
- * on one request at once. Each chain's indexing pass has the same bound, so one hanging chain does not
- * hold up the others or the work list.
+ * `startSolver({config, store, log})`: the solver of one process.
+ * - **Indexers**, one loop per configured chain (./indexDeposits.ts), every `pollIntervalMs`.
+ * - **Steps**: the work list (`store.listSolverWork`) is stepped by a pool of at most `concurrency`
+ *   requests at once (`concurrencyPerChain` of them acting on one chain). Each step runs under the
+ *   request's lease (`store.claimRequest`), renewed every third of `leaseMs` while it runs; a step
+ *   whose lease could not be renewed, or that has run `stepTimeoutMs`, is aborted — it starts no new
+ *   transaction (./nonceManager.ts checks the signal) and the calls in flight end within their RPC
+ *   timeouts. The lease only keeps loops from doing the same work twice: every write that matters is
+ *   a compare-and-set in the store (a status transition, the nonce allocation with its record), so a
+ *   step that outlived its lease still cannot fill twice.
+ * - **Wake-ups**: a status change committed anywhere (`store.onOutboxChange`: in process, or from a
+ *   replica over PostgreSQL LISTEN/NOTIFY) and a finished step make the loop read the work list at
+ *   once; otherwise every `pollIntervalMs`. A work list that cannot be read (the database is down)
+ *   is retried with a backoff doubling up to 2 s.
+ * - **Stray deposits** (`store.listPendingStrayDeposits`): each under its own lease, one refund step
+ *   (./refundStrayDeposit.ts), every `pollIntervalMs`; a non-retryable failure leaves it `ignored`
+ *   with the error code as its reason, for an operator.
+ * - **Allocator watch**: at most every `allocatorCheckIntervalMs` (10 s), the Depositories' allocators
+ *   (./watchAllocator.ts).
+ * - **Deadlines**: every step runs under an RPC deadline (../chains/rpcDeadline.ts) of `stepTimeoutMs`,
+ *   shorter than the lease: no RPC call of the step can start or still run once it has passed, so a
+ *   hanging RPC never makes a step outlive its lease. Each chain's indexing pass and each stray refund
+ *   step has the same bound, so one hanging chain does not hold up the others or the work list.
+ * A failed step is decided by the error registry (../errors/errorRegistry.ts): a retryable error (an
+ * RPC that did not answer, the database away, a lease race) is logged at warn level and the request is
+ * stepped again later; a non-retryable one (a corrupted row, a request filled onchain yet in failure, a
+ * missing key) is logged at error level and the request is parked — left out of the work list, counted
+ * in /metrics (`ferry_solver_parked_requests`) — until an operator clears `requests.parked`. Every log
+ * line of a request's steps carries its `requestId` (and `orderId`, `txHash`, `txNonce` where they
+ * apply): `grep <requestId>` traces its whole lifecycle. `stop()` ends the loops after the steps in
+ * flight.
  */
 import { randomUUID } from "node:crypto";
+import pLimit, { type LimitFunction } from "p-limit";
 import { createChainClients, type ChainClients } from "../chains/chainClients.ts";
 import { requireAccount, resolveAccounts, type ServiceAccounts } from "../chains/serviceAccounts.ts";
-import type { FerryConfig } from "../config/configSchema.ts";
+import { CONFIG_DEFAULTS, type FerryConfig, type SolverSettings } from "../config/configSchema.ts";
 import { isRetryable } from "../errors/serviceError.ts";
 import type { Store } from "../store/createStore.ts";
+import type { SolverWorkItem } from "../store/solverWork.ts";
 import { indexDeposits, DEFAULT_INDEX_OPTIONS, type IndexDepositsOptions } from "./indexDeposits.ts";
 import { withRpcDeadline } from "../chains/rpcDeadline.ts";
 import type { SolverContext } from "./solverContext.ts";
@@ -34,6 +46,8 @@ import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { solverStep } from "./solverStep.ts";
 import { createPriceSources } from "../quote/priceSources.ts";
 import { refundStrayDeposit } from "./refundStrayDeposit.ts";
+import { createFeeOracle } from "./chainFees.ts";
+import { createNonceManager, type NonceManager } from "./nonceManager.ts";
 import type { Registry } from "prom-client";
 import { createSolverMetrics } from "./solverMetrics.ts";
 import { GasCapExceededError } from "./gasCap.ts";
@@ -43,37 +57,43 @@ export type SolverOptions = {
   config: FerryConfig;
   store: Store;
   log?: Logger;
-  /** Pause between ticks. Default 1000 ms (the devnet uses 100). */
+  /** Pause between ticks. Default: config `solver.pollIntervalMs`. */
   pollIntervalMs?: number;
-  /** How long a request's lease lasts when its holder dies mid-step. Default 15 s. */
+  /** How long a request's lease lasts when its holder dies mid-step. Default: config `solver.leaseMs` (15 s). */
   claimTtlMs?: number;
-  /** The RPC deadline of one step (and of one chain's indexing pass); must be shorter than the lease. Default ⅔ of claimTtlMs. */
+  /** The RPC deadline of one step (and of one chain's indexing pass); kept below the lease. Default: config `solver.stepTimeoutMs`. */
   stepTimeoutMs?: number;
   /** This loop's lease owner id. Default: a random UUID. */
   owner?: string;
-  /** Requests per tick. Default 50. */
+  /** Requests read from the work list at once. Default: twice the concurrency. */
   batchSize?: number;
+  /** Overrides of the config's solver settings (tests, benches). */
+  settings?: Partial<SolverSettings>;
   index?: IndexDepositsOptions;
   /** The signing accounts, resolved once by the caller; default: resolved from `config`. */
   accounts?: ServiceAccounts;
   /** The process's chain clients (with the solver's wallets); default: created from `config`. */
   clients?: ChainClients;
+  /** The process's nonce manager; default: one of its own (several loops of one process may share one). */
+  transactions?: NonceManager;
   now?: () => Date;
-  /** How often the Depositories' allocators are checked (./watchAllocator.ts). Default 10 s; the first tick always checks. */
+  /** How often the Depositories' allocators are checked (./watchAllocator.ts). Default 10 s; the first pass always checks. */
   allocatorCheckIntervalMs?: number;
   /** Where the solver's metrics go (the app's registry, served by GET /metrics); default: a private one. */
   metricsRegistry?: Registry;
 };
 
 export type RunningSolver = {
-  /** Runs one tick now (tests; also what the loop runs). Ticks never overlap. */
+  /** Runs one pass now (tests): index every chain, step every listed request (bounded pool), refund strays. */
   tick(): Promise<void>;
-  /** Stops the loop; resolves after the in-flight tick. */
+  /** Stops the loops; resolves after the steps in flight. */
   stop(): Promise<void>;
 };
 
-export const DEFAULT_POLL_INTERVAL_MS = 1000;
-export const DEFAULT_CLAIM_TTL_MS = 15_000;
+export const DEFAULT_POLL_INTERVAL_MS = CONFIG_DEFAULTS.solver.pollIntervalMs;
+export const DEFAULT_CLAIM_TTL_MS = CONFIG_DEFAULTS.solver.leaseMs;
+/** The longest pause between work-list reads while they keep failing. */
+export const FAILURE_BACKOFF_MAX_MS = 2000;
 export const DEFAULT_ALLOCATOR_CHECK_MS = 10_000;
 
 /** Whether the config holds every key the solver needs (solver, attester, allocator). */
@@ -81,24 +101,60 @@ export function solverKeysConfigured(config: FerryConfig): boolean {
   return Boolean(config.keys.solver && config.keys.attester && config.keys.allocator);
 }
 
+function settingsOf(options: SolverOptions): SolverSettings {
+  const settings = { ...options.config.solver, ...options.settings };
+  if (options.pollIntervalMs !== undefined) settings.pollIntervalMs = options.pollIntervalMs;
+  if (options.claimTtlMs !== undefined) {
+    settings.leaseMs = options.claimTtlMs;
+    settings.stepTimeoutMs = Math.min(settings.stepTimeoutMs, Math.floor(options.claimTtlMs * 0.66));
+  }
+  if (options.stepTimeoutMs !== undefined) settings.stepTimeoutMs = options.stepTimeoutMs;
+  // A step must be out of time (no RPC call, no new transaction) while its lease certainly still runs.
+  settings.stepTimeoutMs = Math.max(1, Math.min(settings.stepTimeoutMs, settings.leaseMs - 1));
+  return settings;
+}
+
+/**
+ * The nonce manager of the solver's key for one process (./nonceManager.ts): the solver's steps and the
+ * permit-deposit submitter (../server.ts shares one between them) send through it.
+ */
+export function createSolverNonceManager(options: { config: FerryConfig; store: Store; clients: ChainClients; log?: Logger; now?: () => Date; replaceAfterMs?: number }): NonceManager {
+  const chainConfigs = new Map(options.config.chains.map((c) => [c.id, c]));
+  return createNonceManager({
+    store: options.store,
+    clients: options.clients,
+    fees: createFeeOracle(options.clients),
+    settings: {
+      replaceAfterMs: options.replaceAfterMs ?? options.config.solver.replaceAfterMs,
+      maxTransactionFee: (chainId) => BigInt(chainConfigs.get(chainId)?.maxTransactionFee ?? CONFIG_DEFAULTS.maxTransactionFee),
+    },
+    log: options.log ?? SILENT_LOG,
+    ...(options.now && { now: options.now }),
+  });
+}
+
 export function createSolverContext(options: SolverOptions): SolverContext {
+  const settings = settingsOf(options);
   const accounts = options.accounts ?? resolveAccounts(options.config);
   const solver = requireAccount(accounts, "solver");
   const attester = requireAccount(accounts, "attester");
+  const log = options.log ?? SILENT_LOG;
+  const now = options.now ?? (() => new Date());
   const clients =
-    options.clients ??
-    createChainClients(options.config.chains, { solver, attester, pollingIntervalMs: Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, 1000) });
+    options.clients ?? createChainClients(options.config.chains, { solver, attester, pollingIntervalMs: Math.min(settings.pollIntervalMs, 1000) });
+  const transactions = options.transactions ?? createSolverNonceManager({ config: options.config, store: options.store, clients, log, now, replaceAfterMs: settings.replaceAfterMs });
   return {
     store: options.store,
     clients,
     chains: options.config.chains,
-    log: options.log ?? SILENT_LOG,
+    log,
     attester,
     allocator: requireAccount(accounts, "allocator"),
     solver: solver.address,
-    now: options.now ?? (() => new Date()),
-    metrics: createSolverMetrics(options.metricsRegistry),
-    settings: options.config.solver,
+    transactions,
+    now,
+    settings,
+    metrics: createSolverMetrics(options.metricsRegistry, options.store),
     prices: createPriceSources(options.config.quotes.priceSources, {
       get: (chainId) => (clients.has(chainId) ? clients.get(chainId).publicClient : undefined),
     }),
@@ -107,78 +163,191 @@ export function createSolverContext(options: SolverOptions): SolverContext {
 
 export function startSolver(options: SolverOptions): RunningSolver {
   const solver = createSolver(options);
+  const settings = settingsOf(options);
+  const ctx = solver.ctx;
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const interval = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-  const loop = async () => {
-    timer = undefined;
-    if (stopped) return;
-    await solver.tick();
-    if (!stopped) timer = setTimeout(loop, interval);
+
+  // Wake-ups: one pending at most; a wait ends at once when one came while the loop was busy.
+  let woken = false;
+  let wake: (() => void) | null = null;
+  const nudge = () => {
+    if (wake) wake();
+    else woken = true;
   };
-  timer = setTimeout(loop, 0);
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (woken || stopped) {
+        woken = false;
+        resolve();
+        return;
+      }
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
+      wake = done;
+    });
+  const stopListening = options.store.onOutboxChange(nudge);
+
+  const indexLoops = ctx.clients.all().map(async (client) => {
+    let failures = 0;
+    while (!stopped) {
+      try {
+        await withRpcDeadline(settings.stepTimeoutMs, `indexing chain ${client.config.id}`, () =>
+          indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, options.index ?? DEFAULT_INDEX_OPTIONS),
+        );
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        ctx.log.warn({ chainId: client.config.id, failures, err: errorFields(error) }, "deposit indexing failed; retrying");
+      }
+      if (stopped) break;
+      await delay(failures > 0 ? Math.min(FAILURE_BACKOFF_MAX_MS, settings.pollIntervalMs * 2 ** (failures - 1)) : settings.pollIntervalMs, () => stopped);
+    }
+  });
+
+  const stepLoop = (async () => {
+    let failures = 0;
+    let lastStrays = 0;
+    while (!stopped) {
+      await solver.checkAllocators();
+      try {
+        await solver.fillPool(nudge);
+        if (failures > 0) ctx.log.info({ failures }, "solver work list readable again");
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        ctx.log.warn({ failures, err: errorFields(error) }, "reading the solver's work failed; retrying with backoff");
+      }
+      if (Date.now() - lastStrays >= settings.pollIntervalMs) {
+        lastStrays = Date.now();
+        await solver.refundStrays();
+        await solver.followPermitDeposits();
+      }
+      if (stopped) break;
+      await sleep(failures > 0 ? Math.min(FAILURE_BACKOFF_MAX_MS, settings.pollIntervalMs * 2 ** (failures - 1)) : settings.pollIntervalMs);
+    }
+  })();
+
   return {
     tick: solver.tick,
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      await solver.tick.inFlight();
+      stopListening();
+      wake?.();
+      await Promise.all([stepLoop, ...indexLoops]);
+      await solver.drain();
     },
   };
 }
 
-/** The solver without its timer: `tick()` runs one pass (tests drive it directly). */
-export function createSolver(options: SolverOptions): { tick: (() => Promise<void>) & { inFlight(): Promise<void> } } {
+async function delay(ms: number, stopped: () => boolean): Promise<void> {
+  const until = Date.now() + ms;
+  while (!stopped() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, Math.min(50, until - Date.now())));
+}
+
+export type Solver = {
+  ctx: SolverContext;
+  /** One pass: index, step every listed request (bounded pool) and wait for them, refund strays. Passes never overlap. */
+  tick: (() => Promise<void>) & { inFlight(): Promise<void> };
+  /** Reads the work list and starts steps for the free slots; `onSettled` is called as each ends. */
+  fillPool(onSettled: () => void): Promise<number>;
+  refundStrays(): Promise<void>;
+  /** Follows the pending permit deposits (sent for POST /execute/permits, no request step follows them) until they are mined or superseded. */
+  followPermitDeposits(): Promise<void>;
+  /** The Depositories' allocators (./watchAllocator.ts), at most every `allocatorCheckIntervalMs`. */
+  checkAllocators(): Promise<void>;
+  /** Waits for the steps in flight. */
+  drain(): Promise<void>;
+};
+
+/** The solver without its loops: `tick()` runs one pass (tests drive it directly). */
+export function createSolver(options: SolverOptions): Solver {
+  const settings = settingsOf(options);
   const ctx = createSolverContext(options);
   const owner = options.owner ?? randomUUID();
-  const ttl = options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS;
-  const stepMs = Math.min(options.stepTimeoutMs ?? Math.floor((ttl * 2) / 3), ttl - 1);
-  const batch = options.batchSize ?? 50;
+  const batch = options.batchSize ?? settings.concurrency * 2;
   const indexOptions = options.index ?? DEFAULT_INDEX_OPTIONS;
-  let running: Promise<void> | null = null;
+  const metrics = ctx.metrics;
   const allocatorWatch = createAllocatorWatch(ctx);
   const allocatorInterval = options.allocatorCheckIntervalMs ?? DEFAULT_ALLOCATOR_CHECK_MS;
   let allocatorCheckedAt = -Infinity;
+  const checkAllocators = async () => {
+    if (Date.now() - allocatorCheckedAt < allocatorInterval) return;
+    allocatorCheckedAt = Date.now();
+    await allocatorWatch.check();
+  };
+  const inFlight = new Map<string, Promise<void>>();
+  const chainLimits = new Map<number, LimitFunction>();
+  const chainLimit = (chainId: number) => {
+    let limit = chainLimits.get(chainId);
+    if (!limit) chainLimits.set(chainId, (limit = pLimit(settings.concurrencyPerChain)));
+    return limit;
+  };
 
-  const pass = async () => {
+  /** One request's step under its lease: claim, renew while running, abort when the lease is in doubt, release. */
+  const stepUnderLease = async (item: SolverWorkItem): Promise<void> => {
+    if (!(await ctx.store.claimRequest(item.id, owner, settings.leaseMs).catch(() => false))) return;
     const started = Date.now();
-    if (started - allocatorCheckedAt >= allocatorInterval) {
-      allocatorCheckedAt = started;
-      await allocatorWatch.check();
-    }
-    for (const client of ctx.clients.all()) {
-      try {
-        await withRpcDeadline(stepMs, `indexing chain ${client.config.id}`, () => indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, indexOptions));
-      } catch (error) {
-        ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "deposit indexing failed; retrying next tick");
+    const abort = new AbortController();
+    let renewedAt = started;
+    const renewEvery = Math.max(100, Math.floor(settings.leaseMs / 3));
+    const renewal = setInterval(() => {
+      const elapsed = Date.now() - started;
+      if (elapsed >= settings.stepTimeoutMs || Date.now() - renewedAt > settings.leaseMs - renewEvery) {
+        if (!abort.signal.aborted) ctx.log.warn({ requestId: item.id, elapsedMs: elapsed }, "solver step took too long or lost its lease: no new transaction from it");
+        abort.abort();
+        return;
       }
-    }
-    let work;
+      ctx.store.claimRequest(item.id, owner, settings.leaseMs).then(
+        (held) => {
+          if (held) renewedAt = Date.now();
+          else abort.abort();
+        },
+        () => {},
+      );
+    }, renewEvery);
+    metrics.stepStarted(item);
     try {
-      work = await ctx.store.listSolverWork(batch);
+      await withRpcDeadline(settings.stepTimeoutMs, `solver step of ${item.id}`, () => solverStep({ ...ctx, signal: abort.signal }, item.id));
     } catch (error) {
-      ctx.log.warn({ err: errorFields(error) }, "reading the solver's work failed; retrying next tick");
-      return;
+      await onStepError(item.id, item.status, error);
+    } finally {
+      clearInterval(renewal);
+      metrics.stepEnded(item, Date.now() - started);
+      await ctx.store.releaseRequest(item.id, owner).catch(() => {});
     }
-    const indexed = Date.now();
-    for (const request of work) {
-      if (!(await ctx.store.claimRequest(request.id, owner, ttl).catch(() => false))) continue;
-      try {
-        await withRpcDeadline(stepMs, `solver step of ${request.id}`, () => solverStep(ctx, request.id));
-      } catch (error) {
-        await onStepError(request.id, request.status, error);
-      } finally {
-        await ctx.store.releaseRequest(request.id, owner).catch(() => {});
-      }
+  };
+
+  const start = (item: SolverWorkItem, onSettled?: () => void) => {
+    const running = chainLimit(item.chainId)(() => stepUnderLease(item)).finally(() => {
+      inFlight.delete(item.id);
+      onSettled?.();
+    });
+    inFlight.set(item.id, running);
+    return running;
+  };
+
+  const fillPool = async (onSettled: () => void): Promise<number> => {
+    const free = settings.concurrency - inFlight.size;
+    if (free <= 0) return 0;
+    const work = await ctx.store.listSolverWork(Math.min(batch, free + inFlight.size), [...inFlight.keys()]);
+    let started = 0;
+    for (const item of work) {
+      if (inFlight.size >= settings.concurrency) break;
+      if (inFlight.has(item.id)) continue;
+      void start(item, onSettled);
+      started += 1;
     }
-    await refundStrays();
-    if (work.length > 0) ctx.log.debug({ indexMs: indexed - started, workMs: Date.now() - indexed, requests: work.length }, "solver tick");
+    return started;
   };
 
   const onStepError = async (requestId: string, status: string, error: unknown) => {
     countAlert(error);
     if (isRetryable(error)) {
-      ctx.log.warn({ requestId, status, err: errorFields(error) }, "solver step failed; retrying next tick");
+      ctx.log.warn({ requestId, status, err: errorFields(error) }, "solver step failed; retrying");
       return;
     }
     const { code, message } = errorFields(error);
@@ -202,9 +371,9 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
     }
     for (const stray of strays) {
       const key = { chainId: stray.chainId, txHash: stray.txHash, logIndex: stray.logIndex };
-      if (!(await ctx.store.claimStrayDeposit(key, owner, ttl).catch(() => false))) continue;
+      if (!(await ctx.store.claimStrayDeposit(key, owner, settings.leaseMs).catch(() => false))) continue;
       try {
-        await withRpcDeadline(stepMs, `stray refund ${key.chainId}:${key.txHash}:${key.logIndex}`, () => refundStrayDeposit(ctx, key));
+        await withRpcDeadline(settings.stepTimeoutMs, `stray refund ${key.chainId}:${key.txHash}:${key.logIndex}`, () => refundStrayDeposit(ctx, key));
       } catch (error) {
         countAlert(error);
         const strayDeposit = `${key.chainId}:${key.txHash}:${key.logIndex}`;
@@ -222,6 +391,53 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
     }
   };
 
+  const followPermitDeposits = async () => {
+    let pending;
+    try {
+      pending = await ctx.store.listPendingSolverTransactions("permit-deposit", batch);
+    } catch (error) {
+      ctx.log.warn({ err: errorFields(error) }, "reading the pending permit deposits failed; retrying next tick");
+      return;
+    }
+    for (const tx of pending) {
+      if (!ctx.clients.has(tx.chainId) || ctx.clients.get(tx.chainId).solverWallet?.account.address.toLowerCase() !== tx.address) continue;
+      try {
+        await withRpcDeadline(settings.stepTimeoutMs, `permit deposit ${tx.subject}`, () => ctx.transactions.follow({ chainId: tx.chainId, txNonce: tx.nonce }, { requestId: tx.subject }));
+      } catch (error) {
+        ctx.log.warn({ requestId: tx.subject, chainId: tx.chainId, txNonce: tx.nonce, err: errorFields(error) }, "following a permit deposit failed; retrying next tick");
+      }
+    }
+  };
+
+  let running: Promise<void> | null = null;
+  const pass = async () => {
+    const started = Date.now();
+    await checkAllocators();
+    await Promise.all(
+      ctx.clients.all().map((client) =>
+        withRpcDeadline(settings.stepTimeoutMs, `indexing chain ${client.config.id}`, () =>
+          indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, indexOptions),
+        ).catch((error: unknown) => {
+          ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "deposit indexing failed; retrying next tick");
+        }),
+      ),
+    );
+    let work: SolverWorkItem[];
+    try {
+      work = await ctx.store.listSolverWork(batch, [...inFlight.keys()]);
+    } catch (error) {
+      ctx.log.warn({ err: errorFields(error) }, "reading the solver's work failed; retrying next tick");
+      return;
+    }
+    const indexed = Date.now();
+    // Every listed request, at most `concurrency` at once.
+    const pool = pLimit(settings.concurrency);
+    await Promise.all(work.filter((item) => !inFlight.has(item.id)).map((item) => pool(() => start(item))));
+    await refundStrays();
+    await followPermitDeposits();
+    if (work.length > 0) ctx.log.debug({ indexMs: indexed - started, workMs: Date.now() - indexed, requests: work.length }, "solver tick");
+  };
+
   const tick = Object.assign(
     async () => {
       while (running) await running;
@@ -232,5 +448,16 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
     },
     { inFlight: async () => void (await running) },
   );
-  return { tick };
+  return {
+    ctx,
+    tick,
+    fillPool,
+    refundStrays,
+    followPermitDeposits,
+    checkAllocators,
+    drain: async () => {
+      await running;
+      await Promise.allSettled([...inFlight.values()]);
+    },
+  };
 }

@@ -15,8 +15,13 @@
  * reason) — unless the order's deposit is already onchain (someone submitted the same signature first:
  * the request follows that deposit, 200).
  *
- * Not persisted before the broadcast: a crash between broadcast and the store write loses only the
- * `depositing` record; the deposit itself is indexed from the chain like any other.
+ * The deposit goes through the nonce manager (./nonceManager.ts, purpose `permit-deposit`, subject the
+ * requestId): the solver key's nonces are the store's, shared with the fills and payouts of every
+ * replica, so it never takes a nonce one of them holds; its gas limit stays within
+ * `solver.maxGasPerTransaction`. No request step follows it: the solver loop follows pending
+ * permit deposits (re-broadcast, fee bumps, superseded) like any of its transactions, so the nonce is
+ * never left as a gap. The `depositing` request is written after the broadcast: a crash in between
+ * loses only that record; the deposit itself is indexed from the chain like any other.
  */
 import { parseSignature, recoverTypedDataAddress, encodeFunctionData, type Address, type Hex, type LocalAccount } from "viem";
 import { depositoryAbi } from "../../abi/Depository.ts";
@@ -32,7 +37,7 @@ import type { Store } from "../store/createStore.ts";
 import { DEPOSITED_EVENT } from "./depositEvent.ts";
 import { newRequestFor } from "./depositRequest.ts";
 import { decodeRevert, isRevert, revertDataOf } from "./revertReason.ts";
-import { sendRecorded } from "./sendTransaction.ts";
+import type { NonceManager } from "./nonceManager.ts";
 
 export type PermitSubmission = { requestId: Hex; kind: string; signature: Hex };
 export type PermitSubmissionResult = { message: string; requestId: Hex; txHash?: Hex };
@@ -45,6 +50,10 @@ export function createPermitDepositSubmitter(deps: {
   clients: ChainClients;
   chains: readonly ChainConfig[];
   allocator: LocalAccount | undefined;
+  /** The process's nonce manager: the deposit is sent from the solver's key. */
+  transactions: Pick<NonceManager, "send">;
+  /** `solver.maxGasPerTransaction`. */
+  maxGas: bigint;
   now?: () => Date;
 }): { submit(submission: PermitSubmission, log: Logger): Promise<PermitSubmissionResult> } {
   const now = deps.now ?? (() => new Date());
@@ -87,7 +96,8 @@ export function createPermitDepositSubmitter(deps: {
       const data = await depositCall(intent, permit.kind, signature, depository, deps.allocator);
       let hash: Hex;
       try {
-        hash = await sendRecorded(wallet, client.publicClient, { to: depository, data }, async () => {});
+        const tx = { to: depository, data, maxGas: deps.maxGas };
+        hash = (await deps.transactions.send({ chainId: intent.originChainId, purpose: "permit-deposit", subject: requestId, tx, record: async () => {}, logFields: { requestId } })).hash;
       } catch (error) {
         if (!isRevert(error)) throw error;
         const deposited = await depositAlreadyOnchain(client.publicClient, depository, intent.orderId);

@@ -8,6 +8,7 @@ import type { FerryConfig } from "../config/configSchema.ts";
 import type { StoreOptions } from "./createStore.ts";
 
 export function configuredStoreOptions(config: Pick<FerryConfig, "database">): StoreOptions {
-  const databaseUrl = config.database.url?.reveal();
-  return databaseUrl ? { databaseUrl } : { dataDir: config.database.dataDir };
+  const { url, dataDir, ...postgres } = config.database;
+  const databaseUrl = url?.reveal();
+  return databaseUrl ? { databaseUrl, postgres } : { dataDir };
 }

@@ -4,7 +4,8 @@ import { listRequests, type RequestFilters, type RequestPage } from "./listReque
 import { migrate } from "./migrate.ts";
 import { markOutboxDelivered, pendingOutboxEvents, requestEvents, type OutboxEvent } from "./outbox.ts";
 import { createPgliteEngine } from "./pgliteEngine.ts";
-import { createPostgresEngine } from "./postgresEngine.ts";
+import { createPostgresEngine, type PostgresSettings } from "./postgresEngine.ts";
+import { SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { getOrderDataByRequestIds, getQuote, getQuoteByOrderId, saveQuote, type NewQuote, type StoredQuote } from "./quotes.ts";
 import {
   countParkedRequests,
@@ -12,11 +13,12 @@ import {
   getRequest,
   getRequestByOrderId,
   listRequestsUpdatedSince,
+  lockRequest,
   parkRequest,
   patchRequest,
   transitionRequest,
 } from "./requests.ts";
-import { claimRequest, listSolverWork, releaseRequest, type SolverWorkItem } from "./solverWork.ts";
+import { claimRequest, countSolverWork, listSolverWork, releaseRequest, type SolverWorkItem } from "./solverWork.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import {
   claimStrayDeposit,
@@ -34,6 +36,22 @@ import {
   type StrayDepositPatch,
 } from "./strayDeposits.ts";
 import type { RequestStatus } from "../model/requestStatus.ts";
+import type { SolverTransaction, TxAttempt, TxPurpose, TxState } from "../model/solverTransaction.ts";
+import type { Address } from "viem";
+import {
+  appendSolverTxAttempt,
+  findPendingSolverTransaction,
+  listPendingSolverTransactions,
+  getSolverTransaction,
+  insertSolverTransaction,
+  lockNextNonce,
+  settleSolverTransaction,
+  solverTransactionStats,
+  syncNonce,
+  type NewSolverTransaction,
+  type SolverTxKey,
+} from "./solverTransactions.ts";
+import { reservedAmounts, reserveFill, type FillReservation, type ReservationResult, type ReservedAmount } from "./solverReservations.ts";
 
 export type StoreOptions = {
   /** PostgreSQL connection string (`DATABASE_URL`). When absent, the embedded PGlite engine is used. */
@@ -42,9 +60,16 @@ export type StoreOptions = {
   dataDir?: string;
   /** PostgreSQL only: a schema to create and use instead of the connection's default (tests). */
   schema?: string;
+  /** PostgreSQL only: pool size and timeouts (config `database.*`); default DEFAULT_POSTGRES_SETTINGS. */
+  postgres?: PostgresSettings;
+  /** Where the engine reports lost connections. */
+  log?: Logger;
   /** The clock stamping created_at / updated_at. Defaults to the system clock. */
   now?: () => Date;
 };
+
+/** The channel the outbox trigger (migration 0012) notifies on every status change. */
+export const OUTBOX_CHANNEL = "ferry_outbox";
 
 /** The repositories, bound to a database. Inside `transaction`, every call joins that transaction. */
 export type Repositories = {
@@ -56,6 +81,8 @@ export type Repositories = {
   createRequest(request: NewRequest): Promise<StoredRequest>;
   getRequest(id: string): Promise<StoredRequest | null>;
   getRequestByOrderId(orderId: string): Promise<StoredRequest | null>;
+  /** The request with its row locked until the surrounding transaction ends (use inside `transaction`). */
+  lockRequest(id: string): Promise<StoredRequest | null>;
   transitionRequest(id: string, to: RequestStatus, patch?: RequestPatch): Promise<StoredRequest>;
   /** A write that is not a status change (no outbox event). */
   patchRequest(id: string, patch: RequestPatch): Promise<StoredRequest>;
@@ -76,8 +103,9 @@ export type Repositories = {
   requestEvents(requestId: string): Promise<OutboxEvent[]>;
   markOutboxDelivered(id: number): Promise<void>;
   /** The solver's (./solverWork.ts): work list and per-request lease. */
-  listSolverWork(limit?: number): Promise<SolverWorkItem[]>;
+  listSolverWork(limit?: number, exclude?: readonly string[]): Promise<SolverWorkItem[]>;
   claimRequest(requestId: string, owner: string, ttlMs: number): Promise<boolean>;
+  countSolverWork(): ReturnType<typeof countSolverWork>;
   releaseRequest(requestId: string, owner: string): Promise<void>;
   /** Stray deposits (./strayDeposits.ts): recorded once by the indexer, refunded by the solver under their own lease. */
   recordStrayDeposit(stray: NewStrayDeposit): Promise<boolean>;
@@ -89,6 +117,19 @@ export type Repositories = {
   releaseStrayDeposit(key: StrayDepositKey, owner: string): Promise<void>;
   getStrayTrackingStart(chainId: number, contract: string): Promise<number | null>;
   startStrayTracking(chainId: number, contract: string, fromBlock: number): Promise<number>;
+  /** The nonce manager's (./solverTransactions.ts): next nonce per sender, every sent transaction with its attempts. */
+  syncNonce(chainId: number, address: Address, chainNonce: number): Promise<number>;
+  lockNextNonce(chainId: number, address: Address): Promise<number | null>;
+  insertSolverTransaction(t: NewSolverTransaction): Promise<SolverTransaction>;
+  getSolverTransaction(key: SolverTxKey): Promise<SolverTransaction | null>;
+  appendSolverTxAttempt(key: SolverTxKey, attempt: TxAttempt): Promise<SolverTransaction | null>;
+  settleSolverTransaction(key: SolverTxKey, state: TxState, minedHash: string | null): Promise<void>;
+  findPendingSolverTransaction(chainId: number, purpose: TxPurpose, subject: string): Promise<SolverTransaction | null>;
+  listPendingSolverTransactions(purpose: TxPurpose, limit: number): Promise<SolverTransaction[]>;
+  solverTransactionStats(): ReturnType<typeof solverTransactionStats>;
+  /** Inventory (./solverReservations.ts): a fill's reservation of the solver's balance, and what the fills in flight hold. */
+  reserveFill(reservation: FillReservation): Promise<ReservationResult>;
+  reservedAmounts(): Promise<ReservedAmount[]>;
 };
 
 export type Store = Repositories & {
@@ -97,11 +138,18 @@ export type Store = Repositories & {
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /**
    * Calls `listener` (synchronously, errors ignored) after a status change made through this store has
-   * committed its outbox event — a hint for this process's webhook worker and websocket tail to read
-   * the outbox now instead of at their next poll. Changes made by other processes (replicas) are not
-   * seen here: the readers' polling stays the guarantee. Returns the unsubscribe function.
+   * committed its outbox event, once per transaction. Returns the unsubscribe function.
    */
   onOutboxCommit(listener: () => void): () => void;
+  /**
+   * `onOutboxCommit` plus, on PostgreSQL, the status changes committed by any other process (a
+   * replica, the CLI), which arrive through LISTEN/NOTIFY (channel `ferry_outbox`, the outbox trigger
+   * of migration 0012) within milliseconds; also called after the LISTEN connection reconnects (what
+   * was notified meanwhile is lost). The hint the solver, the webhook worker and the websocket tail
+   * wake up on instead of waiting for their next poll; their polling stays the guarantee. The LISTEN
+   * connection opens with the first listener. Returns the unsubscribe function.
+   */
+  onOutboxChange(listener: () => void): () => void;
   /**
    * Calls `listener` (synchronously, errors ignored) with the ids of the requests a write through this
    * store changed — created, transitioned or patched — once that write has committed (once per
@@ -123,6 +171,7 @@ function repositories(ctx: StoreContext): Repositories {
     createRequest: (r) => createRequest(ctx, r),
     getRequest: (id) => getRequest(ctx, id),
     getRequestByOrderId: (id) => getRequestByOrderId(ctx, id),
+    lockRequest: (id) => lockRequest(ctx, id),
     transitionRequest: (id, to, patch) => transitionRequest(ctx, id, to, patch),
     patchRequest: (id, p) => patchRequest(ctx, id, p),
     parkRequest: (id, r) => parkRequest(ctx, id, r),
@@ -138,8 +187,9 @@ function repositories(ctx: StoreContext): Repositories {
     pendingOutboxEvents: (l) => pendingOutboxEvents(ctx, l),
     requestEvents: (id) => requestEvents(ctx, id),
     markOutboxDelivered: (id) => markOutboxDelivered(ctx, id),
-    listSolverWork: (l) => listSolverWork(ctx, l),
+    listSolverWork: (l, e) => listSolverWork(ctx, l, e),
     claimRequest: (id, o, t) => claimRequest(ctx, id, o, t),
+    countSolverWork: () => countSolverWork(ctx),
     releaseRequest: (id, o) => releaseRequest(ctx, id, o),
     recordStrayDeposit: (s) => recordStrayDeposit(ctx, s),
     getStrayDeposit: (k) => getStrayDeposit(ctx, k),
@@ -150,13 +200,29 @@ function repositories(ctx: StoreContext): Repositories {
     releaseStrayDeposit: (k, o) => releaseStrayDeposit(ctx, k, o),
     getStrayTrackingStart: (c, a) => getStrayTrackingStart(ctx, c, a),
     startStrayTracking: (c, a, b) => startStrayTracking(ctx, c, a, b),
+    syncNonce: (c, a, n) => syncNonce(ctx, c, a, n),
+    lockNextNonce: (c, a) => lockNextNonce(ctx, c, a),
+    insertSolverTransaction: (t) => insertSolverTransaction(ctx, t),
+    getSolverTransaction: (k) => getSolverTransaction(ctx, k),
+    appendSolverTxAttempt: (k, a) => appendSolverTxAttempt(ctx, k, a),
+    settleSolverTransaction: (k, s, h) => settleSolverTransaction(ctx, k, s, h),
+    findPendingSolverTransaction: (c, p, s) => findPendingSolverTransaction(ctx, c, p, s),
+    listPendingSolverTransactions: (p, l) => listPendingSolverTransactions(ctx, p, l),
+    solverTransactionStats: () => solverTransactionStats(ctx),
+    reserveFill: (r) => reserveFill(ctx, r),
+    reservedAmounts: () => reservedAmounts(ctx),
   };
 }
 
 /** Opens the engine (PostgreSQL when `databaseUrl` is set, PGlite otherwise), migrates it and binds the repositories. */
 export async function createStore(options: StoreOptions = {}): Promise<Store> {
   const engine = options.databaseUrl
-    ? await createPostgresEngine({ databaseUrl: options.databaseUrl, schema: options.schema })
+    ? await createPostgresEngine({
+        databaseUrl: options.databaseUrl,
+        schema: options.schema,
+        ...(options.postgres && { settings: options.postgres }),
+        log: options.log ?? SILENT_LOG,
+      })
     : await createPgliteEngine({ dataDir: options.dataDir });
   try {
     await migrate(engine);
@@ -180,6 +246,14 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
   const notifyOutbox = () => notify(outboxListeners);
   const notifyChanged = (ids: readonly string[]) => {
     if (ids.length > 0) notify(changeListeners, ids);
+  };
+  // On PostgreSQL, other processes' status changes arrive as notifications (the outbox trigger): the
+  // outbox-change listeners hear about them within milliseconds instead of at their next poll. The
+  // LISTEN connection is opened with the first listener.
+  const crossProcessListeners = new Set<() => void>();
+  let unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
+  const listenAcrossProcesses = () => {
+    unlisten ??= engine.listen ? engine.listen(OUTBOX_CHANNEL, () => notify(crossProcessListeners)).catch(() => undefined) : Promise.resolve(undefined);
   };
   // The repositories whose calls write outbox events tell the listeners once their transaction has
   // committed: at once for a call of its own, at the end of `transaction` for calls made inside it.
@@ -239,11 +313,23 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
       outboxListeners.add(listener);
       return () => void outboxListeners.delete(listener);
     },
+    onOutboxChange(listener) {
+      outboxListeners.add(listener);
+      crossProcessListeners.add(listener);
+      listenAcrossProcesses();
+      return () => {
+        outboxListeners.delete(listener);
+        crossProcessListeners.delete(listener);
+      };
+    },
     onRequestsChanged(listener) {
       changeListeners.add(listener);
       return () => void changeListeners.delete(listener);
     },
     migrate: () => migrate(engine),
-    close: () => engine.close(),
+    close: async () => {
+      await (await unlisten)?.().catch(() => {});
+      await engine.close();
+    },
   };
 }

@@ -17,6 +17,11 @@ export interface Engine extends Queryable {
   readonly kind: "pglite" | "postgres";
   /** Runs `fn` in one transaction: commits when it resolves, rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL only: calls `onNotify` on every NOTIFY on `channel` (from any process) and after every
+   * reconnect of the listening connection. Resolves to the unsubscribe function.
+   */
+  listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

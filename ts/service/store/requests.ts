@@ -137,6 +137,12 @@ export async function getRequest({ db }: StoreContext, id: string): Promise<Stor
   return rows.length === 0 ? null : requestFromRow(rows[0]!);
 }
 
+/** The request, its row locked until the surrounding transaction ends (a compare-and-set of the solver's writes). */
+export async function lockRequest({ db }: StoreContext, id: string): Promise<StoredRequest | null> {
+  const { rows } = await db.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1 FOR UPDATE`, [id.toLowerCase()]);
+  return rows.length === 0 ? null : requestFromRow(rows[0]!);
+}
+
 export async function getRequestByOrderId({ db }: StoreContext, orderId: string): Promise<StoredRequest | null> {
   const { rows } = await db.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE order_id = $1`, [orderId.toLowerCase()]);
   return rows.length === 0 ? null : requestFromRow(rows[0]!);

@@ -8,27 +8,39 @@ import type { RequestStatus } from "../model/requestStatus.ts";
 import { canonicalHex } from "../model/values.ts";
 import { type StoreContext } from "./engine.ts";
 
-/** A work-list entry: which request, in which status. The step re-reads (and decodes) the request under its lease. */
-export type SolverWorkItem = { id: Hex; status: RequestStatus };
+/**
+ * A work-list entry: which request, in which status, and the chain its next step acts on (the
+ * destination for a fill, the origin for a payout) — the solver's per-chain limit. The step re-reads
+ * (and decodes) the request under its lease.
+ */
+export type SolverWorkItem = { id: Hex; status: RequestStatus; chainId: number };
 
 /**
  * Requests the solver still has to act on, least recently updated first: `pending` (fill),
  * `submitted` (confirm), `failure` without a recorded refund failure (refund) and `success` whose
  * repayment is not yet confirmed (`solver_state.repayment.status` ≠ `confirmed`). `waiting`/`depositing`
  * are the indexer's, `refund` is terminal. Failures whose refund reverted (`solver_state.refund.status`
- * = `reverted`) need an operator and are left out, as are parked requests. Only ids and statuses are
- * read: one corrupted row parks that request when its step decodes it, and never blocks the list.
+ * = `reverted`) need an operator and are left out, as are parked requests and requests under a live
+ * lease (being stepped by this or another loop: listing them again would only make the loops race for
+ * them). Only ids, statuses and chains are read: one corrupted row parks that request when its step
+ * decodes it, and never blocks the list. `exclude`: ids to leave out as well.
  */
-export async function listSolverWork({ db }: StoreContext, limit = 50): Promise<SolverWorkItem[]> {
-  const { rows } = await db.query<{ id: string; status: RequestStatus }>(
-    `SELECT id, status FROM requests
-     WHERE parked IS NULL AND (status IN ('pending', 'submitted')
-        OR (status = 'failure' AND refund_fail_reason IS NULL AND coalesce(solver_state->'refund'->>'status', '') <> 'reverted')
-        OR (status = 'success' AND coalesce(solver_state->'repayment'->>'status', '') NOT IN ('confirmed', 'reverted')))
-     ORDER BY updated_at, id LIMIT $1`,
-    [limit],
+export async function listSolverWork({ db, now }: StoreContext, limit = 50, exclude: readonly string[] = []): Promise<SolverWorkItem[]> {
+  const { rows } = await db.query<{ id: string; status: RequestStatus; origin_chain_id: number; destination_chain_id: number }>(
+    `SELECT r.id, r.status, r.origin_chain_id, r.destination_chain_id FROM requests r
+     WHERE r.parked IS NULL AND (r.status IN ('pending', 'submitted')
+        OR (r.status = 'failure' AND r.refund_fail_reason IS NULL AND coalesce(r.solver_state->'refund'->>'status', '') <> 'reverted')
+        OR (r.status = 'success' AND coalesce(r.solver_state->'repayment'->>'status', '') NOT IN ('confirmed', 'reverted')))
+       AND NOT EXISTS (SELECT 1 FROM solver_claims c WHERE c.request_id = r.id AND c.expires_at >= $2::timestamptz)
+       AND r.id <> ALL($3::text[])
+     ORDER BY r.updated_at, r.id LIMIT $1`,
+    [limit, now().toISOString(), [...exclude]],
   );
-  return rows.map((row) => ({ id: canonicalHex(row.id), status: row.status }));
+  return rows.map((row) => ({
+    id: canonicalHex(row.id),
+    status: row.status,
+    chainId: row.status === "pending" || row.status === "submitted" ? Number(row.destination_chain_id) : Number(row.origin_chain_id),
+  }));
 }
 
 /**
@@ -53,3 +65,17 @@ export async function releaseRequest({ db }: StoreContext, requestId: string, ow
   await db.query("DELETE FROM solver_claims WHERE request_id = $1 AND owner = $2", [requestId, owner]);
 }
 
+
+/** Requests per status the solver still works on, database-wide (metrics: fills in flight = `submitted`). */
+export async function countSolverWork({ db }: StoreContext): Promise<Record<"pending" | "submitted" | "failure" | "success", number>> {
+  const { rows } = await db.query<{ status: string; n: number }>(
+    `SELECT status, count(*)::int AS n FROM requests
+     WHERE parked IS NULL AND (status IN ('pending', 'submitted')
+        OR (status = 'failure' AND refund_fail_reason IS NULL AND coalesce(solver_state->'refund'->>'status', '') <> 'reverted')
+        OR (status = 'success' AND coalesce(solver_state->'repayment'->>'status', '') NOT IN ('confirmed', 'reverted')))
+     GROUP BY status`,
+  );
+  const counts = { pending: 0, submitted: 0, failure: 0, success: 0 };
+  for (const row of rows) counts[row.status as keyof typeof counts] = Number(row.n);
+  return counts;
+}

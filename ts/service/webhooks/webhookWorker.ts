@@ -29,8 +29,11 @@ export type WebhookWorkerSettings = Omit<WebhookSettings, "secretKey" | "enabled
   Partial<Pick<WebhookSettings, "maxInFlightPerEndpoint" | "denyNetworks">>;
 
 export type WebhookWorkerOptions = {
-  /** `onOutboxCommit`, when the store has it, wakes the loop as soon as this process commits a status change. */
-  store: { engine: Pick<Engine, "transaction">; onOutboxCommit?: (listener: () => void) => () => void };
+  /**
+   * `onOutboxChange` (else `onOutboxCommit`), when the store has it, wakes the loop as soon as a status
+   * change commits — in this process, or (PostgreSQL) in any replica.
+   */
+  store: { engine: Pick<Engine, "transaction">; onOutboxCommit?: (listener: () => void) => () => void; onOutboxChange?: (listener: () => void) => () => void };
   settings: WebhookWorkerSettings;
   /** The 32-byte key the stored API keys are encrypted under (FERRY_WEBHOOK_SECRET_KEY). */
   secretKey: Uint8Array;
@@ -54,6 +57,9 @@ export type RunningWebhookWorker = {
 };
 
 export const DEFAULT_STOP_GRACE_MS = 5000;
+
+/** The longest pause between claims while they keep failing (e.g. the database is down). */
+export const FAILURE_BACKOFF_MAX_MS = 2000;
 
 export function createWebhookWorker(options: WebhookWorkerOptions): RunningWebhookWorker {
   return createWorker(options);
@@ -200,7 +206,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): RunningWebhoo
   let wake: (() => void) | null = null;
   // A status change committed here while the loop is busy: the next sleep ends at once.
   let woken = false;
-  const stopListening = options.store.onOutboxCommit?.(() => {
+  const stopListening = (options.store.onOutboxChange ?? options.store.onOutboxCommit)?.(() => {
     if (wake) wake();
     else woken = true;
   });
@@ -221,16 +227,23 @@ export function startWebhookWorker(options: WebhookWorkerOptions): RunningWebhoo
     });
   worker.onSettled(() => wake?.());
   const loop = (async () => {
+    // Consecutive failed claims (the database is down): the pause doubles up to FAILURE_BACKOFF_MAX_MS,
+    // so an outage costs a log line every couple of seconds, not one per poll.
+    let failures = 0;
     while (!stopped) {
       let again = false;
       try {
         const { free, claimed, settled } = await worker.fill();
         again = settled > 0 || (claimed > 0 && claimed === free);
+        if (failures > 0) log.info({ failures }, "webhook claims work again");
+        failures = 0;
       } catch (error) {
-        log[failureLevel(error)]({ err: errorFields(error) }, "webhook claim failed; retrying");
+        log[failureLevel(error)]({ err: errorFields(error), failures: failures + 1 }, "webhook claim failed; retrying with backoff");
+        failures += 1;
       }
       if (stopped) break;
-      if (!again || worker.inFlight() >= options.settings.batchSize) await sleep(options.settings.pollIntervalMs);
+      const pause = failures > 0 ? Math.min(FAILURE_BACKOFF_MAX_MS, options.settings.pollIntervalMs * 2 ** (failures - 1)) : options.settings.pollIntervalMs;
+      if (failures > 0 || !again || worker.inFlight() >= options.settings.batchSize) await sleep(pause);
     }
   })();
   return {

@@ -73,7 +73,7 @@ export async function registerWebsocketRoute(fastify: FastifyInstance, options: 
   let stopNudging: (() => void) | undefined;
   app.addHook("onReady", async () => {
     await hub.start();
-    stopNudging = options.store.onOutboxCommit(() => hub.nudge());
+    stopNudging = options.store.onOutboxChange(() => hub.nudge());
     heartbeat = startHeartbeat(connections, settings.heartbeatMs);
   });
   // Before @fastify/websocket's own preClose (which closes the ws server), so clients get 1001.

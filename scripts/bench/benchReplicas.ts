@@ -1,0 +1,118 @@
+/**
+ * Service replicas for the end-to-end benchmark's PostgreSQL runs: `replicas` processes of
+ * `node ts/service/server.ts` on one PostgreSQL database (a fresh database on the server at
+ * FERRY_BENCH_DATABASE_URL, else the local one as TOOLCHAIN sets it up), all with the bench stack's
+ * chains and keys (one solver key, shared, as replicas of one deployment do), each listening on its own
+ * loopback port. The in-process service of the stack must be stopped first: two services with two
+ * databases on the same chains would each see the other's deposits as strays.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import pg from "pg";
+import { DEVNET_USD_PRICES } from "../../ts/devnet/devnetConfig.ts";
+import { DEVNET_STABLECOIN } from "../../ts/devnet/devnetStablecoin.ts";
+import { apiKeyStore } from "../../ts/service/store/apiKeys.ts";
+import { createStore } from "../../ts/service/store/createStore.ts";
+import { BENCH_API_KEY_PER_MINUTE, type BenchStack } from "./benchStack.ts";
+
+const DEFAULT_URLS = ["postgres://root@127.0.0.1:5432/ferry_test", "postgres://root@/ferry_test?host=/var/run/postgresql"];
+
+export type BenchReplicas = { urls: string[]; apiKey: string; close(): Promise<void> };
+
+/** A server URL that answers, or the reasons none did. */
+export async function benchPostgres(): Promise<{ url: string } | { reason: string }> {
+  const reasons: string[] = [];
+  for (const url of process.env.FERRY_BENCH_DATABASE_URL ? [process.env.FERRY_BENCH_DATABASE_URL] : DEFAULT_URLS) {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+    try {
+      await client.connect();
+      return { url };
+    } catch (error) {
+      reasons.push((error as Error).message);
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+  return { reason: reasons.join("; ") };
+}
+
+export async function startBenchReplicas(stack: BenchStack, serverUrl: string, replicas: number, name: string): Promise<BenchReplicas> {
+  const database = `ferry_bench_${process.pid}_${name}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.end();
+  const databaseUrl = serverUrl.replace(/^(postgres(?:ql)?:\/\/[^/]*)\/[^?]*/, `$1/${database}`);
+  const store = await createStore({ databaseUrl });
+  const { key: apiKey } = await apiKeyStore(store).createApiKey("bench", BENCH_API_KEY_PER_MINUTE);
+  await store.close();
+
+  const configPath = join(stack.dir, `${name}.json`);
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      server: { host: "127.0.0.1", port: 0 },
+      deploymentsDir: stack.deploymentsDir,
+      solver: { pollIntervalMs: 100 },
+      webhooks: { pollIntervalMs: 100 },
+      websocket: { pollIntervalMs: 100 },
+      log: { level: "warn" },
+      chains: stack.config.chains.map((c) => ({
+        id: c.id,
+        name: c.name,
+        displayName: c.displayName,
+        rpcUrl: c.rpcUrl,
+        confirmations: c.confirmations,
+        nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18, usdPrice: DEVNET_USD_PRICES.eth },
+        erc20Currencies: [{ address: stack.stablecoin, ...DEVNET_STABLECOIN, usdPrice: DEVNET_USD_PRICES.stablecoin }],
+      })),
+    }),
+  );
+  const children: ChildProcess[] = [];
+  const urls: string[] = [];
+  try {
+    for (let i = 0; i < replicas; i++) {
+      let output = "";
+      const child = spawn(process.execPath, ["ts/service/server.ts"], {
+        cwd: process.cwd(),
+        env: { ...process.env, ...stack.serviceEnv, FERRY_CONFIG: configPath, DATABASE_URL: databaseUrl, FERRY_LOG_LEVEL: "", FERRY_SOLVER_POLL_MS: "" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      children.push(child);
+      child.stdout!.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
+      child.stderr!.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
+      const deadline = Date.now() + 60_000;
+      let url: string | undefined;
+      while (!(url = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1])) {
+        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`replica ${i} did not start:\n${output.slice(-3000)}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      urls.push(url);
+    }
+  } catch (error) {
+    for (const child of children) child.kill("SIGKILL");
+    throw error;
+  }
+  return {
+    urls,
+    apiKey,
+    async close() {
+      await Promise.all(
+        children.map(
+          (child) =>
+            new Promise<void>((resolve) => {
+              if (child.exitCode !== null) return resolve();
+              child.once("exit", () => resolve());
+              child.kill("SIGTERM");
+            }),
+        ),
+      );
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}

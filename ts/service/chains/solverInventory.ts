@@ -1,0 +1,108 @@
+/**
+ * The solver's inventory per chain and currency: its balance (native and every configured ERC-20),
+ * what the fills in flight hold of it (../store/solverReservations.ts, database-wide: every replica's
+ * fills), and what is left — the capacity a new fill can count on. Read at most once per `ttlMs` per
+ * chain (a quote, GET /chains and /metrics share the reads); concurrent callers share one read.
+ *
+ * For the native currency the capacity also keeps back one fill's gas (`gasReserve`, the gas a fill may
+ * cost at today's price), so a quote never promises the last wei the fill's own gas needs.
+ */
+import { erc20Abi, type Address } from "viem";
+import type { ChainConfig } from "../config/configSchema.ts";
+import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
+import type { Store } from "../store/createStore.ts";
+import type { ChainClients } from "./chainClients.ts";
+
+export type InventoryLine = {
+  chainId: number;
+  /** Zero address = native. */
+  currency: Address;
+  symbol: string;
+  decimals: number;
+  balance: bigint;
+  /** What fills in flight hold (for native: their amounts and their gas). */
+  reserved: bigint;
+  /** balance − reserved (− one fill's gas for native), never below 0. */
+  available: bigint;
+};
+
+export type SolverInventory = {
+  /** The chain's lines, one per currency the solver fills in (native first). Throws when the chain does not answer. */
+  lines(chainId: number): Promise<InventoryLine[]>;
+  /** One currency's line, or undefined when the chain has no such currency configured. */
+  line(chainId: number, currency: Address): Promise<InventoryLine | undefined>;
+};
+
+export const DEFAULT_INVENTORY_TTL_MS = 1000;
+/** Gas one fill may use, kept back from native capacity (a fill measures ~70–90k; calls are not used by the solver). */
+export const FILL_GAS_RESERVE = 200_000n;
+
+export function createSolverInventory(options: {
+  chains: readonly ChainConfig[];
+  clients: ChainClients;
+  store: Pick<Store, "reservedAmounts">;
+  solver: Address;
+  ttlMs?: number;
+  now?: () => number;
+}): SolverInventory {
+  const ttlMs = options.ttlMs ?? DEFAULT_INVENTORY_TTL_MS;
+  const now = options.now ?? Date.now;
+  const cache = new Map<number, { at: number; lines: Promise<InventoryLine[]> }>();
+  let reserved: { at: number; amounts: ReturnType<Store["reservedAmounts"]> } | undefined;
+
+  const reservedNow = () => {
+    if (!reserved || now() - reserved.at >= ttlMs) {
+      const amounts = options.store.reservedAmounts();
+      reserved = { at: now(), amounts };
+      amounts.catch(() => {
+        if (reserved?.amounts === amounts) reserved = undefined;
+      });
+    }
+    return reserved.amounts;
+  };
+
+  const read = async (chain: ChainConfig): Promise<InventoryLine[]> => {
+    const { publicClient } = options.clients.get(chain.id);
+    const currencies = [
+      { address: ZERO_ADDRESS, symbol: chain.nativeCurrency.symbol, decimals: chain.nativeCurrency.decimals },
+      ...chain.erc20Currencies.map((c) => ({ address: canonicalAddress(c.address), symbol: c.symbol, decimals: c.decimals })),
+    ];
+    const [balances, gasPrice, amounts] = await Promise.all([
+      Promise.all(
+        currencies.map((c) =>
+          c.address === ZERO_ADDRESS
+            ? publicClient.getBalance({ address: options.solver })
+            : publicClient.readContract({ address: c.address, abi: erc20Abi, functionName: "balanceOf", args: [options.solver] }),
+        ),
+      ),
+      publicClient.getGasPrice(),
+      reservedNow(),
+    ]);
+    return currencies.map((c, i) => {
+      const held = amounts.find((a) => a.chainId === chain.id && a.currency === c.address)?.reserved ?? 0n;
+      const keep = c.address === ZERO_ADDRESS ? FILL_GAS_RESERVE * gasPrice : 0n;
+      const left = balances[i]! - held - keep;
+      return { chainId: chain.id, currency: c.address, symbol: c.symbol, decimals: c.decimals, balance: balances[i]!, reserved: held, available: left > 0n ? left : 0n };
+    });
+  };
+
+  const lines = (chainId: number): Promise<InventoryLine[]> => {
+    const chain = options.chains.find((c) => c.id === chainId);
+    if (!chain) return Promise.resolve([]);
+    const cached = cache.get(chainId);
+    if (cached && now() - cached.at < ttlMs) return cached.lines;
+    const fresh = read(chain);
+    cache.set(chainId, { at: now(), lines: fresh });
+    fresh.catch(() => {
+      if (cache.get(chainId)?.lines === fresh) cache.delete(chainId);
+    });
+    return fresh;
+  };
+
+  return {
+    lines,
+    async line(chainId, currency) {
+      return (await lines(chainId)).find((l) => l.currency === canonicalAddress(currency));
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Inventory reservations (migration 0012): the balance each fill in flight holds on its destination
+ * chain. `reserveFill` is the fill's last check before it is sent: under a per-chain advisory lock
+ * (one transaction: every process and replica reserving on that chain waits its turn), the balances
+ * the caller just read minus what the other fills in flight hold must cover this fill — its amount in
+ * its currency and its gas in native — or it is not reserved:
+ * - the balance alone does not cover it → `SOLVER_BALANCE_TOO_LOW`;
+ * - the balance does, but not what the fills in flight leave of it → `SOLVER_CAPACITY_EXCEEDED`.
+ * A reservation counts while its request is `pending` or `submitted`; after that the fill is mined
+ * (the balance itself is lower) or will not happen. Reserving again for the same request replaces it.
+ */
+import type { Address } from "viem";
+import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
+import type { StoreContext } from "./engine.ts";
+
+export type FillReservation = {
+  requestId: string;
+  chainId: number;
+  /** Zero address = native. */
+  currency: Address;
+  amount: bigint;
+  /** Native the fill's gas may cost (gas limit × max fee). */
+  gas: bigint;
+  /** The solver's balances just read on the chain: native, and `currency`'s when it is a token. */
+  nativeBalance: bigint;
+  tokenBalance: bigint;
+};
+
+export type ReservationResult =
+  | { ok: true; reservedNative: bigint; reservedToken: bigint }
+  | { ok: false; failReason: "SOLVER_BALANCE_TOO_LOW" | "SOLVER_CAPACITY_EXCEEDED"; reservedNative: bigint; reservedToken: bigint };
+
+/** What the fills in flight hold per (chain, currency), gas counted into the native currency. */
+export type ReservedAmount = { chainId: number; currency: Address; reserved: bigint };
+
+const IN_FLIGHT = "r.status IN ('pending', 'submitted')";
+
+export async function reserveFill({ db, now }: StoreContext, r: FillReservation): Promise<ReservationResult> {
+  const currency = canonicalAddress(r.currency);
+  const native = currency === ZERO_ADDRESS;
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('ferry.solver_reservations.' || $1::text, 0))", [r.chainId]);
+    const { rows } = await tx.query<{ currency: string; amount: string; gas: string }>(
+      `SELECT s.currency, sum(s.amount)::text AS amount, sum(s.gas)::text AS gas FROM solver_reservations s JOIN requests r ON r.id = s.request_id
+       WHERE s.chain_id = $1 AND s.request_id <> $2 AND ${IN_FLIGHT} GROUP BY s.currency`,
+      [r.chainId, r.requestId.toLowerCase()],
+    );
+    let reservedNative = 0n;
+    let reservedToken = 0n;
+    for (const row of rows) {
+      reservedNative += BigInt(row.gas);
+      if (row.currency === ZERO_ADDRESS) reservedNative += BigInt(row.amount);
+      if (row.currency === currency && !native) reservedToken += BigInt(row.amount);
+    }
+    const needNative = r.gas + (native ? r.amount : 0n);
+    const needToken = native ? 0n : r.amount;
+    const balanceShort = r.nativeBalance < needNative || r.tokenBalance < needToken;
+    const capacityShort = r.nativeBalance - reservedNative < needNative || r.tokenBalance - reservedToken < needToken;
+    if (balanceShort || capacityShort) {
+      return { ok: false, failReason: balanceShort ? "SOLVER_BALANCE_TOO_LOW" : "SOLVER_CAPACITY_EXCEEDED", reservedNative, reservedToken };
+    }
+    await tx.query(
+      `INSERT INTO solver_reservations (request_id, chain_id, currency, amount, gas, created_at) VALUES ($1, $2, $3, $4::numeric, $5::numeric, $6::timestamptz)
+       ON CONFLICT (request_id) DO UPDATE SET chain_id = EXCLUDED.chain_id, currency = EXCLUDED.currency, amount = EXCLUDED.amount, gas = EXCLUDED.gas, created_at = EXCLUDED.created_at`,
+      [r.requestId.toLowerCase(), r.chainId, currency, r.amount.toString(), r.gas.toString(), now().toISOString()],
+    );
+    return { ok: true, reservedNative, reservedToken };
+  });
+}
+
+/** What the fills in flight hold, per chain and currency (gas folded into the native currency). */
+export async function reservedAmounts({ db }: StoreContext): Promise<ReservedAmount[]> {
+  const { rows } = await db.query<{ chain_id: number; currency: string; amount: string; gas: string }>(
+    `SELECT s.chain_id, s.currency, sum(s.amount)::text AS amount, sum(s.gas)::text AS gas FROM solver_reservations s JOIN requests r ON r.id = s.request_id
+     WHERE ${IN_FLIGHT} GROUP BY s.chain_id, s.currency`,
+  );
+  const totals = new Map<string, ReservedAmount>();
+  const add = (chainId: number, currency: Address, amount: bigint) => {
+    const key = `${chainId}:${currency}`;
+    const line = totals.get(key) ?? { chainId, currency, reserved: 0n };
+    line.reserved += amount;
+    totals.set(key, line);
+  };
+  for (const row of rows) {
+    add(Number(row.chain_id), canonicalAddress(row.currency), BigInt(row.amount));
+    add(Number(row.chain_id), ZERO_ADDRESS, BigInt(row.gas));
+  }
+  return [...totals.values()];
+}

@@ -1,0 +1,138 @@
+/**
+ * The nonce manager's repository (migration 0012): the next nonce per (chain, sender) and every
+ * transaction the solver sends with all its signed attempts. Allocation is `lockNextNonce` (row
+ * lock) → sign → `insertSolverTransaction` (which also moves the next nonce on), all inside one
+ * `store.transaction` together with the caller's own record of the hash: no nonce is ever handed out
+ * twice across processes, and no nonce is handed out without its transaction stored.
+ */
+import type { Address } from "viem";
+import { SolverTransaction, TxAttempt, TxCall, type TxPurpose, type TxState } from "../model/solverTransaction.ts";
+import { decodeStored, encodeStored } from "../model/storedValue.ts";
+import { canonicalAddress, canonicalHex } from "../model/values.ts";
+import { isoColumn, type Row, type StoreContext } from "./engine.ts";
+
+export type SolverTxKey = { chainId: number; address: Address; nonce: number };
+
+export type NewSolverTransaction = SolverTxKey & { purpose: TxPurpose; subject: string; call: TxCall; attempt: TxAttempt };
+
+const COLUMNS = `chain_id, address, nonce, purpose, subject, call, attempts, state, mined_hash, ${isoColumn("created_at")}, ${isoColumn("updated_at")}`;
+
+function fromRow(row: Row): SolverTransaction {
+  return decodeStored(
+    SolverTransaction,
+    {
+      chainId: row.chain_id,
+      address: row.address,
+      nonce: row.nonce,
+      purpose: row.purpose,
+      subject: row.subject,
+      call: row.call,
+      attempts: row.attempts,
+      state: row.state,
+      minedHash: row.mined_hash,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    },
+    "solver_transactions",
+    `${String(row.chain_id)}:${String(row.address)}:${String(row.nonce)}`,
+  );
+}
+
+/**
+ * Makes sure the sender's next nonce is at least `chainNonce` (the chain's pending nonce: transactions
+ * sent from the key by anything else are skipped over). Returns the next nonce.
+ */
+export async function syncNonce({ db }: StoreContext, chainId: number, address: Address, chainNonce: number): Promise<number> {
+  const { rows } = await db.query<{ next_nonce: number }>(
+    `INSERT INTO solver_nonces (chain_id, address, next_nonce) VALUES ($1, $2, $3)
+     ON CONFLICT (chain_id, address) DO UPDATE SET next_nonce = GREATEST(solver_nonces.next_nonce, EXCLUDED.next_nonce)
+     RETURNING next_nonce`,
+    [chainId, canonicalAddress(address), chainNonce],
+  );
+  return Number(rows[0]!.next_nonce);
+}
+
+/** The next nonce, row-locked until the surrounding transaction ends; null before the first `syncNonce`. */
+export async function lockNextNonce({ db }: StoreContext, chainId: number, address: Address): Promise<number | null> {
+  const { rows } = await db.query<{ next_nonce: number }>("SELECT next_nonce FROM solver_nonces WHERE chain_id = $1 AND address = $2 FOR UPDATE", [
+    chainId,
+    canonicalAddress(address),
+  ]);
+  return rows.length === 0 ? null : Number(rows[0]!.next_nonce);
+}
+
+/** Stores a transaction with its first attempt and hands out the nonce after it (call inside the `lockNextNonce` transaction). */
+export async function insertSolverTransaction({ db, now }: StoreContext, t: NewSolverTransaction): Promise<SolverTransaction> {
+  const at = now().toISOString();
+  const { rows } = await db.query(
+    `INSERT INTO solver_transactions (chain_id, address, nonce, purpose, subject, call, attempts, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::timestamptz, $8::timestamptz) RETURNING ${COLUMNS}`,
+    [t.chainId, canonicalAddress(t.address), t.nonce, t.purpose, t.subject, JSON.stringify(encodeStored(TxCall, t.call)), JSON.stringify([encodeStored(TxAttempt, t.attempt)]), at],
+  );
+  await db.query("UPDATE solver_nonces SET next_nonce = GREATEST(next_nonce, $3) WHERE chain_id = $1 AND address = $2", [t.chainId, canonicalAddress(t.address), t.nonce + 1]);
+  return fromRow(rows[0]!);
+}
+
+export async function getSolverTransaction({ db }: StoreContext, key: SolverTxKey): Promise<SolverTransaction | null> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM solver_transactions WHERE chain_id = $1 AND address = $2 AND nonce = $3`, [
+    key.chainId,
+    canonicalAddress(key.address),
+    key.nonce,
+  ]);
+  return rows.length === 0 ? null : fromRow(rows[0]!);
+}
+
+/** Adds a signed attempt (a replacement) to a pending transaction; null when it is no longer pending. */
+export async function appendSolverTxAttempt({ db, now }: StoreContext, key: SolverTxKey, attempt: TxAttempt): Promise<SolverTransaction | null> {
+  const { rows } = await db.query(
+    `UPDATE solver_transactions SET attempts = attempts || $4::jsonb, updated_at = $5::timestamptz
+     WHERE chain_id = $1 AND address = $2 AND nonce = $3 AND state = 'pending' RETURNING ${COLUMNS}`,
+    [key.chainId, canonicalAddress(key.address), key.nonce, JSON.stringify([encodeStored(TxAttempt, attempt)]), now().toISOString()],
+  );
+  return rows.length === 0 ? null : fromRow(rows[0]!);
+}
+
+/**
+ * Records how the nonce ended: `mined` (with the attempt that landed) or `superseded` — or `pending`
+ * again (minedHash null) when a reorg took the mined attempt's block away and the nonce is followed anew.
+ */
+export async function settleSolverTransaction({ db, now }: StoreContext, key: SolverTxKey, state: TxState, minedHash: string | null): Promise<void> {
+  await db.query("UPDATE solver_transactions SET state = $4, mined_hash = $5, updated_at = $6::timestamptz WHERE chain_id = $1 AND address = $2 AND nonce = $3", [
+    key.chainId,
+    canonicalAddress(key.address),
+    key.nonce,
+    state,
+    minedHash === null ? null : canonicalHex(minedHash),
+    now().toISOString(),
+  ]);
+}
+
+/** The latest pending transaction for (purpose, subject) on a chain, e.g. an approval still in flight. */
+export async function findPendingSolverTransaction({ db }: StoreContext, chainId: number, purpose: TxPurpose, subject: string): Promise<SolverTransaction | null> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM solver_transactions WHERE chain_id = $1 AND purpose = $2 AND subject = $3 AND state = 'pending' ORDER BY nonce DESC LIMIT 1`,
+    [chainId, purpose, subject],
+  );
+  return rows.length === 0 ? null : fromRow(rows[0]!);
+}
+
+/**
+ * Pending transactions of one purpose, oldest first: those no request step follows (a permit deposit
+ * sent for the API) are followed by the solver loop from this list.
+ */
+export async function listPendingSolverTransactions({ db }: StoreContext, purpose: TxPurpose, limit: number): Promise<SolverTransaction[]> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM solver_transactions WHERE state = 'pending' AND purpose = $1 ORDER BY created_at, nonce LIMIT $2`, [purpose, limit]);
+  return rows.map(fromRow);
+}
+
+/** Per (chain, sender): pending transactions and how many attempts they took (metrics). */
+export async function solverTransactionStats({ db }: StoreContext): Promise<Array<{ chainId: number; address: Address; pending: number; replacements: number; superseded: number }>> {
+  const { rows } = await db.query<{ chain_id: number; address: string; pending: number; replacements: number; superseded: number }>(
+    `SELECT chain_id, address,
+       count(*) FILTER (WHERE state = 'pending')::int AS pending,
+       coalesce(sum(jsonb_array_length(attempts) - 1), 0)::int AS replacements,
+       count(*) FILTER (WHERE state = 'superseded')::int AS superseded
+     FROM solver_transactions GROUP BY chain_id, address`,
+  );
+  return rows.map((r) => ({ chainId: Number(r.chain_id), address: canonicalAddress(r.address), pending: Number(r.pending), replacements: Number(r.replacements), superseded: Number(r.superseded) }));
+}
