@@ -13,6 +13,7 @@ import type { ChainRecord as ServerChainRecord } from "../../ts/service/http/cha
 import type { RequestRecord as ServerRequestRecord, StatusRecord as ServerStatusRecord } from "../../ts/service/model/publicRecords.ts";
 import type { AttestationRecord as ServerAttestationSchema } from "../../ts/service/http/routes/requestSignature.ts";
 import type { QuoteBody as ServerQuoteBody } from "../../ts/service/http/routes/quote.ts";
+import type { ExecutePermitsResponse as ServerExecutePermitsResponse } from "../../ts/service/http/routes/executePermits.ts";
 import type { Quote as ServerQuote } from "../../ts/service/quote/buildQuote.ts";
 
 /** The same type (not merely mutually assignable). */
@@ -32,12 +33,13 @@ const checks: [
   Assignable<ServerChainRecord, Client.ChainRecord>,
   Assignable<Static<typeof ServerAttestationSchema>, Client.AttestationRecord>,
   Assignable<ServerQuote, Client.Quote>,
+  Assignable<Static<typeof ServerExecutePermitsResponse>, Client.ExecutePermitResult>,
   // What the client sends is what the server accepts (the spec's body fields).
   Assignable<Pick<Client.QuoteRequest, "user" | "originChainId" | "destinationChainId" | "originCurrency" | "destinationCurrency" | "amount">, Partial<ServerQuoteBody>>,
   // One order type: the client's and the server's protocol.v2.orderData are ts/core's OrderJson.
   Same<Client.Quote["protocol"]["v2"]["orderData"], OrderJson>,
   Same<ServerQuote["protocol"]["v2"]["orderData"], OrderJson>,
-] = [true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true];
 
 describe("client record types", () => {
   it("accept every record the server's schemas describe, and share ts/core's order type (checked by tsc)", () => {

@@ -219,7 +219,7 @@ describe("executeQuote (real chain, real service app)", function () {
       expect((error.cause as { code: string }).code).to.equal("DEPOSIT_MISMATCH");
     });
 
-    it("UNSUPPORTED_STEP for a signature step", async () => {
+    it("UNSUPPORTED_STEP for a signature step that is not a permit posted to /execute/permits", async () => {
       const wallet = wallets[7]!;
       const quote = nativeQuote(wallet.account.address);
       quote.steps.unshift({ ...quote.steps[0]!, id: "authorize", kind: "signature" });

@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import type { Quote, Step } from "../../ts/client/apiTypes.ts";
 import { ExecuteQuoteError } from "../../ts/client/clientErrors.ts";
-import { assertSendable, planQuoteExecution, statusOutcome } from "../../ts/client/quoteExecutionPlan.ts";
+import { assertSendable, planQuoteExecution, statusOutcome, type PlannedTransaction } from "../../ts/client/quoteExecutionPlan.ts";
 
 const ALICE = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const TOKEN = "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
@@ -42,8 +42,10 @@ describe("planQuoteExecution", () => {
   it("lists the transactions in order, with bigint values and checksummed addresses", () => {
     const plan = planQuoteExecution(quote(step("approve", {}, { value: "0" }), step("deposit", {}, { gas: "90000", maxFeePerGas: "7" })));
     expect(plan.map((t) => t.step.id)).to.deep.equal(["approve", "deposit"]);
-    expect(plan[0]!.request).to.deep.equal({ from: ALICE, to: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", data: "0x1234", value: 0n, chainId: 31337 });
-    expect(plan[1]!.request).to.include({ value: 5n, gas: 90000n, maxFeePerGas: 7n });
+    const [approve, deposit] = plan as PlannedTransaction[];
+    expect(plan.map((t) => t.kind)).to.deep.equal(["transaction", "transaction"]);
+    expect(approve!.request).to.deep.equal({ from: ALICE, to: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", data: "0x1234", value: 0n, chainId: 31337 });
+    expect(deposit!.request).to.include({ value: 5n, gas: 90000n, maxFeePerGas: 7n });
   });
 
   it("follows the status only after the last step (an approve completes with its receipt)", () => {
@@ -67,9 +69,39 @@ describe("planQuoteExecution", () => {
     expect(planQuoteExecution(quote(done, step("deposit"))).map((t) => t.step.id)).to.deep.equal(["deposit"]);
   });
 
-  it("refuses signature steps, malformed items and foreign check endpoints with UNSUPPORTED_STEP", () => {
+  it("plans a permit signature step in its place, and follows it when it is the last step", () => {
+    const authorize = step("authorize", { kind: "signature" });
+    authorize.items[0]!.data = {
+      sign: { signatureKind: "eip712", domain: {}, types: {}, primaryType: "Permit", value: {} },
+      post: { endpoint: "/execute/permits", method: "POST", body: { kind: "eip2612", requestId: REQUEST_ID } },
+    };
+    authorize.items[0]!.check = { endpoint: `/intents/status/v3?requestId=${REQUEST_ID}`, method: "GET" };
+    const plan = planQuoteExecution(quote(step("approve"), authorize));
+    expect(plan.map((a) => [a.step.id, a.kind, a.followRequestId])).to.deep.equal([
+      ["approve", "transaction", undefined],
+      ["authorize", "signature", REQUEST_ID],
+    ]);
+    // A signature passes assertSendable: its signer and chain are verifyPermitSignature's to check.
+    expect(() => assertSendable(plan[1]!, { address: TOKEN, chainId: 1 })).to.not.throw();
+  });
+
+  it("refuses other step kinds, signature items that are not an EIP-712 permit posted to /execute/permits, malformed items and foreign check endpoints with UNSUPPORTED_STEP", () => {
     expect(code(() => planQuoteExecution(quote()))).to.equal("UNSUPPORTED_STEP");
     expect(code(() => planQuoteExecution(quote(step("sign", { kind: "signature" }))))).to.equal("UNSUPPORTED_STEP");
+    expect(code(() => planQuoteExecution(quote(step("other", { kind: "message" }))))).to.equal("UNSUPPORTED_STEP");
+    const post = { endpoint: "/execute/permits", method: "POST", body: { kind: "eip2612", requestId: REQUEST_ID } };
+    const sign = { signatureKind: "eip712", domain: {}, types: {}, primaryType: "Permit", value: {} };
+    for (const data of [
+      { sign: { ...sign, signatureKind: "eip191" }, post },
+      { sign, post: { ...post, endpoint: "https://elsewhere.example/execute/permits" } },
+      { sign, post: { ...post, endpoint: "/execute" } },
+      { sign, post: { ...post, method: "GET" } },
+      { sign },
+    ]) {
+      const signature = step("authorize", { kind: "signature" });
+      signature.items[0]!.data = data as never;
+      expect(code(() => planQuoteExecution(quote(signature))), JSON.stringify(data)).to.equal("UNSUPPORTED_STEP");
+    }
     expect(code(() => planQuoteExecution(quote(step("deposit", {}, { to: "0x12" }))))).to.equal("UNSUPPORTED_STEP");
     expect(code(() => planQuoteExecution(quote(step("deposit", {}, { data: "1234" }))))).to.equal("UNSUPPORTED_STEP");
     expect(code(() => planQuoteExecution(quote(step("deposit", {}, { value: "-1" }))))).to.equal("UNSUPPORTED_STEP");

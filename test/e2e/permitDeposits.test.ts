@@ -6,6 +6,9 @@
  * Permit2 at its canonical address on the devnet), each also with the permit front-run by someone else;
  * the official SDK (unmodified) executes an EIP-2612 one; signatures over anything but the quoted message
  * and posts for an expired quote are refused (4xx). Quote responses validate against /openapi.json.
+ * Ferry's own typed client (`executeQuote`) executes an EIP-2612 and a Permit2 quote (approve
+ * transaction, then the signature) to success, and refuses tampered signature steps before the wallet
+ * signs anything.
  */
 import { expect } from "chai";
 import { Ajv } from "ajv";
@@ -15,6 +18,9 @@ import { erc20Abi, maxUint256, parseSignature, type Address, type Hex } from "vi
 import { depositoryAbi } from "../../ts/abi/Depository.ts";
 import { mockStablecoinAbi } from "../../ts/abi/MockStablecoin.ts";
 import { PERMIT2_ADDRESS } from "../../ts/core/permitDeposit.ts";
+import type { Quote } from "../../ts/client/apiTypes.ts";
+import { ExecuteQuoteError } from "../../ts/client/clientErrors.ts";
+import type { ExecuteProgress } from "../../ts/client/executeQuote.ts";
 import { DESTINATION, ORIGIN, freshRecipient, startE2eDevnet, type E2eDevnet } from "./e2eDevnet.ts";
 
 type SignData = { signatureKind: string; domain: Record<string, unknown>; types: Record<string, { name: string; type: string }[]>; primaryType: string; value: Record<string, unknown> };
@@ -217,5 +223,123 @@ describe("e2e: signature-authorised fUSD deposits (usePermit: EIP-2612, Permit2)
     expect([expired.status, expired.body.errorCode]).to.deep.equal([400, "QUOTE_EXPIRED"]);
     // Nothing was taken from the user by any of these.
     expect(await fusdOf(user.address)).to.equal(1_000_000n * 10n ** 6n);
+  });
+
+  describe("Ferry's typed client (executeQuote)", () => {
+    /** The devnet wallet of `user`, counting the typed-data signatures it gives. */
+    const countingWallet = (user: (typeof devnet.users)[number]) => {
+      const wallet = devnet.origin.wallet(user);
+      const counter = { signatures: 0 };
+      const counted = {
+        ...wallet,
+        signTypedData: ((args: Parameters<typeof wallet.signTypedData>[0]) => {
+          counter.signatures += 1;
+          return wallet.signTypedData(args);
+        }) as typeof wallet.signTypedData,
+      } as typeof wallet;
+      return { wallet: counted, counter };
+    };
+    const clientQuote = (user: Address, recipient: Address, amount: bigint, extra: Record<string, unknown> = {}) =>
+      devnet.client.getQuote({
+        user,
+        recipient,
+        originChainId: ORIGIN,
+        destinationChainId: DESTINATION,
+        originCurrency: fusd,
+        destinationCurrency: devnet.destination.file.contracts.stablecoin!,
+        amount: amount.toString(),
+        tradeType: "EXACT_INPUT",
+        usePermit: true,
+        ...extra,
+      });
+
+    it("executes an EIP-2612 quote: checks the permit, signs it, posts it, and follows the request to success (no user transaction)", async () => {
+      const user = devnet.users[0]!;
+      const recipient = freshRecipient();
+      const { wallet, counter } = countingWallet(user);
+      const quote = await clientQuote(user.address, recipient, 25_000_000n);
+      expect(quote.steps.map((s) => [s.id, s.kind])).to.deep.equal([["authorize", "signature"]]);
+      const before = await fusdOf(user.address);
+      const ethBefore = await devnet.origin.publicClient.getBalance({ address: user.address });
+      const phases: string[] = [];
+      const result = await devnet.client.executeQuote({
+        quote,
+        walletClient: wallet,
+        pollIntervalMs: 250,
+        timeoutMs: 120_000,
+        onProgress: (p: ExecuteProgress) => phases.push(p.phase === "status" ? `status:${p.status!.status}` : p.phase),
+      });
+      expect(result.status.status).to.equal("success");
+      expect(counter.signatures).to.equal(1);
+      expect(phases.slice(0, 3)).to.deep.equal(["signing", "signed", "submitted"]);
+      expect(phases.at(-1)).to.equal("status:success");
+      expect(result.txHashes.map((t) => [t.stepId, t.sentBy])).to.deep.equal([["authorize", "service"]]);
+      expect(result.status.inTxHashes.map((h) => h.toLowerCase())).to.include(result.txHashes[0]!.txHash.toLowerCase());
+      expect(await fusdOf(user.address)).to.equal(before - BigInt(quote.details.currencyIn.amount));
+      expect(await fusdOf(recipient, "destination")).to.equal(BigInt(quote.details.currencyOut.amount));
+      expect(await devnet.origin.publicClient.getBalance({ address: user.address }), "the user paid no gas").to.equal(ethBefore);
+    });
+
+    it("executes a Permit2 quote: the approve transaction to Permit2, then the witness signature, to success", async () => {
+      const user = devnet.users[4]!;
+      const recipient = freshRecipient();
+      const { wallet, counter } = countingWallet(user);
+      const quote = await clientQuote(user.address, recipient, 18_000_000n, { permitKind: "permit2" });
+      expect(quote.steps.map((s) => [s.id, s.kind])).to.deep.equal([["approve", "transaction"], ["authorize", "signature"]]);
+      const before = await fusdOf(user.address);
+      const result = await devnet.client.executeQuote({ quote, walletClient: wallet, publicClient: devnet.origin.publicClient, pollIntervalMs: 250, timeoutMs: 120_000 });
+      expect(result.status.status).to.equal("success");
+      expect(counter.signatures).to.equal(1);
+      expect(result.txHashes.map((t) => [t.stepId, t.sentBy ?? "wallet"])).to.deep.equal([["approve", "wallet"], ["authorize", "service"]]);
+      expect(await devnet.origin.publicClient.readContract({ address: fusd, abi: erc20Abi, functionName: "allowance", args: [user.address, PERMIT2_ADDRESS] })).to.equal(maxUint256);
+      expect(await fusdOf(user.address)).to.equal(before - BigInt(quote.details.currencyIn.amount));
+      expect(await fusdOf(recipient, "destination")).to.equal(BigInt(quote.details.currencyOut.amount));
+    });
+
+    it("refuses a tampered signature step (spender, amount, token, deadline, Permit2 order or nonce) with PERMIT_MISMATCH before signing anything", async () => {
+      const user = devnet.users[3]!;
+      const attacker = devnet.users[5]!.address;
+      const eip2612 = await clientQuote(user.address, user.address, 7_000_000n);
+      const permit2 = await clientQuote(user.address, user.address, 7_000_000n, { permitKind: "permit2" });
+      type Tamper = [string, Quote, (sign: { domain: Record<string, unknown>; value: Record<string, unknown>; message?: Record<string, unknown> }) => void, string];
+      const tampers: Tamper[] = [
+        ["spender", eip2612, (sign) => (sign.value.spender = attacker), "value.spender"],
+        ["amount", eip2612, (sign) => (sign.value.value = "7000001"), "value.value"],
+        ["owner", eip2612, (sign) => (sign.value.owner = attacker), "value.owner"],
+        ["deadline", eip2612, (sign) => (sign.value.deadline = String(Number(sign.value.deadline) + 86_400)), "value.deadline"],
+        ["token", eip2612, (sign) => (sign.domain.verifyingContract = devnet.destination.file.contracts.depository), "domain.verifyingContract"],
+        ["chain", eip2612, (sign) => (sign.domain.chainId = String(DESTINATION)), "domain.chainId"],
+        ["message only", eip2612, (sign) => (sign.message = { ...sign.value, spender: attacker }), "message.spender"],
+        ["permit2 spender", permit2, (sign) => (sign.value.spender = attacker), "value.spender"],
+        ["permit2 amount", permit2, (sign) => ((sign.value.permitted as Record<string, unknown>).amount = "7000001"), "value.permitted.amount"],
+        ["permit2 order", permit2, (sign) => ((sign.value.witness as Record<string, unknown>).orderId = `0x${"ab".repeat(32)}`), "value.witness.orderId"],
+        ["permit2 nonce", permit2, (sign) => (sign.value.nonce = "1"), "value.nonce"],
+        ["permit2 contract", permit2, (sign) => (sign.domain.verifyingContract = attacker), "domain.verifyingContract"],
+      ];
+      for (const [what, original, tamper, field] of tampers) {
+        const quote = structuredClone(original);
+        const item = quote.steps.find((s) => s.id === "authorize")!.items[0]!;
+        const sign = (item.data as { sign: Parameters<Tamper[2]>[0] }).sign;
+        tamper(sign);
+        if (what !== "message only") sign.message = sign.value;
+        const { wallet, counter } = countingWallet(user);
+        const nonce = await devnet.origin.publicClient.getTransactionCount({ address: user.address });
+        let error: unknown;
+        try {
+          await devnet.client.executeQuote({ quote, walletClient: wallet, pollIntervalMs: 250, timeoutMs: 10_000 });
+        } catch (caught) {
+          error = caught;
+        }
+        expect(error, what).to.be.instanceOf(ExecuteQuoteError);
+        expect([what, (error as ExecuteQuoteError).code, (error as ExecuteQuoteError).field]).to.deep.equal([what, "PERMIT_MISMATCH", field]);
+        expect(counter.signatures, `${what}: nothing signed`).to.equal(0);
+        expect(await devnet.origin.publicClient.getTransactionCount({ address: user.address }), `${what}: nothing sent`).to.equal(nonce);
+      }
+      // The untampered quotes are not requests: nothing was posted for them.
+      for (const quote of [eip2612, permit2]) {
+        const status = await devnet.client.getStatus(quote.steps.at(-1)!.requestId);
+        expect(status.status).to.equal("waiting");
+      }
+    });
   });
 });

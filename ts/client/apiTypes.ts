@@ -121,6 +121,8 @@ export type Quote = {
   fees: FeeBuckets;
   details: QuoteDetails;
   protocol: { v2: ProtocolV2 };
+  /** Unix seconds (chain time): the deposit must be mined before; a permit's deadline. */
+  expiresAt?: number;
   [key: string]: unknown;
 };
 
@@ -321,6 +323,9 @@ export type ReadinessRecord = { ready: boolean; checks: { name: string; ok: bool
 
 /** Response of POST /transactions/index (Ferry's nudge to index a transaction now). */
 export type IndexTransactionResult = Record<string, unknown>;
+
+/** POST /execute/permits (Ferry): the permit was accepted; `txHash` is the origin deposit (the service's, or the one already onchain). */
+export type ExecutePermitResult = { message: string; requestId: string; txHash?: string; [key: string]: unknown };
 
 /** The service's error body. */
 export type ErrorBody = { message: string; errorCode: string; [key: string]: unknown };

@@ -46,7 +46,12 @@ export const ExecuteQuoteErrorCode = {
   WALLET_MISMATCH: "WALLET_MISMATCH",
   /** The wallet is connected to another chain than the transaction's `chainId`. */
   CHAIN_MISMATCH: "CHAIN_MISMATCH",
-  /** A step this client cannot execute (e.g. `signature` steps) or a malformed item. */
+  /**
+   * A signature step's typed data is not what the quote and GET /chains say (another spender, amount,
+   * token, deadline, order, chain or types): nothing was signed. `field` names the first difference.
+   */
+  PERMIT_MISMATCH: "PERMIT_MISMATCH",
+  /** A step this client cannot execute (a signature step other than a permit's) or a malformed item. */
   UNSUPPORTED_STEP: "UNSUPPORTED_STEP",
   /** A sent transaction reverted. */
   TRANSACTION_REVERTED: "TRANSACTION_REVERTED",
@@ -60,15 +65,18 @@ export class ExecuteQuoteError extends FerryError {
   readonly txHash: string | undefined;
   /** The last status seen (TIMEOUT). */
   readonly lastStatus: StatusRecord | undefined;
+  /** The field that disagrees (PERMIT_MISMATCH), e.g. `value.spender`, `domain.verifyingContract`. */
+  readonly field: string | undefined;
 
   constructor(
     code: ExecuteQuoteErrorCode,
     message: string,
-    options: { cause?: unknown; txHash?: string; lastStatus?: StatusRecord; retryable?: boolean } = {},
+    options: { cause?: unknown; txHash?: string; lastStatus?: StatusRecord; field?: string; retryable?: boolean } = {},
   ) {
     super(code, message, { cause: options.cause, retryable: options.retryable ?? code === ExecuteQuoteErrorCode.TIMEOUT });
     this.txHash = options.txHash;
     this.lastStatus = options.lastStatus;
+    this.field = options.field;
   }
 }
 

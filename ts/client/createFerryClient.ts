@@ -6,6 +6,7 @@
 import type {
   AttestationRecord,
   ChainRecord,
+  ExecutePermitResult,
   HealthRecord,
   IndexTransactionResult,
   Quote,
@@ -46,6 +47,11 @@ export type FerryClient = {
   allRequests(filters?: RequestFilters): AsyncIterable<RequestRecord>;
   getRequestSignature(requestId: string): Promise<AttestationRecord>;
   indexTransaction(args: { chainId: number; txHash: string }): Promise<IndexTransactionResult>;
+  /**
+   * POST /execute/permits?signature=… with a permit quote's `authorize` item's `post.body`: the service
+   * checks the signature against the stored quote and submits the deposit (`txHash`).
+   */
+  executePermit(args: { signature: string; body: Record<string, unknown> }): Promise<ExecutePermitResult>;
   health(): Promise<HealthRecord>;
   /** GET /ready: `{ready: false, checks}` on 503 NOT_READY instead of throwing. */
   ready(): Promise<ReadinessRecord>;
@@ -106,6 +112,7 @@ export function createFerryClient(options: FerryClientOptions): FerryClient {
     },
     getRequestSignature: (requestId) => request("GET", `/requests/${encodeURIComponent(requestId)}/signature`),
     indexTransaction: ({ chainId, txHash }) => request("POST", "/transactions/index", { chainId, txHash }),
+    executePermit: ({ signature, body }) => request("POST", `/execute/permits?signature=${encodeURIComponent(signature)}`, body),
     health: () => request("GET", "/health"),
     async ready() {
       try {

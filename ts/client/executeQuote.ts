@@ -1,31 +1,45 @@
 /**
- * `executeQuote`: sends a quote's transactions with a viem wallet and follows the request to a
- * terminal status.
+ * `executeQuote`: executes a quote's steps with a viem wallet — sends its transactions, signs its
+ * permit signatures — and follows the request to a terminal status.
  *
- * 1. Plans the steps (./quoteExecutionPlan.ts) and verifies the deposit step with ts/core's
- *    `verifyQuote` against GET /chains: a quote that does not verify, a signature step, a
- *    transaction from another account or for another chain than the wallet's is refused before
- *    anything is sent.
+ * 1. Plans the steps (./quoteExecutionPlan.ts) and, against GET /chains, verifies the deposit step with
+ *    ts/core's `verifyQuote` and every signature step with ./permitSignature.ts (the typed data must be
+ *    the permit the quote commits to, for the origin chain's Depository): a quote that does not verify,
+ *    a step of another kind, a transaction or signature for another account or chain than the wallet's
+ *    is refused before anything is sent or signed.
  * 2. For each transaction, in order: send, wait for the receipt (reverted → TRANSACTION_REVERTED),
  *    nudge POST /transactions/index (its failure is ignored: the indexer finds the deposit anyway).
+ *    For each signature: `signTypedData` of the verified typed data, then POST /execute/permits with the
+ *    signature and the step's `post.body` (a non-2xx answer throws FerryApiError); the service submits
+ *    the deposit (its hash is listed in `txHashes` with `sentBy: "service"`).
  * 3. For the items of the last step, poll `check.endpoint` (every `pollIntervalMs`, default 1 s, the
  *    spec's recommendation) until `success` (resolves) or `failure`/`refund`/`fallback`
  *    (RequestFailedError with the status record); TIMEOUT after `timeoutMs` (default 10 min).
  *    Transient answers (404 before the request is stored, 429, 5xx, network errors) are retried.
- * `onProgress` is called on every change: each phase of each transaction and every new status.
+ * `onProgress` is called on every change: each phase of each transaction or signature and every new status.
  */
 import { publicActions, type Account, type Chain, type Hash, type PublicClient, type Transport, type WalletClient } from "viem";
 import type { ChainRecord, Quote, StatusRecord, Step, StepItem } from "./apiTypes.ts";
 import { ExecuteQuoteError, ExecuteQuoteErrorCode } from "./clientErrors.ts";
 import type { FerryClient } from "./createFerryClient.ts";
-import { assertSendable, planQuoteExecution, verifyDepositStep, type PlannedTransaction } from "./quoteExecutionPlan.ts";
+import { verifyPermitSignature, type VerifiedPermitSignature } from "./permitSignature.ts";
+import { assertSendable, planQuoteExecution, verifyDepositStep, type PlannedAction, type PlannedTransaction } from "./quoteExecutionPlan.ts";
 import { waitForRequest } from "./waitForRequest.ts";
 
-export type SentTransaction = { chainId: number; txHash: Hash; stepId: string };
+export type SentTransaction = {
+  chainId: number;
+  txHash: Hash;
+  stepId: string;
+  /** `service`: the deposit the service submitted for a signature step (POST /execute/permits); absent: the wallet sent it. */
+  sentBy?: "service";
+};
 
 export type ExecuteProgress = {
-  /** What just happened. */
-  phase: "sending" | "sent" | "confirmed" | "indexed" | "status";
+  /**
+   * What just happened. A transaction: `sending`, `sent`, `confirmed`, `indexed`; a signature:
+   * `signing`, `signed`, `submitted` (the service accepted it); then `status` for each new status.
+   */
+  phase: "sending" | "sent" | "confirmed" | "indexed" | "signing" | "signed" | "submitted" | "status";
   step: Step;
   item: StepItem;
   stepIndex: number;
@@ -62,16 +76,54 @@ export async function executeQuote(options: ExecuteQuoteOptions): Promise<Execut
   const txHashes: SentTransaction[] = [];
   const emit = (progress: Omit<ExecuteProgress, "txHashes">) => options.onProgress?.({ ...progress, txHashes: [...txHashes] });
 
-  // Everything that can be refused is refused before the first transaction.
+  // Everything that can be refused is refused before the first transaction or signature.
   const plan = planQuoteExecution(quote);
   const chains = options.chains ?? (await client.getChains()).chains;
-  verifyDepositStep(quote, chains, options.depositor);
   const wallet = { address: walletClient.account.address, chainId: await walletClient.getChainId() };
-  for (const tx of plan) assertSendable(tx, wallet);
+  // A permit quote has no deposit step (the service deposits): its signatures are what is verified.
+  const signs = quote.steps.some((step) => step.kind === "signature");
+  if (!signs || quote.steps.some((step) => step.id === "deposit")) verifyDepositStep(quote, chains, options.depositor);
+  const permits = new Map<PlannedAction, VerifiedPermitSignature>();
+  for (const action of plan) {
+    assertSendable(action, wallet);
+    if (action.kind !== "signature") continue;
+    const path = `steps[${action.stepIndex}].items[${action.itemIndex}].data`;
+    const permit = verifyPermitSignature({ quote, step: action.step, item: action.item, path, chains, account: wallet.address });
+    if (permit.chainId !== wallet.chainId) {
+      throw new ExecuteQuoteError(
+        ExecuteQuoteErrorCode.CHAIN_MISMATCH,
+        `step ${action.step.id} signs for chain ${permit.chainId}, the wallet is on chain ${wallet.chainId}`,
+      );
+    }
+    permits.set(action, permit);
+  }
 
   let final: { requestId: string; status: StatusRecord } | undefined;
-  for (const tx of plan) {
-    const where = { step: tx.step, item: tx.item, stepIndex: tx.stepIndex, itemIndex: tx.itemIndex };
+  const follow = async (action: PlannedAction, where: Omit<ExecuteProgress, "txHashes" | "phase">) => {
+    if (action.followRequestId === undefined) return;
+    const status = await waitForRequest({
+      client,
+      requestId: action.followRequestId,
+      pollIntervalMs,
+      deadline,
+      onStatus: (status) => emit({ ...where, phase: "status", status }),
+    });
+    final = { requestId: action.followRequestId, status };
+  };
+  for (const action of plan) {
+    const where = { step: action.step, item: action.item, stepIndex: action.stepIndex, itemIndex: action.itemIndex };
+    if (action.kind === "signature") {
+      const permit = permits.get(action)!;
+      emit({ ...where, phase: "signing" });
+      const signature = await walletClient.signTypedData({ account: walletClient.account, ...permit.typedData } as Parameters<typeof walletClient.signTypedData>[0]);
+      emit({ ...where, phase: "signed" });
+      const submitted = await client.executePermit({ signature, body: permit.body });
+      if (submitted.txHash !== undefined) txHashes.push({ chainId: permit.chainId, txHash: submitted.txHash as Hash, stepId: action.step.id, sentBy: "service" });
+      emit({ ...where, phase: "submitted" });
+      await follow(action, where);
+      continue;
+    }
+    const tx = action;
     emit({ ...where, phase: "sending" });
     const txHash = await send(walletClient, tx);
     txHashes.push({ chainId: tx.request.chainId, txHash, stepId: tx.step.id });
@@ -91,16 +143,7 @@ export async function executeQuote(options: ExecuteQuoteOptions): Promise<Execut
       // ignored
     }
 
-    if (tx.followRequestId !== undefined) {
-      const status = await waitForRequest({
-        client,
-        requestId: tx.followRequestId,
-        pollIntervalMs,
-        deadline,
-        onStatus: (status) => emit({ ...where, phase: "status", status }),
-      });
-      final = { requestId: tx.followRequestId, status };
-    }
+    await follow(tx, where);
   }
   if (final === undefined) {
     // Nothing left to send (every item complete): follow the last step's request.

@@ -1,16 +1,18 @@
 /**
- * Pure helpers of executeQuote: what a quote asks the wallet to do, checked before anything is
- * sent, and how a status is read. No I/O.
+ * Pure helpers of executeQuote: what a quote asks the wallet to do (transactions to send, permit
+ * signatures to sign), checked before anything is sent, and how a status is read. No I/O.
  */
 import { getAddress, type Address, type Hex } from "viem";
 import { assertQuote, type VerifiedDeposit } from "../core/verifyQuote.ts";
 import { FerryError } from "../core/errors.ts";
-import type { ChainRecord, Quote, StatusRecord, Step, StepItem, TransactionData } from "./apiTypes.ts";
+import type { ChainRecord, Quote, SignatureData, StatusRecord, Step, StepItem, TransactionData } from "./apiTypes.ts";
 import { ExecuteQuoteError, ExecuteQuoteErrorCode } from "./clientErrors.ts";
+import { signatureDataOf } from "./permitSignature.ts";
 import { statusRequestIdOf } from "./requestPaths.ts";
 
 /** One transaction to send, in quote order. */
 export type PlannedTransaction = {
+  kind: "transaction";
   stepIndex: number;
   itemIndex: number;
   step: Step;
@@ -33,6 +35,23 @@ export type PlannedTransaction = {
   followRequestId: string | undefined;
 };
 
+/**
+ * One signature to give, in quote order: a `usePermit` quote's `authorize` item (its `sign` and `post`
+ * are well formed; what it asks to sign is checked by ./permitSignature.ts's verifyPermitSignature).
+ */
+export type PlannedSignature = {
+  kind: "signature";
+  stepIndex: number;
+  itemIndex: number;
+  step: Step;
+  item: StepItem;
+  data: SignatureData;
+  /** As for a transaction: the requestId to follow after it (items of the last step only). */
+  followRequestId: string | undefined;
+};
+
+export type PlannedAction = PlannedTransaction | PlannedSignature;
+
 const bigintOf = (value: unknown, field: string): bigint => {
   if (typeof value === "bigint") return value;
   if ((typeof value === "string" && /^\d+$/.test(value)) || (typeof value === "number" && Number.isSafeInteger(value) && value >= 0)) {
@@ -42,22 +61,29 @@ const bigintOf = (value: unknown, field: string): bigint => {
 };
 
 /**
- * The transactions of `quote.steps`, in order, skipping items already `complete`. A `signature` step
- * or a malformed item is refused before anything is sent.
+ * The transactions and signatures of `quote.steps`, in order, skipping items already `complete`. A step
+ * of another kind, a signature item that is not an EIP-712 permit posted to /execute/permits, or a
+ * malformed item is refused (UNSUPPORTED_STEP) before anything is sent.
  */
-export function planQuoteExecution(quote: Quote): PlannedTransaction[] {
+export function planQuoteExecution(quote: Quote): PlannedAction[] {
   if (!Array.isArray(quote.steps) || quote.steps.length === 0) {
     throw new ExecuteQuoteError(ExecuteQuoteErrorCode.UNSUPPORTED_STEP, "the quote has no steps");
   }
-  const plan: PlannedTransaction[] = [];
+  const plan: PlannedAction[] = [];
   const last = quote.steps.length - 1;
   quote.steps.forEach((step, stepIndex) => {
-    if (step.kind !== "transaction") {
-      throw new ExecuteQuoteError(ExecuteQuoteErrorCode.UNSUPPORTED_STEP, `step ${step.id} is a ${step.kind} step; only transaction steps are supported`);
+    if (step.kind !== "transaction" && step.kind !== "signature") {
+      throw new ExecuteQuoteError(ExecuteQuoteErrorCode.UNSUPPORTED_STEP, `step ${step.id} is a ${step.kind} step; only transaction and signature steps are supported`);
     }
+    if (!Array.isArray(step.items)) throw new ExecuteQuoteError(ExecuteQuoteErrorCode.UNSUPPORTED_STEP, `step ${step.id} has no items`);
     step.items.forEach((item, itemIndex) => {
       if (item.status === "complete") return;
       const path = `steps[${stepIndex}].items[${itemIndex}].data`;
+      const followRequestId = stepIndex === last ? followedRequestId(step, item, path) : undefined;
+      if (step.kind === "signature") {
+        plan.push({ kind: "signature", stepIndex, itemIndex, step, item, data: signatureDataOf(step, item, path), followRequestId });
+        return;
+      }
       const data = item.data as TransactionData;
       let from: Address;
       let to: Address;
@@ -85,22 +111,27 @@ export function planQuoteExecution(quote: Quote): PlannedTransaction[] {
       if (data.maxPriorityFeePerGas !== undefined) {
         request.maxPriorityFeePerGas = bigintOf(data.maxPriorityFeePerGas, `${path}.maxPriorityFeePerGas`);
       }
-      let followRequestId: string | undefined;
-      if (stepIndex === last) {
-        try {
-          followRequestId = item.check ? statusRequestIdOf(item.check.endpoint) : step.requestId;
-        } catch (cause) {
-          throw new ExecuteQuoteError(ExecuteQuoteErrorCode.UNSUPPORTED_STEP, `${path}: ${(cause as Error).message}`, { cause });
-        }
-      }
-      plan.push({ stepIndex, itemIndex, step, item, request, followRequestId });
+      plan.push({ kind: "transaction", stepIndex, itemIndex, step, item, request, followRequestId });
     });
   });
   return plan;
 }
 
-/** Refuses a transaction the wallet would send from another account or on another chain. */
-export function assertSendable(tx: PlannedTransaction, wallet: { address: string; chainId: number }): void {
+/** The requestId whose status a last-step item is followed by: its `check.endpoint`'s, else the step's. */
+function followedRequestId(step: Step, item: StepItem, path: string): string {
+  try {
+    return item.check ? statusRequestIdOf(item.check.endpoint) : step.requestId;
+  } catch (cause) {
+    throw new ExecuteQuoteError(ExecuteQuoteErrorCode.UNSUPPORTED_STEP, `${path}: ${(cause as Error).message}`, { cause });
+  }
+}
+
+/**
+ * Refuses a transaction the wallet would send from another account or on another chain. A signature
+ * passes here: its signer and chain are checked by verifyPermitSignature (and executeQuote).
+ */
+export function assertSendable(tx: PlannedAction, wallet: { address: string; chainId: number }): void {
+  if (tx.kind === "signature") return;
   if (tx.request.from.toLowerCase() !== wallet.address.toLowerCase()) {
     throw new ExecuteQuoteError(
       ExecuteQuoteErrorCode.WALLET_MISMATCH,

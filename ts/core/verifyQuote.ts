@@ -50,27 +50,7 @@ export function verifyQuote(quote: unknown, options: VerifyQuoteOptions = {}): V
  */
 export function assertQuote(quote: unknown, options: VerifyQuoteOptions = {}): { orderId: Hex; deposit: VerifiedDeposit } {
   const q = parseObject(quote, "quote");
-  const v2 = parseObject(parseObject(q.protocol, "protocol").v2, "protocol.v2");
-  const orderId = parseBytes32(v2.orderId, "protocol.v2.orderId");
-  const order = orderFromJson(v2.orderData, options);
-  const details = parseObject(v2.paymentDetails, "protocol.v2.paymentDetails");
-  const payment = {
-    chainId: parseString(details.chainId, "protocol.v2.paymentDetails.chainId"),
-    depository: parseAddress(details.depository, "protocol.v2.paymentDetails.depository"),
-    currency: parseAddress(details.currency, "protocol.v2.paymentDetails.currency"),
-    amount: parseUint(details.amount, "protocol.v2.paymentDetails.amount"),
-  };
-
-  const expectedOrderId = hashOrder(order);
-  if (expectedOrderId !== orderId) throw new OrderIdMismatchError(expectedOrderId, orderId);
-
-  const paysAnInput = order.inputs.some(
-    ({ payment: input }) =>
-      input.chainId === payment.chainId &&
-      input.currency === payment.currency.toLowerCase() &&
-      input.amount === payment.amount,
-  );
-  if (!paysAnInput) throw new DepositMismatchError("payment", "paymentDetails matches no input payment of the order");
+  const { orderId, payment } = assertQuotePayment(q, options);
 
   const tx = depositTransaction(q);
   if (options.chainIdOf) {
@@ -148,4 +128,38 @@ function expectedDepositor(q: Record<string, unknown>, from: Address | undefined
   }
   if (from !== undefined) return from;
   throw new InvalidInputError("no depositor to compare: pass options.depositor", { path: "details.sender" });
+}
+
+/** The payment a quote asks for (`protocol.v2.paymentDetails`; `chainId` is the protocol chain name). */
+export type QuotePayment = { chainId: string; depository: Address; currency: Address; amount: bigint };
+
+/**
+ * The part of assertQuote that needs no deposit step (a signature-authorised deposit has none): the
+ * orderData hashes to `protocol.v2.orderId`, and `paymentDetails` is one of the order's input payments.
+ * Throws ORDER_ID_MISMATCH, DEPOSIT_MISMATCH (`payment`) or INVALID_INPUT for a malformed quote.
+ */
+export function assertQuotePayment(quote: unknown, options: OrderIdOptions = {}): { orderId: Hex; payment: QuotePayment } {
+  const q = parseObject(quote, "quote");
+  const v2 = parseObject(parseObject(q.protocol, "protocol").v2, "protocol.v2");
+  const orderId = parseBytes32(v2.orderId, "protocol.v2.orderId");
+  const order = orderFromJson(v2.orderData, options);
+  const details = parseObject(v2.paymentDetails, "protocol.v2.paymentDetails");
+  const payment = {
+    chainId: parseString(details.chainId, "protocol.v2.paymentDetails.chainId"),
+    depository: parseAddress(details.depository, "protocol.v2.paymentDetails.depository"),
+    currency: parseAddress(details.currency, "protocol.v2.paymentDetails.currency"),
+    amount: parseUint(details.amount, "protocol.v2.paymentDetails.amount"),
+  };
+
+  const expectedOrderId = hashOrder(order);
+  if (expectedOrderId !== orderId) throw new OrderIdMismatchError(expectedOrderId, orderId);
+
+  const paysAnInput = order.inputs.some(
+    ({ payment: input }) =>
+      input.chainId === payment.chainId &&
+      input.currency === payment.currency.toLowerCase() &&
+      input.amount === payment.amount,
+  );
+  if (!paysAnInput) throw new DepositMismatchError("payment", "paymentDetails matches no input payment of the order");
+  return { orderId, payment };
 }

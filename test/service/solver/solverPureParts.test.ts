@@ -3,6 +3,7 @@
 import { expect } from "chai";
 import { encodeErrorResult, encodeFunctionData, zeroAddress, type Address, type Hex } from "viem";
 import { attestedReceiverAbi } from "../../../ts/abi/AttestedReceiver.ts";
+import { depositoryAbi } from "../../../ts/abi/Depository.ts";
 import { DEPOSITORY_DEPOSIT_ABI } from "../../../ts/core/depositoryAbi.ts";
 import { payoutRequestHash } from "../../../ts/core/payoutRequest.ts";
 import { finalBlock } from "../../../ts/service/chains/chainFinality.ts";
@@ -75,11 +76,19 @@ describe("solver pure parts", () => {
   it("decodeDepositCall_readsEachDepositForm_andNothingElse", () => {
     const token = `0x${"55".repeat(20)}` as Address;
     const native = encodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, functionName: "depositNative", args: [zeroAddress, ID] });
-    expect(decodeDepositCall(native, 7n)).to.deep.equal({ orderId: ID, token: zeroAddress, amount: 7n });
+    expect(decodeDepositCall(native, 7n)).to.deep.equal({ orderId: ID, token: zeroAddress, amount: 7n, relayed: false });
     const amountForm = encodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, functionName: "depositErc20", args: [zeroAddress, token, 9n, ID] });
-    expect(decodeDepositCall(amountForm, 0n)).to.deep.equal({ orderId: ID, token, amount: 9n });
+    expect(decodeDepositCall(amountForm, 0n)).to.deep.equal({ orderId: ID, token, amount: 9n, relayed: false });
     const allowanceForm = encodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, functionName: "depositErc20", args: [zeroAddress, token, ID] });
-    expect(decodeDepositCall(allowanceForm, 0n)).to.deep.equal({ orderId: ID, token, amount: null });
+    expect(decodeDepositCall(allowanceForm, 0n)).to.deep.equal({ orderId: ID, token, amount: null, relayed: false });
+    const permitForm = encodeFunctionData({
+      abi: depositoryAbi,
+      functionName: "depositErc20Permit",
+      args: [{ depositor: SOLVER, token, amount: 11n, id: ID, deadline: 99n }, 27, ID, ID, "0x1234"],
+    });
+    expect(decodeDepositCall(permitForm, 0n)).to.deep.equal({ orderId: ID, token, amount: 11n, relayed: true });
+    const permit2Form = encodeFunctionData({ abi: depositoryAbi, functionName: "depositPermit2", args: [SOLVER, token, 12n, ID, 1n, 99n, "0x1234"] });
+    expect(decodeDepositCall(permit2Form, 0n)).to.deep.equal({ orderId: ID, token, amount: 12n, relayed: true });
     expect(decodeDepositCall("0x", 0n)).to.equal(null);
     expect(decodeDepositCall("0xa9059cbb", 0n)).to.equal(null);
   });

@@ -2,7 +2,10 @@
 // malformed bodies, unknown chains and transactions, non-deposits, and deposits mined, unconfirmed
 // and not yet mined.
 import { expect } from "chai";
-import { parseEther, type Hex } from "viem";
+import { encodeFunctionData, erc20Abi, maxUint256, parseEther, parseSignature, type Address, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { depositoryAbi } from "../../../ts/abi/Depository.ts";
+import { eip2612PermitTypedData, PERMIT2_ADDRESS, permit2DepositTypedData, permit2Nonce, signPermitDeposit } from "../../../ts/core/permitDeposit.ts";
 import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
 import { buildApp } from "../../../ts/service/http/app.ts";
 import type { FerryApp } from "../../../ts/service/http/ferryApp.ts";
@@ -11,6 +14,8 @@ import { createStore, type Store } from "../../../ts/service/store/createStore.t
 import { tickUntil } from "./solverHelpers.ts";
 import { deposit, freshAddress, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
 import { withServerDeps } from "../http/testApp.ts";
+import { mockStablecoinAbi } from "../../../ts/abi/MockStablecoin.ts";
+import { hardhatTestAccount } from "../../../ts/devnet/devnetAccounts.ts";
 
 describe("POST /transactions/index", function () {
   this.timeout(300_000);
@@ -146,6 +151,69 @@ describe("POST /transactions/index", function () {
     const done = await tickUntil(createSolver({ config: env.config, store }), store, intent.requestId, (r) => r.status === "success");
     expect(done.inTxHashes).to.deep.equal([txHash!.toLowerCase()]);
   });
+
+  /** The calldata a relayer sends for a permit deposit of `intent` (valid signatures: it succeeds once mined). */
+  async function permitDepositCall(intent: ReturnType<typeof makeIntent>, kind: "eip2612" | "permit2"): Promise<{ to: Address; data: Hex }> {
+    const depository = env.config.chains.find((c) => c.id === env.origin.chainId)!.contracts.depository;
+    const user = privateKeyToAccount(env.user.privateKey);
+    const deadline = BigInt(intent.expiresAt);
+    if (kind === "permit2") {
+      const wallet = env.origin.walletClient(env.user.privateKey);
+      const approve = await wallet.writeContract({ chain: wallet.chain, address: env.stablecoin, abi: erc20Abi, functionName: "approve", args: [PERMIT2_ADDRESS, maxUint256] });
+      await env.origin.publicClient.waitForTransactionReceipt({ hash: approve });
+      const nonce = permit2Nonce(intent.orderId);
+      const signature = await user.signTypedData(
+        permit2DepositTypedData({ chainId: env.origin.chainId, deposit: { token: env.stablecoin, amount: intent.originAmount, depository, orderId: intent.orderId, nonce, deadline } }),
+      );
+      return {
+        to: depository,
+        data: encodeFunctionData({
+          abi: depositoryAbi,
+          functionName: "depositPermit2",
+          args: [user.address, env.stablecoin, intent.originAmount, intent.orderId, nonce, deadline, signature],
+        }),
+      };
+    }
+    const [, name, version] = await env.origin.publicClient.readContract({ address: env.stablecoin, abi: mockStablecoinAbi, functionName: "eip712Domain" });
+    const nonce = await env.origin.publicClient.readContract({ address: env.stablecoin, abi: mockStablecoinAbi, functionName: "nonces", args: [user.address] });
+    const permit = await user.signTypedData(
+      eip2612PermitTypedData(
+        { name, version, chainId: BigInt(env.origin.chainId), verifyingContract: env.stablecoin },
+        { owner: user.address, spender: depository, value: intent.originAmount, nonce, deadline },
+      ),
+    );
+    const deposit = { depositor: user.address, token: env.stablecoin, amount: intent.originAmount, id: intent.orderId, deadline };
+    const authorization = await signPermitDeposit({ account: privateKeyToAccount(env.keyEnv.FERRY_ALLOCATOR_KEY as Hex), chainId: env.origin.chainId, depository, deposit });
+    const { v, r, s } = parseSignature(permit);
+    return { to: depository, data: encodeFunctionData({ abi: depositoryAbi, functionName: "depositErc20Permit", args: [deposit, Number(v), r, s, authorization] }) };
+  }
+
+  for (const kind of ["eip2612", "permit2"] as const) {
+    it(`recordsAnUnminedPermitDeposit_${kind}_asDepositing_andTheIndexerCreditsIt`, async () => {
+      const intent = makeIntent(env, { originCurrency: env.stablecoin.toLowerCase() as Address, originAmount: 5_000_000n, destinationCurrency: env.stablecoin.toLowerCase() as Address, destinationAmount: 4_900_000n });
+      await saveQuote(store, intent);
+      const call = await permitDepositCall(intent, kind);
+      // Someone relays the user's signed permit (here a third account): the calldata is all the nudge sees.
+      const relayer = env.origin.walletClient(hardhatTestAccount(9).privateKey);
+      await env.origin.testClient.setAutomine(false);
+      let txHash: Hex;
+      try {
+        txHash = await relayer.sendTransaction({ chain: relayer.chain, to: call.to, data: call.data, gas: 400_000n });
+        const response = await post({ chainId: env.origin.chainId, txHash });
+        expect(response.status, JSON.stringify(response.body)).to.equal(200);
+        expect(response.body).to.deep.equal({ message: "transaction seen; it is indexed once confirmed", requestIds: [intent.requestId] });
+        expect(await store.getRequest(intent.requestId)).to.deep.include({ status: "depositing", inTxHashes: [txHash.toLowerCase()] });
+        await env.origin.testClient.mine({ blocks: 1 });
+      } finally {
+        await env.origin.testClient.setAutomine(true);
+      }
+      expect((await env.origin.publicClient.getTransactionReceipt({ hash: txHash! })).status).to.equal("success");
+      const again = await post({ chainId: env.origin.chainId, txHash: txHash! });
+      expect(again.body).to.deep.equal({ message: "deposit indexed", requestIds: [intent.requestId] });
+      expect((await store.getRequest(intent.requestId))!.status).to.equal("pending");
+      expect((await store.requestEvents(intent.requestId)).map((e) => e.status)).to.deep.equal(["depositing", "pending"]);
+    });
+  }
 
   it("recordsAMinedButUnconfirmedDepositAsWaiting", async () => {
     await app.close();

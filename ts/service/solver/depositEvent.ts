@@ -1,10 +1,12 @@
 /**
  * The Depository's deposit, as the indexer sees it: the `Deposited` event decoded from logs, and the
- * deposit call decoded from a transaction's input (for a deposit not yet mined). Pure.
+ * deposit call decoded from a transaction's input (for a deposit not yet mined: the direct forms and the
+ * signature-authorised ones). Pure.
  */
 import { decodeEventLog, decodeFunctionData, type Address, type Hex, type Log } from "viem";
 import { canonicalAddress, canonicalHex, ZERO_ADDRESS } from "../model/values.ts";
 import { DEPOSITORY_DEPOSIT_ABI } from "../../core/depositoryAbi.ts";
+import { depositoryAbi } from "../../abi/Depository.ts";
 
 type DepositoryItem = (typeof DEPOSITORY_DEPOSIT_ABI)[number];
 
@@ -54,16 +56,44 @@ export function decodeDepositLogs(chainId: number, depository: Address, logs: re
   return out;
 }
 
-/** A deposit call read from a transaction's input: the orderId it deposits under (amounts may be unknown until mined). */
-export type DepositCall = { orderId: Hex; token: Address; amount: bigint | null };
+/**
+ * A deposit call read from a transaction's input: the orderId it deposits under (amounts may be unknown
+ * until mined); `relayed` for the signature-authorised forms (`depositErc20Permit`, `depositPermit2`),
+ * which anyone may send for the depositor.
+ */
+export type DepositCall = { orderId: Hex; token: Address; amount: bigint | null; relayed: boolean };
 
-/** Decodes `input` as one of the Depository's deposit functions, or null. */
+/** The signature-authorised deposit functions (the full ABI's items: the core's fragments cover the direct forms only). */
+const PERMIT_DEPOSIT_ABI = depositoryAbi.filter((item) => item.type === "function" && (item.name === "depositErc20Permit" || item.name === "depositPermit2"));
+
+/** Decodes `input` as one of the Depository's deposit functions (direct or signature-authorised), or null. */
 export function decodeDepositCall(input: Hex, value: bigint): DepositCall | null {
+  return decodeDirectDepositCall(input, value) ?? decodePermitDepositCall(input);
+}
+
+function decodePermitDepositCall(input: Hex): DepositCall | null {
+  try {
+    const call = decodeFunctionData({ abi: PERMIT_DEPOSIT_ABI, data: input });
+    if (call.functionName === "depositErc20Permit") {
+      const [deposit] = call.args;
+      return { orderId: canonicalHex(deposit.id), token: canonicalAddress(deposit.token), amount: deposit.amount, relayed: true };
+    }
+    if (call.functionName === "depositPermit2") {
+      const [, token, amount, id] = call.args;
+      return { orderId: canonicalHex(id), token: canonicalAddress(token), amount, relayed: true };
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+function decodeDirectDepositCall(input: Hex, value: bigint): DepositCall | null {
   try {
     const call = decodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, data: input });
-    if (call.functionName === "depositNative") return { orderId: canonicalHex(call.args[1]), token: ZERO_ADDRESS, amount: value };
-    if (call.args.length === 4) return { orderId: canonicalHex(call.args[3]), token: canonicalAddress(call.args[1]), amount: call.args[2] };
-    return { orderId: canonicalHex(call.args[2]), token: canonicalAddress(call.args[1]), amount: null };
+    if (call.functionName === "depositNative") return { orderId: canonicalHex(call.args[1]), token: ZERO_ADDRESS, amount: value, relayed: false };
+    if (call.args.length === 4) return { orderId: canonicalHex(call.args[3]), token: canonicalAddress(call.args[1]), amount: call.args[2], relayed: false };
+    return { orderId: canonicalHex(call.args[2]), token: canonicalAddress(call.args[1]), amount: null, relayed: false };
   } catch {
     return null;
   }

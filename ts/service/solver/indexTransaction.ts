@@ -4,7 +4,8 @@
  * through the indexer's own path (./recordDeposits.ts; the checkpoint is left to the indexer, which
  * will find them credited already). Not mined, not yet final, or on a chain halted after a deep reorg
  * → the request is created in `waiting` with its inTxHash when the transaction's input is a deposit
- * for a known quote; the indexer finishes.
+ * for a known quote (`depositing` for a signature-authorised one, `depositErc20Permit` /
+ * `depositPermit2`, which a relayer sends for the user); the indexer finishes.
  */
 import type { Hex } from "viem";
 import type { ChainConfig } from "../config/configSchema.ts";
@@ -75,7 +76,9 @@ export async function indexTransaction(
   if (tx.to?.toLowerCase() !== client.config.contracts.depository.toLowerCase()) throw new NotADepositError(txHash, "it is not sent to the Depository");
   const call = decodeDepositCall(tx.input, tx.value);
   if (!call) throw new NotADepositError(txHash, "its input is not a deposit call");
-  return { state: "waiting", requestIds: unique([await recordWaitingDeposit(deps, { ...call, chainId: client.config.id }, txHash)]) };
+  // A relayed (signature-authorised) deposit is `depositing`, as the service's own permit submissions are.
+  const status = call.relayed ? "depositing" : "waiting";
+  return { state: "waiting", requestIds: unique([await recordWaitingDeposit(deps, { ...call, chainId: client.config.id }, txHash, status)]) };
 }
 
 /**

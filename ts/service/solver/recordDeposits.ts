@@ -60,12 +60,14 @@ export async function recordDeposits(
  * and the amount unless it is an allowance-form call, whose amount is known only once mined), so
  * status polls see it; the indexer moves it on. Returns the requestId, or null for an unknown order
  * or a deposit that does not match (an attacker's pending 1-wei deposit never attaches its hash to
- * the user's request). Idempotent (an existing request is left as it is).
+ * the user's request). Idempotent (an existing request is left as it is). `status`: `depositing` for a
+ * relayed (signature-authorised) deposit call.
  */
 export async function recordWaitingDeposit(
   deps: { store: Store; chains: readonly ChainConfig[]; log: Logger },
   deposit: DepositTerms & { orderId: string },
   txHash: `0x${string}`,
+  status: "waiting" | "depositing" = "waiting",
 ): Promise<string | null> {
   const orderId = deposit.orderId;
   return deps.store.transaction(async (tx) => {
@@ -79,8 +81,8 @@ export async function recordWaitingDeposit(
     }
     const existing = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId));
     if (existing) return existing.id;
-    const created = await tx.createRequest(newRequestFor(intent, quote.apiKeyId, txHash, null, deps.chains));
-    deps.log.info({ requestId: created.id, txHash }, "deposit seen before confirmation: request waiting");
+    const created = await tx.createRequest({ ...newRequestFor(intent, quote.apiKeyId, txHash, null, deps.chains), status });
+    deps.log.info({ requestId: created.id, txHash, status }, `deposit seen before confirmation: request ${status}`);
     return created.id;
   });
 }
