@@ -196,6 +196,46 @@ describe("e2e: signature-authorised fUSD deposits (usePermit: EIP-2612, Permit2)
     expect(await fusdOf(user.address), "taken once").to.equal(before - BigInt(quote.details.currencyIn.amount));
   });
 
+  it("EIP-2612: a never-succeeding deposit for the order, broadcast and nudged by someone else first, does not swallow the user's permit", async () => {
+    // The attack: with the order's deposit still unmined, anyone can broadcast a deposit call for the
+    // orderId that will revert (here a permit deposit with a worthless signature) and nudge it through
+    // POST /transactions/index: a request appears in `depositing`. The service must still submit the
+    // user's own permit deposit when it is posted, or the user's deposit never happens.
+    const user = devnet.users[4]!;
+    const recipient = freshRecipient();
+    const attacker = devnet.origin.wallet(devnet.users[5]!);
+    const quote = await quotePermit(user.address, recipient, 9_000_000n);
+    const signData = authorize(quote).items[0]!.data.sign!;
+    const requestId = authorize(quote).requestId;
+    const value = signData.value as { deadline: string };
+    const automine = (on: boolean) => devnet.origin.publicClient.request({ method: "evm_setAutomine", params: [on] } as never);
+    await automine(false);
+    try {
+      const bogus = await attacker.writeContract({
+        address: depository,
+        abi: depositoryAbi,
+        functionName: "depositErc20Permit",
+        args: [{ depositor: user.address, token: fusd, amount: BigInt(quote.details.currencyIn.amount), id: quote.protocol.v2.orderId, deadline: BigInt(value.deadline) }, 27, `0x${"11".repeat(32)}`, `0x${"22".repeat(32)}`, `0x${"33".repeat(65)}`],
+        gas: 300_000n,
+      });
+      const nudge = await fetch(`${devnet.file.apiUrl}/transactions/index`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ chainId: ORIGIN, txHash: bogus }),
+      });
+      expect(nudge.status, await nudge.clone().text()).to.equal(200);
+      expect((await devnet.client.getStatus(requestId)).status, "the nudged request exists").to.not.equal("waiting");
+
+      const posted = await post(quote, await sign(devnet.origin.wallet(user), signData));
+      expect(posted.status, JSON.stringify(posted.body)).to.equal(200);
+      expect(posted.body.txHash, `the service sent the user's deposit (${posted.body.message})`).to.match(/^0x[0-9a-f]{64}$/);
+    } finally {
+      await automine(true);
+      await devnet.origin.publicClient.request({ method: "evm_mine", params: [] } as never);
+    }
+    await waitSuccess(requestId);
+  });
+
   it("refuses (4xx) a permit for another spender, amount or token, a Permit2 signature for another order, and an expired quote", async () => {
     const user = devnet.users[3]!;
     const wallet = devnet.origin.wallet(user);

@@ -10,8 +10,10 @@
  * quoted with a permit (PERMIT_NOT_QUOTED) of this kind (INVALID_REQUEST) → not expired (QUOTE_EXPIRED:
  * now after the quote's expiresAt, which is also the signed deadline) → the signature recovers to the
  * quote's user over the message the quote asked to sign (INVALID_PERMIT_SIGNATURE: a permit for another
- * spender, amount, token, deadline or order recovers to someone else) → no request yet (a repeated post
- * answers 200 and sends nothing) → the deposit simulates (PERMIT_DEPOSIT_REVERTED with the decoded
+ * spender, amount, token, deadline or order recovers to someone else) → not submitted yet (a repeated
+ * post answers 200 and sends nothing: the request is past `depositing`, or this service's permit deposit
+ * for it is in flight; a `depositing` request nudged in by someone else's unmined deposit call does not
+ * count) → the deposit simulates (PERMIT_DEPOSIT_REVERTED with the decoded
  * reason) — unless the order's deposit is already onchain (someone submitted the same signature first:
  * the request follows that deposit, 200).
  *
@@ -88,8 +90,16 @@ export function createPermitDepositSubmitter(deps: {
         throw new ServiceError("INVALID_PERMIT_SIGNATURE", `signature: signed by ${signer}, not by the quote's user over the quoted ${permit.kind} message`);
       }
 
+      // Already submitted? Only if the order's deposit is credited (the request is past `depositing`) or
+      // this service's own permit deposit for it is in flight. A request in `waiting`/`depositing` can
+      // also come from anyone's unmined deposit call nudged through POST /transactions/index — one that
+      // may never succeed — so it does not stop the user's permit: the deposit is simulated and sent,
+      // and if the order's deposit did land meanwhile the simulation says so (handled below).
       const existing = (await deps.store.getRequest(requestId)) ?? (await deps.store.getRequestByOrderId(intent.orderId));
-      if (existing) return { message: "deposit already submitted", requestId };
+      if (existing && existing.status !== "waiting" && existing.status !== "depositing") return { message: "deposit already submitted", requestId };
+      if (existing && (await deps.store.findPendingSolverTransaction(intent.originChainId, "permit-deposit", requestId))) {
+        return { message: "deposit already submitted", requestId };
+      }
 
       const wallet = client.solverWallet;
       if (!wallet) throw new KeyNotConfiguredError("solver");
