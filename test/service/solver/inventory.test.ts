@@ -104,6 +104,30 @@ describe("inventory on real chains", function () {
     }
   });
 
+  it("line_aConfiguredTokenThatCannotBeRead_throwsForThatToken_only_theChainsOtherLinesStayReadable", async () => {
+    // A configured ERC-20 with no code at its address (a misconfiguration, or a token gone): its balance
+    // read fails. Failed before: the whole chain's lines threw, so every quote to the chain was 503.
+    const broken = "0x00000000000000000000000000000000000000bb" as Address;
+    const chains = env.config.chains.map((c) =>
+      c.id === env.destination.chainId ? { ...c, erc20Currencies: [...c.erc20Currencies, { ...c.erc20Currencies[0]!, address: broken, symbol: "BRK" }] } : c,
+    );
+    const { createStore } = await import("../../../ts/service/store/createStore.ts");
+    const store = await createStore();
+    try {
+      const inventory = createSolverInventory({ chains, clients: createChainClients(chains), store, solver: env.solver });
+      const native = await inventory.line(env.destination.chainId, zeroAddress);
+      expect(native!.balance > 0n).to.equal(true);
+      const lines = await inventory.lines(env.destination.chainId);
+      expect(lines.map((l) => l.currency)).to.not.include(broken);
+      expect(lines.map((l) => l.currency)).to.include(zeroAddress);
+      let thrown: unknown;
+      await inventory.line(env.destination.chainId, broken).catch((error: unknown) => (thrown = error));
+      expect(thrown, "the unreadable token's own line throws").to.not.equal(undefined);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("quoteAndChains_publishCapacity_andRefuseAQuoteAboveIt", async () => {
     const { startServer } = await import("../../../ts/service/server.ts");
     const { createStore } = await import("../../../ts/service/store/createStore.ts");

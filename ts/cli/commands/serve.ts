@@ -129,9 +129,13 @@ async function openStore(config: FerryConfig): Promise<Store> {
   try {
     return await createStore(configuredStoreOptions(config));
   } catch (error) {
-    if (isFerryError(error)) throw error;
+    // The PostgreSQL engine reports a database it cannot reach as DATABASE_UNAVAILABLE (a request's
+    // retryable 503); at startup it is the operator's fix, named with the driver's code.
+    const unreachable = isFerryError(error) && error.code === "DATABASE_UNAVAILABLE";
+    if (isFerryError(error) && !unreachable) throw error;
     if (config.database.url) {
-      const code = (error as { code?: string }).code;
+      const cause = unreachable ? (error as { cause?: unknown }).cause : error;
+      const code = (cause as { code?: string } | undefined)?.code;
       throw new ServeError("DATABASE_UNREACHABLE", `DATABASE_URL ${redactUrl(config.database.url.reveal())} does not answer (${code ?? "connection failed"}): start PostgreSQL or fix DATABASE_URL`);
     }
     throw error;

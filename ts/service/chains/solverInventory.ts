@@ -26,10 +26,16 @@ export type InventoryLine = {
   available: bigint;
 };
 
+/** A chain's readable lines, and the currencies whose balance could not be read (with why). */
+type ChainLines = { lines: InventoryLine[]; failed: Map<Address, unknown> };
+
 export type SolverInventory = {
-  /** The chain's lines, one per currency the solver fills in (native first). Throws when the chain does not answer. */
+  /**
+   * The chain's lines, one per currency the solver fills in (native first); a currency whose balance
+   * cannot be read is left out. Throws when the chain does not answer.
+   */
   lines(chainId: number): Promise<InventoryLine[]>;
-  /** One currency's line, or undefined when the chain has no such currency configured. */
+  /** One currency's line, or undefined when the chain has no such currency configured; throws when its balance cannot be read. */
   line(chainId: number, currency: Address): Promise<InventoryLine | undefined>;
 };
 
@@ -47,7 +53,7 @@ export function createSolverInventory(options: {
 }): SolverInventory {
   const ttlMs = options.ttlMs ?? DEFAULT_INVENTORY_TTL_MS;
   const now = options.now ?? Date.now;
-  const cache = new Map<number, { at: number; lines: Promise<InventoryLine[]> }>();
+  const cache = new Map<number, { at: number; lines: Promise<ChainLines> }>();
   let reserved: { at: number; amounts: ReturnType<Store["reservedAmounts"]> } | undefined;
 
   const reservedNow = () => {
@@ -61,14 +67,20 @@ export function createSolverInventory(options: {
     return reserved.amounts;
   };
 
-  const read = async (chain: ChainConfig): Promise<InventoryLine[]> => {
+  /**
+   * One chain's lines. Each currency's balance is read on its own: a configured ERC-20 that cannot be
+   * read (no code at the address, a token that reverts) leaves its own line out and is remembered as
+   * failed — asking for that line throws — instead of taking every other currency of the chain down.
+   * The gas price and the reservations are needed by all: their failure fails the chain.
+   */
+  const read = async (chain: ChainConfig): Promise<ChainLines> => {
     const { publicClient } = options.clients.get(chain.id);
     const currencies = [
       { address: ZERO_ADDRESS, symbol: chain.nativeCurrency.symbol, decimals: chain.nativeCurrency.decimals },
       ...chain.erc20Currencies.map((c) => ({ address: canonicalAddress(c.address), symbol: c.symbol, decimals: c.decimals })),
     ];
     const [balances, gasPrice, amounts] = await Promise.all([
-      Promise.all(
+      Promise.allSettled(
         currencies.map((c) =>
           c.address === ZERO_ADDRESS
             ? publicClient.getBalance({ address: options.solver })
@@ -78,17 +90,25 @@ export function createSolverInventory(options: {
       publicClient.getGasPrice(),
       reservedNow(),
     ]);
-    return currencies.map((c, i) => {
+    const lines: InventoryLine[] = [];
+    const failed = new Map<Address, unknown>();
+    currencies.forEach((c, i) => {
+      const balance = balances[i]!;
+      if (balance.status === "rejected") {
+        failed.set(c.address, balance.reason);
+        return;
+      }
       const held = amounts.find((a) => a.chainId === chain.id && a.currency === c.address)?.reserved ?? 0n;
       const keep = c.address === ZERO_ADDRESS ? FILL_GAS_RESERVE * gasPrice : 0n;
-      const left = balances[i]! - held - keep;
-      return { chainId: chain.id, currency: c.address, symbol: c.symbol, decimals: c.decimals, balance: balances[i]!, reserved: held, available: left > 0n ? left : 0n };
+      const left = balance.value - held - keep;
+      lines.push({ chainId: chain.id, currency: c.address, symbol: c.symbol, decimals: c.decimals, balance: balance.value, reserved: held, available: left > 0n ? left : 0n });
     });
+    return { lines, failed };
   };
 
-  const lines = (chainId: number): Promise<InventoryLine[]> => {
+  const chainLines = (chainId: number): Promise<ChainLines> => {
     const chain = options.chains.find((c) => c.id === chainId);
-    if (!chain) return Promise.resolve([]);
+    if (!chain) return Promise.resolve({ lines: [], failed: new Map() });
     const cached = cache.get(chainId);
     if (cached && now() - cached.at < ttlMs) return cached.lines;
     const fresh = read(chain);
@@ -100,9 +120,12 @@ export function createSolverInventory(options: {
   };
 
   return {
-    lines,
+    lines: async (chainId) => (await chainLines(chainId)).lines,
     async line(chainId, currency) {
-      return (await lines(chainId)).find((l) => l.currency === canonicalAddress(currency));
+      const { lines, failed } = await chainLines(chainId);
+      const address = canonicalAddress(currency);
+      if (failed.has(address)) throw failed.get(address);
+      return lines.find((l) => l.currency === address);
     },
   };
 }
