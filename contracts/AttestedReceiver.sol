@@ -7,7 +7,7 @@ import {SafeTransferLib} from "solady/src/utils/SafeTransferLib.sol";
 
 import {IAttestedReceiver} from "./interfaces/IAttestedReceiver.sol";
 import {IMulticaller} from "./interfaces/IMulticaller.sol";
-import {AttestationLib, FillAttestation} from "./libraries/AttestationLib.sol";
+import {AttestationLib, CompactFillAttestation, CompactSignature, FillAttestation} from "./libraries/AttestationLib.sol";
 
 /// @title AttestedReceiver
 /// @notice Destination-chain entry point of the solver: pays the attested recipient exactly the attested
@@ -45,17 +45,20 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     /// bounded so that a recipient cannot make the solver pay for a gas burn.
     uint256 private constant _NATIVE_PAYOUT_GAS = 50_000;
 
-    /// @dev Calldata offsets of the fields of `att` in `fill` and `fillAndCall`: `att` is the first
-    /// argument of both and a static struct, so the ABI encodes it in place right after the selector.
-    /// Reading them as constants instead of `add(att, …)` measured 68 gas cheaper per fill.
+    /// @dev Calldata offsets of the fields of `att` and `signature` in `fill` and `fillAndCall`: both
+    /// are their first two arguments and static structs, so the ABI encodes them in place right after
+    /// the selector (ten words of the attestation, then r and vs).
     uint256 private constant _REQUEST_ID = 0x04;
     uint256 private constant _ORDER_ID = 0x24;
-    uint256 private constant _DESTINATION_CHAIN_ID = 0xc4;
-    uint256 private constant _DESTINATION_USER = 0xe4;
-    uint256 private constant _DESTINATION_CURRENCY = 0x104;
-    uint256 private constant _DESTINATION_AMOUNT = 0x124;
-    uint256 private constant _DEADLINE = 0x144;
-    uint256 private constant _RECEIVER = 0x164;
+    uint256 private constant _DESTINATION_USER = 0xc4;
+    uint256 private constant _DESTINATION_CURRENCY = 0xe4;
+    uint256 private constant _DESTINATION_AMOUNT = 0x104;
+    uint256 private constant _DEADLINE = 0x124;
+    uint256 private constant _SIGNATURE_R = 0x144;
+    uint256 private constant _SIGNATURE_VS = 0x164;
+
+    /// @dev AttestationLib.HALF_CURVE_ORDER, as a literal assembly can use.
+    uint256 private constant _HALF_CURVE_ORDER = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
 
     // ---------------------------------------------------------------- immutables
 
@@ -131,7 +134,7 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     // ---------------------------------------------------------------- solver
 
     /// @inheritdoc IAttestedReceiver
-    function fill(FillAttestation calldata att, bytes calldata signature)
+    function fill(CompactFillAttestation calldata att, CompactSignature calldata signature)
         external
         payable
         checkedAndMarkedFilled(att, signature)
@@ -183,8 +186,8 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
 
     /// @inheritdoc IAttestedReceiver
     function fillAndCall(
-        FillAttestation calldata att,
-        bytes calldata signature,
+        CompactFillAttestation calldata att,
+        CompactSignature calldata signature,
         IMulticaller.Call[] calldata calls,
         address[] calldata sweepTokens
     ) external payable checkedAndMarkedFilled(att, signature) {
@@ -207,80 +210,77 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
 
     // ---------------------------------------------------------------- internal
 
-    /// @dev Every check in the documented order, then stores the attestation's digest under
-    /// `att.requestId` (so a re-entrant recipient or token meets `AlreadyFilled`), then the body. A modifier rather than a
-    /// private function so that solc copies it into `fill` and `fillAndCall` instead of jumping to it
-    /// (measured 40 gas cheaper per fill); the recipient's address is re-read from calldata by the body.
+    /// @dev Every check, then stores the attestation's digest under `att.requestId` (so a re-entrant
+    /// recipient or token meets `AlreadyFilled`), then the body. A modifier rather than a private
+    /// function so that solc copies it into `fill` and `fillAndCall` instead of jumping to it.
     ///
-    /// Each assembly block tests all of its conditions with a single branch (the hot path). Only when
-    /// one of them trips does a plain-Solidity function re-run the checks one by one in the documented
-    /// order and revert with the first failing check's error and argument (or, for an unlisted
-    /// recipient while the allow-list is off, return and let the fill go on).
-    modifier checkedAndMarkedFilled(FillAttestation calldata att, bytes calldata signature) {
-        // ids → deadline → destination chain → receiver. Measured 192 gas cheaper per fill than the
-        // Solidity checks on `att.deadline`, `att.destinationChainId` and `att.receiver`.
-        {
-            bool targetCheckFailed;
-            assembly ("memory-safe") {
-                targetCheckFailed := or(
-                    or(iszero(calldataload(_REQUEST_ID)), iszero(calldataload(_ORDER_ID))),
-                    or(
-                        gt(timestamp(), calldataload(_DEADLINE)),
-                        or(xor(calldataload(_DESTINATION_CHAIN_ID), chainid()), xor(calldataload(_RECEIVER), address()))
-                    )
+    /// The hot path evaluates every check of the documented order into one flag and branches once:
+    /// ids, deadline, low s, a non-zero recovered signer that is allowed, an EVM-address recipient
+    /// that is listed, and an empty `filledDigest` slot. Only when the flag is set does
+    /// `_revertFailedCheck` re-run the checks one by one in the documented order, with
+    /// AttestationLib's strict recovery, and revert with the first failing check's error (or, for an
+    /// unlisted recipient while the allow-list is off, return and let the fill go on). On a failing
+    /// fill the later reads run before the earlier check reverts, which changes gas only, never the
+    /// error.
+    modifier checkedAndMarkedFilled(CompactFillAttestation calldata att, CompactSignature calldata signature) {
+        // The v2 digest of the attestation completed with this chain and this contract: signed for
+        // another chain or receiver, it recovers to an unrelated address (SignerNotAllowed).
+        bytes32 digest = AttestationLib.fillDigest(att, block.chainid, address(this));
+        bytes32 filledSlot;
+        bool anyCheckFailed;
+        assembly ("memory-safe") {
+            // EIP-191 personal-sign hash of the digest, then ecrecover of the EIP-2098 signature.
+            mstore(0x00, "\x19Ethereum Signed Message:\n32")
+            mstore(0x1c, digest)
+            let m := mload(0x40)
+            mstore(m, keccak256(0x00, 0x3c))
+            let vs := calldataload(_SIGNATURE_VS)
+            let s := shr(1, shl(1, vs))
+            mstore(add(m, 0x20), add(27, shr(255, vs)))
+            mstore(add(m, 0x40), calldataload(_SIGNATURE_R))
+            mstore(add(m, 0x60), s)
+            mstore(0x00, 0) // ecrecover writes nothing on failure: the signer reads as zero
+            pop(staticcall(gas(), 0x01, m, 0x80, 0x00, 0x20))
+            let signer := mload(0x00)
+            // isSigner[signer]: the key is already at 0x00.
+            mstore(0x20, isSigner.slot)
+            let signerAllowed := sload(keccak256(0x00, 0x40))
+            let recipient := calldataload(_DESTINATION_USER)
+            mstore(0x00, recipient)
+            mstore(0x20, isRecipientAllowed.slot)
+            let recipientListed := sload(keccak256(0x00, 0x40))
+            let requestId := calldataload(_REQUEST_ID)
+            mstore(0x00, requestId)
+            mstore(0x20, filledDigest.slot)
+            filledSlot := keccak256(0x00, 0x40)
+            anyCheckFailed := or(
+                or(
+                    or(iszero(requestId), iszero(calldataload(_ORDER_ID))),
+                    or(gt(timestamp(), calldataload(_DEADLINE)), gt(s, _HALF_CURVE_ORDER))
+                ),
+                or(
+                    or(iszero(signer), iszero(signerAllowed)),
+                    or(or(shr(160, recipient), iszero(recipientListed)), sload(filledSlot))
                 )
-            }
-            if (targetCheckFailed) _revertFailedTargetCheck(att);
+            )
         }
-
-        {
-            // Malformed signatures revert in here with AttestationLib's errors.
-            bytes32 digest = AttestationLib.fillDigest(att);
-            address signer = AttestationLib.recoverStrict(AttestationLib.toPersonalSignHash(digest), signature);
-
-            // signer allowed → recipient is an EVM address and allowed → not cancelled or filled → store
-            // the digest. One
-            // keccak and one cold SLOAD per mapping; the enabled flag is read only for an unlisted
-            // recipient (the hot path never pays its cold SLOAD). On a failing fill the later SLOADs run
-            // before the earlier check reverts, which changes gas only, never the error. Measured 146 gas
-            // cheaper per fill than the Solidity checks (with the `filled` slot already in assembly).
-            bytes32 filledSlot;
-            bool policyCheckFailed;
-            assembly ("memory-safe") {
-                mstore(0x00, signer)
-                mstore(0x20, isSigner.slot)
-                let signerAllowed := sload(keccak256(0x00, 0x40))
-                let recipient := calldataload(_DESTINATION_USER)
-                mstore(0x00, recipient)
-                mstore(0x20, isRecipientAllowed.slot)
-                let recipientListed := sload(keccak256(0x00, 0x40))
-                mstore(0x00, calldataload(_REQUEST_ID))
-                mstore(0x20, filledDigest.slot)
-                filledSlot := keccak256(0x00, 0x40)
-                policyCheckFailed :=
-                    or(or(iszero(signerAllowed), shr(160, recipient)), or(iszero(recipientListed), sload(filledSlot)))
-            }
-            if (policyCheckFailed) _revertFailedPolicyCheck(att, signer);
-            assembly ("memory-safe") {
-                sstore(filledSlot, digest)
-            }
+        if (anyCheckFailed) _revertFailedCheck(att, signature, digest);
+        assembly ("memory-safe") {
+            sstore(filledSlot, digest)
         }
         _;
     }
 
-    /// @dev Cold path of the first check group: reverts with the first failing check's error.
-    /// Reading `att.receiver` makes solc validate it, so dirty upper bits revert without data.
-    function _revertFailedTargetCheck(FillAttestation calldata att) private view {
+    /// @dev Cold path of the checks: re-runs them one by one in the documented order and reverts with
+    /// the first failing check's error, or returns for an unlisted recipient while the allow-list is off.
+    function _revertFailedCheck(CompactFillAttestation calldata att, CompactSignature calldata signature, bytes32 digest)
+        private
+        view
+    {
         if (att.requestId == bytes32(0)) revert ZeroRequestId();
         if (att.orderId == bytes32(0)) revert ZeroOrderId();
         if (block.timestamp > att.deadline) revert AttestationExpired(att.deadline);
-        if (att.destinationChainId != block.chainid) revert WrongDestinationChain(att.destinationChainId);
-        revert WrongReceiver(att.receiver);
-    }
-
-    /// @dev Cold path of the second check group: re-reads the state and reverts with the first
-    /// failing check's error, or returns for an unlisted recipient while the allow-list is off.
-    function _revertFailedPolicyCheck(FillAttestation calldata att, address signer) private view {
+        address signer = AttestationLib.recoverStrict(AttestationLib.toPersonalSignHash(digest), signature);
         if (!isSigner[signer]) revert SignerNotAllowed(signer);
         address recipient = AttestationLib.toAddress(att.destinationUser);
         if (!isRecipientAllowed[recipient] && recipientAllowListEnabled) revert RecipientNotAllowed(recipient);
@@ -291,7 +291,7 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
 
     /// @dev `fillAndCall`'s payment and `Filled`; returns the msg.value left for the calls. A separate
     /// function keeps `fillAndCall`'s stack shallow (four calldata arguments plus the modifier's).
-    function _payAndEmit(FillAttestation calldata att) private returns (uint256 rest) {
+    function _payAndEmit(CompactFillAttestation calldata att) private returns (uint256 rest) {
         address recipient = address(uint160(uint256(att.destinationUser))); // checked by the modifier
         address currency = AttestationLib.toAddress(att.destinationCurrency);
         uint256 amount = att.destinationAmount;

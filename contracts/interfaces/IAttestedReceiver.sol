@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {FillAttestation} from "../libraries/AttestationLib.sol";
+import {CompactFillAttestation, CompactSignature, FillAttestation} from "../libraries/AttestationLib.sol";
 import {IMulticaller} from "./IMulticaller.sol";
 
 /// @title IAttestedReceiver
@@ -26,24 +26,22 @@ interface IAttestedReceiver {
     error ZeroOrderId();
     /// @notice 2. The attestation's deadline has passed.
     error AttestationExpired(uint256 deadline);
-    /// @notice 3. The attestation is for another destination chain.
-    error WrongDestinationChain(uint256 destinationChainId);
-    /// @notice 3. The attestation names another receiver contract.
-    error WrongReceiver(address receiver);
-    /// @notice 4. The recovered signer is not on the signer allow-list (also: `cancel` by a
-    /// non-signer). Malformed signatures revert earlier with AttestationLib's errors.
+    /// @notice 3. The recovered signer is not on the signer allow-list (also: `cancel` by a
+    /// non-signer). An attestation signed for another destination chain or another receiver lands
+    /// here: the digest is rebuilt with this chain and this contract, so it recovers to an unrelated
+    /// address. Malformed signatures revert earlier with AttestationLib's errors.
     error SignerNotAllowed(address signer);
-    /// @notice 5. The recipient is not on the recipient allow-list while the allow-list is on.
+    /// @notice 4. The recipient is not on the recipient allow-list while the allow-list is on.
     error RecipientNotAllowed(address recipient);
-    /// @notice 6. A signer cancelled this requestId.
+    /// @notice 5. A signer cancelled this requestId.
     error RequestCancelled(bytes32 requestId);
-    /// @notice 6. The requestId was already filled.
+    /// @notice 5. The requestId was already filled.
     error AlreadyFilled(bytes32 requestId);
-    /// @notice 7. The ERC-20 destination currency is not on the currency allow-list.
+    /// @notice 6. The ERC-20 destination currency is not on the currency allow-list.
     error CurrencyNotAllowed(address currency);
-    /// @notice 7. msg.value does not match what the fill needs.
+    /// @notice 6. msg.value does not match what the fill needs.
     error IncorrectNativeAmount(uint256 sent, uint256 expected);
-    /// @notice 8. Sending native currency to the recipient failed within the payout gas cap.
+    /// @notice 7. Sending native currency to the recipient failed within the payout gas cap.
     error NativeTransferFailed(address recipient);
     /// @notice The zero address cannot be a signer.
     error ZeroSigner();
@@ -104,12 +102,17 @@ interface IAttestedReceiver {
     /// @notice Pay the recipient exactly `att.destinationAmount` of `att.destinationCurrency`:
     /// native from msg.value (which must equal the amount), ERC-20 pulled from msg.sender straight to
     /// the recipient (msg.value must then be 0; msg.sender must have approved this contract).
-    /// Checks in order: 1. requestId, orderId not zero → 2. deadline → 3. destination chain and
-    /// receiver → 4. signature (AttestationLib's InvalidSignatureLength / SignatureMalleable /
-    /// InvalidSignature) and signer → 5. recipient (NotAnEvmAddress when destinationUser is not an
-    /// EVM address) → 6. not cancelled, not filled → store the digest → 7. currency (NotAnEvmAddress,
-    /// CurrencyNotAllowed) and msg.value → 8. pay → emit Filled.
-    function fill(FillAttestation calldata att, bytes calldata signature) external payable;
+    /// `att` is the v2 fill attestation without `destinationChainId` and `receiver`: the contract
+    /// rebuilds the v2 digest with `block.chainid` and `address(this)` and recovers the signer from
+    /// `signature` (EIP-2098). An attestation signed for another chain or receiver therefore fails as
+    /// SignerNotAllowed(some unrelated address): `ferry attest verify` (and the solver's pre-send
+    /// check) names the field that differs.
+    /// Checks in order: 1. requestId, orderId not zero → 2. deadline → 3. signature
+    /// (AttestationLib's SignatureMalleable / InvalidSignature) and signer → 4. recipient
+    /// (NotAnEvmAddress when destinationUser is not an EVM address) → 5. not cancelled, not filled →
+    /// store the digest → 6. currency (NotAnEvmAddress, CurrencyNotAllowed) and msg.value → 7. pay →
+    /// emit Filled.
+    function fill(CompactFillAttestation calldata att, CompactSignature calldata signature) external payable;
 
     /// @notice `fill`, then run `calls` through the Multicaller with the remaining msg.value
     /// (msg.value minus the native amount paid; all of msg.value for an ERC-20 fill); afterwards the
@@ -117,8 +120,8 @@ interface IAttestedReceiver {
     /// msg.sender. A native fill needs msg.value ≥ the amount (else IncorrectNativeAmount). List
     /// every token the calls may leave behind: an unlisted one stays in the Multicaller for anyone.
     function fillAndCall(
-        FillAttestation calldata att,
-        bytes calldata signature,
+        CompactFillAttestation calldata att,
+        CompactSignature calldata signature,
         IMulticaller.Call[] calldata calls,
         address[] calldata sweepTokens
     ) external payable;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
+import {CompactSignature} from "../libraries/AttestationLib.sol";
+
 /// @title IDepository
 /// @notice Origin-chain escrow. Users deposit native currency or ERC-20 tokens under the protocol
 /// `orderId` of their quote; funds leave only through payouts signed by the allocator (solver
@@ -119,6 +121,12 @@ interface IDepository {
     /// Checks: id not zero (ZeroOrderId) → value not zero (ZeroDeposit).
     function depositNative(address depositor, bytes32 id) external payable;
 
+    /// @notice Deposit `msg.value` of native currency under `id` for msg.sender.
+    function depositNative_hkOr4(bytes32 id) external payable;
+
+    /// @notice Pull `amount` of `token` from msg.sender and credit msg.sender the balance delta under `id`.
+    function depositErc20_6R0X4(address token, uint256 amount, bytes32 id) external;
+
     /// @notice Pull `amount` of `token` from msg.sender and credit the balance delta under `id`;
     /// depositor 0 credits msg.sender. A fee-on-transfer token is credited what actually arrived.
     /// @dev Reverts ZeroOrderId for id 0 (before pulling), ZeroDeposit when nothing arrived; token
@@ -143,6 +151,9 @@ interface IDepository {
     /// payout that fails within its gas cap becomes claimable by its payee (PayoutClaimable) and the
     /// others go on. No return data is copied from a native payee (no return-data bomb).
     function execute(CallRequest calldata request, bytes calldata signature) external;
+
+    /// @notice `execute` with the allocator's EIP-2098 compact signature.
+    function execute_kJ9b8(CallRequest calldata request, CompactSignature calldata signature) external;
 
     // ---------------------------------------------------------------- payee
 

@@ -30,6 +30,33 @@ struct FillAttestation {
     address receiver;
 }
 
+/// @notice What a compact fill sends of a v2 fill attestation: every field but the two the receiver
+/// knows itself. The receiver rebuilds the v2 digest with `destinationChainId = block.chainid` and
+/// `receiver = address(this)`, so an attestation signed for another chain or another receiver
+/// recovers to another address and fails the signer check.
+/// @dev The same fields in the same order as `FillAttestation`, minus `destinationChainId` and
+/// `receiver`. A static struct: the ABI encodes it in place (ten words).
+struct CompactFillAttestation {
+    bytes32 requestId;
+    bytes32 orderId;
+    uint256 originChainId;
+    bytes32 originUser;
+    bytes32 originCurrency;
+    uint256 originAmount;
+    bytes32 destinationUser;
+    bytes32 destinationCurrency;
+    uint256 destinationAmount;
+    uint256 deadline;
+}
+
+/// @notice An EIP-2098 compact ECDSA signature: `r`, and `vs` = (v - 27) << 255 | s. Every 65-byte
+/// signature with a low s has exactly one compact form (two static words instead of a `bytes`
+/// argument's offset, length and three padded words).
+struct CompactSignature {
+    bytes32 r;
+    bytes32 vs;
+}
+
 /// @title AttestationLib
 /// @notice The only onchain place where Ferry's attestation digests are computed, and the strict
 /// signature recovery every consumer uses. Its TypeScript twin is `ts/core/attestationDigest.ts`.
@@ -73,6 +100,27 @@ library AttestationLib {
         }
     }
 
+    /// @notice v2 digest of a compact attestation completed with the two fields it leaves out: the
+    /// same bytes as `fillDigest` of the full attestation.
+    function fillDigest(CompactFillAttestation calldata att, uint256 destinationChainId, address receiver)
+        internal
+        pure
+        returns (bytes32 digest)
+    {
+        bytes32 typehash = FILL_TYPEHASH;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, typehash)
+            // requestId … originAmount: six words, in abi.encode's order.
+            calldatacopy(add(m, 0x20), att, 0xc0)
+            mstore(add(m, 0xe0), destinationChainId)
+            // destinationUser … deadline: four words.
+            calldatacopy(add(m, 0x100), add(att, 0xc0), 0x80)
+            mstore(add(m, 0x180), and(receiver, 0xffffffffffffffffffffffffffffffffffffffff))
+            digest := keccak256(m, 0x1a0)
+        }
+    }
+
     /// @notice The EIP-191 personal-sign hash of a 32-byte digest:
     /// keccak256("\x19Ethereum Signed Message:\n32" || digest).
     function toPersonalSignHash(bytes32 digest) internal pure returns (bytes32 hash) {
@@ -100,6 +148,28 @@ library AttestationLib {
             mstore(m, hash)
             mstore(add(m, 0x20), byte(0, calldataload(add(signature.offset, 0x40)))) // v
             calldatacopy(add(m, 0x40), signature.offset, 0x40) // r, s
+            mstore(0x00, 0) // ecrecover writes nothing on failure
+            pop(staticcall(gas(), 0x01, m, 0x80, 0x00, 0x20))
+            signer := mload(0x00)
+        }
+        if (signer == address(0)) revert InvalidSignature();
+    }
+
+    /// @notice Recovers the signer of `hash` from an EIP-2098 compact signature, with the same rules
+    /// as the 65-byte form: reverts SignatureMalleable on a high s, InvalidSignature when recovery
+    /// yields the zero address (r or s off the curve, or zero). Every `vs` encodes a valid v (27 or
+    /// 28), so there is no length or v to reject.
+    function recoverStrict(bytes32 hash, CompactSignature calldata signature) internal view returns (address signer) {
+        bytes32 r = signature.r;
+        bytes32 vs = signature.vs;
+        bytes32 s = vs & bytes32(type(uint256).max >> 1);
+        if (uint256(s) > HALF_CURVE_ORDER) revert SignatureMalleable(s);
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, hash)
+            mstore(add(m, 0x20), add(27, shr(255, vs))) // v
+            mstore(add(m, 0x40), r)
+            mstore(add(m, 0x60), s)
             mstore(0x00, 0) // ecrecover writes nothing on failure
             pop(staticcall(gas(), 0x01, m, 0x80, 0x00, 0x20))
             signer := mload(0x00)

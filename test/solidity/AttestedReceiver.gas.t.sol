@@ -4,7 +4,7 @@ pragma solidity 0.8.30;
 import {console} from "forge-std/console.sol";
 import {VmSafe} from "forge-std/Vm.sol";
 
-import {FillAttestation} from "../../contracts/libraries/AttestationLib.sol";
+import {CompactFillAttestation, CompactSignature, FillAttestation} from "../../contracts/libraries/AttestationLib.sol";
 import {ReceiverFixture} from "./AttestedReceiver.t.sol";
 
 /// @notice Gas of one fill under the budget's conditions: signer and recipient allow-lists on, the
@@ -30,12 +30,13 @@ contract AttestedReceiverGasTest is ReceiverFixture {
 
     function test_gas_fillNative() public {
         FillAttestation memory att = _nativeAttestation(keccak256("gas.native"));
-        bytes memory signature = _sign(att);
-        bytes memory data = abi.encodeCall(receiver.fill, (att, signature));
+        CompactFillAttestation memory compact = _compact(att);
+        CompactSignature memory signature = _compactSig(_sign(att));
+        bytes memory data = abi.encodeCall(receiver.fill, (compact, signature));
 
         vm.prank(solver);
         uint256 before = gasleft();
-        receiver.fill{value: NATIVE_AMOUNT}(att, signature);
+        receiver.fill{value: NATIVE_AMOUNT}(compact, signature);
         uint256 delta = before - gasleft();
         uint256 execution = vm.lastCallGas().gasTotalUsed;
 
@@ -46,12 +47,13 @@ contract AttestedReceiverGasTest is ReceiverFixture {
 
     function test_gas_fillErc20() public {
         FillAttestation memory att = _tokenAttestation(keccak256("gas.erc20"));
-        bytes memory signature = _sign(att);
-        bytes memory data = abi.encodeCall(receiver.fill, (att, signature));
+        CompactFillAttestation memory compact = _compact(att);
+        CompactSignature memory signature = _compactSig(_sign(att));
+        bytes memory data = abi.encodeCall(receiver.fill, (compact, signature));
 
         vm.prank(solver);
         uint256 before = gasleft();
-        receiver.fill(att, signature);
+        receiver.fill(compact, signature);
         uint256 delta = before - gasleft();
         uint256 execution = vm.lastCallGas().gasTotalUsed;
 

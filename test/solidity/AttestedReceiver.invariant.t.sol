@@ -6,7 +6,7 @@ import {Test} from "forge-std/Test.sol";
 import {AttestedReceiver} from "../../contracts/AttestedReceiver.sol";
 import {IAttestedReceiver} from "../../contracts/interfaces/IAttestedReceiver.sol";
 import {IMulticaller} from "../../contracts/interfaces/IMulticaller.sol";
-import {FillAttestation} from "../../contracts/libraries/AttestationLib.sol";
+import {CompactFillAttestation, CompactSignature, FillAttestation} from "../../contracts/libraries/AttestationLib.sol";
 import {MockStablecoin} from "../../contracts/mocks/MockStablecoin.sol";
 import {FillSigning, ReceiverFixture} from "./AttestedReceiver.t.sol";
 
@@ -115,8 +115,13 @@ contract FillHandler is Test {
     /// @dev External so that `fill` can try it; only this contract calls it.
     function send(FillAttestation calldata att, bytes calldata signature, uint256 value, bool withCall) external {
         require(msg.sender == address(this));
-        if (withCall) receiver.fillAndCall{value: value}(att, signature, new IMulticaller.Call[](0), new address[](0));
-        else receiver.fill{value: value}(att, signature);
+        CompactFillAttestation memory compact = FillSigning.compact(att);
+        CompactSignature memory compactSignature = FillSigning.compactSignature(signature);
+        if (withCall) {
+            receiver.fillAndCall{value: value}(compact, compactSignature, new IMulticaller.Call[](0), new address[](0));
+        } else {
+            receiver.fill{value: value}(compact, compactSignature);
+        }
     }
 
     /// @notice Native currency sent straight to the receiver: it has no way to take it.

@@ -11,7 +11,12 @@ import {AttestedReceiver} from "../../contracts/AttestedReceiver.sol";
 import {Multicaller} from "../../contracts/Multicaller.sol";
 import {IAttestedReceiver} from "../../contracts/interfaces/IAttestedReceiver.sol";
 import {IMulticaller} from "../../contracts/interfaces/IMulticaller.sol";
-import {AttestationLib, FillAttestation} from "../../contracts/libraries/AttestationLib.sol";
+import {
+    AttestationLib,
+    CompactFillAttestation,
+    CompactSignature,
+    FillAttestation
+} from "../../contracts/libraries/AttestationLib.sol";
 import {MockStablecoin} from "../../contracts/mocks/MockStablecoin.sol";
 import {RevertingRecipient} from "../../contracts/mocks/RevertingRecipient.sol";
 import {CallTarget} from "./Multicaller.t.sol";
@@ -57,6 +62,35 @@ library FillSigning {
     function sign(uint256 key, FillAttestation memory att) internal pure returns (bytes memory) {
         (uint8 v, bytes32 r, bytes32 s) = VM.sign(key, personalSignHash(digest(att)));
         return abi.encodePacked(r, s, v);
+    }
+
+    /// @notice What `fill` takes of an attestation: every field but destinationChainId and receiver.
+    function compact(FillAttestation memory att) internal pure returns (CompactFillAttestation memory) {
+        return CompactFillAttestation({
+            requestId: att.requestId,
+            orderId: att.orderId,
+            originChainId: att.originChainId,
+            originUser: att.originUser,
+            originCurrency: att.originCurrency,
+            originAmount: att.originAmount,
+            destinationUser: att.destinationUser,
+            destinationCurrency: att.destinationCurrency,
+            destinationAmount: att.destinationAmount,
+            deadline: att.deadline
+        });
+    }
+
+    /// @notice The EIP-2098 form of a 65-byte (r, s, v) signature: vs = (v - 27) << 255 | s.
+    function compactSignature(bytes memory signature) internal pure returns (CompactSignature memory) {
+        bytes32 r;
+        bytes32 s;
+        uint8 v;
+        assembly ("memory-safe") {
+            r := mload(add(signature, 0x20))
+            s := mload(add(signature, 0x40))
+            v := byte(0, mload(add(signature, 0x60)))
+        }
+        return CompactSignature({r: r, vs: bytes32((uint256(v - 27) << 255) | uint256(s))});
     }
 }
 
@@ -182,16 +216,37 @@ abstract contract ReceiverFixture is Test {
         return ecrecover(_personalSignHash(_digest(att)), v, r, s);
     }
 
+    /// @dev The address `signature` recovers to once the receiver completes `att` with its own chain
+    /// id and address (what `fill` checks against the signer list).
+    function _recoveredHere(FillAttestation memory att, bytes memory signature) internal view returns (address) {
+        FillAttestation memory here = att;
+        here.destinationChainId = block.chainid;
+        here.receiver = address(receiver);
+        return _recovered(here, signature);
+    }
+
+    function _rOf(bytes memory signature) internal pure returns (bytes32 r) {
+        (r,,) = _split(signature);
+    }
+
     // ---------------------------------------------------------------- fills
+
+    function _compact(FillAttestation memory att) internal pure returns (CompactFillAttestation memory) {
+        return FillSigning.compact(att);
+    }
+
+    function _compactSig(bytes memory signature) internal pure returns (CompactSignature memory) {
+        return FillSigning.compactSignature(signature);
+    }
 
     function _fillNative(FillAttestation memory att, bytes memory signature) internal {
         vm.prank(solver);
-        receiver.fill{value: att.destinationAmount}(att, signature);
+        receiver.fill{value: att.destinationAmount}(_compact(att), _compactSig(signature));
     }
 
     function _fillToken(FillAttestation memory att, bytes memory signature) internal {
         vm.prank(solver);
-        receiver.fill(att, signature);
+        receiver.fill(_compact(att), _compactSig(signature));
     }
 }
 
@@ -243,49 +298,65 @@ contract AttestedReceiverTest is ReceiverFixture {
         _fillNative(att, signature);
     }
 
-    function test_fill_revertsIfWrongDestinationChain() public {
+    /// @dev A wrong chain or receiver is no check of its own: the receiver rebuilds the digest with its
+    /// own chain id and address, so an attestation signed for another chain recovers to an unrelated
+    /// address and fails the signer check (step 3), naming that address.
+    function test_fill_revertsIfSignedForAnotherChain() public {
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
         att.destinationChainId = ORIGIN_CHAIN_ID;
         bytes memory signature = _sign(att);
+        address recovered = _recoveredHere(att, signature);
+        assertTrue(recovered != signer && recovered != address(0));
 
-        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.WrongDestinationChain.selector, ORIGIN_CHAIN_ID));
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, recovered));
         _fillNative(att, signature);
     }
 
-    function test_fill_revertsIfWrongReceiver() public {
+    function test_fill_revertsIfSignedForAnotherReceiver() public {
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
         att.receiver = makeAddr("otherReceiver");
         bytes memory signature = _sign(att);
+        address recovered = _recoveredHere(att, signature);
+        assertTrue(recovered != signer && recovered != address(0));
 
-        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.WrongReceiver.selector, att.receiver));
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, recovered));
         _fillNative(att, signature);
     }
 
-    function test_fill_revertsIfSignatureLengthInvalid() public {
-        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
-        (bytes32 r, bytes32 s,) = _split(_sign(att));
-        bytes memory compact = abi.encodePacked(r, s); // 64 bytes (ERC-2098 style) is rejected
-
-        vm.expectRevert(abi.encodeWithSelector(AttestationLib.InvalidSignatureLength.selector, 64));
-        _fillNative(att, compact);
-    }
-
+    /// @dev A real malleable twin: (r, s, 27) with s just below N/2 is a valid signature of the key it
+    /// recovers to (listed here as a signer), and its twin (r, N - s, 28) still fits EIP-2098's 255
+    /// bits of s. For a signature made by signing, N - s almost never fits (s would have to fall in a
+    /// window of 2^127 values), but the check does not rely on that.
     function test_fill_revertsIfSignatureMalleable() public {
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
-        bytes memory twin = _malleate(_sign(att));
-        (, bytes32 highS,) = _split(twin);
+        bytes32 r = _rOf(_sign(att));
+        uint256 lowS = SECP256K1_N / 2 - 1;
+        address twinSigner = ecrecover(_personalSignHash(_digest(att)), 27, r, bytes32(lowS));
+        assertTrue(twinSigner != address(0));
+        vm.prank(owner);
+        receiver.setSigner(twinSigner, true);
+        uint256 highS = SECP256K1_N - lowS;
+        assertLt(highS, 1 << 255, "the twin has an EIP-2098 form");
+        assertEq(ecrecover(_personalSignHash(_digest(att)), 28, r, bytes32(highS)), twinSigner, "same signer");
 
-        vm.expectRevert(abi.encodeWithSelector(AttestationLib.SignatureMalleable.selector, highS));
-        _fillNative(att, twin);
+        vm.expectRevert(abi.encodeWithSelector(AttestationLib.SignatureMalleable.selector, bytes32(highS)));
+        vm.prank(solver);
+        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), CompactSignature(r, bytes32(highS | (1 << 255))));
+
+        // The low-s form of the same signature fills.
+        vm.prank(solver);
+        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), CompactSignature(r, bytes32(lowS)));
+        assertTrue(receiver.filled(REQUEST_ID));
     }
 
     function test_fill_revertsIfSignatureInvalid() public {
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
-        (bytes32 r, bytes32 s,) = _split(_sign(att));
-        bytes memory badV = abi.encodePacked(r, s, uint8(29)); // ecrecover yields address(0)
+        CompactSignature memory signature = _compactSig(_sign(att));
+        signature.r = bytes32(0); // r = 0 is not a curve point's x: ecrecover yields address(0)
 
         vm.expectRevert(AttestationLib.InvalidSignature.selector);
-        _fillNative(att, badV);
+        vm.prank(solver);
+        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), signature);
     }
 
     function test_fill_revertsIfSignerNotAllowed() public {
@@ -353,7 +424,7 @@ contract AttestedReceiverTest is ReceiverFixture {
 
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.CurrencyNotAllowed.selector, address(unlisted)));
         vm.prank(solver);
-        receiver.fill{value: 1}(att, signature);
+        receiver.fill{value: 1}(_compact(att), _compactSig(signature));
     }
 
     function test_fill_revertsIfCurrencyNotAnEvmAddress() public {
@@ -373,7 +444,7 @@ contract AttestedReceiverTest is ReceiverFixture {
             abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, NATIVE_AMOUNT - 1, NATIVE_AMOUNT)
         );
         vm.prank(solver);
-        receiver.fill{value: NATIVE_AMOUNT - 1}(att, signature);
+        receiver.fill{value: NATIVE_AMOUNT - 1}(_compact(att), _compactSig(signature));
     }
 
     function test_fill_revertsIfNativeValueTooHigh() public {
@@ -384,7 +455,7 @@ contract AttestedReceiverTest is ReceiverFixture {
             abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, NATIVE_AMOUNT + 1, NATIVE_AMOUNT)
         );
         vm.prank(solver);
-        receiver.fill{value: NATIVE_AMOUNT + 1}(att, signature);
+        receiver.fill{value: NATIVE_AMOUNT + 1}(_compact(att), _compactSig(signature));
     }
 
     function test_fill_revertsIfValueSentWithErc20Fill() public {
@@ -393,7 +464,7 @@ contract AttestedReceiverTest is ReceiverFixture {
 
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, 1, 0));
         vm.prank(solver);
-        receiver.fill{value: 1}(att, signature);
+        receiver.fill{value: 1}(_compact(att), _compactSig(signature));
     }
 
     function test_fill_revertsIfNativeTransferFails() public {
@@ -431,35 +502,36 @@ contract AttestedReceiverTest is ReceiverFixture {
     /// the documented order must be the one that reverts.
     function test_fill_checksRunInDocumentedOrder() public {
         address stranger = makeAddr("unlistedRecipient");
-        (, uint256 strangerKey) = makeAddrAndKey("stranger");
+        (address strangerSigner, uint256 strangerKey) = makeAddrAndKey("stranger");
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
         _fillNative(att, _sign(att)); // so the requestId is already filled
 
+        bytes32 orderId = att.orderId;
+        att.orderId = bytes32(0);
         att.deadline = block.timestamp - 1;
-        att.destinationChainId = 1;
-        att.receiver = stranger;
         att.destinationUser = _pad(stranger);
-        bytes memory foreign = _signWith(strangerKey, att);
+        CompactSignature memory highS = CompactSignature(bytes32(uint256(1)), bytes32(SECP256K1_N / 2 + 1));
 
+        vm.expectRevert(IAttestedReceiver.ZeroOrderId.selector);
+        vm.prank(solver);
+        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), highS);
+
+        att.orderId = orderId;
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.AttestationExpired.selector, att.deadline));
-        _fillNative(att, foreign);
+        vm.prank(solver);
+        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), highS);
 
         att.deadline = block.timestamp;
-        foreign = _signWith(strangerKey, att);
-        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.WrongDestinationChain.selector, 1));
-        _fillNative(att, foreign);
+        vm.expectRevert(abi.encodeWithSelector(AttestationLib.SignatureMalleable.selector, highS.vs));
+        vm.prank(solver);
+        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), highS);
 
-        att.destinationChainId = DESTINATION_CHAIN_ID;
-        foreign = _signWith(strangerKey, att);
-        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.WrongReceiver.selector, stranger));
-        _fillNative(att, foreign);
+        vm.expectRevert(AttestationLib.InvalidSignature.selector);
+        vm.prank(solver);
+        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), CompactSignature(bytes32(0), bytes32(uint256(1))));
 
-        att.receiver = address(receiver);
-        vm.expectRevert(abi.encodeWithSelector(AttestationLib.InvalidSignatureLength.selector, 0));
-        _fillNative(att, "");
-
-        foreign = _signWith(strangerKey, att);
-        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, makeAddr("stranger")));
+        bytes memory foreign = _signWith(strangerKey, att);
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, strangerSigner));
         _fillNative(att, foreign);
 
         bytes memory signature = _sign(att);
@@ -538,7 +610,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         address anyone = makeAddr("anyone");
         vm.deal(anyone, NATIVE_AMOUNT);
         vm.prank(anyone);
-        receiver.fill{value: NATIVE_AMOUNT}(att, signature);
+        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), _compactSig(signature));
         assertEq(anyone.balance, 0);
     }
 
@@ -578,7 +650,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         vm.expectEmit(true, true, false, true, address(multicaller));
         emit IMulticaller.Multicalled(address(receiver), solver, 1);
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT + 0.05 ether}(att, signature, calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT + 0.05 ether}(_compact(att), _compactSig(signature), calls, new address[](0));
 
         assertEq(recipient.balance - recipientBefore, NATIVE_AMOUNT, "recipient paid exactly");
         assertEq(action.received(), 0.01 ether, "call got its value");
@@ -597,7 +669,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 recipientBefore = usdc.balanceOf(recipient);
 
         vm.prank(solver);
-        receiver.fillAndCall{value: 0.03 ether}(att, _sign(att), calls, new address[](0));
+        receiver.fillAndCall{value: 0.03 ether}(_compact(att), _compactSig(_sign(att)), calls, new address[](0));
 
         assertEq(usdc.balanceOf(recipient) - recipientBefore, TOKEN_AMOUNT);
         assertEq(action.received(), 0.02 ether);
@@ -610,7 +682,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 solverBefore = solver.balance;
 
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, _sign(att), calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(_compact(att), _compactSig(_sign(att)), calls, new address[](0));
         assertEq(solverBefore - solver.balance, NATIVE_AMOUNT);
     }
 
@@ -623,7 +695,7 @@ contract AttestedReceiverTest is ReceiverFixture {
             abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, NATIVE_AMOUNT - 1, NATIVE_AMOUNT)
         );
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT - 1}(att, signature, calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT - 1}(_compact(att), _compactSig(signature), calls, new address[](0));
     }
 
     function test_fillAndCall_revertsWholeFillIfCallReverts() public {
@@ -639,7 +711,7 @@ contract AttestedReceiverTest is ReceiverFixture {
             )
         );
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(_compact(att), _compactSig(signature), calls, new address[](0));
         assertFalse(receiver.filled(REQUEST_ID));
     }
 
@@ -653,7 +725,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 solverBefore = usdc.balanceOf(solver);
 
         vm.prank(solver);
-        receiver.fillAndCall(att, _sign(att), calls, sweep);
+        receiver.fillAndCall(_compact(att), _compactSig(_sign(att)), calls, sweep);
         assertEq(usdc.balanceOf(address(multicaller)), 0);
         assertEq(solverBefore - usdc.balanceOf(solver), TOKEN_AMOUNT - 3e6, "paid the fill, got the leftover");
     }
@@ -664,7 +736,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         bytes memory signature = _sign(att);
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.CurrencyNotAllowed.selector, address(unlisted)));
         vm.prank(solver);
-        receiver.fillAndCall(att, signature, new IMulticaller.Call[](0), new address[](0));
+        receiver.fillAndCall(_compact(att), _compactSig(signature), new IMulticaller.Call[](0), new address[](0));
     }
 
     function test_fillAndCall_revertsIfNativeTransferFails() public {
@@ -676,7 +748,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         bytes memory signature = _sign(att);
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.NativeTransferFailed.selector, rejecting));
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, new IMulticaller.Call[](0), new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(_compact(att), _compactSig(signature), new IMulticaller.Call[](0), new address[](0));
     }
 
     function test_fillAndCall_runsTheSameChecks() public {
@@ -684,11 +756,11 @@ contract AttestedReceiverTest is ReceiverFixture {
         bytes memory signature = _sign(att);
         IMulticaller.Call[] memory calls = new IMulticaller.Call[](0);
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(_compact(att), _compactSig(signature), calls, new address[](0));
 
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.AlreadyFilled.selector, REQUEST_ID));
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(_compact(att), _compactSig(signature), calls, new address[](0));
     }
 
     // ================================================================ admin
@@ -863,14 +935,23 @@ contract AttestedReceiverTest is ReceiverFixture {
         assertEq(abi.decode(ret, (bytes32)), _digest(att), "hashed as abi.encode would");
     }
 
-    function test_fill_revertsIfReceiverBitsDirty() public {
+    function test_fill_revertsIfCalldataTruncated() public {
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
-        bytes memory data = abi.encodeCall(receiver.fill, (att, _sign(att)));
-        data[4 + 11 * 32] = 0xff;
+        bytes memory data = abi.encodeCall(receiver.fill, (_compact(att), _compactSig(_sign(att))));
+        assertEq(data.length, 388, "4 + 12 words");
+        assembly ("memory-safe") {
+            mstore(data, 387) // drop the last byte of vs
+        }
 
         vm.prank(solver);
         (bool ok,) = address(receiver).call{value: NATIVE_AMOUNT}(data);
-        assertFalse(ok, "solc's calldata validation rejects a dirty address");
+        assertFalse(ok, "solc's calldata validation rejects a short argument");
         assertFalse(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fill_storesTheSameDigestAsTheFullAttestation() public {
+        FillAttestation memory att = _tokenAttestation(REQUEST_ID);
+        _fillToken(att, _sign(att));
+        assertEq(receiver.filledDigest(REQUEST_ID), receiver.fillDigest(att));
     }
 }
