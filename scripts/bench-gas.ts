@@ -10,6 +10,8 @@ import { keccak256, padHex, parseEther, toHex, type Address, type Hex } from "vi
 import { privateKeyToAccount } from "viem/accounts";
 import { COMPILER_SETTINGS, VIA_IR_SOURCES } from "../hardhat.config.ts";
 import { fillDigest, type FillAttestation } from "../ts/core/attestationDigest.ts";
+import { toCompactSignature } from "../ts/core/compactSignature.ts";
+import { toCompactFillAttestation } from "../ts/core/fillCalldata.ts";
 
 type Row = { operation: string; gasUsed: bigint; budget?: number; reference?: number };
 
@@ -168,7 +170,7 @@ const rows: Row[] = [];
   });
   const fill = async (att: FillAttestation, value: bigint) =>
     gasOf(
-      await receiver.write.fill([att, await SIGNER.signMessage({ message: { raw: fillDigest(att) } })], {
+      await receiver.write.fill([toCompactFillAttestation(att), toCompactSignature(await SIGNER.signMessage({ message: { raw: fillDigest(att) } }))], {
         account: solver.account,
         value,
       }),

@@ -4,6 +4,8 @@ import { network } from "hardhat";
 import { keccak256, padHex, parseEther, toHex, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { fillDigest, type FillAttestation } from "../ts/core/attestationDigest.ts";
+import { toCompactSignature } from "../ts/core/compactSignature.ts";
+import { toCompactFillAttestation } from "../ts/core/fillCalldata.ts";
 const SIGNER = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
 const { viem, provider } = await network.create("destination");
 const [owner, solver, recipient] = await viem.getWalletClients();
@@ -20,7 +22,8 @@ const mk = (): FillAttestation => ({ requestId: keccak256(toHex(`r${++n}`)), ord
   destinationAmount: parseEther("0.1"), deadline: BigInt(Math.floor(Date.now() / 1000) + 3600), receiver: receiver.address });
 for (let i = 0; i < 2; i++) {
   const att = mk();
-  const hash = await receiver.write.fill([att, await SIGNER.signMessage({ message: { raw: fillDigest(att) } })], { account: solver.account, value: att.destinationAmount });
+  const signature = toCompactSignature(await SIGNER.signMessage({ message: { raw: fillDigest(att) } }));
+  const hash = await receiver.write.fill([toCompactFillAttestation(att), signature], { account: solver.account, value: att.destinationAmount });
   const r = await pc.waitForTransactionReceipt({ hash });
   const tx = await pc.getTransaction({ hash });
   const bytes = Buffer.from(tx.input.slice(2), "hex");

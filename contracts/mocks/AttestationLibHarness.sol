@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
-import {AttestationLib, FillAttestation, RequestAttestation} from "../libraries/AttestationLib.sol";
+import {
+    AttestationLib,
+    CompactFillAttestation,
+    CompactSignature,
+    FillAttestation,
+    RequestAttestation
+} from "../libraries/AttestationLib.sol";
 
 /// @notice Test-only: exposes every AttestationLib function externally with calldata arguments, so
 /// TypeScript tests and vector tests call the library exactly as a consuming contract would.
@@ -17,6 +23,30 @@ contract AttestationLibHarness {
 
     function fillDigest(FillAttestation calldata att) external pure returns (bytes32) {
         return AttestationLib.fillDigest(att);
+    }
+
+    function compactFillDigest(CompactFillAttestation calldata att, uint256 destinationChainId, address receiver)
+        external
+        pure
+        returns (bytes32)
+    {
+        return AttestationLib.fillDigest(att, destinationChainId, receiver);
+    }
+
+    function recoverStrictCompact(bytes32 hash, CompactSignature calldata signature) external view returns (address) {
+        return AttestationLib.recoverStrict(hash, signature);
+    }
+
+    /// @notice What AttestedReceiver does with a compact fill: digest completed with the chain and
+    /// receiver → personal-sign hash → strict recovery of the EIP-2098 signature.
+    function recoverCompactFillSigner(
+        CompactFillAttestation calldata att,
+        uint256 destinationChainId,
+        address receiver,
+        CompactSignature calldata signature
+    ) external view returns (address) {
+        bytes32 digest = AttestationLib.fillDigest(att, destinationChainId, receiver);
+        return AttestationLib.recoverStrict(AttestationLib.toPersonalSignHash(digest), signature);
     }
 
     function toPersonalSignHash(bytes32 digest) external pure returns (bytes32) {

@@ -26,7 +26,7 @@ describe("my integration with Ferry", () => {
     );
 
     // 2. Ferry's signer attests the fill (v2); check it offchain as your backend would.
-    const { attestation, signature } = await ferry.attest({
+    const { attestation, signature, fillArgs } = await ferry.attest({
       orderId,
       originUser: user!.account.address,
       destinationUser: recipient!.account.address,
@@ -37,12 +37,14 @@ describe("my integration with Ferry", () => {
     expect(check.valid).to.equal(true);
 
     // 3. The solver fills through the AttestedReceiver, which validates the attestation onchain.
+    //    fillArgs: the attestation without destination chain and receiver (the receiver supplies its
+    //    own) and the EIP-2098 form of the signature.
     await viem.assertions.balancesHaveChanged(
-      ferry.attestedReceiver.write.fill([attestation, signature], { account: solver!.account, value: amount }),
+      ferry.attestedReceiver.write.fill(fillArgs, { account: solver!.account, value: amount }),
       [{ address: recipient!.account.address, amount }],
     );
     await viem.assertions.revertWithCustomErrorWithArgs(
-      ferry.attestedReceiver.write.fill([attestation, signature], { account: solver!.account, value: amount }),
+      ferry.attestedReceiver.write.fill(fillArgs, { account: solver!.account, value: amount }),
       ferry.attestedReceiver,
       "AlreadyFilled",
       [attestation.requestId],
@@ -61,13 +63,13 @@ describe("my integration with Ferry", () => {
     await usd.write.mint([solver!.account.address, amount]);
     await usd.write.approve([ferry.addresses.attestedReceiver, amount], { account: solver!.account });
 
-    const { attestation, signature } = await ferry.attest({
+    const { attestation, fillArgs } = await ferry.attest({
       destinationUser: recipient!.account.address,
       destinationCurrency: usd.address,
       destinationAmount: amount,
     });
     await viem.assertions.emitWithArgs(
-      ferry.attestedReceiver.write.fill([attestation, signature], { account: solver!.account }),
+      ferry.attestedReceiver.write.fill(fillArgs, { account: solver!.account }),
       ferry.attestedReceiver,
       "Filled",
       [attestation.requestId, recipient!.account.address, solver!.account.address, attestation.orderId, usd.address, amount],

@@ -73,17 +73,6 @@ export const attestedReceiverAbi = [
   {
     "inputs": [
       {
-        "internalType": "uint256",
-        "name": "length",
-        "type": "uint256"
-      }
-    ],
-    "name": "InvalidSignatureLength",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
         "internalType": "address",
         "name": "recipient",
         "type": "address"
@@ -172,28 +161,6 @@ export const attestedReceiverAbi = [
       }
     ],
     "name": "SignerNotAllowed",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "destinationChainId",
-        "type": "uint256"
-      }
-    ],
-    "name": "WrongDestinationChain",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "receiver",
-        "type": "address"
-      }
-    ],
-    "name": "WrongReceiver",
     "type": "error"
   },
   {
@@ -436,11 +403,6 @@ export const attestedReceiverAbi = [
             "type": "uint256"
           },
           {
-            "internalType": "uint256",
-            "name": "destinationChainId",
-            "type": "uint256"
-          },
-          {
             "internalType": "bytes32",
             "name": "destinationUser",
             "type": "bytes32"
@@ -459,21 +421,28 @@ export const attestedReceiverAbi = [
             "internalType": "uint256",
             "name": "deadline",
             "type": "uint256"
-          },
-          {
-            "internalType": "address",
-            "name": "receiver",
-            "type": "address"
           }
         ],
-        "internalType": "struct FillAttestation",
+        "internalType": "struct CompactFillAttestation",
         "name": "att",
         "type": "tuple"
       },
       {
-        "internalType": "bytes",
+        "components": [
+          {
+            "internalType": "bytes32",
+            "name": "r",
+            "type": "bytes32"
+          },
+          {
+            "internalType": "bytes32",
+            "name": "vs",
+            "type": "bytes32"
+          }
+        ],
+        "internalType": "struct CompactSignature",
         "name": "signature",
-        "type": "bytes"
+        "type": "tuple"
       }
     ],
     "name": "fill",
@@ -516,11 +485,6 @@ export const attestedReceiverAbi = [
             "type": "uint256"
           },
           {
-            "internalType": "uint256",
-            "name": "destinationChainId",
-            "type": "uint256"
-          },
-          {
             "internalType": "bytes32",
             "name": "destinationUser",
             "type": "bytes32"
@@ -539,21 +503,28 @@ export const attestedReceiverAbi = [
             "internalType": "uint256",
             "name": "deadline",
             "type": "uint256"
-          },
-          {
-            "internalType": "address",
-            "name": "receiver",
-            "type": "address"
           }
         ],
-        "internalType": "struct FillAttestation",
+        "internalType": "struct CompactFillAttestation",
         "name": "att",
         "type": "tuple"
       },
       {
-        "internalType": "bytes",
+        "components": [
+          {
+            "internalType": "bytes32",
+            "name": "r",
+            "type": "bytes32"
+          },
+          {
+            "internalType": "bytes32",
+            "name": "vs",
+            "type": "bytes32"
+          }
+        ],
+        "internalType": "struct CompactSignature",
         "name": "signature",
-        "type": "bytes"
+        "type": "tuple"
       },
       {
         "components": [

@@ -21,6 +21,8 @@ import { depositoryAbi } from "../abi/Depository.ts";
 import { mockStablecoinAbi } from "../abi/MockStablecoin.ts";
 import { multicallerAbi } from "../abi/Multicaller.ts";
 import { fillDigest, normalizeFillAttestation, type FillAttestation } from "../core/attestationDigest.ts";
+import { toCompactSignature, type CompactSignature } from "../core/compactSignature.ts";
+import { toCompactFillAttestation, type CompactFillAttestation } from "../core/fillCalldata.ts";
 import { signAttestationDigest } from "../core/signAttestation.ts";
 import { signPayoutRequest } from "../core/payoutRequest.ts";
 import { deployFerryContracts, predictFerryAddresses, type FerryAddresses } from "../deploy/ferryDeployment.ts";
@@ -71,10 +73,17 @@ export type FillAttestationInput = {
 };
 
 export type SignedFillAttestation = {
-  /** Normalized (users and currencies as bytes32 words): pass it straight to `fill`. */
+  /** Normalized (users and currencies as bytes32 words): what was signed. */
   attestation: FillAttestation;
+  /** The signer's 65-byte signature (what the signature route and AttestationGate take). */
   signature: Hex;
   digest: Hex;
+  /**
+   * `fill`'s two arguments: the attestation without destinationChainId and receiver (the receiver
+   * supplies its own) and the EIP-2098 form of the signature —
+   * `ferry.attestedReceiver.write.fill(signed.fillArgs, { value })`.
+   */
+  fillArgs: readonly [CompactFillAttestation, CompactSignature];
 };
 
 /** A payout request for `Depository.execute`, loose numbers accepted. */
@@ -230,7 +239,8 @@ export async function deployFerry<ChainTypeT extends ChainType | string>(
       ...stripUndefined(input),
     });
     const digest = fillDigest(attestation);
-    return { attestation, signature: await signAttestationDigest(signer, digest), digest };
+    const signature = await signAttestationDigest(signer, digest);
+    return { attestation, signature, digest, fillArgs: [toCompactFillAttestation(attestation), toCompactSignature(signature)] };
   }
 
   async function signPayout(request: PayoutRequestInput): Promise<Hex> {

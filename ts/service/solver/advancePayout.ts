@@ -6,13 +6,13 @@
  * - a recorded transaction with a receipt → `confirmed` (or, reverted and not executed, `reverted`);
  *   still in the node's mempool → wait;
  * - executed onchain already (the replay guard's `executed(requestHash)`) → record that transaction;
- * - otherwise the allocator signs the stored struct and the solver's wallet sends `execute`, the hash
- *   recorded (status `sent`) before the broadcast.
+ * - otherwise the allocator signs the stored struct and the solver's wallet sends `execute` (the
+ *   compact form, ts/core's `encodeExecute`), the hash recorded (status `sent`) before the broadcast.
  * Returns the payout as stored after the step. `stepPayout` is the same step for a payout planned
  * and stored elsewhere (a stray deposit's refund).
  */
-import { encodeFunctionData, type Hex } from "viem";
-import { depositoryAbi } from "../../abi/Depository.ts";
+import type { Hex } from "viem";
+import { encodeExecute } from "../../core/executeCalldata.ts";
 import { signPayoutRequest } from "../../core/payoutRequest.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
@@ -96,7 +96,7 @@ export async function stepPayout(
   if (!wallet) throw new KeyNotConfiguredError("solver");
   const struct = payoutRequestOf(payout);
   const signature = await signPayoutRequest({ account: ctx.allocator, chainId: client.config.id, depository: payout.depository, request: struct });
-  const data = encodeFunctionData({ abi: depositoryAbi, functionName: "execute", args: [{ calls: [...struct.calls], nonce: struct.nonce, expiration: struct.expiration }, signature] });
+  const data = encodeExecute({ request: struct, signature });
   let current = payout;
   let sentHash: Hex | undefined;
   try {

@@ -2,8 +2,9 @@
  * The Depository's deposit, as the indexer sees it: the `Deposited` event decoded from logs, and the
  * deposit call decoded from a transaction's input (for a deposit not yet mined). Pure.
  */
-import { decodeEventLog, decodeFunctionData, type Address, type Hex, type Log } from "viem";
+import { decodeEventLog, type Address, type Hex, type Log } from "viem";
 import { canonicalAddress, canonicalHex, ZERO_ADDRESS } from "../model/values.ts";
+import { decodeDeposit } from "../../core/depositCalldata.ts";
 import { DEPOSITORY_DEPOSIT_ABI } from "../../core/depositoryAbi.ts";
 
 type DepositoryItem = (typeof DEPOSITORY_DEPOSIT_ABI)[number];
@@ -59,12 +60,12 @@ export type DepositCall = { orderId: Hex; token: Address; amount: bigint | null 
 
 /** Decodes `input` as one of the Depository's deposit functions, or null. */
 export function decodeDepositCall(input: Hex, value: bigint): DepositCall | null {
+  let call;
   try {
-    const call = decodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, data: input });
-    if (call.functionName === "depositNative") return { orderId: canonicalHex(call.args[1]), token: ZERO_ADDRESS, amount: value };
-    if (call.args.length === 4) return { orderId: canonicalHex(call.args[3]), token: canonicalAddress(call.args[1]), amount: call.args[2] };
-    return { orderId: canonicalHex(call.args[2]), token: canonicalAddress(call.args[1]), amount: null };
+    call = decodeDeposit(input);
   } catch {
     return null;
   }
+  if (call.kind === "native") return { orderId: canonicalHex(call.id), token: ZERO_ADDRESS, amount: value };
+  return { orderId: canonicalHex(call.id), token: canonicalAddress(call.token), amount: call.amount };
 }

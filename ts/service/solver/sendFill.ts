@@ -2,17 +2,22 @@
  * Builds and sends the fill of a request: the v2 fill attestation of its quoted intent (one builder,
  * ../model/attestations.ts, shared with the signature route), signed by the attester; an ERC-20 fill
  * first makes sure the receiver may pull the solver's tokens; then `AttestedReceiver.fill(att, sig)`
- * is prepared (its gas estimate is a simulation: a fill that would revert is caught here, decoded, and
- * never sent), its hash handed to `record`, and broadcast.
+ * is prepared — ts/core's `encodeFill`: the compact calldata (the attestation without destination
+ * chain and receiver, an EIP-2098 signature), refused with FILL_TARGET_MISMATCH when the attestation
+ * names another chain or receiver than the transaction's — (its gas estimate is a simulation: a fill
+ * that would revert is caught here, decoded, and never sent), its hash handed to `record`, and
+ * broadcast. A simulation that reverts SignerNotAllowed is diagnosed: onchain, a wrong chain or
+ * receiver surfaces as an unrelated recovered signer, so the log names the field that differs from the
+ * chain the RPC reports and the receiver the transaction goes to (`fillTargetMismatches`).
  *
  * Approval: one `approve(receiver, max)` per token, the first time the allowance is short — one
  * transaction per token instead of one per fill. The receiver only pulls what an attestation the
  * attester signed says, to the attested recipient, so the standing allowance is bounded by the
  * attester key rather than by the amount.
  */
-import { encodeFunctionData, erc20Abi, maxUint256, type Address, type Hex } from "viem";
-import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
+import { erc20Abi, maxUint256, type Address, type Hex } from "viem";
 import { fillDigest } from "../../core/attestationDigest.ts";
+import { encodeFill, fillTargetMismatches } from "../../core/fillCalldata.ts";
 import { signAttestationDigest } from "../../core/signAttestation.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
@@ -39,7 +44,7 @@ export async function sendFill(ctx: SolverContext, intent: QuotedIntent, dest: C
   if (!native) await ensureAllowance(ctx, dest, intent.destinationCurrency, intent.destinationAmount);
   const tx: OutgoingTx = {
     to: receiver,
-    data: encodeFunctionData({ abi: attestedReceiverAbi, functionName: "fill", args: [attestation, signature] }),
+    data: encodeFill({ attestation, signature, target: { chainId: dest.config.id, receiver } }),
     value: native ? intent.destinationAmount : 0n,
   };
   try {
@@ -47,9 +52,14 @@ export async function sendFill(ctx: SolverContext, intent: QuotedIntent, dest: C
     return { sent: true, hash };
   } catch (error) {
     if (!isRevert(error)) throw error;
+    const revert = decodeRevert(revertDataOf(error));
+    if (revert.errorName === "SignerNotAllowed") {
+      const mismatches = fillTargetMismatches(attestation, { chainId: await dest.publicClient.getChainId(), receiver });
+      ctx.log.error({ chainId: dest.config.id, receiver, requestId: attestation.requestId, mismatches }, "fill signature recovers to no allowed signer");
+    }
     return {
       sent: false,
-      revert: decodeRevert(revertDataOf(error)),
+      revert,
       callData: { from: canonicalAddress(wallet.account.address), to: receiver, data: tx.data, value: (tx.value ?? 0n).toString() },
     };
   }
