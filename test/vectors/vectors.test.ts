@@ -1,9 +1,9 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
-import { maxUint256 } from "viem";
+import { maxUint256, numberToHex, slice, toFunctionSelector } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { VECTOR_PRIVATE_KEY, generateVectors } from "./generate.ts";
-import { ATTESTATION_VECTORS_PATH, ORDER_ID_VECTORS_PATH, loadAttestationVectors } from "./vectorFiles.ts";
+import { ATTESTATION_VECTORS_PATH, CALLDATA_VECTORS_PATH, ORDER_ID_VECTORS_PATH, loadAttestationVectors, loadCalldataVectors } from "./vectorFiles.ts";
 
 const vectors = loadAttestationVectors();
 const ZERO32 = `0x${"00".repeat(32)}`;
@@ -18,9 +18,10 @@ describe("shared vectors", () => {
   });
 
   it("are what test/vectors/generate.ts produces (the committed files are current)", async () => {
-    const { attestations, orderIds } = await generateVectors();
+    const { attestations, orderIds, calldata } = await generateVectors();
     expect(JSON.parse(readFileSync(ATTESTATION_VECTORS_PATH, "utf8"))).to.deep.equal(attestations);
     expect(JSON.parse(readFileSync(ORDER_ID_VECTORS_PATH, "utf8"))).to.deep.equal(orderIds);
+    expect(JSON.parse(readFileSync(CALLDATA_VECTORS_PATH, "utf8"))).to.deep.equal(calldata);
   });
 
   for (const format of ["v1", "v2"] as const) {
@@ -42,4 +43,52 @@ describe("shared vectors", () => {
       });
     });
   }
+
+  describe("compact calldata", () => {
+    const calldata = loadCalldataVectors();
+    const word = (value: string | bigint) => numberToHex(BigInt(value), { size: 32 }).slice(2);
+
+    it("has one fill per v2 vector, sent to the vector's own chain and receiver, with the v2 digest", () => {
+      expect(calldata.fill.map((v) => v.name)).to.deep.equal(vectors.v2.map((v) => v.name));
+      for (const [i, v] of calldata.fill.entries()) {
+        expect(v.digest, v.name).to.equal(vectors.v2[i]!.digest);
+        expect(v.signature, v.name).to.equal(vectors.v2[i]!.signature);
+        expect(v.target, v.name).to.deep.equal({ chainId: vectors.v2[i]!.input.destinationChainId, receiver: vectors.v2[i]!.input.receiver });
+      }
+    });
+
+    it("fill calldata is the selector, the ten words and (r, vs), written out by hand", () => {
+      const selector = toFunctionSelector(
+        "fill((bytes32,bytes32,uint256,bytes32,bytes32,uint256,bytes32,bytes32,uint256,uint256),(bytes32,bytes32))",
+      );
+      for (const v of calldata.fill) {
+        const c = v.compact;
+        const words = [c.requestId!.slice(2), c.orderId!.slice(2), word(c.originChainId!), c.originUser!.slice(2), c.originCurrency!.slice(2),
+          word(c.originAmount!), c.destinationUser!.slice(2), c.destinationCurrency!.slice(2), word(c.destinationAmount!), word(c.deadline!),
+          v.compactSignature.r.slice(2), v.compactSignature.vs.slice(2)];
+        expect(v.calldata, v.name).to.equal(`${selector}${words.join("")}`);
+        // EIP-2098 by hand: vs = (v - 27) << 255 | s.
+        const s = BigInt(slice(v.signature, 32, 64));
+        const parity = BigInt(slice(v.signature, 64, 65)) - 27n;
+        expect(v.compactSignature, v.name).to.deep.equal({ r: slice(v.signature, 0, 32), vs: numberToHex((parity << 255n) | s, { size: 32 }) });
+      }
+    });
+
+    it("deposit and execute calldata are the mined selectors and the ABI words, by hand", () => {
+      for (const v of calldata.deposits) {
+        const expected =
+          v.kind === "native"
+            ? `${toFunctionSelector("depositNative_hkOr4(bytes32)")}${v.id.slice(2)}`
+            : `${toFunctionSelector("depositErc20_6R0X4(address,uint256,bytes32)")}${v.token.slice(2).toLowerCase().padStart(64, "0")}${word(v.amount)}${v.id.slice(2)}`;
+        expect(v.calldata, v.name).to.equal(expected);
+        expect(v.value, v.name).to.equal(v.kind === "native" ? v.amount : "0");
+      }
+      for (const v of calldata.execute) {
+        expect(v.calldata.slice(0, 10), v.name).to.equal(toFunctionSelector("execute_kJ9b8(((address,address,uint256)[],uint256,uint256),(bytes32,bytes32))"));
+        expect(v.calldata.slice(0, 8), v.name).to.equal("0x000000");
+        // The head: the request's offset (three head words), then r and vs in place.
+        expect(v.calldata.slice(10, 10 + 64 * 3), v.name).to.equal(`${word(0x60n)}${v.compactSignature.r.slice(2)}${v.compactSignature.vs.slice(2)}`);
+      }
+    });
+  });
 });
