@@ -7,7 +7,7 @@ import {SafeTransferLib} from "solady/src/utils/SafeTransferLib.sol";
 
 import {IAttestedReceiver} from "./interfaces/IAttestedReceiver.sol";
 import {IMulticaller} from "./interfaces/IMulticaller.sol";
-import {AttestationLib, CompactFillAttestation, CompactSignature, FillAttestation} from "./libraries/AttestationLib.sol";
+import {AttestationLib, FillAttestation} from "./libraries/AttestationLib.sol";
 
 /// @title AttestedReceiver
 /// @notice Destination-chain entry point of the solver: pays the attested recipient exactly the attested
@@ -45,17 +45,20 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     /// bounded so that a recipient cannot make the solver pay for a gas burn.
     uint256 private constant _NATIVE_PAYOUT_GAS = 50_000;
 
-    /// @dev Calldata offsets of the fields of `att` and `signature` in `fill` and `fillAndCall`: both
-    /// are their first two arguments and static structs, so the ABI encodes them in place right after
-    /// the selector (ten words of the attestation, then r and vs).
-    uint256 private constant _REQUEST_ID = 0x04;
-    uint256 private constant _ORDER_ID = 0x24;
-    uint256 private constant _DESTINATION_USER = 0xc4;
-    uint256 private constant _DESTINATION_CURRENCY = 0xe4;
-    uint256 private constant _DESTINATION_AMOUNT = 0x104;
-    uint256 private constant _DEADLINE = 0x124;
-    uint256 private constant _SIGNATURE_R = 0x144;
-    uint256 private constant _SIGNATURE_VS = 0x164;
+    /// @dev Where `fill_7hVe`'s packed fill starts: right after the selector (AttestationLib, "Packed fill").
+    uint256 private constant _FILL = 0x04;
+
+    // Field offsets within the packed fill (AttestationLib's, as literals assembly can use).
+    uint256 private constant _ORDER_ID = 32;
+    uint256 private constant _DESTINATION_USER = 152;
+    uint256 private constant _DESTINATION_CURRENCY = 172;
+    uint256 private constant _DESTINATION_AMOUNT = 192;
+    uint256 private constant _DEADLINE = 208;
+    uint256 private constant _SIGNATURE_R = 213;
+    uint256 private constant _SIGNATURE_VS = 245;
+
+    /// @dev AttestationLib.PACKED_FILL_LENGTH, as a literal assembly can use.
+    uint256 private constant _PACKED_FILL_LENGTH = 277;
 
     /// @dev AttestationLib.HALF_CURVE_ORDER, as a literal assembly can use.
     uint256 private constant _HALF_CURVE_ORDER = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
@@ -134,20 +137,16 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     // ---------------------------------------------------------------- solver
 
     /// @inheritdoc IAttestedReceiver
-    function fill(CompactFillAttestation calldata att, CompactSignature calldata signature)
-        external
-        payable
-        checkedAndMarkedFilled(att, signature)
-    {
+    function fill_7hVe() external payable checkedAndMarkedFilled(_FILL, msg.data.length) {
         // Pays and emits. A native fill finishes inside this block (the value CALL with a bounded gas
         // stipend and no return-data copy, `log4` of `Filled`, `stop`); an ERC-20 fill only has its
         // currency and msg.value checked here. Measured 223 gas cheaper per native fill than the
-        // same steps in Solidity (AttestationLib.toAddress, `_sendNative`, `emit Filled`).
-        // Zero is an EVM address, so the native branch needs no NotAnEvmAddress check.
+        // same steps in Solidity (`_sendNative`, `emit Filled`).
+        address token;
         assembly ("memory-safe") {
-            let currency := calldataload(_DESTINATION_CURRENCY)
-            if iszero(currency) {
-                let amount := calldataload(_DESTINATION_AMOUNT)
+            token := shr(96, calldataload(add(_FILL, _DESTINATION_CURRENCY)))
+            if iszero(token) {
+                let amount := shr(128, calldataload(add(_FILL, _DESTINATION_AMOUNT)))
                 if xor(callvalue(), amount) {
                     let m := mload(0x40)
                     mstore(m, 0x5693fffb) // IncorrectNativeAmount(uint256,uint256)
@@ -155,43 +154,35 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
                     mstore(add(m, 0x40), amount)
                     revert(add(m, 0x1c), 0x44)
                 }
-                let recipient := calldataload(_DESTINATION_USER)
+                let recipient := shr(96, calldataload(add(_FILL, _DESTINATION_USER)))
                 if iszero(call(_NATIVE_PAYOUT_GAS, recipient, amount, 0x00, 0x00, 0x00, 0x00)) {
                     mstore(0x00, 0xbf7e35a3) // NativeTransferFailed(address)
                     mstore(0x20, recipient)
                     revert(0x1c, 0x24)
                 }
                 let m := mload(0x40)
-                mstore(m, calldataload(_ORDER_ID))
+                mstore(m, calldataload(add(_FILL, _ORDER_ID)))
                 mstore(add(m, 0x20), 0)
                 mstore(add(m, 0x40), amount)
-                log4(m, 0x60, _FILLED_TOPIC, calldataload(_REQUEST_ID), recipient, caller())
+                log4(m, 0x60, _FILLED_TOPIC, calldataload(_FILL), recipient, caller())
                 stop()
             }
-            if shr(160, currency) {
-                mstore(0x00, 0x33b960d0) // NotAnEvmAddress(bytes32)
-                mstore(0x20, currency)
-                revert(0x1c, 0x24)
-            }
         }
-        address token = address(uint160(uint256(att.destinationCurrency))); // checked just above
         if (!isCurrencyAllowed[token]) revert CurrencyNotAllowed(token);
         if (msg.value != 0) revert IncorrectNativeAmount(msg.value, 0);
-        // The recipient was checked by the modifier.
-        address recipient = address(uint160(uint256(att.destinationUser)));
+        (bytes32 requestId, bytes32 orderId, address recipient, uint256 amount) = _payee(_FILL);
         // Solady measured 105 gas cheaper per ERC-20 fill than OZ SafeERC20.safeTransferFrom.
-        SafeTransferLib.safeTransferFrom(token, msg.sender, recipient, att.destinationAmount);
-        emit Filled(att.requestId, recipient, msg.sender, att.orderId, token, att.destinationAmount);
+        SafeTransferLib.safeTransferFrom(token, msg.sender, recipient, amount);
+        emit Filled(requestId, recipient, msg.sender, orderId, token, amount);
     }
 
     /// @inheritdoc IAttestedReceiver
-    function fillAndCall(
-        CompactFillAttestation calldata att,
-        CompactSignature calldata signature,
-        IMulticaller.Call[] calldata calls,
-        address[] calldata sweepTokens
-    ) external payable checkedAndMarkedFilled(att, signature) {
-        uint256 rest = _payAndEmit(att);
+    function fillAndCall(bytes calldata fill, IMulticaller.Call[] calldata calls, address[] calldata sweepTokens)
+        external
+        payable
+        checkedAndMarkedFilled(_offsetOf(fill), _endOf(fill))
+    {
+        uint256 rest = _payAndEmit(_offsetOf(fill));
         multicaller.multicall{value: rest}(calls, msg.sender, sweepTokens);
     }
 
@@ -210,22 +201,24 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
 
     // ---------------------------------------------------------------- internal
 
-    /// @dev Every check, then stores the attestation's digest under `att.requestId` (so a re-entrant
-    /// recipient or token meets `AlreadyFilled`), then the body. A modifier rather than a private
-    /// function so that solc copies it into `fill` and `fillAndCall` instead of jumping to it.
+    /// @dev Every check of the packed fill that starts at calldata offset `p` and ends at `end`, then
+    /// stores the attestation's digest under its requestId (so a re-entrant recipient or token
+    /// meets `AlreadyFilled`), then the body. A modifier rather than a private function so that solc
+    /// copies it into `fill_7hVe` (where `p` is a constant the optimizer folds into every offset) and
+    /// `fillAndCall` instead of jumping to it.
     ///
-    /// The hot path evaluates every check of the documented order into one flag and branches once:
-    /// ids, deadline, low s, a non-zero recovered signer that is allowed, an EVM-address recipient
-    /// that is listed, and an empty `filledDigest` slot. Only when the flag is set does
-    /// `_revertFailedCheck` re-run the checks one by one in the documented order, with
-    /// AttestationLib's strict recovery, and revert with the first failing check's error (or, for an
-    /// unlisted recipient while the allow-list is off, return and let the fill go on). On a failing
-    /// fill the later reads run before the earlier check reverts, which changes gas only, never the
+    /// The hot path evaluates every check of the documented order into one flag and branches once: the
+    /// length, ids, deadline, low s, a non-zero recovered signer that is allowed, a listed recipient,
+    /// and an empty `filledDigest` slot. Only when the flag is set does `_revertFailedCheck` re-run the
+    /// checks one by one in the documented order, with AttestationLib's strict recovery, and revert
+    /// with the first failing check's error (or, for an unlisted recipient while the allow-list is off,
+    /// return and let the fill go on). On a failing fill the later reads run before the earlier check
+    /// reverts (reading zeros or unrelated bytes for a short fill), which changes gas only, never the
     /// error.
-    modifier checkedAndMarkedFilled(CompactFillAttestation calldata att, CompactSignature calldata signature) {
+    modifier checkedAndMarkedFilled(uint256 p, uint256 end) {
         // The v2 digest of the attestation completed with this chain and this contract: signed for
         // another chain or receiver, it recovers to an unrelated address (SignerNotAllowed).
-        bytes32 digest = AttestationLib.fillDigest(att, block.chainid, address(this));
+        bytes32 digest = AttestationLib.packedFillDigest(p, block.chainid, address(this));
         bytes32 filledSlot;
         bool anyCheckFailed;
         assembly ("memory-safe") {
@@ -234,10 +227,10 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
             mstore(0x1c, digest)
             let m := mload(0x40)
             mstore(m, keccak256(0x00, 0x3c))
-            let vs := calldataload(_SIGNATURE_VS)
+            let vs := calldataload(add(p, _SIGNATURE_VS))
             let s := shr(1, shl(1, vs))
             mstore(add(m, 0x20), add(27, shr(255, vs)))
-            mstore(add(m, 0x40), calldataload(_SIGNATURE_R))
+            mstore(add(m, 0x40), calldataload(add(p, _SIGNATURE_R)))
             mstore(add(m, 0x60), s)
             mstore(0x00, 0) // ecrecover writes nothing on failure: the signer reads as zero
             pop(staticcall(gas(), 0x01, m, 0x80, 0x00, 0x20))
@@ -245,26 +238,22 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
             // isSigner[signer]: the key is already at 0x00.
             mstore(0x20, isSigner.slot)
             let signerAllowed := sload(keccak256(0x00, 0x40))
-            let recipient := calldataload(_DESTINATION_USER)
-            mstore(0x00, recipient)
+            mstore(0x00, shr(96, calldataload(add(p, _DESTINATION_USER))))
             mstore(0x20, isRecipientAllowed.slot)
             let recipientListed := sload(keccak256(0x00, 0x40))
-            let requestId := calldataload(_REQUEST_ID)
+            let requestId := calldataload(p)
             mstore(0x00, requestId)
             mstore(0x20, filledDigest.slot)
             filledSlot := keccak256(0x00, 0x40)
             anyCheckFailed := or(
                 or(
-                    or(iszero(requestId), iszero(calldataload(_ORDER_ID))),
-                    or(gt(timestamp(), calldataload(_DEADLINE)), gt(s, _HALF_CURVE_ORDER))
+                    or(xor(end, add(p, _PACKED_FILL_LENGTH)), or(iszero(requestId), iszero(calldataload(add(p, _ORDER_ID))))),
+                    or(gt(timestamp(), shr(216, calldataload(add(p, _DEADLINE)))), gt(s, _HALF_CURVE_ORDER))
                 ),
-                or(
-                    or(iszero(signer), iszero(signerAllowed)),
-                    or(or(shr(160, recipient), iszero(recipientListed)), sload(filledSlot))
-                )
+                or(or(iszero(signer), iszero(signerAllowed)), or(iszero(recipientListed), sload(filledSlot)))
             )
         }
-        if (anyCheckFailed) _revertFailedCheck(att, signature, digest);
+        if (anyCheckFailed) _revertFailedCheck(p, end, digest);
         assembly ("memory-safe") {
             sstore(filledSlot, digest)
         }
@@ -273,28 +262,65 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
 
     /// @dev Cold path of the checks: re-runs them one by one in the documented order and reverts with
     /// the first failing check's error, or returns for an unlisted recipient while the allow-list is off.
-    function _revertFailedCheck(CompactFillAttestation calldata att, CompactSignature calldata signature, bytes32 digest)
-        private
-        view
-    {
-        if (att.requestId == bytes32(0)) revert ZeroRequestId();
-        if (att.orderId == bytes32(0)) revert ZeroOrderId();
-        if (block.timestamp > att.deadline) revert AttestationExpired(att.deadline);
-        address signer = AttestationLib.recoverStrict(AttestationLib.toPersonalSignHash(digest), signature);
+    function _revertFailedCheck(uint256 p, uint256 end, bytes32 digest) private view {
+        if (end - p != AttestationLib.PACKED_FILL_LENGTH) revert InvalidFillLength(end - p);
+        bytes32 requestId;
+        bytes32 orderId;
+        uint256 deadline;
+        bytes32 r;
+        bytes32 vs;
+        address recipient;
+        assembly ("memory-safe") {
+            requestId := calldataload(p)
+            orderId := calldataload(add(p, _ORDER_ID))
+            deadline := shr(216, calldataload(add(p, _DEADLINE)))
+            r := calldataload(add(p, _SIGNATURE_R))
+            vs := calldataload(add(p, _SIGNATURE_VS))
+            recipient := shr(96, calldataload(add(p, _DESTINATION_USER)))
+        }
+        if (requestId == bytes32(0)) revert ZeroRequestId();
+        if (orderId == bytes32(0)) revert ZeroOrderId();
+        if (block.timestamp > deadline) revert AttestationExpired(deadline);
+        address signer = AttestationLib.recoverStrict(AttestationLib.toPersonalSignHash(digest), r, vs);
         if (!isSigner[signer]) revert SignerNotAllowed(signer);
-        address recipient = AttestationLib.toAddress(att.destinationUser);
         if (!isRecipientAllowed[recipient] && recipientAllowListEnabled) revert RecipientNotAllowed(recipient);
-        bytes32 current = filledDigest[att.requestId];
-        if (current == _CANCELLED) revert RequestCancelled(att.requestId);
-        if (current != bytes32(0)) revert AlreadyFilled(att.requestId);
+        bytes32 current = filledDigest[requestId];
+        if (current == _CANCELLED) revert RequestCancelled(requestId);
+        if (current != bytes32(0)) revert AlreadyFilled(requestId);
+    }
+
+    /// @dev The payment terms of the packed fill at `p`: requestId, orderId, recipient, amount.
+    function _payee(uint256 p) private pure returns (bytes32 requestId, bytes32 orderId, address recipient, uint256 amount) {
+        assembly ("memory-safe") {
+            requestId := calldataload(p)
+            orderId := calldataload(add(p, _ORDER_ID))
+            recipient := shr(96, calldataload(add(p, _DESTINATION_USER)))
+            amount := shr(128, calldataload(add(p, _DESTINATION_AMOUNT)))
+        }
+    }
+
+    /// @dev Where the bytes of a calldata `bytes` argument start.
+    function _offsetOf(bytes calldata data) private pure returns (uint256 offset) {
+        assembly ("memory-safe") {
+            offset := data.offset
+        }
+    }
+
+    /// @dev Where they end (solc checked, when decoding `data`, that they lie within the calldata).
+    function _endOf(bytes calldata data) private pure returns (uint256 end) {
+        assembly ("memory-safe") {
+            end := add(data.offset, data.length)
+        }
     }
 
     /// @dev `fillAndCall`'s payment and `Filled`; returns the msg.value left for the calls. A separate
-    /// function keeps `fillAndCall`'s stack shallow (four calldata arguments plus the modifier's).
-    function _payAndEmit(CompactFillAttestation calldata att) private returns (uint256 rest) {
-        address recipient = address(uint160(uint256(att.destinationUser))); // checked by the modifier
-        address currency = AttestationLib.toAddress(att.destinationCurrency);
-        uint256 amount = att.destinationAmount;
+    /// function keeps `fillAndCall`'s stack shallow.
+    function _payAndEmit(uint256 p) private returns (uint256 rest) {
+        (bytes32 requestId, bytes32 orderId, address recipient, uint256 amount) = _payee(p);
+        address currency;
+        assembly ("memory-safe") {
+            currency := shr(96, calldataload(add(p, _DESTINATION_CURRENCY)))
+        }
         rest = msg.value;
         if (currency == address(0)) {
             if (rest < amount) revert IncorrectNativeAmount(rest, amount);
@@ -306,7 +332,7 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
             if (!isCurrencyAllowed[currency]) revert CurrencyNotAllowed(currency);
             SafeTransferLib.safeTransferFrom(currency, msg.sender, recipient, amount);
         }
-        emit Filled(att.requestId, recipient, msg.sender, att.orderId, currency, amount);
+        emit Filled(requestId, recipient, msg.sender, orderId, currency, amount);
     }
 
     /// @dev Sends `amount` wei to `recipient` with at most `_NATIVE_PAYOUT_GAS` and without copying

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {CompactFillAttestation, CompactSignature, FillAttestation} from "../libraries/AttestationLib.sol";
+import {FillAttestation} from "../libraries/AttestationLib.sol";
 import {IMulticaller} from "./IMulticaller.sol";
 
 /// @title IAttestedReceiver
@@ -20,6 +20,8 @@ import {IMulticaller} from "./IMulticaller.sol";
 interface IAttestedReceiver {
     // ---------------------------------------------------------------- errors (in check order)
 
+    /// @notice 0. The packed fill is not AttestationLib.PACKED_FILL_LENGTH (277) bytes long.
+    error InvalidFillLength(uint256 length);
     /// @notice 1. The attestation's requestId is zero.
     error ZeroRequestId();
     /// @notice 1. The attestation's orderId is zero.
@@ -99,32 +101,39 @@ interface IAttestedReceiver {
 
     // ---------------------------------------------------------------- solver
 
-    /// @notice Pay the recipient exactly `att.destinationAmount` of `att.destinationCurrency`:
-    /// native from msg.value (which must equal the amount), ERC-20 pulled from msg.sender straight to
-    /// the recipient (msg.value must then be 0; msg.sender must have approved this contract).
-    /// `att` is the v2 fill attestation without `destinationChainId` and `receiver`: the contract
-    /// rebuilds the v2 digest with `block.chainid` and `address(this)` and recovers the signer from
-    /// `signature` (EIP-2098). An attestation signed for another chain or receiver therefore fails as
-    /// SignerNotAllowed(some unrelated address): `ferry attest verify` (and the solver's pre-send
-    /// check) names the field that differs.
-    /// Checks in order: 1. requestId, orderId not zero → 2. deadline → 3. signature
-    /// (AttestationLib's SignatureMalleable / InvalidSignature) and signer → 4. recipient
-    /// (NotAnEvmAddress when destinationUser is not an EVM address) → 5. not cancelled, not filled →
-    /// store the digest → 6. currency (NotAnEvmAddress, CurrencyNotAllowed) and msg.value → 7. pay →
-    /// emit Filled.
-    function fill(CompactFillAttestation calldata att, CompactSignature calldata signature) external payable;
+    /// @notice Fill: pay the recipient exactly the attested destination amount of the attested
+    /// destination currency — native from msg.value (which must equal the amount), ERC-20 pulled from
+    /// msg.sender straight to the recipient (msg.value must then be 0; msg.sender must have approved
+    /// this contract) — against a v2 fill attestation signed by an allowed signer.
+    ///
+    /// The calldata after the selector is a **packed fill** (AttestationLib, "Packed fill"; 277 bytes,
+    /// 281 with the selector; ts/core `encodeFill`): the v2 attestation without `destinationChainId`
+    /// and `receiver`, each field in the bytes it needs, and the EIP-2098 signature (r, vs). The
+    /// contract rebuilds the v2 digest with `block.chainid` and `address(this)`: an attestation signed
+    /// for another chain or receiver recovers to an unrelated address and fails as
+    /// SignerNotAllowed(that address) — `ferry attest verify --chain-id --receiver` (and the solver's
+    /// log of a failed simulation) names the field that differs.
+    ///
+    /// Checks in order: 0. length (InvalidFillLength) → 1. requestId, orderId not zero → 2. deadline →
+    /// 3. signature (AttestationLib's SignatureMalleable / InvalidSignature) and signer → 4. recipient
+    /// → 5. not cancelled, not filled → store the digest → 6. currency (CurrencyNotAllowed) and
+    /// msg.value → 7. pay (NativeTransferFailed, or the token's error) → emit Filled.
+    /// @dev The name's suffix is mined: the selector is 0x00000026, the lowest of this contract, so the
+    /// dispatcher (a chain of comparisons in selector order under via-IR) tries it first, and three of
+    /// its four bytes cost 4 gas instead of 16. No ABI arguments: the packed layout is what makes the
+    /// fill 281 calldata bytes instead of 388 (ABI words) or 548 (the full attestation and a `bytes`
+    /// signature), which is what rollups charge for.
+    function fill_7hVe() external payable;
 
-    /// @notice `fill`, then run `calls` through the Multicaller with the remaining msg.value
-    /// (msg.value minus the native amount paid; all of msg.value for an ERC-20 fill); afterwards the
-    /// Multicaller sends its native leftovers and its whole balance of every `sweepTokens` token to
-    /// msg.sender. A native fill needs msg.value ≥ the amount (else IncorrectNativeAmount). List
-    /// every token the calls may leave behind: an unlisted one stays in the Multicaller for anyone.
-    function fillAndCall(
-        CompactFillAttestation calldata att,
-        CompactSignature calldata signature,
-        IMulticaller.Call[] calldata calls,
-        address[] calldata sweepTokens
-    ) external payable;
+    /// @notice `fill_7hVe` with `fill` (the same 277 packed bytes), then run `calls` through the
+    /// Multicaller with the remaining msg.value (msg.value minus the native amount paid; all of
+    /// msg.value for an ERC-20 fill); afterwards the Multicaller sends its native leftovers and its
+    /// whole balance of every `sweepTokens` token to msg.sender. A native fill needs msg.value ≥ the
+    /// amount (else IncorrectNativeAmount). List every token the calls may leave behind: an unlisted
+    /// one stays in the Multicaller for anyone. The same checks in the same order.
+    function fillAndCall(bytes calldata fill, IMulticaller.Call[] calldata calls, address[] calldata sweepTokens)
+        external
+        payable;
 
     // ---------------------------------------------------------------- views
 

@@ -1,19 +1,22 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
-import { encodeFunctionData, hexToBytes, keccak256, size, toFunctionSelector, toHex, type AbiFunction, type Address, type Hex } from "viem";
+import { concat, encodeFunctionData, keccak256, numberToHex, size, slice, toFunctionSelector, toHex, type AbiFunction, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { fillDigest, type FillAttestation } from "../../ts/core/attestationDigest.ts";
 import { toCompactSignature } from "../../ts/core/compactSignature.ts";
 import type { FerryError, FillTargetMismatchError } from "../../ts/core/errors.ts";
 import {
   FILL_ABI,
+  FILL_FUNCTION,
+  FILL_SELECTOR,
+  PACKED_FILL_LENGTH,
   assertFillTarget,
-  completeFillAttestation,
   decodeFill,
   encodeFill,
   encodeFillAndCall,
   fillTargetMismatches,
-  toCompactFillAttestation,
+  packFill,
+  unpackFill,
 } from "../../ts/core/fillCalldata.ts";
 import { recoverPersonalSignerStrict } from "../../ts/core/recoverStrict.ts";
 import { signAttestationDigest } from "../../ts/core/signAttestation.ts";
@@ -33,20 +36,11 @@ const attestation: FillAttestation = {
   originAmount: 10n ** 18n,
   destinationChainId: 31338n,
   destinationUser: `0x${"00".repeat(12)}3c44cdddb6a900fa2b585dd299e03d12fa4293bc`,
-  destinationCurrency: `0x${"00".repeat(32)}`,
+  destinationCurrency: `0x${"00".repeat(12)}a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48`,
   destinationAmount: 999n * 10n ** 15n,
   deadline: 1_767_225_600n,
   receiver: RECEIVER,
 };
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    return (error as FerryError).code;
-  }
-  throw new Error("expected a throw");
-}
 
 /** Names, types and components of ABI parameters, recursively (internalType left out). */
 type Param = { name?: string; type: string; components?: readonly Param[] };
@@ -54,8 +48,17 @@ function shape(params: readonly Param[]): unknown[] {
   return params.map((p) => [p.name, p.type, p.components ? shape(p.components) : null]);
 }
 
+function failure(fn: () => unknown): { code: string; message: string } {
+  try {
+    fn();
+  } catch (error) {
+    return { code: (error as FerryError).code, message: (error as Error).message };
+  }
+  throw new Error("expected a throw");
+}
+
 describe("fillCalldata", () => {
-  it("matches the compiled IAttestedReceiver fragment for fragment", () => {
+  it("matches the compiled IAttestedReceiver fragment for fragment; fill's selector is the mined 0x00000026", () => {
     const artifact = JSON.parse(
       readFileSync(new URL("../../artifacts/contracts/interfaces/IAttestedReceiver.sol/IAttestedReceiver.json", import.meta.url), "utf8"),
     ) as { abi: AbiFunction[] };
@@ -65,43 +68,59 @@ describe("fillCalldata", () => {
       expect(shape(compiled!.inputs)).to.deep.equal(shape(fragment.inputs));
       expect(compiled!.stateMutability).to.equal(fragment.stateMutability);
     }
+    expect(FILL_SELECTOR).to.equal("0x00000026");
+    expect(toFunctionSelector(`${FILL_FUNCTION}()`)).to.equal(FILL_SELECTOR);
   });
 
-  it("encodes fill as 388 bytes: the selector, ten attestation words, r and vs", async () => {
+  it("packs the attestation and signature field by field (AttestationLib's layout, 277 bytes)", async () => {
+    const signature = await signAttestationDigest(signer, fillDigest(attestation));
+    const compact = toCompactSignature(signature);
+    const packed = packFill(attestation, signature);
+    expect(size(packed)).to.equal(PACKED_FILL_LENGTH);
+    const expected = concat([
+      attestation.requestId,
+      attestation.orderId,
+      numberToHex(attestation.originChainId, { size: 8 }),
+      attestation.originUser,
+      attestation.originCurrency,
+      numberToHex(attestation.originAmount, { size: 16 }),
+      "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+      "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+      numberToHex(attestation.destinationAmount, { size: 16 }),
+      numberToHex(attestation.deadline, { size: 5 }),
+      compact.r,
+      compact.vs,
+    ]);
+    expect(packed).to.equal(expected);
+    // Field offsets as AttestationLib declares them.
+    expect(slice(packed, 152, 172)).to.equal("0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc");
+    expect(slice(packed, 213, 245)).to.equal(compact.r);
+    expect(packFill(attestation, compact)).to.equal(packed);
+  });
+
+  it("encodes fill_7hVe as its selector and the packed fill (281 bytes), and decodes it back", async () => {
     const signature = await signAttestationDigest(signer, fillDigest(attestation));
     const data = encodeFill({ attestation, signature, target });
-    expect(size(data)).to.equal(388);
-    const compact = toCompactSignature(signature);
-    const words = [attestation.requestId, attestation.orderId, toHex(attestation.originChainId, { size: 32 }), attestation.originUser, attestation.originCurrency,
-      toHex(attestation.originAmount, { size: 32 }), attestation.destinationUser, attestation.destinationCurrency, toHex(attestation.destinationAmount, { size: 32 }),
-      toHex(attestation.deadline, { size: 32 }), compact.r, compact.vs];
-    expect(data).to.equal(`${toFunctionSelector(FILL_ABI[0])}${words.map((w) => w.slice(2)).join("")}`);
-    // A compact signature passed as such gives the same bytes.
-    expect(encodeFill({ attestation, signature: compact, target })).to.equal(data);
-  });
-
-  it("decodes fill calldata back into the attestation the receiver at the target hashes", async () => {
-    const signature = await signAttestationDigest(signer, fillDigest(attestation));
-    const decoded = decodeFill(encodeFill({ attestation, signature, target }), target);
-    expect(decoded.functionName).to.equal("fill");
+    expect(size(data)).to.equal(281);
+    expect(data).to.equal(concat([FILL_SELECTOR, packFill(attestation, signature)]));
+    const decoded = decodeFill(data, target);
+    expect(decoded.functionName).to.equal(FILL_FUNCTION);
     expect(decoded.attestation).to.deep.equal(attestation);
     expect(decoded.signature65).to.equal(signature);
     expect(await recoverPersonalSignerStrict(fillDigest(decoded.attestation), decoded.signature65)).to.equal(signer.address);
 
     // Sent to another receiver, the same bytes hash to another digest: the signature recovers elsewhere.
-    const elsewhere = decodeFill(encodeFill({ attestation, signature, target }), { chainId: 31338, receiver: OTHER_RECEIVER });
+    const elsewhere = decodeFill(data, { chainId: 31338, receiver: OTHER_RECEIVER });
     expect(fillDigest(elsewhere.attestation)).to.not.equal(fillDigest(attestation));
     expect(await recoverPersonalSignerStrict(fillDigest(elsewhere.attestation), elsewhere.signature65)).to.not.equal(signer.address);
   });
 
-  it("encodes and decodes fillAndCall", async () => {
+  it("encodes and decodes fillAndCall with the same packed bytes", async () => {
     const signature = await signAttestationDigest(signer, fillDigest(attestation));
     const calls = [{ target: OTHER_RECEIVER, allowFailure: true, value: 5n, data: "0x1234" as Hex }];
     const sweepTokens = [RECEIVER];
     const data = encodeFillAndCall({ attestation, signature, target, calls, sweepTokens });
-    expect(data).to.equal(
-      encodeFunctionData({ abi: FILL_ABI, functionName: "fillAndCall", args: [toCompactFillAttestation(attestation), toCompactSignature(signature), calls, sweepTokens] }),
-    );
+    expect(data).to.equal(encodeFunctionData({ abi: FILL_ABI, functionName: "fillAndCall", args: [packFill(attestation, signature), calls, sweepTokens] }));
     const decoded = decodeFill(data, target);
     expect(decoded.functionName).to.equal("fillAndCall");
     expect(decoded.attestation).to.deep.equal(attestation);
@@ -128,16 +147,31 @@ describe("fillCalldata", () => {
     expect(() => assertFillTarget(attestation, target)).to.not.throw();
   });
 
-  it("refuses a signature with no compact form (high s) and calldata that is not a fill", async () => {
+  it("refuses values the packed layout cannot carry, naming the field (INVALID_INPUT)", async () => {
     const signature = await signAttestationDigest(signer, fillDigest(attestation));
-    expect(codeOf(() => encodeFill({ attestation, signature: highSTwin(signature), target }))).to.equal("SIGNATURE_MALLEABLE");
-    expect(codeOf(() => decodeFill("0x12345678", target))).to.equal("INVALID_INPUT");
+    const cases: [Partial<FillAttestation>, string][] = [
+      [{ originChainId: 1n << 64n }, "originChainId"],
+      [{ originAmount: 1n << 128n }, "originAmount"],
+      [{ destinationAmount: 1n << 128n }, "destinationAmount"],
+      [{ deadline: 1n << 40n }, "deadline"],
+      [{ destinationUser: keccak256(toHex("a 32-byte non-EVM account")) }, "destinationUser"],
+      [{ destinationCurrency: keccak256(toHex("a 32-byte non-EVM token")) }, "destinationCurrency"],
+    ];
+    for (const [change, field] of cases) {
+      const f = failure(() => packFill({ ...attestation, ...change }, signature));
+      expect(f.code, field).to.equal("INVALID_INPUT");
+      expect(f.message.startsWith(`${field}:`), f.message).to.equal(true);
+    }
+    // The largest values that fit do pack, and unpack to the same attestation.
+    const max = { ...attestation, originChainId: (1n << 64n) - 1n, originAmount: (1n << 128n) - 1n, destinationAmount: (1n << 128n) - 1n, deadline: (1n << 40n) - 1n };
+    expect(unpackFill(packFill(max, signature), target).attestation).to.deep.equal(max);
   });
 
-  it("drops and restores exactly destinationChainId and receiver", () => {
-    const compact = toCompactFillAttestation(attestation);
-    expect(Object.keys(compact)).to.deep.equal(FILL_ABI[0].inputs[0].components.map((c) => c.name));
-    expect(completeFillAttestation(compact, target)).to.deep.equal(attestation);
-    expect(hexToBytes(encodeFill({ attestation, signature: { r: attestation.requestId, vs: attestation.orderId }, target })).length).to.equal(388);
+  it("refuses a signature with no compact form, a packed fill of another length, and calldata that is no fill", async () => {
+    const signature = await signAttestationDigest(signer, fillDigest(attestation));
+    expect(failure(() => encodeFill({ attestation, signature: highSTwin(signature), target })).code).to.equal("SIGNATURE_MALLEABLE");
+    expect(failure(() => unpackFill(concat([packFill(attestation, signature), "0x00"]), target)).code).to.equal("INVALID_INPUT");
+    expect(failure(() => decodeFill(concat([FILL_SELECTOR, "0x1234"]), target)).code).to.equal("INVALID_INPUT");
+    expect(failure(() => decodeFill("0x12345678", target)).code).to.equal("INVALID_INPUT");
   });
 });

@@ -192,7 +192,7 @@ contract AttestedReceiverFuzzTest is ReceiverFixture {
             abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, value, att.destinationAmount)
         );
         vm.prank(solver);
-        receiver.fill{value: value}(_compact(att), _compactSig(signature));
+        _callFill(address(receiver), value, _fillCall(att, _compactSig(signature)));
     }
 
     function testFuzz_fillDigest_matchesV2Layout(FillAttestation memory att) public view {

@@ -11,12 +11,7 @@ import {AttestedReceiver} from "../../contracts/AttestedReceiver.sol";
 import {Multicaller} from "../../contracts/Multicaller.sol";
 import {IAttestedReceiver} from "../../contracts/interfaces/IAttestedReceiver.sol";
 import {IMulticaller} from "../../contracts/interfaces/IMulticaller.sol";
-import {
-    AttestationLib,
-    CompactFillAttestation,
-    CompactSignature,
-    FillAttestation
-} from "../../contracts/libraries/AttestationLib.sol";
+import {AttestationLib, CompactSignature, FillAttestation} from "../../contracts/libraries/AttestationLib.sol";
 import {MockStablecoin} from "../../contracts/mocks/MockStablecoin.sol";
 import {RevertingRecipient} from "../../contracts/mocks/RevertingRecipient.sol";
 import {CallTarget} from "./Multicaller.t.sol";
@@ -64,20 +59,22 @@ library FillSigning {
         return abi.encodePacked(r, s, v);
     }
 
-    /// @notice What `fill` takes of an attestation: every field but destinationChainId and receiver.
-    function compact(FillAttestation memory att) internal pure returns (CompactFillAttestation memory) {
-        return CompactFillAttestation({
-            requestId: att.requestId,
-            orderId: att.orderId,
-            originChainId: att.originChainId,
-            originUser: att.originUser,
-            originCurrency: att.originCurrency,
-            originAmount: att.originAmount,
-            destinationUser: att.destinationUser,
-            destinationCurrency: att.destinationCurrency,
-            destinationAmount: att.destinationAmount,
-            deadline: att.deadline
-        });
+    /// @notice The packed fill (AttestationLib, "Packed fill") of `att` and an EIP-2098 signature: every
+    /// field but destinationChainId and receiver, each in its width, then r and vs. Values that do not
+    /// fit their width are truncated here, as a careless encoder would (ts/core's refuses them).
+    function pack(FillAttestation memory att, CompactSignature memory signature) internal pure returns (bytes memory) {
+        return bytes.concat(
+            abi.encodePacked(att.requestId, att.orderId, uint64(att.originChainId), att.originUser, att.originCurrency),
+            abi.encodePacked(
+                uint128(att.originAmount),
+                address(uint160(uint256(att.destinationUser))),
+                address(uint160(uint256(att.destinationCurrency))),
+                uint128(att.destinationAmount),
+                uint40(att.deadline),
+                signature.r,
+                signature.vs
+            )
+        );
     }
 
     /// @notice The EIP-2098 form of a 65-byte (r, s, v) signature: vs = (v - 27) << 255 | s.
@@ -231,8 +228,25 @@ abstract contract ReceiverFixture is Test {
 
     // ---------------------------------------------------------------- fills
 
-    function _compact(FillAttestation memory att) internal pure returns (CompactFillAttestation memory) {
-        return FillSigning.compact(att);
+    /// @dev `fill_7hVe`'s calldata for `att` and `signature`: the selector and the packed fill.
+    function _fillCall(FillAttestation memory att, CompactSignature memory signature) internal pure returns (bytes memory) {
+        return abi.encodePacked(IAttestedReceiver.fill_7hVe.selector, FillSigning.pack(att, signature));
+    }
+
+    /// @dev The packed fill alone (what `fillAndCall` takes as `fill`).
+    function _packed(FillAttestation memory att, CompactSignature memory signature) internal pure returns (bytes memory) {
+        return FillSigning.pack(att, signature);
+    }
+
+    /// @dev Sends `data` to `target` with `value`; a revert bubbles up with its data (so vm.expectRevert
+    /// sees it as the receiver's).
+    function _callFill(address target, uint256 value, bytes memory data) internal {
+        (bool ok, bytes memory returned) = target.call{value: value}(data);
+        if (!ok) {
+            assembly ("memory-safe") {
+                revert(add(returned, 0x20), mload(returned))
+            }
+        }
     }
 
     function _compactSig(bytes memory signature) internal pure returns (CompactSignature memory) {
@@ -241,12 +255,12 @@ abstract contract ReceiverFixture is Test {
 
     function _fillNative(FillAttestation memory att, bytes memory signature) internal {
         vm.prank(solver);
-        receiver.fill{value: att.destinationAmount}(_compact(att), _compactSig(signature));
+        _callFill(address(receiver), att.destinationAmount, _fillCall(att, _compactSig(signature)));
     }
 
     function _fillToken(FillAttestation memory att, bytes memory signature) internal {
         vm.prank(solver);
-        receiver.fill(_compact(att), _compactSig(signature));
+        _callFill(address(receiver), 0, _fillCall(att, _compactSig(signature)));
     }
 }
 
@@ -341,11 +355,11 @@ contract AttestedReceiverTest is ReceiverFixture {
 
         vm.expectRevert(abi.encodeWithSelector(AttestationLib.SignatureMalleable.selector, bytes32(highS)));
         vm.prank(solver);
-        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), CompactSignature(r, bytes32(highS | (1 << 255))));
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, CompactSignature(r, bytes32(highS | (1 << 255)))));
 
         // The low-s form of the same signature fills.
         vm.prank(solver);
-        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), CompactSignature(r, bytes32(lowS)));
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, CompactSignature(r, bytes32(lowS))));
         assertTrue(receiver.filled(REQUEST_ID));
     }
 
@@ -356,7 +370,7 @@ contract AttestedReceiverTest is ReceiverFixture {
 
         vm.expectRevert(AttestationLib.InvalidSignature.selector);
         vm.prank(solver);
-        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), signature);
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, signature));
     }
 
     function test_fill_revertsIfSignerNotAllowed() public {
@@ -424,7 +438,7 @@ contract AttestedReceiverTest is ReceiverFixture {
 
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.CurrencyNotAllowed.selector, address(unlisted)));
         vm.prank(solver);
-        receiver.fill{value: 1}(_compact(att), _compactSig(signature));
+        _callFill(address(receiver), 1, _fillCall(att, _compactSig(signature)));
     }
 
     function test_fill_revertsIfCurrencyNotAnEvmAddress() public {
@@ -444,7 +458,7 @@ contract AttestedReceiverTest is ReceiverFixture {
             abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, NATIVE_AMOUNT - 1, NATIVE_AMOUNT)
         );
         vm.prank(solver);
-        receiver.fill{value: NATIVE_AMOUNT - 1}(_compact(att), _compactSig(signature));
+        _callFill(address(receiver), NATIVE_AMOUNT - 1, _fillCall(att, _compactSig(signature)));
     }
 
     function test_fill_revertsIfNativeValueTooHigh() public {
@@ -455,7 +469,7 @@ contract AttestedReceiverTest is ReceiverFixture {
             abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, NATIVE_AMOUNT + 1, NATIVE_AMOUNT)
         );
         vm.prank(solver);
-        receiver.fill{value: NATIVE_AMOUNT + 1}(_compact(att), _compactSig(signature));
+        _callFill(address(receiver), NATIVE_AMOUNT + 1, _fillCall(att, _compactSig(signature)));
     }
 
     function test_fill_revertsIfValueSentWithErc20Fill() public {
@@ -464,7 +478,7 @@ contract AttestedReceiverTest is ReceiverFixture {
 
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, 1, 0));
         vm.prank(solver);
-        receiver.fill{value: 1}(_compact(att), _compactSig(signature));
+        _callFill(address(receiver), 1, _fillCall(att, _compactSig(signature)));
     }
 
     function test_fill_revertsIfNativeTransferFails() public {
@@ -512,23 +526,27 @@ contract AttestedReceiverTest is ReceiverFixture {
         att.destinationUser = _pad(stranger);
         CompactSignature memory highS = CompactSignature(bytes32(uint256(1)), bytes32(SECP256K1_N / 2 + 1));
 
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.InvalidFillLength.selector, 278));
+        vm.prank(solver);
+        _callFill(address(receiver), NATIVE_AMOUNT, bytes.concat(_fillCall(att, highS), hex"00"));
+
         vm.expectRevert(IAttestedReceiver.ZeroOrderId.selector);
         vm.prank(solver);
-        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), highS);
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, highS));
 
         att.orderId = orderId;
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.AttestationExpired.selector, att.deadline));
         vm.prank(solver);
-        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), highS);
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, highS));
 
         att.deadline = block.timestamp;
         vm.expectRevert(abi.encodeWithSelector(AttestationLib.SignatureMalleable.selector, highS.vs));
         vm.prank(solver);
-        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), highS);
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, highS));
 
         vm.expectRevert(AttestationLib.InvalidSignature.selector);
         vm.prank(solver);
-        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), CompactSignature(bytes32(0), bytes32(uint256(1))));
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, CompactSignature(bytes32(0), bytes32(uint256(1)))));
 
         bytes memory foreign = _signWith(strangerKey, att);
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, strangerSigner));
@@ -610,7 +628,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         address anyone = makeAddr("anyone");
         vm.deal(anyone, NATIVE_AMOUNT);
         vm.prank(anyone);
-        receiver.fill{value: NATIVE_AMOUNT}(_compact(att), _compactSig(signature));
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, _compactSig(signature)));
         assertEq(anyone.balance, 0);
     }
 
@@ -650,7 +668,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         vm.expectEmit(true, true, false, true, address(multicaller));
         emit IMulticaller.Multicalled(address(receiver), solver, 1);
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT + 0.05 ether}(_compact(att), _compactSig(signature), calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT + 0.05 ether}(_packed(att, _compactSig(signature)), calls, new address[](0));
 
         assertEq(recipient.balance - recipientBefore, NATIVE_AMOUNT, "recipient paid exactly");
         assertEq(action.received(), 0.01 ether, "call got its value");
@@ -669,7 +687,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 recipientBefore = usdc.balanceOf(recipient);
 
         vm.prank(solver);
-        receiver.fillAndCall{value: 0.03 ether}(_compact(att), _compactSig(_sign(att)), calls, new address[](0));
+        receiver.fillAndCall{value: 0.03 ether}(_packed(att, _compactSig(_sign(att))), calls, new address[](0));
 
         assertEq(usdc.balanceOf(recipient) - recipientBefore, TOKEN_AMOUNT);
         assertEq(action.received(), 0.02 ether);
@@ -682,7 +700,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 solverBefore = solver.balance;
 
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(_compact(att), _compactSig(_sign(att)), calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(_packed(att, _compactSig(_sign(att))), calls, new address[](0));
         assertEq(solverBefore - solver.balance, NATIVE_AMOUNT);
     }
 
@@ -695,7 +713,7 @@ contract AttestedReceiverTest is ReceiverFixture {
             abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, NATIVE_AMOUNT - 1, NATIVE_AMOUNT)
         );
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT - 1}(_compact(att), _compactSig(signature), calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT - 1}(_packed(att, _compactSig(signature)), calls, new address[](0));
     }
 
     function test_fillAndCall_revertsWholeFillIfCallReverts() public {
@@ -711,7 +729,7 @@ contract AttestedReceiverTest is ReceiverFixture {
             )
         );
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(_compact(att), _compactSig(signature), calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(_packed(att, _compactSig(signature)), calls, new address[](0));
         assertFalse(receiver.filled(REQUEST_ID));
     }
 
@@ -725,7 +743,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 solverBefore = usdc.balanceOf(solver);
 
         vm.prank(solver);
-        receiver.fillAndCall(_compact(att), _compactSig(_sign(att)), calls, sweep);
+        receiver.fillAndCall(_packed(att, _compactSig(_sign(att))), calls, sweep);
         assertEq(usdc.balanceOf(address(multicaller)), 0);
         assertEq(solverBefore - usdc.balanceOf(solver), TOKEN_AMOUNT - 3e6, "paid the fill, got the leftover");
     }
@@ -736,7 +754,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         bytes memory signature = _sign(att);
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.CurrencyNotAllowed.selector, address(unlisted)));
         vm.prank(solver);
-        receiver.fillAndCall(_compact(att), _compactSig(signature), new IMulticaller.Call[](0), new address[](0));
+        receiver.fillAndCall(_packed(att, _compactSig(signature)), new IMulticaller.Call[](0), new address[](0));
     }
 
     function test_fillAndCall_revertsIfNativeTransferFails() public {
@@ -748,7 +766,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         bytes memory signature = _sign(att);
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.NativeTransferFailed.selector, rejecting));
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(_compact(att), _compactSig(signature), new IMulticaller.Call[](0), new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(_packed(att, _compactSig(signature)), new IMulticaller.Call[](0), new address[](0));
     }
 
     function test_fillAndCall_runsTheSameChecks() public {
@@ -756,11 +774,11 @@ contract AttestedReceiverTest is ReceiverFixture {
         bytes memory signature = _sign(att);
         IMulticaller.Call[] memory calls = new IMulticaller.Call[](0);
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(_compact(att), _compactSig(signature), calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(_packed(att, _compactSig(signature)), calls, new address[](0));
 
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.AlreadyFilled.selector, REQUEST_ID));
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(_compact(att), _compactSig(signature), calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(_packed(att, _compactSig(signature)), calls, new address[](0));
     }
 
     // ================================================================ admin
@@ -935,18 +953,61 @@ contract AttestedReceiverTest is ReceiverFixture {
         assertEq(abi.decode(ret, (bytes32)), _digest(att), "hashed as abi.encode would");
     }
 
-    function test_fill_revertsIfCalldataTruncated() public {
+    /// @dev 0. The packed fill is exactly 277 bytes: one short (its last byte of vs dropped) or one
+    /// more (a stray byte appended) is refused, naming the length, before any other check.
+    function test_fill_revertsIfPackedFillTooShort() public {
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
-        bytes memory data = abi.encodeCall(receiver.fill, (_compact(att), _compactSig(_sign(att))));
-        assertEq(data.length, 388, "4 + 12 words");
+        bytes memory data = _fillCall(att, _compactSig(_sign(att)));
+        assertEq(data.length, 281, "selector + 277 packed bytes");
         assembly ("memory-safe") {
-            mstore(data, 387) // drop the last byte of vs
+            mstore(data, 280)
         }
-
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.InvalidFillLength.selector, 276));
         vm.prank(solver);
-        (bool ok,) = address(receiver).call{value: NATIVE_AMOUNT}(data);
-        assertFalse(ok, "solc's calldata validation rejects a short argument");
+        _callFill(address(receiver), NATIVE_AMOUNT, data);
         assertFalse(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fill_revertsIfPackedFillTooLong() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory data = bytes.concat(_fillCall(att, _compactSig(_sign(att))), hex"00");
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.InvalidFillLength.selector, 278));
+        vm.prank(solver);
+        _callFill(address(receiver), NATIVE_AMOUNT, data);
+        assertFalse(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fillAndCall_revertsIfPackedFillLengthWrong() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory packed = bytes.concat(_packed(att, _compactSig(_sign(att))), hex"00");
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.InvalidFillLength.selector, 278));
+        vm.prank(solver);
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(packed, new IMulticaller.Call[](0), new address[](0));
+    }
+
+    /// @dev The packed layout, byte for byte: each field at its documented offset and width.
+    function test_fill_packedLayoutMatchesAttestationLib() public view {
+        FillAttestation memory att = _tokenAttestation(REQUEST_ID);
+        CompactSignature memory signature = _compactSig(_sign(att));
+        bytes memory packed = _packed(att, signature);
+        assertEq(packed.length, AttestationLib.PACKED_FILL_LENGTH);
+        assertEq(bytes32(_slice(packed, AttestationLib.PACKED_REQUEST_ID, 32)), att.requestId);
+        assertEq(bytes32(_slice(packed, AttestationLib.PACKED_ORDER_ID, 32)), att.orderId);
+        assertEq(uint64(bytes8(_slice(packed, AttestationLib.PACKED_ORIGIN_CHAIN_ID, 8))), att.originChainId);
+        assertEq(bytes32(_slice(packed, AttestationLib.PACKED_ORIGIN_USER, 32)), att.originUser);
+        assertEq(bytes32(_slice(packed, AttestationLib.PACKED_ORIGIN_CURRENCY, 32)), att.originCurrency);
+        assertEq(uint128(bytes16(_slice(packed, AttestationLib.PACKED_ORIGIN_AMOUNT, 16))), att.originAmount);
+        assertEq(address(bytes20(_slice(packed, AttestationLib.PACKED_DESTINATION_USER, 20))), recipient);
+        assertEq(address(bytes20(_slice(packed, AttestationLib.PACKED_DESTINATION_CURRENCY, 20))), address(usdc));
+        assertEq(uint128(bytes16(_slice(packed, AttestationLib.PACKED_DESTINATION_AMOUNT, 16))), att.destinationAmount);
+        assertEq(uint40(bytes5(_slice(packed, AttestationLib.PACKED_DEADLINE, 5))), att.deadline);
+        assertEq(bytes32(_slice(packed, AttestationLib.PACKED_R, 32)), signature.r);
+        assertEq(bytes32(_slice(packed, AttestationLib.PACKED_VS, 32)), signature.vs);
+    }
+
+    function _slice(bytes memory data, uint256 start, uint256 length) internal pure returns (bytes memory out) {
+        out = new bytes(length);
+        for (uint256 i; i < length; ++i) out[i] = data[start + i];
     }
 
     function test_fill_storesTheSameDigestAsTheFullAttestation() public {

@@ -5,12 +5,7 @@ import {Test} from "forge-std/Test.sol";
 import {ECDSA} from "solady/src/utils/ECDSA.sol";
 import {IAttestedReceiver} from "../../contracts/interfaces/IAttestedReceiver.sol";
 import {IDepository} from "../../contracts/interfaces/IDepository.sol";
-import {
-    CompactFillAttestation,
-    CompactSignature,
-    FillAttestation,
-    RequestAttestation
-} from "../../contracts/libraries/AttestationLib.sol";
+import {CompactSignature, FillAttestation, RequestAttestation} from "../../contracts/libraries/AttestationLib.sol";
 import {AttestationLibHarness} from "../../contracts/mocks/AttestationLibHarness.sol";
 
 /// @notice AttestationLib reproduces every shared vector in test/vectors/attestations.json (the same
@@ -31,28 +26,26 @@ contract VectorsTest is Test {
 
     // ---------------------------------------------------------------- compact calldata (calldata.json)
 
-    /// @notice Each fill vector: the compact attestation completed with its target hashes to the v2
-    /// digest, its EIP-2098 signature recovers the signer, and abi.encodeCall of `fill` is its calldata.
-    function test_compactFill_matchesEveryFillVector() public view {
+    /// @notice Each fill vector: the packed fill completed with its target hashes to the v2 digest, the
+    /// EIP-2098 signature it carries recovers the signer, and `fill_7hVe`'s calldata is the selector
+    /// followed by the packed bytes.
+    function test_packedFill_matchesEveryFillVector() public view {
         uint256 count = _countIn(calldataJson, ".fill");
-        assertGe(count, 8, "one fill vector per v2 vector");
+        assertGe(count, 5, "fill vectors");
         for (uint256 i; i < count; ++i) {
             string memory key = string.concat(".fill[", vm.toString(i), "]");
             string memory name = vm.parseJsonString(calldataJson, string.concat(key, ".name"));
-            CompactFillAttestation memory compact = _compactFill(string.concat(key, ".compact"));
-            CompactSignature memory signature = _compactSignature(string.concat(key, ".compactSignature"));
+            bytes memory packed = vm.parseJsonBytes(calldataJson, string.concat(key, ".packed"));
             uint256 chainId = vm.parseUint(vm.parseJsonString(calldataJson, string.concat(key, ".target.chainId")));
             address receiver = vm.parseJsonAddress(calldataJson, string.concat(key, ".target.receiver"));
             bytes32 digest = vm.parseJsonBytes32(calldataJson, string.concat(key, ".digest"));
+            CompactSignature memory signature = _compactSignature(string.concat(key, ".compactSignature"));
 
-            assertEq(harness.compactFillDigest(compact, chainId, receiver), digest, name);
+            assertEq(harness.packedFillDigest(packed, chainId, receiver), digest, name);
+            assertEq(harness.recoverPackedFillSigner(packed, chainId, receiver), vm.parseJsonAddress(calldataJson, string.concat(key, ".signer")), name);
+            assertEq(harness.recoverStrictCompact(harness.toPersonalSignHash(digest), signature), vm.parseJsonAddress(calldataJson, string.concat(key, ".signer")), name);
             assertEq(
-                harness.recoverStrictCompact(harness.toPersonalSignHash(digest), signature),
-                vm.parseJsonAddress(calldataJson, string.concat(key, ".signer")),
-                name
-            );
-            assertEq(
-                abi.encodeCall(IAttestedReceiver.fill, (compact, signature)),
+                abi.encodePacked(IAttestedReceiver.fill_7hVe.selector, packed),
                 vm.parseJsonBytes(calldataJson, string.concat(key, ".calldata")),
                 name
             );
@@ -68,7 +61,7 @@ contract VectorsTest is Test {
             bytes32 id = vm.parseJsonBytes32(calldataJson, string.concat(key, ".id"));
             bytes memory expected = vm.parseJsonBytes(calldataJson, string.concat(key, ".calldata"));
             if (keccak256(bytes(vm.parseJsonString(calldataJson, string.concat(key, ".kind")))) == keccak256("native")) {
-                assertEq(abi.encodeCall(IDepository.depositNative_hkOr4, (id)), expected, name);
+                assertEq(abi.encodeCall(IDepository.depositNative_irOEa, (id)), expected, name);
             } else {
                 address token = vm.parseJsonAddress(calldataJson, string.concat(key, ".token"));
                 uint256 amount = vm.parseUint(vm.parseJsonString(calldataJson, string.concat(key, ".amount")));
@@ -100,20 +93,6 @@ contract VectorsTest is Test {
 
     function _countIn(string memory file, string memory arrayKey) internal view returns (uint256 count) {
         while (vm.keyExistsJson(file, string.concat(arrayKey, "[", vm.toString(count), "]"))) ++count;
-    }
-
-    function _compactFill(string memory key) internal view returns (CompactFillAttestation memory att) {
-        string memory f = calldataJson;
-        att.requestId = vm.parseJsonBytes32(f, string.concat(key, ".requestId"));
-        att.orderId = vm.parseJsonBytes32(f, string.concat(key, ".orderId"));
-        att.originChainId = vm.parseUint(vm.parseJsonString(f, string.concat(key, ".originChainId")));
-        att.originUser = vm.parseJsonBytes32(f, string.concat(key, ".originUser"));
-        att.originCurrency = vm.parseJsonBytes32(f, string.concat(key, ".originCurrency"));
-        att.originAmount = vm.parseUint(vm.parseJsonString(f, string.concat(key, ".originAmount")));
-        att.destinationUser = vm.parseJsonBytes32(f, string.concat(key, ".destinationUser"));
-        att.destinationCurrency = vm.parseJsonBytes32(f, string.concat(key, ".destinationCurrency"));
-        att.destinationAmount = vm.parseUint(vm.parseJsonString(f, string.concat(key, ".destinationAmount")));
-        att.deadline = vm.parseUint(vm.parseJsonString(f, string.concat(key, ".deadline")));
     }
 
     function _compactSignature(string memory key) internal view returns (CompactSignature memory) {

@@ -78,7 +78,7 @@ describe("shared vectors", () => {
       for (const v of calldata.deposits) {
         const expected =
           v.kind === "native"
-            ? `${toFunctionSelector("depositNative_hkOr4(bytes32)")}${v.id.slice(2)}`
+            ? `${toFunctionSelector("depositNative_irOEa(bytes32)")}${v.id.slice(2)}`
             : `${toFunctionSelector("depositErc20_6R0X4(address,uint256,bytes32)")}${v.token.slice(2).toLowerCase().padStart(64, "0")}${word(v.amount)}${v.id.slice(2)}`;
         expect(v.calldata, v.name).to.equal(expected);
         expect(v.value, v.name).to.equal(v.kind === "native" ? v.amount : "0");

@@ -66,6 +66,17 @@ export const attestedReceiverAbi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "length",
+        "type": "uint256"
+      }
+    ],
+    "name": "InvalidFillLength",
+    "type": "error"
+  },
+  {
     "inputs": [],
     "name": "InvalidSignature",
     "type": "error"
@@ -79,17 +90,6 @@ export const attestedReceiverAbi = [
       }
     ],
     "name": "NativeTransferFailed",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "bytes32",
-        "name": "value",
-        "type": "bytes32"
-      }
-    ],
-    "name": "NotAnEvmAddress",
     "type": "error"
   },
   {
@@ -371,160 +371,9 @@ export const attestedReceiverAbi = [
   {
     "inputs": [
       {
-        "components": [
-          {
-            "internalType": "bytes32",
-            "name": "requestId",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "orderId",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "uint256",
-            "name": "originChainId",
-            "type": "uint256"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "originUser",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "originCurrency",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "uint256",
-            "name": "originAmount",
-            "type": "uint256"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "destinationUser",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "destinationCurrency",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "uint256",
-            "name": "destinationAmount",
-            "type": "uint256"
-          },
-          {
-            "internalType": "uint256",
-            "name": "deadline",
-            "type": "uint256"
-          }
-        ],
-        "internalType": "struct CompactFillAttestation",
-        "name": "att",
-        "type": "tuple"
-      },
-      {
-        "components": [
-          {
-            "internalType": "bytes32",
-            "name": "r",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "vs",
-            "type": "bytes32"
-          }
-        ],
-        "internalType": "struct CompactSignature",
-        "name": "signature",
-        "type": "tuple"
-      }
-    ],
-    "name": "fill",
-    "outputs": [],
-    "stateMutability": "payable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "components": [
-          {
-            "internalType": "bytes32",
-            "name": "requestId",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "orderId",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "uint256",
-            "name": "originChainId",
-            "type": "uint256"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "originUser",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "originCurrency",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "uint256",
-            "name": "originAmount",
-            "type": "uint256"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "destinationUser",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "destinationCurrency",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "uint256",
-            "name": "destinationAmount",
-            "type": "uint256"
-          },
-          {
-            "internalType": "uint256",
-            "name": "deadline",
-            "type": "uint256"
-          }
-        ],
-        "internalType": "struct CompactFillAttestation",
-        "name": "att",
-        "type": "tuple"
-      },
-      {
-        "components": [
-          {
-            "internalType": "bytes32",
-            "name": "r",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "vs",
-            "type": "bytes32"
-          }
-        ],
-        "internalType": "struct CompactSignature",
-        "name": "signature",
-        "type": "tuple"
+        "internalType": "bytes",
+        "name": "fill",
+        "type": "bytes"
       },
       {
         "components": [
@@ -643,6 +492,13 @@ export const attestedReceiverAbi = [
       }
     ],
     "stateMutability": "pure",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "fill_7hVe",
+    "outputs": [],
+    "stateMutability": "payable",
     "type": "function"
   },
   {

@@ -663,7 +663,7 @@ export const depositoryAbi = [
         "type": "bytes32"
       }
     ],
-    "name": "depositNative_hkOr4",
+    "name": "depositNative_irOEa",
     "outputs": [],
     "stateMutability": "payable",
     "type": "function"

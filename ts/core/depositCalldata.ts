@@ -1,6 +1,6 @@
 /**
  * Deposit calldata: `encodeDeposit` builds the deposit a quote's step sends (the sender-credited forms
- * `depositNative_hkOr4(id)` with the amount as value, or `depositErc20_6R0X4(token, amount, id)`), and
+ * `depositNative_irOEa(id)` with the amount as value, or `depositErc20_6R0X4(token, amount, id)`), and
  * `decodeDeposit` reads any of the Depository's deposit calls — those two and the forms that name a
  * depositor (`depositNative(depositor, id)`, `depositErc20(depositor, token, amount, id)` and the
  * allowance form `depositErc20(depositor, token, id)`). Pure.

@@ -9,7 +9,7 @@
  * selectors are 0x000000…: the dispatcher tries them first, and the selector's zero bytes cost 4 gas
  * each in calldata instead of 16 (README, "Gas").
  */
-export const DEPOSIT_NATIVE_FUNCTION = "depositNative_hkOr4";
+export const DEPOSIT_NATIVE_FUNCTION = "depositNative_irOEa";
 export const DEPOSIT_ERC20_FUNCTION = "depositErc20_6R0X4";
 
 export const DEPOSITORY_DEPOSIT_ABI = [

@@ -1,24 +1,27 @@
 /**
- * The calldata of `AttestedReceiver.fill` and `fillAndCall`: a v2 fill attestation without
- * `destinationChainId` and `receiver` (the receiver supplies `block.chainid` and `address(this)` when it
- * rebuilds the digest) and its EIP-2098 signature, as two static structs encoded in place — 4 + 12 × 32
- * = 388 bytes for `fill`. The v2 digest is unchanged (./attestationDigest.ts): the full attestation is
- * what is signed; this module only drops and restores the two fields.
+ * The calldata of `AttestedReceiver.fill_7hVe` and `fillAndCall`: the **packed fill** — the TypeScript
+ * twin of AttestationLib's "Packed fill" layout. A v2 fill attestation without `destinationChainId` and
+ * `receiver` (the receiver supplies `block.chainid` and `address(this)` when it rebuilds the digest),
+ * each field in the bytes it needs, then the EIP-2098 signature, 277 bytes in all:
  *
- * Because the two fields are not sent, an attestation for another chain or receiver cannot fail a check
- * of its own onchain: it recovers to an unrelated address (SignerNotAllowed). `encodeFill` therefore
- * checks them against where the transaction goes first (FILL_TARGET_MISMATCH naming the field), and
- * `fillTargetMismatches` tells which one is off after the fact (`ferry attest verify --chain-id
- * --receiver`, the solver's failed simulation).
+ *   requestId 32 · orderId 32 · originChainId 8 · originUser 32 · originCurrency 32 · originAmount 16 ·
+ *   destinationUser 20 · destinationCurrency 20 · destinationAmount 16 · deadline 5 · r 32 · vs 32
+ *
+ * `fill_7hVe` is its selector followed by the 277 bytes (281); `fillAndCall` takes them as its `fill`
+ * argument. The v2 digest is unchanged (./attestationDigest.ts): the full attestation is what is signed;
+ * this module only drops, packs and restores fields.
+ *
+ * Because the two fields are not sent, an attestation for another chain or receiver cannot fail a
+ * check of its own onchain: it recovers to an unrelated address (SignerNotAllowed). `encodeFill`
+ * therefore checks them against where the transaction goes first (FILL_TARGET_MISMATCH naming the
+ * field), and `fillTargetMismatches` says which one is off after the fact (`ferry attest verify
+ * --chain-id --receiver`, the solver's failed simulation).
  */
-import { decodeFunctionData, encodeFunctionData, type Address, type Hex } from "viem";
-import { fromCompactSignature, parseCompactSignature, toCompactSignature, type CompactSignature } from "./compactSignature.ts";
+import { concat, decodeFunctionData, encodeFunctionData, hexToBytes, isHex, numberToHex, slice, toFunctionSelector, type Address, type Hex } from "viem";
 import type { FillAttestation } from "./attestationDigest.ts";
+import { fromCompactSignature, parseCompactSignature, toCompactSignature, type CompactSignature } from "./compactSignature.ts";
 import { FillTargetMismatchError, InvalidInputError, type FillTargetField } from "./errors.ts";
 import { parseAddress, parseUint } from "./inputParsers.ts";
-
-/** What `fill` sends of a v2 attestation (`CompactFillAttestation` in AttestationLib.sol). */
-export type CompactFillAttestation = Omit<FillAttestation, "destinationChainId" | "receiver">;
 
 /** Where a fill goes: the chain it is sent on and the AttestedReceiver it calls. */
 export type FillTarget = { chainId: bigint | number; receiver: Address };
@@ -26,46 +29,37 @@ export type FillTarget = { chainId: bigint | number; receiver: Address };
 /** One destination call of `fillAndCall` (IMulticaller.Call). */
 export type FillCall = { target: Address; allowFailure: boolean; value: bigint; data: Hex };
 
-const COMPACT_FILL_ATTESTATION_COMPONENTS = [
-  { name: "requestId", type: "bytes32" },
-  { name: "orderId", type: "bytes32" },
-  { name: "originChainId", type: "uint256" },
-  { name: "originUser", type: "bytes32" },
-  { name: "originCurrency", type: "bytes32" },
-  { name: "originAmount", type: "uint256" },
-  { name: "destinationUser", type: "bytes32" },
-  { name: "destinationCurrency", type: "bytes32" },
-  { name: "destinationAmount", type: "uint256" },
-  { name: "deadline", type: "uint256" },
-] as const;
+/** The fill entry point's name: the suffix is mined so that its selector is 0x00000026 (tried first). */
+export const FILL_FUNCTION = "fill_7hVe";
+/** Length of a packed fill (AttestationLib.PACKED_FILL_LENGTH). */
+export const PACKED_FILL_LENGTH = 277;
 
-const COMPACT_SIGNATURE_COMPONENTS = [
-  { name: "r", type: "bytes32" },
-  { name: "vs", type: "bytes32" },
+/** The packed fields in order: name and byte width. */
+const PACKED_FIELDS = [
+  ["requestId", 32],
+  ["orderId", 32],
+  ["originChainId", 8],
+  ["originUser", 32],
+  ["originCurrency", 32],
+  ["originAmount", 16],
+  ["destinationUser", 20],
+  ["destinationCurrency", 20],
+  ["destinationAmount", 16],
+  ["deadline", 5],
 ] as const;
 
 /**
- * `fill` and `fillAndCall` as hand-written ABI fragments (the core does not depend on the generated
+ * `fill_7hVe` and `fillAndCall` as hand-written ABI fragments (the core does not depend on the generated
  * ABIs); test/core/fillCalldata.test.ts checks them against the compiled IAttestedReceiver.
  */
 export const FILL_ABI = [
-  {
-    type: "function",
-    name: "fill",
-    stateMutability: "payable",
-    inputs: [
-      { name: "att", type: "tuple", internalType: "struct CompactFillAttestation", components: COMPACT_FILL_ATTESTATION_COMPONENTS },
-      { name: "signature", type: "tuple", internalType: "struct CompactSignature", components: COMPACT_SIGNATURE_COMPONENTS },
-    ],
-    outputs: [],
-  },
+  { type: "function", name: FILL_FUNCTION, stateMutability: "payable", inputs: [], outputs: [] },
   {
     type: "function",
     name: "fillAndCall",
     stateMutability: "payable",
     inputs: [
-      { name: "att", type: "tuple", internalType: "struct CompactFillAttestation", components: COMPACT_FILL_ATTESTATION_COMPONENTS },
-      { name: "signature", type: "tuple", internalType: "struct CompactSignature", components: COMPACT_SIGNATURE_COMPONENTS },
+      { name: "fill", type: "bytes" },
       {
         name: "calls",
         type: "tuple[]",
@@ -83,38 +77,60 @@ export const FILL_ABI = [
   },
 ] as const;
 
-/** The fields `fill` sends: the attestation without destinationChainId and receiver. */
-export function toCompactFillAttestation(att: FillAttestation): CompactFillAttestation {
-  return {
-    requestId: att.requestId,
-    orderId: att.orderId,
-    originChainId: att.originChainId,
-    originUser: att.originUser,
-    originCurrency: att.originCurrency,
-    originAmount: att.originAmount,
-    destinationUser: att.destinationUser,
-    destinationCurrency: att.destinationCurrency,
-    destinationAmount: att.destinationAmount,
-    deadline: att.deadline,
-  };
+/** `fill_7hVe`'s selector. */
+export const FILL_SELECTOR: Hex = toFunctionSelector(`${FILL_FUNCTION}()`);
+
+/**
+ * The 277-byte packed fill of a (normalized) v2 attestation and its signature (65 bytes, converted
+ * with recoverStrict's rules, or compact). INVALID_INPUT naming the field when a value does not fit
+ * its width: an origin chain id of 2^64 or more, an amount of 2^128 or more, a deadline of 2^40 or
+ * more, or a destination user or currency that is a 32-byte (non-EVM) word.
+ */
+export function packFill(attestation: FillAttestation, signature: Hex | CompactSignature): Hex {
+  const compact = compactOf(signature);
+  const parts: Hex[] = [];
+  for (const [name, width] of PACKED_FIELDS) {
+    const value = attestation[name];
+    if (typeof value === "bigint") {
+      if (value >= 1n << BigInt(8 * width)) throw new InvalidInputError(`does not fit the packed fill's ${8 * width} bits`, { path: name });
+      parts.push(numberToHex(value, { size: width }));
+    } else if (width === 20) {
+      if (!/^0x0{24}[0-9a-fA-F]{40}$/.test(value)) throw new InvalidInputError("is not an EVM address (the packed fill carries 20 bytes)", { path: name });
+      parts.push(`0x${value.slice(26)}`);
+    } else {
+      parts.push(value);
+    }
+  }
+  return concat([...parts, compact.r, compact.vs]);
 }
 
-/** The full v2 attestation the receiver at `target` rebuilds from a compact one (and hashes). */
-export function completeFillAttestation(compact: CompactFillAttestation, target: FillTarget): FillAttestation {
-  return {
-    requestId: compact.requestId,
-    orderId: compact.orderId,
-    originChainId: compact.originChainId,
-    originUser: compact.originUser,
-    originCurrency: compact.originCurrency,
-    originAmount: compact.originAmount,
+/** The attestation (completed with `target`) and the signature a packed fill carries. INVALID_INPUT when it is not 277 bytes of hex. */
+export function unpackFill(packed: Hex, target: FillTarget): { attestation: FillAttestation; signature: CompactSignature } {
+  if (!isHex(packed, { strict: true }) || hexToBytes(packed).length !== PACKED_FILL_LENGTH) {
+    throw new InvalidInputError(`expected ${PACKED_FILL_LENGTH} bytes of hex`, { path: "fill" });
+  }
+  const fields: Record<string, Hex> = {};
+  let at = 0;
+  for (const [name, width] of PACKED_FIELDS) {
+    fields[name] = slice(packed, at, at + width);
+    at += width;
+  }
+  const word = (value: Hex) => `0x${value.slice(2).padStart(64, "0").toLowerCase()}` as Hex;
+  const attestation: FillAttestation = {
+    requestId: word(fields.requestId!),
+    orderId: word(fields.orderId!),
+    originChainId: BigInt(fields.originChainId!),
+    originUser: word(fields.originUser!),
+    originCurrency: word(fields.originCurrency!),
+    originAmount: BigInt(fields.originAmount!),
     destinationChainId: parseUint(target.chainId, "target.chainId"),
-    destinationUser: compact.destinationUser,
-    destinationCurrency: compact.destinationCurrency,
-    destinationAmount: compact.destinationAmount,
-    deadline: compact.deadline,
+    destinationUser: word(fields.destinationUser!),
+    destinationCurrency: word(fields.destinationCurrency!),
+    destinationAmount: BigInt(fields.destinationAmount!),
+    deadline: BigInt(fields.deadline!),
     receiver: parseAddress(target.receiver, "target.receiver"),
   };
+  return { attestation, signature: { r: word(slice(packed, at, at + 32)), vs: word(slice(packed, at + 32, at + 64)) } };
 }
 
 /**
@@ -137,37 +153,33 @@ export function assertFillTarget(att: FillAttestation, target: FillTarget): void
 }
 
 export type EncodeFillParams = {
-  /** The full v2 attestation that was signed. */
+  /** The full v2 attestation that was signed (normalized). */
   attestation: FillAttestation;
-  /** The attester's signature: 65 bytes (converted, INVALID_SIGNATURE_LENGTH / SIGNATURE_MALLEABLE / INVALID_SIGNATURE when it cannot be) or compact. */
+  /** The attester's signature: 65 bytes (converted; INVALID_SIGNATURE_LENGTH / SIGNATURE_MALLEABLE / INVALID_SIGNATURE when it cannot be) or compact. */
   signature: Hex | CompactSignature;
   /** Where the transaction goes: the attestation must name this chain and this receiver (FILL_TARGET_MISMATCH otherwise). */
   target: FillTarget;
 };
 
-/** `fill(att, signature)` calldata (388 bytes). */
+/** `fill_7hVe` calldata: the selector and the packed fill (281 bytes). */
 export function encodeFill(params: EncodeFillParams): Hex {
   assertFillTarget(params.attestation, params.target);
-  return encodeFunctionData({
-    abi: FILL_ABI,
-    functionName: "fill",
-    args: [toCompactFillAttestation(params.attestation), compactOf(params.signature)],
-  });
+  return concat([FILL_SELECTOR, packFill(params.attestation, params.signature)]);
 }
 
-/** `fillAndCall(att, signature, calls, sweepTokens)` calldata. */
+/** `fillAndCall(fill, calls, sweepTokens)` calldata. */
 export function encodeFillAndCall(params: EncodeFillParams & { calls: readonly FillCall[]; sweepTokens: readonly Address[] }): Hex {
   assertFillTarget(params.attestation, params.target);
   return encodeFunctionData({
     abi: FILL_ABI,
     functionName: "fillAndCall",
-    args: [toCompactFillAttestation(params.attestation), compactOf(params.signature), params.calls, params.sweepTokens],
+    args: [packFill(params.attestation, params.signature), params.calls, params.sweepTokens],
   });
 }
 
-/** A decoded `fill` / `fillAndCall` call, completed with the chain and receiver it was sent to. */
+/** A decoded fill call, completed with the chain and receiver it was sent to. */
 export type DecodedFill = {
-  functionName: "fill" | "fillAndCall";
+  functionName: typeof FILL_FUNCTION | "fillAndCall";
   /** The attestation the receiver at `target` hashes: what the signature must have signed. */
   attestation: FillAttestation;
   signature: CompactSignature;
@@ -177,27 +189,28 @@ export type DecodedFill = {
   sweepTokens?: readonly Address[];
 };
 
-/** Decodes `fill` / `fillAndCall` calldata sent to `target` (INVALID_INPUT when it is neither). */
+/** Decodes `fill_7hVe` / `fillAndCall` calldata sent to `target` (INVALID_INPUT when it is neither). */
 export function decodeFill(data: Hex, target: FillTarget): DecodedFill {
+  if (isHex(data, { strict: true }) && data.slice(0, 10).toLowerCase() === FILL_SELECTOR) {
+    const { attestation, signature } = unpackFill(slice(data, 4), target);
+    return { functionName: FILL_FUNCTION, attestation, signature, signature65: fromCompactSignature(signature) };
+  }
   let call;
   try {
     call = decodeFunctionData({ abi: FILL_ABI, data });
   } catch (cause) {
-    throw new InvalidInputError("not AttestedReceiver.fill or fillAndCall calldata", { path: "data", cause });
+    throw new InvalidInputError(`not AttestedReceiver.${FILL_FUNCTION} or fillAndCall calldata`, { path: "data", cause });
   }
-  const [compact, rawSignature] = call.args;
-  const signature = parseCompactSignature(rawSignature);
-  const decoded: DecodedFill = {
-    functionName: call.functionName,
-    attestation: completeFillAttestation(compact, target),
+  if (call.functionName !== "fillAndCall") throw new InvalidInputError(`not AttestedReceiver.${FILL_FUNCTION} or fillAndCall calldata`, { path: "data" });
+  const { attestation, signature } = unpackFill(call.args[0], target);
+  return {
+    functionName: "fillAndCall",
+    attestation,
     signature,
     signature65: fromCompactSignature(signature),
+    calls: call.args[1],
+    sweepTokens: call.args[2],
   };
-  if (call.functionName === "fillAndCall") {
-    decoded.calls = call.args[2];
-    decoded.sweepTokens = call.args[3];
-  }
-  return decoded;
 }
 
 function compactOf(signature: Hex | CompactSignature): CompactSignature {

@@ -1,19 +1,20 @@
 /**
  * The compact entry points of a Ferry deployment — what the solver and the quote steps call — and
- * their probes for `ferry deploy --check`. Each probe is an `eth_call` with all-zero arguments, which
+ * their probes for `ferry deploy --check`. Each probe is an `eth_call` with all-zero arguments (for the
+ * fill, a packed fill of 277 zero bytes), which
  * the entry point refuses with its first check's custom error (a zero id, or an expired request): the
  * revert proves that the selector reaches that function on the deployed code. A deployment from before
  * the compact ABI (issue 14) answers every probe with an empty revert (no such function), so `--check`
  * names what it lacks instead of only reporting a different code hash. Pure.
  */
-import { encodeFunctionData, toFunctionSelector, zeroAddress, type Hex } from "viem";
+import { concat, encodeFunctionData, toFunctionSelector, zeroAddress, type Hex } from "viem";
 import { DEPOSIT_ERC20_FUNCTION, DEPOSIT_NATIVE_FUNCTION, DEPOSITORY_DEPOSIT_ABI } from "../core/depositoryAbi.ts";
 import { EXECUTE_ABI, EXECUTE_COMPACT_FUNCTION } from "../core/executeCalldata.ts";
-import { FILL_ABI } from "../core/fillCalldata.ts";
+import { FILL_ABI, FILL_SELECTOR, PACKED_FILL_LENGTH } from "../core/fillCalldata.ts";
 
 export type EntryPointProbe = {
   contract: "AttestedReceiver" | "Depository";
-  /** The function's signature, e.g. `depositNative_hkOr4(bytes32)`. */
+  /** The function's signature, e.g. `depositNative_irOEa(bytes32)`. */
   signature: string;
   selector: Hex;
   /** What the probe sends (zero arguments). */
@@ -24,18 +25,8 @@ export type EntryPointProbe = {
 };
 
 const ZERO32 = `0x${"00".repeat(32)}` as const;
-const ZERO_ATTESTATION = {
-  requestId: ZERO32,
-  orderId: ZERO32,
-  originChainId: 0n,
-  originUser: ZERO32,
-  originCurrency: ZERO32,
-  originAmount: 0n,
-  destinationUser: ZERO32,
-  destinationCurrency: ZERO32,
-  destinationAmount: 0n,
-  deadline: 0n,
-} as const;
+/** A packed fill of zeros: the right length, requestId 0. */
+const ZERO_FILL = `0x${"00".repeat(PACKED_FILL_LENGTH)}` as const;
 const ZERO_SIGNATURE = { r: ZERO32, vs: ZERO32 } as const;
 
 function probe(contract: EntryPointProbe["contract"], abiItem: (typeof FILL_ABI | typeof DEPOSITORY_DEPOSIT_ABI | typeof EXECUTE_ABI)[number], data: Hex, expectedError: string): EntryPointProbe {
@@ -58,13 +49,8 @@ function typeText(param: { type: string; components?: unknown }): string {
 
 /** The entry points every deployment of this build must answer, in the order `--check` lists them. */
 export const ENTRY_POINT_PROBES: readonly EntryPointProbe[] = [
-  probe("AttestedReceiver", FILL_ABI[0], encodeFunctionData({ abi: FILL_ABI, functionName: "fill", args: [ZERO_ATTESTATION, ZERO_SIGNATURE] }), "ZeroRequestId()"),
-  probe(
-    "AttestedReceiver",
-    FILL_ABI[1],
-    encodeFunctionData({ abi: FILL_ABI, functionName: "fillAndCall", args: [ZERO_ATTESTATION, ZERO_SIGNATURE, [], []] }),
-    "ZeroRequestId()",
-  ),
+  probe("AttestedReceiver", FILL_ABI[0], concat([FILL_SELECTOR, ZERO_FILL]), "ZeroRequestId()"),
+  probe("AttestedReceiver", FILL_ABI[1], encodeFunctionData({ abi: FILL_ABI, functionName: "fillAndCall", args: [ZERO_FILL, [], []] }), "ZeroRequestId()"),
   probe("Depository", DEPOSITORY_DEPOSIT_ABI[0], encodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, functionName: DEPOSIT_NATIVE_FUNCTION, args: [ZERO32] }), "ZeroOrderId()"),
   probe(
     "Depository",

@@ -2,7 +2,7 @@
  * The `steps` of a quote: an `approve` step when the user's ERC-20 allowance to the Depository is short,
  * then the `deposit` step. Pure: the caller reads the allowance.
  *
- * - deposit: ts/core's `encodeDeposit` — `depositNative_hkOr4(orderId)` with the amount as `value`, or
+ * - deposit: ts/core's `encodeDeposit` — `depositNative_irOEa(orderId)` with the amount as `value`, or
  *   `depositErc20_6R0X4(token, amount, orderId)`: both credit the sender, so the deposit is always the
  *   user's own; the item's `check` polls `/intents/status/v3?requestId=…`.
  * - approve: `approve(depository, originAmount)` on the token (exactly the amount, no unlimited
