@@ -57,6 +57,18 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     uint256 private constant _SIGNATURE_R = 213;
     uint256 private constant _SIGNATURE_VS = 245;
 
+    /// @dev Calldata offsets of the fields of `att` in the full-ABI `fill` and `fillWithCalls`: `att` is
+    /// the first argument of both and a static struct, so the ABI encodes it in place right after the
+    /// selector.
+    uint256 private constant _ATT_REQUEST_ID = 0x04;
+    uint256 private constant _ATT_ORDER_ID = 0x24;
+    uint256 private constant _ATT_DESTINATION_CHAIN_ID = 0xc4;
+    uint256 private constant _ATT_DESTINATION_USER = 0xe4;
+    uint256 private constant _ATT_DESTINATION_CURRENCY = 0x104;
+    uint256 private constant _ATT_DESTINATION_AMOUNT = 0x124;
+    uint256 private constant _ATT_DEADLINE = 0x144;
+    uint256 private constant _ATT_RECEIVER = 0x164;
+
     /// @dev AttestationLib.PACKED_FILL_LENGTH, as a literal assembly can use.
     uint256 private constant _PACKED_FILL_LENGTH = 277;
 
@@ -177,16 +189,83 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     }
 
     /// @inheritdoc IAttestedReceiver
-    function fillAndCall(bytes calldata fill, IMulticaller.Call[] calldata calls, address[] calldata sweepTokens)
+    function fill(FillAttestation calldata att, bytes calldata signature)
         external
         payable
-        checkedAndMarkedFilled(_offsetOf(fill), _endOf(fill))
+        attestationCheckedAndMarkedFilled(att, signature)
     {
-        uint256 rest = _payAndEmit(_offsetOf(fill));
+        // The same steps as `fill_7hVe`'s body, on the ABI-encoded attestation's words.
+        assembly ("memory-safe") {
+            let currency := calldataload(_ATT_DESTINATION_CURRENCY)
+            if iszero(currency) {
+                let amount := calldataload(_ATT_DESTINATION_AMOUNT)
+                if xor(callvalue(), amount) {
+                    let m := mload(0x40)
+                    mstore(m, 0x5693fffb) // IncorrectNativeAmount(uint256,uint256)
+                    mstore(add(m, 0x20), callvalue())
+                    mstore(add(m, 0x40), amount)
+                    revert(add(m, 0x1c), 0x44)
+                }
+                let recipient := calldataload(_ATT_DESTINATION_USER)
+                if iszero(call(_NATIVE_PAYOUT_GAS, recipient, amount, 0x00, 0x00, 0x00, 0x00)) {
+                    mstore(0x00, 0xbf7e35a3) // NativeTransferFailed(address)
+                    mstore(0x20, recipient)
+                    revert(0x1c, 0x24)
+                }
+                let m := mload(0x40)
+                mstore(m, calldataload(_ATT_ORDER_ID))
+                mstore(add(m, 0x20), 0)
+                mstore(add(m, 0x40), amount)
+                log4(m, 0x60, _FILLED_TOPIC, calldataload(_ATT_REQUEST_ID), recipient, caller())
+                stop()
+            }
+            if shr(160, currency) {
+                mstore(0x00, 0x33b960d0) // NotAnEvmAddress(bytes32)
+                mstore(0x20, currency)
+                revert(0x1c, 0x24)
+            }
+        }
+        address token = address(uint160(uint256(att.destinationCurrency))); // checked just above
+        if (!isCurrencyAllowed[token]) revert CurrencyNotAllowed(token);
+        if (msg.value != 0) revert IncorrectNativeAmount(msg.value, 0);
+        address recipient = address(uint160(uint256(att.destinationUser))); // checked by the modifier
+        SafeTransferLib.safeTransferFrom(token, msg.sender, recipient, att.destinationAmount);
+        emit Filled(att.requestId, recipient, msg.sender, att.orderId, token, att.destinationAmount);
+    }
+
+    /// @inheritdoc IAttestedReceiver
+    function fillAndCall(bytes calldata packedFill, IMulticaller.Call[] calldata calls, address[] calldata sweepTokens)
+        external
+        payable
+        checkedAndMarkedFilled(_offsetOf(packedFill), _endOf(packedFill))
+    {
+        uint256 rest = _payAndEmit(_offsetOf(packedFill));
         multicaller.multicall{value: rest}(calls, msg.sender, sweepTokens);
     }
 
+    /// @inheritdoc IAttestedReceiver
+    function fillWithCalls(
+        FillAttestation calldata att,
+        bytes calldata signature,
+        IMulticaller.Call[] calldata calls,
+        address[] calldata sweepTokens
+    ) external payable attestationCheckedAndMarkedFilled(att, signature) {
+        bytes32 expected = keccak256(abi.encode(att.orderId, calls, sweepTokens));
+        if (att.requestId != expected) revert CallsMismatch(att.requestId, expected);
+        address refundTo = _payIntoMulticaller(att);
+        multicaller.multicall{value: msg.value}(calls, refundTo, sweepTokens);
+    }
+
     // ---------------------------------------------------------------- views
+
+    /// @inheritdoc IAttestedReceiver
+    function callsRequestId(bytes32 orderId, IMulticaller.Call[] calldata calls, address[] calldata sweepTokens)
+        external
+        pure
+        returns (bytes32)
+    {
+        return keccak256(abi.encode(orderId, calls, sweepTokens));
+    }
 
     /// @inheritdoc IAttestedReceiver
     function filled(bytes32 requestId) external view returns (bool) {
@@ -258,6 +337,75 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
             sstore(filledSlot, digest)
         }
         _;
+    }
+
+    /// @dev The checks of the full-ABI entry points (`fill`, `fillWithCalls`) in their documented
+    /// order, then the digest stored under `att.requestId`, then the body. The same one-branch hot
+    /// path per group as the packed modifier; the cold paths re-run the checks one by one.
+    modifier attestationCheckedAndMarkedFilled(FillAttestation calldata att, bytes calldata signature) {
+        {
+            bool targetCheckFailed;
+            assembly ("memory-safe") {
+                targetCheckFailed := or(
+                    or(iszero(calldataload(_ATT_REQUEST_ID)), iszero(calldataload(_ATT_ORDER_ID))),
+                    or(
+                        gt(timestamp(), calldataload(_ATT_DEADLINE)),
+                        or(
+                            xor(calldataload(_ATT_DESTINATION_CHAIN_ID), chainid()),
+                            xor(calldataload(_ATT_RECEIVER), address())
+                        )
+                    )
+                )
+            }
+            if (targetCheckFailed) _revertFailedTargetCheck(att);
+        }
+        {
+            // Malformed signatures revert in here with AttestationLib's errors.
+            bytes32 digest = AttestationLib.fillDigest(att);
+            address signer = AttestationLib.recoverStrict(AttestationLib.toPersonalSignHash(digest), signature);
+            bytes32 filledSlot;
+            bool policyCheckFailed;
+            assembly ("memory-safe") {
+                mstore(0x00, signer)
+                mstore(0x20, isSigner.slot)
+                let signerAllowed := sload(keccak256(0x00, 0x40))
+                let recipient := calldataload(_ATT_DESTINATION_USER)
+                mstore(0x00, recipient)
+                mstore(0x20, isRecipientAllowed.slot)
+                let recipientListed := sload(keccak256(0x00, 0x40))
+                mstore(0x00, calldataload(_ATT_REQUEST_ID))
+                mstore(0x20, filledDigest.slot)
+                filledSlot := keccak256(0x00, 0x40)
+                policyCheckFailed :=
+                    or(or(iszero(signerAllowed), shr(160, recipient)), or(iszero(recipientListed), sload(filledSlot)))
+            }
+            if (policyCheckFailed) _revertFailedPolicyCheck(att, signer);
+            assembly ("memory-safe") {
+                sstore(filledSlot, digest)
+            }
+        }
+        _;
+    }
+
+    /// @dev Cold path of the full-ABI target checks: reverts with the first failing check's error.
+    /// Reading `att.receiver` makes solc validate it, so dirty upper bits revert without data.
+    function _revertFailedTargetCheck(FillAttestation calldata att) private view {
+        if (att.requestId == bytes32(0)) revert ZeroRequestId();
+        if (att.orderId == bytes32(0)) revert ZeroOrderId();
+        if (block.timestamp > att.deadline) revert AttestationExpired(att.deadline);
+        if (att.destinationChainId != block.chainid) revert WrongDestinationChain(att.destinationChainId);
+        revert WrongReceiver(att.receiver);
+    }
+
+    /// @dev Cold path of the full-ABI policy checks: re-reads the state and reverts with the first
+    /// failing check's error, or returns for an unlisted recipient while the allow-list is off.
+    function _revertFailedPolicyCheck(FillAttestation calldata att, address signer) private view {
+        if (!isSigner[signer]) revert SignerNotAllowed(signer);
+        address recipient = AttestationLib.toAddress(att.destinationUser);
+        if (!isRecipientAllowed[recipient] && recipientAllowListEnabled) revert RecipientNotAllowed(recipient);
+        bytes32 current = filledDigest[att.requestId];
+        if (current == _CANCELLED) revert RequestCancelled(att.requestId);
+        if (current != bytes32(0)) revert AlreadyFilled(att.requestId);
     }
 
     /// @dev Cold path of the checks: re-runs them one by one in the documented order and reverts with
@@ -333,6 +481,23 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
             SafeTransferLib.safeTransferFrom(currency, msg.sender, recipient, amount);
         }
         emit Filled(requestId, recipient, msg.sender, orderId, currency, amount);
+    }
+
+    /// @dev `fillWithCalls`' payment: the attested amount goes into the Multicaller (native: it rides
+    /// with msg.value, which must cover it), then `Filled` with the refund recipient as recipient.
+    /// Returns that refund recipient (destinationUser, checked by the modifier). A separate function
+    /// keeps `fillWithCalls`' stack shallow.
+    function _payIntoMulticaller(FillAttestation calldata att) private returns (address refundTo) {
+        refundTo = address(uint160(uint256(att.destinationUser)));
+        address currency = AttestationLib.toAddress(att.destinationCurrency);
+        uint256 amount = att.destinationAmount;
+        if (currency == address(0)) {
+            if (msg.value < amount) revert IncorrectNativeAmount(msg.value, amount);
+        } else {
+            if (!isCurrencyAllowed[currency]) revert CurrencyNotAllowed(currency);
+            SafeTransferLib.safeTransferFrom(currency, msg.sender, address(multicaller), amount);
+        }
+        emit Filled(att.requestId, refundTo, msg.sender, att.orderId, currency, amount);
     }
 
     /// @dev Sends `amount` wei to `recipient` with at most `_NATIVE_PAYOUT_GAS` and without copying

@@ -1,19 +1,27 @@
-// Assembles the `ferry` package (packages/ferry) at pack time — its `prepack`; `--clean` (its
-// `postpack`) removes what this wrote. Nothing it writes is committed. The sources stay where the
-// repository keeps them; the package gets:
-//   contracts/**/*.sol     the Solidity sources at the paths they have here, without contracts/mocks
-//   build/contracts/*.json the compiled artifacts of those sources (OpenZeppelin's layout)
-//   dist/**                ts/{core,abi,client,testing} (and the ts/deploy code the fixture runs)
-//                          compiled to ESM JS + .d.ts, with the artifacts the fixture deploys
-// Node does not strip types under node_modules, so the package ships no .ts.
+// Assembles a package at pack time — its `prepack`; `--clean` (its `postpack`) removes what this
+// wrote. Nothing it writes is committed. The sources stay where the repository keeps them.
+//
+//   node scripts/build-package.ts [ferry]   packages/ferry, the integrators' toolkit:
+//     contracts/**/*.sol     the Solidity sources at the paths they have here, without contracts/mocks
+//     build/contracts/*.json the compiled artifacts of those sources (OpenZeppelin's layout)
+//     dist/**                ts/{core,abi,client,testing} (and the ts/deploy code the fixture runs)
+//                            compiled to ESM JS + .d.ts, with the artifacts the fixture deploys
+//   node scripts/build-package.ts ferry-service   packages/ferry-service, the service and the CLI:
+//     dist/**                ts/cli and ts/service (with the ts/core, ts/abi, ts/deploy they import)
+//                            compiled to ESM JS + .d.ts, the artifacts `ferry deploy` deploys, and
+//                            the SQL migrations the store applies at start
+//     examples/*.json        the example service configurations (examples/serve)
+// Node does not strip types under node_modules, so the packages ship no .ts.
 import { execFileSync } from "node:child_process";
 import { cp, mkdir, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const PACKAGE = path.join(ROOT, "packages/ferry");
-const GENERATED = ["contracts", "build", "dist"];
+const NAME = process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? "ferry";
+if (NAME !== "ferry" && NAME !== "ferry-service") throw new Error(`unknown package ${NAME}: ferry or ferry-service`);
+const PACKAGE = path.join(ROOT, "packages", NAME);
+const GENERATED = NAME === "ferry" ? ["contracts", "build", "dist"] : ["dist", "examples"];
 const bin = (name: string) => path.join(ROOT, "node_modules/.bin", name);
 
 async function clean(): Promise<void> {
@@ -35,7 +43,24 @@ async function build(): Promise<void> {
   await clean();
   // The artifacts the package ships are this build's (incremental: fast when nothing changed).
   execFileSync(bin("hardhat"), ["build", "--quiet"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  if (NAME === "ferry") await assembleToolkit();
+  else await assembleService();
+  await compileAndCheck();
+}
 
+async function assembleService(): Promise<void> {
+  // The migrations are read from the folder beside migrate.js at run time.
+  const migrations = path.join(ROOT, "ts/service/store/migrations");
+  const target = path.join(PACKAGE, "dist/ts/service/store/migrations");
+  await mkdir(target, { recursive: true });
+  for (const file of await readdir(migrations)) if (file.endsWith(".sql")) await cp(path.join(migrations, file), path.join(target, file));
+  await mkdir(path.join(PACKAGE, "examples"), { recursive: true });
+  for (const file of await readdir(path.join(ROOT, "examples/serve"))) {
+    if (file.endsWith(".json")) await cp(path.join(ROOT, "examples/serve", file), path.join(PACKAGE, "examples", file));
+  }
+}
+
+async function assembleToolkit(): Promise<void> {
   const sources = path.join(ROOT, "contracts");
   const artifactNames = new Set<string>();
   for await (const file of files(sources)) {
@@ -53,7 +78,9 @@ async function build(): Promise<void> {
       await cp(path.join(artifactDir, entry), path.join(PACKAGE, "build/contracts", entry));
     }
   }
+}
 
+async function compileAndCheck(): Promise<void> {
   execFileSync(bin("tsc"), ["-p", path.join(PACKAGE, "tsconfig.build.json")], { cwd: ROOT, stdio: "inherit" });
 
   // What Node would refuse under node_modules: any import of a .ts module left in the JS.

@@ -5,10 +5,16 @@
 //
 //   FERRY_DEVNET_ORIGIN_PORT (8545)  FERRY_DEVNET_DESTINATION_PORT (8546)  FERRY_PORT (8080)  — 0 = any free port
 //   FERRY_DEVNET_DIR (.devnet)  FERRY_DEPLOYMENTS_DIR (deployments)
-//   FERRY_DEVNET_WEBHOOK_URL: the devnet API key's webhook endpoint (e.g. http://127.0.0.1:9000/hook)
+//   FERRY_DEVNET_WEBHOOK_URL: the devnet API key's webhook endpoint (e.g. http://127.0.0.1:3000/webhooks/ferry,
+//     where examples/webhook-receivers listen)
+//   FERRY_DEVNET_API_KEY: pins the devnet API key (16-256 of A-Z a-z 0-9 _ -), the same across restarts
+//   FERRY_ADMIN_TOKEN: pins the admin token (default: random per run, written to devnet.json)
+// Every start is fresh: new chains and an emptied .devnet/data (ts/devnet/devnetData.ts). A port in use
+// or a bad variable is one line on stderr and exit 2.
 import { relative } from "node:path";
 import hre from "hardhat";
 import { devnetSummary } from "../ts/devnet/devnetSummary.ts";
+import { isFerryError } from "../ts/core/errors.ts";
 import { portFromEnv } from "../ts/devnet/devnetPorts.ts";
 import type { RunningDevnet } from "../ts/devnet/startDevnet.ts";
 
@@ -36,6 +42,31 @@ const stop = (signal: NodeJS.Signals) => {
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 
+/** One line on stderr: `devnet: CODE: message`; exit 2 for what the user fixes (ports, variables), else 1. */
+function fail(error: unknown): never {
+  if (isFerryError(error)) {
+    process.stderr.write(`devnet: ${error.code}: ${error.message}\n`);
+    process.exit(2);
+  }
+  const errno = error as NodeJS.ErrnoException & { port?: number; address?: string };
+  if (errno?.code === "EADDRINUSE") {
+    // A port taken between the check and the listen (the JSON-RPC server throws it uncaught).
+    process.stderr.write(
+      `devnet: PORT_IN_USE: ${errno.address ?? "127.0.0.1"}:${errno.port ?? "?"} is in use: move the devnet with FERRY_DEVNET_ORIGIN_PORT, FERRY_DEVNET_DESTINATION_PORT, FERRY_PORT (0 = any free port)\n`,
+    );
+    process.exit(2);
+  }
+  process.stderr.write(`devnet: ${(error as Error)?.message ?? String(error)}\n`);
+  process.exit(1);
+}
+process.on("uncaughtException", fail);
+
+const PINNED_API_KEY = process.env.FERRY_DEVNET_API_KEY || undefined;
+if (PINNED_API_KEY !== undefined && !/^[A-Za-z0-9_-]{16,256}$/.test(PINNED_API_KEY)) {
+  process.stderr.write("devnet: INVALID_API_KEY: FERRY_DEVNET_API_KEY must be 16 to 256 of A-Z a-z 0-9 _ - (e.g. ferry_devnet_0123456789)\n");
+  process.exit(2);
+}
+
 try {
   // Build first (a no-op when up to date): the deploy code imports the compiled artifacts, so it is
   // loaded only afterwards. In-process, so that `npm start` is one process that Ctrl-C reaches.
@@ -50,11 +81,11 @@ try {
     devnetDir: process.env.FERRY_DEVNET_DIR || ".devnet",
     deploymentsDir: process.env.FERRY_DEPLOYMENTS_DIR || "deployments",
     ...(process.env.FERRY_DEVNET_WEBHOOK_URL ? { webhookUrl: process.env.FERRY_DEVNET_WEBHOOK_URL } : {}),
+    ...(PINNED_API_KEY ? { apiKey: PINNED_API_KEY } : {}),
     log,
   });
 } catch (error) {
-  process.stderr.write(`devnet: ${(error as Error).message}\n`);
-  process.exit(1);
+  fail(error);
 }
 if (stopping) {
   // A signal arrived while starting: stop what startDevnet returned.

@@ -43,6 +43,8 @@ const T = {
   multicaller: "test/solidity/Multicaller.t.sol",
   multicallerInvariant: "test/solidity/Multicaller.invariant.t.sol",
   gateInvariant: "test/solidity/AttestationGate.invariant.t.sol",
+  depositorySignatures: "test/solidity/DepositorySignatures.t.sol",
+  depositoryPermitsExploit: "test/solidity/exploit/DepositoryPermits.t.sol",
 };
 
 export const GUARDS: Guard[] = [
@@ -206,6 +208,46 @@ export const GUARDS: Guard[] = [
     find: "    function renounceOwnership() public pure override(IDepository, Ownable) {\n        revert RenounceOwnershipDisabled();",
     replace: "    function renounceOwnership() public pure override(IDepository, Ownable) {",
     tests: [T.depository],
+  },
+  {
+    id: "depository.permit-frontrun-fallback",
+    what: "depositErc20Permit: a permit someone submitted to the token first does not break the deposit",
+    file: DEPOSITORY,
+    find: "try IERC20Permit(token).permit(owner_, address(this), amount, deadline, v, r, s) {}\n        catch {",
+    replace: "IERC20Permit(token).permit(owner_, address(this), amount, deadline, v, r, s);\n        if (false) {",
+    tests: [T.depositoryPermitsExploit],
+  },
+  {
+    id: "depository.permit-order-binding",
+    what: "depositErc20Permit: the allocator's authorisation binds the orderId (a seen permit cannot fund another order)",
+    file: DEPOSITORY,
+    find: "_checkAllocatorSignature(\n            _hashTypedDataV4(keccak256(abi.encode(PERMIT_DEPOSIT_TYPEHASH, owner_, token, amount, orderId, deadline))),\n            authorization\n        );",
+    replace: "",
+    tests: [T.depositoryPermitsExploit],
+  },
+  {
+    id: "depository.permit-replay",
+    what: "depositErc20Permit: an authorisation is used once per orderId",
+    file: DEPOSITORY,
+    find: "if (permitDeposited[orderId]) revert PermitDepositReplayed(orderId);",
+    replace: "",
+    tests: [T.depositorySignatures],
+  },
+  {
+    id: "depository.settle-nonce",
+    what: "settle: a used nonce (by execute or settle) reverts, so a fee is never credited twice",
+    file: DEPOSITORY,
+    find: "if (executed[n]) revert NonceAlreadyUsed(n);",
+    replace: "",
+    tests: [T.depositoryPermitsExploit],
+  },
+  {
+    id: "depository.settle-credit-backed",
+    what: "settle: a credit must be backed by the Depository's balance",
+    file: DEPOSITORY,
+    find: "if (value > held) revert CreditNotBacked(j, asset, held, value);",
+    replace: "",
+    tests: [T.depositorySignatures],
   },
   // ------------------------------------------------------------ AttestedReceiver
   {

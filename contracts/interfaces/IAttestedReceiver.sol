@@ -28,6 +28,12 @@ interface IAttestedReceiver {
     error ZeroOrderId();
     /// @notice 2. The attestation's deadline has passed.
     error AttestationExpired(uint256 deadline);
+    /// @notice `fill` and `fillWithCalls` (full attestation), 2b: the attestation is for another
+    /// destination chain. (The packed entry points have no such check: see SignerNotAllowed.)
+    error WrongDestinationChain(uint256 destinationChainId);
+    /// @notice `fill` and `fillWithCalls` (full attestation), 2b: the attestation names another
+    /// receiver contract.
+    error WrongReceiver(address receiver);
     /// @notice 3. The recovered signer is not on the signer allow-list (also: `cancel` by a
     /// non-signer). An attestation signed for another destination chain or another receiver lands
     /// here: the digest is rebuilt with this chain and this contract, so it recovers to an unrelated
@@ -45,6 +51,9 @@ interface IAttestedReceiver {
     error IncorrectNativeAmount(uint256 sent, uint256 expected);
     /// @notice 7. Sending native currency to the recipient failed within the payout gas cap.
     error NativeTransferFailed(address recipient);
+    /// @notice fillWithCalls: the attestation's requestId is not the commitment to the calls given
+    /// (`callsRequestId(orderId, calls, sweepTokens)`, the second argument).
+    error CallsMismatch(bytes32 requestId, bytes32 expected);
     /// @notice The zero address cannot be a signer.
     error ZeroSigner();
     /// @notice Ownership cannot be renounced (signers could then never be removed).
@@ -125,17 +134,55 @@ interface IAttestedReceiver {
     /// signature), which is what rollups charge for.
     function fill_7hVe() external payable;
 
-    /// @notice `fill_7hVe` with `fill` (the same 277 packed bytes), then run `calls` through the
+    /// @notice The full-ABI fill, kept beside `fill_7hVe` for integrators and tools that encode the
+    /// v2 attestation with a standard ABI encoder (block explorers decode it; `fill_7hVe` is not ABI
+    /// encoded). The same payment and guarantees; its own check order, with the two fields the packed
+    /// form leaves out checked explicitly: 1. requestId, orderId not zero → 2. deadline → 2b.
+    /// destination chain (WrongDestinationChain) and receiver (WrongReceiver) → 3. signature
+    /// (AttestationLib's InvalidSignatureLength / SignatureMalleable / InvalidSignature) and signer →
+    /// 4. recipient (NotAnEvmAddress when destinationUser is not an EVM address) → 5. not cancelled,
+    /// not filled → store the digest → 6. currency (NotAnEvmAddress, CurrencyNotAllowed) and msg.value
+    /// → 7. pay → emit Filled. Costs more gas and calldata than `fill_7hVe` (README, gas table).
+    function fill(FillAttestation calldata att, bytes calldata signature) external payable;
+
+    /// @notice `fill_7hVe` with `packedFill` (the same 277 packed bytes), then run `calls` through the
     /// Multicaller with the remaining msg.value (msg.value minus the native amount paid; all of
     /// msg.value for an ERC-20 fill); afterwards the Multicaller sends its native leftovers and its
     /// whole balance of every `sweepTokens` token to msg.sender. A native fill needs msg.value ≥ the
     /// amount (else IncorrectNativeAmount). List every token the calls may leave behind: an unlisted
     /// one stays in the Multicaller for anyone. The same checks in the same order.
-    function fillAndCall(bytes calldata fill, IMulticaller.Call[] calldata calls, address[] calldata sweepTokens)
+    function fillAndCall(bytes calldata packedFill, IMulticaller.Call[] calldata calls, address[] calldata sweepTokens)
         external
         payable;
 
+    /// @notice A user's intent with destination calls: pay `att.destinationAmount` of
+    /// `att.destinationCurrency` into the Multicaller (native: all of msg.value goes there and must be
+    /// ≥ the amount; ERC-20: pulled from msg.sender), run `calls` there, then sweep what the calls
+    /// leave (native, and every `sweepTokens` token) to `att.destinationUser` — the user's refund
+    /// recipient, never the filler. The calls are bound by the signed attestation: its requestId must
+    /// equal `callsRequestId(att.orderId, calls, sweepTokens)` (else CallsMismatch), so a filler can
+    /// neither change, drop nor add a call, nor leave a token unswept. A reverting call reverts the
+    /// whole fill (the Multicaller's CallReverted(index, revertData)): nothing is paid or marked.
+    /// Checks: those of the full-ABI `fill` (1–5, digest stored) → the calls commitment → currency and msg.value →
+    /// pay into the Multicaller → emit Filled(requestId, destinationUser, filler, …) → calls → sweep.
+    /// @dev The same attestation through `fill` pays destinationUser directly (the calls do not run):
+    /// a third party spending its own money can deny the calls, never take the user's funds.
+    function fillWithCalls(
+        FillAttestation calldata att,
+        bytes calldata signature,
+        IMulticaller.Call[] calldata calls,
+        address[] calldata sweepTokens
+    ) external payable;
+
     // ---------------------------------------------------------------- views
+
+    /// @notice The requestId a fillWithCalls attestation must carry for `calls` and `sweepTokens`:
+    /// keccak256(abi.encode(orderId, calls, sweepTokens)). The orderId (unique per quote: its order
+    /// has a random salt) makes it unique; the service derives the quote's requestId this way.
+    function callsRequestId(bytes32 orderId, IMulticaller.Call[] calldata calls, address[] calldata sweepTokens)
+        external
+        pure
+        returns (bytes32);
 
     /// @notice The approval-free multicall contract destination calls run through.
     function multicaller() external view returns (IMulticaller);

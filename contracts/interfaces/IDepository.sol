@@ -39,6 +39,28 @@ interface IDepository {
         uint256 expiration;
     }
 
+    /// @notice An allocator-signed settlement: `calls` are paid out exactly as `execute` pays them, and
+    /// each of `credits` adds `amount` of `token` to `claimable[to][token]` without moving funds (app
+    /// fees: the app withdraws them with `claim`). EIP-712 typed data in the same domain as `CallRequest`;
+    /// it shares the nonce space of `execute`, so a nonce is spent once by either.
+    struct SettlementRequest {
+        Call[] calls;
+        Call[] credits;
+        uint256 nonce;
+        uint256 expiration;
+    }
+
+    /// @notice A deposit authorised by the depositor's EIP-2612 permit signature and submitted by anyone
+    /// holding the allocator's authorisation of these exact fields (EIP-712, same domain as `CallRequest`):
+    /// the permit alone does not name the order, so the allocator's signature binds `id`.
+    struct PermitDeposit {
+        address depositor;
+        address token;
+        uint256 amount;
+        bytes32 id;
+        uint256 deadline;
+    }
+
     // ---------------------------------------------------------------- errors
 
     /// @notice A deposit named orderId 0 (checked first).
@@ -72,6 +94,17 @@ interface IDepository {
     error ClaimFailed(address to);
     /// @notice Ownership cannot be renounced (it would freeze the allocator forever).
     error RenounceOwnershipDisabled();
+    /// @notice Credit number `index` of a settlement names more of `token` than the Depository holds.
+    error CreditNotBacked(uint256 index, address token, uint256 balance, uint256 amount);
+    /// @notice A signature-authorised deposit must name its depositor (the signer whose tokens are pulled).
+    error ZeroDepositor();
+    /// @notice The permit deposit's `deadline` has passed.
+    error PermitDepositExpired(uint256 deadline);
+    /// @notice A permit deposit under this orderId was already made (the allocator's authorisation is one-shot).
+    error PermitDepositReplayed(bytes32 id);
+    /// @notice The token's `permit` reverted and `depositor`'s allowance to the Depository (`allowance`) does
+    /// not cover the amount either: the permit was neither usable nor already used.
+    error PermitNotUsable(address token, address depositor, uint256 allowance);
 
     // ---------------------------------------------------------------- events
 
@@ -94,6 +127,9 @@ interface IDepository {
     event AllocatorChangeProposed(address indexed newAllocator, uint256 eta);
     /// @notice The owner cancelled the proposed change to `newAllocator`.
     event AllocatorChangeCancelled(address indexed newAllocator);
+    /// @notice Credit number `index` of settlement `nonce` added `amount` of `token` to `to`'s claimable
+    /// balance (an app fee; `to` withdraws it with `claim`).
+    event Credited(uint256 indexed nonce, uint256 index, address indexed to, address token, uint256 amount);
 
     // ---------------------------------------------------------------- admin
 
@@ -149,6 +185,37 @@ interface IDepository {
     /// balance covers it: approve the deposit amount for this form, or use the amount form.
     function depositErc20(address depositor, address token, bytes32 id) external;
 
+    /// @notice Deposit `deposit.amount` of `deposit.token` from `deposit.depositor` under `deposit.id`,
+    /// authorised by the depositor's EIP-2612 permit (`v`, `r`, `s`, for this contract as spender, the
+    /// amount and `deposit.deadline`) and by the allocator's EIP-712 signature over `deposit`
+    /// (`authorization`). Anyone may submit (the service's relayer does). Credits the balance delta.
+    /// Checks, in order: id not zero (ZeroOrderId) → depositor not zero (ZeroDepositor) → deadline
+    /// (PermitDepositExpired) → the allocator's authorisation (SignerNotAllocator) → not yet used for this
+    /// id (PermitDepositReplayed) → mark the id → `permit`, and when it reverts (e.g. someone submitted
+    /// the same permit to the token first) go on only if the allowance already covers the amount
+    /// (PermitNotUsable) → pull from the depositor → something arrived (ZeroDeposit) → Deposited.
+    /// @dev The permit itself names no order: without the allocator's binding, anyone who saw the
+    /// signature could deposit the depositor's tokens under an order of their own (one paying them).
+    function depositErc20Permit(PermitDeposit calldata deposit, uint8 v, bytes32 r, bytes32 s, bytes calldata authorization)
+        external;
+
+    /// @notice Deposit `amount` of `token` from `depositor` under `id` through the canonical Permit2's
+    /// `permitWitnessTransferFrom`: `signature` is the depositor's over Permit2's
+    /// `PermitWitnessTransferFrom` with this contract as spender, `nonce`, `deadline` and the witness
+    /// `FerryDeposit(bytes32 orderId)` = `id`, so the signature is good for this order only. Anyone may
+    /// submit. Credits the balance delta. Checks, in order: id not zero (ZeroOrderId) → depositor not
+    /// zero (ZeroDepositor) → Permit2's checks (deadline → amount → nonce, its replay guard → signature)
+    /// and transfer → something arrived (ZeroDeposit) → Deposited.
+    function depositPermit2(
+        address depositor,
+        address token,
+        uint256 amount,
+        bytes32 id,
+        uint256 nonce,
+        uint256 deadline,
+        bytes calldata signature
+    ) external;
+
     // ---------------------------------------------------------------- allocator
 
     /// @notice Execute an allocator-signed payout request. Checks, in order: expiration
@@ -170,6 +237,15 @@ interface IDepository {
     /// @dev Mined suffix: selector 0x000000c3, tried third; 96 calldata bytes fewer than the `bytes`
     /// form (no offset and length words, no padded 65th byte).
     function execute_kJ9b8(CallRequest calldata request, CompactSignature calldata signature) external;
+    /// @notice Execute an allocator-signed settlement: the payouts of `request.calls` exactly as `execute`
+    /// makes them, then the credits. Checks, in order: expiration (RequestExpired) → signature
+    /// (SignerNotAllocator) → nonce not used by `execute` or `settle` (NonceAlreadyUsed) → mark the nonce
+    /// used → payouts in order (InsufficientBalance; a failed payout becomes claimable, PayoutClaimable) →
+    /// credits in order, each backed by the Depository's balance of its token (CreditNotBacked) →
+    /// `claimable[to][token] += amount` → Credited → RequestExecuted(struct hash, nonce).
+    /// @dev A credit moves nothing, so a payee that cannot receive (or burns gas) never holds it up: an
+    /// app's fee is credited whatever happens to the solver's payout of the same settlement.
+    function settle(SettlementRequest calldata request, bytes calldata signature) external;
 
     // ---------------------------------------------------------------- payee
 
@@ -201,4 +277,11 @@ interface IDepository {
 
     /// @notice EIP-712 digest the allocator signs for a request.
     function callRequestDigest(CallRequest calldata request) external view returns (bytes32);
+
+    /// @dev No digest views for `SettlementRequest` and `PermitDeposit`: every public function is one more
+    /// selector each deposit's dispatch walks past. ts/core builds both digests and the tests check them
+    /// against the contract by having it accept the signatures.
+
+    /// @notice Whether a permit deposit was made under this orderId.
+    function permitDeposited(bytes32 id) external view returns (bool);
 }

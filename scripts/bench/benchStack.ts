@@ -61,13 +61,14 @@ export async function startBenchStack(options: {
 
   try {
     devnetChains = await startDevnetChains({ network: options.network, deploymentsDir, log });
-    const { chains, inputs, stablecoin } = devnetChains;
+    const { chains, inputs, stablecoin, market } = devnetChains;
     log("Ferry and fUSD deployed on both chains");
     // The service's keys go through an env map of our own (the process env is left alone).
     const env: Record<string, string> = { ...devnetChains.serviceEnv };
     const base = devnetConfig({
       chains: inputs,
       stablecoin,
+      market,
       dataDir: join(dir, "data"),
       deploymentsDir,
       host,

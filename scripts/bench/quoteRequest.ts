@@ -1,4 +1,4 @@
-/** The POST /quote/v2 body the benchmarks send: a native (or fUSD) bridge, EXACT_INPUT, user = recipient. */
+/** The POST /quote/v2 body the benchmarks send: a native (or fUSD) bridge, or a swap into `destinationCurrency`; EXACT_INPUT, user = recipient. */
 import { zeroAddress, type Address } from "viem";
 
 export function quoteRequestBody(args: {
@@ -9,6 +9,8 @@ export function quoteRequestBody(args: {
   currency?: Address;
   /** Smallest units; default 0.01 ETH. */
   amount?: bigint;
+  /** Another currency than `currency` makes it a swap. */
+  destinationCurrency?: Address;
 }) {
   const currency = args.currency ?? zeroAddress;
   return {
@@ -17,7 +19,7 @@ export function quoteRequestBody(args: {
     originChainId: args.originChainId,
     destinationChainId: args.destinationChainId,
     originCurrency: currency,
-    destinationCurrency: currency,
+    destinationCurrency: args.destinationCurrency ?? currency,
     amount: (args.amount ?? 10n ** 16n).toString(),
     tradeType: "EXACT_INPUT",
   };

@@ -75,11 +75,37 @@ describe("ferry keys", function () {
     expect(list.stdout).to.not.include(a.key).and.not.include(b.key);
 
     const text = db.cli(["keys", "list"]);
-    expect(text.stdout.split("\n")[0]).to.match(/^ID\s+NAME\s+RATE LIMIT\s+CREATED\s+REVOKED$/);
+    expect(text.stdout.split("\n")[0]).to.match(/^ID\s+NAME\s+RATE LIMIT\s+REFERRER\s+CREATED\s+REVOKED$/);
     expect(text.stdout).to.include(a.id).and.include(b.id);
   });
 
-  it("list_onAnEmptyDatabase_saysSo", () => {
+  it("referrer_tiesAReferrerToOneKey_clearsIt_andRefusesATakenOneOrAnUnknownKey", () => {
+    const a = createKey(db, "alpha");
+    const b = createKey(db, "beta");
+    const set = db.cli(["--json", "keys", "referrer", a.id, "acme-app"]);
+    expect(set.status, set.stderr).to.equal(0);
+    expect(JSON.parse(set.stdout)).to.deep.equal({ id: a.id, referrer: "acme-app" });
+    const taken = db.cli(["keys", "referrer", b.id, "acme-app"]);
+    expect(taken.status).to.not.equal(0);
+    expect(taken.stderr).to.include("REFERRER_TAKEN");
+    const unknown = db.cli(["keys", "referrer", "key_0000000000000000", "other"]);
+    expect(unknown.status).to.not.equal(0);
+    expect(unknown.stderr).to.include("UNKNOWN_API_KEY");
+    const list = JSON.parse(db.cli(["keys", "list", "--json"]).stdout) as { keys: { id: string; referrer: string | null }[] };
+    expect(list.keys.find((k) => k.id === a.id)!.referrer).to.equal("acme-app");
+    const cleared = db.cli(["--json", "keys", "referrer", "--clear", a.id]);
+    expect(cleared.status, cleared.stderr).to.equal(0);
+    expect(JSON.parse(cleared.stdout)).to.deep.equal({ id: a.id, referrer: null });
+    expect(db.cli(["keys", "referrer", b.id, "acme-app"]).status).to.equal(0);
+  });
+
+  it("list_onAnEmptyDatabase_saysSo_butNeverCreatesOne", async () => {
+    // A read of an embedded database that is not there is an error naming the folder, and creates nothing.
+    const missing = db.cli(["keys", "list"]);
+    expect(missing.status).to.equal(2);
+    expect(errorLine(missing)).to.equal(`ferry: DATA_DIR_MISSING: no database at ${db.dataDir}: pass the service's --data-dir / FERRY_DATA_DIR (or DATABASE_URL)`);
+    expect(existsSync(db.dataDir)).to.equal(false);
+    await (await db.open()).close();
     const run = db.cli(["keys", "list"]);
     expect(run.status, run.stderr).to.equal(0);
     expect(run.stdout).to.match(/^no API keys/);
@@ -122,7 +148,7 @@ describe("ferry keys", function () {
       const run = db.cli(["keys", "list"]);
       expect(run.status).to.equal(2);
       expect(errorLine(run)).to.equal(
-        `ferry: DATA_DIR_LOCKED: the embedded database at ${db.dataDir} is in use by process ${process.pid}: stop the service or use DATABASE_URL`,
+        `ferry: DATA_DIR_LOCKED: the embedded database at ${db.dataDir} is in use by process ${process.pid}: stop the service or use DATABASE_URL; while it runs, use its admin API: --api-url <url> with FERRY_ADMIN_TOKEN`,
       );
     } finally {
       await service.close();

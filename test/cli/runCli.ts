@@ -1,5 +1,5 @@
 /** Spawns the real `ferry` bin (Node 22 = process.execPath) for CLI tests. No tests here. */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,4 +41,34 @@ export function errorLine(run: CliRun): string {
   const lines = run.stderr.split("\n").filter((line) => line !== "" && !line.startsWith("npm warn"));
   if (lines.length !== 1) throw new Error(`expected one stderr line, got ${JSON.stringify(run.stderr)}`);
   return lines[0]!;
+}
+
+/**
+ * `runCli` without blocking the event loop: for CLI runs against a server in this process (the admin
+ * API), which must keep answering while the child waits on it. `cwd` defaults to the repository.
+ */
+export function runCliAsync(
+  args: string[],
+  options: { input?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliRun> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of SECRET_ENV) delete env[name];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: { ...env, ...options.env }, stdio: ["pipe", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      const stdoutBytes = Buffer.concat(out);
+      resolve({ status, stdout: stdoutBytes.toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), stdoutBytes });
+    });
+    child.stdin.end(options.input ?? "");
+  });
 }

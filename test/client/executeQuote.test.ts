@@ -87,7 +87,7 @@ describe("executeQuote (real chain, real service app)", function () {
   }
 
   /** Plays indexer + solver: once the deposit is confirmed, stores the request and walks it through `statuses`. */
-  function solverStub(quote: Quote, statuses: { status: "pending" | "submitted" | "success" | "failure" | "refund"; failReason?: string }[]) {
+  function solverStub(quote: Quote, statuses: { status: "pending" | "submitted" | "success" | "failure" | "refund"; failReason?: string; refundFailReason?: string }[]) {
     let started: Promise<void> | undefined;
     const onProgress = (p: ExecuteProgress) => {
       if (p.phase !== "confirmed" || started) return;
@@ -97,18 +97,19 @@ describe("executeQuote (real chain, real service app)", function () {
           withIntent({
             id: step.requestId as Bytes32,
             orderId: quote.protocol.v2.orderId as Bytes32,
-            user: getAddress(step.items[0]!.data.from),
-            recipient: getAddress(step.items[0]!.data.from),
+            user: getAddress(step.items[0]!.data.from as string),
+            recipient: getAddress(step.items[0]!.data.from as string),
             originChainId: CHAIN_ID,
             destinationChainId: 31338,
             inTxHashes: [p.txHashes[0]!.txHash as Bytes32],
             data: {},
           }),
         );
-        for (const { status, failReason } of statuses) {
+        for (const { status, failReason, refundFailReason } of statuses) {
           await new Promise((resolve) => setTimeout(resolve, 250));
           await store.transitionRequest(step.requestId, status, {
             ...(failReason && { failReason }),
+            ...(refundFailReason && { refundFailReason }),
             ...(status === "submitted" && { txHashes: [`0x${"ee".repeat(32)}`] }),
           });
         }
@@ -158,7 +159,8 @@ describe("executeQuote (real chain, real service app)", function () {
   it("rejects with RequestFailedError carrying the status record on failure", async () => {
     const wallet = wallets[5]!;
     const quote = nativeQuote(wallet.account.address);
-    const stub = solverStub(quote, [{ status: "pending" }, { status: "failure", failReason: "ORDER_EXPIRED" }]);
+    // A failure with no refund coming (a failure whose refund is in progress shows as pending).
+    const stub = solverStub(quote, [{ status: "pending" }, { status: "failure", failReason: "ORDER_EXPIRED", refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" }]);
     const error = await rejection(executeWith(wallet, quote, stub.onProgress), RequestFailedError);
     expect(error.code).to.equal("REQUEST_FAILED");
     expect(error.failReason).to.equal("ORDER_EXPIRED");

@@ -9,6 +9,8 @@ import { getAddress, type Address } from "viem";
 import { ensureDeterministicDeployer } from "../../ts/deploy/deterministicDeployer.ts";
 import { checkFerryDeployment, deployFerryContracts, predictFerryAddresses } from "../../ts/deploy/ferryDeployment.ts";
 import { buildFerryIgnitionModule } from "../../ts/deploy/ferryIgnitionModule.ts";
+import { prepareFerryIgnitionModule } from "../../ts/deploy/ferryIgnitionEntry.ts";
+import { isFerryError } from "../../ts/core/errors.ts";
 
 const INPUTS = ["FERRY_ALLOCATOR", "FERRY_SIGNERS", "FERRY_OWNER", "FERRY_SALT"] as const;
 
@@ -24,6 +26,28 @@ describe("Ferry Ignition module", function () {
     }
   });
 
+  it("prepareFerryIgnitionModule_failsWithDeterministicDeployerMissing_beforePlanningAnything_whenTheProxyIsAbsent", async function () {
+    const fresh = await network.create("destination");
+    try {
+      let caught: unknown;
+      try {
+        await prepareFerryIgnitionModule({ provider: fresh.provider, env: {} });
+      } catch (error) {
+        caught = error;
+      }
+      expect(isFerryError(caught, "DETERMINISTIC_DEPLOYER_MISSING"), String(caught)).to.equal(true);
+      expect((caught as Error).message).to.include("ferry deploy");
+      const blockBefore = await (await fresh.viem.getPublicClient()).getBlockNumber();
+      expect(blockBefore).to.equal(0n);
+      // Installed, the same call builds the module.
+      await ensureDeterministicDeployer({ publicClient: await fresh.viem.getPublicClient(), testClient: await fresh.viem.getTestClient() });
+      const module = await prepareFerryIgnitionModule({ provider: fresh.provider, env: {} });
+      expect(module.id).to.equal("Ferry");
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("ignition/modules/Ferry.ts deploys at the addresses of `ferry deploy` on another chain", async function () {
     const origin = await network.create("origin");
     const destination = await network.create("destination");
@@ -32,6 +56,9 @@ describe("Ferry Ignition module", function () {
     const originClient = await origin.viem.getPublicClient();
     await ensureDeterministicDeployer({ publicClient: originClient, testClient: await origin.viem.getTestClient() });
 
+    // The module file checks the proxy on the connection Ignition's CLI would use (`--network`, here the default one).
+    const defaultConnection = await network.getOrCreate();
+    await ensureDeterministicDeployer({ publicClient: await defaultConnection.viem.getPublicClient(), testClient: await defaultConnection.viem.getTestClient() });
     process.env.FERRY_ALLOCATOR = allocator;
     process.env.FERRY_SIGNERS = signer;
     process.env.FERRY_OWNER = newOwner;

@@ -51,6 +51,8 @@ export type E2eDevnet = {
   /** The devnet's `user` accounts (Hardhat test accounts 4…); each test takes its own. */
   users: DevnetAccount[];
   account: (role: DevnetAccount["role"]) => DevnetAccount;
+  /** The running service (its store, for operator actions a test plays, e.g. `ferry keys referrer`). */
+  server: RunningDevnet["server"];
   close: () => Promise<void>;
 };
 
@@ -90,6 +92,7 @@ export async function startE2eDevnet(options: { webhookUrl?: string } = {}): Pro
     chain,
     users: file.accounts.filter((a) => a.role === "user"),
     account: (role) => file.accounts.find((a) => a.role === role)!,
+    server: running.server,
     close: async () => {
       await running.close();
       await rm(dir, { recursive: true, force: true });

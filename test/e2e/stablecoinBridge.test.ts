@@ -69,7 +69,7 @@ describe("e2e: stablecoin bridge 31337 → 31338", function () {
     // Only the approval, sent as the quote describes it.
     const approve = first.steps[0]!.items[0]!.data;
     const wallet = devnet.origin.wallet(user);
-    const hash = await wallet.sendTransaction({ to: approve.to as Address, data: approve.data as Hex, value: BigInt(approve.value) });
+    const hash = await wallet.sendTransaction({ to: approve.to as Address, data: approve.data as Hex, value: BigInt(approve.value as string) });
     expect((await devnet.origin.publicClient.waitForTransactionReceipt({ hash })).status).to.equal("success");
 
     const second = await quoteFor(user.address, recipient, amount);

@@ -33,7 +33,8 @@ describe("e2e: websocket status stream", function () {
     });
     const requestId = quote.steps.at(-1)!.requestId;
 
-    const socket = await connect(wsUrl(devnet.file.apiUrl, "/ws", `?apiKey=${encodeURIComponent(devnet.file.apiKey)}`));
+    // The key in the x-api-key header: a key in the URL is refused (API_KEY_IN_URL).
+    const socket = await connect(wsUrl(devnet.file.apiUrl, "/ws"), { headers: { "x-api-key": devnet.file.apiKey } });
     socket.send(subscribe(requestId));
     expect(await socket.next()).to.deep.equal({ type: "subscribe", status: "success", data: { event: "request.status.updated", filters: { id: requestId } } });
     const quoted = await socket.next(isUpdate(requestId));

@@ -10,11 +10,11 @@
  */
 import { expect } from "chai";
 import { network } from "hardhat";
-import { BaseError, ContractFunctionRevertedError, concat, decodeErrorResult, encodeFunctionData, hexToBigInt, keccak256, numberToHex, parseEther, toHex, type Address, type Hex } from "viem";
+import { BaseError, ContractFunctionRevertedError, concat, decodeErrorResult, hexToBigInt, keccak256, numberToHex, parseEther, toHex, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { fillDigest, type FillAttestation } from "../../ts/core/attestationDigest.ts";
 import { fromCompactSignature, toCompactSignature } from "../../ts/core/compactSignature.ts";
-import { FILL_ABI, encodeFill, toCompactFillAttestation } from "../../ts/core/fillCalldata.ts";
+import { FILL_SELECTOR, encodeFill, packFill } from "../../ts/core/fillCalldata.ts";
 import { recoverPersonalSignerStrict } from "../../ts/core/recoverStrict.ts";
 import { signAttestationDigest } from "../../ts/core/signAttestation.ts";
 import { attestedReceiverAbi } from "../../ts/abi/AttestedReceiver.ts";
@@ -32,17 +32,31 @@ function randomStream(seed: string) {
   return { next, uint: (bound: bigint) => hexToBigInt(next()) % bound };
 }
 
-/** `att` with one field xor-ed with a non-zero mask (addresses and words stay the same width). */
+/**
+ * `att` with one field xor-ed with a non-zero mask, within the width the packed fill gives the field
+ * (so the changed attestation still has a packed form): 64 bits for the origin chain id, 128 for the
+ * amounts, 40 for the deadline, 160 for the destination user and currency and the receiver.
+ */
 function withFieldChanged(att: FillAttestation, field: (typeof FIELDS)[number], mask: bigint): FillAttestation {
   const flip = (value: bigint, bits: bigint) => value ^ ((mask % ((1n << bits) - 1n)) + 1n);
   const changed = { ...att };
   switch (field) {
     case "originChainId":
+      changed[field] = flip(att[field], 64n);
+      break;
     case "originAmount":
-    case "destinationChainId":
     case "destinationAmount":
+      changed[field] = flip(att[field], 128n);
+      break;
     case "deadline":
+      changed[field] = flip(att[field], 40n);
+      break;
+    case "destinationChainId":
       changed[field] = flip(att[field], 256n);
+      break;
+    case "destinationUser":
+    case "destinationCurrency":
+      changed[field] = numberToHex(flip(hexToBigInt(att[field]), 160n), { size: 32 });
       break;
     case "receiver":
       changed.receiver = numberToHex(flip(hexToBigInt(att.receiver), 160n), { size: 20 }) as Address;
@@ -86,7 +100,7 @@ describe("compact fill, fuzzed: signed in TS, accepted onchain; any single-field
         originChainId: r.uint(1n << 64n),
         originUser: r.next(),
         originCurrency: i % 2 === 0 ? `0x${"00".repeat(32)}` : r.next(),
-        originAmount: hexToBigInt(r.next()),
+        originAmount: r.uint(1n << 128n),
         destinationChainId: chainId,
         destinationUser: `0x${"00".repeat(12)}${recipient.slice(2).toLowerCase()}`,
         destinationCurrency: `0x${"00".repeat(32)}`,
@@ -104,11 +118,11 @@ describe("compact fill, fuzzed: signed in TS, accepted onchain; any single-field
         const signedChanged = toCompactSignature(await signAttestationDigest(attester, fillDigest(changed)));
         const recovered = await recoverPersonalSignerStrict(fillDigest(att), fromCompactSignature(signedChanged));
         expect(recovered, `${i} ${field}: recovered`).to.not.equal(attester.address);
-        const forged = encodeFunctionData({ abi: FILL_ABI, functionName: "fill", args: [toCompactFillAttestation(att), signedChanged] });
+        const forged = concat([FILL_SELECTOR, packFill(att, signedChanged)]);
         expect(await errorName(forged, att.destinationAmount), `${i} ${field}: signed changed, sent original`).to.equal("SignerNotAllowed");
         // The calldata carries the changed field under the original signature (fields it carries only).
         if (field !== "destinationChainId" && field !== "receiver") {
-          const tampered = encodeFunctionData({ abi: FILL_ABI, functionName: "fill", args: [toCompactFillAttestation(changed), toCompactSignature(signature)] });
+          const tampered = concat([FILL_SELECTOR, packFill(changed, signature)]);
           const outcome = await errorName(tampered, changed.destinationAmount);
           expect(outcome, `${i} ${field}: sent changed`).to.not.equal("accepted");
         }

@@ -28,7 +28,7 @@ import {
 } from "../../ts/core/attestationDigest.ts";
 import { recoverStrict, SECP256K1_N, toPersonalSignHash } from "../../ts/core/recoverStrict.ts";
 import { recoverCompactStrict, toCompactSignature } from "../../ts/core/compactSignature.ts";
-import { toCompactFillAttestation } from "../../ts/core/fillCalldata.ts";
+import { fitsPackedFill, packFill } from "../../ts/core/fillCalldata.ts";
 import { signAttestationDigest } from "../../ts/core/signAttestation.ts";
 import { verifyAttestation } from "../../ts/core/verifyAttestation.ts";
 import type { FerryError } from "../../ts/core/errors.ts";
@@ -84,6 +84,21 @@ function randomFill(r: ReturnType<typeof randomStream>): FillAttestation {
     destinationAmount: r.uint(),
     deadline: r.uint(),
     receiver: r.address(),
+  };
+}
+
+/** `att` cut to the packed fill's widths (64-bit origin chain, 128-bit amounts, 40-bit deadline, EVM destination user and currency). */
+function packable(att: FillAttestation): FillAttestation {
+  const mask = (value: bigint, bits: bigint) => value & ((1n << bits) - 1n);
+  const evm = (word: Hex): Hex => numberToHex(mask(hexToBigInt(word), 160n), { size: 32 });
+  return {
+    ...att,
+    originChainId: mask(att.originChainId, 64n),
+    originAmount: mask(att.originAmount, 128n),
+    destinationUser: evm(att.destinationUser),
+    destinationCurrency: evm(att.destinationCurrency),
+    destinationAmount: mask(att.destinationAmount, 128n),
+    deadline: mask(att.deadline, 40n),
   };
 }
 
@@ -161,17 +176,18 @@ describe("sign in TS, verify onchain (AttestationLib)", () => {
     }
   });
 
-  it(`agrees on ${RUNS} random v2 attestations in compact form: digest rebuilt from chain and receiver, EIP-2098 signer`, async () => {
+  it(`agrees on ${RUNS} random v2 attestations in packed form: digest rebuilt from chain and receiver, EIP-2098 signer`, async () => {
     const r = randomStream("ferry/v2-compact");
     for (let i = 0; i < RUNS; i++) {
       const account = r.account();
-      const att = randomFill(r);
+      const att = packable(randomFill(r));
+      expect(fitsPackedFill(att), `case ${i}`).to.equal(true);
       const digest = fillDigest(att);
       const signature = toCompactSignature(await signAttestationDigest(account, digest));
-      const compact = toCompactFillAttestation(att);
-      expect(await harness.read.compactFillDigest([compact, att.destinationChainId, att.receiver]), `case ${i}`).to.equal(digest);
       expect(await harness.read.recoverStrictCompact([toPersonalSignHash(digest), signature]), `case ${i}`).to.equal(account.address);
-      expect(await harness.read.recoverCompactFillSigner([compact, att.destinationChainId, att.receiver, signature]), `case ${i}`).to.equal(account.address);
+      const packed = packFill(att, signature);
+      expect(await harness.read.packedFillDigest([packed, att.destinationChainId, att.receiver]), `case ${i}`).to.equal(digest);
+      expect(await harness.read.recoverPackedFillSigner([packed, att.destinationChainId, att.receiver]), `case ${i}`).to.equal(account.address);
       expect(await recoverCompactStrict(toPersonalSignHash(digest), signature), `case ${i}`).to.equal(account.address);
     }
   });

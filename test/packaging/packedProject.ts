@@ -5,7 +5,7 @@
  * in-process devnet keeps serving while they talk to it. No tests here.
  */
 import { spawn } from "node:child_process";
-import { cp, mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -83,4 +83,12 @@ export async function tarballFiles(tarball: string): Promise<string[]> {
     .filter((line) => line.length > 0 && !line.endsWith("/"))
     .map((line) => line.replace(/^package\//, ""))
     .sort();
+}
+
+/** A fresh empty project (a package.json, nothing else) in a temp dir with `tarballs` installed. */
+export async function installIntoEmptyProject(name: string, tarballs: string[]): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), `ferry-${name}-`));
+  await writeFile(path.join(dir, "package.json"), `${JSON.stringify({ name, private: true, type: "module" }, null, 2)}\n`);
+  await runOk("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...tarballs], { cwd: dir });
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }

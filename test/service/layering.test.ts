@@ -33,7 +33,8 @@ const RANKS: readonly (readonly string[])[] = [
   ["ts/service/lifecycle"],
   ["ts/service/store"],
   ["ts/service/chains"],
-  ["ts/service/quote", "ts/service/events"],
+  // Pricing, status events and the operator's admin operations (keys, webhooks, parked requests), each on the store.
+  ["ts/service/quote", "ts/service/events", "ts/service/admin"],
   ["ts/service/solver", "ts/service/webhooks", "ts/service/websocket"],
   ["ts/service/http"],
   ["ts/service/server.ts"],

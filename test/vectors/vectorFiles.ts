@@ -26,15 +26,18 @@ export type CalldataVectorFile = {
   description: string;
   fill: {
     name: string;
-    /** The CompactFillAttestation's ten fields (numbers as decimal strings). */
-    compact: Record<string, string>;
     target: { chainId: string; receiver: Address };
     digest: Hex;
     signature: Hex;
     compactSignature: CompactSignatureVector;
     signer: Address;
+    /** The 277-byte packed fill (AttestationLib, "Packed fill"). */
+    packed: Hex;
+    /** fill_7hVe's calldata: its selector and `packed`. */
     calldata: Hex;
   }[];
+  /** The v2 vectors whose values do not fit the packed fill (filled through the full-ABI `fill`). */
+  noPackedForm: string[];
   deposits: { name: string; kind: "native" | "erc20"; token: Address; amount: string; id: Hex; value: string; calldata: Hex }[];
   execute: {
     name: string;

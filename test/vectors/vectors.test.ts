@@ -2,6 +2,8 @@ import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import { maxUint256, numberToHex, slice, toFunctionSelector } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
+import { normalizeFillAttestation } from "../../ts/core/attestationDigest.ts";
+import { fitsPackedFill } from "../../ts/core/fillCalldata.ts";
 import { VECTOR_PRIVATE_KEY, generateVectors } from "./generate.ts";
 import { ATTESTATION_VECTORS_PATH, CALLDATA_VECTORS_PATH, ORDER_ID_VECTORS_PATH, loadAttestationVectors, loadCalldataVectors } from "./vectorFiles.ts";
 
@@ -48,25 +50,31 @@ describe("shared vectors", () => {
     const calldata = loadCalldataVectors();
     const word = (value: string | bigint) => numberToHex(BigInt(value), { size: 32 }).slice(2);
 
-    it("has one fill per v2 vector, sent to the vector's own chain and receiver, with the v2 digest", () => {
-      expect(calldata.fill.map((v) => v.name)).to.deep.equal(vectors.v2.map((v) => v.name));
+    it("has one fill per v2 vector with a packed form, sent to the vector's own chain and receiver, with the v2 digest", () => {
+      const fits = vectors.v2.filter((v) => fitsPackedFill(normalizeFillAttestation(v.input)));
+      expect(calldata.fill.map((v) => v.name)).to.deep.equal(fits.map((v) => v.name));
+      expect(calldata.noPackedForm).to.deep.equal(vectors.v2.filter((v) => !fits.includes(v)).map((v) => v.name));
+      expect(calldata.fill.length).to.be.at.least(5);
       for (const [i, v] of calldata.fill.entries()) {
-        expect(v.digest, v.name).to.equal(vectors.v2[i]!.digest);
-        expect(v.signature, v.name).to.equal(vectors.v2[i]!.signature);
-        expect(v.target, v.name).to.deep.equal({ chainId: vectors.v2[i]!.input.destinationChainId, receiver: vectors.v2[i]!.input.receiver });
+        expect(v.digest, v.name).to.equal(fits[i]!.digest);
+        expect(v.signature, v.name).to.equal(fits[i]!.signature);
+        expect(v.target, v.name).to.deep.equal({ chainId: fits[i]!.input.destinationChainId, receiver: fits[i]!.input.receiver });
       }
     });
 
-    it("fill calldata is the selector, the ten words and (r, vs), written out by hand", () => {
-      const selector = toFunctionSelector(
-        "fill((bytes32,bytes32,uint256,bytes32,bytes32,uint256,bytes32,bytes32,uint256,uint256),(bytes32,bytes32))",
-      );
-      for (const v of calldata.fill) {
-        const c = v.compact;
-        const words = [c.requestId!.slice(2), c.orderId!.slice(2), word(c.originChainId!), c.originUser!.slice(2), c.originCurrency!.slice(2),
-          word(c.originAmount!), c.destinationUser!.slice(2), c.destinationCurrency!.slice(2), word(c.destinationAmount!), word(c.deadline!),
-          v.compactSignature.r.slice(2), v.compactSignature.vs.slice(2)];
-        expect(v.calldata, v.name).to.equal(`${selector}${words.join("")}`);
+    it("fill calldata is fill_7hVe's selector and the packed fields at their widths and (r, vs), written out by hand", () => {
+      const selector = toFunctionSelector("fill_7hVe()");
+      expect(selector).to.equal("0x00000026");
+      const fits = vectors.v2.filter((v) => fitsPackedFill(normalizeFillAttestation(v.input)));
+      for (const [i, v] of calldata.fill.entries()) {
+        const a = normalizeFillAttestation(fits[i]!.input);
+        const n = (value: bigint, bytes: number) => numberToHex(value, { size: bytes }).slice(2);
+        const packed = [a.requestId.slice(2), a.orderId.slice(2), n(a.originChainId, 8), a.originUser.slice(2), a.originCurrency.slice(2),
+          n(a.originAmount, 16), a.destinationUser.slice(26), a.destinationCurrency.slice(26), n(a.destinationAmount, 16), n(a.deadline, 5),
+          v.compactSignature.r.slice(2), v.compactSignature.vs.slice(2)].join("");
+        expect(packed.length / 2, v.name).to.equal(277);
+        expect(v.packed, v.name).to.equal(`0x${packed}`);
+        expect(v.calldata, v.name).to.equal(`${selector}${packed}`);
         // EIP-2098 by hand: vs = (v - 27) << 255 | s.
         const s = BigInt(slice(v.signature, 32, 64));
         const parity = BigInt(slice(v.signature, 64, 65)) - 27n;

@@ -21,15 +21,30 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "Ferry's contracts at the same addresses on every chain; --check verifies",
     load: async () => (await import("./commands/deploy.ts")).deployCommand,
   },
+  devnet: {
+    usage: "devnet send-steps <quote.json>",
+    summary: "send a quote's steps from a devnet account (reads .devnet/devnet.json)",
+    load: async () => (await import("./commands/devnet.ts")).devnet,
+  },
   keys: {
     usage: "keys create|list|revoke",
-    summary: "the service's API keys (in its database)",
+    summary: "the service's API keys (admin API or database)",
     load: async () => (await import("./commands/keys.ts")).keys,
   },
   "order-id": {
     usage: "order-id <file>",
     summary: "the protocol orderId of a quote's orderData",
     load: async () => (await import("./commands/orderId.ts")).orderId,
+  },
+  requests: {
+    usage: "requests parked|unpark",
+    summary: "requests the solver parked; unpark one once its cause is fixed",
+    load: async () => (await import("./commands/requests.ts")).requests,
+  },
+  serve: {
+    usage: "serve [--config ferry.json]",
+    summary: "run the service (API, solver, webhooks, admin API) against the configured chains",
+    load: async () => (await import("./commands/serve.ts")).serve,
   },
   webhook: {
     usage: "webhook sign|verify",
@@ -57,9 +72,10 @@ Global options:
   -h, --help   help; \`ferry <command> --help\` for a command
 
 Exit codes: 0 success/valid, 1 verification failed, 2 bad usage or input, 3 unexpected error.
-Inputs named <file> may be - for stdin. keys and webhooks open the service's database from its
-configuration (FERRY_CONFIG, DATABASE_URL, FERRY_DATA_DIR); the embedded one only while the service
-is stopped.
+Inputs named <file> may be - for stdin. keys, webhooks and requests act on a running service's
+admin API (--api-url / FERRY_API_URL with FERRY_ADMIN_TOKEN; on the devnet, from .devnet/devnet.json)
+or on its database (--data-dir / FERRY_DATA_DIR / DATABASE_URL; the embedded one only while the
+service is stopped).
 `;
 
 export async function runFerry(argv: readonly string[], io: CliIo): Promise<number> {

@@ -50,10 +50,17 @@ export type TransactionData = {
 
 export type StepCheck = { endpoint: string; method: "GET" | string };
 
+/** A `signature` step's item data (a usePermit quote): the EIP-712 message and where to post the signature. */
+export type SignatureData = {
+  sign: { signatureKind: "eip712" | string; domain: Record<string, unknown>; types: Record<string, unknown>; primaryType: string; value: Record<string, unknown>; message?: Record<string, unknown> };
+  post: { endpoint: string; method: string; body: Record<string, unknown> };
+  [key: string]: unknown;
+};
+
 export type StepItem = {
   /** `incomplete` at quote time. */
   status: "incomplete" | "complete" | string;
-  data: TransactionData;
+  data: TransactionData | SignatureData;
   check?: StepCheck;
   [key: string]: unknown;
 };
@@ -117,7 +124,10 @@ export type Quote = {
   [key: string]: unknown;
 };
 
-export type TradeType = "EXACT_INPUT" | "EXACT_OUTPUT";
+export type TradeType = "EXACT_INPUT" | "EXACT_OUTPUT" | "EXPECTED_OUTPUT";
+
+/** A destination call of a quote (`txs`): run from the Multicaller after the output is paid into it. */
+export type QuoteCall = { to: string; data?: string; value?: string };
 
 /** Body of POST /quote/v2 (the spec's fields; the server may accept more). */
 export type QuoteRequest = {
@@ -134,6 +144,13 @@ export type QuoteRequest = {
   referrer?: string;
   useExternalLiquidity?: boolean;
   originGasOverhead?: string;
+  refundTo?: string;
+  /** Basis points (a swap's tolerance). */
+  slippageTolerance?: string;
+  txs?: QuoteCall[];
+  txsGasLimit?: number;
+  topupGas?: boolean;
+  topupGasAmount?: string;
   [key: string]: unknown;
 };
 

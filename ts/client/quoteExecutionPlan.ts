@@ -5,7 +5,7 @@
 import { getAddress, type Address, type Hex } from "viem";
 import { assertQuote, type VerifiedDeposit } from "../core/verifyQuote.ts";
 import { FerryError } from "../core/errors.ts";
-import type { ChainRecord, Quote, StatusRecord, Step, StepItem } from "./apiTypes.ts";
+import type { ChainRecord, Quote, StatusRecord, Step, StepItem, TransactionData } from "./apiTypes.ts";
 import { ExecuteQuoteError, ExecuteQuoteErrorCode } from "./clientErrors.ts";
 import { statusRequestIdOf } from "./requestPaths.ts";
 
@@ -58,7 +58,7 @@ export function planQuoteExecution(quote: Quote): PlannedTransaction[] {
     step.items.forEach((item, itemIndex) => {
       if (item.status === "complete") return;
       const path = `steps[${stepIndex}].items[${itemIndex}].data`;
-      const data = item.data;
+      const data = item.data as TransactionData;
       let from: Address;
       let to: Address;
       try {

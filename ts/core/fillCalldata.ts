@@ -59,7 +59,7 @@ export const FILL_ABI = [
     name: "fillAndCall",
     stateMutability: "payable",
     inputs: [
-      { name: "fill", type: "bytes" },
+      { name: "packedFill", type: "bytes" },
       {
         name: "calls",
         type: "tuple[]",
@@ -104,10 +104,27 @@ export function packFill(attestation: FillAttestation, signature: Hex | CompactS
   return concat([...parts, compact.r, compact.vs]);
 }
 
+/**
+ * Whether the attestation has a packed form: the origin chain id, amounts and deadline fit their
+ * widths and the destination user and currency are EVM addresses. One that does not is filled
+ * through the full-ABI `fill(FillAttestation, bytes)` (the solver does so).
+ */
+export function fitsPackedFill(attestation: FillAttestation): boolean {
+  for (const [name, width] of PACKED_FIELDS) {
+    const value = attestation[name];
+    if (typeof value === "bigint") {
+      if (value >= 1n << BigInt(8 * width)) return false;
+    } else if (width === 20 && !/^0x0{24}[0-9a-fA-F]{40}$/.test(value)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /** The attestation (completed with `target`) and the signature a packed fill carries. INVALID_INPUT when it is not 277 bytes of hex. */
 export function unpackFill(packed: Hex, target: FillTarget): { attestation: FillAttestation; signature: CompactSignature } {
   if (!isHex(packed, { strict: true }) || hexToBytes(packed).length !== PACKED_FILL_LENGTH) {
-    throw new InvalidInputError(`expected ${PACKED_FILL_LENGTH} bytes of hex`, { path: "fill" });
+    throw new InvalidInputError(`expected ${PACKED_FILL_LENGTH} bytes of hex`, { path: "packedFill" });
   }
   const fields: Record<string, Hex> = {};
   let at = 0;

@@ -18,5 +18,8 @@ export * from "./depositoryAbi.ts";
 export * from "./depositCalldata.ts";
 export * from "./payoutRequest.ts";
 export * from "./executeCalldata.ts";
+export * from "./settlementRequest.ts";
+export * from "./permitDeposit.ts";
 export * from "./verifyQuote.ts";
 export * from "./webhookSignature.ts";
+export * from "./destinationCalls.ts";

@@ -21,6 +21,10 @@ export const DeployErrorCode = {
   UNSUPPORTED_CHAIN: "UNSUPPORTED_CHAIN",
   /** The allocator differs, and changing it now waits the Depository's delay (propose, then apply). */
   ALLOCATOR_CHANGE_DELAYED: "ALLOCATOR_CHANGE_DELAYED",
+  /** The RPC URL does not answer JSON-RPC (refused, timed out, not a node). */
+  RPC_UNREACHABLE: "RPC_UNREACHABLE",
+  /** The node at an RPC URL serves another chain than the configuration says. */
+  CHAIN_ID_MISMATCH: "CHAIN_ID_MISMATCH",
 } as const;
 
 /** The deterministic-deployment proxy is not on this chain; `instructions` says how to put it there. */
@@ -101,5 +105,21 @@ export class UnsupportedChainError extends FerryError {
 export class AllocatorChangeDelayedError extends FerryError {
   constructor(message: string, options: FerryErrorOptions = {}) {
     super(DeployErrorCode.ALLOCATOR_CHANGE_DELAYED, message, options);
+  }
+}
+
+/** An RPC URL that does not answer: `where` names the flag or config field it came from. */
+export class RpcUnreachableError extends FerryError {
+  readonly url: string;
+  constructor(where: string, url: string, reason: string, options: FerryErrorOptions = {}) {
+    super(DeployErrorCode.RPC_UNREACHABLE, `${url ? `${where} ${url}` : where} does not answer (${reason}): start the node or fix the URL`, options);
+    this.url = url;
+  }
+}
+
+/** The node answers with another chain id than expected. */
+export class ChainIdMismatchError extends FerryError {
+  constructor(where: string, url: string, expected: number, actual: number, options: FerryErrorOptions = {}) {
+    super(DeployErrorCode.CHAIN_ID_MISMATCH, `${where} ${url} serves chain ${actual}, not ${expected}: fix the URL or the chain id`, options);
   }
 }

@@ -87,3 +87,22 @@ export async function ensureDeterministicDeployer(args: {
   }
   return result;
 }
+
+/** The piece of an EIP-1193 provider this module needs (Hardhat's `connection.provider`, viem's transports). */
+export type RequestProvider = { request(args: { method: string; params?: unknown[] }): Promise<unknown> };
+
+/**
+ * Throws DETERMINISTIC_DEPLOYER_MISSING (with what to do) unless the standard proxy is on the chain,
+ * with its exact code. For paths that cannot install it themselves: the Ignition module checks this
+ * before it plans a single transaction, instead of sending to an address without code.
+ */
+export async function requireDeterministicDeployer(provider: RequestProvider): Promise<void> {
+  const chainId = Number(await provider.request({ method: "eth_chainId" }));
+  const code = String(await provider.request({ method: "eth_getCode", params: [DETERMINISTIC_DEPLOYER, "latest"] }));
+  if (code !== "0x" && code !== "" && keccak256(code as Hex) === keccak256(DETERMINISTIC_DEPLOYER_RUNTIME_CODE)) return;
+  if (code !== "0x" && code !== "") throw new DeploymentFailedError("deterministic deployer", `unexpected code at ${DETERMINISTIC_DEPLOYER} on chain ${chainId}`);
+  throw new DeterministicDeployerMissingError(
+    chainId,
+    `run \`npx ferry deploy --network <name>\` (or --rpc-url <url>) once, which installs it on a dev chain; on another chain send ${DETERMINISTIC_DEPLOYER_FUNDING} wei (0.01 ETH) to ${DETERMINISTIC_DEPLOYER_SIGNER}, then broadcast the presigned transaction (ts/deploy/deterministicDeployer.ts, e.g. cast publish)`,
+  );
+}

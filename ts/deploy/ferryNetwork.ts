@@ -10,7 +10,7 @@
 import type { NetworkManager } from "hardhat/types/network";
 import { createWalletClient, custom, type Hex, type PublicClient, type TestClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { DeployerKeyMissingError } from "./deployErrors.ts";
+import { DeployerKeyMissingError, RpcUnreachableError } from "./deployErrors.ts";
 import type { DeployWalletClient } from "./ferryDeployment.ts";
 
 /** Where `ferry deploy` reads the deployer key when the network does not configure one. */
@@ -33,8 +33,17 @@ export async function connectFerryNetwork(args: {
   env: Readonly<Record<string, string | undefined>>;
 }): Promise<FerryNetwork> {
   const connection = await args.network.create(args.name);
-  const publicClient = (await connection.viem.getPublicClient()) as unknown as PublicClient;
-  const chainId = await publicClient.getChainId();
+  let publicClient: PublicClient;
+  let chainId: number;
+  try {
+    // hardhat-viem asks the node for its chain id here already (HHE703 when it does not answer).
+    publicClient = (await connection.viem.getPublicClient()) as unknown as PublicClient;
+    chainId = await publicClient.getChainId();
+  } catch (error) {
+    await connection.close().catch(() => {});
+    const variable = `FERRY_RPC_URL_${args.name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+    throw new RpcUnreachableError(`network ${args.name} (URL: ${variable})`, "", socketCode(error) ?? "no JSON-RPC answer");
+  }
   const config = connection.networkConfig;
   const devChain = config.type === "edr-simulated" || (await isDevNode(publicClient));
   const testClient = devChain ? ((await connection.viem.getTestClient()) as unknown as TestClient) : undefined;
@@ -80,4 +89,13 @@ async function isDevNode(publicClient: PublicClient): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The socket error's code (ECONNREFUSED, …) a few causes down an RPC client's error, if any. */
+export function socketCode(error: unknown): string | undefined {
+  for (let cause: unknown = error, depth = 0; cause && depth < 6; cause = (cause as { cause?: unknown }).cause, depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === "string" && /^E[A-Z_]+$/.test(code)) return code;
+  }
+  return undefined;
 }

@@ -2,7 +2,7 @@
  * The devnet's chains, ready for the service: two EDR chains on loopback (hardhat.config.ts "origin"
  * 31337 and "destination" 31338), Ferry deployed on both at the same addresses (ts/deploy, records
  * written to `deploymentsDir`), the 6-decimal stablecoin at the same address on both, minted to every
- * funded test account. `startDevnet` (npm start), the benchmarks and the solver tests all start
+ * funded test account, and the canonical Permit2 at its canonical address (./devnetPermit2.ts). `startDevnet` (npm start), the benchmarks and the solver tests all start
  * their chains here, so they run exactly what `npm start` runs.
  */
 import type { NetworkManager } from "hardhat/types/network";
@@ -13,7 +13,9 @@ import { deployFerryContracts } from "../deploy/ferryDeployment.ts";
 import { accountWithRole, devnetAccounts, hardhatTestAccount, HARDHAT_FUNDED_ACCOUNTS, type DevnetAccount } from "./devnetAccounts.ts";
 import { startDevnetChain, type DevnetChain } from "./devnetChain.ts";
 import type { DevnetChainInput } from "./devnetConfig.ts";
+import { deployDevnetMarket, type DevnetMarket } from "./devnetMarket.ts";
 import { DEVNET_STABLECOIN, stablecoinAddress, deployStablecoin } from "./devnetStablecoin.ts";
+import { ensurePermit2 } from "./devnetPermit2.ts";
 
 /** The chains: hardhat.config.ts network → protocol name. */
 export const DEVNET_CHAINS = [
@@ -30,6 +32,8 @@ export type DevnetChains = {
   /** What devnetConfig needs per chain (ids, names, RPC URLs, deployment records). */
   inputs: DevnetChainInput[];
   stablecoin: Address;
+  /** The destination chain's market (./devnetMarket.ts): a Uniswap V2 WETH/fUSD pool and an ERC-4626 vault. */
+  market: DevnetMarket & { chainId: number };
   accounts: DevnetAccount[];
   serviceEnv: DevnetServiceEnv;
   /** Stops both chains (idempotent). */
@@ -82,14 +86,19 @@ export async function startDevnetChains(options: {
       await writeDeploymentRecord(options.deploymentsDir, result.record);
       log(`deploying the ${DEVNET_STABLECOIN.symbol} stablecoin on ${chain.chainId} and minting to ${holders.length} test accounts…`);
       stablecoin = await deployStablecoin({ publicClient: chain.publicClient, walletClient, holders });
+      // Permit2 deposits (usePermit) go through the canonical Permit2 at its canonical address.
+      await ensurePermit2({ publicClient: chain.publicClient, testClient: chain.testClient });
       inputs.push({ id: chain.chainId, name: spec.name, displayName: spec.displayName, rpcUrl: chain.rpcUrl, record: result.record });
     }
+    const destination = chains[1]!;
+    log(`deploying the Uniswap V2 WETH/${DEVNET_STABLECOIN.symbol} pool and the vault on ${destination.chainId}…`);
+    const market = { chainId: destination.chainId, ...(await deployDevnetMarket({ publicClient: destination.publicClient, walletClient: destination.walletClient(deployer.privateKey), stablecoin: stablecoin! })) };
     const serviceEnv: DevnetServiceEnv = {
       FERRY_ALLOCATOR_KEY: allocator.privateKey,
       FERRY_ATTESTER_KEY: attester.privateKey,
       FERRY_SOLVER_KEY: solver.privateKey,
     };
-    return { chains: [...chains], inputs, stablecoin: stablecoin!, accounts, serviceEnv, close };
+    return { chains: [...chains], inputs, stablecoin: stablecoin!, market, accounts, serviceEnv, close };
   } catch (error) {
     await close();
     throw error;

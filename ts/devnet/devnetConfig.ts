@@ -2,7 +2,10 @@
  * The service configuration of the devnet, built in code through the config parser (the same rules
  * as a FERRY_CONFIG file): both chains with their RPC URLs, protocol names, the contracts of the
  * deployment records, the stablecoin as an erc20 currency, USD prices for quotes (ETH 3000, the
- * stablecoin 1), PGlite under the devnet's data dir, the solver polling every DEVNET_SOLVER_POLL_MS.
+ * stablecoin 1), swap price sources — the destination chain's ETH/fUSD from its real Uniswap V2 pool
+ * (./devnetMarket.ts), the origin chain's from a **fixed** price of 3000 fUSD per ETH (the devnet's
+ * labelled fixed price, `DEVNET_FIXED_ETH_PRICE`) — PGlite under the devnet's data dir, the solver
+ * polling every DEVNET_SOLVER_POLL_MS.
  * Keys and the other overrides (FERRY_SOLVER, FERRY_SOLVER_POLL_MS, FERRY_WEBHOOKS, …) come from `env`,
  * as for any service.
  */
@@ -18,6 +21,9 @@ export const DEVNET_SOLVER_POLL_MS = 100;
 /** The devnet's USD prices: ETH at 3000, the test stablecoin at 1. */
 export const DEVNET_USD_PRICES = { eth: "3000", stablecoin: "1" } as const;
 
+/** The devnet's fixed swap price on the origin chain (fUSD per ETH): a configured price, not a market. */
+export const DEVNET_FIXED_ETH_PRICE = "3000";
+
 export type DevnetChainInput = {
   id: number;
   /** Protocol chain name, e.g. "ferry-origin". */
@@ -30,6 +36,8 @@ export type DevnetChainInput = {
 export function devnetConfig(args: {
   chains: readonly DevnetChainInput[];
   stablecoin: Address;
+  /** The destination's Uniswap V2 WETH/fUSD pair (./devnetMarket.ts); without it only the fixed price is configured. */
+  market?: { chainId: number; uniswapV2Pair: Address; wrappedNative: Address };
   dataDir: string;
   deploymentsDir: string;
   host: string;
@@ -45,6 +53,26 @@ export function devnetConfig(args: {
     // Webhook deliveries leave within ~100 ms of a status change.
     webhooks: { pollIntervalMs: 100 },
     solver: { pollIntervalMs: DEVNET_SOLVER_POLL_MS },
+    quotes: {
+      priceSources: [
+        ...args.chains
+          .filter((chain) => chain.id !== args.market?.chainId)
+          .map((chain) => ({ type: "fixed" as const, chainId: chain.id, base: "ETH", quote: DEVNET_STABLECOIN.symbol, price: DEVNET_FIXED_ETH_PRICE })),
+        ...(args.market
+          ? [
+              {
+                type: "uniswapV2" as const,
+                chainId: args.market.chainId,
+                base: "ETH",
+                quote: DEVNET_STABLECOIN.symbol,
+                pair: args.market.uniswapV2Pair,
+                baseToken: args.market.wrappedNative,
+                quoteToken: args.stablecoin,
+              },
+            ]
+          : []),
+      ],
+    },
     deploymentsDir: args.deploymentsDir,
     chains: args.chains.map((chain) => ({
       id: chain.id,

@@ -1,7 +1,8 @@
 /**
  * `.devnet/devnet.json`: what a client needs to use the devnet (docs/architecture.md "Devnet — the main command"):
- * `{ apiUrl, websocketUrl, chains: [{ id, name, rpcUrl, contracts }], accounts: [{ address, privateKey, role }], apiKey, webhookUrl? }`.
- * It holds the (public) Hardhat test keys; the terminal never shows them.
+ * `{ apiUrl, websocketUrl, chains: [{ id, name, rpcUrl, contracts }], accounts: [{ address, privateKey, role }], apiKey, adminToken, webhookUrl? }`.
+ * It holds the (public) Hardhat test keys and the devnet service's admin token (mode 0600); the
+ * terminal never shows them. The `ferry` CLI reads it (ts/cli/devnetJson.ts).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -16,8 +17,10 @@ export type DevnetFile = {
   websocketUrl: string;
   chains: DevnetFileChain[];
   accounts: DevnetAccount[];
-  /** A real API key of the service (only its hash is stored there). */
+  /** A real API key of the service (only its hash is stored there); FERRY_DEVNET_API_KEY pins it. */
   apiKey: string;
+  /** The service's admin token (FERRY_ADMIN_TOKEN; random per run unless set): `ferry keys|webhooks|requests` use it. */
+  adminToken: string;
   /** The apiKey's webhook endpoint, when the devnet was started with one (FERRY_DEVNET_WEBHOOK_URL). */
   webhookUrl?: string;
 };

@@ -11,7 +11,8 @@ export function devnetSummary(file: DevnetFile, args: { devnetFilePath: string; 
   lines.push(`  stablecoin ${args.stablecoinSymbol} (6 decimals), same address on both chains`);
   lines.push("  accounts (Hardhat's public test keys, in the file below; never use them on a real chain):");
   for (const account of file.accounts) lines.push(`    ${account.role.padEnd(10)}${account.address}`);
-  lines.push("  apiKey     a real key of the service (higher rate limit), in the file below");
+  lines.push("  apiKey     a real key of the service (higher rate limit), in the file below (FERRY_DEVNET_API_KEY pins it)");
+  lines.push("  admin      ferry keys|webhooks|requests act on this devnet (admin token in the file below)");
   lines.push(
     file.webhookUrl
       ? `  webhooks   status changes of requests quoted with the apiKey → ${file.webhookUrl}`

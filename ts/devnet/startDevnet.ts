@@ -2,7 +2,9 @@
  * Starts the devnet: two EDR chains on loopback (hardhat.config.ts "origin" 31337 and "destination"
  * 31338), Ferry deployed on both at the same addresses (ts/deploy, records in `deploymentsDir`), the
  * 6-decimal stablecoin at the same address on both, minted to the test accounts, then the service
- * (embedded PGlite) — and writes `devnet.json`. `close()` stops the service, then both chains.
+ * (embedded PGlite, emptied first: the chains start fresh every run, ./devnetData.ts) with its admin
+ * API on — and writes `devnet.json`. Ports are checked free first (./devnetPorts.ts). `close()` stops
+ * the service, then both chains.
  */
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
@@ -14,6 +16,8 @@ import { startDevnetChains, type DevnetChains } from "./devnetChains.ts";
 import { devnetConfig } from "./devnetConfig.ts";
 import { writeDevnetFile, type DevnetFile } from "./devnetFile.ts";
 import { DEVNET_STABLECOIN } from "./devnetStablecoin.ts";
+import { resetDevnetData } from "./devnetData.ts";
+import { assertPortsFree } from "./devnetPorts.ts";
 
 export type DevnetOptions = {
   network: NetworkManager;
@@ -31,6 +35,8 @@ export type DevnetOptions = {
    * of a request quoted with the key is POSTed there, signed with the key (ts/service/webhooks).
    */
   webhookUrl?: string;
+  /** The devnet API key (FERRY_DEVNET_API_KEY): the same key across restarts. Default: a new random key each run. */
+  apiKey?: string;
   /** The process environment: the service keys are set in it (FERRY_ALLOCATOR_KEY …). */
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
@@ -56,6 +62,13 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
   };
 
   try {
+    await assertPortsFree(host, [
+      { port: options.originPort, role: "the origin chain, FERRY_DEVNET_ORIGIN_PORT" },
+      { port: options.destinationPort, role: "the destination chain, FERRY_DEVNET_DESTINATION_PORT" },
+      { port: options.apiPort, role: "the API, FERRY_PORT" },
+    ]);
+    const dataDir = join(devnetDir, "data");
+    if (resetDevnetData(dataDir)) log(`emptied ${dataDir}: the chains start fresh, so does the database`);
     devnetChains = await startDevnetChains({
       network: options.network,
       deploymentsDir,
@@ -63,16 +76,19 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
       ports: [options.originPort, options.destinationPort],
       log,
     });
-    const { inputs, stablecoin, accounts } = devnetChains;
+    const { inputs, stablecoin, accounts, market } = devnetChains;
     // The service's keys, through the environment as for any deployment (never printed).
     Object.assign(env, devnetChains.serviceEnv);
     // Webhook signing keys are stored encrypted under this key (ts/service/webhooks/README.md): a fresh
     // one per devnet run unless the caller set one, so webhooks set in an earlier run must be set again.
     env.FERRY_WEBHOOK_SECRET_KEY ||= randomBytes(32).toString("hex");
+    // The admin API (ferry keys|webhooks|requests on the running devnet): a fresh token per run unless set.
+    env.FERRY_ADMIN_TOKEN ||= randomBytes(32).toString("hex");
     const config = devnetConfig({
       chains: inputs,
       stablecoin,
-      dataDir: join(devnetDir, "data"),
+      market,
+      dataDir,
       deploymentsDir,
       host,
       port: options.apiPort,
@@ -84,9 +100,9 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
     server = await startServer({ config });
     // A real key in the service's store (only its hash is stored): requests made with it get the
     // higher rate limit. It is a devnet credential and goes only into devnet.json.
-    const { key: apiKey } = await apiKeyStore(server.store).createApiKey("devnet");
+    const { key: apiKey } = await apiKeyStore(server.store).createApiKey("devnet", undefined, options.apiKey ? { key: options.apiKey } : {});
     if (options.webhookUrl) {
-      const webhooks = webhookStore(server.store, { secretKey: parseWebhookSecretKey(env.FERRY_WEBHOOK_SECRET_KEY), allowHttp: config.webhooks.allowHttp });
+      const webhooks = webhookStore(server.store, { secretKey: parseWebhookSecretKey(env.FERRY_WEBHOOK_SECRET_KEY), allowHttp: config.webhooks.allowHttp, denyNetworks: config.webhooks.denyNetworks });
       await webhooks.setWebhook({ apiKey, url: options.webhookUrl });
     }
 
@@ -97,10 +113,17 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
         id: input.id,
         name: input.name,
         rpcUrl: input.rpcUrl,
-        contracts: { ...input.record.addresses, stablecoin },
+        contracts: {
+          ...input.record.addresses,
+          stablecoin,
+          ...(input.id === market.chainId
+            ? { wrappedNative: market.wrappedNative, uniswapV2Factory: market.uniswapV2Factory, uniswapV2Pair: market.uniswapV2Pair, vault: market.vault }
+            : {}),
+        },
       })),
       accounts,
       apiKey,
+      adminToken: env.FERRY_ADMIN_TOKEN,
       ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
     };
     const filePath = join(devnetDir, "devnet.json");

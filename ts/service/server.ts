@@ -3,10 +3,13 @@
  * FERRY_HOST / server.host say otherwise). Owns shutdown: SIGINT/SIGTERM close the server (in-flight
  * requests finish, new ones get 503), a second signal or a 10 s timeout forces the exit.
  *
+ * Operators run it with `ferry serve --config ferry.json` (ts/cli/commands/serve.ts: checks the chains,
+ * contracts and database first and reports each stage); running this file directly still works:
  *   FERRY_CONFIG=ferry.json node ts/service/server.ts
  */
 import { pathToFileURL } from "node:url";
 import type { FastifyServerOptions } from "fastify";
+import { Registry } from "prom-client";
 import type { FerryConfig } from "./config/configSchema.ts";
 import { loadConfig } from "./config/loadConfig.ts";
 import { redactConfig } from "./config/redactConfig.ts";
@@ -15,8 +18,10 @@ import type { FerryApp } from "./http/ferryApp.ts";
 import type { ReadinessCheck } from "./http/routes/ready.ts";
 import { rpcReadinessCheck } from "./http/rpcReadinessCheck.ts";
 import { createChainClients, type ChainClients } from "./chains/chainClients.ts";
+import { createChainMetrics } from "./chains/chainMetrics.ts";
 import { resolveAccounts, type ServiceAccounts } from "./chains/serviceAccounts.ts";
 import { createTransactionIndexer } from "./solver/indexTransaction.ts";
+import { createPermitDepositSubmitter } from "./solver/submitPermitDeposit.ts";
 import { configuredStoreOptions } from "./store/configuredStore.ts";
 import { createStore, type Store } from "./store/createStore.ts";
 import { solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
@@ -66,14 +71,23 @@ export async function startServer(options: {
     // Resolved and created once for the process: the app and the solver share them.
     const accounts = options.deps?.accounts ?? resolveAccounts(config);
     const solverPollMs = (options.solver ? options.solver.pollIntervalMs : undefined) ?? config.solver.pollIntervalMs;
+    // One registry for the process: HTTP, store, RPC-per-URL and indexer metrics all on GET /metrics.
+    const metricsRegistry = options.deps?.metricsRegistry ?? new Registry();
     const clients =
       options.deps?.chainClients ??
-      createChainClients(config.chains, { ...(accounts.solver && { solver: accounts.solver }), pollingIntervalMs: Math.min(solverPollMs, 1000) });
+      createChainClients(config.chains, {
+        ...(accounts.solver && { solver: accounts.solver }),
+        ...(accounts.attester && { attester: accounts.attester }),
+        pollingIntervalMs: Math.min(solverPollMs, 1000),
+        metrics: createChainMetrics(metricsRegistry),
+      });
     const deps: AppDeps = {
       checks: [...clients.all().map(rpcReadinessCheck), databaseReadinessCheck(store)],
+      metricsRegistry,
       accounts,
       chainClients: clients,
       transactionIndexer: createTransactionIndexer({ store, clients, chains: config.chains }),
+      permitSubmitter: createPermitDepositSubmitter({ store, clients, chains: config.chains, allocator: accounts.allocator }),
       ...options.deps,
       store,
     };
@@ -82,7 +96,7 @@ export async function startServer(options: {
     const url = await app.listen({ host: config.server.host, port: config.server.port });
     app.log.info({ config: redactConfig(config), database: store.engine.kind }, "ferry service listening");
     const log = serviceLogger(app);
-    const solver = maybeStartSolver({ config, store, log, accounts, clients }, options.solver);
+    const solver = maybeStartSolver({ config, store, log, accounts, clients, metricsRegistry }, options.solver);
     const webhooks = maybeStartWebhooks(config, store, log, options.webhooks);
     // The solver and the webhook worker stop (in-flight work finishes or is left under its lease) before
     // the app closes, and so before the store does.
@@ -104,7 +118,7 @@ function serviceLogger(app: FerryApp): Logger {
 }
 
 function maybeStartSolver(
-  { config, store, log, accounts, clients }: { config: FerryConfig; store: Store; log: Logger; accounts: ServiceAccounts; clients: ChainClients },
+  { config, store, log, accounts, clients, metricsRegistry }: { config: FerryConfig; store: Store; log: Logger; accounts: ServiceAccounts; clients: ChainClients; metricsRegistry: Registry },
   options: ServerSolverOptions | undefined,
 ): RunningSolver | undefined {
   if (options === false || !config.solver.enabled) return undefined;
@@ -114,7 +128,7 @@ function maybeStartSolver(
   }
   const pollIntervalMs = options?.pollIntervalMs ?? config.solver.pollIntervalMs;
   log.info({ solver: config.accounts.solver, pollIntervalMs }, "solver started");
-  return startSolver({ config, store, log, pollIntervalMs, accounts, clients });
+  return startSolver({ config, store, log, pollIntervalMs, accounts, clients, metricsRegistry });
 }
 
 function maybeStartWebhooks(config: FerryConfig, store: Store, log: Logger, options: ServerWebhookOptions | undefined): RunningWebhookWorker | undefined {

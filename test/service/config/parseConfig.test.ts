@@ -34,7 +34,7 @@ function invalid(json: unknown, env: Env = {}): ConfigInvalidError {
 describe("parseConfig", function () {
   it("applies defaults: 127.0.0.1, rate limits, data dir and deployments dir under the base dir", function () {
     const config = parseConfig({}, {}, "/srv/ferry");
-    expect(config.server).to.deep.equal({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, apiKeyCacheSeconds: 5 });
+    expect(config.server).to.deep.equal({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, apiKeyCacheSeconds: 5, statusCacheRefreshMs: 250, corsOrigins: ["*"] });
     expect(config.rateLimits).to.deep.equal({ anonymousPerMinute: 120, apiKeyPerMinute: 1200 });
     expect(config.database).to.deep.equal({ dataDir: "/srv/ferry/.ferry/data" });
     expect(config.deploymentsDir).to.equal("/srv/ferry/deployments");
@@ -50,20 +50,31 @@ describe("parseConfig", function () {
       batchSize: 20,
       leaseMs: 60_000,
       allowHttp: false,
+      maxInFlightPerEndpoint: 4,
+      denyNetworks: ["169.254.0.0/16", "fe80::/10"],
     });
-    expect(config.solver).to.deep.equal({ enabled: true, pollIntervalMs: 1000 });
+    expect(config.solver).to.deep.equal({ enabled: true, pollIntervalMs: 1000, maxGasPerTransaction: 500_000, fillDeadlineMarginSeconds: 30, strayRefundMinimumUsd: "1" });
     expect(config.log).to.deep.equal({ level: "info" });
   });
 
   it("reads webhook settings from the file and the webhook secret key from FERRY_WEBHOOK_SECRET_KEY only", function () {
     const secret = "ab".repeat(32);
     const config = parseConfig(
-      { webhooks: { timeoutMs: 500, maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, pollIntervalMs: 10, batchSize: 4, leaseMs: 2000, allowHttp: true } },
+      {
+        webhooks: {
+          timeoutMs: 500, maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, pollIntervalMs: 10, batchSize: 4, leaseMs: 2000, allowHttp: true,
+          maxInFlightPerEndpoint: 2, denyNetworks: ["10.0.0.0/8", "fc00::/7"],
+        },
+      },
       { FERRY_WEBHOOK_SECRET_KEY: secret },
       "/",
     );
     const { secretKey, ...settings } = config.webhooks;
-    expect(settings).to.deep.equal({ enabled: true, timeoutMs: 500, maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, pollIntervalMs: 10, batchSize: 4, leaseMs: 2000, allowHttp: true });
+    expect(settings).to.deep.equal({
+      enabled: true, timeoutMs: 500, maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, pollIntervalMs: 10, batchSize: 4, leaseMs: 2000, allowHttp: true,
+      maxInFlightPerEndpoint: 2, denyNetworks: ["10.0.0.0/8", "fc00::/7"],
+    });
+    expect(() => parseConfig({ webhooks: { denyNetworks: ["10.0.0.0/33"] } }, {}, "/")).to.throw(/webhooks\.denyNetworks\[0\]/);
     expect(secretKey?.reveal()).to.equal(secret);
     expect(parseConfig({}, {}, "/").webhooks.secretKey).to.equal(undefined);
   });
@@ -85,13 +96,57 @@ describe("parseConfig", function () {
     }
   });
 
+  it("parseConfig_adminToken_fromFerryAdminTokenOnly_32to512VisibleCharacters_neverEchoed", function () {
+    const token = "t0k3n-".repeat(8);
+    const config = parseConfig({}, { FERRY_ADMIN_TOKEN: token }, "/");
+    expect(config.admin.token?.reveal()).to.equal(token);
+    expect(JSON.stringify(redactConfig(resolveChainContracts(config, new Map())))).to.not.include(token);
+    expect(secretValues(config)).to.include(token);
+    expect(parseConfig({}, {}, "/").admin).to.deep.equal({});
+    expect(parseConfig({}, { FERRY_ADMIN_TOKEN: "" }, "/").admin).to.deep.equal({});
+    for (const bad of ["short-token", `${"x".repeat(20)} ${"y".repeat(20)}`, "z".repeat(513), `${"é".repeat(40)}`]) {
+      const error = invalid({}, { FERRY_ADMIN_TOKEN: bad });
+      expect(error.field).to.equal("FERRY_ADMIN_TOKEN");
+      expect(error.message).not.to.contain(bad);
+    }
+    expect(invalid({ admin: { token: token } }).field).to.equal("admin");
+  });
+
   it("parses a chain with defaults and checksummed addresses", function () {
     const config = resolveChainContracts(
       parseConfig({ chains: [chain({ erc20Currencies: [{ address: "0x5fbdb2315678afecb367f032d93f642f64180aa3", symbol: "USDC", name: "USD Coin", decimals: 6 }] })] }, {}, "/"),
       new Map(),
     );
-    expect(config.chains[0]).to.deep.include({ confirmations: 1, depositEnabled: true, disabled: false, baseChainId: 31337, tags: [] });
+    expect(config.chains[0]).to.deep.include({ confirmations: 12, finalityTag: null, maxLogRange: 2000, depositEnabled: true, disabled: false, baseChainId: 31337, tags: [] });
+    expect(config.chains[0]!.rpcUrls).to.deep.equal(["http://127.0.0.1:8545"]);
+    expect(config.chains[0]!.rpc).to.deep.equal({ timeoutMs: 4000, retryCount: 2, retryDelayMs: 250, maxHeadLagBlocks: 10 });
     expect(config.chains[0]!.erc20Currencies[0]!.address).to.equal("0x5FbDB2315678afecb367f032d93F642f64180aa3");
+  });
+
+  it("parseConfig_chainReading_fromTheFileThenTheEnvironment", function () {
+    const file = {
+      chains: [
+        chain({ rpcUrls: ["http://a.example", "http://b.example"], confirmations: 3, finalityTag: "safe", maxLogRange: 500, rpc: { timeoutMs: 900, retryDelayMs: 10 } }),
+        chain({ id: 10, name: "other", rpcUrl: "https://public.example" }),
+      ],
+    };
+    const fromFile = parseConfig(file, {}, "/");
+    expect(fromFile.chains[0]).to.deep.include({ rpcUrl: "http://127.0.0.1:8545", confirmations: 3, finalityTag: "safe", maxLogRange: 500 });
+    expect(fromFile.chains[0]!.rpcUrls).to.deep.equal(["http://a.example", "http://b.example"]);
+    expect(fromFile.chains[0]!.rpc).to.deep.equal({ timeoutMs: 900, retryCount: 2, retryDelayMs: 10, maxHeadLagBlocks: 10 });
+    const fromEnv = parseConfig(file, { FERRY_RPC_URLS_10: "https://k.example/v2/secretkey123, https://l.example", FERRY_RPC_TIMEOUT_MS: "1500", FERRY_RPC_RETRY_COUNT: "0" }, "/");
+    // The public rpcUrl stays the file's: the env's URLs may carry API keys.
+    expect(fromEnv.chains[1]).to.deep.include({ rpcUrl: "https://public.example" });
+    expect(fromEnv.chains[1]!.rpcUrls).to.deep.equal(["https://k.example/v2/secretkey123", "https://l.example"]);
+    expect(fromEnv.chains[0]!.rpcUrls).to.deep.equal(["http://a.example", "http://b.example"]);
+    for (const c of fromEnv.chains) expect(c.rpc).to.deep.include({ timeoutMs: 1500, retryCount: 0 });
+    expect(invalid({ chains: [chain()] }, { FERRY_RPC_URLS_31337: "ftp://x/secretpath" }).field).to.equal("FERRY_RPC_URLS_31337");
+    expect(invalid({ chains: [chain()] }, { FERRY_RPC_URLS_31337: "ftp://x/secretpath" }).message).not.to.contain("secretpath");
+    expect(invalid({ chains: [chain()] }, { FERRY_RPC_TIMEOUT_MS: "5" }).field).to.equal("FERRY_RPC_TIMEOUT_MS");
+    expect(invalid({ chains: [chain({ finalityTag: "latest" })] }).field).to.equal("chains[0].finalityTag");
+    expect(invalid({ chains: [chain({ rpcUrls: [] })] }).field).to.equal("chains[0].rpcUrls");
+    expect(invalid({ chains: [chain({ maxLogRange: 0 })] }).field).to.equal("chains[0].maxLogRange");
+    expect(invalid({ chains: [chain({ rpc: { retries: 1 } })] }).field).to.equal("chains[0].rpc.retries");
   });
 
   it("lets the environment override the file", function () {
@@ -109,13 +164,14 @@ describe("parseConfig", function () {
   it("parseConfig_processSwitches_fromTheFileThenTheEnvironment", function () {
     const file = { solver: { enabled: false, pollIntervalMs: 250 }, webhooks: { enabled: false }, log: { level: "debug" } };
     const fromFile = parseConfig(file, {}, "/");
-    expect(fromFile.solver).to.deep.equal({ enabled: false, pollIntervalMs: 250 });
+    const safety = { maxGasPerTransaction: 500_000, fillDeadlineMarginSeconds: 30, strayRefundMinimumUsd: "1" };
+    expect(fromFile.solver).to.deep.equal({ enabled: false, pollIntervalMs: 250, ...safety });
     expect(fromFile.webhooks.enabled).to.equal(false);
     expect(fromFile.log.level).to.equal("debug");
 
     const env = { FERRY_SOLVER: "on", FERRY_SOLVER_POLL_MS: "100", FERRY_WEBHOOKS: "on", FERRY_LOG_LEVEL: "warn" };
     const fromEnv = parseConfig(file, env, "/");
-    expect(fromEnv.solver).to.deep.equal({ enabled: true, pollIntervalMs: 100 });
+    expect(fromEnv.solver).to.deep.equal({ enabled: true, pollIntervalMs: 100, ...safety });
     expect(fromEnv.webhooks.enabled).to.equal(true);
     expect(fromEnv.log.level).to.equal("warn");
 
@@ -124,8 +180,15 @@ describe("parseConfig", function () {
     expect(off.webhooks.enabled).to.equal(false);
     // An empty variable is unset.
     const empty = parseConfig(file, { FERRY_SOLVER: "", FERRY_SOLVER_POLL_MS: "", FERRY_WEBHOOKS: "", FERRY_LOG_LEVEL: "" }, "/");
-    expect(empty.solver).to.deep.equal({ enabled: false, pollIntervalMs: 250 });
+    expect(empty.solver).to.deep.equal({ enabled: false, pollIntervalMs: 250, ...safety });
     expect(empty.log.level).to.equal("debug");
+  });
+
+  it("parseConfig_solverSafetySettings_fromTheFileThenTheEnvironment", function () {
+    const file = { solver: { maxGasPerTransaction: 400_000, fillDeadlineMarginSeconds: 60, strayRefundMinimumUsd: "2.5" } };
+    expect(parseConfig(file, {}, "/").solver).to.include({ maxGasPerTransaction: 400_000, fillDeadlineMarginSeconds: 60, strayRefundMinimumUsd: "2.5" });
+    const env = { FERRY_SOLVER_MAX_GAS: "300000", FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS: "0", FERRY_STRAY_REFUND_MINIMUM_USD: "0.25" };
+    expect(parseConfig(file, env, "/").solver).to.include({ maxGasPerTransaction: 300_000, fillDeadlineMarginSeconds: 0, strayRefundMinimumUsd: "0.25" });
   });
 
   it("reads private keys from the env names in keyEnv only, and derives their addresses", function () {
@@ -169,6 +232,12 @@ describe("parseConfig", function () {
       [{}, { FERRY_WEBHOOKS: "no" }, "FERRY_WEBHOOKS"],
       [{}, { FERRY_LOG_LEVEL: "verbose" }, "FERRY_LOG_LEVEL"],
       [{ solver: { pollIntervalMs: 5 } }, {}, "solver.pollIntervalMs"],
+      [{ solver: { maxGasPerTransaction: 20_000 } }, {}, "solver.maxGasPerTransaction"],
+      [{ solver: { fillDeadlineMarginSeconds: -1 } }, {}, "solver.fillDeadlineMarginSeconds"],
+      [{ solver: { strayRefundMinimumUsd: "1e3" } }, {}, "solver.strayRefundMinimumUsd"],
+      [{}, { FERRY_SOLVER_MAX_GAS: "1000" }, "FERRY_SOLVER_MAX_GAS"],
+      [{}, { FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS: "soon" }, "FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS"],
+      [{}, { FERRY_STRAY_REFUND_MINIMUM_USD: "-1" }, "FERRY_STRAY_REFUND_MINIMUM_USD"],
       [{ solver: { enabled: "off" } }, {}, "solver.enabled"],
       [{ solver: { keys: 1 } }, {}, "solver.keys"],
       [{ webhooks: { enabled: 0 } }, {}, "webhooks.enabled"],
@@ -188,7 +257,10 @@ describe("parseConfig", function () {
       serviceFeeBps: 10,
       fixedFeeUsd: "0",
       timeEstimateSeconds: 30,
-      gas: { depositNative: 35_000, depositErc20: 75_000, fillNative: 80_000, fillErc20: 110_000 },
+      gas: { depositNative: 35_000, depositErc20: 75_000, fillNative: 80_000, fillErc20: 110_000, fillWithCalls: 150_000, callDefault: 150_000, topupCall: 40_000 },
+      priceSources: [],
+      swapSlippageBps: 50,
+      topupGasUsd: "2",
     });
     const config = parseConfig(
       {
@@ -265,6 +337,19 @@ describe("redactConfig", function () {
     for (const text of [JSON.stringify(config), inspect(config, { depth: 10 }), String(config.keys.solver), `${config.database.url}`]) {
       for (const secret of material) expect(text).not.to.contain(secret);
     }
+  });
+
+  it("redactConfig_rpcUrls_showOnlySchemeAndHost_andTheirKeysAreScrubbed", function () {
+    const withUrls = resolveChainContracts(
+      parseConfig({ chains: [chain({ rpcUrls: ["https://eth.example/v2/k3yk3yk3yk3y", "https://user:pa55word@rpc.example", "http://127.0.0.1:8545"] })] }, {}, "/"),
+      new Map(),
+    );
+    const redacted = redactConfig(withUrls);
+    expect(redacted.chains[0]!.rpcUrls).to.deep.equal(["https://eth.example/[redacted]", "https://rpc.example/[redacted]", "http://127.0.0.1:8545"]);
+    expect(JSON.stringify(redacted)).not.to.contain("k3yk3yk3yk3y");
+    const secrets = secretValues(withUrls);
+    expect(scrubSecrets("fetch https://eth.example/v2/k3yk3yk3yk3y failed", secrets)).not.to.contain("k3yk3yk3yk3y");
+    expect(scrubSecrets("auth pa55word", secrets)).not.to.contain("pa55word");
   });
 
   it("scrubs secret values out of free text", function () {

@@ -86,7 +86,7 @@ describe("GET /chains", function () {
             wsRpcUrl: "ws://127.0.0.1:8545",
             explorerUrl: "http://127.0.0.1:4000",
             nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18 },
-            erc20Currencies: [{ address: "0x5fbdb2315678afecb367f032d93f642f64180aa3", symbol: "USDC", name: "USD Coin", decimals: 6 }],
+            erc20Currencies: [{ address: "0x5fbdb2315678afecb367f032d93f642f64180aa3", symbol: "USDC", name: "USD Coin", decimals: 6, usdPrice: "1" }],
           },
         ],
       }),
@@ -103,14 +103,14 @@ describe("GET /chains", function () {
     expect(chains).to.have.length(1);
     const chain = chains[0]!;
     expectFields(chain, CHAIN_FIELDS, "chain");
-    expectFields(chain.currency, { ...CURRENCY_FIELDS, supportsBridging: "boolean" }, "currency");
+    expectFields(chain.currency, { ...CURRENCY_FIELDS, supportsBridging: "boolean", strayRefundMinimum: "string" }, "currency");
     for (const [i, token] of chain.featuredTokens.entries()) {
       expectFields(token, { ...CURRENCY_FIELDS, metadata: "object" }, `featuredTokens[${i}]`);
       expect(kind(token.metadata.logoURI)).to.equal("string");
     }
     expect(chain.erc20Currencies).to.have.length(1);
     for (const [i, currency] of chain.erc20Currencies.entries()) {
-      expectFields(currency, { ...CURRENCY_FIELDS, withdrawalFee: "number", depositFee: "number", surgeEnabled: "boolean" }, `erc20Currencies[${i}]`);
+      expectFields(currency, { ...CURRENCY_FIELDS, withdrawalFee: "number", depositFee: "number", surgeEnabled: "boolean", strayRefundMinimum: "string" }, `erc20Currencies[${i}]`);
     }
     for (const [i, currency] of chain.solverCurrencies.entries()) expectFields(currency, CURRENCY_FIELDS, `solverCurrencies[${i}]`);
     expectFields(
@@ -146,8 +146,10 @@ describe("GET /chains", function () {
       depositEnabled: true,
       disabled: false,
     });
-    expect(chain.currency).to.deep.equal({ id: "eth", symbol: "ETH", name: "Ether", address: zeroAddress, decimals: 18, supportsBridging: true });
-    expect(chain.erc20Currencies[0]).to.include({ symbol: "USDC", decimals: 6, address: "0x5FbDB2315678afecb367f032d93F642f64180aa3" });
+    // Ferry's extension: strays below strayRefundMinimum (smallest units) are not refunded automatically —
+    // no price and no value of its own for ETH here (0: every stray refunded), $1 of USDC at its price.
+    expect(chain.currency).to.deep.equal({ id: "eth", symbol: "ETH", name: "Ether", address: zeroAddress, decimals: 18, supportsBridging: true, strayRefundMinimum: "0" });
+    expect(chain.erc20Currencies[0]).to.include({ symbol: "USDC", decimals: 6, address: "0x5FbDB2315678afecb367f032d93F642f64180aa3", strayRefundMinimum: "1000000" });
     expect(chain.contracts).to.deep.equal({
       multicall3: "",
       multicaller: record.addresses.multicaller,

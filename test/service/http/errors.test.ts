@@ -24,6 +24,7 @@ describe("HTTP errors", function () {
           const error = new Error(`exploded near ${SOLVER_KEY} with postgres://ferry:${DB_PASSWORD}@db`);
           throw error;
         });
+        app.get("/test/param/:id", async () => ({}));
         app.post(
           "/test/echo",
           { schema: { body: Type.Object({ name: Type.String({ maxLength: 10 }) }, { additionalProperties: false }) } },
@@ -67,6 +68,40 @@ describe("HTTP errors", function () {
       expect(error.errorCode).to.equal("INVALID_REQUEST");
       expect(error.message, body).to.contain(field);
     }
+  });
+
+  it("answers the router's own errors with the error body: bad URL encoding 400 INVALID_REQUEST, an overlong path param 414 URI_TOO_LONG", async function () {
+    for (const path of ["/chai%ZZns", "/chains%E0%A4%A", "/test/echo%C3%28"]) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status, path).to.equal(400);
+      const body = await errorBody(response);
+      expect(body.errorCode, path).to.equal("INVALID_REQUEST");
+      expect(body.message, "the URL is not echoed").to.not.include("%");
+    }
+    const response = await fetch(`${server.url}/test/param/${"a".repeat(9_000)}`);
+    expect(response.status).to.equal(414);
+    expect((await errorBody(response)).errorCode).to.equal("URI_TOO_LONG");
+  });
+
+  it("refuses NUL and unpaired surrogates in any query value, path param or body string (or key) with 400 INVALID_REQUEST naming it", async function () {
+    const cases: Array<[string, RequestInit | undefined, string]> = [
+      ["/chains?referrer=a%00b", undefined, "querystring/referrer"],
+      ["/chains?referrer=a%ED%A0%80", undefined, "querystring"],
+      ["/chains?referrer=%ZZ", undefined, "querystring"],
+      ["/test/echo", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "a\u0000" }) }, "body/name"],
+      ["/test/echo", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "a\ud800" }) }, "body/name"],
+      ["/test/echo", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "\udc00" }) }, "body/name"],
+    ];
+    for (const [path, init, field] of cases) {
+      const response = await fetch(`${server.url}${path}`, init);
+      expect(response.status, path).to.equal(400);
+      const body = await errorBody(response);
+      expect(body.errorCode, path).to.equal("INVALID_REQUEST");
+      expect(body.message, path).to.include(field);
+    }
+    // A surrogate pair (an emoji) is well-formed text.
+    const emoji = await fetch(`${server.url}/test/echo`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "ok \ud83d\ude00" }) });
+    expect(emoji.status).to.equal(200);
   });
 
   it("answers a body over the limit with 413 PAYLOAD_TOO_LARGE JSON", async function () {

@@ -4,6 +4,7 @@
  * (PGlite in memory): live gas prices and allowances, the approve step, the stored quote and intent,
  * `waiting` status and attestations before the deposit, the public client's request body, and 400s.
  */
+import type { TransactionData } from "../../../ts/service/quote/quoteSteps.ts";
 import { expect } from "chai";
 import { network } from "hardhat";
 import { createClient, getClient, LogLevel } from "@relayprotocol/relay-sdk";
@@ -117,9 +118,12 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     expect(BigInt(quote.fees.relayerGas.amount) > 0n).to.equal(true);
     expect(quote.details.operation).to.equal("bridge");
     expect(quote.protocol.v2.orderSignature).to.equal(undefined);
-    const now = Math.floor(Date.now() / 1000);
-    expect(quote.expiresAt).to.be.within(now + 295, now + 301);
-    expect(quote.fillDeadline).to.equal(quote.expiresAt + 600);
+    // Expiry runs on the chains' clocks (the later of the wall clock and each chain's latest block).
+    const chainNow = async (client: typeof originClient | typeof destinationClient) =>
+      Math.max(Math.floor(Date.now() / 1000), Number((await client.getBlock()).timestamp));
+    const [originNow, destinationNow] = [await chainNow(originClient), await chainNow(destinationClient)];
+    expect(quote.expiresAt).to.be.within(originNow + 295, originNow + 301);
+    expect(quote.fillDeadline - quote.expiresAt).to.be.within(600, 601 + Math.max(0, destinationNow - originNow));
 
     const requestId = quote.steps[0]!.requestId as Hex;
     const stored = await store.getQuote(requestId);
@@ -150,7 +154,8 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     expect(first.details.userBalance).to.equal("100000000");
     const approve = first.steps[0]!.items[0]!;
     expect(approve.check).to.equal(undefined);
-    const approveHash = await user!.sendTransaction({ to: approve.data.to as Address, data: approve.data.data as Hex, chain: null });
+    const approveTx = approve.data as TransactionData;
+    const approveHash = await user!.sendTransaction({ to: approveTx.to as Address, data: approveTx.data, chain: null });
     expect((await originClient.waitForTransactionReceipt({ hash: approveHash })).status).to.equal("success");
 
     const second = await quoteOf(stableBody());
@@ -158,7 +163,8 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     const deposit = second.steps[0]!.items[0]!;
     const result = verifyQuote(second, { chainIdOf });
     expect(result.valid, result.valid ? "" : result.error.message).to.equal(true);
-    const hash = await user!.sendTransaction({ to: deposit.data.to as Address, data: deposit.data.data as Hex, value: BigInt(deposit.data.value), chain: null });
+    const depositTx = deposit.data as TransactionData;
+    const hash = await user!.sendTransaction({ to: depositTx.to as Address, data: depositTx.data, value: BigInt(depositTx.value), chain: null });
     expect((await originClient.waitForTransactionReceipt({ hash })).status).to.equal("success");
     expect(await originFerry.stablecoin!.read.balanceOf([originFerry.addresses.depository])).to.equal(25_000_000n);
   });
@@ -263,7 +269,7 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     expect(exactOut.details.currencyOut.amount).to.equal("10000000");
     expect(BigInt(exactOut.details.currencyIn.amount) > 10_000_000n).to.equal(true);
     const send = await quoteOf(nativeBody({ destinationChainId: ORIGIN }));
-    expect(send.details.operation).to.equal("send");
+    expect(send.details.operation).to.equal("bridge");
   });
 
   it("answers 400 {message, errorCode} for malformed and unsupported bodies", async () => {
@@ -279,9 +285,11 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     await invalid(nativeBody({ amount: "1.5" }), "amount");
     await invalid(nativeBody({ amount: 1000 }), "amount");
     await invalid(nativeBody({ amount: "1".repeat(79) }), "amount");
-    await invalid(nativeBody({ tradeType: "EXPECTED_OUTPUT" }), "tradeType");
+    await invalid(nativeBody({ tradeType: "EXACT_SWAP" }), "tradeType");
     await invalid(nativeBody({ originChainId: "31337" }), "originChainId");
-    await invalid(nativeBody({ surprise: 1 }), "surprise");
+    await invalid(nativeBody({ txs: [{ to: "0x12", data: "0x" }] }), "txs");
+    await invalid(nativeBody({ txs: [{ to: app!.account.address, data: "0xz1" }] }), "txs");
+    await invalid(nativeBody({ topupGasAmount: "-1" }), "topupGasAmount");
     await invalid(nativeBody({ appFees: [{ recipient: app!.account.address, fee: "10001" }] }), "appFees");
     await invalid(nativeBody({ appFees: [{ recipient: app!.account.address }] }), "fee");
     await invalid(nativeBody({ slippageTolerance: "20000" }), "slippageTolerance");
@@ -290,7 +298,8 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     expect(await code(nativeBody({ originChainId: 1 }))).to.equal("UNSUPPORTED_CHAIN");
     expect(await code(nativeBody({ originCurrency: app!.account.address }))).to.equal("UNSUPPORTED_CURRENCY");
     expect(await code(nativeBody({ destinationCurrency: destinationFerry.stablecoin!.address }))).to.equal("UNSUPPORTED_ROUTE");
-    expect(await code(nativeBody({ txs: [{ to: app!.account.address, data: "0x", value: "0" }] }))).to.equal("UNSUPPORTED_ROUTE");
+    // A known field stays strictly validated; an unknown one is accepted and ignored (a newer client must not break).
+    expect((await quoteOf(nativeBody({ surprise: 1, futureOption: { nested: true } }))).details.operation).to.equal("bridge");
     expect(await code(nativeBody({ useDepositAddress: true }))).to.equal("UNSUPPORTED_ROUTE");
     expect(await code(nativeBody({ amount: "1000" }))).to.equal("AMOUNT_TOO_LOW");
     expect(await code(nativeBody({ appFees: [{ recipient: app!.account.address, fee: "9995" }] }))).to.equal("INVALID_APP_FEES");

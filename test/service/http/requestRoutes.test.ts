@@ -88,8 +88,14 @@ describe("request routes over HTTP", function () {
       await create(1);
       await store.transitionRequest(hex(1), "pending");
       await store.transitionRequest(hex(1), "failure", { failReason: "ORDER_EXPIRED", details: { revert: "0x1234" } });
+      // Its refund is in progress: it shows as pending, without the failure's reason or details yet.
       let body = (await (await get(`/intents/status/v3?requestId=${hex(1)}`)).json()) as Record<string, unknown>;
-      expect(body).to.include({ status: "failure", failReason: "ORDER_EXPIRED", refundFailReason: "N/A" });
+      expect(body).to.include({ status: "pending", failReason: "N/A", refundFailReason: "N/A" });
+      expect(body.details).to.equal(null);
+      // No refund is coming: failure, with its reason and details.
+      await store.patchRequest(hex(1), { refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
+      body = (await (await get(`/intents/status/v3?requestId=${hex(1)}`)).json()) as Record<string, unknown>;
+      expect(body).to.include({ status: "failure", failReason: "ORDER_EXPIRED", refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
       expect(body.details).to.deep.equal({ revert: "0x1234" });
 
       await create(2);
@@ -201,8 +207,10 @@ describe("request routes over HTTP", function () {
       expect(await ids("endBlock=15")).to.deep.equal([hex(1)]);
       expect(await ids("referrer=alpha")).to.deep.equal([hex(1)]);
       expect(await ids("status=pending")).to.deep.equal([hex(2)]);
-      expect(await ids(`apiKey=${key.key}`)).to.deep.equal([hex(1)]);
-      expect(await ids("apiKey=ferry_unknown")).to.deep.equal([]);
+      // The apiKey filter: the caller's own key id, the key in x-api-key (requestVisibility.test.ts has the refusals).
+      const own = await get(`/requests/v2?apiKey=${key.id}`, { "x-api-key": key.key });
+      expect(((await own.json()) as { requests: { id: string }[] }).requests.map((r) => r.id)).to.deep.equal([hex(1)]);
+      expect((await errorBody(await get(`/requests/v2?apiKey=${key.key}`))).errorCode, "never the key itself").to.equal("API_KEY_IN_URL");
       expect(await ids(`depositAddress=${USER}`)).to.deep.equal([]);
       expect(await ids("privateChainsToInclude=a,b&includeChildRequests=true&includeAuthenticatedData=false")).to.have.length(2);
 
@@ -252,8 +260,10 @@ describe("request routes over HTTP", function () {
       await createQuoted(1);
       const response = await get(`/requests/${hex(1)}/signature`);
       expect(response.status).to.equal(200);
-      const body = (await response.json()) as { requestData: Record<string, unknown>; signature: `0x${string}`; fillAttestation?: unknown };
-      expect(Object.keys(body).sort()).to.deep.equal(["fillAttestation", "requestData", "signature"]);
+      const body = (await response.json()) as { requestData: Record<string, unknown>; signature: `0x${string}`; signer: string; fillAttestation?: unknown };
+      expect(Object.keys(body).sort()).to.deep.equal(["fillAttestation", "requestData", "signature", "signer"]);
+      // Ferry publishes the signer (integrators pin it): the attester's address.
+      expect(body.signer.toLowerCase()).to.equal(ATTESTER.toLowerCase());
       expect(body.requestData).to.deep.equal({
         originChainId: 31337,
         originUser: USER,

@@ -2,6 +2,7 @@
  * ts/service/quote/buildQuote.ts: the whole quote from a request, its route and an environment. The orderId is
  * recomputed with ts/core getOrderId, and ts/core verifyQuote checks the deposit step against it.
  */
+import type { TransactionData } from "../../../ts/service/quote/quoteSteps.ts";
 import { expect } from "chai";
 import { decodeFunctionData, encodeAbiParameters, erc20Abi, maxUint256, zeroAddress } from "viem";
 import { isFerryError } from "../../../ts/core/errors.ts";
@@ -61,6 +62,7 @@ describe("buildQuote", function () {
       destinationChainId: DESTINATION,
       destinationCurrency: zeroAddress,
       destinationAmount: out.toString(),
+      minimumAmount: out.toString(),
       expiresAt: NOW + 300,
       fillDeadline: NOW + 300 + 600,
       fees: { relayerGas: relayerGas.toString(), relayerService: service.toString(), app: app.toString() },
@@ -153,14 +155,14 @@ describe("buildQuote", function () {
     const approve = short.quote.steps[0]!.items[0]!;
     expect(approve.check, "the approve item has no status check").to.equal(undefined);
     expect(approve.data).to.deep.include({ from: ADDR.user, to: ADDR.stablecoin, value: "0", chainId: ORIGIN });
-    const call = decodeFunctionData({ abi: erc20Abi, data: approve.data.data });
+    const call = decodeFunctionData({ abi: erc20Abi, data: (approve.data as TransactionData).data });
     expect(call.functionName).to.equal("approve");
     expect(call.args[1]).to.equal(100_000_000n);
     expect(String(call.args[0]).toLowerCase()).to.equal(ADDR.depository);
     const result = verifyQuote(short.quote, { chainIdOf });
     expect(result.valid, result.valid ? "" : result.error.message).to.equal(true);
     if (result.valid) expect(result.deposit).to.deep.include({ kind: "erc20", amount: 100_000_000n, id: short.intent.orderId });
-    expect(short.quote.steps[1]!.items[0]!.data.value).to.equal("0");
+    expect((short.quote.steps[1]!.items[0]!.data as TransactionData).value).to.equal("0");
 
     const enough = quoteOf(stableRequest(), environment(config, { allowance: 100_000_000n }));
     expect(enough.quote.steps.map((s) => s.id)).to.deep.equal(["deposit"]);
@@ -187,7 +189,8 @@ describe("buildQuote", function () {
 
   it("sameChainTransfer_isASend", function () {
     const { quote, intent } = quoteOf(nativeRequest({ destinationChainId: ORIGIN }), environment(config));
-    expect(quote.details.operation).to.equal("send");
+    // The spec's operation values are bridge and swap: a same-currency transfer on one chain is a bridge.
+    expect(quote.details.operation).to.equal("bridge");
     expect(intent.destinationChainId).to.equal(ORIGIN);
     expect(quote.protocol.v2.orderData.output.chainId).to.equal("ferry-origin");
   });

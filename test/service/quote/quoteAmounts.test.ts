@@ -1,9 +1,14 @@
 /** ts/service/quote/quoteAmounts.ts: fee math for both trade types, rounding in the service's favour, decimals. */
 import { expect } from "chai";
 import { isFerryError } from "../../../ts/core/errors.ts";
-import { quoteAmounts, type AmountInputs } from "../../../ts/service/quote/quoteAmounts.ts";
+import { quoteAmounts as quoteAmountsWith, sameCurrency, type AmountInputs } from "../../../ts/service/quote/quoteAmounts.ts";
 
-const base: AmountInputs = {
+/** A currency to itself between `inputDecimals` and `outputDecimals` (the conversion of a bridge). */
+type BridgeInputs = Omit<AmountInputs, "convert"> & { inputDecimals: number; outputDecimals: number };
+const quoteAmounts = ({ inputDecimals, outputDecimals, ...rest }: BridgeInputs) =>
+  quoteAmountsWith({ ...rest, convert: sameCurrency(inputDecimals, outputDecimals) });
+
+const base: BridgeInputs = {
   tradeType: "EXACT_INPUT",
   amount: 1_000_000n,
   inputDecimals: 6,
@@ -30,6 +35,7 @@ describe("quoteAmounts", function () {
     expect(a).to.deep.equal({
       originAmount: 1_000_000n,
       destinationAmount: 1_000_000n - 1_000n - 1_050n - 3_000n,
+      netInput: 1_000_000n - 1_000n - 1_050n - 3_000n,
       relayerGas: 1_000n,
       relayerService: 1_050n,
       app: 3_000n,
@@ -94,5 +100,19 @@ describe("quoteAmounts", function () {
     // 18 → 6: exact.
     const c = quoteAmounts({ ...base, tradeType: "EXACT_OUTPUT", amount: 5n, inputDecimals: 18, relayerGas: 0n, serviceFeeBps: 0n });
     expect(c.originAmount).to.equal(5n * 10n ** 12n);
+  });
+
+  it("swap_convertsTheNetInputThroughTheConversion_andBackRoundingUp", function () {
+    // A conversion at 3 output units per input unit, rounding in the service's favour both ways.
+    const convert = { out: (net: bigint) => net * 3n, in: (out: bigint) => (out + 2n) / 3n };
+    const input = quoteAmountsWith({ ...base, relayerGas: 100n, serviceFeeBps: 0n, convert });
+    expect(input.netInput).to.equal(999_900n);
+    expect(input.destinationAmount).to.equal(2_999_700n);
+    for (const tradeType of ["EXACT_OUTPUT", "EXPECTED_OUTPUT"] as const) {
+      const output = quoteAmountsWith({ ...base, tradeType, amount: 3_000_001n, relayerGas: 100n, serviceFeeBps: 0n, convert });
+      expect(output.destinationAmount, tradeType).to.equal(3_000_001n);
+      expect(output.netInput, tradeType).to.equal(1_000_001n); // ceil(3_000_001 / 3)
+      expect(output.originAmount, tradeType).to.equal(1_000_101n);
+    }
   });
 });

@@ -52,6 +52,8 @@ export function nativeRequest(overrides: Partial<QuoteRequest> = {}): QuoteReque
     appFees: [],
     originGasOverhead: 0n,
     referrer: null,
+    calls: [],
+    topupGas: false,
     ...overrides,
   };
 }

@@ -81,7 +81,9 @@ describe("quoteService", function () {
     expect(resolved).to.equal(1);
     const gasPrice = await clients.get(ORIGIN)!.getGasPrice();
     expect(quote.fees.gas.amount).to.equal((BigInt(config.quotes.gas.depositNative) * gasPrice).toString());
-    expect(quote.expiresAt).to.equal(NOW + config.quotes.ttlSeconds);
+    // The injected clock (NOW) is behind the chains' block time: expiry follows the origin chain's clock.
+    const originTime = Number((await clients.get(ORIGIN)!.getBlock()).timestamp);
+    expect(quote.expiresAt).to.equal(Math.max(NOW, originTime) + config.quotes.ttlSeconds);
     expect(quote.protocol.v2.orderData.salt).to.equal(`0x${salt}`);
     expect(quote.steps[0]!.requestId).to.equal(`0x${requestId}`);
     expect(getOrderId(quote.protocol.v2.orderData)).to.equal(quote.protocol.v2.orderId);
@@ -121,10 +123,33 @@ describe("quoteService", function () {
   it("quote_isChainUnavailable_withoutAClientOrAnAnswer_beforeBuilding", async () => {
     const originOnly = new Map([[ORIGIN, clients.get(ORIGIN)!]]);
     expect(await codeOf(service({ clients: originOnly }).quote(nativeRequest(), options))).to.equal("CHAIN_UNAVAILABLE");
-    const failing = { getGasPrice: () => Promise.reject(new Error("down")), getBalance: () => Promise.reject(new Error("down")), readContract: () => Promise.reject(new Error("down")) };
-    const down = new Map([[ORIGIN, failing], [DESTINATION, failing]]);
-    expect(await codeOf(service({ clients: down }).quote(nativeRequest(), options))).to.equal("CHAIN_UNAVAILABLE");
+    const down = () => Promise.reject(new Error("down"));
+    const failing = { getGasPrice: down, getBalance: down, readContract: down, getBlock: down, getCode: down };
+    const unanswered = new Map([[ORIGIN, failing], [DESTINATION, failing]]);
+    expect(await codeOf(service({ clients: unanswered }).quote(nativeRequest(), options))).to.equal("CHAIN_UNAVAILABLE");
     expect(draws, "nothing built").to.equal(0);
+  });
+
+  it("quote_anchorsExpiryToTheChainsClocks_whenTheyRunAheadOfTheWallClock", async () => {
+    // A busy devnet: blocks come faster than one a second, so block time runs ahead of the wall clock.
+    // The solver checks expiry against chain time (deposit block ≤ expiresAt, destination block < fillDeadline).
+    const wall = Math.floor(Date.now() / 1000);
+    await origin.provider.request({ method: "evm_increaseTime", params: [3_600] });
+    await origin.provider.request({ method: "evm_mine", params: [] });
+    await destination.provider.request({ method: "evm_increaseTime", params: [7_200] });
+    await destination.provider.request({ method: "evm_mine", params: [] });
+    const originTime = Number((await clients.get(ORIGIN)!.getBlock()).timestamp);
+    const destinationTime = Number((await clients.get(DESTINATION)!.getBlock()).timestamp);
+    expect(originTime - wall, "the origin chain runs ahead").to.be.greaterThan(3_000);
+
+    const quote = await service({ now: () => new Date() }).quote(nativeRequest(), options);
+    const { ttlSeconds, fillWindowSeconds } = config.quotes;
+    expect(quote.expiresAt, "a deposit mined now on the origin chain is in time").to.be.at.least(originTime + ttlSeconds);
+    expect(quote.expiresAt - (originTime + ttlSeconds), "and the window is the TTL, not more").to.be.below(5);
+    expect(quote.fillDeadline, "the destination's clock gets the whole fill window").to.be.at.least(destinationTime + ttlSeconds + fillWindowSeconds);
+    expect(quote.protocol.v2.orderData.output.deadline).to.equal(quote.fillDeadline);
+    const stored = await store.getQuote(quote.steps[0]!.requestId);
+    expect([stored!.intent.expiresAt, stored!.intent.fillDeadline]).to.deep.equal([quote.expiresAt, quote.fillDeadline]);
   });
 
   it("quote_refusesAnUnsupportedRoute_withItsQuoteErrorCode", async () => {

@@ -17,7 +17,7 @@ function input(overrides: { quote?: Partial<FillCheckInput["intent"]>; deposit?:
       ...overrides.quote,
     },
     deposit: { chainId: 1, token: NATIVE, amount: 100n, blockTimestamp: 900, ...overrides.deposit },
-    destination: { latestBlockTime: 950, solverNativeBalance: 1000n, solverTokenBalance: 0n, gasCost: 10n, ...overrides.destination },
+    destination: { latestBlockTime: 950, deadlineMarginSeconds: 0, solverNativeBalance: 1000n, solverTokenBalance: 0n, gasCost: 10n, ...overrides.destination },
   };
 }
 
@@ -55,6 +55,16 @@ describe("checkFill", () => {
   it("checkFill_destinationAtTheDeadline_isExpired", () => {
     expect(reason(input({ destination: { latestBlockTime: 1999 } }))).to.equal("ok");
     expect(reason(input({ destination: { latestBlockTime: 2000 } }))).to.equal("ORDER_EXPIRED");
+  });
+
+  it("checkFill_destinationWithinTheDeadlineMargin_isExpired_justOutsideIt_isSent", () => {
+    // The receiver rejects time > deadline; the fill lands in a later block than the one read, so the
+    // solver keeps `deadlineMarginSeconds` of room: latest + margin must stay before the deadline.
+    expect(reason(input({ destination: { latestBlockTime: 1969, deadlineMarginSeconds: 30 } }))).to.equal("ok");
+    expect(reason(input({ destination: { latestBlockTime: 1970, deadlineMarginSeconds: 30 } }))).to.equal("ORDER_EXPIRED");
+    const expired = checkFill(input({ destination: { latestBlockTime: 1990, deadlineMarginSeconds: 30 } }));
+    expect(expired).to.deep.include({ ok: false, failReason: "ORDER_EXPIRED" });
+    expect((expired as { details: Record<string, unknown> }).details).to.include({ fillDeadline: 2000, destinationTime: 1990, marginSeconds: 30 });
   });
 
   it("checkFill_solverBalance_coversAmountPlusGasForNative_tokenAndGasForErc20", () => {

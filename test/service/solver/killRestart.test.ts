@@ -6,6 +6,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
 import { depositoryAbi } from "../../../ts/abi/Depository.ts";
+import { payoutNonce } from "../../../ts/service/solver/payoutPlan.ts";
 import { createStore } from "../../../ts/service/store/createStore.ts";
 import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
 import { filledLogs, waitFor } from "./solverHelpers.ts";
@@ -126,17 +127,21 @@ describe("solver crash safety (service killed with SIGKILL)", function () {
     const intent = makeIntent(env);
     await quote(intent);
     const service = await startService();
-    const depositoryBefore = await env.origin.publicClient.getBalance({ address: env.config.chains[0]!.contracts.depository });
     await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
     await kill(service);
     const restarted = await startService();
+    const repaid = () =>
+      env.origin.publicClient.readContract({ address: env.config.chains[0]!.contracts.depository, abi: depositoryAbi, functionName: "executed", args: [payoutNonce("repayment", intent.requestId)] });
     try {
-      // Repaid: the request is a success and the deposit has left the Depository (the solver's state is not public).
+      // Repaid: the request is a success and its repayment's nonce (deterministic) is used onchain. (The
+      // Depository's balance is no measure: an earlier test's repayment may land in the meantime.)
       await waitFor(
-        async () => (await publicStatus(restarted, intent.requestId)) === "success" && (await env.origin.publicClient.getBalance({ address: env.config.chains[0]!.contracts.depository })) === depositoryBefore,
+        async () => (await publicStatus(restarted, intent.requestId)) === "success" && (await repaid()),
         40_000,
         "success and repayment after restart",
-      );
+      ).catch((error) => {
+        throw new Error(`${(error as Error).message}\n${restarted.output().slice(-4000)}`);
+      });
     } finally {
       await kill(restarted);
     }

@@ -33,6 +33,11 @@ describe("startServer and the solver", function () {
       await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
       await waitFor(async () => (await store.getRequest(intent.requestId))?.status === "success", 10_000, "success");
       expect(await filledLogs(env, intent.requestId)).to.have.length(1);
+      // The solver's alerts are served by GET /metrics with the HTTP metrics.
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      for (const name of ["ferry_solver_foreign_fills_total", "ferry_payouts_claimable_total", "ferry_solver_gas_cap_exceeded_total", "ferry_depository_allocator_mismatch", "ferry_http_requests_total"]) {
+        expect(metrics).to.include(`# TYPE ${name} `);
+      }
     } finally {
       await server.close();
     }

@@ -5,7 +5,8 @@ import { encodeErrorResult, encodeFunctionData, zeroAddress, type Address, type 
 import { attestedReceiverAbi } from "../../../ts/abi/AttestedReceiver.ts";
 import { DEPOSITORY_DEPOSIT_ABI } from "../../../ts/core/depositoryAbi.ts";
 import { payoutRequestHash } from "../../../ts/core/payoutRequest.ts";
-import { isConfirmed, nextBlockRange } from "../../../ts/service/solver/blockRange.ts";
+import { finalBlock } from "../../../ts/service/chains/chainFinality.ts";
+import { firstPiece, halvedSpan, isConfirmed, nextBlockRange } from "../../../ts/service/solver/blockRange.ts";
 import { decodeDepositCall } from "../../../ts/service/solver/depositEvent.ts";
 import { formatAmount } from "../../../ts/service/solver/depositRequest.ts";
 import { payoutNonce, payoutRequestOf, planPayout, PAYOUT_TTL_SECONDS } from "../../../ts/service/solver/payoutPlan.ts";
@@ -17,14 +18,31 @@ const REFUND_TO = `0x${"33".repeat(20)}` as Address;
 const DEPOSIT = { chainId: 1, depository: `0x${"44".repeat(20)}` as Address, txHash: ID, logIndex: 0, block: 5, blockTimestamp: 100, depositor: REFUND_TO, token: zeroAddress, amount: 150n };
 
 describe("solver pure parts", () => {
-  it("nextBlockRange_startsAtTheDeploymentBlock_resumesAfterTheCheckpoint_andStopsAtTheConfirmedHead", () => {
-    expect(nextBlockRange({ checkpoint: null, deploymentBlock: 10, head: 20n, confirmations: 1, maxBlocks: 100 })).to.deep.equal({ fromBlock: 10n, toBlock: 20n });
-    expect(nextBlockRange({ checkpoint: 15, deploymentBlock: 10, head: 20n, confirmations: 3, maxBlocks: 100 })).to.deep.equal({ fromBlock: 16n, toBlock: 18n });
-    expect(nextBlockRange({ checkpoint: 18, deploymentBlock: 10, head: 20n, confirmations: 3, maxBlocks: 100 })).to.equal(null);
-    expect(nextBlockRange({ checkpoint: null, deploymentBlock: 0, head: 5000n, confirmations: 1, maxBlocks: 2000 })).to.deep.equal({ fromBlock: 0n, toBlock: 1999n });
-    expect(nextBlockRange({ checkpoint: 4, deploymentBlock: 0, head: 5n, confirmations: 0, maxBlocks: 10 })).to.deep.equal({ fromBlock: 5n, toBlock: 5n });
+  it("nextBlockRange_startsAtTheDeploymentBlock_resumesAfterTheCheckpoint_andStopsAtTheFinalBlock", () => {
+    expect(nextBlockRange({ checkpoint: null, deploymentBlock: 10, final: 20n, maxBlocks: 100 })).to.deep.equal({ fromBlock: 10n, toBlock: 20n });
+    expect(nextBlockRange({ checkpoint: 15, deploymentBlock: 10, final: finalBlock(20n, 3, null), maxBlocks: 100 })).to.deep.equal({ fromBlock: 16n, toBlock: 18n });
+    expect(nextBlockRange({ checkpoint: 18, deploymentBlock: 10, final: finalBlock(20n, 3, null), maxBlocks: 100 })).to.equal(null);
+    expect(nextBlockRange({ checkpoint: null, deploymentBlock: 0, final: 5000n, maxBlocks: 2000 })).to.deep.equal({ fromBlock: 0n, toBlock: 1999n });
+    expect(nextBlockRange({ checkpoint: 4, deploymentBlock: 0, final: finalBlock(5n, 0, null), maxBlocks: 10 })).to.deep.equal({ fromBlock: 5n, toBlock: 5n });
     expect(isConfirmed(18n, 20n, 3)).to.equal(true);
     expect(isConfirmed(19n, 20n, 3)).to.equal(false);
+  });
+
+  it("finalBlock_isTheDeeperOfTheConfirmationDepthAndTheFinalityTag", () => {
+    expect(finalBlock(100n, 12, null)).to.equal(89n);
+    expect(finalBlock(100n, 1, null)).to.equal(100n);
+    expect(finalBlock(100n, 0, null)).to.equal(100n);
+    expect(finalBlock(100n, 12, 60n)).to.equal(60n);
+    expect(finalBlock(100n, 12, 95n)).to.equal(89n);
+  });
+
+  it("logScanPieces_splitASpan_andHalveOnARefusal_downToOneBlock", () => {
+    expect(firstPiece(10n, 5000n, 2000)).to.deep.equal({ fromBlock: 10n, toBlock: 2009n });
+    expect(firstPiece(10n, 20n, 2000)).to.deep.equal({ fromBlock: 10n, toBlock: 20n });
+    expect(halvedSpan(2000, { fromBlock: 10n, toBlock: 2009n })).to.equal(1000);
+    // A short last piece refused: half of what was actually tried.
+    expect(halvedSpan(2000, { fromBlock: 10n, toBlock: 109n })).to.equal(50);
+    expect(halvedSpan(1, { fromBlock: 10n, toBlock: 10n })).to.equal(1);
   });
 
   it("planPayout_repayment_paysTheQuotedAmountToTheSolverAndTheExcessBack", () => {

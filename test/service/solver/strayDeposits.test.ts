@@ -102,7 +102,8 @@ describe("solver stray deposits", function () {
     await saveQuote(store, intent);
     await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
     const depositor = freshAddress();
-    const amount = parseEther("0.3");
+    // A second deposit that matches the quote too (a smaller one is a mismatch: ./frontRunDeposits.test.ts).
+    const amount = parseEther("1.3");
     const key = await depositFor({ orderId: intent.orderId, depositor, amount });
     const solver = newSolver();
 
@@ -277,6 +278,25 @@ describe("solver stray deposits", function () {
     } finally {
       await fresh.close();
     }
+  });
+
+  it("dust_aStrayBelowTheCurrencysThreshold_isIgnoredAndNothingIsSent_atTheThresholdItIsRefunded", async () => {
+    // The devnet prices ETH at $3000: the default $1 threshold is ceil(1e18 / 3000) wei.
+    const threshold = (10n ** 18n + 2999n) / 3000n;
+    const dust = await depositFor({ orderId: freshId(), depositor: freshAddress(), amount: 1n });
+    const below = await depositFor({ orderId: freshId(), depositor: freshAddress(), amount: threshold - 1n });
+    const atDepositor = freshAddress();
+    const at = await depositFor({ orderId: freshId(), depositor: atDepositor, amount: threshold });
+    const solver = newSolver();
+    const nonceBefore = await env.origin.publicClient.getTransactionCount({ address: env.solver });
+    const refundedAt = await tickUntilStray(solver, at, refunded);
+    for (const key of [dust, below]) {
+      expect(await store.getStrayDeposit(key)).to.include({ state: "ignored", ignoredReason: "AMOUNT_TOO_LOW_TO_REFUND", refund: null });
+    }
+    // One transaction: the refund at the threshold; the dust cost the operator nothing.
+    expect(await env.origin.publicClient.getTransactionCount({ address: env.solver })).to.equal(nonceBefore + 1);
+    await expectRefunded(refundedAt, at, NATIVE, threshold);
+    expect(await tokenBalance(env.origin, NATIVE, atDepositor)).to.equal(threshold);
   });
 
   it("policy_unknownTokenOrZeroAmount_isIgnoredWithAReasonAndNothingIsSent", async () => {

@@ -9,7 +9,7 @@ import { planStrayRefund, strayIgnoredReason, strayRefundNonce, type StrayDeposi
 const txHash = `0x${"ab".repeat(32)}` as Hex;
 // Stray records are decoded canonical (lowercase); the configured token may be written in any case.
 const stablecoin = `0x${"5c".repeat(20)}` as Address;
-const chain = { id: 31337, erc20Currencies: [{ address: `0x${"5C".repeat(20)}` }] } as unknown as ChainConfig;
+const chain = { id: 31337, nativeCurrency: { decimals: 18 }, erc20Currencies: [{ address: `0x${"5C".repeat(20)}`, decimals: 6 }] } as unknown as ChainConfig;
 const stray: StrayDepositFacts = {
   chainId: 31337,
   txHash,
@@ -32,11 +32,29 @@ describe("strayRefundPlan", () => {
   });
 
   it("strayIgnoredReason_refundsNativeAndConfiguredErc20s_only", () => {
-    expect(strayIgnoredReason(stray, chain)).to.equal(null);
-    expect(strayIgnoredReason({ ...stray, token: stablecoin }, chain)).to.equal(null);
-    expect(strayIgnoredReason({ ...stray, token: `0x${"11".repeat(20)}` }, chain)).to.equal("UNSUPPORTED_CURRENCY");
-    expect(strayIgnoredReason({ ...stray, amount: 0n }, chain)).to.equal("AMOUNT_TOO_LOW_TO_REFUND");
-    expect(strayIgnoredReason({ ...stray, amount: 1n }, chain)).to.equal(null); // no minimum (documented)
+    expect(strayIgnoredReason(stray, chain, "1")).to.equal(null);
+    expect(strayIgnoredReason({ ...stray, token: stablecoin }, chain, "1")).to.equal(null);
+    expect(strayIgnoredReason({ ...stray, token: `0x${"11".repeat(20)}` }, chain, "1")).to.equal("UNSUPPORTED_CURRENCY");
+    expect(strayIgnoredReason({ ...stray, amount: 0n }, chain, "1")).to.equal("AMOUNT_TOO_LOW_TO_REFUND");
+    // Without a usdPrice or a strayRefundMinimum of its own, a currency has no dust threshold.
+    expect(strayIgnoredReason({ ...stray, amount: 1n }, chain, "1")).to.equal(null);
+  });
+
+  it("strayIgnoredReason_belowTheCurrencysDustThreshold_isAmountTooLowToRefund_atItAndAbove_isRefunded", () => {
+    const priced = {
+      ...chain,
+      nativeCurrency: { decimals: 18, usdPrice: "3000" },
+      erc20Currencies: [{ address: stablecoin, decimals: 6, usdPrice: "1", strayRefundMinimum: "250000" }],
+    } as unknown as ChainConfig;
+    // $1 of ETH at $3000: ceil(1e18 / 3000) wei.
+    const ethMinimum = (10n ** 18n + 2999n) / 3000n;
+    expect(strayIgnoredReason({ ...stray, amount: 1n }, priced, "1")).to.equal("AMOUNT_TOO_LOW_TO_REFUND");
+    expect(strayIgnoredReason({ ...stray, amount: ethMinimum - 1n }, priced, "1")).to.equal("AMOUNT_TOO_LOW_TO_REFUND");
+    expect(strayIgnoredReason({ ...stray, amount: ethMinimum }, priced, "1")).to.equal(null);
+    expect(strayIgnoredReason({ ...stray, amount: ethMinimum - 1n }, priced, "0.5")).to.equal(null);
+    // The currency's own threshold wins over the USD default.
+    expect(strayIgnoredReason({ ...stray, token: stablecoin, amount: 249_999n }, priced, "1")).to.equal("AMOUNT_TOO_LOW_TO_REFUND");
+    expect(strayIgnoredReason({ ...stray, token: stablecoin, amount: 250_000n }, priced, "1")).to.equal(null);
   });
 
   it("planStrayRefund_returnsTheWholeAmountToTheDepositor_withAStoredExpiration", () => {

@@ -103,9 +103,10 @@ describeEachEngine("store listRequests", (engine) => {
       ["endBlock: inclusive", { endBlock: 300 }, [3, 2, 1]],
       ["startBlock and endBlock (no block: excluded)", { startBlock: 200, endBlock: 400 }, [5, 3, 2]],
       ["referrer", { referrer: "alpha" }, [3, 1]],
-      ["status: pending", { status: "pending" }, [2]],
+      // 5 is a stored failure whose refund is in progress: it shows (and filters) as pending.
+      ["status: pending", { status: "pending" }, [5, 2]],
       ["status: success", { status: "success" }, [3]],
-      ["status: failure", { status: "failure" }, [5]],
+      ["status: failure (a refund in progress is not one)", { status: "failure" }, []],
       ["status: depositing", { status: "depositing" }, [4]],
       ["status: refund (none)", { status: "refund" }, []],
       ["apiKey", { apiKey: "k1" }, [5, 1]],
@@ -116,6 +117,23 @@ describeEachEngine("store listRequests", (engine) => {
         expect(ids(await engine.store.listRequests(filters))).to.deep.equal(expected);
       });
     }
+
+    it("listRequests_filters_status_onThePublicStatus_asTheRecordsShowIt", async () => {
+      const { store } = engine;
+      await store.patchRequest(hex(5), { refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
+      expect(ids(await store.listRequests({ status: "failure" }))).to.deep.equal([5]);
+      expect(ids(await store.listRequests({ status: "pending" }))).to.deep.equal([2]);
+      // A stored failure after a sent fill shows (and filters) as submitted while its refund is in progress.
+      await store.transitionRequest(hex(6), "pending");
+      await store.transitionRequest(hex(6), "submitted", { txHashes: [hex(0x6f)] });
+      await store.transitionRequest(hex(6), "failure", { failReason: "TRANSACTION_REVERTED" });
+      expect(ids(await store.listRequests({ status: "submitted" }))).to.deep.equal([6]);
+      for (const status of ["pending", "submitted", "failure", "success"] as const) {
+        const page = await store.listRequests({ status });
+        const { publicStatus } = await import("../../../ts/service/model/publicStatus.ts");
+        for (const request of page.requests) expect(publicStatus(request), `${status}: ${request.id}`).to.equal(status);
+      }
+    });
 
     const sorts: [RequestFilters["sortBy"], RequestFilters["sortDirection"], number[]][] = [
       ["createdAt", "desc", [6, 5, 4, 3, 2, 1]],

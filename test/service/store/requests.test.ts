@@ -119,13 +119,25 @@ describeEachEngine("store requests", (engine) => {
     expect(await engine.store.pendingOutboxEvents()).to.deep.equal([]);
   });
 
+  // Events follow the public status (ts/service/model/publicStatus.ts): a failure whose refund is in
+  // progress keeps showing the status before it — no event — and the refund's event follows that one.
+  const PUBLIC_EVENT: Record<string, [status: string, previous: string] | null> = {
+    "waiting→pending": ["pending", "waiting"],
+    "depositing→pending": ["pending", "depositing"],
+    "pending→submitted": ["submitted", "pending"],
+    "pending→failure": null,
+    "submitted→success": ["success", "submitted"],
+    "submitted→failure": null,
+    "failure→refund": ["refund", "pending"],
+  };
   for (const { from, to } of TRANSITIONS) {
-    it(`transitionRequest_moves_${from}_to_${to}_andWritesOneOutboxEvent`, async () => {
+    const expected = PUBLIC_EVENT[`${from}→${to}`];
+    it(`transitionRequest_moves_${from}_to_${to}_andWrites${expected ? "One" : "No"}OutboxEvent`, async () => {
       const { store, clock } = engine;
       await store.createRequest(newRequest(1, { status: from === "depositing" ? "depositing" : "waiting" }));
       for (const step of from === "depositing" || from === "waiting" ? [] : PATHS[from]) {
         clock.ms += 1000;
-        await store.transitionRequest(hex(1), step);
+        await store.transitionRequest(hex(1), step, step === "submitted" ? { txHashes: [hex(0xf1)] } : {});
       }
       const before = await store.requestEvents(hex(1));
       clock.ms += 1000;
@@ -133,11 +145,29 @@ describeEachEngine("store requests", (engine) => {
       expect(moved.status).to.equal(to);
       expect(moved.updatedAt).to.equal(new Date(clock.ms).toISOString());
       const after = await store.requestEvents(hex(1));
-      expect(after.length).to.equal(before.length + 1);
+      expect(after.length).to.equal(before.length + (expected ? 1 : 0));
+      if (!expected) return;
       const event = after[after.length - 1];
-      expect([event.status, event.payload.status, event.payload.previousStatus, event.payload.updatedAt]).to.deep.equal([to, to, from, clock.ms]);
+      expect([event.status, event.payload.status, event.payload.previousStatus, event.payload.updatedAt]).to.deep.equal([expected[0], expected[0], expected[1], clock.ms]);
     });
   }
+
+  it("aFailureWhoseRefundCannotBeMade_orIsParked_showsFailure_withItsEvent", async () => {
+    const { store } = engine;
+    for (const [n, end] of [
+      [1, () => store.patchRequest(hex(1), { refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" })],
+      [2, () => store.parkRequest(hex(2), { code: "FILLED_REQUEST_NOT_REFUNDABLE", message: "filled" })],
+    ] as const) {
+      await store.createRequest(newRequest(n));
+      await store.transitionRequest(hex(n), "pending");
+      await store.transitionRequest(hex(n), "failure", { failReason: "ORDER_EXPIRED", details: { reason: "late" } });
+      expect((await store.requestEvents(hex(n))).map((e) => e.status)).to.deep.equal(["waiting", "pending"]);
+      await end();
+      const events = await store.requestEvents(hex(n));
+      expect(events.map((e) => e.status)).to.deep.equal(["waiting", "pending", "failure"]);
+      expect(events[2]!.payload).to.deep.include({ previousStatus: "pending", failReason: "ORDER_EXPIRED", details: { reason: "late" } });
+    }
+  });
 
   it("transitionRequest_appendsHashes_mergesData_andKeepsReasons", async () => {
     const { store } = engine;
@@ -150,8 +180,9 @@ describeEachEngine("store requests", (engine) => {
     expect(refunded.txHashes).to.deep.equal([hex(0xb1)]);
     expect(refunded.data).to.deep.equal({ fees: { gas: "2", fixed: "0", price: "0", gateway: "0" }, slippageTolerance: "0" });
     const events = await store.requestEvents(hex(1));
-    expect(events.map((e) => e.status)).to.deep.equal(["waiting", "pending", "failure", "refund"]);
-    expect(events[3].payload).to.include({ failReason: "ORDER_EXPIRED", refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
+    // The failure (refund in progress) shows as pending: no event of its own.
+    expect(events.map((e) => e.status)).to.deep.equal(["waiting", "pending", "refund"]);
+    expect(events[2].payload).to.include({ failReason: "ORDER_EXPIRED", refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
   });
 
   it("transitionRequest_throwsInvalidTransition_andWritesNothing", async () => {

@@ -300,6 +300,22 @@ describeEachEngine("store webhooks", (engine) => {
   });
 
   if (engine.kind === "postgres") {
+    it("claim_withAPerEndpointCap_onFourConnectionsAtOnce_neverHandsOutTheSameEventTwice_andStopsAtTheCap", async () => {
+      const { id } = await keyWithWebhook();
+      for (let n = 1; n <= 40; n++) await seed(engine.store, n, [], id);
+      const results = await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          claimWebhookEvents(engine.store.engine, engine.clock.now(), claimOptions({ owner: `w${i}`, limit: 15, maxInFlightPerEndpoint: 3, leaseMs: 60_000 })),
+        ),
+      );
+      const ids = results.flatMap((r) => r.jobs.map((j) => j.eventId));
+      expect(new Set(ids).size).to.equal(ids.length);
+      for (const result of results) expect(result.jobs.length).to.be.at.most(3);
+      expect(ids.length).to.be.greaterThan(0);
+      const after = await claim({ maxInFlightPerEndpoint: 3, leaseMs: 60_000 });
+      expect(after.jobs, "the endpoint has 3 or more in flight: nothing more").to.have.length(0);
+    });
+
     it("claim_onFourConnectionsAtOnce_neverHandsOutTheSameEventTwice", async () => {
       const { id } = await keyWithWebhook();
       for (let n = 1; n <= 40; n++) await seed(engine.store, n, [], id);

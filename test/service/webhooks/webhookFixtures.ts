@@ -18,7 +18,10 @@ export async function seedRequest(store: Store, n: number, keyId: string | null,
     destinationChainId: n % 2 === 0 ? 31337 : 31338,
     apiKeyId: keyId,
   }));
-  for (const status of statuses) await store.transitionRequest(id, status, status === "failure" ? { failReason: "SOLVER_CAPACITY_EXCEEDED" } : {});
+  for (const status of statuses) {
+    const patch = status === "failure" ? { failReason: "SOLVER_CAPACITY_EXCEEDED" } : status === "submitted" ? { txHashes: [`0x${"5f".repeat(32)}` as const] } : {};
+    await store.transitionRequest(id, status, patch);
+  }
   return id;
 }
 

@@ -98,9 +98,10 @@ describeEachEngine("webhook worker", (engine) => {
       expect(arrival).to.deep.equal([...arrival].sort((a, b) => a - b));
       const delivered = posts.filter((p) => p.statusSent === 204).map((p) => p.eventId);
       expect(delivered).to.deep.equal(events);
+      // Every public status change: a failure whose refund is in progress is not one (it shows the status before it).
       expect(posts.filter((p) => p.statusSent === 204).map((p) => JSON.parse(p.rawBody).data.status)).to.deep.equal([
         "waiting",
-        ...paths[Number(BigInt(requestId)) % 3]!,
+        ...paths[Number(BigInt(requestId)) % 3]!.filter((status) => status !== "failure"),
       ]);
     }
   });

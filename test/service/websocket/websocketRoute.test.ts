@@ -359,15 +359,16 @@ describe("websocket route", function () {
       await server.close();
     });
 
-    it("rejects an invalid apiKey (query) or x-api-key (header) with 401 before the upgrade; accepts a valid one; never logs a key", async () => {
+    it("refuses an API key in the URL (?apiKey=, valid or not) with 400 API_KEY_IN_URL before the upgrade; 401 for an invalid x-api-key; accepts a valid one; never logs a key", async () => {
       const badKey = `bad-${key.slice(4)}`;
-      const rejected = await upgradeRejection(server.ws(`?apiKey=${encodeURIComponent(badKey)}`));
-      expect(rejected.status).to.equal(401);
-      expect(JSON.parse(rejected.body)).to.deep.include({ errorCode: "INVALID_API_KEY" });
+      for (const inUrl of [key, badKey, "k".repeat(300)]) {
+        const rejected = await upgradeRejection(server.ws(`?apiKey=${encodeURIComponent(inUrl)}`));
+        expect(rejected.status).to.equal(400);
+        expect(JSON.parse(rejected.body)).to.deep.include({ errorCode: "API_KEY_IN_URL" });
+      }
       expect((await upgradeRejection(server.ws(), { headers: { "x-api-key": badKey } })).status).to.equal(401);
-      expect((await upgradeRejection(server.ws(`?apiKey=${"k".repeat(300)}`))).status, "over-long key: schema").to.equal(400);
 
-      for (const socket of [await connect(server.ws(`?apiKey=${encodeURIComponent(key)}`)), await connect(server.ws(), { headers: { "x-api-key": key } })]) {
+      for (const socket of [await connect(server.ws()), await connect(server.ws(), { headers: { "x-api-key": key } })]) {
         socket.send(subscribe(hex(0xd1)));
         expect((await socket.next()).status).to.equal("success");
         socket.ws.close();

@@ -1,6 +1,9 @@
 /**
  * `ferry deploy`: Ferry's contracts at the same addresses on every chain (ts/deploy), and
- * `ferry deploy --check`: what holds onchain. Networks are the ones in hardhat.config.ts.
+ * `ferry deploy --check`: what holds onchain. The chain is one of: `--rpc-url <url>` (any node, from
+ * any directory, no Hardhat), `--config <ferry.json>` (every chain of the service's config, records
+ * written where the service reads them), or `--network <name>` (a network of this repository's
+ * hardhat.config.ts, through Hardhat: its config variables and keystore).
  */
 import { getAddress, isAddressEqual, type Address, type Hex } from "viem";
 import { parseAddress, parseBytes32 } from "../../core/inputParsers.ts";
@@ -16,6 +19,8 @@ import {
 import { DeploymentConflictError } from "../../deploy/deployErrors.ts";
 import { checkFerryDeployment, deployFerryContracts, predictFerryAddresses, type FerryDeployResult } from "../../deploy/ferryDeployment.ts";
 import { connectFerryNetwork, DEPLOYER_KEY_ENV, type FerryNetwork } from "../../deploy/ferryNetwork.ts";
+import { connectRpcNetwork } from "../../deploy/rpcNetwork.ts";
+import { readConfigFile } from "../../service/config/loadConfig.ts";
 import { DEFAULT_FERRY_SALT } from "../../deploy/ferryPlan.ts";
 import { formatCheckTable, type CheckRow } from "../../deploy/ferryStateCheck.ts";
 import { EXIT, UsageError, jsonReplacer, printError, type CliIo } from "../cliIo.ts";
@@ -25,8 +30,8 @@ import { parseCommandArgs, requiredFlag, type ParsedCommand } from "../parseComm
 /** `acceptOwnership()`: what the new owner sends to each contract to complete the handover. */
 const ACCEPT_OWNERSHIP_CALLDATA = "0x79ba5097";
 
-const HELP = `Usage: ferry deploy --network <name> [options]
-       ferry deploy --check --network <name> [options]
+const HELP = `Usage: ferry deploy --rpc-url <url> | --config <ferry.json> | --network <name> [options]
+       ferry deploy --check --rpc-url <url> | --config <ferry.json> | --network <name> [options]
 
 Checks first (one eth_call, nothing sent) that the chain runs PUSH0, MCOPY and TSTORE (the build
 targets evm prague); a chain without them fails with UNSUPPORTED_CHAIN. Deploys Depository,
@@ -35,14 +40,23 @@ AttestedReceiver and Multicaller through the standard CREATE2 proxy
 deployer and salt. Re-running sends only what is missing; when nothing is, it says "already
 deployed" and sends no transaction. Writes <deployments-dir>/<chainId>.json.
 
+The chain (exactly one of):
+  --rpc-url <url>         any JSON-RPC node, from any directory (records: ./deployments)
+  --config <ferry.json>   every chain of the service's config (or those named by --chain <id>,
+                          repeatable), each checked to answer with its configured id first; records
+                          go to the config's deploymentsDir, where ferry serve reads them; the
+                          allocator and signer default to the addresses of FERRY_ALLOCATOR_KEY and
+                          FERRY_ATTESTER_KEY, the currencies to the chain's erc20Currencies
+  --network <name>        a network of this repository's hardhat.config.ts (RPC URL: config variable
+                          FERRY_RPC_URL_<NAME>; key: also from the Hardhat keystore)
+
 Options:
-  --network <name>        a network of hardhat.config.ts (RPC URL: config variable FERRY_RPC_URL_<NAME>)
   --owner 0x...           final owner: the deployer starts a two-step transfer (default: the deployer)
   --allocator 0x...       Depository allocator (default: the record's; on a dev chain, the deployer)
   --signer 0x...          attestation signer allowed on the AttestedReceiver (repeatable)
   --currency 0x...        ERC-20 destination currency listed on the AttestedReceiver (repeatable)
   --salt 0x...            32-byte CREATE2 salt (default: keccak256("ferry/v1"))
-  --deployments-dir <dir> where records live (default: deployments)
+  --deployments-dir <dir> where records live (default: deployments; with --config its deploymentsDir)
   --check                 verify instead of deploy: the chain runs this build's opcodes, code hash
                           of this build, owner, pending owner, allocator (locked, no change pending),
                           signers, currencies; exit 1 naming what is off. Expects the record's
@@ -52,13 +66,18 @@ Options:
                           other addresses, i.e. this build differs from the one deployed there
   --json                  one JSON object on stdout (progress goes to stderr)
 
-Deployer key: the network's configured account (config variable FERRY_DEPLOYER_KEY, from the
-environment or the Hardhat keystore), else $${DEPLOYER_KEY_ENV}, else the node's first unlocked
-account (local dev nodes). The key is never printed.
+Deployer key: $${DEPLOYER_KEY_ENV} from the environment, else the node's first unlocked account on a
+local dev node (Hardhat node, anvil); with --network also the network's configured account (config
+variable FERRY_DEPLOYER_KEY, from the environment or the Hardhat keystore). The key is never printed.
+An RPC URL that does not answer (RPC_UNREACHABLE), a node on another chain than the config says
+(CHAIN_ID_MISMATCH) or a missing key (DEPLOYER_KEY_MISSING) stop the run before anything is sent: exit 2.
 `;
 
 const OPTIONS = {
   network: { type: "string" },
+  "rpc-url": { type: "string" },
+  config: { type: "string" },
+  chain: { type: "string", multiple: true },
   owner: { type: "string" },
   allocator: { type: "string" },
   signer: { type: "string", multiple: true },
@@ -71,16 +90,22 @@ const OPTIONS = {
 } as const;
 
 type Flags = {
-  network: string;
+  network?: string;
+  rpcUrl?: string;
+  config?: string;
+  chains?: number[];
   owner?: Address;
   allocator?: Address;
   signers?: Address[];
   currencies?: Address[];
   salt?: Hex;
-  deploymentsDir: string;
+  deploymentsDir?: string;
   deployer?: Address;
   allowNewAddresses: boolean;
 };
+
+/** What a service config says the deployment should be (`--config`); flags win over it, it wins over a record. */
+type ConfigDefaults = { allocator?: Address; signers?: Address[]; currencies?: Address[] };
 
 function flagsOf(parsed: ParsedCommand): Flags {
   const address = (name: string): Address | undefined => {
@@ -91,8 +116,14 @@ function flagsOf(parsed: ParsedCommand): Flags {
   const currencyValues = (parsed.values.currency as string[] | undefined) ?? [];
   const salt = parsed.values.salt;
   const dir = parsed.values["deployments-dir"];
+  const text = (name: string) => (typeof parsed.values[name] === "string" && parsed.values[name] !== "" ? (parsed.values[name] as string) : undefined);
+  const chainValues = ((parsed.values.chain as string[] | undefined) ?? []).flatMap((value) => value.split(","));
+  for (const value of chainValues) if (!/^[1-9][0-9]{0,15}$/.test(value.trim())) throw new UsageError(`--chain ${JSON.stringify(value)} is not a chain id`);
   return {
-    network: requiredFlag(parsed, "network"),
+    ...(text("network") ? { network: text("network") } : {}),
+    ...(text("rpc-url") ? { rpcUrl: text("rpc-url") } : {}),
+    ...(text("config") ? { config: text("config") } : {}),
+    ...(chainValues.length > 0 ? { chains: chainValues.map((value) => Number(value.trim())) } : {}),
     ...(address("owner") ? { owner: address("owner") } : {}),
     ...(address("allocator") ? { allocator: address("allocator") } : {}),
     ...(signerValues.length > 0
@@ -102,7 +133,7 @@ function flagsOf(parsed: ParsedCommand): Flags {
       ? { currencies: currencyValues.flatMap((value) => value.split(",")).map((value) => parseAddress(value, "--currency")) }
       : {}),
     ...(typeof salt === "string" ? { salt: parseBytes32(salt, "--salt") } : {}),
-    deploymentsDir: typeof dir === "string" && dir !== "" ? dir : "deployments",
+    ...(typeof dir === "string" && dir !== "" ? { deploymentsDir: dir } : {}),
     ...(address("deployer") ? { deployer: address("deployer") } : {}),
     allowNewAddresses: parsed.values["allow-new-addresses"] === true,
   };
@@ -118,20 +149,81 @@ async function run(args: readonly string[], io: CliIo, globals: GlobalFlags): Pr
   const flags = flagsOf(parsed);
   if (parsed.values.check !== true && flags.deployer !== undefined) throw new UsageError("--deployer is only for --check (deploying uses the deployer key)");
 
-  // Loaded here, not at the top: Hardhat (and the project config) is heavy and only deploy needs it.
-  const { default: hre } = await import("hardhat");
-  if (!Object.hasOwn(hre.config.networks, flags.network)) {
-    throw new UsageError(`unknown network "${flags.network}"; hardhat.config.ts has: ${Object.keys(hre.config.networks).join(", ")}`);
+  const chosen = [flags.network, flags.rpcUrl, flags.config].filter((value) => value !== undefined).length;
+  if (chosen !== 1) {
+    throw new UsageError("give exactly one of --rpc-url <url>, --config <ferry.json> or --network <name> (a network of this repository's hardhat.config.ts)");
   }
-  const network = await connectFerryNetwork({ network: hre.network, name: flags.network, env: io.env });
+  if (flags.chains && !flags.config) throw new UsageError("--chain picks chains of --config <ferry.json>");
+  const mode = parsed.values.check === true ? check : deploy;
+
+  if (flags.rpcUrl !== undefined) {
+    const network = await connectRpcNetwork({ rpcUrl: flags.rpcUrl, env: io.env });
+    return mode(network, { ...flags, deploymentsDir: flags.deploymentsDir ?? "deployments" }, io, json, {});
+  }
+  if (flags.config !== undefined) return deployConfiguredChains(flags, flags.config, mode, io, json);
+
+  // Loaded here, not at the top: Hardhat (and the project config) is heavy and only --network needs it.
+  let hre: typeof import("hardhat").default;
   try {
-    return parsed.values.check === true ? await check(network, flags, io, json) : await deploy(network, flags, io, json);
+    hre = (await import("hardhat")).default;
+  } catch (error) {
+    throw new UsageError(
+      `--network needs Hardhat and this repository's hardhat.config.ts (${(error as Error).message.split("\n")[0]!.slice(0, 160)}): from anywhere else use --rpc-url <url> or --config <ferry.json>`,
+    );
+  }
+  const name = flags.network!;
+  if (!Object.hasOwn(hre.config.networks, name)) {
+    throw new UsageError(`unknown network "${name}"; hardhat.config.ts has: ${Object.keys(hre.config.networks).join(", ")} (or use --rpc-url <url>)`);
+  }
+  const network = await connectFerryNetwork({ network: hre.network, name, env: io.env });
+  try {
+    return await mode(network, { ...flags, deploymentsDir: flags.deploymentsDir ?? "deployments" }, io, json, {});
   } finally {
     await network.close();
   }
 }
 
-async function deploy(network: FerryNetwork, flags: Flags, io: CliIo, json: boolean): Promise<number> {
+type Mode = (network: FerryNetwork, flags: Flags & { deploymentsDir: string }, io: CliIo, json: boolean, defaults: ConfigDefaults) => Promise<number>;
+
+/**
+ * `--config`: every (enabled, or `--chain`-picked) chain of the service's configuration. All chains are
+ * reached and their ids checked before anything is sent to any of them; then each is deployed (or
+ * checked) in turn. The exit code is the worst of the chains'.
+ */
+async function deployConfiguredChains(flags: Flags, path: string, mode: Mode, io: CliIo, json: boolean): Promise<number> {
+  const config = await readConfigFile({ env: { ...io.env, FERRY_CONFIG: path } });
+  const unknown = (flags.chains ?? []).filter((id) => !config.chains.some((chain) => chain.id === id));
+  if (unknown.length > 0) throw new UsageError(`--chain ${unknown.join(", ")}: not in ${path} (it has ${config.chains.map((chain) => chain.id).join(", ") || "no chains"})`);
+  const picked = config.chains
+    .map((chain, index) => ({ chain, index }))
+    .filter(({ chain }) => (flags.chains ? flags.chains.includes(chain.id) : !chain.disabled));
+  if (picked.length === 0) throw new UsageError(`${path} has no chain to deploy to (chains[] is empty or every chain is disabled)`);
+
+  const networks: { network: FerryNetwork; currencies: Address[] }[] = [];
+  for (const { chain, index } of picked) {
+    const network = await connectRpcNetwork({
+      rpcUrl: chain.rpcUrl,
+      env: io.env,
+      name: chain.name,
+      source: `chains[${index}].rpcUrl of ${path}`,
+      expectedChainId: chain.id,
+    });
+    networks.push({ network, currencies: chain.erc20Currencies.map((currency) => currency.address) });
+  }
+  const deploymentsDir = flags.deploymentsDir ?? config.deploymentsDir;
+  let worst: number = EXIT.OK;
+  for (const { network, currencies } of networks) {
+    const defaults: ConfigDefaults = {
+      ...(config.accounts.allocator ? { allocator: config.accounts.allocator } : {}),
+      ...(config.accounts.attester ? { signers: [config.accounts.attester] } : {}),
+      ...(currencies.length > 0 ? { currencies } : {}),
+    };
+    worst = Math.max(worst, await mode(network, { ...flags, deploymentsDir }, io, json, defaults));
+  }
+  return worst;
+}
+
+async function deploy(network: FerryNetwork, flags: Flags & { deploymentsDir: string }, io: CliIo, json: boolean, defaults: ConfigDefaults): Promise<number> {
   const progress = (line: string) => (json ? io.stderr : io.stdout)(`${line}\n`);
   const walletClient = await network.deployer();
   const deployer = getAddress(walletClient.account.address);
@@ -139,12 +231,12 @@ async function deploy(network: FerryNetwork, flags: Flags, io: CliIo, json: bool
   const stored = await readDeploymentRecord(flags.deploymentsDir, network.chainId);
   // The record's configuration is the default only for the same deployment (same deployer and salt).
   const previous = stored && isAddressEqual(stored.deployer, deployer) && stored.salt.toLowerCase() === salt.toLowerCase() ? stored : undefined;
-  const allocator = flags.allocator ?? previous?.configuration.allocator ?? (network.testClient ? deployer : undefined);
-  if (allocator === undefined) throw new UsageError("missing --allocator (required on a chain without a deployment record)");
+  const allocator = flags.allocator ?? defaults.allocator ?? previous?.configuration.allocator ?? (network.testClient ? deployer : undefined);
+  if (allocator === undefined) throw new UsageError("missing --allocator (required on a chain without a deployment record; with --config, FERRY_ALLOCATOR_KEY gives it)");
   const options = {
     allocator,
-    signers: flags.signers ?? previous?.configuration.signers ?? [],
-    currencies: flags.currencies ?? previous?.configuration.currencies ?? [],
+    signers: flags.signers ?? defaults.signers ?? previous?.configuration.signers ?? [],
+    currencies: flags.currencies ?? defaults.currencies ?? previous?.configuration.currencies ?? [],
     owner: flags.owner ?? previous?.configuration.owner ?? deployer,
     salt,
   };
@@ -212,7 +304,7 @@ function pendingOwnershipText(pending: NonNullable<FerryDeployResult["pendingOwn
   return `ownership: transfer to ${pending.newOwner} pending; the new owner must call, from ${pending.newOwner}:\n${lines.join("")}`;
 }
 
-async function check(network: FerryNetwork, flags: Flags, io: CliIo, json: boolean): Promise<number> {
+async function check(network: FerryNetwork, flags: Flags & { deploymentsDir: string }, io: CliIo, json: boolean, defaults: ConfigDefaults): Promise<number> {
   const record: DeploymentRecord | undefined = await readDeploymentRecord(flags.deploymentsDir, network.chainId);
   const deployer = flags.deployer ?? record?.deployer;
   if (deployer === undefined) {
@@ -221,7 +313,7 @@ async function check(network: FerryNetwork, flags: Flags, io: CliIo, json: boole
   const salt = flags.salt ?? record?.salt ?? DEFAULT_FERRY_SALT;
   const sameDeployment = record !== undefined && isAddressEqual(record.deployer, deployer) && record.salt.toLowerCase() === salt.toLowerCase();
   const configuration = sameDeployment ? record.configuration : undefined;
-  const allocator = flags.allocator ?? configuration?.allocator;
+  const allocator = flags.allocator ?? defaults.allocator ?? configuration?.allocator;
   if (allocator === undefined) throw new UsageError("missing --allocator (no deployment record for this deployer and salt)");
   const owner = flags.owner ?? configuration?.owner ?? deployer;
   const addresses = predictFerryAddresses({ deployer, salt });
@@ -231,8 +323,8 @@ async function check(network: FerryNetwork, flags: Flags, io: CliIo, json: boole
     expected: {
       owner,
       allocator,
-      signers: flags.signers ?? configuration?.signers ?? [],
-      currencies: flags.currencies ?? configuration?.currencies ?? [],
+      signers: flags.signers ?? defaults.signers ?? configuration?.signers ?? [],
+      currencies: flags.currencies ?? defaults.currencies ?? configuration?.currencies ?? [],
       handoverFrom: deployer,
     },
   });

@@ -1,47 +1,42 @@
 /**
- * `ferry keys create|list|revoke`: the service's API keys, in the service's own database (see
- * ../serviceStore.ts). The plaintext key exists only in `create`'s output: the store keeps its hash.
+ * `ferry keys create|list|revoke`: the service's API keys, through its admin API or in its database
+ * (../adminTarget.ts decides which). The plaintext key exists only in `create`'s output: the store
+ * keeps its hash.
  */
-import { FerryError, type FerryErrorOptions } from "../../core/errors.ts";
-import { apiKeyStore, type ApiKeyRecord } from "../../service/store/apiKeys.ts";
+import type { ApiKeyRecord } from "../../service/store/apiKeys.ts";
+import { MAX_API_KEY_NAME_LENGTH } from "../../service/admin/apiKeyAdmin.ts";
 import { EXIT, UsageError, printResult, type CliIo } from "../cliIo.ts";
 import { runSubcommand, type CommandGroup, type GlobalFlags } from "../commandGroup.ts";
 import { integerFlag, parseCommandArgs } from "../parseCommandArgs.ts";
-import { withServiceStore } from "../serviceStore.ts";
+import { TARGET_HELP, TARGET_OPTIONS, withAdmin } from "../adminTarget.ts";
 import { textTable } from "../textTable.ts";
 
 const HELP = `Usage: ferry keys <command> [options]
 
-API keys of the service, in its database: the configuration of the service (FERRY_CONFIG and the
-environment): DATABASE_URL for PostgreSQL, else the embedded database under database.dataDir /
-FERRY_DATA_DIR. The embedded database cannot be opened while the service runs (use DATABASE_URL).
+API keys of the service: through a running service's admin API, or in its database.
 
 Commands:
   create <name>      create a key and print it once (only its hash is stored)
                        --rate-limit <n>   requests per minute (default: rateLimits.apiKeyPerMinute)
   list               every key: id, name, rate limit, created, revoked
-  revoke <keyId>     revoke a key (it stays listed); the service notices within
+  revoke <keyId>     revoke a key (it stays listed); a running service notices within
                      server.apiKeyCacheSeconds
+  referrer <keyId> <referrer> | --clear <keyId>
+                     tie a quote body's \`referrer\` to the key: anonymous quotes with it are
+                     attributed to the key (its webhooks fire). The official client sends its
+                     \`source\` as \`referrer\`, and x-api-key only to the reference's hosts.
+                     Attribution only: no rate limit or privilege. One key per referrer.
 
-Options: --json  -h, --help
+${TARGET_HELP}
+
+Options: --api-url <url>  --data-dir <dir>  --config <file>  --devnet-dir <dir>  --json  -h, --help
 `;
-
-/** No unrevoked key has this id. */
-export class UnknownApiKeyError extends FerryError {
-  readonly keyId: string;
-  constructor(keyId: string, options: FerryErrorOptions = {}) {
-    super("UNKNOWN_API_KEY", `no API key with id ${JSON.stringify(keyId)} (see ferry keys list)`, options);
-    this.keyId = keyId;
-  }
-}
-
-const MAX_NAME_LENGTH = 100;
 
 function keyName(value: string | undefined): string {
   if (value === undefined) throw new UsageError("missing <name>: ferry keys create <name> [--rate-limit <n>]");
   const name = value.trim();
   if (name === "") throw new UsageError("<name> must not be empty");
-  if (name.length > MAX_NAME_LENGTH) throw new UsageError(`<name> is longer than ${MAX_NAME_LENGTH} characters`);
+  if (name.length > MAX_API_KEY_NAME_LENGTH) throw new UsageError(`<name> is longer than ${MAX_API_KEY_NAME_LENGTH} characters`);
   if (/\p{Cc}/u.test(name)) throw new UsageError("<name> must not contain control characters");
   return name;
 }
@@ -52,14 +47,14 @@ function keyId(value: string | undefined, usage: string): string {
 }
 
 async function create(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
-  const parsed = parseCommandArgs(args, { "rate-limit": { type: "string" } }, { min: 0, max: 1 });
+  const parsed = parseCommandArgs(args, { ...TARGET_OPTIONS, "rate-limit": { type: "string" } }, { min: 0, max: 1 });
   if (parsed.help) return help(io);
   const json = parsed.json || globals.json;
   const name = keyName(parsed.positionals[0]);
   const rateLimit = integerFlag(parsed, "rate-limit");
   if (rateLimit !== undefined && (rateLimit < 1 || rateLimit > 2_147_483_647)) throw new UsageError("--rate-limit must be a positive integer (requests per minute)");
 
-  const created = await withServiceStore(io, (store) => apiKeyStore(store).createApiKey(name, rateLimit));
+  const created = await withAdmin(io, parsed, "write", (admin) => admin.createApiKey({ name, ...(rateLimit !== undefined ? { rateLimit } : {}) }));
   // The one place a plaintext key is ever printed.
   printResult(
     io,
@@ -75,34 +70,41 @@ async function create(args: readonly string[], io: CliIo, globals: GlobalFlags):
 }
 
 async function list(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
-  const parsed = parseCommandArgs(args, {}, { min: 0, max: 0 });
+  const parsed = parseCommandArgs(args, TARGET_OPTIONS, { min: 0, max: 0 });
   if (parsed.help) return help(io);
   const json = parsed.json || globals.json;
-  const keys = await withServiceStore(io, (store) => apiKeyStore(store).listApiKeys());
+  const keys = await withAdmin(io, parsed, "read", (admin) => admin.listApiKeys());
   printResult(io, json, keys.length === 0 ? "no API keys (create one with ferry keys create <name>)" : keysTable(keys), { keys });
   return EXIT.OK;
 }
 
 async function revoke(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
-  const parsed = parseCommandArgs(args, {}, { min: 0, max: 1 });
+  const parsed = parseCommandArgs(args, TARGET_OPTIONS, { min: 0, max: 1 });
   if (parsed.help) return help(io);
   const json = parsed.json || globals.json;
   const id = keyId(parsed.positionals[0], "ferry keys revoke <keyId>");
-
-  const outcome = await withServiceStore(io, async (store, config) => {
-    const keys = apiKeyStore(store);
-    if (await keys.revokeApiKey(id)) return { revoked: true as const, cacheSeconds: config.server.apiKeyCacheSeconds };
-    // Not revoked now: already revoked (fine, revoking is idempotent) or unknown (a typo, say so).
-    const existing = (await keys.listApiKeys()).find((key) => key.id === id);
-    if (existing?.revokedAt) return { revoked: false as const, revokedAt: existing.revokedAt };
-    throw new UnknownApiKeyError(id);
-  });
-  if (outcome.revoked) {
-    const delay = outcome.cacheSeconds > 0 ? ` (a running service may accept it for up to ${outcome.cacheSeconds}s more: server.apiKeyCacheSeconds)` : "";
-    printResult(io, json, `revoked ${id}${delay}`, { id, revoked: true, alreadyRevoked: false });
+  const outcome = await withAdmin(io, parsed, "write", (admin) => admin.revokeApiKey(id));
+  if (!outcome.alreadyRevoked) {
+    printResult(io, json, `revoked ${id} (a running service may accept it for up to server.apiKeyCacheSeconds more)`, { id, revoked: true, alreadyRevoked: false });
   } else {
     printResult(io, json, `${id} was already revoked at ${outcome.revokedAt}`, { id, revoked: true, alreadyRevoked: true, revokedAt: outcome.revokedAt });
   }
+  return EXIT.OK;
+}
+
+async function referrer(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
+  const parsed = parseCommandArgs(args, { ...TARGET_OPTIONS, clear: { type: "boolean" } }, { min: 0, max: 2 });
+  if (parsed.help) return help(io);
+  const json = parsed.json || globals.json;
+  const clear = parsed.values.clear === true;
+  const id = keyId(parsed.positionals[0], "ferry keys referrer <keyId> <referrer> | --clear <keyId>");
+  const value = clear ? null : (parsed.positionals[1] ?? "").trim();
+  if (value !== null && (value === "" || value.length > 256 || /\p{Cc}/u.test(value))) {
+    throw new UsageError("<referrer> must be 1–256 characters without control characters (or --clear)");
+  }
+  if (clear && parsed.positionals.length > 1) throw new UsageError("--clear takes only <keyId>");
+  const updated = await withAdmin(io, parsed, "write", (admin) => admin.setApiKeyReferrer(id, value));
+  printResult(io, json, updated.referrer === null ? `${id}: no referrer` : `${id}: referrer ${JSON.stringify(updated.referrer)}`, updated);
   return EXIT.OK;
 }
 
@@ -112,8 +114,8 @@ function rateLimitText(rateLimit: number | null): string {
 
 function keysTable(keys: readonly ApiKeyRecord[]): string {
   return textTable(
-    ["ID", "NAME", "RATE LIMIT", "CREATED", "REVOKED"],
-    keys.map((key) => [key.id, key.name, key.rateLimit === null ? "default" : `${key.rateLimit}/min`, key.createdAt, key.revokedAt ?? "-"]),
+    ["ID", "NAME", "RATE LIMIT", "REFERRER", "CREATED", "REVOKED"],
+    keys.map((key) => [key.id, key.name, key.rateLimit === null ? "default" : `${key.rateLimit}/min`, key.referrer ?? "-", key.createdAt, key.revokedAt ?? "-"]),
   );
 }
 
@@ -124,5 +126,5 @@ function help(io: CliIo): number {
 
 export const keys: CommandGroup = {
   help: HELP,
-  run: (args, io, globals) => runSubcommand("keys", HELP, { create, list, revoke }, args, io, globals, (m) => new UsageError(m)),
+  run: (args, io, globals) => runSubcommand("keys", HELP, { create, list, revoke, referrer }, args, io, globals, (m) => new UsageError(m)),
 };

@@ -1,40 +1,25 @@
 /**
  * `ferry webhooks set|clear|show|log|redeliver`: the operator's side of webhooks (spec "Events →
- * Configuration": one endpoint and custom headers per API key, configured by the operator), in the
- * service's database (../serviceStore.ts) through ts/service/store/webhooks.ts.
+ * Configuration": one endpoint and custom headers per API key), through a running service's admin
+ * API or in its database (../adminTarget.ts decides which; both run ts/service/admin's operations).
  *
  * Secrets stay out of the output: `--key` (the API key, which is also the HMAC secret of deliveries)
  * is never echoed, not even in an error, and header values are shown as [redacted].
  */
 import { parseBytes32 } from "../../core/inputParsers.ts";
-import { FerryError, type FerryErrorOptions } from "../../core/errors.ts";
-import type { FerryConfig } from "../../service/config/configSchema.ts";
+import type { DeliveryLog } from "../../service/admin/webhookAdmin.ts";
 import { REDACTED } from "../../service/config/secret.ts";
-import type { Store } from "../../service/store/createStore.ts";
-import { RequestNotFoundError } from "../../service/store/errors.ts";
-import {
-  WEBHOOK_SECRET_KEY_ENV,
-  WebhookError,
-  WebhookErrorCode,
-  parseWebhookSecretKey,
-  webhookStore,
-  type WebhookAttempt,
-  type WebhookConfig,
-  type WebhookDelivery,
-  type WebhookStore,
-} from "../../service/store/webhooks.ts";
+import { WEBHOOK_SECRET_KEY_ENV, WebhookError, WebhookErrorCode, type WebhookConfig, type WebhookDelivery } from "../../service/store/webhooks.ts";
 import { EXIT, UsageError, printResult, type CliIo } from "../cliIo.ts";
 import { runSubcommand, type CommandGroup, type GlobalFlags } from "../commandGroup.ts";
 import { parseCommandArgs, requiredFlag, type ParsedCommand } from "../parseCommandArgs.ts";
-import { withServiceStore } from "../serviceStore.ts";
+import { TARGET_HELP, TARGET_OPTIONS, withAdmin } from "../adminTarget.ts";
 import { textTable } from "../textTable.ts";
 
 const HELP = `Usage: ferry webhooks <command> [options]
 
 One webhook endpoint (and optional custom headers) per API key; every status change of a request
-made with that key is POSTed to it, signed with the key (see ferry webhook verify). Works on the
-service's database like ferry keys: DATABASE_URL, else the embedded database under
-database.dataDir / FERRY_DATA_DIR (not while the service runs).
+made with that key is POSTed to it, signed with the key (see ferry webhook verify).
 
 Commands:
   set        set (or replace) the endpoint of an API key
@@ -42,8 +27,8 @@ Commands:
                --url <https://...>     the endpoint (http:// only to a loopback host unless
                                        webhooks.allowHttp)
                --header "Name: value"  a custom header sent with each delivery (repeatable)
-             Needs $${WEBHOOK_SECRET_KEY_ENV} (64 hex chars), the same as the service's: the key is
-             stored encrypted with it, to sign deliveries.
+             The service stores the key encrypted under its $${WEBHOOK_SECRET_KEY_ENV} (64 hex
+             chars); on the database directly, set the same value here.
   clear      remove the endpoint of a key                --key-id <keyId>
   show       configured endpoints: key, url, header names (values hidden)   [--key-id <keyId>]
   log        delivery state and attempts of an event     <eventId>
@@ -51,33 +36,19 @@ Commands:
   redeliver  deliver an event again (new round, attempt log kept)   <eventId>
              ... or every event created since a time     --since <ISO-8601, e.g. 2026-01-01T00:00:00Z>
 
-Options: --json  -h, --help
+${TARGET_HELP}
+
+Options: --api-url <url>  --data-dir <dir>  --config <file>  --devnet-dir <dir>  --json  -h, --help
 `;
-
-/** The key has no webhook endpoint (show --key-id, clear). */
-export class WebhookNotConfiguredError extends FerryError {
-  readonly keyId: string;
-  constructor(keyId: string, options: FerryErrorOptions = {}) {
-    super("WEBHOOK_NOT_CONFIGURED", `no webhook configured for ${JSON.stringify(keyId)} (see ferry webhooks show)`, options);
-    this.keyId = keyId;
-  }
-}
-
-type Webhooks = { webhooks: WebhookStore; store: Store; config: FerryConfig };
-
-/** Opens the store and binds the webhook API with the configured secret key and http policy. */
-function withWebhooks<T>(io: CliIo, fn: (ctx: Webhooks) => Promise<T>): Promise<T> {
-  return withServiceStore(io, (store, config) => {
-    const secretKey = config.webhooks.secretKey ? parseWebhookSecretKey(config.webhooks.secretKey.reveal()) : undefined;
-    const webhooks = webhookStore(store, { ...(secretKey ? { secretKey } : {}), allowHttp: config.webhooks.allowHttp });
-    return fn({ webhooks, store, config });
-  });
-}
 
 // --- set ----------------------------------------------------------------------------------------
 
 async function set(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
-  const parsed = parseCommandArgs(args, { key: { type: "string" }, url: { type: "string" }, header: { type: "string", multiple: true } }, { min: 0, max: 0 });
+  const parsed = parseCommandArgs(
+    args,
+    { ...TARGET_OPTIONS, key: { type: "string" }, url: { type: "string" }, header: { type: "string", multiple: true } },
+    { min: 0, max: 0 },
+  );
   if (parsed.help) return help(io);
   const json = parsed.json || globals.json;
   const apiKey = await apiKeyOf(parsed, io);
@@ -86,7 +57,7 @@ async function set(args: readonly string[], io: CliIo, globals: GlobalFlags): Pr
 
   let configured: WebhookConfig;
   try {
-    configured = await withWebhooks(io, ({ webhooks }) => webhooks.setWebhook({ apiKey, url, headers }));
+    configured = await withAdmin(io, parsed, "write", (admin) => admin.setWebhook({ apiKey, url, headers }));
   } catch (error) {
     // The store's messages never quote the key or a header value; this keeps it so whatever failed.
     throw scrub(error, [apiKey, ...Object.values(headers).filter((value) => value.length >= 8)]);
@@ -97,7 +68,7 @@ async function set(args: readonly string[], io: CliIo, globals: GlobalFlags): Pr
     json,
     `webhook of ${configured.keyId} ${JSON.stringify(configured.keyName)} set: ${configured.url}` +
       (names.length > 0 ? `\nheaders: ${names.join(", ")} (values hidden)` : ""),
-    masked(configured),
+    configured,
   );
   return EXIT.OK;
 }
@@ -134,24 +105,21 @@ export function parseHeaders(flags: readonly string[]): Record<string, string> {
 // --- clear, show ----------------------------------------------------------------------------------
 
 async function clear(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
-  const parsed = parseCommandArgs(args, { "key-id": { type: "string" } }, { min: 0, max: 0 });
+  const parsed = parseCommandArgs(args, { ...TARGET_OPTIONS, "key-id": { type: "string" } }, { min: 0, max: 0 });
   if (parsed.help) return help(io);
   const json = parsed.json || globals.json;
   const keyId = requiredFlag(parsed, "key-id");
-  const cleared = await withWebhooks(io, ({ webhooks }) => webhooks.clearWebhook(keyId));
-  if (!cleared) throw new WebhookNotConfiguredError(keyId);
+  await withAdmin(io, parsed, "write", (admin) => admin.clearWebhook(keyId));
   printResult(io, json, `webhook of ${keyId} cleared`, { keyId, cleared: true });
   return EXIT.OK;
 }
 
 async function show(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
-  const parsed = parseCommandArgs(args, { "key-id": { type: "string" } }, { min: 0, max: 0 });
+  const parsed = parseCommandArgs(args, { ...TARGET_OPTIONS, "key-id": { type: "string" } }, { min: 0, max: 0 });
   if (parsed.help) return help(io);
   const json = parsed.json || globals.json;
   const keyId = parsed.values["key-id"] === undefined ? undefined : requiredFlag(parsed, "key-id");
-  const all = await withWebhooks(io, ({ webhooks }) => webhooks.listWebhooks());
-  const shown = keyId === undefined ? all : all.filter((webhook) => webhook.keyId === keyId);
-  if (keyId !== undefined && shown.length === 0) throw new WebhookNotConfiguredError(keyId);
+  const shown = await withAdmin(io, parsed, "read", (admin) => admin.listWebhooks(keyId));
   const text =
     shown.length === 0
       ? "no webhooks configured (see ferry webhooks set)"
@@ -159,40 +127,19 @@ async function show(args: readonly string[], io: CliIo, globals: GlobalFlags): P
           ["KEY ID", "NAME", "URL", "UPDATED", "HEADERS"],
           shown.map((w) => [w.keyId, w.keyName, w.url, w.updatedAt, Object.keys(w.headers).map((name) => `${name}: ${REDACTED}`).join(", ") || "-"]),
         );
-  printResult(io, json, text, { webhooks: shown.map(masked) });
+  printResult(io, json, text, { webhooks: shown });
   return EXIT.OK;
-}
-
-function masked(webhook: WebhookConfig): WebhookConfig {
-  return { ...webhook, headers: Object.fromEntries(Object.keys(webhook.headers).map((name) => [name, REDACTED])) };
 }
 
 // --- log ----------------------------------------------------------------------------------------
 
-type DeliveryLog = WebhookDelivery & { attemptLog: WebhookAttempt[] };
-
 async function log(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
-  const parsed = parseCommandArgs(args, { request: { type: "string" } }, { min: 0, max: 1 });
+  const parsed = parseCommandArgs(args, { ...TARGET_OPTIONS, request: { type: "string" } }, { min: 0, max: 1 });
   if (parsed.help) return help(io);
   const json = parsed.json || globals.json;
   const target = eventOrOther(parsed, "request", "ferry webhooks log <eventId> | --request <requestId>");
   const requestId = target.other === undefined ? undefined : parseBytes32(target.other, "--request").toLowerCase();
-
-  const logs = await withWebhooks(io, async ({ webhooks, store }): Promise<DeliveryLog[]> => {
-    let deliveries: WebhookDelivery[];
-    if (requestId === undefined) {
-      deliveries = await webhooks.listDeliveries({ eventId: target.eventId! });
-      if (deliveries.length === 0) throw new WebhookError(WebhookErrorCode.UNKNOWN_EVENT, `unknown event: ${target.eventId}`, { field: "eventId" });
-    } else {
-      if ((await store.getRequest(requestId)) === null) throw new RequestNotFoundError(requestId);
-      // A request has a handful of events (one per status change); oldest first reads as a story.
-      deliveries = (await webhooks.listDeliveries({ requestId, limit: 1000 })).reverse();
-    }
-    const result: DeliveryLog[] = [];
-    for (const delivery of deliveries) result.push({ ...delivery, attemptLog: await webhooks.listAttempts(delivery.eventId) });
-    return result;
-  });
-
+  const logs = await withAdmin(io, parsed, "read", (admin) => admin.deliveryLog(requestId === undefined ? { eventId: target.eventId! } : { requestId }));
   const text = logs.length === 0 ? `no events for request ${requestId}` : logs.map(deliveryText).join("\n\n");
   printResult(io, json, text, { deliveries: logs });
   return EXIT.OK;
@@ -227,13 +174,13 @@ function stateDetail(d: WebhookDelivery): string {
 // --- redeliver ------------------------------------------------------------------------------------
 
 async function redeliver(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
-  const parsed = parseCommandArgs(args, { since: { type: "string" } }, { min: 0, max: 1 });
+  const parsed = parseCommandArgs(args, { ...TARGET_OPTIONS, since: { type: "string" } }, { min: 0, max: 1 });
   if (parsed.help) return help(io);
   const json = parsed.json || globals.json;
   const target = eventOrOther(parsed, "since", "ferry webhooks redeliver <eventId> | --since <ISO-8601>");
   const since = target.other === undefined ? undefined : parseIsoTime(target.other, "--since");
 
-  const count = await withWebhooks(io, ({ webhooks }) => webhooks.redeliver(since === undefined ? { eventId: target.eventId! } : { since }));
+  const count = await withAdmin(io, parsed, "write", (admin) => admin.redeliver(since === undefined ? { eventId: target.eventId! } : { since }));
   let text: string;
   if (since !== undefined) text = `${count} event${count === 1 ? "" : "s"} since ${since.toISOString()} queued for redelivery`;
   else if (count > 0) text = `event ${target.eventId} queued for redelivery`;

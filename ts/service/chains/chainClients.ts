@@ -1,12 +1,16 @@
 /**
  * The service's chain clients, created once per process and injected everywhere chains are read or
  * written (quote route, POST /transactions/index, readiness, solver): one viem public client per
- * configured chain and, when the solver key is configured, the solver's wallet client on it.
- * Nothing connects until the first call.
+ * configured chain and, when the solver key is configured, the solver's wallet client on it (and the
+ * attester's, which cancels attestations it no longer wants honoured: ../solver/cancelBeforeRefund.ts) —
+ * all over the chain's one RPC transport (./rpcTransport.ts: every URL of `rpcUrls`, timeouts, retries
+ * with backoff, failover by health, metrics per URL). Nothing connects until the first call.
  */
-import { createPublicClient, createWalletClient, defineChain, http, type Account, type Chain, type LocalAccount, type PublicClient, type Transport, type WalletClient } from "viem";
+import { createPublicClient, createWalletClient, defineChain, type Account, type Chain, type LocalAccount, type PublicClient, type Transport, type WalletClient } from "viem";
 import type { ChainConfig } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
+import type { ChainMetrics } from "./chainMetrics.ts";
+import { createRpcEndpoints, type RpcEndpoints } from "./rpcTransport.ts";
 
 export type SolverWallet = WalletClient<Transport, Chain, Account>;
 
@@ -16,6 +20,12 @@ export type ChainClient = {
   publicClient: PublicClient;
   /** The solver key's wallet on this chain, when configured. */
   solverWallet?: SolverWallet;
+  /** The attester key's wallet on this chain, when configured: it sends `cancel(requestId)` (needs gas there). */
+  attesterWallet?: SolverWallet;
+  /** The chain's RPC URLs as scored now (absent for clients built elsewhere, e.g. tests' EDR clients). */
+  rpc?: RpcEndpoints;
+  /** Where chain-reading metrics go (the indexer's too); absent: none recorded. */
+  metrics?: ChainMetrics;
 };
 
 export type ChainClients = {
@@ -28,10 +38,12 @@ export type ChainClients = {
 export type ChainClientOptions = {
   /** Signs the solver's fills and payouts. */
   solver?: LocalAccount;
+  /** Signs the attester's cancellations on the receiver. */
+  attester?: LocalAccount;
   /** How often viem polls (receipts, blocks). Default 1 s. */
   pollingIntervalMs?: number;
-  /** Per-request RPC timeout. Default 10 s. */
-  timeoutMs?: number;
+  /** The process's chain metrics (./chainMetrics.ts). */
+  metrics?: ChainMetrics;
 };
 
 export class ChainNotConfiguredError extends ServiceError {
@@ -51,10 +63,13 @@ export function createChainClients(chains: readonly ChainConfig[], options: Chai
       nativeCurrency: { name: chainConfig.nativeCurrency.name, symbol: chainConfig.nativeCurrency.symbol, decimals: chainConfig.nativeCurrency.decimals },
       rpcUrls: { default: { http: [chainConfig.rpcUrl] } },
     });
-    const transport = http(chainConfig.rpcUrl, { retryCount: 1, timeout: options.timeoutMs ?? 10_000 });
-    const publicClient = createPublicClient({ chain, transport, pollingInterval: options.pollingIntervalMs ?? 1000 }) as PublicClient;
-    const solverWallet = options.solver ? createWalletClient({ account: options.solver, chain, transport }) : undefined;
-    clients.set(chainConfig.id, { config: chainConfig, chain, publicClient, ...(solverWallet ? { solverWallet } : {}) });
+    const rpc = createRpcEndpoints({ chainId: chainConfig.id, urls: chainConfig.rpcUrls, settings: chainConfig.rpc, ...(options.metrics && { metrics: options.metrics }) });
+    const transport = rpc.transport;
+    // viem's own block/receipt caches are off: the indexer and the solver decide on fresh reads.
+    const publicClient = createPublicClient({ chain, transport, pollingInterval: options.pollingIntervalMs ?? 1000, cacheTime: 0 }) as PublicClient;
+    const solverWallet = options.solver ? createWalletClient({ account: options.solver, chain, transport, cacheTime: 0 }) : undefined;
+    const attesterWallet = options.attester ? createWalletClient({ account: options.attester, chain, transport, cacheTime: 0 }) : undefined;
+    clients.set(chainConfig.id, { config: chainConfig, chain, publicClient, rpc, ...(solverWallet ? { solverWallet } : {}), ...(attesterWallet ? { attesterWallet } : {}), ...(options.metrics && { metrics: options.metrics }) });
   }
   return chainClientsOf([...clients.values()]);
 }

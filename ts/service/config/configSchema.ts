@@ -20,6 +20,44 @@ const Decimals = Type.Integer({ minimum: 0, maximum: 255 });
  */
 const UsdAmount = Type.String({ pattern: "^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,8})?$", description: "USD, decimal string" });
 const GasUnits = Type.Integer({ minimum: 0, maximum: 30_000_000 });
+/** An amount in a currency's smallest units (wei), as a decimal string. */
+const UnitsAmount = Type.String({ pattern: "^(0|[1-9][0-9]{0,77})$", description: "Smallest units, decimal string" });
+const SymbolName = Type.String({ minLength: 1, maxLength: 100 });
+
+/**
+ * A swap price source (ts/service/quote/priceSources.ts): prices the pair `base`/`quote` (currency
+ * symbols, either direction) for routes whose destination is `chainId`.
+ * - `fixed`: `price` units of `quote` per whole `base`, set by the operator (the devnet's, labelled
+ *   "fixed" in quotes; not a market).
+ * - `uniswapV2`: a Uniswap V2 pair on `chainId` (`pair`), whose tokens `baseToken`/`quoteToken` stand
+ *   for the symbols (the native currency as its wrapped token); reserves read onchain at every quote
+ *   and fill, fee `feeBps` (default 30).
+ */
+export const PriceSourceFileSchema = Type.Union([
+  Type.Object(
+    {
+      type: Type.Literal("fixed"),
+      chainId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+      base: SymbolName,
+      quote: SymbolName,
+      price: Type.String({ pattern: "^(0|[1-9][0-9]{0,29})(\\.[0-9]{1,18})?$", description: "quote per whole base" }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      type: Type.Literal("uniswapV2"),
+      chainId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+      base: SymbolName,
+      quote: SymbolName,
+      pair: AddressString,
+      baseToken: AddressString,
+      quoteToken: AddressString,
+      feeBps: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000 })),
+    },
+    { additionalProperties: false },
+  ),
+]);
 
 /** pino's levels; `silent` writes nothing. */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -27,6 +65,36 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The solver's poll interval bounds (ms), for the file and FERRY_SOLVER_POLL_MS alike. */
 export const SOLVER_POLL_MS_RANGE = { minimum: 10, maximum: 600_000 } as const;
+/** Bounds of the solver's per-transaction gas cap (FERRY_SOLVER_MAX_GAS). */
+export const SOLVER_MAX_GAS_RANGE = { minimum: 21_000, maximum: 30_000_000 } as const;
+/** Bounds of the fill deadline margin in seconds (FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS). */
+export const SOLVER_DEADLINE_MARGIN_RANGE = { minimum: 0, maximum: 3_600 } as const;
+
+/** The longest a quote may wait for its deposit (`quotes.ttlSeconds`): no fill of a request precedes its quote by more. */
+export const QUOTE_TTL_MAX_SECONDS = 86_400;
+
+/** Bounds of the per-chain RPC settings, for the file and the FERRY_RPC_* variables alike. */
+export const RPC_TIMEOUT_MS_RANGE = { minimum: 100, maximum: 120_000 } as const;
+export const RPC_RETRY_COUNT_RANGE = { minimum: 0, maximum: 10 } as const;
+
+/** Block tags a chain may name as final (`eth_getBlockByNumber("finalized" | "safe")`). */
+export const FINALITY_TAGS = ["finalized", "safe"] as const;
+export type FinalityTag = (typeof FINALITY_TAGS)[number];
+
+/** How the service reads one chain's RPC URLs (ts/service/chains/rpcTransport.ts). */
+export const RpcFileSchema = Type.Object(
+  {
+    /** One attempt at one URL. */
+    timeoutMs: Type.Optional(Type.Integer(RPC_TIMEOUT_MS_RANGE)),
+    /** Rounds over the URLs after the first one failed. */
+    retryCount: Type.Optional(Type.Integer(RPC_RETRY_COUNT_RANGE)),
+    /** Backoff before round n: retryDelayMs · 2^(n−1), jittered into [½, 1], at most 5 s. */
+    retryDelayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+    /** A URL whose head is more than this many blocks behind the best URL's is stale: demoted. */
+    maxHeadLagBlocks: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  },
+  { additionalProperties: false },
+);
 
 export const CurrencyFileSchema = Type.Object(
   {
@@ -37,6 +105,8 @@ export const CurrencyFileSchema = Type.Object(
     logoURI: Type.Optional(Type.String({ maxLength: 2048 })),
     /** USD price of one whole unit (operator-configured; no oracle). */
     usdPrice: Type.Optional(UsdAmount),
+    /** Stray deposits below this (smallest units) are not refunded automatically; default from solver.strayRefundMinimumUsd. */
+    strayRefundMinimum: Type.Optional(UnitsAmount),
   },
   { additionalProperties: false },
 );
@@ -47,12 +117,25 @@ export const ChainFileSchema = Type.Object(
     /** Protocol chain name: `protocol.v2.chainId` in /chains and the chain ids inside orderData. */
     name: Type.String({ pattern: "^[a-z0-9][a-z0-9-]*$", maxLength: 64 }),
     displayName: Name,
+    /** The public RPC URL (served in /chains); also what the service reads when `rpcUrls` is absent. */
     rpcUrl: HttpUrl,
+    /** The URLs the service reads and sends through (failover, health scoring); default [rpcUrl]. FERRY_RPC_URLS_<id>. */
+    rpcUrls: Type.Optional(Type.Array(HttpUrl, { minItems: 1, maxItems: 8 })),
+    /** How RPC calls are bounded and retried. */
+    rpc: Type.Optional(RpcFileSchema),
     wsRpcUrl: Type.Optional(WsUrl),
     explorerUrl: Type.Optional(HttpUrl),
     explorerName: Type.Optional(Type.String({ maxLength: 100 })),
     iconUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+    /**
+     * Blocks on top of a block, itself included, before the service treats it as final: deposits are
+     * credited, fills and payouts confirmed only then (1 = the head, which a reorg can still drop; 0 counts as 1).
+     */
     confirmations: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    /** Where the chain has it: a block is final only once at or below this tag's block too. */
+    finalityTag: Type.Optional(Type.Union(FINALITY_TAGS.map((tag) => Type.Literal(tag)))),
+    /** At most this many blocks per eth_getLogs call (halved on a provider's range/limit error). */
+    maxLogRange: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
     nativeCurrency: Type.Object(
       {
         symbol: Name,
@@ -60,6 +143,8 @@ export const ChainFileSchema = Type.Object(
         decimals: Decimals,
         logoURI: Type.Optional(Type.String({ maxLength: 2048 })),
         usdPrice: Type.Optional(UsdAmount),
+        /** Stray deposits below this (wei) are not refunded automatically; default from solver.strayRefundMinimumUsd. */
+        strayRefundMinimum: Type.Optional(UnitsAmount),
       },
       { additionalProperties: false },
     ),
@@ -95,6 +180,18 @@ export const ConfigFileSchema = Type.Object(
           bodyLimitBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 100 * 1024 * 1024 })),
           /** How long a verified (or unknown) API key is remembered per process; 0 = look up every request. */
           apiKeyCacheSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 300 })),
+          /**
+           * How often each process asks the database which requests other processes wrote (the status
+           * cache's staleness bound for them); 0 = no status cache (every status read queries the database).
+           */
+          statusCacheRefreshMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+          /**
+           * Origins browser pages may call the API from (CORS): `["*"]` (default) any, a list of exact
+           * origins (`https://app.example`) only those, `[]` none (no CORS headers).
+           */
+          corsOrigins: Type.Optional(
+            Type.Array(Type.String({ pattern: "^(\\*|https?://[^/?#\\s]+)$", maxLength: 255 }), { maxItems: 100 }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -124,7 +221,7 @@ export const ConfigFileSchema = Type.Object(
       Type.Object(
         {
           /** Seconds from the quote to its `expiresAt`: a deposit mined later is refunded (ORDER_EXPIRED). */
-          ttlSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: 86_400 })),
+          ttlSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: QUOTE_TTL_MAX_SECONDS })),
           /** Seconds from `expiresAt` to the fill deadline (the attestation's and orderData.output's deadline). */
           fillWindowSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: 86_400 })),
           /** The `relayerService` fee in basis points of the amount. */
@@ -133,6 +230,12 @@ export const ConfigFileSchema = Type.Object(
           fixedFeeUsd: Type.Optional(UsdAmount),
           /** `details.timeEstimate` in seconds. */
           timeEstimateSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
+          /** Swap price sources; a route between two symbols without one is UNSUPPORTED_ROUTE. */
+          priceSources: Type.Optional(Type.Array(PriceSourceFileSchema, { maxItems: 1000 })),
+          /** A swap's slippage tolerance when the body gives none (bps). */
+          swapSlippageBps: Type.Optional(Type.Integer({ minimum: 0, maximum: 5_000 })),
+          /** The gas top-up (`topupGas` without `topupGasAmount`), in USD of the destination's native currency. */
+          topupGasUsd: Type.Optional(UsdAmount),
           /** Gas estimates: deposits on the origin chain (the `gas` fee) and fills on the destination (`relayerGas`). */
           gas: Type.Optional(
             Type.Object(
@@ -141,6 +244,12 @@ export const ConfigFileSchema = Type.Object(
                 depositErc20: Type.Optional(GasUnits),
                 fillNative: Type.Optional(GasUnits),
                 fillErc20: Type.Optional(GasUnits),
+                /** A fill through fillWithCalls, before the calls themselves. */
+                fillWithCalls: Type.Optional(GasUnits),
+                /** Gas allowed per destination call when the body gives no `txsGasLimit`. */
+                callDefault: Type.Optional(GasUnits),
+                /** The gas top-up's transfer to the recipient. */
+                topupCall: Type.Optional(GasUnits),
               },
               { additionalProperties: false },
             ),
@@ -173,6 +282,13 @@ export const ConfigFileSchema = Type.Object(
           leaseMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 3_600_000 })),
           /** Allow http:// endpoints to non-loopback hosts (off: https only, http only to loopback). */
           allowHttp: Type.Optional(Type.Boolean()),
+          /** Attempts in flight to one endpoint (one API key's webhook) at once, across replicas; the other slots stay for other endpoints. */
+          maxInFlightPerEndpoint: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+          /**
+           * Address ranges (CIDR) no webhook may reach, checked on the address actually connected to
+           * (every DNS answer) and on IP-literal URLs when set. Default: link-local (cloud metadata).
+           */
+          denyNetworks: Type.Optional(Type.Array(Type.String({ minLength: 3, maxLength: 64 }), { maxItems: 100 })),
         },
         { additionalProperties: false },
       ),
@@ -185,6 +301,21 @@ export const ConfigFileSchema = Type.Object(
           enabled: Type.Optional(Type.Boolean()),
           /** Pause between solver ticks. FERRY_SOLVER_POLL_MS. */
           pollIntervalMs: Type.Optional(Type.Integer({ minimum: SOLVER_POLL_MS_RANGE.minimum, maximum: SOLVER_POLL_MS_RANGE.maximum })),
+          /**
+           * The most gas any transaction the solver sends (fill, repayment, refund, stray refund, cancel) may
+           * be given: a larger estimate is not sent (GAS_CAP_EXCEEDED, parked). FERRY_SOLVER_MAX_GAS.
+           */
+          maxGasPerTransaction: Type.Optional(Type.Integer({ minimum: SOLVER_MAX_GAS_RANGE.minimum, maximum: SOLVER_MAX_GAS_RANGE.maximum })),
+          /**
+           * A fill is sent only while destination time + this margin is before the fill deadline (the receiver
+           * rejects time > deadline; the margin covers the blocks until it lands). FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS.
+           */
+          fillDeadlineMarginSeconds: Type.Optional(Type.Integer({ minimum: SOLVER_DEADLINE_MARGIN_RANGE.minimum, maximum: SOLVER_DEADLINE_MARGIN_RANGE.maximum })),
+          /**
+           * The default dust threshold of stray-deposit refunds, in USD, for a currency with a usdPrice and no
+           * strayRefundMinimum of its own. FERRY_STRAY_REFUND_MINIMUM_USD.
+           */
+          strayRefundMinimumUsd: Type.Optional(UsdAmount),
         },
         { additionalProperties: false },
       ),
@@ -237,25 +368,37 @@ export const ConfigFileSchema = Type.Object(
 );
 
 export type ConfigFile = Static<typeof ConfigFileSchema>;
+export type PriceSourceConfig = Static<typeof PriceSourceFileSchema>;
 export type ChainFile = Static<typeof ChainFileSchema>;
 
 export type KeyRole = "allocator" | "attester" | "solver" | "relayer";
 export const KEY_ROLES: readonly KeyRole[] = ["allocator", "attester", "solver", "relayer"];
 
 /** `usdPrice`: USD per whole unit, decimal string, operator-configured; absent when not configured. */
-export type CurrencyConfig = { address: Address; symbol: string; name: string; decimals: number; logoURI: string; usdPrice?: string };
+export type CurrencyConfig = { address: Address; symbol: string; name: string; decimals: number; logoURI: string; usdPrice?: string; strayRefundMinimum?: string };
+
+/** How one chain's RPC calls are bounded and retried, defaults applied (CONFIG_DEFAULTS.rpc). */
+export type RpcSettings = { timeoutMs: number; retryCount: number; retryDelayMs: number; maxHeadLagBlocks: number };
 
 export type ChainConfig = {
   id: number;
   name: string;
   displayName: string;
+  /** The public RPC URL (/chains). */
   rpcUrl: string;
+  /** What the service reads and sends through, in the operator's order of preference (may hold API keys: never served, redacted in logs and metrics). */
+  rpcUrls: string[];
+  rpc: RpcSettings;
   wsRpcUrl?: string;
   explorerUrl?: string;
   explorerName?: string;
   iconUrl?: string;
   confirmations: number;
-  nativeCurrency: { symbol: string; name: string; decimals: number; logoURI: string; usdPrice?: string };
+  /** A block is final only once at or below this tag's block as well; null: `confirmations` alone. */
+  finalityTag: FinalityTag | null;
+  /** Blocks per eth_getLogs call, at most. */
+  maxLogRange: number;
+  nativeCurrency: { symbol: string; name: string; decimals: number; logoURI: string; usdPrice?: string; strayRefundMinimum?: string };
   erc20Currencies: CurrencyConfig[];
   contracts: { depository: Address; attestedReceiver: Address; multicaller: Address; multicall3?: Address };
   /** First block of the deployment (where an indexer starts), when a deployment record was read. */
@@ -270,7 +413,7 @@ export type ChainConfig = {
 export type UnresolvedChainConfig = Omit<ChainConfig, "contracts"> & { contracts: Partial<ChainConfig["contracts"]> };
 
 export type FerryConfig = {
-  server: { host: string; port: number; bodyLimitBytes: number; apiKeyCacheSeconds: number };
+  server: { host: string; port: number; bodyLimitBytes: number; apiKeyCacheSeconds: number; statusCacheRefreshMs: number; corsOrigins: string[] };
   chains: ChainConfig[];
   database: { url?: Secret; dataDir: string };
   rateLimits: { anonymousPerMinute: number; apiKeyPerMinute: number };
@@ -284,10 +427,29 @@ export type FerryConfig = {
   webhooks: WebhookSettings;
   solver: SolverSettings;
   log: LogSettings;
+  admin: AdminSettings;
 };
 
+/**
+ * The operator's admin API (/admin/…, ts/service/http/routes/admin*.ts): on only when FERRY_ADMIN_TOKEN
+ * is set (at least 32 characters); callers send it as `authorization: Bearer <token>`. Never in the file.
+ */
+export type AdminSettings = { token?: Secret };
+
+/** The admin token's length bounds: long enough not to be guessed, short enough for a header. */
+export const ADMIN_TOKEN_LENGTH = { minimum: 32, maximum: 512 } as const;
+
 /** The solver loop, defaults applied (CONFIG_DEFAULTS.solver). `enabled` alone does not start it: its keys must be configured. */
-export type SolverSettings = { enabled: boolean; pollIntervalMs: number };
+export type SolverSettings = {
+  enabled: boolean;
+  pollIntervalMs: number;
+  /** Gas cap of every transaction the solver sends. */
+  maxGasPerTransaction: number;
+  /** Seconds before the fill deadline after which no fill is sent. */
+  fillDeadlineMarginSeconds: number;
+  /** USD below which a stray deposit is not refunded automatically (currencies with a usdPrice and no strayRefundMinimum). */
+  strayRefundMinimumUsd: string;
+};
 
 /** The service log, defaults applied (CONFIG_DEFAULTS.log). */
 export type LogSettings = { level: LogLevel };
@@ -306,6 +468,9 @@ export type WebhookSettings = {
   batchSize: number;
   leaseMs: number;
   allowHttp: boolean;
+  maxInFlightPerEndpoint: number;
+  /** CIDR ranges (`169.254.0.0/16`, `fe80::/10`) webhooks may not connect to. */
+  denyNetworks: string[];
 };
 
 /** The websocket status stream, defaults applied (CONFIG_DEFAULTS.websocket). */
@@ -325,7 +490,18 @@ export type QuoteSettings = {
   serviceFeeBps: number;
   fixedFeeUsd: string;
   timeEstimateSeconds: number;
-  gas: { depositNative: number; depositErc20: number; fillNative: number; fillErc20: number };
+  gas: {
+    depositNative: number;
+    depositErc20: number;
+    fillNative: number;
+    fillErc20: number;
+    fillWithCalls: number;
+    callDefault: number;
+    topupCall: number;
+  };
+  priceSources: PriceSourceConfig[];
+  swapSlippageBps: number;
+  topupGasUsd: string;
 };
 
 export type UnresolvedFerryConfig = Omit<FerryConfig, "chains"> & { chains: UnresolvedChainConfig[] };
@@ -336,9 +512,21 @@ export const CONFIG_DEFAULTS = {
   bodyLimitBytes: 1024 * 1024,
   /** A revoked key may keep working this long in a process that verified it just before. */
   apiKeyCacheSeconds: 5,
+  /** Another process's write to a request shows in this one's status route within about this long. */
+  statusCacheRefreshMs: 250,
+  /** Any page may call the API: it takes no cookies, so a page can do nothing its own server could not. */
+  corsOrigins: ["*"] as string[],
   dataDir: ".ferry/data",
   deploymentsDir: "deployments",
-  confirmations: 1,
+  /**
+   * The head is not final: a deposit is credited (and a fill or payout confirmed) 12 blocks deep unless
+   * a chain says otherwise (about 2.4 minutes on Ethereum, seconds on fast L2s). The devnet's local
+   * chains, which cannot reorg, use 1.
+   */
+  confirmations: 12,
+  maxLogRange: 2_000,
+  /** 4 s per attempt, 2 more rounds over the URLs after 250 ms and 500 ms (jittered), stale beyond 10 blocks. */
+  rpc: { timeoutMs: 4_000, retryCount: 2, retryDelayMs: 250, maxHeadLagBlocks: 10 } satisfies RpcSettings,
   anonymousPerMinute: 120,
   apiKeyPerMinute: 1200,
   /**
@@ -352,7 +540,18 @@ export const CONFIG_DEFAULTS = {
     serviceFeeBps: 10,
     fixedFeeUsd: "0",
     timeEstimateSeconds: 30,
-    gas: { depositNative: 35_000, depositErc20: 75_000, fillNative: 80_000, fillErc20: 110_000 },
+    gas: {
+      depositNative: 35_000,
+      depositErc20: 75_000,
+      fillNative: 80_000,
+      fillErc20: 110_000,
+      fillWithCalls: 150_000,
+      callDefault: 150_000,
+      topupCall: 40_000,
+    },
+    priceSources: [],
+    swapSlippageBps: 50,
+    topupGasUsd: "2",
   } satisfies QuoteSettings,
   /**
    * Webhooks: 10 s per attempt, 10 retries with backoff 10 s, 20 s, 40 s … capped at 1 h (jittered to
@@ -369,6 +568,10 @@ export const CONFIG_DEFAULTS = {
     batchSize: 20,
     leaseMs: 60_000,
     allowHttp: false,
+    /** A dead endpoint holds at most this many of the 20 slots (for one timeout), the rest go on. */
+    maxInFlightPerEndpoint: 4,
+    /** Link-local, where cloud instance metadata lives (169.254.169.254): never a webhook receiver. */
+    denyNetworks: ["169.254.0.0/16", "fe80::/10"],
   } satisfies Omit<WebhookSettings, "secretKey">,
   /** Websocket: served on /ws, outbox read every 250 ms, ping every 30 s, 1 MiB per slow client, 100 subscriptions per connection. */
   websocket: {
@@ -379,8 +582,13 @@ export const CONFIG_DEFAULTS = {
     maxBufferedBytes: 1024 * 1024,
     maxSubscriptionsPerConnection: 100,
   } satisfies WebsocketSettings,
-  /** The solver ticks every second (the devnet: every 100 ms). */
-  solver: { enabled: true, pollIntervalMs: 1000 } satisfies SolverSettings,
+  /**
+   * The solver ticks every second (the devnet: every 100 ms). Gas cap 500,000 per transaction: a fill
+   * measures 69–81k, a payout's execute ~66k plus at most ~145k per payee that burns its 50k/100k
+   * allowance (bench:gas), an approve ~46k. No fill within 30 s of its deadline. Strays under $1
+   * are not refunded automatically.
+   */
+  solver: { enabled: true, pollIntervalMs: 1000, maxGasPerTransaction: 500_000, fillDeadlineMarginSeconds: 30, strayRefundMinimumUsd: "1" } satisfies SolverSettings,
   log: { level: "info" } satisfies LogSettings,
   keyEnv: {
     allocator: "FERRY_ALLOCATOR_KEY",

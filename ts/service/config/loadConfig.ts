@@ -8,7 +8,7 @@ import { dirname, resolve } from "node:path";
 import { readDeploymentRecord, type DeploymentRecord } from "../../deploy/deploymentRecord.ts";
 import { isFerryError } from "../../core/errors.ts";
 import { ConfigInvalidError } from "./configErrors.ts";
-import type { FerryConfig } from "./configSchema.ts";
+import type { FerryConfig, UnresolvedFerryConfig } from "./configSchema.ts";
 import { parseConfig, resolveChainContracts, type Env } from "./parseConfig.ts";
 
 export type LoadConfigOptions = {
@@ -17,7 +17,11 @@ export type LoadConfigOptions = {
   cwd?: string;
 };
 
-export async function loadConfig(options: LoadConfigOptions = {}): Promise<FerryConfig> {
+/**
+ * The FERRY_CONFIG file plus the environment, parsed, before contracts are filled from deployment
+ * records — what `ferry deploy --config` needs (it writes those records).
+ */
+export async function readConfigFile(options: LoadConfigOptions = {}): Promise<UnresolvedFerryConfig> {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   let json: unknown = {};
@@ -37,8 +41,11 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Ferry
       throw new ConfigInvalidError("FERRY_CONFIG", `${path} is not valid JSON`, { cause });
     }
   }
-  const config = parseConfig(json, env, baseDir);
+  return parseConfig(json, env, baseDir);
+}
 
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<FerryConfig> {
+  const config = await readConfigFile(options);
   const records = new Map<number, DeploymentRecord | undefined>();
   for (const [i, chain] of config.chains.entries()) {
     const { depository, attestedReceiver, multicaller } = chain.contracts;

@@ -4,7 +4,9 @@
  * is testable with plain objects.
  *
  * Environment overrides: FERRY_HOST, FERRY_PORT, DATABASE_URL, FERRY_DATA_DIR, FERRY_DEPLOYMENTS_DIR,
- * FERRY_SOLVER (on|off), FERRY_SOLVER_POLL_MS, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL; an empty
+ * FERRY_SOLVER (on|off), FERRY_SOLVER_POLL_MS, FERRY_SOLVER_MAX_GAS, FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS,
+ * FERRY_STRAY_REFUND_MINIMUM_USD, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL, FERRY_ADMIN_TOKEN, FERRY_RPC_URLS_<chainId>
+ * (comma-separated, that chain's rpcUrls), FERRY_RPC_TIMEOUT_MS and FERRY_RPC_RETRY_COUNT (every chain); an empty
  * variable counts as unset, a malformed one is CONFIG_INVALID naming it. Private keys only from the env names in `keyEnv` (default FERRY_ALLOCATOR_KEY, FERRY_ATTESTER_KEY,
  * FERRY_SOLVER_KEY, FERRY_RELAYER_KEY); the webhook secret key only from FERRY_WEBHOOK_SECRET_KEY.
  */
@@ -14,12 +16,19 @@ import { getAddress, type Address } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import type { DeploymentRecord } from "../../deploy/deploymentRecord.ts";
 import { ConfigInvalidError } from "./configErrors.ts";
+import { addressFilter } from "./addressFilter.ts";
 import {
+  ADMIN_TOKEN_LENGTH,
   CONFIG_DEFAULTS,
   ConfigFileSchema,
+  type AdminSettings,
   KEY_ROLES,
   LOG_LEVELS,
+  RPC_RETRY_COUNT_RANGE,
+  RPC_TIMEOUT_MS_RANGE,
   SOLVER_POLL_MS_RANGE,
+  SOLVER_MAX_GAS_RANGE,
+  SOLVER_DEADLINE_MARGIN_RANGE,
   type ChainConfig,
   type ConfigFile,
   type FerryConfig,
@@ -27,6 +36,7 @@ import {
   type LogLevel,
   type LogSettings,
   type QuoteSettings,
+  type RpcSettings,
   type SolverSettings,
   type UnresolvedChainConfig,
   type UnresolvedFerryConfig,
@@ -94,11 +104,23 @@ function envInteger(env: Env, name: string, range: { minimum: number; maximum: n
   return value;
 }
 
+/** A USD amount from the environment (as the file's UsdAmount); undefined when unset or empty. */
+function envUsd(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^(0|[1-9][0-9]{0,14})(\.[0-9]{1,8})?$/.test(raw)) throw new ConfigInvalidError(name, "must be a USD amount with at most 8 decimals");
+  return raw;
+}
+
 function solverSettings(file: ConfigFile["solver"], env: Env): SolverSettings {
   const defaults = CONFIG_DEFAULTS.solver;
   return {
     enabled: envSwitch(env, "FERRY_SOLVER") ?? file?.enabled ?? defaults.enabled,
     pollIntervalMs: envInteger(env, "FERRY_SOLVER_POLL_MS", SOLVER_POLL_MS_RANGE) ?? file?.pollIntervalMs ?? defaults.pollIntervalMs,
+    maxGasPerTransaction: envInteger(env, "FERRY_SOLVER_MAX_GAS", SOLVER_MAX_GAS_RANGE) ?? file?.maxGasPerTransaction ?? defaults.maxGasPerTransaction,
+    fillDeadlineMarginSeconds:
+      envInteger(env, "FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS", SOLVER_DEADLINE_MARGIN_RANGE) ?? file?.fillDeadlineMarginSeconds ?? defaults.fillDeadlineMarginSeconds,
+    strayRefundMinimumUsd: envUsd(env, "FERRY_STRAY_REFUND_MINIMUM_USD") ?? file?.strayRefundMinimumUsd ?? defaults.strayRefundMinimumUsd,
   };
 }
 
@@ -136,17 +158,47 @@ function checksum(address: string | undefined): Address | undefined {
   return address === undefined ? undefined : getAddress(address);
 }
 
-function chainDefaults(chain: NonNullable<ConfigFile["chains"]>[number]): UnresolvedChainConfig {
+/**
+ * FERRY_RPC_URLS_<chainId>: the chain's rpcUrls, comma-separated — the place for URLs that carry an API
+ * key (the file may be shared; the public `rpcUrl` stays the file's). Undefined when unset or empty.
+ */
+function envRpcUrls(env: Env, chainId: number): string[] | undefined {
+  const name = `FERRY_RPC_URLS_${chainId}`;
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const urls = raw.split(",").map((url) => url.trim()).filter((url) => url !== "");
+  // The message never includes the value: a URL may hold an API key.
+  if (urls.length === 0 || urls.length > 8 || !urls.every((url) => /^https?:\/\/[^\s]+$/.test(url) && url.length <= 2048)) {
+    throw new ConfigInvalidError(name, "must be 1 to 8 comma-separated http(s) URLs");
+  }
+  return urls;
+}
+
+function rpcSettings(file: NonNullable<ConfigFile["chains"]>[number]["rpc"], env: Env): RpcSettings {
+  const defaults = CONFIG_DEFAULTS.rpc;
+  return {
+    timeoutMs: envInteger(env, "FERRY_RPC_TIMEOUT_MS", RPC_TIMEOUT_MS_RANGE) ?? file?.timeoutMs ?? defaults.timeoutMs,
+    retryCount: envInteger(env, "FERRY_RPC_RETRY_COUNT", RPC_RETRY_COUNT_RANGE) ?? file?.retryCount ?? defaults.retryCount,
+    retryDelayMs: file?.retryDelayMs ?? defaults.retryDelayMs,
+    maxHeadLagBlocks: file?.maxHeadLagBlocks ?? defaults.maxHeadLagBlocks,
+  };
+}
+
+function chainDefaults(chain: NonNullable<ConfigFile["chains"]>[number], env: Env): UnresolvedChainConfig {
   return {
     id: chain.id,
     name: chain.name,
     displayName: chain.displayName,
     rpcUrl: chain.rpcUrl,
+    rpcUrls: envRpcUrls(env, chain.id) ?? chain.rpcUrls ?? [chain.rpcUrl],
+    rpc: rpcSettings(chain.rpc, env),
     ...(chain.wsRpcUrl !== undefined ? { wsRpcUrl: chain.wsRpcUrl } : {}),
     ...(chain.explorerUrl !== undefined ? { explorerUrl: chain.explorerUrl } : {}),
     ...(chain.explorerName !== undefined ? { explorerName: chain.explorerName } : {}),
     ...(chain.iconUrl !== undefined ? { iconUrl: chain.iconUrl } : {}),
     confirmations: chain.confirmations ?? CONFIG_DEFAULTS.confirmations,
+    finalityTag: chain.finalityTag ?? null,
+    maxLogRange: chain.maxLogRange ?? CONFIG_DEFAULTS.maxLogRange,
     nativeCurrency: { ...chain.nativeCurrency, logoURI: chain.nativeCurrency.logoURI ?? "" },
     erc20Currencies: (chain.erc20Currencies ?? []).map((currency) => ({
       ...currency,
@@ -172,6 +224,9 @@ function quoteSettings(file: ConfigFile["quotes"]): QuoteSettings {
     fixedFeeUsd: file?.fixedFeeUsd ?? defaults.fixedFeeUsd,
     timeEstimateSeconds: file?.timeEstimateSeconds ?? defaults.timeEstimateSeconds,
     gas: { ...defaults.gas, ...file?.gas },
+    priceSources: (file?.priceSources ?? []).map((source) => (source.type === "uniswapV2" ? { ...source, feeBps: source.feeBps ?? 30 } : source)),
+    swapSlippageBps: file?.swapSlippageBps ?? defaults.swapSlippageBps,
+    topupGasUsd: file?.topupGasUsd ?? defaults.topupGasUsd,
   };
 }
 
@@ -180,6 +235,8 @@ function webhookSettings(file: ConfigFile["webhooks"], env: Env): WebhookSetting
   const settings: WebhookSettings = { ...defaults, ...file, enabled: envSwitch(env, "FERRY_WEBHOOKS") ?? file?.enabled ?? defaults.enabled };
   if (settings.maxDelayMs < settings.baseDelayMs) throw new ConfigInvalidError("webhooks.maxDelayMs", "must be at least webhooks.baseDelayMs");
   if (settings.leaseMs <= settings.timeoutMs) throw new ConfigInvalidError("webhooks.leaseMs", "must be greater than webhooks.timeoutMs");
+  // Checked here, so a bad range is a CONFIG_INVALID at start rather than at the first delivery.
+  addressFilter(settings.denyNetworks);
   const raw = env.FERRY_WEBHOOK_SECRET_KEY;
   if (raw !== undefined && raw !== "") {
     // The message never includes the value.
@@ -187,6 +244,20 @@ function webhookSettings(file: ConfigFile["webhooks"], env: Env): WebhookSetting
     settings.secretKey = new Secret(raw);
   }
   return settings;
+}
+
+/** FERRY_ADMIN_TOKEN: visible ASCII without spaces, 32–512 characters; absent → no admin API. */
+function adminSettings(env: Env): AdminSettings {
+  const raw = env.FERRY_ADMIN_TOKEN;
+  if (raw === undefined || raw === "") return {};
+  // The message never includes the value.
+  if (!/^[\x21-\x7e]+$/.test(raw) || raw.length < ADMIN_TOKEN_LENGTH.minimum || raw.length > ADMIN_TOKEN_LENGTH.maximum) {
+    throw new ConfigInvalidError(
+      "FERRY_ADMIN_TOKEN",
+      `must be ${ADMIN_TOKEN_LENGTH.minimum} to ${ADMIN_TOKEN_LENGTH.maximum} visible characters without spaces (e.g. openssl rand -hex 32)`,
+    );
+  }
+  return { token: new Secret(raw) };
 }
 
 function checkUnique(chains: UnresolvedChainConfig[]): void {
@@ -219,7 +290,7 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
     throw new ConfigInvalidError(env.DATABASE_URL ? "DATABASE_URL" : "database.url", "must be a postgres:// or postgresql:// URL");
   }
   const path = (value: string) => (isAbsolute(value) ? value : resolve(baseDir, value));
-  const chains = (file.chains ?? []).map(chainDefaults);
+  const chains = (file.chains ?? []).map((chain) => chainDefaults(chain, env));
   checkUnique(chains);
   return {
     server: {
@@ -227,6 +298,8 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
       port: port ?? file.server?.port ?? CONFIG_DEFAULTS.port,
       bodyLimitBytes: file.server?.bodyLimitBytes ?? CONFIG_DEFAULTS.bodyLimitBytes,
       apiKeyCacheSeconds: file.server?.apiKeyCacheSeconds ?? CONFIG_DEFAULTS.apiKeyCacheSeconds,
+      statusCacheRefreshMs: file.server?.statusCacheRefreshMs ?? CONFIG_DEFAULTS.statusCacheRefreshMs,
+      corsOrigins: [...(file.server?.corsOrigins ?? CONFIG_DEFAULTS.corsOrigins)],
     },
     chains,
     database: {
@@ -243,6 +316,7 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
     webhooks: webhookSettings(file.webhooks, env),
     solver: solverSettings(file.solver, env),
     log: logSettings(file.log, env),
+    admin: adminSettings(env),
     ...readKeys(env, file.keyEnv),
   };
 }
@@ -263,7 +337,7 @@ export function resolveChainContracts(
       if (!contracts[name]) {
         throw new ConfigInvalidError(
           `chains[${i}].contracts.${name}`,
-          `missing: not in the config file and no deployment record ${chain.id}.json in ${config.deploymentsDir}`,
+          `missing: not in the config file and no deployment record ${chain.id}.json in ${config.deploymentsDir} (ferry deploy --config <file> writes it)`,
         );
       }
     }

@@ -16,7 +16,35 @@ export function redactUrl(url: string): string {
   }
 }
 
-export type RedactedConfig = Omit<FerryConfig, "keys" | "database" | "webhooks"> & {
+/**
+ * An RPC URL as it may be logged or used as a metric label: scheme, host and port only. RPC URLs often
+ * carry an API key in the path (`/v2/<key>`), the query (`?apikey=`) or the userinfo, so anything past
+ * the host becomes `[redacted]`: `https://eth-mainnet.example/v2/abc` → `https://eth-mainnet.example/[redacted]`.
+ */
+export function redactRpcUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const hidden = parsed.username !== "" || parsed.password !== "" || (parsed.pathname !== "/" && parsed.pathname !== "") || parsed.search !== "";
+    return `${parsed.protocol}//${parsed.host}${hidden ? `/${REDACTED}` : ""}`;
+  } catch {
+    return REDACTED;
+  }
+}
+
+/** The parts of an RPC URL that may be a credential: userinfo, path segments and query values of 8+ characters. */
+function rpcUrlSecrets(url: string): string[] {
+  try {
+    const parsed = new URL(url);
+    const parts = [parsed.username, parsed.password, decodeURIComponent(parsed.password), ...parsed.pathname.split("/"), ...[...parsed.searchParams.values()]];
+    const hidden = parsed.username !== "" || parsed.password !== "" || (parsed.pathname !== "/" && parsed.pathname !== "") || parsed.search !== "";
+    return [...(hidden ? [url] : []), ...parts.filter((part) => part.length >= 8)];
+  } catch {
+    return [url];
+  }
+}
+
+export type RedactedConfig = Omit<FerryConfig, "keys" | "database" | "webhooks" | "admin"> & {
+  admin: { token?: string };
   database: { url?: string; dataDir: string };
   keys: Record<string, string>;
   webhooks: Omit<FerryConfig["webhooks"], "secretKey"> & { secretKey?: string };
@@ -26,18 +54,26 @@ export function redactConfig(config: FerryConfig): RedactedConfig {
   const { secretKey, ...webhooks } = config.webhooks;
   return {
     ...config,
+    chains: config.chains.map((chain) => ({ ...chain, rpcUrls: chain.rpcUrls.map(redactRpcUrl) })),
     database: {
       ...(config.database.url ? { url: redactUrl(config.database.url.reveal()) } : {}),
       dataDir: config.database.dataDir,
     },
     keys: Object.fromEntries(Object.keys(config.keys).map((role) => [role, REDACTED])),
     webhooks: { ...webhooks, ...(secretKey ? { secretKey: REDACTED } : {}) },
+    admin: config.admin.token ? { token: REDACTED } : {},
   };
 }
 
 /** Every secret value of the configuration, for scrubbing free text (error messages) before logging. */
-export function secretValues(config: Pick<FerryConfig, "keys" | "database"> & { webhooks?: Pick<FerryConfig["webhooks"], "secretKey"> }): string[] {
+export function secretValues(
+  config: Pick<FerryConfig, "keys" | "database"> & { webhooks?: Pick<FerryConfig["webhooks"], "secretKey">; admin?: FerryConfig["admin"]; chains?: readonly Pick<FerryConfig["chains"][number], "rpcUrls" | "rpcUrl">[] },
+): string[] {
   const values: string[] = [];
+  const adminToken = config.admin?.token?.reveal();
+  if (adminToken) values.push(adminToken);
+  // The service's RPC URLs (not the public rpcUrl, which /chains serves anyway).
+  for (const chain of config.chains ?? []) for (const url of chain.rpcUrls) if (url !== chain.rpcUrl) values.push(...rpcUrlSecrets(url));
   const webhookKey = config.webhooks?.secretKey?.reveal();
   if (webhookKey) values.push(webhookKey, webhookKey.replace(/^0x/, ""));
   for (const key of Object.values(config.keys)) {

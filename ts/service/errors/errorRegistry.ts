@@ -11,9 +11,9 @@
  */
 import type { FerryErrorCode } from "../../core/errors.ts";
 
-export type ErrorPolicy = { readonly status: 400 | 401 | 404 | 409 | 413 | 415 | 429 | 431 | 500 | 503; readonly retryable: boolean };
+export type ErrorPolicy = { readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 414 | 415 | 429 | 431 | 500 | 503; readonly retryable: boolean };
 
-const caller = (status: 400 | 401 | 404 | 409 | 413 | 415 | 429 | 431) => ({ status, retryable: false }) as const;
+const caller = (status: 400 | 401 | 403 | 404 | 409 | 413 | 414 | 415 | 429 | 431) => ({ status, retryable: false }) as const;
 const fault = { status: 500, retryable: false } as const;
 const transient = { status: 503, retryable: true } as const;
 
@@ -42,8 +42,16 @@ export const ERROR_REGISTRY = {
   // HTTP: requests the service refuses as such.
   INVALID_REQUEST: caller(400),
   INVALID_API_KEY: caller(401),
+  /** An API key in a URL (query string): it is refused unread; keys travel in the `x-api-key` header only. */
+  API_KEY_IN_URL: caller(400),
+  /** What was asked is visible to an authenticated integrator only: `x-api-key` is missing. */
+  API_KEY_REQUIRED: caller(401),
+  /** What was asked belongs to another API key than the caller's. */
+  API_KEY_FORBIDDEN: caller(403),
   NOT_FOUND: caller(404),
   PAYLOAD_TOO_LARGE: caller(413),
+  /** A path parameter longer than the router takes (8 KiB). */
+  URI_TOO_LONG: caller(414),
   UNSUPPORTED_MEDIA_TYPE: caller(415),
   HEADERS_TOO_LARGE: caller(431),
   RATE_LIMITED: caller(429),
@@ -62,17 +70,41 @@ export const ERROR_REGISTRY = {
   DATA_DIR_LOCKED: { status: 503, retryable: false },
 
   // Quotes.
+  /** `user`, `recipient`, `refundTo` or an app-fee recipient is the zero address: whatever is sent there is burned. */
+  ZERO_ADDRESS_NOT_ALLOWED: caller(400),
   UNSUPPORTED_CHAIN: caller(400),
   UNSUPPORTED_CURRENCY: caller(400),
   UNSUPPORTED_ROUTE: caller(400),
   AMOUNT_TOO_LOW: caller(400),
   INVALID_APP_FEES: caller(400),
   PRICE_UNAVAILABLE: caller(400),
+  INSUFFICIENT_LIQUIDITY: caller(400),
   SOLVER_NOT_CONFIGURED: { status: 503, retryable: false },
+
+  // App fees (GET /app-fees/{wallet}/balances, POST /app-fees/{wallet}/claim).
+  NOTHING_TO_CLAIM: caller(400),
+  /** Claims withdraw the whole claimable balance: a different `amount` is refused. */
+  CLAIM_AMOUNT_UNSUPPORTED: caller(400),
+
+  // Signature-authorised deposits (POST /execute/permits).
+  /** The quote was not made with usePermit: it has no signature step. */
+  PERMIT_NOT_QUOTED: caller(400),
+  /** The quote's deposit window (and the signed deadline) is over. */
+  QUOTE_EXPIRED: caller(400),
+  /** Not the quote's user's signature over the message the quote asked to sign. */
+  INVALID_PERMIT_SIGNATURE: caller(400),
+  /** The deposit would revert (e.g. the balance is short, the permit was used for something else). */
+  PERMIT_DEPOSIT_REVERTED: caller(400),
 
   // Chains and the solver.
   /** An RPC call failed or timed out; the same call may work later. */
   CHAIN_UNAVAILABLE: transient,
+  /** The step's or request's time budget ran out before an RPC call could (finish): a hanging RPC must not outlive a lease. */
+  RPC_DEADLINE_EXCEEDED: transient,
+  /** No RPC URL of the chain has the block a read needs yet (every one is behind it). */
+  RPC_BLOCK_NOT_AVAILABLE: transient,
+  /** A block the indexer had treated as final was replaced (a reorg deeper than the confirmation depth): the chain is halted for an operator. */
+  CHAIN_HALTED: { status: 503, retryable: true },
   UNKNOWN_CHAIN: caller(400),
   TRANSACTION_NOT_FOUND: caller(400),
   NOT_A_DEPOSIT: caller(400),
@@ -82,6 +114,10 @@ export const ERROR_REGISTRY = {
   FILL_LOG_NOT_FOUND: { status: 500, retryable: true },
   /** A failure the receiver shows as filled: refunding would pay twice. An operator decides. */
   FILLED_REQUEST_NOT_REFUNDABLE: fault,
+  /** The request was filled by a fill the service did not sign and send: parked, never repaid. */
+  FOREIGN_FILL: fault,
+  /** A transaction's gas estimate is above solver.maxGasPerTransaction: not sent, parked for an operator. */
+  GAS_CAP_EXCEEDED: fault,
   /** A transaction the solver sent (an approval) reverted. */
   TRANSACTION_REVERTED: fault,
 
@@ -90,11 +126,22 @@ export const ERROR_REGISTRY = {
 
   // Webhooks (set by the operator CLI).
   UNKNOWN_API_KEY: caller(404),
+  /** `ferry keys referrer`: another key already has the referrer. */
+  REFERRER_TAKEN: caller(409),
   INVALID_WEBHOOK_URL: caller(400),
   INVALID_WEBHOOK_HEADER: caller(400),
-  WEBHOOK_SECRET_KEY_MISSING: fault,
+  /** The service runs without FERRY_WEBHOOK_SECRET_KEY: an endpoint cannot be set until it has one (admin API: 503 with this message). */
+  WEBHOOK_SECRET_KEY_MISSING: { status: 503, retryable: false },
   WEBHOOK_SECRET_KEY_INVALID: fault,
   UNKNOWN_EVENT: caller(404),
+  /** `clear`/`show --key-id` of an API key that has no webhook endpoint. */
+  WEBHOOK_NOT_CONFIGURED: caller(404),
+
+  // The operator's admin API (/admin/…).
+  /** No or a wrong `authorization: Bearer <FERRY_ADMIN_TOKEN>`. */
+  ADMIN_UNAUTHORIZED: caller(401),
+  /** Unpark of a request that is not parked. */
+  REQUEST_NOT_PARKED: caller(409),
 
   // Websocket messages (sent back on the socket; the status is what an HTTP form would be).
   INVALID_MESSAGE: caller(400),

@@ -5,26 +5,34 @@
  */
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import { registerAjvFormats, TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { registerAjvFormats, type TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import type { Registry } from "prom-client";
 import type { FerryConfig } from "../config/configSchema.ts";
 import { secretValues } from "../config/redactConfig.ts";
 import { cachedApiKeyVerifier } from "./apiKeyCache.ts";
 import { installApiKeyRateLimit, NO_API_KEYS } from "./apiKeyRateLimit.ts";
-import { clientErrorHandler, formatValidationErrors, installErrorHandlers, notFoundBody } from "./errorHandler.ts";
+import { clientErrorHandler, formatValidationErrors, frameworkErrorHandler, installErrorHandlers, notFoundBody } from "./errorHandler.ts";
 import type { FerryApp } from "./ferryApp.ts";
 import { installHttpMetrics } from "./httpMetrics.ts";
 import { installStoreMetrics } from "./storeMetrics.ts";
 import { installStrictQueryIntegers } from "./strictQueryIntegers.ts";
+import { installWellFormedText } from "./wellFormedText.ts";
+import { boundedValidatorCompiler } from "./validatorCompiler.ts";
+import { createStatusRecordCache } from "./statusRecordCache.ts";
+import { installCors } from "./cors.ts";
 import type { Store } from "../store/createStore.ts";
 import { apiKeyStore, type ApiKeyVerifier } from "../store/apiKeys.ts";
 import { registerChainsRoute } from "./routes/chains.ts";
+import { registerAppFeeBalancesRoute } from "./routes/appFeeBalances.ts";
+import { registerAppFeeClaimRoute } from "./routes/appFeeClaim.ts";
+import { registerExecutePermitsRoute, type PermitDepositSubmitter } from "./routes/executePermits.ts";
 import { registerIntentStatusRoutes } from "./routes/intentStatus.ts";
 import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
 import { registerRequestsRoute } from "./routes/requests.ts";
 import { registerTransactionsIndexRoute, type TransactionIndexer } from "./routes/transactionsIndex.ts";
 import { registerQuoteRoute } from "./routes/quote.ts";
+import { registerTransactionsSingleRoute } from "./routes/transactionsSingle.ts";
 import { createChainClients, type ChainClients } from "../chains/chainClients.ts";
 import { resolveAccounts, type ServiceAccounts } from "../chains/serviceAccounts.ts";
 import { createQuoteService } from "../quote/quoteService.ts";
@@ -34,6 +42,8 @@ import { openApiOptions, registerOpenApiRoute } from "./routes/openapi.ts";
 import { registerReadyRoute, type ReadinessCheck } from "./routes/ready.ts";
 import { requestLogSerializer } from "./requestLogSerializer.ts";
 import { registerWebsocketRoute } from "../websocket/websocketRoute.ts";
+import { adminOperations } from "../admin/adminOperations.ts";
+import { registerAdminRoutes } from "./adminRoutes.ts";
 
 export const API_VERSION = "1.0.0";
 
@@ -61,6 +71,8 @@ export type AppDeps = {
   accounts?: ServiceAccounts;
   /** The deposit indexer behind POST /transactions/index; the route is registered only with it (and a store). */
   transactionIndexer?: TransactionIndexer;
+  /** Submits the deposits of usePermit quotes (POST /execute/permits, registered only with it and a store). */
+  permitSubmitter?: PermitDepositSubmitter;
 };
 
 export type BuildAppOptions = {
@@ -84,17 +96,24 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     bodyLimit: config.server.bodyLimitBytes,
     schemaErrorFormatter: formatValidationErrors,
     clientErrorHandler,
+    // The router's own errors (bad URL encoding, an overlong path parameter) get the service's error body too.
+    frameworkErrors: frameworkErrorHandler,
     return503OnClosing: true,
     // Long path params reach the route's schema (a 400 naming the param) instead of the router's 414.
     routerOptions: { maxParamLength: 8_192 },
   }).withTypeProvider<TypeBoxTypeProvider>();
   // TypeBox validates: query strings and path params are converted to the schema's types, bodies are
   // taken as sent (no coercion of "5" into 5), and unknown fields are a 400 naming them, never
-  // silently dropped (schemas say additionalProperties: false).
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  // silently dropped (schemas say additionalProperties: false). A failing value's error report is
+  // built from a bounded copy of it (./validatorCompiler.ts), so a body of 90,000 unknown keys costs
+  // its parse, not 30× that.
+  app.setValidatorCompiler(boundedValidatorCompiler);
 
   installErrorHandlers(app, secrets);
+  // First of the onRequest hooks: every answer, errors included, carries the CORS headers.
+  await installCors(app, config.server.corsOrigins);
   installStrictQueryIntegers(app);
+  installWellFormedText(app);
 
   await app.register(swagger, openApiOptions(config, API_VERSION));
 
@@ -113,14 +132,22 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   registerHealthRoute(app);
   registerReadyRoute(app, { checks: deps.checks ?? [], secrets, ...(deps.readinessTimeoutMs ? { timeoutMs: deps.readinessTimeoutMs } : {}) });
   registerMetricsRoute(app, registry);
-  registerChainsRoute(app, { chains: config.chains, solverAddress: config.accounts.solver });
+  registerChainsRoute(app, { chains: config.chains, solverAddress: config.accounts.solver, attesterAddress: config.accounts.attester, strayRefundMinimumUsd: config.solver.strayRefundMinimumUsd });
   if (deps.store) {
     installStoreMetrics(registry, deps.store);
     const accounts = deps.accounts ?? resolveAccounts(config);
-    registerIntentStatusRoutes(app, { store: deps.store });
-    registerRequestsRoute(app, { store: deps.store, apiKeys });
+    const statusRecords = createStatusRecordCache({ store: deps.store, refreshMs: config.server.statusCacheRefreshMs, log: app.log });
+    app.addHook("onReady", async () => statusRecords.start());
+    // preClose: the refresh must stop before server.ts's onClose hook closes the store.
+    app.addHook("preClose", async () => statusRecords.stop());
+    registerIntentStatusRoutes(app, { statusRecords });
+    registerRequestsRoute(app, { store: deps.store });
     registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: accounts.attester });
-    if (deps.transactionIndexer) registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });
+    if (deps.transactionIndexer) {
+      registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });
+      registerTransactionsSingleRoute(app, { indexer: deps.transactionIndexer });
+    }
+    if (deps.permitSubmitter) registerExecutePermitsRoute(app, { submitter: deps.permitSubmitter });
     const chainClients = deps.chainClients ?? createChainClients(config.chains);
     const quotes = createQuoteService({
       chains: config.chains,
@@ -129,8 +156,12 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
       solver: accounts.solver,
       store: deps.store,
     });
-    registerQuoteRoute(app, { quotes });
-    if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, apiKeys, registry, secrets });
+    registerQuoteRoute(app, { quotes, referrers: apiKeyStore(deps.store) });
+    registerAppFeeBalancesRoute(app, { chains: config.chains, clients: chainClients });
+    registerAppFeeClaimRoute(app, { chains: config.chains, clients: chainClients });
+    if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, registry, secrets });
+    // The operator's admin API (./adminRoutes.ts): only with FERRY_ADMIN_TOKEN.
+    if (config.admin.token) await registerAdminRoutes(app, { admin: adminOperations(deps.store, config), token: config.admin.token });
   }
   registerOpenApiRoute(app);
   return app;

@@ -12,10 +12,15 @@
  *   0; `blockProductionLagging`, `surgeEnabled` false; `withdrawalFee`, `depositFee` 0 (fees are
  *   quoted per request, not per chain).
  * - `solverAddresses` is the solver key's address when the solver key is configured, else [].
+ * - Ferry's extension: `strayRefundMinimum` on `currency` and each `erc20Currencies` entry.
+ * - `attestationSigners` (Ferry's addition) is the attester key's address — the signer of every
+ *   attestation GET /requests/{requestId}/signature serves and of the fill attestations the receiver
+ *   checks, the same on every chain — so integrators can pin it ([] without an attester key).
  */
 import { Type, type Static } from "typebox";
 import { zeroAddress, type Address } from "viem";
-import type { ChainConfig } from "../config/configSchema.ts";
+import { CONFIG_DEFAULTS, type ChainConfig } from "../config/configSchema.ts";
+import { strayRefundMinimum } from "../config/strayRefundMinimum.ts";
 
 const Currency = {
   id: Type.String(),
@@ -25,7 +30,17 @@ const Currency = {
   decimals: Type.Integer(),
 };
 
-export const CurrencyRecord = Type.Object({ ...Currency, supportsBridging: Type.Boolean() });
+/**
+ * Ferry's extension of the currency objects of `currency` and `erc20Currencies`: a stray deposit
+ * (not matching a quote) below this amount, in smallest units, is not refunded automatically
+ * (../config/strayRefundMinimum.ts).
+ */
+const StrayRefundMinimum = Type.String({
+  pattern: "^(0|[1-9][0-9]*)$",
+  description: "Ferry: stray deposits (not matching a quote) below this amount, in smallest units, are not refunded automatically",
+});
+
+export const CurrencyRecord = Type.Object({ ...Currency, supportsBridging: Type.Boolean(), strayRefundMinimum: StrayRefundMinimum });
 export const FeaturedToken = Type.Object({
   ...Currency,
   supportsBridging: Type.Boolean(),
@@ -37,6 +52,7 @@ export const Erc20CurrencyRecord = Type.Object({
   withdrawalFee: Type.Number(),
   depositFee: Type.Number(),
   surgeEnabled: Type.Boolean(),
+  strayRefundMinimum: StrayRefundMinimum,
 });
 export const SolverCurrency = Type.Object(Currency);
 
@@ -77,6 +93,9 @@ export const ChainRecord = Type.Object(
     vmType: Type.String(),
     baseChainId: Type.Integer(),
     solverAddresses: Type.Array(Type.String()),
+    attestationSigners: Type.Array(Type.String(), {
+      description: "Ferry's addition: the address that signs attestations (GET /requests/{requestId}/signature, fills); pin it",
+    }),
     tags: Type.Array(Type.String()),
     protocol: Type.Object({
       v2: Type.Object({ chainId: Type.String(), depository: Type.String() }),
@@ -89,7 +108,13 @@ export type ChainRecord = Static<typeof ChainRecord>;
 /** Marks a contract Ferry does not have on a chain. */
 export const NOT_DEPLOYED = "";
 
-export function toChainRecord(chain: ChainConfig, solverAddress: Address | undefined): ChainRecord {
+/** `strayRefundMinimumUsd`: the solver's default dust threshold (config `solver.strayRefundMinimumUsd`). */
+export function toChainRecord(
+  chain: ChainConfig,
+  solverAddress: Address | undefined,
+  strayRefundMinimumUsd: string = CONFIG_DEFAULTS.solver.strayRefundMinimumUsd,
+  attesterAddress?: Address | undefined,
+): ChainRecord {
   const native = {
     id: chain.nativeCurrency.symbol.toLowerCase(),
     symbol: chain.nativeCurrency.symbol,
@@ -118,7 +143,7 @@ export function toChainRecord(chain: ChainConfig, solverAddress: Address | undef
     disabled: chain.disabled,
     partialDisableLimit: 0,
     blockProductionLagging: false,
-    currency: { ...native, supportsBridging: true },
+    currency: { ...native, supportsBridging: true, strayRefundMinimum: strayRefundMinimum(chain.nativeCurrency, strayRefundMinimumUsd).toString() },
     withdrawalFee: 0,
     depositFee: 0,
     surgeEnabled: false,
@@ -130,12 +155,13 @@ export function toChainRecord(chain: ChainConfig, solverAddress: Address | undef
         metadata: { logoURI: currency.logoURI },
       })),
     ],
-    erc20Currencies: erc20s.map((currency) => ({
+    erc20Currencies: erc20s.map((currency, i) => ({
       ...currency,
       supportsBridging: true,
       withdrawalFee: 0,
       depositFee: 0,
       surgeEnabled: false,
+      strayRefundMinimum: strayRefundMinimum(chain.erc20Currencies[i]!, strayRefundMinimumUsd).toString(),
     })),
     solverCurrencies: [native, ...erc20s],
     contracts: {
@@ -150,6 +176,7 @@ export function toChainRecord(chain: ChainConfig, solverAddress: Address | undef
     vmType: "evm",
     baseChainId: chain.baseChainId,
     solverAddresses: solverAddress ? [solverAddress] : [],
+    attestationSigners: attesterAddress ? [attesterAddress] : [],
     tags: chain.tags,
     protocol: { v2: { chainId: chain.name, depository: chain.contracts.depository } },
   };

@@ -25,7 +25,8 @@ export function formatValidationErrors(errors: readonly ValidationIssue[], dataV
   if (!first) return new Error(`${dataVar} is invalid`);
   const field = `${dataVar}${first.instancePath ?? ""}`;
   const params = first.params ?? {};
-  const firstOf = (list: unknown, single: unknown) => String(Array.isArray(list) ? list[0] : single);
+  // A field name is echoed at most 64 characters long (an unknown key can be a megabyte).
+  const firstOf = (list: unknown, single: unknown) => String(Array.isArray(list) ? list[0] : single).slice(0, 64);
   let message: string;
   if (first.keyword === "additionalProperties") message = `${field}: unknown field '${firstOf(params.additionalProperties, params.additionalProperty)}'`;
   else if (first.keyword === "boolean") message = `${field}: unknown field`;
@@ -90,6 +91,22 @@ export function installErrorHandlers(app: FastifyInstance, secrets: readonly str
     else request.log.info({ err: loggableError(error, secrets, false), statusCode }, "request rejected");
     return reply.code(statusCode).type("application/json; charset=utf-8").send(body);
   });
+}
+
+/**
+ * Errors Fastify's router raises before any route or hook runs (its `frameworkErrors` option): a URL
+ * that is not valid percent-encoding (FST_ERR_BAD_URL) and a path parameter over `maxParamLength`
+ * (FST_ERR_MAX_PARAM_LENGTH, 414). Same body shape as every other error; the URL is not echoed.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const [statusCode, body]: [number, ErrorBody] =
+    error.code === "FST_ERR_MAX_PARAM_LENGTH"
+      ? [414, { message: "a path parameter is too long", errorCode: "URI_TOO_LONG" }]
+      : error.code === "FST_ERR_BAD_URL"
+        ? [400, { message: "the URL is not valid percent-encoded UTF-8", errorCode: "INVALID_REQUEST" }]
+        : [400, { message: "the request cannot be routed", errorCode: "INVALID_REQUEST" }];
+  request.log.info({ code: error.code, statusCode }, "request rejected by the router");
+  void reply.code(statusCode).type("application/json; charset=utf-8").send(body);
 }
 
 export function notFoundBody(request: FastifyRequest): ErrorBody {

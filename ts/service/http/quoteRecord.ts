@@ -22,14 +22,48 @@ export const AmountSchema = Type.Object(
     amount: Type.String({ description: "Smallest units" }),
     amountFormatted: Type.String({ description: "Decimal" }),
     amountUsd: Type.String({ description: 'Decimal USD from the operator-configured price; "0" without one' }),
-    minimumAmount: Type.String({ description: "Smallest units" }),
+    minimumAmount: Type.String({ description: "Smallest units; on a swap's currencyOut, the amount less the slippage tolerance" }),
   },
   { description: "Amount" },
 );
 
+const TransactionDataSchema = Type.Object(
+  {
+    from: Str,
+    to: Str,
+    data: Str,
+    value: Str,
+    chainId: Type.Integer(),
+    gas: Type.Optional(Type.String({ description: "Gas limit estimate (decimal): on the deposit item. Fee fields are left to the wallet" })),
+    maxFeePerGas: Type.Optional(Str),
+    maxPriorityFeePerGas: Type.Optional(Str),
+  },
+  { description: "A transaction step's item: the transaction to send" },
+);
+
+const TypedDataField = Type.Object({ name: Str, type: Str });
+const SignatureDataSchema = Type.Object(
+  {
+    sign: Type.Object({
+      signatureKind: Type.String({ description: "`eip712` (EIP-712 typed data)" }),
+      domain: Type.Record(Str, Type.Unknown(), { description: "EIP-712 domain (numbers as decimal strings)" }),
+      types: Type.Record(Str, Type.Array(TypedDataField), { description: "EIP-712 types (without EIP712Domain)" }),
+      primaryType: Str,
+      value: Type.Record(Str, Type.Unknown(), { description: "The message to sign (uint256 as decimal strings)" }),
+      message: Type.Record(Str, Type.Unknown(), { description: "The same message (viem's / eth_signTypedData_v4's name)" }),
+    }),
+    post: Type.Object({
+      endpoint: Type.String({ description: "`/execute/permits`: post the signature there as `?signature=0x…`" }),
+      method: Str,
+      body: Type.Object({ kind: Type.String({ description: "`eip2612` or `permit2`" }), requestId: Str, api: Str }),
+    }),
+  },
+  { description: "A signature step's item (usePermit): the message to sign and where to post the signature" },
+);
+
 const StepItemSchema = Type.Object({
   status: Type.String({ description: "`incomplete` at quote time" }),
-  data: Type.Object({ from: Str, to: Str, data: Str, value: Str, chainId: Type.Integer() }),
+  data: Type.Union([TransactionDataSchema, SignatureDataSchema]),
   check: Type.Optional(
     Type.Object(
       { endpoint: Str, method: Str },
@@ -39,10 +73,12 @@ const StepItemSchema = Type.Object({
 });
 
 const StepSchema = Type.Object({
-  id: Type.String({ description: "`approve` (only when the ERC-20 allowance is short) or `deposit`" }),
+  id: Type.String({
+    description: "`approve` (only when the allowance to the Depository, or to Permit2 for a Permit2 deposit, is short), `deposit`, or `authorize` (the signature of a usePermit quote)",
+  }),
   action: Str,
   description: Str,
-  kind: Type.String({ description: "`transaction`" }),
+  kind: Type.String({ description: "`transaction`, or `signature` for `authorize`" }),
   requestId: Str,
   depositAddress: Type.String({ description: 'Always "" (Ferry has no deposit addresses)' }),
   items: Type.Array(StepItemSchema),
@@ -65,7 +101,9 @@ export const QuoteSchema = Type.Object(
       subsidized: AmountSchema,
     }),
     details: Type.Object({
-      operation: Type.String({ description: "`bridge` across chains, `send` on one chain" }),
+      operation: Type.Union([Type.Literal("bridge"), Type.Literal("swap")], {
+        description: "`swap` when the two currencies differ, else `bridge` (also on one chain, and with calls)",
+      }),
       sender: Str,
       recipient: Str,
       timeEstimate: Type.Number({ description: "Seconds" }),
@@ -78,7 +116,7 @@ export const QuoteSchema = Type.Object(
       rate: Str,
       slippageTolerance: Type.Object({ origin: Slippage, destination: Slippage }),
       userBalance: Str,
-      isFixedRate: Type.Boolean(),
+      isFixedRate: Type.Boolean({ description: "True for a currency to itself and for a swap priced by a fixed (configured) price" }),
       route: Type.Object({ origin: RouteSide, destination: RouteSide }),
     }),
     protocol: Type.Object({

@@ -1,7 +1,7 @@
 /**
  * A Depository payout as the solver stores it before anything is signed: the allocator-signed
- * `CallRequest` (calls, nonce, expiration — exactly what is re-signed on a retry) and how sending it
- * went. Used for a request's repayment and refund (./solverState.ts) and a stray deposit's refund.
+ * `CallRequest` (calls, nonce, expiration — exactly what is re-signed on a retry), or the
+ * `SettlementRequest` when it also credits app fees, and how sending it went. Used for a request's repayment and refund (./solverState.ts) and a stray deposit's refund.
  */
 import { Type, type StaticDecode } from "typebox";
 import { Address, BlockNumber, Bytes32, ChainId, Uint256, UnixSeconds } from "./values.ts";
@@ -10,6 +10,10 @@ export const PayoutStatus = Type.Union([Type.Literal("prepared"), Type.Literal("
 
 export const PayoutCall = Type.Object({ to: Address, token: Address, amount: Uint256 }, { additionalProperties: false });
 
+/** A call of a landed payout that the Depository made claimable (`PayoutClaimable`): the payee withdraws it with `claim`. */
+export const ClaimablePayout = Type.Object({ index: Type.Integer({ minimum: 0, maximum: 1_000_000 }), to: Address, token: Address, amount: Uint256 }, { additionalProperties: false });
+export type ClaimablePayout = StaticDecode<typeof ClaimablePayout>;
+
 export const Payout = Type.Object(
   {
     chainId: ChainId,
@@ -17,13 +21,21 @@ export const Payout = Type.Object(
     nonce: Uint256,
     expiration: UnixSeconds,
     calls: Type.Array(PayoutCall),
-    /** EIP-712 struct hash: the Depository's replay key. */
+    /**
+     * App fees credited to their recipients' claimable balances by the same signed request: present
+     * (non-empty) → a `SettlementRequest` sent to `Depository.settle`; absent → a `CallRequest` sent to
+     * `execute`.
+     */
+    credits: Type.Optional(Type.Array(PayoutCall)),
+    /** EIP-712 struct hash (of the CallRequest or the SettlementRequest): in RequestExecuted. */
     requestHash: Bytes32,
     status: PayoutStatus,
     hash: Type.Optional(Bytes32),
     block: Type.Optional(BlockNumber),
     /** A spec failReason when the payout reverted. */
     failReason: Type.Optional(Type.String({ maxLength: 64 })),
+    /** Once confirmed: the calls that became claimable instead of being paid (payee could not receive). */
+    claimable: Type.Optional(Type.Array(ClaimablePayout)),
   },
   { additionalProperties: false },
 );

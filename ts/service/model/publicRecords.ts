@@ -9,11 +9,14 @@
  *   record's `data`.
  * - `refundFailReason`: the recorded reason, else `N/A` in the status record and events; in the request
  *   record's `data` only when recorded (the spec's request-record enum has no `N/A`).
+ * - `status` is the public status (./publicStatus.ts): a `failure` whose refund is in progress shows
+ *   the status before it (no failReason, no details) until it is refunded.
  * - `depositAddress` is always null: Ferry has no deposit addresses.
  * - A quoted requestId whose deposit is not indexed yet has no request row: its status record is
  *   `waiting`, built from the quote's intent, with no hashes and `updatedAt` = the quote's time.
  */
 import { Type, type Static } from "typebox";
+import { publicStatus } from "./publicStatus.ts";
 import type { QuotedIntent } from "./quotedIntent.ts";
 import { RequestData } from "./requestData.ts";
 import { RequestStatus } from "./requestStatus.ts";
@@ -54,6 +57,11 @@ export const RequestRecord = Type.Object(
     depositAddress: Type.Null({ description: "Ferry has no deposit addresses: always null" }),
     data: RequestData,
     orderData: Type.Optional(Type.Unknown({ description: "Only with includeOrderData=true, when the quote's order is stored" })),
+    referrer: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description: "Ferry: the quote's referrer; only with includeAuthenticatedData=true, on the requests of the caller's own API key",
+      }),
+    ),
     createdAt: Type.String({ description: "ISO 8601" }),
     updatedAt: Type.String({ description: "ISO 8601" }),
   },
@@ -97,14 +105,15 @@ export function statusRecordOf(facts: StatusFacts): StatusRecord {
 
 /** The status facts of a stored request (what the outbox freezes at each change). */
 export function statusFactsOf(request: StoredRequest): StatusFacts {
+  const status = publicStatus(request);
   return {
-    status: request.status,
+    status,
     inTxHashes: request.inTxHashes,
     txHashes: request.txHashes,
     updatedAt: Date.parse(request.updatedAt),
     originChainId: request.originChainId,
     destinationChainId: request.destinationChainId,
-    details: request.details,
+    details: status === request.status ? request.details : null,
     failReason: request.failReason,
     refundFailReason: request.refundFailReason,
   };
@@ -114,19 +123,25 @@ export function toStatusRecord(request: StoredRequest): StatusRecord {
   return statusRecordOf(statusFactsOf(request));
 }
 
-export function toRequestRecord(request: StoredRequest, orderData?: unknown): RequestRecord {
+/**
+ * The Request record. `orderData` is the quote's order (with includeOrderData); `authenticated` adds
+ * what the integrator gave at quote time (`referrer`) — only for a caller whose API key made the request.
+ */
+export function toRequestRecord(request: StoredRequest, orderData?: unknown, authenticated = false): RequestRecord {
+  const status = publicStatus(request);
   return {
     id: request.id,
-    status: request.status,
+    status,
     user: request.user,
     recipient: request.recipient,
     depositAddress: null,
     data: {
       ...request.data,
-      failReason: failReasonOf(request.status, request.failReason),
+      failReason: failReasonOf(status, request.failReason),
       ...(request.refundFailReason !== null ? { refundFailReason: request.refundFailReason } : {}),
     },
     ...(orderData !== undefined ? { orderData } : {}),
+    ...(authenticated ? { referrer: request.referrer } : {}),
     createdAt: request.createdAt,
     updatedAt: request.updatedAt,
   };

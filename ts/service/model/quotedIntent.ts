@@ -7,10 +7,41 @@
  * Decoded: addresses and ids canonical (lowercase), amounts bigint (smallest units), times unix seconds.
  */
 import { Type, type StaticDecode, type StaticEncode } from "typebox";
-import { Address, BpsString, Bytes32, ChainId, Uint256, UnixSeconds } from "./values.ts";
+import { Address, BpsString, Bytes32, ChainId, HexData, Uint256, UnixSeconds } from "./values.ts";
 
-export const TradeType = Type.Union([Type.Literal("EXACT_INPUT"), Type.Literal("EXACT_OUTPUT")]);
+/**
+ * EXACT_INPUT: `amount` is the deposit. EXACT_OUTPUT: `amount` is exactly what the recipient gets.
+ * EXPECTED_OUTPUT: `amount` is the expected output; the minimum is that less the slippage tolerance.
+ */
+export const TradeType = Type.Union([Type.Literal("EXACT_INPUT"), Type.Literal("EXACT_OUTPUT"), Type.Literal("EXPECTED_OUTPUT")]);
 export type TradeType = StaticDecode<typeof TradeType>;
+
+/**
+ * A swap's pricing terms (a route between two currencies): what the solver re-prices at fill time.
+ * It pays `destinationAmount` from its inventory only while `netInput`, re-priced by the same price
+ * source, still buys at least `floorAmount` of the output; otherwise the price moved past the
+ * tolerance and the request fails with SLIPPAGE (and is refunded).
+ */
+export const SwapTerms = Type.Object(
+  {
+    /** The configured price source that priced it (ts/service/quote/priceSources.ts ids). */
+    priceSource: Type.String({ minLength: 1, maxLength: 200 }),
+    /** The deposit less every fee, in origin-currency units: what the output is priced from. */
+    netInput: Uint256,
+    toleranceBps: BpsString,
+    /** The least `netInput` must buy at fill time (output units). */
+    floorAmount: Uint256,
+  },
+  { additionalProperties: false },
+);
+export type SwapTerms = StaticDecode<typeof SwapTerms>;
+
+/** One destination call, run from the Multicaller by AttestedReceiver.fillWithCalls. */
+export const IntentCall = Type.Object({ to: Address, data: HexData, value: Uint256 }, { additionalProperties: false });
+export type IntentCall = StaticDecode<typeof IntentCall>;
+
+/** At most 16 calls of the body's `txs` plus the gas top-up. */
+export const MAX_INTENT_CALLS = 17;
 
 export const QuotedIntent = Type.Object(
   {
@@ -29,18 +60,60 @@ export const QuotedIntent = Type.Object(
     originAmount: Uint256,
     destinationChainId: ChainId,
     destinationCurrency: Address,
-    /** What the solver pays the recipient on the destination chain. */
+    /** What the solver pays the recipient on the destination chain (the quote's currencyOut.amount). */
     destinationAmount: Uint256,
+    /** The order's output minimumAmount (currencyOut.minimumAmount). Absent in rows quoted before swaps: = destinationAmount. */
+    minimumAmount: Type.Optional(Uint256),
+    /** Present when the two currencies differ (a swap). */
+    swap: Type.Optional(SwapTerms),
+    /**
+     * Destination calls, in order: the body's `txs`, then the gas top-up (a plain transfer of
+     * `topupGas` to the recipient). With calls the fill is `fillWithCalls`: the amount is paid into
+     * the Multicaller, the calls run, and what they leave goes to `recipient` (for `txs`, the refund
+     * recipient); the requestId is their commitment (ts/core callsRequestId).
+     */
+    calls: Type.Optional(Type.Array(IntentCall, { maxItems: MAX_INTENT_CALLS })),
+    /** Native (destination chain, wei) the recipient gets on top of the output (`topupGas`). */
+    topupGas: Type.Optional(Uint256),
+    /**
+     * With calls: the fill's gas the quote priced (fillWithCalls + the calls' `txsGasLimit` or default
+     * + the top-up). A fill whose estimate exceeds it is not sent (failure SWAP_USES_TOO_MUCH_GAS).
+     */
+    fillGasLimit: Type.Optional(Uint256),
     /** Deposits mined in an origin block with a timestamp after this are refunded (ORDER_EXPIRED). */
     expiresAt: UnixSeconds,
     /** The fill attestation's `deadline` and orderData.output.deadline: no fill after this. */
     fillDeadline: UnixSeconds,
     /** The fee buckets, in the origin currency's smallest units. */
-    fees: Type.Object({ relayerGas: Uint256, relayerService: Uint256, app: Uint256 }),
+    fees: Type.Object({
+      relayerGas: Uint256,
+      relayerService: Uint256,
+      app: Uint256,
+      /** What the gas top-up costs, in origin-currency units (part of the quote's `relayerGas` bucket). */
+      topupGas: Type.Optional(Uint256),
+    }),
     appFees: Type.Array(Type.Object({ recipient: Address, bps: BpsString, amount: Uint256 })),
-    /** Basis points, as quoted (always "0" for same-currency routes at a fixed rate). */
+    /** Basis points, as quoted ("0" for same-currency routes at a fixed rate; the swap's tolerance otherwise). */
     slippageToleranceBps: BpsString,
     referrer: Type.Union([Type.String({ maxLength: 256 }), Type.Null()]),
+    /**
+     * A signature-authorised ERC-20 deposit (the quote's `usePermit`): which kind, the nonce and deadline
+     * of the message the user signs, and for EIP-2612 the token's EIP-712 domain name and version (read
+     * from its `eip712Domain()` at quote time). POST /execute/permits rebuilds the message from this —
+     * never from what the client sends — and submits the deposit. Absent: the user deposits itself.
+     */
+    permit: Type.Optional(
+      Type.Object(
+        {
+          kind: Type.Union([Type.Literal("eip2612"), Type.Literal("permit2")]),
+          nonce: Uint256,
+          deadline: UnixSeconds,
+          tokenName: Type.Optional(Type.String({ maxLength: 256 })),
+          tokenVersion: Type.Optional(Type.String({ maxLength: 64 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -35,16 +35,36 @@ export const FillState = Type.Object(
     block: Type.Optional(BlockNumber),
     /** A resent fill: the hash it replaced (unknown to the chain). */
     replaced: Type.Optional(Type.Union([Bytes32, Type.Null()])),
+    /**
+     * The v2 digest of the attestation the service signed for this fill; once confirmed, the receiver's
+     * `filledDigest` was checked equal to it (../solver/verifyOnchainFill.ts).
+     */
+    digest: Type.Optional(Bytes32),
   },
   { additionalProperties: false },
 );
 export type FillState = StaticDecode<typeof FillState>;
+
+/**
+ * The attester's `cancel(requestId)` on the destination receiver, sent before a refund while the fill
+ * deadline has not passed (../solver/cancelBeforeRefund.ts); its hash is recorded before broadcast.
+ */
+export const CancelState = Type.Object(
+  {
+    hash: Bytes32,
+    status: Type.Union([Type.Literal("sent"), Type.Literal("confirmed"), Type.Literal("reverted")]),
+    block: Type.Optional(BlockNumber),
+  },
+  { additionalProperties: false },
+);
+export type CancelState = StaticDecode<typeof CancelState>;
 
 export const SolverState = Type.Object(
   {
     intent: QuotedIntent,
     deposit: Type.Optional(CreditedDeposit),
     fill: Type.Optional(FillState),
+    cancel: Type.Optional(CancelState),
     repayment: Type.Optional(Payout),
     refund: Type.Optional(Payout),
   },
@@ -66,6 +86,25 @@ export const Parked = Type.Object(
 );
 export type Parked = StaticDecode<typeof Parked>;
 
-/** Status-record `details`: decoded revert data and check failures, public. */
-export const Details = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()]));
+/**
+ * A decoded revert, in the shape of the spec's simulation error `details.revert`: `type` errorString
+ * (`Error(string)`), panic (`Panic(uint256)`), customError (decoded from a known ABI), unknownCustomError
+ * (label `UNKNOWN_CUSTOM_ERROR_<selector>`, `rawArgsHex` the encoded arguments) or empty (no data).
+ */
+export const RevertDetails = Type.Object(
+  {
+    type: Type.Union([Type.Literal("errorString"), Type.Literal("panic"), Type.Literal("customError"), Type.Literal("unknownCustomError"), Type.Literal("empty")]),
+    label: Type.String({ maxLength: 200 }),
+    message: Type.String({ maxLength: 2000 }),
+    selector: Type.Optional(Type.String({ maxLength: 10 })),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    args: Type.Optional(Type.Record(Type.String(), Type.String({ maxLength: 2000 }))),
+    rawArgsHex: Type.Optional(Type.String({ maxLength: 20_000 })),
+  },
+  { additionalProperties: false },
+);
+export type RevertDetails = StaticDecode<typeof RevertDetails>;
+
+/** Status-record `details`: decoded revert data (flat fields, and `revert` for a destination call's) and check failures, public. */
+export const Details = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null(), RevertDetails]));
 export type Details = StaticDecode<typeof Details>;

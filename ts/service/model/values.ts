@@ -12,7 +12,7 @@
  * without decoding (HTTP responses, the OpenAPI document).
  */
 import { Type, type StaticDecode, type TSchema } from "typebox";
-import { maxUint256, type Address as ViemAddress, type Hex } from "viem";
+import { checksumAddress, maxUint256, type Address as ViemAddress, type Hex } from "viem";
 import { InvalidInputError } from "../../core/errors.ts";
 
 export const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
@@ -29,6 +29,20 @@ export const UintString = Type.String({ pattern: UINT_PATTERN, description: "Int
 export const canonicalAddress = (value: string): ViemAddress => value.toLowerCase() as ViemAddress;
 /** The canonical form of hex data (ids, hashes, calldata): lowercase. */
 export const canonicalHex = (value: string): Hex => value.toLowerCase() as Hex;
+
+/**
+ * EIP-55: hex in one case (all lowercase or all uppercase) carries no checksum and is accepted as is;
+ * mixed case is a checksum and must be the address's own — a mixed-case address that is not is most
+ * likely a typo, and funds sent to it would be lost. (`value` must match ADDRESS_PATTERN.)
+ */
+export function hasValidChecksum(value: string): boolean {
+  const hex = value.slice(2);
+  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true;
+  return checksumAddress(canonicalAddress(value)) === value;
+}
+
+/** Whether an integer fits a uint256 (0 ≤ value ≤ 2^256 − 1). */
+export const fitsUint256 = (value: bigint): boolean => value >= 0n && value <= maxUint256;
 
 /** An EVM address, decoded to its canonical lowercase form. */
 export const Address = Type.Codec(AddressString)
@@ -64,6 +78,17 @@ export const LogIndex = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTE
 export const BpsString = Type.String({ pattern: "^(0|[1-9][0-9]{0,3}|10000)$", description: "Basis points, 0–10000" });
 
 export const ZERO_ADDRESS: ViemAddress = "0x0000000000000000000000000000000000000000";
+
+/**
+ * Text the service accepts anywhere (query values, path params, body strings and keys): well-formed
+ * Unicode without NUL. PostgreSQL cannot store either (`text`/`jsonb` refuse U+0000 and unpaired
+ * surrogates: error 22P05), and neither has a use in an id, an address or a referrer, so both are
+ * refused at the HTTP boundary instead of failing — differently on each engine — at the store.
+ */
+const NOT_STORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export function isStorableText(value: string): boolean {
+  return !NOT_STORABLE.test(value);
+}
 
 /** `schema` or null (a nullable column or field). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

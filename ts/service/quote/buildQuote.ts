@@ -13,16 +13,21 @@
  * - `relayer` = relayerGas + relayerService; `app` = the sum of the app fees; `subsidized` 0.
  */
 import { formatUnits, maxUint256, type Address, type Hex } from "viem";
+import { callsRequestId } from "../../core/destinationCalls.ts";
 import { hashOrder } from "../../core/orderId.ts";
 import { orderToJson, type OrderJson } from "../../core/orderJson.ts";
 import type { QuoteSettings } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { amountObject, type AmountObject } from "./amountObject.ts";
-import { quoteAmounts } from "./quoteAmounts.ts";
-import type { QuotedIntent, TradeType } from "../model/quotedIntent.ts";
+import { BPS_DENOMINATOR, quoteAmounts, sameCurrency, type AmountConversion } from "./quoteAmounts.ts";
+import { sweepTokensOf } from "../model/intentCalls.ts";
+import type { IntentCall, QuotedIntent, SwapTerms, TradeType } from "../model/quotedIntent.ts";
+import type { PriceCurve } from "./priceSource.ts";
+import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
 import { buildOrder, paymentDetails, type PaymentDetails } from "./quoteOrder.ts";
 import type { Route, RouteCurrency } from "./quoteRoute.ts";
 import { quoteSteps, type Step } from "./quoteSteps.ts";
+import { PERMIT_DEPOSIT_GAS, permitSteps, quotedPermit, type PermitKind, type PermitReads } from "./permitSteps.ts";
 import { convertCeil, formatUsd, rescale, usdToUnitsCeil, usdValueE8 } from "./usdPrice.ts";
 
 /** A quote request, decoded: addresses canonical (lowercase), amounts bigint. */
@@ -44,6 +49,17 @@ export type QuoteRequest = {
   referrer: string | null;
   /** A shorter deposit window asked by the client (seconds); never longer than `settings.ttlSeconds`. */
   ttlSeconds?: number;
+  /** `usePermit`: an ERC-20 deposit authorised by a signature; "auto" = EIP-2612 when the token supports it, else Permit2. */
+  permit?: "auto" | PermitKind;
+  /** The body's `slippageTolerance` (bps); a swap without one uses `settings.swapSlippageBps`. */
+  slippageToleranceBps?: bigint;
+  /** The body's `txs`: destination calls, run in order from the Multicaller after the output is paid into it. */
+  calls: readonly IntentCall[];
+  /** The body's `txsGasLimit`: gas for all the calls; default `settings.gas.callDefault` per call. */
+  callsGasLimit?: bigint;
+  /** `topupGas`: the recipient also gets destination native currency (`topupGasAmount` wei, else `settings.topupGasUsd`). */
+  topupGas: boolean;
+  topupGasAmount?: bigint;
 };
 
 export type QuoteEnvironment = {
@@ -56,20 +72,35 @@ export type QuoteEnvironment = {
   allowance: bigint | undefined;
   /** The user's balance of the origin currency (`details.userBalance`). */
   userBalance: bigint;
-  /** Unix seconds. */
+  /**
+   * Unix seconds on the origin chain's clock: the later of the wall clock and its latest block's time
+   * (the deposit's block time is what `expiresAt` is checked against).
+   */
   now: number;
+  /**
+   * How far the destination chain's clock is ahead of the origin's (seconds, ≥ 0; default 0): added
+   * to the fill deadline, which the destination's block time is checked against.
+   */
+  destinationClockAhead?: number;
   /** Random uint256: the order's salt. */
   salt: bigint;
-  /** Random bytes32 (lowercase): the service-level requestId. */
+  /** Random bytes32 (lowercase): the service-level requestId (an intent with calls derives its own). */
   requestId: Hex;
+  /** Set for a usePermit quote of an ERC-20 deposit: what the quote read for the permit (./permitSteps.ts). */
+  permit?: PermitReads;
+  /** The swap's price snapshot (read by the caller from `route.swap`); required on a swap route. */
+  prices?: PriceCurve;
 };
 
 type UsdImpact = { usd: string; percent: string };
 type SlippageSide = { usd: string; value: string; percent: string };
 type RouteSide = { inputCurrency: AmountObject; outputCurrency: AmountObject; router: string };
 
+/** The spec's `details.operation` values: `swap` when the two currencies differ, else `bridge`. */
+export type QuoteOperation = "bridge" | "swap";
+
 export type QuoteDetails = {
-  operation: "bridge" | "send";
+  operation: QuoteOperation;
   sender: string;
   recipient: string;
   timeEstimate: number;
@@ -111,16 +142,40 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
   const input: RouteCurrency = origin.currency;
   const output: RouteCurrency = destination.currency;
   const { settings } = env;
+  const swap = route.swap;
+  if (swap && !env.prices) throw new QuoteError(QuoteErrorCode.PRICE_UNAVAILABLE, "the swap's price was not read");
 
-  const fillGas = BigInt(output.isNative ? settings.gas.fillNative : settings.gas.fillErc20);
-  const relayerGas = convertCeil(fillGas * env.destinationGasPrice, destination.native, input);
+  // Destination calls: the body's txs, then the gas top-up (a transfer to the recipient). With calls
+  // the output is paid into the Multicaller and what the calls leave goes to the refund recipient.
+  const topupGas = request.topupGas && !output.isNative ? (request.topupGasAmount ?? usdToUnitsCeil(settings.topupGasUsd, destination.native)) : 0n;
+  const recipient = request.calls.length > 0 ? request.refundTo : request.recipient;
+  const calls: IntentCall[] = [...request.calls, ...(topupGas > 0n ? [{ to: recipient, data: "0x" as Hex, value: topupGas }] : [])];
+  const callsValue = request.calls.reduce((sum, call) => sum + call.value, 0n);
+  if (callsValue > 0n && !output.isNative) {
+    throw new ServiceError("INVALID_REQUEST", "body/txs: calls carry native value, but the output currency is an ERC-20 (the calls spend the output)");
+  }
+
+  const fillGas =
+    calls.length === 0
+      ? BigInt(output.isNative ? settings.gas.fillNative : settings.gas.fillErc20)
+      : BigInt(settings.gas.fillWithCalls) +
+        (request.calls.length === 0 ? 0n : (request.callsGasLimit ?? BigInt(settings.gas.callDefault) * BigInt(request.calls.length))) +
+        (topupGas > 0n ? BigInt(settings.gas.topupCall) : 0n);
+  const fillGasCost = convertCeil(fillGas * env.destinationGasPrice, destination.native, input);
+  const topupCost = convertCeil(topupGas, destination.native, input);
+  // A permit deposit is sent by the service's relayer: its origin gas is the relayer's too.
+  const permit = input.isNative ? undefined : env.permit;
+  const permitGasCost = permit ? convertCeil(PERMIT_DEPOSIT_GAS[permit.kind] * env.originGasPrice, origin.native, input) : 0n;
+  const relayerGas = fillGasCost + topupCost + permitGasCost;
   const fixedFee = usdToUnitsCeil(settings.fixedFeeUsd, input);
 
+  const convert: AmountConversion = env.prices
+    ? { out: (net) => env.prices!.price("EXACT_INPUT", net).amountOut, in: (out) => env.prices!.price("EXACT_OUTPUT", out).amountIn }
+    : sameCurrency(input.decimals, output.decimals);
   const amounts = quoteAmounts({
     tradeType: request.tradeType,
     amount: request.amount,
-    inputDecimals: input.decimals,
-    outputDecimals: output.decimals,
+    convert,
     relayerGas,
     fixedFee,
     serviceFeeBps: BigInt(settings.serviceFeeBps),
@@ -130,43 +185,69 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
   if (amounts.originAmount > maxUint256 || amounts.destinationAmount > maxUint256) {
     throw new ServiceError("INVALID_REQUEST", "body/amount: the deposit or the output would not fit a uint256");
   }
+  if (callsValue > amounts.destinationAmount) {
+    throw new ServiceError("INVALID_REQUEST", `body/txs: the calls spend ${callsValue} wei, more than the output (${amounts.destinationAmount})`);
+  }
+
+  // Slippage: a currency to itself has a fixed 1:1 rate (tolerance 0, minimum = amount). A swap's
+  // tolerance sets the least the deposit must still buy at fill time (`floorAmount`) and, except for
+  // EXACT_OUTPUT (the recipient gets exactly `amount`), the order's minimum.
+  const toleranceBps = swap ? (request.slippageToleranceBps ?? BigInt(settings.swapSlippageBps)) : 0n;
+  const lessTolerance = (amount: bigint) => (amount * (BPS_DENOMINATOR - toleranceBps)) / BPS_DENOMINATOR;
+  const minimumAmount = swap && request.tradeType !== "EXACT_OUTPUT" ? lessTolerance(amounts.destinationAmount) : amounts.destinationAmount;
+  const swapPrice = env.prices?.price("EXACT_INPUT", amounts.netInput);
+  const swapTerms: SwapTerms | undefined = swap && {
+    priceSource: swap.id,
+    netInput: amounts.netInput,
+    toleranceBps: toleranceBps.toString(),
+    floorAmount: lessTolerance(amounts.destinationAmount),
+  };
 
   const ttl = Math.min(settings.ttlSeconds, request.ttlSeconds ?? settings.ttlSeconds);
   const expiresAt = env.now + ttl;
-  const fillDeadline = expiresAt + settings.fillWindowSeconds;
+  const fillDeadline = expiresAt + settings.fillWindowSeconds + Math.max(0, env.destinationClockAhead ?? 0);
   const appFees = request.appFees.map((fee, i) => ({ recipient: fee.recipient, bps: fee.bps, amount: amounts.appFees[i]! }));
 
   const order = buildOrder({
     route,
     solver: env.solver,
     salt: env.salt,
-    recipient: request.recipient,
+    recipient,
     refundTo: request.refundTo,
     originAmount: amounts.originAmount,
     destinationAmount: amounts.destinationAmount,
+    minimumAmount,
+    calls,
     fillDeadline,
     appFees,
   });
   const orderId = hashOrder(order);
+  const requestId = calls.length > 0 ? callsRequestId(orderId, calls, sweepTokensOf({ destinationCurrency: output.address })) : env.requestId;
 
   const currencyIn = amountObject(input, amounts.originAmount);
-  const currencyOut = amountObject(output, amounts.destinationAmount);
-  const steps = quoteSteps({
-    route,
-    requestId: env.requestId,
-    orderId,
-    user: request.user,
-    originAmount: amounts.originAmount,
-    allowance: env.allowance,
-    payText: `${currencyIn.amountFormatted} ${input.symbol}`,
-    receiveText: `${currencyOut.amountFormatted} ${output.symbol} on ${destination.chain.displayName}`,
-  });
+  const currencyOut = amountObject(output, amounts.destinationAmount, minimumAmount);
+  const payText = `${currencyIn.amountFormatted} ${input.symbol}`;
+  const receiveText = `${currencyOut.amountFormatted} ${output.symbol} on ${destination.chain.displayName}`;
+  // The user sends no deposit transaction for a permit (the relayer does; its gas is in relayerGas).
+  const signedPermit = permit && quotedPermit(permit, orderId, expiresAt);
+  const depositGas = signedPermit ? 0n : BigInt(input.isNative ? settings.gas.depositNative : settings.gas.depositErc20) + request.originGasOverhead;
+  const steps = signedPermit
+    ? permitSteps({
+        route,
+        requestId,
+        orderId,
+        user: request.user,
+        originAmount: amounts.originAmount,
+        permit: signedPermit,
+        ...(permit.kind === "permit2" && { permit2Allowance: permit.permit2Allowance }),
+        payText,
+        receiveText,
+      })
+    : quoteSteps({ route, requestId, orderId, user: request.user, originAmount: amounts.originAmount, allowance: env.allowance, depositGas, payText, receiveText });
 
-  const depositGas = BigInt(input.isNative ? settings.gas.depositNative : settings.gas.depositErc20) + request.originGasOverhead;
-  const relayer = relayerGas + amounts.relayerService;
   const fees: QuoteFees = {
     gas: amountObject(origin.native, depositGas * env.originGasPrice),
-    relayer: amountObject(input, relayer),
+    relayer: amountObject(input, relayerGas + amounts.relayerService),
     relayerGas: amountObject(input, relayerGas),
     relayerService: amountObject(input, amounts.relayerService),
     app: amountObject(input, amounts.app),
@@ -175,45 +256,73 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
 
   const inUsd = usdValueE8(amounts.originAmount, input);
   const outUsd = usdValueE8(amounts.destinationAmount, output);
-  const outInInputUnits = rescale(amounts.destinationAmount, output.decimals, input.decimals);
-  // Percent with two decimals, rounded toward zero: (out − in) / in × 100.
-  const impactPercent = formatUnits(((outInInputUnits - amounts.originAmount) * 10_000n) / amounts.originAmount, 2);
-  const totalImpact = { usd: inUsd !== undefined && outUsd !== undefined ? formatUsd(outUsd - inUsd) : "0", percent: impactPercent };
+  // The output in input units: at the swap's mid price (what the same input would buy without fee or
+  // impact), or 1:1 up to decimals for a currency to itself.
+  const outInInputUnits = swapPrice
+    ? swapPrice.amountOutAtSpot === 0n
+      ? 0n
+      : (amounts.destinationAmount * swapPrice.amountIn) / swapPrice.amountOutAtSpot
+    : rescale(amounts.destinationAmount, output.decimals, input.decimals);
+  const totalImpact = {
+    usd: inUsd !== undefined && outUsd !== undefined ? formatUsd(outUsd - inUsd) : "0",
+    percent: percentOf(outInInputUnits - amounts.originAmount, amounts.originAmount),
+  };
+  // The swap's own loss against the mid price (pool fee and price impact), at the quoted input.
+  const swapLoss = swapPrice ? swapPrice.amountOut - swapPrice.amountOutAtSpot : 0n;
+  const swapImpact = swapPrice
+    ? { usd: formatUsd(usdValueE8Signed(swapLoss, output)), percent: percentOf(swapLoss, swapPrice.amountOutAtSpot) }
+    : { usd: "0", percent: "0" };
   const zeroSlippage = { usd: "0", value: "0", percent: "0" };
+  const slippageSide = (amount: bigint, currency: RouteCurrency) => ({
+    usd: formatUsd(usdValueE8(amount, currency)),
+    value: amount.toString(),
+    percent: formatUnits(toleranceBps, 2),
+  });
+  const slippageTolerance = !swap
+    ? { origin: zeroSlippage, destination: { ...zeroSlippage } }
+    : request.tradeType === "EXACT_OUTPUT"
+      ? { origin: slippageSide(amounts.netInput - lessTolerance(amounts.netInput), input), destination: { ...zeroSlippage } }
+      : { origin: zeroSlippage, destination: slippageSide(amounts.destinationAmount - minimumAmount, output) };
   const rate = formatUnits((amounts.destinationAmount * 10n ** BigInt(input.decimals) * 10n ** 18n) / (10n ** BigInt(output.decimals) * amounts.originAmount), 18);
+  const netIn = amountObject(input, amounts.netInput);
 
   const details: QuoteDetails = {
-    operation: route.sameChain ? "send" : "bridge",
+    operation: swap ? "swap" : "bridge",
     sender: request.user,
-    recipient: request.recipient,
+    recipient,
     timeEstimate: settings.timeEstimateSeconds,
     currencyIn,
     currencyOut,
     refundCurrency: amountObject(input, amounts.originAmount),
     totalImpact,
-    swapImpact: { usd: "0", percent: "0" },
+    swapImpact,
     expandedPriceImpact: {
-      swap: { usd: "0" },
+      swap: { usd: swapImpact.usd },
       execution: { usd: negUsd(usdValueE8(relayerGas, input)) },
       relay: { usd: negUsd(usdValueE8(amounts.relayerService, input)) },
       app: { usd: negUsd(usdValueE8(amounts.app, input)) },
     },
     rate,
-    slippageTolerance: { origin: zeroSlippage, destination: { ...zeroSlippage } },
+    slippageTolerance,
     userBalance: env.userBalance.toString(),
-    isFixedRate: true,
-    route: {
-      origin: { inputCurrency: currencyIn, outputCurrency: currencyIn, router: FERRY_ROUTER },
-      destination: { inputCurrency: currencyOut, outputCurrency: currencyOut, router: FERRY_ROUTER },
-    },
+    isFixedRate: swap ? swap.isFixed : true,
+    route: swap
+      ? {
+          origin: { inputCurrency: currencyIn, outputCurrency: netIn, router: FERRY_ROUTER },
+          destination: { inputCurrency: netIn, outputCurrency: currencyOut, router: swap.router },
+        }
+      : {
+          origin: { inputCurrency: currencyIn, outputCurrency: currencyIn, router: FERRY_ROUTER },
+          destination: { inputCurrency: currencyOut, outputCurrency: currencyOut, router: FERRY_ROUTER },
+        },
   };
 
   const intent: QuotedIntent = {
-    requestId: env.requestId,
+    requestId,
     orderId,
     tradeType: request.tradeType,
     user: request.user,
-    recipient: request.recipient,
+    recipient,
     refundTo: request.refundTo,
     originChainId: origin.chain.id,
     originCurrency: input.address,
@@ -221,12 +330,23 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     destinationChainId: destination.chain.id,
     destinationCurrency: output.address,
     destinationAmount: amounts.destinationAmount,
+    minimumAmount,
+    ...(swapTerms ? { swap: swapTerms } : {}),
+    ...(calls.length > 0 ? { calls } : {}),
+    ...(topupGas > 0n ? { topupGas } : {}),
+    ...(calls.length > 0 ? { fillGasLimit: fillGas } : {}),
     expiresAt,
     fillDeadline,
-    fees: { relayerGas, relayerService: amounts.relayerService, app: amounts.app },
+    fees: {
+      relayerGas: fillGasCost,
+      relayerService: amounts.relayerService,
+      app: amounts.app,
+      ...(topupGas > 0n ? { topupGas: topupCost } : {}),
+    },
     appFees: appFees.map((fee) => ({ recipient: fee.recipient, bps: fee.bps.toString(), amount: fee.amount })),
-    slippageToleranceBps: "0",
+    slippageToleranceBps: toleranceBps.toString(),
     referrer: request.referrer,
+    ...(signedPermit && { permit: signedPermit }),
   };
 
   return {
@@ -240,4 +360,15 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     },
     intent,
   };
+}
+
+/** `part / whole` in percent with two decimals, rounded toward zero ("0" when `whole` is 0). */
+function percentOf(part: bigint, whole: bigint): string {
+  return whole === 0n ? "0" : formatUnits((part * 10_000n) / whole, 2);
+}
+
+/** usdValueE8 of a signed amount. */
+function usdValueE8Signed(amount: bigint, currency: RouteCurrency): bigint | undefined {
+  const value = usdValueE8(amount < 0n ? -amount : amount, currency);
+  return value === undefined ? undefined : amount < 0n ? -value : value;
 }

@@ -1,14 +1,15 @@
 /**
  * The amount math of a quote, bigint only. Fees are taken from the input (origin currency, smallest
- * units); the rate between the two currencies is 1:1 (same symbol) up to decimals.
+ * units); what is left (`netInput`) is converted into the output by `convert`: 1:1 up to decimals for
+ * a currency to itself (`sameCurrency`), a price curve for a swap (../quote/priceSource.ts).
  *
  * Rounding, always in the service's favour:
  * - every fee is rounded up (`ceil(amount × bps / 10000)` per bucket and per app fee; converted fees
  *   are rounded up by their conversion);
  * - EXACT_INPUT: the output is `amount − fees`, rescaled to the output decimals rounded down (any dust
  *   below one output unit stays with the service);
- * - EXACT_OUTPUT: the output is exactly `amount`; the input is the smallest deposit whose
- *   `deposit − fees(deposit)` covers it (the output rescaled to input decimals rounded up).
+ * - EXACT_OUTPUT and EXPECTED_OUTPUT: the output is exactly `amount`; the input is the smallest
+ *   deposit whose `deposit − fees(deposit)` covers it (the output converted back, rounded up).
  */
 import type { TradeType } from "../model/quotedIntent.ts";
 import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
@@ -16,12 +17,19 @@ import { ceilDiv, rescale } from "./usdPrice.ts";
 
 export const BPS_DENOMINATOR = 10_000n;
 
+/** Input ↔ output after fees: `out(net)` rounds down, `in(out)` rounds up (both in the service's favour). */
+export type AmountConversion = { out(netInput: bigint): bigint; in(output: bigint): bigint };
+
+/** A currency to itself: a rescale between decimals. */
+export function sameCurrency(inputDecimals: number, outputDecimals: number): AmountConversion {
+  return { out: (net) => rescale(net, inputDecimals, outputDecimals), in: (output) => rescale(output, outputDecimals, inputDecimals, true) };
+}
+
 export type AmountInputs = {
   tradeType: TradeType;
-  /** EXACT_INPUT: the deposit; EXACT_OUTPUT: what the recipient gets. Smallest units of that side. */
+  /** EXACT_INPUT: the deposit; EXACT_OUTPUT / EXPECTED_OUTPUT: what the recipient gets. Smallest units of that side. */
   amount: bigint;
-  inputDecimals: number;
-  outputDecimals: number;
+  convert: AmountConversion;
   /** The destination fill cost, already in input units. */
   relayerGas: bigint;
   /** The fixed part of the service fee, in input units. */
@@ -36,6 +44,8 @@ export type QuoteAmounts = {
   originAmount: bigint;
   /** What the recipient gets (output units). */
   destinationAmount: bigint;
+  /** The deposit less every fee (input units): what is converted into the output. */
+  netInput: bigint;
   relayerGas: bigint;
   /** bps part + fixed part. */
   relayerService: bigint;
@@ -70,18 +80,18 @@ export function quoteAmounts(inputs: AmountInputs): QuoteAmounts {
     const fees = feesAt(deposit, inputs);
     const net = deposit - fees.total;
     if (net <= 0n) throw tooLow(`the fees (${fees.total}) take the whole amount (${deposit})`);
-    const destinationAmount = rescale(net, inputs.inputDecimals, inputs.outputDecimals);
+    const destinationAmount = inputs.convert.out(net);
     if (destinationAmount === 0n) throw tooLow("less than one unit of the output currency is left after fees");
     const { total: _total, ...buckets } = fees;
-    return { originAmount: deposit, destinationAmount, ...buckets };
+    return { originAmount: deposit, destinationAmount, netInput: net, ...buckets };
   }
 
   const destinationAmount = inputs.amount;
-  const net = rescale(destinationAmount, inputs.outputDecimals, inputs.inputDecimals, true);
+  const net = inputs.convert.in(destinationAmount);
   // deposit − ceil(deposit × bps / 10000) − fixed ≥ net: start from the real-valued solution and step
   // up over the per-bucket rounding (at most one unit per bucket).
   let deposit = ceilDiv((net + inputs.relayerGas + inputs.fixedFee) * BPS_DENOMINATOR, BPS_DENOMINATOR - totalBps);
   while (deposit - feesAt(deposit, inputs).total < net) deposit += 1n;
-  const { total: _total, ...buckets } = feesAt(deposit, inputs);
-  return { originAmount: deposit, destinationAmount, ...buckets };
+  const { total, ...buckets } = feesAt(deposit, inputs);
+  return { originAmount: deposit, destinationAmount, netInput: deposit - total, ...buckets };
 }

@@ -15,8 +15,10 @@ export const QuoteErrorCode = {
   AMOUNT_TOO_LOW: "AMOUNT_TOO_LOW",
   /** App fees that, with the service fee, take the whole amount (≥ 10000 bps). */
   INVALID_APP_FEES: "INVALID_APP_FEES",
-  /** A conversion needs a USD price the operator has not configured. */
+  /** A conversion needs a USD price the operator has not configured, or a swap's price source cannot be read. */
   PRICE_UNAVAILABLE: "PRICE_UNAVAILABLE",
+  /** The swap's market (a pool) cannot give the output asked for. */
+  INSUFFICIENT_LIQUIDITY: "INSUFFICIENT_LIQUIDITY",
 } as const;
 
 export type QuoteErrorCode = (typeof QuoteErrorCode)[keyof typeof QuoteErrorCode];

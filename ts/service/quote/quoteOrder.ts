@@ -7,12 +7,17 @@
  *   `solverChainId` the origin chain (where the solver is repaid from the Depository); `salt` random.
  * - one input: the deposit (`weight` 1) with one refund to `refundTo` on the origin chain of the whole
  *   deposit, due by the fill deadline;
- * - output: one payment of the destination amount (minimum = expected: fixed rate) to the recipient,
- *   no calls, `deadline` = fill deadline, `extraData` = abi.encode(destination AttestedReceiver);
+ * - output: one payment to the recipient (`expectedAmount` = the quoted output, `minimumAmount` =
+ *   the quote's minimum: equal for a currency to itself, less the slippage tolerance for a swap), the
+ *   destination calls encoded as abi.encode((address to), (bytes data), (uint256 value)) (ts/core
+ *   `encodeOrderCall`; with calls the recipient is the refund recipient the Multicaller sweeps to),
+ *   `deadline` = fill deadline, `extraData` = abi.encode(destination AttestedReceiver);
  * - fees: one entry per app fee (origin currency, on the origin chain).
  */
 import { encodeAbiParameters, type Address } from "viem";
+import { encodeOrderCall } from "../../core/destinationCalls.ts";
 import type { Order } from "../../core/orderId.ts";
+import type { IntentCall } from "../model/quotedIntent.ts";
 import type { Route } from "./quoteRoute.ts";
 
 export const ORDER_VERSION = "v1";
@@ -28,6 +33,8 @@ export type OrderInputs = {
   refundTo: Address;
   originAmount: bigint;
   destinationAmount: bigint;
+  minimumAmount: bigint;
+  calls: readonly IntentCall[];
   fillDeadline: number;
   appFees: readonly { recipient: Address; amount: bigint }[];
 };
@@ -55,12 +62,12 @@ export function buildOrder(inputs: OrderInputs): Order {
         {
           recipient: inputs.recipient,
           currency: destination.currency.address,
-          minimumAmount: inputs.destinationAmount,
+          minimumAmount: inputs.minimumAmount,
           expectedAmount: inputs.destinationAmount,
         },
       ],
       deadline: inputs.fillDeadline,
-      calls: [],
+      calls: inputs.calls.map((call) => encodeOrderCall(call)),
       extraData: encodeAbiParameters([{ type: "address" }], [destination.attestedReceiver]),
     },
     fees: inputs.appFees.map((fee) => ({ recipientChainId: originName, recipient: fee.recipient, currencyChainId: originName, currency, amount: fee.amount })),

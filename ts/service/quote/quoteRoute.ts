@@ -1,7 +1,9 @@
 /**
- * Which routes Ferry quotes: native → native and ERC-20 → ERC-20 of the same symbol, across the
- * configured chains or on one chain (a same-currency transfer). Everything else is refused with the
- * most specific code: UNSUPPORTED_CHAIN, UNSUPPORTED_CURRENCY, then UNSUPPORTED_ROUTE.
+ * Which routes Ferry quotes: a currency to itself (native → native, ERC-20 → ERC-20 of the same
+ * symbol) across the configured chains or on one chain, and a swap between two configured currencies
+ * of different symbols (on one chain or across) when a price source prices the pair for the
+ * destination chain (./priceSources.ts). Everything else is refused with the most specific code:
+ * UNSUPPORTED_CHAIN, UNSUPPORTED_CURRENCY, then UNSUPPORTED_ROUTE.
  *
  * A `Route` carries everything the rest of the quote needs from the configuration (both currencies,
  * both native currencies, the Depository and AttestedReceiver), canonical (lowercase addresses), so
@@ -10,6 +12,8 @@
 import type { Address } from "viem";
 import type { ChainConfig, CurrencyConfig } from "../config/configSchema.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
+import type { PriceSource } from "./priceSource.ts";
+import type { PriceSources } from "./priceSources.ts";
 import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
 
 /** A configured currency on its chain. `address` is canonical; the zero address is the native currency. */
@@ -34,12 +38,13 @@ export type RouteEnd = {
   attestedReceiver: Address;
 };
 
-export type Route = { origin: RouteEnd; destination: RouteEnd; sameChain: boolean };
+/** `swap`: the price source of a route between two symbols; absent for a currency to itself. */
+export type Route = { origin: RouteEnd; destination: RouteEnd; sameChain: boolean; swap?: PriceSource };
 
 /** What a route is resolved from; currencies canonical (decoded at the HTTP boundary). */
 export type RouteRequest = { originChainId: number; originCurrency: Address; destinationChainId: number; destinationCurrency: Address };
 
-export function resolveRoute(chains: readonly ChainConfig[], request: RouteRequest): Route {
+export function resolveRoute(chains: readonly ChainConfig[], request: RouteRequest, priceSources?: PriceSources): Route {
   const origin = chains.find((c) => c.id === request.originChainId);
   if (!origin || origin.disabled) throw new QuoteError(QuoteErrorCode.UNSUPPORTED_CHAIN, `origin chain ${request.originChainId} is not supported`);
   if (!origin.depositEnabled) throw new QuoteError(QuoteErrorCode.UNSUPPORTED_CHAIN, `deposits are disabled on chain ${origin.id}`);
@@ -53,16 +58,19 @@ export function resolveRoute(chains: readonly ChainConfig[], request: RouteReque
   if (!destinationCurrency) {
     throw new QuoteError(QuoteErrorCode.UNSUPPORTED_CURRENCY, `currency ${request.destinationCurrency} is not supported on chain ${destination.id}`);
   }
-  if (originCurrency.isNative !== destinationCurrency.isNative || originCurrency.symbol !== destinationCurrency.symbol) {
+  const sameCurrency = originCurrency.isNative === destinationCurrency.isNative && originCurrency.symbol === destinationCurrency.symbol;
+  const swap = sameCurrency ? undefined : priceSources?.find(destination.id, originCurrency, destinationCurrency);
+  if (!sameCurrency && !swap) {
     throw new QuoteError(
       QuoteErrorCode.UNSUPPORTED_ROUTE,
-      `no route from ${originCurrency.symbol} on ${origin.id} to ${destinationCurrency.symbol} on ${destination.id}: Ferry bridges a currency to itself (no swaps)`,
+      `no route from ${originCurrency.symbol} on ${origin.id} to ${destinationCurrency.symbol} on ${destination.id}: no price source for the pair on chain ${destination.id}`,
     );
   }
   return {
     origin: routeEnd(origin, originCurrency),
     destination: routeEnd(destination, destinationCurrency),
     sameChain: origin.id === destination.id,
+    ...(swap ? { swap } : {}),
   };
 }
 
@@ -77,7 +85,7 @@ function routeEnd(chain: ChainConfig, currency: RouteCurrency): RouteEnd {
 }
 
 /** The configured currency at a canonical `address` on `chain`, or undefined. */
-function findCurrency(chain: ChainConfig, address: Address): RouteCurrency | undefined {
+export function findCurrency(chain: ChainConfig, address: Address): RouteCurrency | undefined {
   if (address === ZERO_ADDRESS) return nativeCurrency(chain);
   const erc20 = chain.erc20Currencies.find((c) => canonicalAddress(c.address) === address);
   return erc20 && routeCurrency(chain, erc20, address, false);

@@ -1,6 +1,7 @@
 /**
  * `createQuoteService({...deps}).quote(request, options)`: one quote, end to end — resolve the route
- * (once), read the chains it needs (gas prices, the user's allowance and balance), build the quote
+ * (once), read the chains it needs (gas prices, the user's allowance and balance; a swap's price
+ * source: its market, e.g. a pool's reserves), build the quote
  * (./buildQuote.ts, pure), sign the orderId when asked, store the quote with its intent, return it.
  * The HTTP route decodes the body and calls this; everything with I/O (clients, clock, randomness,
  * store) is injected.
@@ -17,10 +18,13 @@ import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { canonicalAddress } from "../model/values.ts";
 import type { Store } from "../store/createStore.ts";
 import { buildQuote, type Quote, type QuoteRequest } from "./buildQuote.ts";
+import type { PriceCurve } from "./priceSource.ts";
+import { createPriceSources, type PriceSources } from "./priceSources.ts";
 import { resolveRoute, type Route, type RouteRequest } from "./quoteRoute.ts";
+import { readPermit } from "./permitReads.ts";
 
 /** The chain reads a quote makes. */
-export type QuoteChainClient = Pick<PublicClient, "getGasPrice" | "getBalance" | "readContract">;
+export type QuoteChainClient = Pick<PublicClient, "getGasPrice" | "getBalance" | "readContract" | "getCode" | "getBlock">;
 
 export type QuoteServiceDeps = {
   chains: readonly ChainConfig[];
@@ -34,8 +38,10 @@ export type QuoteServiceDeps = {
   now?: () => Date;
   /** 32 random bytes (the order's salt, the requestId). Default: node:crypto. */
   randomBytes32?: () => Uint8Array;
-  /** Default: `resolveRoute` over `chains` (tests inject a counting one). */
+  /** Default: `resolveRoute` over `chains` and `priceSources` (tests inject a counting one). */
   resolveRoute?: (request: RouteRequest) => Route;
+  /** Swap price sources; default: `settings.priceSources` read through `clients`. */
+  priceSources?: PriceSources;
 };
 
 export type QuoteOptions = {
@@ -53,21 +59,35 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   const { chains, settings, clients, solver, store } = deps;
   const now = deps.now ?? (() => new Date());
   const random = deps.randomBytes32 ?? (() => randomBytes(32));
-  const route = deps.resolveRoute ?? ((request: RouteRequest) => resolveRoute(chains, request));
+  const priceSources = deps.priceSources ?? createPriceSources(settings.priceSources, clients);
+  const route = deps.resolveRoute ?? ((request: RouteRequest) => resolveRoute(chains, request, priceSources));
   const solverAddress = solver && canonicalAddress(solver.address);
 
   return {
     async quote(request, options) {
       if (!solver || !solverAddress) throw new ServiceError("SOLVER_NOT_CONFIGURED", "this service has no solver key: it cannot quote");
       const resolved = route(request);
-      const reads = await readChains(resolved, request, options.log ?? SILENT_LOG);
+      const log = options.log ?? SILENT_LOG;
+      const [{ originTime, destinationTime, ...reads }, prices, permit] = await Promise.all([
+        readChains(resolved, request, log),
+        readPrices(resolved, log),
+        request.permit && !resolved.origin.currency.isNative ? readPermit(clients.get(resolved.origin.chain.id)!, resolved, request.user, request.permit, log) : undefined,
+      ]);
+      // Expiry is checked against chain time (the deposit's block, the destination's latest block), so it
+      // is computed on the chains' clocks: a chain running ahead of the wall clock (a busy devnet) must
+      // not shorten the deposit window.
+      const wall = Math.floor(now().getTime() / 1000);
+      const originNow = Math.max(wall, originTime);
       const { quote, intent } = buildQuote(request, resolved, {
         settings,
         solver: solverAddress,
         ...reads,
-        now: Math.floor(now().getTime() / 1000),
+        now: originNow,
+        destinationClockAhead: Math.max(wall, destinationTime) - originNow,
         salt: bytesToBigInt(random()),
         requestId: toHex(random()),
+        ...(permit && { permit }),
+        ...(prices ? { prices } : {}),
       });
       if (options.includeOrderSignature) quote.protocol.v2.orderSignature = await signOrder(solver, quote.protocol.v2.orderId);
       await store.saveQuote({
@@ -83,7 +103,22 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     },
   };
 
-  /** Gas prices of both chains (one read on a same-chain route), the user's allowance (ERC-20) and balance, in parallel. */
+  /** A swap's price snapshot (its source's one read); a source that cannot be read is CHAIN_UNAVAILABLE. */
+  async function readPrices(resolved: Route, log: Logger): Promise<PriceCurve | undefined> {
+    if (!resolved.swap) return undefined;
+    try {
+      return await resolved.swap.read(resolved.origin.currency, resolved.destination.currency);
+    } catch (cause) {
+      if (cause instanceof ServiceError) throw cause;
+      log.warn({ err: errorFields(cause), priceSource: resolved.swap.id }, "quote: price source read failed");
+      throw new ServiceError("CHAIN_UNAVAILABLE", "the swap's price source did not answer; retry", { cause });
+    }
+  }
+
+  /**
+   * Gas prices and latest block times of both chains (one read each on a same-chain route), the user's
+   * allowance (ERC-20) and balance, in parallel.
+   */
   async function readChains(resolved: Route, request: QuoteRequest, log: Logger) {
     const originClient = clients.get(resolved.origin.chain.id);
     const destinationClient = clients.get(resolved.destination.chain.id);
@@ -91,9 +126,11 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     const { address: token, isNative } = resolved.origin.currency;
     const { user } = request;
     try {
-      const [originGasPrice, destinationGasPrice, allowance, userBalance] = await Promise.all([
+      const [originGasPrice, destinationGasPrice, originBlock, destinationBlock, allowance, userBalance] = await Promise.all([
         originClient.getGasPrice(),
         resolved.sameChain ? undefined : destinationClient.getGasPrice(),
+        originClient.getBlock({ blockTag: "latest" }),
+        resolved.sameChain ? undefined : destinationClient.getBlock({ blockTag: "latest" }),
         isNative
           ? undefined
           : originClient.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [user, resolved.origin.depository] }),
@@ -101,7 +138,15 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
           ? originClient.getBalance({ address: user })
           : originClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [user] }),
       ]);
-      return { originGasPrice, destinationGasPrice: destinationGasPrice ?? originGasPrice, allowance, userBalance };
+      const originTime = Number(originBlock.timestamp);
+      return {
+        originGasPrice,
+        destinationGasPrice: destinationGasPrice ?? originGasPrice,
+        originTime,
+        destinationTime: destinationBlock ? Number(destinationBlock.timestamp) : originTime,
+        allowance,
+        userBalance,
+      };
     } catch (cause) {
       log.warn({ err: errorFields(cause) }, "quote: chain read failed");
       throw new ServiceError("CHAIN_UNAVAILABLE", "a chain of this route did not answer; retry", { cause });

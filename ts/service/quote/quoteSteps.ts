@@ -13,17 +13,26 @@ import { encodeFunctionData, erc20Abi, zeroAddress, type Address, type Hex } fro
 import { encodeDeposit } from "../../core/depositCalldata.ts";
 import type { Route } from "./quoteRoute.ts";
 
+/** A transaction step's item data; `gas`: the deposit's gas limit estimate (decimal string), on the deposit item only. */
+export type TransactionData = { from: string; to: string; data: Hex; value: string; chainId: number; gas?: string };
+
+/** A signature step's item data (./permitSteps.ts): the EIP-712 message to sign and where to post the signature. */
+export type SignatureData = {
+  sign: { signatureKind: "eip712"; domain: Record<string, unknown>; types: Record<string, { name: string; type: string }[]>; primaryType: string; value: Record<string, unknown>; message: Record<string, unknown> };
+  post: { endpoint: string; method: "POST"; body: { kind: string; requestId: Hex; api: "bridge" } };
+};
+
 export type StepItem = {
   status: "incomplete";
-  data: { from: string; to: string; data: Hex; value: string; chainId: number };
+  data: TransactionData | SignatureData;
   check?: { endpoint: string; method: "GET" };
 };
 
 export type Step = {
-  id: "approve" | "deposit";
+  id: "approve" | "deposit" | "authorize";
   action: string;
   description: string;
-  kind: "transaction";
+  kind: "transaction" | "signature";
   requestId: Hex;
   depositAddress: string;
   items: StepItem[];
@@ -40,6 +49,8 @@ export type StepInputs = {
   originAmount: bigint;
   /** The user's current allowance to the Depository (ERC-20 routes only). */
   allowance: bigint | undefined;
+  /** The deposit's gas estimate (the `gas` fee's units): the deposit item's `data.gas`. */
+  depositGas: bigint;
   /** e.g. "0.5 ETH on Ferry Destination" for the descriptions. */
   receiveText: string;
   payText: string;
@@ -84,7 +95,7 @@ export function quoteSteps(inputs: StepInputs): Step[] {
     items: [
       {
         status: "incomplete",
-        data: { from, to: depository, data, value: isNative ? inputs.originAmount.toString() : "0", chainId },
+        data: { from, to: depository, data, value: isNative ? inputs.originAmount.toString() : "0", chainId, gas: inputs.depositGas.toString() },
         check: { endpoint: statusCheckEndpoint(inputs.requestId), method: "GET" },
       },
     ],

@@ -3,27 +3,38 @@
  * at every point:
  * - not planned yet → plan it and store it in the request's solver state (status `prepared`) before
  *   signing anything;
- * - a recorded transaction with a receipt → `confirmed` (or, reverted and not executed, `reverted`);
- *   still in the node's mempool → wait;
+ * - a recorded transaction with a receipt in a final block (../chains/chainFinality.ts) → `confirmed`
+ *   (or, reverted and not executed, `reverted`); a receipt in a block not final yet → wait (a reorg may
+ *   still take it away: the payout stays `sent` and is re-checked — mempool, `executed(nonce)`, or the
+ *   very same struct sent again); a landed payout records the calls the Depository made claimable
+ *   (./payoutClaims.ts) and, for a request, the claim instructions in its public `details`; still in
+ *   the node's mempool → wait;
+ * - on a chain halted after a deep reorg → nothing (an operator resumes it);
  * - executed onchain already (the replay guard's `executed(requestHash)`) → record that transaction;
  * - otherwise the allocator signs the stored struct and the solver's wallet sends `execute` (the
- *   compact form, ts/core's `encodeExecute`), the hash recorded (status `sent`) before the broadcast.
+ *   compact form, ts/core's `encodeExecute`) or, for a settlement with credits, `settle`, the hash
+ *   recorded (status `sent`) before the broadcast; its gas limit stays within
+ *   `solver.maxGasPerTransaction` (./gasCap.ts).
  * Returns the payout as stored after the step. `stepPayout` is the same step for a payout planned
  * and stored elsewhere (a stray deposit's refund).
  */
-import type { Hex } from "viem";
+import { encodeFunctionData, type Hex, type TransactionReceipt } from "viem";
+import { depositoryAbi } from "../../abi/Depository.ts";
 import { encodeExecute } from "../../core/executeCalldata.ts";
 import { signPayoutRequest } from "../../core/payoutRequest.ts";
+import { signSettlement } from "../../core/settlementRequest.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
 import type { Payout, PayoutKind } from "../model/payout.ts";
 import type { OnchainTx } from "../model/requestData.ts";
 import { requireSolverState, type StoredRequest } from "../model/storedRequest.ts";
 import { StoredValueInvalidError } from "../model/storedValue.ts";
-import { findPayoutTx, isPayoutExecuted, onchainTxOf, receiptOrNull, transactionKnown } from "./chainReads.ts";
-import { payoutRequestOf, planPayout } from "./payoutPlan.ts";
+import { isFinal } from "../chains/chainFinality.ts";
+import { CLOCK_SKEW_SECONDS, findPayoutTx, isPayoutExecuted, onchainTxOf, receiptOrNull, transactionKnown } from "./chainReads.ts";
+import { PAYOUT_TTL_SECONDS, payoutRequestOf, planPayout, settlementRequestOf } from "./payoutPlan.ts";
 import { decodeRevert, isRevert, revertDataOf } from "./revertReason.ts";
 import { sendRecorded } from "./sendTransaction.ts";
+import { claimablePayoutsOf, claimDetails } from "./payoutClaims.ts";
 import type { SolverContext } from "./solverContext.ts";
 
 export type PayoutProgress = { payout: Payout; request: StoredRequest; tx?: OnchainTx };
@@ -40,12 +51,15 @@ export async function advancePayout(ctx: SolverContext, request: StoredRequest, 
       originAmount: state.intent.originAmount,
       solver: ctx.solver,
       refundTo: state.intent.refundTo,
+      appFees: state.intent.appFees,
       nowSeconds: Math.floor(ctx.now().getTime() / 1000),
     });
     request = await ctx.store.patchRequest(request.id, { solver: { [kind]: payout } });
   }
   const step = await stepPayout(ctx, payout, { requestId: request.id, kind }, async (next) => {
-    request = await ctx.store.patchRequest(request.id, { solver: { [kind]: next } });
+    // A landed payout with a claimable part tells the payee how to claim, in the same write.
+    const claim = next.status === "confirmed" ? claimDetails(kind, next) : null;
+    request = await ctx.store.patchRequest(request.id, { solver: { [kind]: next }, ...(claim && { details: { ...request.details, ...claim } }) });
   });
   return { ...step, request };
 }
@@ -63,17 +77,33 @@ export async function stepPayout(
   save: (next: Payout) => Promise<void>,
 ): Promise<{ payout: Payout; tx?: OnchainTx }> {
   if (payout.status === "confirmed" || payout.status === "reverted") return { payout };
+  if ((await ctx.store.listHaltedChains()).includes(payout.chainId)) return { payout };
   const client = ctx.clients.get(payout.chainId);
   const record = async (next: Payout) => {
     await save(next);
     return next;
   };
+  // Landed: which calls the Depository made claimable (payee could not receive within its gas) is part of the record.
+  const confirmed = async (base: Payout, receipt: TransactionReceipt) => {
+    const claimable = claimablePayoutsOf(receipt, base.depository, base.nonce);
+    if (claimable.length > 0) {
+      ctx.metrics.payoutsClaimable.inc({ kind: String(logFields.kind ?? "payout") });
+      for (const claim of claimable) {
+        ctx.log.warn(
+          { ...logFields, hash: receipt.transactionHash, index: claim.index, payee: claim.to, token: claim.token, amount: claim.amount.toString(), depository: base.depository, chainId: base.chainId },
+          "payout landed but the payee could not receive it: the amount is claimable by the payee (claim(token, to) on the Depository)",
+        );
+      }
+    }
+    return record({ ...base, status: "confirmed", block: Number(receipt.blockNumber), ...(claimable.length > 0 && { claimable }) });
+  };
 
   if (payout.hash) {
     const receipt = await receiptOrNull(client.publicClient, payout.hash);
+    if (receipt && !(await isFinal(client, receipt.blockNumber))) return { payout };
     if (receipt?.status === "success") {
       const tx = await onchainTxOf(client, receipt);
-      return { payout: await record({ ...payout, status: "confirmed", block: Number(receipt.blockNumber) }), tx };
+      return { payout: await confirmed(payout, receipt), tx };
     }
     if (receipt === null && (await transactionKnown(client.publicClient, payout.hash))) return { payout };
     if (receipt && !(await isPayoutExecuted(client, payout.nonce))) {
@@ -84,23 +114,22 @@ export async function stepPayout(
   }
 
   if (await isPayoutExecuted(client, payout.nonce)) {
-    const hash = await findPayoutTx(client, payout.requestHash);
+    const hash = await findPayoutTx(client, payout.requestHash, payout.expiration - PAYOUT_TTL_SECONDS - CLOCK_SKEW_SECONDS);
     if (hash) {
       const receipt = await client.publicClient.getTransactionReceipt({ hash });
+      if (!(await isFinal(client, receipt.blockNumber))) return { payout: await record({ ...payout, hash, status: "sent" }) };
       const tx = await onchainTxOf(client, receipt);
-      return { payout: await record({ ...payout, hash, status: "confirmed", block: Number(receipt.blockNumber) }), tx };
+      return { payout: await confirmed({ ...payout, hash }, receipt), tx };
     }
   }
 
   const wallet = client.solverWallet;
   if (!wallet) throw new KeyNotConfiguredError("solver");
-  const struct = payoutRequestOf(payout);
-  const signature = await signPayoutRequest({ account: ctx.allocator, chainId: client.config.id, depository: payout.depository, request: struct });
-  const data = encodeExecute({ request: struct, signature });
+  const data = await signedPayoutCall(ctx, client.config.id, payout);
   let current = payout;
   let sentHash: Hex | undefined;
   try {
-    sentHash = await sendRecorded(wallet, client.publicClient, { to: payout.depository, data }, async (hash) => {
+    sentHash = await sendRecorded(wallet, client.publicClient, { to: payout.depository, data, maxGas: BigInt(ctx.settings.maxGasPerTransaction) }, async (hash) => {
       current = await record({ ...current, hash, status: "sent" });
     });
   } catch (error) {
@@ -111,11 +140,24 @@ export async function stepPayout(
   }
   ctx.log.info({ ...logFields, hash: sentHash }, "payout sent");
   const receipt = await receiptOrNull(client.publicClient, sentHash);
-  if (receipt?.status === "success") {
+  if (receipt?.status === "success" && (await isFinal(client, receipt.blockNumber))) {
     const tx = await onchainTxOf(client, receipt);
-    return { payout: await record({ ...current, status: "confirmed", block: Number(receipt.blockNumber) }), tx };
+    return { payout: await confirmed(current, receipt), tx };
   }
   return { payout: current };
+}
+
+/** `execute(CallRequest, sig)`, or `settle(SettlementRequest, sig)` when the payout credits app fees; signed by the allocator. */
+async function signedPayoutCall(ctx: SolverContext, chainId: number, payout: Payout): Promise<Hex> {
+  const settlement = settlementRequestOf(payout);
+  if (settlement) {
+    const signature = await signSettlement({ account: ctx.allocator, chainId, depository: payout.depository, request: settlement });
+    const args = { calls: [...settlement.calls], credits: [...settlement.credits], nonce: settlement.nonce, expiration: settlement.expiration };
+    return encodeFunctionData({ abi: depositoryAbi, functionName: "settle", args: [args, signature] });
+  }
+  const struct = payoutRequestOf(payout);
+  const signature = await signPayoutRequest({ account: ctx.allocator, chainId, depository: payout.depository, request: struct });
+  return encodeExecute({ request: struct, signature });
 }
 
 async function replayRevert(client: ChainClient, hash: Hex, blockNumber: bigint): Promise<string> {

@@ -2,14 +2,20 @@
  * Chain reads the steps share: a receipt or transaction that may not exist yet (null instead of a
  * throw), the spec's `outTxs`/`inTxs` entry of a mined transaction, and the onchain facts that make a
  * step idempotent — the receiver's `Filled` log of a request and the Depository's `RequestExecuted`
- * log of a payout.
+ * log of a payout. Those log lookups are bounded: they read backwards from the head in pieces
+ * (./logScan.ts, the chain's maxLogRange, halved on a provider's range error) and stop at the block
+ * before which the log cannot exist (a time the caller knows: the quote for a fill, the payout's
+ * planning for a payout) — never one getLogs from the deployment block to the head.
  */
 import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hex, type PublicClient, type TransactionReceipt } from "viem";
 import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
 import { depositoryAbi } from "../../abi/Depository.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
+import { findLogBackwards } from "./logScan.ts";
 import type { OnchainTx } from "../model/requestData.ts";
 import { canonicalAddress, canonicalHex } from "../model/values.ts";
+import { QUOTE_TTL_MAX_SECONDS } from "../config/configSchema.ts";
+import type { QuotedIntent } from "../model/quotedIntent.ts";
 
 const FILLED_EVENT = attestedReceiverAbi.find((i) => i.type === "event" && i.name === "Filled")!;
 const REQUEST_EXECUTED_EVENT = depositoryAbi.find((i) => i.type === "event" && i.name === "RequestExecuted")!;
@@ -53,32 +59,50 @@ export async function onchainTxOf(client: ChainClient, receipt: TransactionRecei
   };
 }
 
-/** The transaction that filled `requestId` on this chain's receiver, from its `Filled` log. */
-export async function findFillTx(client: ChainClient, requestId: Hex): Promise<Hex | null> {
-  const logs = await client.publicClient.getLogs({
-    address: client.config.contracts.attestedReceiver,
-    event: FILLED_EVENT,
-    args: { requestId },
-    fromBlock: BigInt(client.config.deploymentBlock ?? 0),
-    toBlock: "latest",
+/**
+ * Chain clocks and the service's clock disagree by minutes at most; lookups start this much earlier
+ * than the time they are bounded by.
+ */
+export const CLOCK_SKEW_SECONDS = 3_600;
+
+/**
+ * Reads backwards from the head for the first log of `query`, stopping below the block whose time is
+ * before `notBefore` (unix seconds) or at the deployment block.
+ */
+async function findBackwards(client: ChainClient, query: Parameters<typeof findLogBackwards>[1], notBefore: number): Promise<Hex | null> {
+  const head = await client.publicClient.getBlockNumber({ cacheTime: 0 });
+  const floor = BigInt(client.config.deploymentBlock ?? 0);
+  const log = await findLogBackwards(client, query, head, async (pieceStart) => {
+    if (pieceStart <= floor) return true;
+    const block = await client.publicClient.getBlock({ blockNumber: pieceStart });
+    return Number(block.timestamp) < notBefore - CLOCK_SKEW_SECONDS;
   });
-  return logs[0]?.transactionHash ?? null;
+  return log?.transactionHash ?? null;
+}
+
+/** The earliest time a fill of `intent` can have happened: its quote's, at the longest quote TTL before its expiry. */
+export function fillNotBefore(intent: Pick<QuotedIntent, "expiresAt">): number {
+  return intent.expiresAt - QUOTE_TTL_MAX_SECONDS;
+}
+
+/**
+ * The transaction that filled `requestId` on this chain's receiver, from its `Filled` log. `notBefore`:
+ * a time no fill of the request can precede (its quote's time at the earliest).
+ */
+export async function findFillTx(client: ChainClient, requestId: Hex, notBefore: number): Promise<Hex | null> {
+  return findBackwards(client, { address: client.config.contracts.attestedReceiver, event: FILLED_EVENT, args: { requestId } }, notBefore);
 }
 
 export async function isFilled(client: ChainClient, requestId: Hex): Promise<boolean> {
   return client.publicClient.readContract({ address: client.config.contracts.attestedReceiver, abi: attestedReceiverAbi, functionName: "filled", args: [requestId] });
 }
 
-/** The transaction that executed the payout with struct hash `requestHash`, from its `RequestExecuted` log. */
-export async function findPayoutTx(client: ChainClient, requestHash: Hex): Promise<Hex | null> {
-  const logs = await client.publicClient.getLogs({
-    address: client.config.contracts.depository,
-    event: REQUEST_EXECUTED_EVENT,
-    args: { requestHash },
-    fromBlock: BigInt(client.config.deploymentBlock ?? 0),
-    toBlock: "latest",
-  });
-  return logs[0]?.transactionHash ?? null;
+/**
+ * The transaction that executed the payout with struct hash `requestHash`, from its `RequestExecuted`
+ * log. `notBefore`: when the payout was planned (nothing signed it earlier).
+ */
+export async function findPayoutTx(client: ChainClient, requestHash: Hex, notBefore: number): Promise<Hex | null> {
+  return findBackwards(client, { address: client.config.contracts.depository, event: REQUEST_EXECUTED_EVENT, args: { requestHash } }, notBefore);
 }
 
 /** Whether the Depository's replay guard has used `nonce` (payouts are keyed by nonce onchain). */

@@ -12,6 +12,7 @@ import type { CreditedDeposit } from "../model/solverState.ts";
 import type { NewRequest, RequestPatch } from "../model/storedRequest.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
 import type { DepositLog } from "./depositEvent.ts";
+import { formatUsd, usdValueE8 } from "../quote/usdPrice.ts";
 
 /** A deposit log plus the transaction facts the request record reports. */
 export type ObservedDeposit = DepositLog & {
@@ -109,10 +110,21 @@ export function quoteData(intent: QuotedIntent, originChain: ChainConfig | undef
     feeCurrencyObject: currency,
     currency: currency.symbol,
     currencyObject: currency,
-    appFees: intent.appFees.map((fee) => ({ recipient: fee.recipient, bps: fee.bps, amount: fee.amount.toString(), amountUsd: "0", amountUsdCurrent: "0" })),
+    appFees: intent.appFees.map((fee) => {
+      // USD at the operator-configured price (static: "current" is the same); "0" without a price.
+      const usd = formatUsd(usdValueE8(fee.amount, { symbol: currency.symbol, decimals: currency.decimals, usdPrice: originUsdPrice(originChain, intent.originCurrency) }));
+      return { recipient: fee.recipient, bps: fee.bps, amount: fee.amount.toString(), amountUsd: usd, amountUsdCurrent: usd };
+    }),
     appFeeCurrencyObject: currency,
     subsidizedRequest: false,
   };
+}
+
+/** The configured USD price of `address` on `chain` (native or ERC-20), if any. */
+function originUsdPrice(chain: ChainConfig | undefined, address: Address): string | undefined {
+  if (!chain) return undefined;
+  if (address === ZERO_ADDRESS) return chain.nativeCurrency.usdPrice;
+  return chain.erc20Currencies.find((c) => canonicalAddress(c.address) === address)?.usdPrice;
 }
 
 /** What indexing the deposit records: the public `inTxs` and refund currency, and the credited deposit. */

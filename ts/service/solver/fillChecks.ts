@@ -6,8 +6,10 @@
  * 2. the deposit is on another chain than the quote's origin → DEPOSIT_CHAIN_MISMATCH
  * 3. the deposit is in another currency than quoted → INCORRECT_DEPOSIT_CURRENCY
  * 4. less arrived than the quote's originAmount → DEPOSITED_AMOUNT_TOO_LOW_TO_FILL
- * 5. the fill deadline is reached on the destination's latest block (latest time ≥ deadline: the fill
- *    would land in a later block, and the receiver rejects time > deadline) → ORDER_EXPIRED
+ * 5. the fill deadline is within the safety margin of the destination's latest block (latest time +
+ *    `solver.fillDeadlineMarginSeconds` ≥ deadline): the receiver rejects time > deadline and the fill
+ *    lands in a later block than the one read, so a fill that may not land in time is never sent
+ *    (a margin of 0 keeps the bare rule latest ≥ deadline) → ORDER_EXPIRED
  * 6. the solver cannot pay the fill plus gas on the destination → SOLVER_BALANCE_TOO_LOW
  */
 import type { QuotedIntent } from "../model/quotedIntent.ts";
@@ -21,6 +23,8 @@ export type FillCheckInput = {
   deposit: Pick<CreditedDeposit, "chainId" | "token" | "amount" | "blockTimestamp">;
   destination: {
     latestBlockTime: number;
+    /** Seconds the fill must have before its deadline (config `solver.fillDeadlineMarginSeconds`). */
+    deadlineMarginSeconds: number;
     solverNativeBalance: bigint;
     /** The solver's balance of `currency` when it is an ERC-20 (ignored for native). */
     solverTokenBalance: bigint;
@@ -44,8 +48,12 @@ export function checkFill({ intent: quote, deposit, destination }: FillCheckInpu
   if (deposit.amount < quote.originAmount) {
     return { ok: false, failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", details: { expectedAmount: quote.originAmount.toString(), depositedAmount: deposit.amount.toString() } };
   }
-  if (destination.latestBlockTime >= quote.fillDeadline) {
-    return { ok: false, failReason: "ORDER_EXPIRED", details: { reason: "fill deadline reached", fillDeadline: quote.fillDeadline, destinationTime: destination.latestBlockTime } };
+  if (destination.latestBlockTime + destination.deadlineMarginSeconds >= quote.fillDeadline) {
+    return {
+      ok: false,
+      failReason: "ORDER_EXPIRED",
+      details: { reason: "fill deadline reached (within the safety margin)", fillDeadline: quote.fillDeadline, destinationTime: destination.latestBlockTime, marginSeconds: destination.deadlineMarginSeconds },
+    };
   }
   const native = quote.destinationCurrency === ZERO_ADDRESS;
   const amount = quote.destinationAmount;

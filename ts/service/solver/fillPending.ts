@@ -1,7 +1,8 @@
 /**
  * The solver's step for a `pending` request:
- * 1. already filled onchain (a previous process sent the fill and died before recording it)? record
- *    that fill instead of sending again;
+ * 1. already filled onchain (a previous process sent the fill and died before recording it, or
+ *    someone else filled it)? record that fill instead of sending again — a success only when it is
+ *    the solver's own (./verifyOnchainFill.ts), else a foreign fill, parked;
  * 2. the checks of ./fillChecks.ts, in order → `failure` with their failReason;
  * 3. otherwise send the fill (./sendFill.ts), recording `pending → submitted` with the hash before
  *    the broadcast; a fill whose simulation reverts → `failure` with the decoded reason;
@@ -14,12 +15,14 @@ import type { CreditedDeposit } from "../model/solverState.ts";
 import { requireSolverState, type StoredRequest } from "../model/storedRequest.ts";
 import { StoredValueInvalidError } from "../model/storedValue.ts";
 import { ZERO_ADDRESS } from "../model/values.ts";
-import { findFillTx, isFilled } from "./chainReads.ts";
+import { fillNotBefore, findFillTx, isFilled } from "./chainReads.ts";
 import { confirmFill } from "./confirmFill.ts";
 import { checkFill, type FillCheckInput } from "./fillChecks.ts";
+import { fillPreflight } from "./fillPreflight.ts";
 import { sendFill } from "./sendFill.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { FillLogNotFoundError } from "./solverErrors.ts";
+import { recordForeignFill, signedFillDigest, verifyOnchainFill } from "./verifyOnchainFill.ts";
 
 /** Gas a fill may use, for the balance check (a fill measures ~60–90k; calls are not used by the solver). */
 export const FILL_GAS_ALLOWANCE = 200_000n;
@@ -30,8 +33,11 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
   const dest = ctx.clients.get(request.destinationChainId);
 
   if (await isFilled(dest, request.id)) {
-    const hash = await findFillTx(dest, request.id);
+    const hash = await findFillTx(dest, request.id, fillNotBefore(intent));
     if (hash) {
+      // Someone else's fill never passes through `submitted` (the service submitted nothing).
+      const verdict = await verifyOnchainFill(ctx, request, dest, await dest.publicClient.getTransactionReceipt({ hash }));
+      if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
       const submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent" } } });
       ctx.log.info({ requestId: request.id, hash }, "fill found onchain: recording it");
       return confirmFill(ctx, submitted);
@@ -39,15 +45,23 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
     throw new FillLogNotFoundError(request.id);
   }
 
-  const check = checkFill(await fillCheckInput(dest, intent, deposit));
+  const check = checkFill(await fillCheckInput(dest, intent, deposit, ctx.settings.fillDeadlineMarginSeconds));
   if (!check.ok) {
     ctx.log.info({ requestId: request.id, failReason: check.failReason }, "fill check failed");
     return ctx.store.transitionRequest(request.id, "failure", { failReason: check.failReason, details: check.details });
   }
 
+  // Swaps and calls: the calls' commitment, the fill-time price (./fillPreflight.ts).
+  const preflight = await fillPreflight(ctx, intent);
+  if (!preflight.ok) {
+    ctx.log.info({ requestId: request.id, failReason: preflight.failReason }, "fill preflight failed");
+    return ctx.store.transitionRequest(request.id, "failure", { failReason: preflight.failReason, details: preflight.details });
+  }
+
   let submitted: StoredRequest | undefined;
+  const digest = signedFillDigest(intent, dest.config.contracts.attestedReceiver);
   const result = await sendFill(ctx, intent, dest, async (hash) => {
-    submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent" } } });
+    submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent", digest } } });
   });
   if (!result.sent) {
     // Filled between the check and the simulation: the next step records that fill (never a refund).
@@ -56,7 +70,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
     return ctx.store.transitionRequest(request.id, "failure", {
       failReason: result.revert.failReason,
       data: { failedCallData: result.callData },
-      details: { error: result.revert.errorName, revertData: result.revert.data },
+      details: { error: result.revert.errorName, revertData: result.revert.data, ...result.revert.details },
     });
   }
   ctx.log.info({ requestId: request.id, hash: result.hash }, "fill sent");
@@ -64,7 +78,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
 }
 
 /** Reads what ./fillChecks.ts needs from the destination chain. */
-export async function fillCheckInput(dest: ChainClient, intent: QuotedIntent, deposit: CreditedDeposit): Promise<FillCheckInput> {
+export async function fillCheckInput(dest: ChainClient, intent: QuotedIntent, deposit: CreditedDeposit, deadlineMarginSeconds: number): Promise<FillCheckInput> {
   const wallet = dest.solverWallet!;
   const native = intent.destinationCurrency === ZERO_ADDRESS;
   const [block, nativeBalance, tokenBalance, gasPrice] = await Promise.all([
@@ -80,6 +94,7 @@ export async function fillCheckInput(dest: ChainClient, intent: QuotedIntent, de
     deposit,
     destination: {
       latestBlockTime: Number(block.timestamp),
+      deadlineMarginSeconds,
       solverNativeBalance: nativeBalance,
       solverTokenBalance: tokenBalance,
       gasCost: FILL_GAS_ALLOWANCE * gasPrice,

@@ -1,14 +1,15 @@
 /**
  * A client's nudge (POST /transactions/index): index the deposits of one transaction now instead of
- * waiting for the indexer's next pass. Mined with enough confirmations → recorded through the
- * indexer's own path (./recordDeposits.ts; the checkpoint is left to the indexer, which will find
- * them credited already). Not mined or not yet confirmed → the request is created in `waiting` with
- * its inTxHash when the transaction's input is a deposit for a known quote; the indexer finishes.
+ * waiting for the indexer's next pass. Mined in a final block (../chains/chainFinality.ts) → recorded
+ * through the indexer's own path (./recordDeposits.ts; the checkpoint is left to the indexer, which
+ * will find them credited already). Not mined, not yet final, or on a chain halted after a deep reorg
+ * → the request is created in `waiting` with its inTxHash when the transaction's input is a deposit
+ * for a known quote; the indexer finishes.
  */
 import type { Hex } from "viem";
 import type { ChainConfig } from "../config/configSchema.ts";
 import type { Store } from "../store/createStore.ts";
-import { isConfirmed } from "./blockRange.ts";
+import { readChainFinality } from "../chains/chainFinality.ts";
 import type { ChainClient, ChainClients } from "../chains/chainClients.ts";
 import { receiptOrNull } from "./chainReads.ts";
 import { decodeDepositCall } from "./depositEvent.ts";
@@ -17,6 +18,11 @@ import { recordDeposits, recordWaitingDeposit } from "./recordDeposits.ts";
 import type { Logger } from "../logging/logger.ts";
 import { TransactionNotFoundError as ViemTransactionNotFoundError } from "viem";
 import { ServiceError } from "../errors/serviceError.ts";
+import { isFerryError } from "../../core/errors.ts";
+import { withRpcDeadline } from "../chains/rpcDeadline.ts";
+
+/** How long the index route waits for the chain: a hanging RPC answers 503 CHAIN_UNAVAILABLE after this. */
+export const INDEX_ROUTE_CHAIN_READS_MS = 5_000;
 
 /** The chain does not know the transaction (not in a block, not in the node's mempool). */
 export class TransactionNotFoundError extends ServiceError {
@@ -49,13 +55,14 @@ export async function indexTransaction(
     if (receipt.status !== "success") throw new NotADepositError(txHash, "it reverted");
     const deposits = await depositsInReceipt(client, receipt);
     if (deposits.length === 0) throw new NotADepositError(txHash, "it emitted no Deposited event of the Depository");
-    const head = await client.publicClient.getBlockNumber({ cacheTime: 0 });
-    if (isConfirmed(receipt.blockNumber, head, client.config.confirmations)) {
+    const { final } = await readChainFinality(client);
+    const halted = (await deps.store.listHaltedChains()).includes(client.config.id);
+    if (receipt.blockNumber <= final && !halted) {
       const outcomes = await recordDeposits(deps, deposits);
       return { state: "indexed", requestIds: unique(outcomes.map((o) => o.requestId)) };
     }
     const ids = [];
-    for (const deposit of deposits) ids.push(await recordWaitingDeposit(deps, deposit.orderId, txHash));
+    for (const deposit of deposits) ids.push(await recordWaitingDeposit(deps, deposit, txHash));
     return { state: "waiting", requestIds: unique(ids) };
   }
   let tx;
@@ -68,17 +75,32 @@ export async function indexTransaction(
   if (tx.to?.toLowerCase() !== client.config.contracts.depository.toLowerCase()) throw new NotADepositError(txHash, "it is not sent to the Depository");
   const call = decodeDepositCall(tx.input, tx.value);
   if (!call) throw new NotADepositError(txHash, "its input is not a deposit call");
-  return { state: "waiting", requestIds: unique([await recordWaitingDeposit(deps, call.orderId, txHash)]) };
+  return { state: "waiting", requestIds: unique([await recordWaitingDeposit(deps, { ...call, chainId: client.config.id }, txHash)]) };
 }
 
-/** What POST /transactions/index is given (its `TransactionIndexer` port): which chains are served, and the indexing. */
+/**
+ * What POST /transactions/index is given (its `TransactionIndexer` port): which chains are served, and
+ * the indexing — its chain reads bounded to INDEX_ROUTE_CHAIN_READS_MS; out of time, or no URL having
+ * the block yet, is CHAIN_UNAVAILABLE (retry later).
+ */
 export function createTransactionIndexer(deps: { store: Store; clients: ChainClients; chains: readonly ChainConfig[] }): {
   supports(chainId: number): boolean;
   index(chainId: number, txHash: Hex, log: Logger): Promise<IndexTransactionResult>;
 } {
   return {
     supports: (chainId) => deps.clients.has(chainId),
-    index: (chainId, txHash, log) => indexTransaction({ store: deps.store, client: deps.clients.get(chainId), chains: deps.chains, log }, txHash),
+    index: async (chainId, txHash, log) => {
+      try {
+        return await withRpcDeadline(INDEX_ROUTE_CHAIN_READS_MS, "POST /transactions/index", () =>
+          indexTransaction({ store: deps.store, client: deps.clients.get(chainId), chains: deps.chains, log }, txHash),
+        );
+      } catch (error) {
+        if (isFerryError(error) && (error.code === "RPC_DEADLINE_EXCEEDED" || error.code === "RPC_BLOCK_NOT_AVAILABLE")) {
+          throw new ServiceError("CHAIN_UNAVAILABLE", `chain ${chainId} is unavailable; retry later`, { cause: error });
+        }
+        throw error;
+      }
+    },
   };
 }
 

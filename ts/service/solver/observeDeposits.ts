@@ -4,22 +4,16 @@
  */
 import type { Hex, Log, TransactionReceipt } from "viem";
 import type { ChainClient } from "../chains/chainClients.ts";
-import { DEPOSITED_EVENT, decodeDepositLogs, type DepositLog } from "./depositEvent.ts";
+import { decodeDepositLogs, type DepositLog } from "./depositEvent.ts";
 import type { ObservedDeposit } from "./depositRequest.ts";
-
-/** The Depository's deposits mined in [fromBlock, toBlock]. */
-export async function depositsInRange(client: ChainClient, fromBlock: bigint, toBlock: bigint): Promise<ObservedDeposit[]> {
-  const depository = client.config.contracts.depository;
-  const logs = await client.publicClient.getLogs({ address: depository, event: DEPOSITED_EVENT, fromBlock, toBlock });
-  return enrich(client, decodeDepositLogs(client.config.id, depository, logs as Log[]));
-}
 
 /** The Depository's deposits in one mined transaction. */
 export async function depositsInReceipt(client: ChainClient, receipt: TransactionReceipt): Promise<ObservedDeposit[]> {
-  return enrich(client, decodeDepositLogs(client.config.id, client.config.contracts.depository, receipt.logs as Log[]), receipt);
+  return enrichDeposits(client, decodeDepositLogs(client.config.id, client.config.contracts.depository, receipt.logs as Log[]), receipt);
 }
 
-async function enrich(client: ChainClient, logs: DepositLog[], knownReceipt?: TransactionReceipt): Promise<ObservedDeposit[]> {
+/** Decoded deposit logs with the facts the request record reports (block time, the transaction's fee, input and sender). */
+export async function enrichDeposits(client: ChainClient, logs: DepositLog[], knownReceipt?: TransactionReceipt): Promise<ObservedDeposit[]> {
   const { publicClient } = client;
   const blocks = new Map<bigint, Promise<number>>();
   const txs = new Map<Hex, Promise<{ fee: bigint; input: Hex; from: Hex }>>();

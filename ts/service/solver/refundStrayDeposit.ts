@@ -24,9 +24,9 @@ export async function refundStrayDeposit(ctx: SolverContext, key: StrayDepositKe
   if (!payout) {
     const chain = ctx.chains.find((c) => c.id === stray!.chainId);
     if (!chain) throw new ChainNotConfiguredError(stray.chainId);
-    const ignoredReason = strayIgnoredReason(stray, chain);
+    const ignoredReason = strayIgnoredReason(stray, chain, ctx.settings.strayRefundMinimumUsd);
     if (ignoredReason) {
-      ctx.log.warn({ ...logFields, token: stray.token, amount: stray.amount.toString(), ignoredReason }, "stray deposit not refunded: left for the operator");
+      ctx.log.warn({ ...logFields, token: stray.token, amount: stray.amount.toString(), depositor: stray.depositor, ignoredReason }, "stray deposit not refunded: left for the operator");
       return ctx.store.patchStrayDeposit(key, { state: "ignored", ignoredReason });
     }
     payout = planStrayRefund(stray, Math.floor(ctx.now().getTime() / 1000));

@@ -1,10 +1,11 @@
 /**
  * Builds and sends the fill of a request: the v2 fill attestation of its quoted intent (one builder,
  * ../model/attestations.ts, shared with the signature route), signed by the attester; an ERC-20 fill
- * first makes sure the receiver may pull the solver's tokens; then `AttestedReceiver.fill(att, sig)`
- * is prepared — ts/core's `encodeFill`: the compact calldata (the attestation without destination
- * chain and receiver, an EIP-2098 signature), refused with FILL_TARGET_MISMATCH when the attestation
- * names another chain or receiver than the transaction's — (its gas estimate is a simulation: a fill
+ * first makes sure the receiver may pull the solver's tokens; then the fill transaction is prepared
+ * (./fillTransaction.ts: the packed `fill_7hVe` — ts/core's `encodeFill`, the attestation without
+ * destination chain and receiver and an EIP-2098 signature, refused with FILL_TARGET_MISMATCH when the
+ * attestation names another chain or receiver than the transaction's — or `fillWithCalls` for an
+ * intent with destination calls) (its gas estimate is a simulation: a fill
  * that would revert is caught here, decoded, and never sent), its hash handed to `record`, and
  * broadcast. A simulation that reverts SignerNotAllowed is diagnosed: onchain, a wrong chain or
  * receiver surfaces as an unrelated recovered signer, so the log names the field that differs from the
@@ -17,7 +18,7 @@
  */
 import { erc20Abi, maxUint256, type Address, type Hex } from "viem";
 import { fillDigest } from "../../core/attestationDigest.ts";
-import { encodeFill, fillTargetMismatches } from "../../core/fillCalldata.ts";
+import { fillTargetMismatches } from "../../core/fillCalldata.ts";
 import { signAttestationDigest } from "../../core/signAttestation.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
@@ -25,6 +26,7 @@ import { fillAttestationOf } from "../model/attestations.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 import type { RequestData } from "../model/requestData.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
+import { callsOverGasBudget, fillTransaction } from "./fillTransaction.ts";
 import { decodeRevert, isRevert, revertDataOf, type DecodedRevert } from "./revertReason.ts";
 import { sendRecorded, type OutgoingTx } from "./sendTransaction.ts";
 import type { SolverContext } from "./solverContext.ts";
@@ -42,12 +44,13 @@ export async function sendFill(ctx: SolverContext, intent: QuotedIntent, dest: C
   const signature = await signAttestationDigest(ctx.attester, fillDigest(attestation));
   const native = intent.destinationCurrency === ZERO_ADDRESS;
   if (!native) await ensureAllowance(ctx, dest, intent.destinationCurrency, intent.destinationAmount);
-  const tx: OutgoingTx = {
-    to: receiver,
-    data: encodeFill({ attestation, signature, target: { chainId: dest.config.id, receiver } }),
-    value: native ? intent.destinationAmount : 0n,
-  };
+  // The packed fill_7hVe, or fillWithCalls for an intent with destination calls (./fillTransaction.ts).
+  const tx: OutgoingTx = { to: receiver, ...fillTransaction(intent, attestation, signature, { chainId: dest.config.id, receiver }), maxGas: BigInt(ctx.settings.maxGasPerTransaction) };
+  const callData = { from: canonicalAddress(wallet.account.address), to: receiver, data: tx.data, value: (tx.value ?? 0n).toString() };
   try {
+    // Destination calls: simulated and held to the quoted gas first (./fillTransaction.ts).
+    const overBudget = await callsOverGasBudget(dest.publicClient, wallet.account.address, tx, intent);
+    if (overBudget) return { sent: false, revert: overBudget, callData };
     const hash = await sendRecorded(wallet, dest.publicClient, tx, record);
     return { sent: true, hash };
   } catch (error) {
@@ -60,7 +63,7 @@ export async function sendFill(ctx: SolverContext, intent: QuotedIntent, dest: C
     return {
       sent: false,
       revert,
-      callData: { from: canonicalAddress(wallet.account.address), to: receiver, data: tx.data, value: (tx.value ?? 0n).toString() },
+      callData,
     };
   }
 }

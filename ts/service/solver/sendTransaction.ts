@@ -7,11 +7,13 @@
  */
 import { keccak256, type Address, type Hex, type PublicClient } from "viem";
 import type { SolverWallet } from "../chains/chainClients.ts";
+import { gasLimitWithin } from "./gasCap.ts";
 
-export type OutgoingTx = { to: Address; data: Hex; value?: bigint };
+/** `maxGas`: the gas cap (./gasCap.ts) — the limit is then chosen within it, or nothing is sent. */
+export type OutgoingTx = { to: Address; data: Hex; value?: bigint; maxGas?: bigint };
 
-export async function prepareAndSign(wallet: SolverWallet, tx: OutgoingTx): Promise<{ hash: Hex; serialized: Hex; gas: bigint; maxFee: bigint }> {
-  const prepared = await wallet.prepareTransactionRequest({ account: wallet.account, chain: wallet.chain, to: tx.to, data: tx.data, value: tx.value ?? 0n });
+export async function prepareAndSign(wallet: SolverWallet, tx: OutgoingTx, gas?: bigint): Promise<{ hash: Hex; serialized: Hex; gas: bigint; maxFee: bigint }> {
+  const prepared = await wallet.prepareTransactionRequest({ account: wallet.account, chain: wallet.chain, to: tx.to, data: tx.data, value: tx.value ?? 0n, ...(gas !== undefined && { gas }) });
   const serialized = await wallet.signTransaction(prepared as Parameters<SolverWallet["signTransaction"]>[0]);
   const maxFee = (prepared as { maxFeePerGas?: bigint; gasPrice?: bigint }).maxFeePerGas ?? (prepared as { gasPrice?: bigint }).gasPrice ?? 0n;
   return { hash: keccak256(serialized), serialized, gas: prepared.gas ?? 0n, maxFee };
@@ -23,7 +25,8 @@ export async function sendRecorded(
   tx: OutgoingTx,
   record: (hash: Hex) => Promise<void>,
 ): Promise<Hex> {
-  const signed = await prepareAndSign(wallet, tx);
+  const gas = tx.maxGas === undefined ? undefined : await gasLimitWithin(publicClient, wallet.chain.id, wallet.account.address, tx, tx.maxGas);
+  const signed = await prepareAndSign(wallet, tx, gas);
   await record(signed.hash);
   await publicClient.sendRawTransaction({ serializedTransaction: signed.serialized });
   return signed.hash;

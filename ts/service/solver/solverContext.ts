@@ -1,9 +1,11 @@
-/** What every solver step runs with: the store, the chains, the signing accounts, a log and a clock. */
+/** What every solver step runs with: the store, the chains, the signing accounts, a log, a clock and the metrics. */
 import type { Address, LocalAccount } from "viem";
 import type { ChainClients } from "../chains/chainClients.ts";
-import type { ChainConfig } from "../config/configSchema.ts";
+import type { ChainConfig, SolverSettings } from "../config/configSchema.ts";
 import type { Logger } from "../logging/logger.ts";
+import type { PriceSources } from "../quote/priceSources.ts";
 import type { Store } from "../store/createStore.ts";
+import type { SolverMetrics } from "./solverMetrics.ts";
 
 export type SolverContext = {
   store: Store;
@@ -17,4 +19,10 @@ export type SolverContext = {
   /** The solver's address: fills from it, is repaid to it. Its wallet lives in `clients`. */
   solver: Address;
   now: () => Date;
+  /** The solver's settings (config `solver`): gas cap, fill deadline margin, stray dust threshold. */
+  settings: SolverSettings;
+  /** Alerts as Prometheus metrics (./solverMetrics.ts). */
+  metrics: SolverMetrics;
+  /** Swap price sources (config `quotes.priceSources`): the fill-time re-pricing of swaps. */
+  prices: PriceSources;
 };

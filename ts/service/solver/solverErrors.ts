@@ -29,3 +29,14 @@ export class SolverTransactionRevertedError extends ServiceError {
     super("TRANSACTION_REVERTED", `${what} ${hash} reverted`);
   }
 }
+
+/**
+ * The receiver recorded a fill of the request that the service did not sign and send (another
+ * signer's attestation, a leaked key, or its own attestation submitted by someone else). The request
+ * is parked under this code: never repaid, never refunded, until an operator settles it.
+ */
+export class ForeignFillError extends ServiceError {
+  constructor(requestId: string, fillTx: string) {
+    super("FOREIGN_FILL", `request ${requestId} was filled by ${fillTx}, a fill the service did not sign and send: not repaid`);
+  }
+}

@@ -2,7 +2,8 @@
  * One unit of solver work on one request, chosen by its status: `pending` → fill, `submitted` →
  * confirm (or resend), `success` → repayment, `failure` → refund. Run only under the request's
  * lease (./startSolver.ts). Re-reads the request under the lease, so a stale work-list entry that
- * another loop already moved on does nothing.
+ * another loop already moved on does nothing. A request whose origin or destination chain is halted
+ * after a deep reorg (../store/checkpoints.ts) is left as it is until an operator resumes the chain.
  */
 import type { StoredRequest } from "../model/storedRequest.ts";
 import { confirmFill } from "./confirmFill.ts";
@@ -13,10 +14,17 @@ import type { SolverContext } from "./solverContext.ts";
 export async function solverStep(ctx: SolverContext, requestId: string): Promise<StoredRequest | null> {
   let request = await ctx.store.getRequest(requestId);
   if (!request || request.parked) return request;
+  const halted = await ctx.store.listHaltedChains();
+  if (halted.includes(request.originChainId) || halted.includes(request.destinationChainId)) {
+    ctx.log.debug({ requestId, halted }, "request on a chain halted after a deep reorg: left for the operator");
+    return request;
+  }
   if (request.status === "pending") request = await fillPending(ctx, request);
   else if (request.status === "submitted") request = await confirmFill(ctx, request);
   else if (request.status === "failure" && request.refundFailReason === null) request = await refund(ctx, request);
-  // Continue with the repayment (or the refund) in the same step when the fill just ended.
+  // Continue with the repayment (or the refund) in the same step when the fill just ended — unless the
+  // step parked the request (a foreign fill: never repaid, never refunded).
+  if (request.parked) return request;
   if (request.status === "success") return repay(ctx, request);
   if (request.status === "failure" && request.refundFailReason === null && request.solver?.refund === undefined) return refund(ctx, request);
   return request;

@@ -1,5 +1,6 @@
 /**
  * `startSolver({config, store, log})`: the solver loop. Every `pollIntervalMs` one tick runs:
+ * 0. at most every `allocatorCheckIntervalMs` (10 s), the Depositories' allocators (./watchAllocator.ts);
  * 1. the deposit indexer, per configured chain (./indexDeposits.ts);
  * 2. the work list (`store.listSolverWork`): for each request, take its lease
  *    (`store.claimRequest`, several loops and replicas never work on one request at once), run one
@@ -13,6 +14,12 @@
  * parked — left out of the work list, counted in /metrics (`ferry_solver_parked_requests`) — until an
  * operator clears `requests.parked`. Nothing is ever guessed. `stop()` ends the loop after the
  * in-flight tick.
+ *
+ * Deadlines: every step runs under an RPC deadline (../chains/rpcDeadline.ts) of `stepTimeoutMs`,
+ * shorter than the lease (default two thirds of it): no RPC call of the step can start or still run
+ * once it has passed, so a hanging RPC never makes a step outlive its lease and two replicas never act
+ * on one request at once. Each chain's indexing pass has the same bound, so one hanging chain does not
+ * hold up the others or the work list.
  */
 import { randomUUID } from "node:crypto";
 import { createChainClients, type ChainClients } from "../chains/chainClients.ts";
@@ -21,10 +28,16 @@ import type { FerryConfig } from "../config/configSchema.ts";
 import { isRetryable } from "../errors/serviceError.ts";
 import type { Store } from "../store/createStore.ts";
 import { indexDeposits, DEFAULT_INDEX_OPTIONS, type IndexDepositsOptions } from "./indexDeposits.ts";
+import { withRpcDeadline } from "../chains/rpcDeadline.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { solverStep } from "./solverStep.ts";
+import { createPriceSources } from "../quote/priceSources.ts";
 import { refundStrayDeposit } from "./refundStrayDeposit.ts";
+import type { Registry } from "prom-client";
+import { createSolverMetrics } from "./solverMetrics.ts";
+import { GasCapExceededError } from "./gasCap.ts";
+import { createAllocatorWatch } from "./watchAllocator.ts";
 
 export type SolverOptions = {
   config: FerryConfig;
@@ -34,6 +47,8 @@ export type SolverOptions = {
   pollIntervalMs?: number;
   /** How long a request's lease lasts when its holder dies mid-step. Default 15 s. */
   claimTtlMs?: number;
+  /** The RPC deadline of one step (and of one chain's indexing pass); must be shorter than the lease. Default ⅔ of claimTtlMs. */
+  stepTimeoutMs?: number;
   /** This loop's lease owner id. Default: a random UUID. */
   owner?: string;
   /** Requests per tick. Default 50. */
@@ -44,6 +59,10 @@ export type SolverOptions = {
   /** The process's chain clients (with the solver's wallets); default: created from `config`. */
   clients?: ChainClients;
   now?: () => Date;
+  /** How often the Depositories' allocators are checked (./watchAllocator.ts). Default 10 s; the first tick always checks. */
+  allocatorCheckIntervalMs?: number;
+  /** Where the solver's metrics go (the app's registry, served by GET /metrics); default: a private one. */
+  metricsRegistry?: Registry;
 };
 
 export type RunningSolver = {
@@ -55,6 +74,7 @@ export type RunningSolver = {
 
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 export const DEFAULT_CLAIM_TTL_MS = 15_000;
+export const DEFAULT_ALLOCATOR_CHECK_MS = 10_000;
 
 /** Whether the config holds every key the solver needs (solver, attester, allocator). */
 export function solverKeysConfigured(config: FerryConfig): boolean {
@@ -64,18 +84,24 @@ export function solverKeysConfigured(config: FerryConfig): boolean {
 export function createSolverContext(options: SolverOptions): SolverContext {
   const accounts = options.accounts ?? resolveAccounts(options.config);
   const solver = requireAccount(accounts, "solver");
+  const attester = requireAccount(accounts, "attester");
   const clients =
     options.clients ??
-    createChainClients(options.config.chains, { solver, pollingIntervalMs: Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, 1000) });
+    createChainClients(options.config.chains, { solver, attester, pollingIntervalMs: Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, 1000) });
   return {
     store: options.store,
     clients,
     chains: options.config.chains,
     log: options.log ?? SILENT_LOG,
-    attester: requireAccount(accounts, "attester"),
+    attester,
     allocator: requireAccount(accounts, "allocator"),
     solver: solver.address,
     now: options.now ?? (() => new Date()),
+    metrics: createSolverMetrics(options.metricsRegistry),
+    settings: options.config.solver,
+    prices: createPriceSources(options.config.quotes.priceSources, {
+      get: (chainId) => (clients.has(chainId) ? clients.get(chainId).publicClient : undefined),
+    }),
   };
 }
 
@@ -106,15 +132,23 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
   const ctx = createSolverContext(options);
   const owner = options.owner ?? randomUUID();
   const ttl = options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS;
+  const stepMs = Math.min(options.stepTimeoutMs ?? Math.floor((ttl * 2) / 3), ttl - 1);
   const batch = options.batchSize ?? 50;
   const indexOptions = options.index ?? DEFAULT_INDEX_OPTIONS;
   let running: Promise<void> | null = null;
+  const allocatorWatch = createAllocatorWatch(ctx);
+  const allocatorInterval = options.allocatorCheckIntervalMs ?? DEFAULT_ALLOCATOR_CHECK_MS;
+  let allocatorCheckedAt = -Infinity;
 
   const pass = async () => {
     const started = Date.now();
+    if (started - allocatorCheckedAt >= allocatorInterval) {
+      allocatorCheckedAt = started;
+      await allocatorWatch.check();
+    }
     for (const client of ctx.clients.all()) {
       try {
-        await indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, indexOptions);
+        await withRpcDeadline(stepMs, `indexing chain ${client.config.id}`, () => indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, indexOptions));
       } catch (error) {
         ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "deposit indexing failed; retrying next tick");
       }
@@ -130,7 +164,7 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
     for (const request of work) {
       if (!(await ctx.store.claimRequest(request.id, owner, ttl).catch(() => false))) continue;
       try {
-        await solverStep(ctx, request.id);
+        await withRpcDeadline(stepMs, `solver step of ${request.id}`, () => solverStep(ctx, request.id));
       } catch (error) {
         await onStepError(request.id, request.status, error);
       } finally {
@@ -142,6 +176,7 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
   };
 
   const onStepError = async (requestId: string, status: string, error: unknown) => {
+    countAlert(error);
     if (isRetryable(error)) {
       ctx.log.warn({ requestId, status, err: errorFields(error) }, "solver step failed; retrying next tick");
       return;
@@ -151,6 +186,10 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
     await ctx.store.parkRequest(requestId, { code: String(code ?? "UNKNOWN"), message }).catch((parkError: unknown) => {
       ctx.log.error({ requestId, err: errorFields(parkError) }, "parking the request failed; it is retried next tick");
     });
+  };
+
+  const countAlert = (error: unknown) => {
+    if (error instanceof GasCapExceededError) ctx.metrics.gasCapExceeded.inc({ chain_id: String(error.chainId) });
   };
 
   const refundStrays = async () => {
@@ -165,9 +204,18 @@ export function createSolver(options: SolverOptions): { tick: (() => Promise<voi
       const key = { chainId: stray.chainId, txHash: stray.txHash, logIndex: stray.logIndex };
       if (!(await ctx.store.claimStrayDeposit(key, owner, ttl).catch(() => false))) continue;
       try {
-        await refundStrayDeposit(ctx, key);
+        await withRpcDeadline(stepMs, `stray refund ${key.chainId}:${key.txHash}:${key.logIndex}`, () => refundStrayDeposit(ctx, key));
       } catch (error) {
-        ctx.log.warn({ strayDeposit: `${key.chainId}:${key.txHash}:${key.logIndex}`, err: errorFields(error) }, "stray deposit refund step failed; retrying next tick");
+        countAlert(error);
+        const strayDeposit = `${key.chainId}:${key.txHash}:${key.logIndex}`;
+        if (isRetryable(error)) {
+          ctx.log.warn({ strayDeposit, err: errorFields(error) }, "stray deposit refund step failed; retrying next tick");
+        } else {
+          // As a request is parked: out of the work list (state ignored, the code as its reason) for an operator.
+          const { code, message } = errorFields(error);
+          ctx.log.error({ strayDeposit, err: { code, message } }, "stray deposit refund step failed with a non-retryable error: left for an operator");
+          await ctx.store.patchStrayDeposit(key, { state: "ignored", ignoredReason: String(code ?? "UNKNOWN") }).catch(() => {});
+        }
       } finally {
         await ctx.store.releaseStrayDeposit(key, owner).catch(() => {});
       }

@@ -4,9 +4,10 @@
  *
  * - Refunded: the whole amount, to the deposit's credited `depositor`, in the deposited token, on the
  *   deposit's chain — when the token is the chain's native currency or one of its configured ERC-20s.
- * - Ignored: an amount of 0 (`AMOUNT_TOO_LOW_TO_REFUND`: nothing to return) and any other token
- *   (`UNSUPPORTED_CURRENCY`: Ferry never calls a token it does not know; an operator decides).
- * - No minimum amount: a dust refund may cost the solver more gas than it returns.
+ * - Ignored: any other token (`UNSUPPORTED_CURRENCY`: Ferry never calls a token it does not know; an
+ *   operator decides), and an amount of 0 or below the currency's dust threshold
+ *   (`AMOUNT_TOO_LOW_TO_REFUND`: ../config/strayRefundMinimum.ts — returning 1 wei would cost the
+ *   operator a payout's gas; an operator can still refund it by hand).
  *
  * The nonce is `keccak256(abi.encode("ferry.stray-refund", chainId, txHash, logIndex))` — a domain
  * tag of its own, so it can never equal a request's repayment or refund nonce (those encode
@@ -20,6 +21,7 @@ import type { Payout } from "../model/payout.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
 import type { StoredStrayDeposit } from "../store/strayDeposits.ts";
 import { preparedPayout } from "./payoutPlan.ts";
+import { strayRefundMinimum } from "../config/strayRefundMinimum.ts";
 
 export const STRAY_REFUND_NONCE_TAG = "ferry.stray-refund";
 
@@ -41,12 +43,16 @@ export function strayRefundNonce(chainId: number, txHash: Hex, logIndex: number)
   );
 }
 
-/** The policy: null = refund it; otherwise why it is ignored. `chain` is the deposit's chain's config. */
-export function strayIgnoredReason(stray: StrayDepositFacts, chain: ChainConfig): StrayIgnoredReason | null {
+/**
+ * The policy: null = refund it; otherwise why it is ignored. `chain` is the deposit's chain's config,
+ * `strayRefundMinimumUsd` the solver's default dust threshold in USD.
+ */
+export function strayIgnoredReason(stray: StrayDepositFacts, chain: ChainConfig, strayRefundMinimumUsd: string): StrayIgnoredReason | null {
   if (stray.amount === 0n) return StrayIgnoredReason.AMOUNT_TOO_LOW_TO_REFUND;
-  if (stray.token === ZERO_ADDRESS) return null;
-  if (chain.erc20Currencies.some((c) => canonicalAddress(c.address) === stray.token)) return null;
-  return StrayIgnoredReason.UNSUPPORTED_CURRENCY;
+  const currency = stray.token === ZERO_ADDRESS ? chain.nativeCurrency : chain.erc20Currencies.find((c) => canonicalAddress(c.address) === stray.token);
+  if (!currency) return StrayIgnoredReason.UNSUPPORTED_CURRENCY;
+  if (stray.amount < strayRefundMinimum(currency, strayRefundMinimumUsd)) return StrayIgnoredReason.AMOUNT_TOO_LOW_TO_REFUND;
+  return null;
 }
 
 /** The refund payout to store (status `prepared`) before anything is signed or sent. */

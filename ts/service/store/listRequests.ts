@@ -66,6 +66,21 @@ export function decodeCursor(value: string): Cursor {
 }
 
 /**
+ * `refundInProgress` of ../model/publicStatus.ts in SQL: a stored failure whose refund is still coming
+ * (shown as `pending`, or `submitted` once a fill was sent).
+ */
+const REFUND_IN_PROGRESS =
+  "(status = 'failure' AND refund_fail_reason IS NULL AND parked IS NULL AND coalesce(solver_state->'refund'->>'status', '') <> 'reverted')";
+
+/** The rows whose *public* status (../model/publicStatus.ts) is `status`. */
+export function publicStatusCondition(status: RequestStatus): string {
+  if (status === "pending") return `(status = 'pending' OR (${REFUND_IN_PROGRESS} AND solver_state->'fill' IS NULL AND cardinality(tx_hashes) = 0))`;
+  if (status === "submitted") return `(status = 'submitted' OR (${REFUND_IN_PROGRESS} AND (solver_state->'fill' IS NOT NULL OR cardinality(tx_hashes) > 0)))`;
+  if (status === "failure") return `(status = 'failure' AND NOT ${REFUND_IN_PROGRESS})`;
+  return `status = '${status}'`;
+}
+
+/**
  * Keyset pagination over (sort column, id): a page starts strictly after the cursor's row, so rows
  * inserted while paging never shift or repeat rows already seen. Sorting by updatedAt, a row updated
  * while paging moves in the order (it may show up again, later): inherent to sorting by a mutable key.
@@ -110,7 +125,7 @@ export async function listRequests({ db }: StoreContext, filters: RequestFilters
   if (filters.startBlock !== undefined) where.push(`origin_block >= ${param(filters.startBlock)}`);
   if (filters.endBlock !== undefined) where.push(`origin_block <= ${param(filters.endBlock)}`);
   if (filters.referrer !== undefined) where.push(`referrer = ${param(filters.referrer)}`);
-  if (filters.status !== undefined) where.push(`status = ${param(filters.status)}`);
+  if (filters.status !== undefined) where.push(publicStatusCondition(filters.status));
   if (filters.apiKey !== undefined) where.push(`api_key_id = ${param(filters.apiKey)}`);
   if (filters.continuation !== undefined) {
     const cursor = decodeCursor(filters.continuation);

@@ -1,4 +1,5 @@
 import { Type, type Static } from "typebox";
+import { publicStatus } from "../model/publicStatus.ts";
 import { RequestStatus } from "../model/requestStatus.ts";
 import { Details } from "../model/solverState.ts";
 import type { StoredRequest } from "../model/storedRequest.ts";
@@ -34,11 +35,16 @@ export type OutboxEvent = {
   deliveredAt: string | null;
 };
 
-/** Only ever called inside the transaction that changes the request's status. */
+/**
+ * Only ever called inside the transaction that changes the request's public status. The payload holds
+ * the public facts (../model/publicStatus.ts): the public status, and no details while a refund is in
+ * progress.
+ */
 export async function insertOutboxEvent(tx: Queryable, request: StoredRequest, previousStatus: RequestStatus | null, at: string): Promise<void> {
+  const status = publicStatus(request);
   const payload: OutboxPayload = {
     requestId: request.id,
-    status: request.status,
+    status,
     previousStatus,
     inTxHashes: request.inTxHashes,
     txHashes: request.txHashes,
@@ -46,12 +52,12 @@ export async function insertOutboxEvent(tx: Queryable, request: StoredRequest, p
     destinationChainId: request.destinationChainId,
     failReason: request.failReason,
     refundFailReason: request.refundFailReason,
-    details: request.details,
+    details: status === request.status ? request.details : null,
     updatedAt: Date.parse(request.updatedAt),
   };
   await tx.query(
     "INSERT INTO request_events (request_id, status, payload, created_at) VALUES ($1, $2, $3::jsonb, $4::timestamptz)",
-    [request.id, request.status, JSON.stringify(payload), at],
+    [request.id, status, JSON.stringify(payload), at],
   );
 }
 

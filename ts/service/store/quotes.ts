@@ -89,3 +89,13 @@ export async function getQuoteByOrderId({ db }: StoreContext, orderId: string): 
   ]);
   return rows.length === 0 ? null : fromRow(rows[0]);
 }
+
+/** The stored orders (`order_data`) of several requestIds in one query, by requestId (ids without a quote are absent). */
+export async function getOrderDataByRequestIds({ db }: StoreContext, requestIds: readonly string[]): Promise<Map<string, unknown>> {
+  if (requestIds.length === 0) return new Map();
+  const { rows } = await db.query<{ request_id: string; order_data: unknown }>(
+    "SELECT request_id, order_data FROM quotes WHERE request_id = ANY($1::text[])",
+    [[...requestIds]],
+  );
+  return new Map(rows.map((r) => [r.request_id, r.order_data]));
+}

@@ -2,12 +2,16 @@
  * The requests repository. Every row is decoded once, here, into the model's `StoredRequest`
  * (../model/storedRequest.ts): a row that does not match its schema is a StoredValueInvalidError
  * naming the column and field. Writes encode the model back (amounts as decimal strings, addresses
- * lowercase). A status change and its outbox event are one transaction.
+ * lowercase). A status change and its outbox event are one transaction. Events follow the *public*
+ * status (../model/publicStatus.ts): a write writes one exactly when the status a poller sees changes
+ * (a stored `failure` whose refund is in progress shows the status before it and writes none; the
+ * refund, or a refund that turns out impossible, does).
  */
 import { Type } from "typebox";
 import { INITIAL_STATUSES, assertTransition } from "../lifecycle/transitions.ts";
 import { RequestData } from "../model/requestData.ts";
 import { RequestStatus } from "../model/requestStatus.ts";
+import { publicStatus } from "../model/publicStatus.ts";
 import { Details, Parked, SolverState, SolverStatePatch } from "../model/solverState.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import { decodeStored, encodeStored } from "../model/storedValue.ts";
@@ -187,15 +191,21 @@ export async function transitionRequest(
   patch: RequestPatch = {},
 ): Promise<StoredRequest> {
   return db.transaction(async (tx: Db) => {
-    const { rows } = await tx.query(`SELECT status FROM requests WHERE id = $1 FOR UPDATE`, [id]);
+    const { rows } = await tx.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1 FOR UPDATE`, [id]);
     if (rows.length === 0) throw new RequestNotFoundError(id);
-    const from = rows[0]!.status as RequestStatus;
-    assertTransition(from, to);
+    const before = requestFromRow(rows[0]!);
+    assertTransition(before.status, to);
     const at = now().toISOString();
     const next = (await updateRequest(tx, id, at, to, patch))!;
-    await insertOutboxEvent(tx, next, from, at);
+    await insertEventIfPublicStatusChanged(tx, before, next, at);
     return next;
   });
+}
+
+/** The outbox event of a write, when the public status changed (../model/publicStatus.ts). */
+async function insertEventIfPublicStatusChanged(tx: Db, before: StoredRequest, after: StoredRequest, at: string): Promise<void> {
+  const from = publicStatus(before);
+  if (publicStatus(after) !== from) await insertOutboxEvent(tx, after, from, at);
 }
 
 /**
@@ -204,15 +214,67 @@ export async function transitionRequest(
  * cannot be made.
  */
 export async function patchRequest({ db, now }: StoreContext, id: string, patch: RequestPatch): Promise<StoredRequest> {
-  const updated = await updateRequest(db, id, now().toISOString(), null, patch);
-  if (!updated) throw new RequestNotFoundError(id);
-  return updated;
+  // A patch may end a refund in progress (a refund that cannot be made, a reverted refund payout):
+  // the public status then turns `failure`, with its event.
+  const mayEndRefund = patch.refundFailReason !== undefined || patch.solver?.refund !== undefined;
+  if (!mayEndRefund) {
+    const updated = await updateRequest(db, id, now().toISOString(), null, patch);
+    if (!updated) throw new RequestNotFoundError(id);
+    return updated;
+  }
+  return db.transaction(async (tx: Db) => {
+    const { rows } = await tx.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1 FOR UPDATE`, [id]);
+    if (rows.length === 0) throw new RequestNotFoundError(id);
+    const at = now().toISOString();
+    const updated = (await updateRequest(tx, id, at, null, patch))!;
+    await insertEventIfPublicStatusChanged(tx, requestFromRow(rows[0]!), updated, at);
+    return updated;
+  });
 }
 
-/** Parks a request: the solver leaves it alone until an operator clears `parked` (a non-retryable error). */
+/**
+ * Requests written since `since` (their `updated_at`, stamped by the writer's clock: every write of a
+ * request's public fields sets it), with that time in unix ms — how a process learns of writes made by
+ * other processes (replicas, the `ferry` CLI) without an outbox event of its own: the status cache's
+ * refresh (../http/statusRecordCache.ts). At most `limit` rows, newest first; `truncated` when more exist.
+ */
+export async function listRequestsUpdatedSince(
+  { db }: StoreContext,
+  since: Date,
+  limit = 10_000,
+): Promise<{ changes: Array<{ id: string; updatedAt: number }>; truncated: boolean }> {
+  const { rows } = await db.query<{ id: string; updated_ms: number }>(
+    `SELECT id, (extract(epoch FROM updated_at) * 1000)::float8 AS updated_ms FROM requests
+     WHERE updated_at >= $1::timestamptz ORDER BY updated_at DESC LIMIT $2`,
+    [since.toISOString(), limit + 1],
+  );
+  return { changes: rows.slice(0, limit).map((r) => ({ id: r.id, updatedAt: Math.round(Number(r.updated_ms)) })), truncated: rows.length > limit };
+}
+
+/**
+ * Parks a request: the solver leaves it alone until an operator clears `parked` (a non-retryable
+ * error). A parked `failure` shows as `failure` (no refund is coming without an operator): its event
+ * is written with it.
+ */
 export async function parkRequest({ db, now }: StoreContext, id: string, reason: { code: string; message: string }): Promise<void> {
-  const parked = { code: reason.code.slice(0, 64), message: reason.message.slice(0, 1000), at: now().toISOString() };
-  await db.query("UPDATE requests SET parked = $2::jsonb WHERE id = $1", [id, JSON.stringify(parked)]);
+  const at = now().toISOString();
+  const parked = { code: reason.code.slice(0, 64), message: reason.message.slice(0, 1000), at };
+  await db.transaction(async (tx: Db) => {
+    const { rows } = await tx.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1 FOR UPDATE`, [id]);
+    if (rows.length === 0) return;
+    const { rows: updated } = await tx.query(`UPDATE requests SET parked = $2::jsonb WHERE id = $1 RETURNING ${REQUEST_COLUMNS}`, [id, JSON.stringify(parked)]);
+    // A row that does not decode (often why it is parked: STORED_VALUE_INVALID) is parked without an
+    // event: its public status cannot be read either.
+    let before: StoredRequest;
+    let after: StoredRequest;
+    try {
+      before = requestFromRow(rows[0]!);
+      after = requestFromRow(updated[0]!);
+    } catch {
+      return;
+    }
+    await insertEventIfPublicStatusChanged(tx, before, after, at);
+  });
 }
 
 /** How many requests are parked (a gauge in /metrics). */

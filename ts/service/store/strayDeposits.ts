@@ -13,7 +13,13 @@ import { Address as AddressValue, BlockNumber, Bytes32, canonicalAddress, canoni
 import { isoColumn, type Row, type StoreContext } from "./engine.ts";
 import { StrayDepositNotFoundError } from "./errors.ts";
 
-export type StrayDepositReason = "DOUBLE_SPEND" | "UNKNOWN_ORDER";
+/**
+ * Why a deposit is stray: a second deposit for a credited order (DOUBLE_SPEND), an orderId never
+ * quoted (UNKNOWN_ORDER), or a deposit under a quoted orderId that does not match the quote
+ * (migration 0007: the mismatch, as ../solver/depositMatch.ts names it).
+ */
+export const STRAY_DEPOSIT_REASONS = ["DOUBLE_SPEND", "UNKNOWN_ORDER", "DEPOSIT_CHAIN_MISMATCH", "INCORRECT_DEPOSIT_CURRENCY", "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL"] as const;
+export type StrayDepositReason = (typeof STRAY_DEPOSIT_REASONS)[number];
 export type StrayDepositState = "pending" | "refunded" | "ignored";
 
 /** A deposit's identity: its log. */
@@ -31,7 +37,7 @@ export type NewStrayDeposit = {
   token: Address;
   amount: bigint;
   reason: StrayDepositReason;
-  /** DOUBLE_SPEND: the request holding the credited deposit. */
+  /** DOUBLE_SPEND: the request holding the credited deposit; a mismatch: the quoted request it did not match. */
   requestId?: Hex | null;
 };
 
@@ -60,7 +66,7 @@ const StrayRow = Type.Object({
   depositor: AddressValue,
   token: AddressValue,
   amount: Uint256,
-  reason: Type.Union([Type.Literal("DOUBLE_SPEND"), Type.Literal("UNKNOWN_ORDER")]),
+  reason: Type.Union(STRAY_DEPOSIT_REASONS.map((reason) => Type.Literal(reason))),
   request_id: Type.Union([Bytes32, Type.Null()]),
   state: Type.Union([Type.Literal("pending"), Type.Literal("refunded"), Type.Literal("ignored")]),
   ignored_reason: Type.Union([Type.String(), Type.Null()]),

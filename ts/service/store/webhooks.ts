@@ -11,6 +11,8 @@
  * Delivery state is on the outbox rows (`request_events.webhook_*`, migration 0004); the worker's
  * claim/record functions are in ./webhookOutbox.ts.
  */
+import { addressFilter, type AddressFilter } from "../config/addressFilter.ts";
+import { CONFIG_DEFAULTS } from "../config/configSchema.ts";
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { RequestStatus } from "../model/requestStatus.ts";
 import { hashApiKey } from "./apiKeys.ts";
@@ -124,9 +126,10 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /**
  * The endpoint rule: an absolute https:// URL (http:// only to a loopback host, unless `allowHttp`),
- * no credentials, no fragment, at most 2048 characters. Throws INVALID_WEBHOOK_URL; returns the URL as given.
+ * no credentials, no fragment, at most 2048 characters, not an IP address in a `denied` range. Throws
+ * INVALID_WEBHOOK_URL; returns the URL as given.
  */
-export function validateWebhookUrl(url: string, options: { allowHttp?: boolean } = {}): string {
+export function validateWebhookUrl(url: string, options: { allowHttp?: boolean; denied?: AddressFilter } = {}): string {
   const invalid = (why: string) => new WebhookError(WebhookErrorCode.INVALID_WEBHOOK_URL, `webhook url ${why}`, { field: "url" });
   if (typeof url !== "string" || url.length === 0 || url.length > 2048) throw invalid("must be 1 to 2048 characters");
   let parsed: URL;
@@ -141,6 +144,8 @@ export function validateWebhookUrl(url: string, options: { allowHttp?: boolean }
   }
   if (parsed.username || parsed.password) throw invalid("must not carry credentials (use a custom header)");
   if (parsed.hash) throw invalid("must not have a fragment");
+  // An IP-literal host is checked here; a name is checked on every address it resolves to, at delivery.
+  if (options.denied?.denies(parsed.hostname)) throw invalid(`points into a denied address range (webhooks.denyNetworks: ${options.denied.ranges.join(", ")})`);
   return url;
 }
 
@@ -244,8 +249,12 @@ const deliveryFromRow = (r: DeliveryRow): WebhookDelivery => ({
 const STATES: readonly WebhookDeliveryState[] = ["pending", "delivered", "failed", "skipped"];
 
 /** The operator's side of webhooks on a store's engine. `allowHttp` lifts the https rule for non-loopback hosts (config `webhooks.allowHttp`). */
-export function webhookStore(store: { engine: Queryable }, options: { secretKey?: Uint8Array; now?: () => Date; allowHttp?: boolean }): WebhookStore {
+export function webhookStore(
+  store: { engine: Queryable },
+  options: { secretKey?: Uint8Array; now?: () => Date; allowHttp?: boolean; denyNetworks?: readonly string[] },
+): WebhookStore {
   const db = store.engine;
+  const denied = addressFilter(options.denyNetworks ?? CONFIG_DEFAULTS.webhooks.denyNetworks);
   const now = options.now ?? (() => new Date());
   return {
     async setWebhook(input) {
@@ -258,7 +267,7 @@ export function webhookStore(store: { engine: Queryable }, options: { secretKey?
       if (secretKey.length !== 32) {
         throw new WebhookError(WebhookErrorCode.WEBHOOK_SECRET_KEY_INVALID, `${WEBHOOK_SECRET_KEY_ENV} must be 32 bytes`, { field: WEBHOOK_SECRET_KEY_ENV });
       }
-      const url = validateWebhookUrl(input.url, { allowHttp: options.allowHttp });
+      const url = validateWebhookUrl(input.url, { allowHttp: options.allowHttp, denied });
       const headers = validateWebhookHeaders(input.headers);
       const unknownKey = () => new WebhookError(WebhookErrorCode.UNKNOWN_API_KEY, "unknown or revoked API key", { field: "apiKey" });
       if (typeof input.apiKey !== "string" || input.apiKey.length === 0) throw unknownKey();
@@ -266,7 +275,8 @@ export function webhookStore(store: { engine: Queryable }, options: { secretKey?
       const keyId = keys[0]?.id;
       if (!keyId) throw unknownKey();
       const { rows } = await db.query<ConfigRow>(
-        `UPDATE api_keys SET webhook_url = $2, webhook_headers = $3::jsonb, webhook_secret = $4, webhook_updated_at = $5::timestamptz
+        `UPDATE api_keys SET webhook_url = $2, webhook_headers = $3::jsonb, webhook_secret = $4, webhook_updated_at = $5::timestamptz,
+           webhook_failures = 0, webhook_paused_until = NULL
          WHERE id = $1 AND revoked_at IS NULL RETURNING ${CONFIG_COLUMNS}`,
         [keyId, url, JSON.stringify(headers), encryptWebhookSecret(secretKey, keyId, input.apiKey), now().toISOString()],
       );

@@ -3,7 +3,18 @@
  * the exact bytes sent, with a timeout. Redirects are not followed (a 3xx is a failed attempt: the
  * signature is bound to the configured endpoint, and following would let it re-target the POST). Only
  * a 2xx counts as delivered; the response body is not read.
+ *
+ * The connection only goes to an address outside the deny-list (`denied`, config
+ * `webhooks.denyNetworks`): an IP-literal host is checked before connecting, a name on every address
+ * its DNS lookup returns (addresses in a denied range are dropped; none left → WEBHOOK_ADDRESS_DENIED),
+ * at the moment of connecting — so a name that is re-pointed after the webhook was set (DNS
+ * rebinding) is caught too. node:http(s) rather than fetch: its `lookup` hook is where that check sits.
  */
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP } from "node:net";
+import type { AddressFilter } from "../config/addressFilter.ts";
 import { webhookSignatureHeaders } from "../../core/webhookSignature.ts";
 import { statusEventBody } from "../events/statusEvent.ts";
 import type { OutboxPayload } from "../store/outbox.ts";
@@ -24,7 +35,12 @@ export type WebhookPost = {
   timeoutMs: number;
   /** Aborts the attempt (worker shutdown); the result then has `aborted: true`. */
   signal?: AbortSignal;
+  /** Address ranges the attempt may not connect to. Default: none. */
+  denied?: AddressFilter;
 };
+
+/** The error of an attempt whose endpoint only has addresses in denied ranges. */
+export const WEBHOOK_ADDRESS_DENIED = "WEBHOOK_ADDRESS_DENIED";
 
 export type WebhookPostResult = {
   delivered: boolean;
@@ -56,17 +72,54 @@ export async function postWebhook(post: WebhookPost, clock: () => number = () =>
   const signal = post.signal ? AbortSignal.any([timeout, post.signal]) : timeout;
   const elapsed = () => clock() - started;
   try {
-    const response = await fetch(post.url, { method: "POST", headers: webhookHeaders(post), body: post.body, redirect: "manual", signal });
+    const status = await send(post, signal);
     const durationMs = elapsed();
-    await response.body?.cancel().catch(() => {});
-    const delivered = response.status >= 200 && response.status < 300;
-    return { delivered, statusCode: response.status, error: null, durationMs, aborted: false };
+    const delivered = status >= 200 && status < 300;
+    return { delivered, statusCode: status, error: null, durationMs, aborted: false };
   } catch (error) {
     const durationMs = elapsed();
     if (post.signal?.aborted && !timeout.aborted) return { delivered: false, statusCode: null, error: "ABORTED", durationMs, aborted: true };
     if (timeout.aborted) return { delivered: false, statusCode: null, error: "TIMEOUT", durationMs, aborted: false };
     return { delivered: false, statusCode: null, error: networkError(error), durationMs, aborted: false };
   }
+}
+
+class AddressDeniedError extends Error {
+  readonly code = WEBHOOK_ADDRESS_DENIED;
+  constructor() {
+    super("every address of the webhook's host is in a denied range (webhooks.denyNetworks)");
+  }
+}
+
+/** dns.lookup, minus the addresses in denied ranges (none left: AddressDeniedError). */
+function guardedLookup(denied: AddressFilter) {
+  return (hostname: string, options: LookupOptions, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, "");
+      const allowed = addresses.filter((entry) => !denied.denies(entry.address));
+      if (allowed.length === 0) return callback(new AddressDeniedError(), "");
+      if (options.all) return callback(null, allowed);
+      return callback(null, allowed[0]!.address, allowed[0]!.family);
+    });
+  };
+}
+
+/** POSTs the body and resolves with the response's status (the body is discarded, unread). */
+function send(post: WebhookPost, signal: AbortSignal): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(post.url);
+    const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+    if (post.denied && isIP(host) !== 0 && post.denied.denies(host)) return reject(new AddressDeniedError());
+    const headers = { ...webhookHeaders(post), "content-length": String(post.body.byteLength) };
+    const options = { method: "POST", headers, signal, ...(post.denied ? { lookup: guardedLookup(post.denied) } : {}) };
+    const request = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, options, (response: IncomingMessage) => {
+      response.resume();
+      response.on("error", () => {});
+      resolve(response.statusCode ?? 0);
+    });
+    request.on("error", reject);
+    request.end(post.body);
+  });
 }
 
 /** A short, URL-free description of a network failure (`ECONNREFUSED`, `UND_ERR_SOCKET`, …). */

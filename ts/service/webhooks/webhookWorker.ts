@@ -11,7 +11,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { ConfigInvalidError } from "../config/configErrors.ts";
-import type { WebhookSettings } from "../config/configSchema.ts";
+import { addressFilter } from "../config/addressFilter.ts";
+import { CONFIG_DEFAULTS, type WebhookSettings } from "../config/configSchema.ts";
 import type { Engine } from "../store/engine.ts";
 import { claimWebhookEvents, recordWebhookAttempt, type WebhookJob } from "../store/webhookOutbox.ts";
 import { validateWebhookUrl, WEBHOOK_SECRET_KEY_ENV, WebhookError, WebhookErrorCode } from "../store/webhooks.ts";
@@ -20,8 +21,12 @@ import { SILENT_LOG, errorFields, type Logger } from "../logging/logger.ts";
 import { backoffDelayMs } from "./backoff.ts";
 import { postWebhook, webhookBody, type WebhookPostResult } from "./postWebhook.ts";
 
-/** What one worker runs with: the config's webhook settings without the process switch and the key (passed decoded). */
-export type WebhookWorkerSettings = Omit<WebhookSettings, "secretKey" | "enabled">;
+/**
+ * What one worker runs with: the config's webhook settings without the process switch and the key
+ * (passed decoded); the endpoint limits default to the config's defaults.
+ */
+export type WebhookWorkerSettings = Omit<WebhookSettings, "secretKey" | "enabled" | "maxInFlightPerEndpoint" | "denyNetworks"> &
+  Partial<Pick<WebhookSettings, "maxInFlightPerEndpoint" | "denyNetworks">>;
 
 export type WebhookWorkerOptions = {
   /** `onOutboxCommit`, when the store has it, wakes the loop as soon as this process commits a status change. */
@@ -68,10 +73,11 @@ function createWorker(options: WebhookWorkerOptions): InternalWorker {
   const random = options.random ?? Math.random;
   const maxAttempts = settings.maxRetries + 1;
   const shutdown = new AbortController();
+  const denied = addressFilter(settings.denyNetworks ?? CONFIG_DEFAULTS.webhooks.denyNetworks);
 
   const attempt = async (job: WebhookJob): Promise<WebhookPostResult> => {
     try {
-      validateWebhookUrl(job.url, { allowHttp: settings.allowHttp });
+      validateWebhookUrl(job.url, { allowHttp: settings.allowHttp, denied });
     } catch {
       return { delivered: false, statusCode: null, error: "INVALID_WEBHOOK_URL", durationMs: 0, aborted: false };
     }
@@ -85,6 +91,7 @@ function createWorker(options: WebhookWorkerOptions): InternalWorker {
       timestamp: Math.floor(now().getTime() / 1000),
       timeoutMs: settings.timeoutMs,
       signal: shutdown.signal,
+      denied,
     });
   };
 
@@ -98,8 +105,14 @@ function createWorker(options: WebhookWorkerOptions): InternalWorker {
       const recorded = await recordWebhookAttempt(
         engine,
         owner,
-        { eventId: job.eventId, round: job.round, attempt: job.attempt, at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, delivered: result.delivered },
-        { maxAttempts, now: finished, nextAttemptAt: new Date(finished.getTime() + backoffDelayMs(job.attempt, settings, random)) },
+        { eventId: job.eventId, keyId: job.keyId, round: job.round, attempt: job.attempt, at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, delivered: result.delivered },
+        {
+          maxAttempts,
+          now: finished,
+          nextAttemptAt: new Date(finished.getTime() + backoffDelayMs(job.attempt, settings, random)),
+          // The endpoint backs off on the events' schedule, by its consecutive failures.
+          endpointPauseMs: (failures) => backoffDelayMs(failures, settings, random),
+        },
       );
       if (!recorded) log.warn(fields, "webhook attempt finished after its lease was lost; logged, state left to the new holder");
       else if (result.delivered) log.debug(fields, "webhook delivered");
@@ -118,7 +131,14 @@ function createWorker(options: WebhookWorkerOptions): InternalWorker {
   const fill = async (): Promise<{ free: number; started: Promise<boolean>[]; settled: number }> => {
     const free = settings.batchSize - inFlight.size;
     if (free <= 0) return { free, started: [], settled: 0 };
-    const { jobs, settled } = await claimWebhookEvents(engine, now(), { owner, leaseMs: settings.leaseMs, maxAttempts, limit: free, secretKey });
+    const { jobs, settled } = await claimWebhookEvents(engine, now(), {
+      owner,
+      leaseMs: settings.leaseMs,
+      maxAttempts,
+      limit: free,
+      secretKey,
+      maxInFlightPerEndpoint: settings.maxInFlightPerEndpoint ?? CONFIG_DEFAULTS.webhooks.maxInFlightPerEndpoint,
+    });
     const started = jobs.map((job) => {
       const delivery: Promise<boolean> = deliver(job).finally(() => {
         inFlight.delete(delivery);

@@ -1,10 +1,13 @@
 /**
  * GET `settings.path` (default `/ws`) — the websocket status stream (README.md), registered by
  * buildApp when the app has a store and `websocket.enabled`. @fastify/websocket runs the upgrade
- * through the app's hooks, so the `x-api-key` check and the rate limit apply to it like to any request;
- * the `apiKey` query parameter (browsers cannot set headers on a websocket) is checked here, and an
- * invalid one is a 401 before the upgrade. A plain GET (no upgrade) is a 426 `UPGRADE_REQUIRED`; an
- * upgrade on any other path a 404. The route is hidden from /openapi.json (not an HTTP endpoint).
+ * through the app's hooks, so the `x-api-key` check and the rate limit apply to it like to any request.
+ * An API key is never taken from the URL (query strings end up in proxies' and servers' logs): an
+ * `apiKey` query parameter is a 400 `API_KEY_IN_URL` before the upgrade, whatever its value, and is
+ * redacted from this server's request log. Browsers, which cannot set headers on a websocket, connect
+ * without a key: the stream is public (a subscriber names the requestId), only the rate limit differs.
+ * A plain GET (no upgrade) is a 426 `UPGRADE_REQUIRED`; an upgrade on any other path a 404. The route
+ * is hidden from /openapi.json (not an HTTP endpoint).
  *
  * The hub starts with the app (`onReady`) and stops in `preClose`: the heartbeat and the outbox tail
  * stop, every connection is closed with 1001 and dropped if it does not answer within a second. It is
@@ -19,7 +22,6 @@ import type { Registry } from "prom-client";
 import { Type } from "typebox";
 import type { WebsocketSettings } from "../config/configSchema.ts";
 import { loggableError } from "../logging/loggableError.ts";
-import type { ApiKeyVerifier } from "../store/apiKeys.ts";
 import type { Store } from "../store/createStore.ts";
 import { startHeartbeat, type Heartbeat } from "./heartbeat.ts";
 import { createStatusHub, type StatusHub } from "./statusHub.ts";
@@ -34,15 +36,12 @@ export const MAX_MESSAGE_BYTES = 4 * 1024;
 /** The errorCode of a plain GET on the websocket path. */
 export const UPGRADE_REQUIRED = "UPGRADE_REQUIRED";
 
-const WebsocketQuery = Type.Object(
-  { apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "An API key (browsers cannot send x-api-key)" })) },
-  { additionalProperties: false },
-);
+/** No query parameters (an `apiKey` one is refused by name before validation: API_KEY_IN_URL). */
+const WebsocketQuery = Type.Object({}, { additionalProperties: false });
 
 export type WebsocketRouteOptions = {
   store: Store;
   settings: WebsocketSettings;
-  apiKeys: ApiKeyVerifier;
   registry: Registry;
   /** Scrubbed from logged errors. */
   secrets: readonly string[];
@@ -58,7 +57,7 @@ const connectionId = () => randomBytes(8).readBigUInt64BE().toString(36);
  */
 export async function registerWebsocketRoute(fastify: FastifyInstance, options: WebsocketRouteOptions): Promise<StatusHub> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { settings, apiKeys, secrets } = options;
+  const { settings, secrets } = options;
   const metrics = createWebsocketMetrics(options.registry);
   const hub = createStatusHub({
     engine: options.store.engine,
@@ -105,12 +104,10 @@ export async function registerWebsocketRoute(fastify: FastifyInstance, options: 
     method: "GET",
     url: settings.path,
     schema: { hide: true, querystring: WebsocketQuery },
-    preHandler: async (request) => {
-      const key = request.query.apiKey;
-      if (key === undefined) return;
-      const apiKey = await apiKeys.verify(key);
-      if (!apiKey) throw new ServiceError("INVALID_API_KEY", "apiKey is not a valid API key");
-      request.apiKey = apiKey;
+    preValidation: async (request) => {
+      if (Object.hasOwn(request.query as object, "apiKey")) {
+        throw new ServiceError("API_KEY_IN_URL", "an API key is never taken from the URL: send it in the x-api-key header, or connect without one (rotate a key sent in a URL)");
+      }
     },
     handler: async (_request, reply) =>
       reply

@@ -25,9 +25,9 @@ export const chainsSchema = {
 
 export function registerChainsRoute(
   app: FerryApp,
-  options: { chains: readonly ChainConfig[]; solverAddress: Address | undefined },
+  options: { chains: readonly ChainConfig[]; solverAddress: Address | undefined; attesterAddress?: Address | undefined; strayRefundMinimumUsd?: string },
 ): void {
   // The configuration is fixed for the life of the app: build the answer once.
-  const body = { chains: options.chains.map((chain) => toChainRecord(chain, options.solverAddress)) };
+  const body = { chains: options.chains.map((chain) => toChainRecord(chain, options.solverAddress, options.strayRefundMinimumUsd, options.attesterAddress)) };
   app.get("/chains", { schema: chainsSchema }, async () => body);
 }

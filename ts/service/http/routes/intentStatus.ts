@@ -4,13 +4,15 @@
  * A requestId that was quoted but whose deposit is not indexed yet (no request row) is `waiting`,
  * built from the quote (chain ids, no hashes, `updatedAt` = quote time) — also after the quote
  * expired, until a deposit shows up (the solver then refunds it). Never quoted: 404.
+ * Records come from the status cache (../statusRecordCache.ts: this process's writes show at once,
+ * other processes' within `server.statusCacheRefreshMs`).
  */
 import { Type } from "typebox";
-import type { Store } from "../../store/createStore.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { commonErrorResponses, ErrorBody } from "../httpErrors.ts";
-import { quoteStatusRecord, RequestId, StatusRecord, toStatusRecord } from "../../model/publicRecords.ts";
+import { RequestId, StatusRecord } from "../../model/publicRecords.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
+import type { StatusRecordCache } from "../statusRecordCache.ts";
 
 export const intentStatusSchema = {
   summary: "Intent status",
@@ -23,15 +25,15 @@ export const intentStatusSchema = {
   response: { 200: StatusRecord, 404: ErrorBody, ...commonErrorResponses },
 };
 
-export function registerIntentStatusRoutes(app: FerryApp, options: { store: Store }): void {
+export function registerIntentStatusRoutes(app: FerryApp, options: { statusRecords: StatusRecordCache }): void {
   for (const url of ["/intents/status/v3", "/intents/status"]) {
-    app.get(url, { schema: intentStatusSchema }, async (request) => {
+    app.get(url, { schema: intentStatusSchema }, async (request, reply) => {
       const requestId = request.query.requestId.toLowerCase();
-      const stored = await options.store.getRequest(requestId);
-      if (stored) return toStatusRecord(stored);
-      const quote = await options.store.getQuote(requestId);
-      if (quote) return quoteStatusRecord(quote);
-      throw new ServiceError("REQUEST_NOT_FOUND", `request not found: ${requestId}`);
+      // The record arrives serialized (../statusRecordCache.ts): Fastify sends a string with a JSON
+      // content type as is, without running the response serializer again (hence the cast).
+      const body = await options.statusRecords.read(requestId);
+      if (body === undefined) throw new ServiceError("REQUEST_NOT_FOUND", `request not found: ${requestId}`);
+      return reply.type("application/json; charset=utf-8").send(body as unknown as StatusRecord);
     });
   }
 }

@@ -20,6 +20,16 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "GET /requests/:requestId/signature": "getRequestSignature",
   "POST /transactions/index": "indexTransaction",
   "POST /quote/v2": "quoteV2",
+  "GET /admin/keys": "adminListKeys",
+  "POST /admin/keys": "adminCreateKey",
+  "DELETE /admin/keys/:keyId": "adminRevokeKey",
+  "GET /admin/webhooks": "adminListWebhooks",
+  "PUT /admin/webhooks": "adminSetWebhook",
+  "DELETE /admin/webhooks/:keyId": "adminClearWebhook",
+  "GET /admin/webhooks/deliveries": "adminWebhookDeliveries",
+  "POST /admin/webhooks/redeliver": "adminRedeliverWebhooks",
+  "GET /admin/requests/parked": "adminListParkedRequests",
+  "DELETE /admin/requests/parked/:requestId": "adminUnparkRequest",
 };
 
 /** A route missing from OPERATION_IDS still gets a unique id: method + path in camel case. */
@@ -49,7 +59,13 @@ export function openApiOptions(config: FerryConfig, version: string): SwaggerOpt
           variables: { host: { default: config.server.host }, port: { default: String(config.server.port) } },
         },
       ],
-      components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } } },
+      components: {
+        securitySchemes: {
+          apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
+          // The operator's /admin/… routes (present only when FERRY_ADMIN_TOKEN is set).
+          ...(config.admin.token ? { adminToken: { type: "http", scheme: "bearer", description: "FERRY_ADMIN_TOKEN" } } : {}),
+        },
+      },
       // Optional: either the key or nothing.
       security: [{ apiKey: [] }, {}],
     },

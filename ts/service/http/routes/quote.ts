@@ -1,27 +1,32 @@
 /**
- * POST /quote/v2 — a quote for moving a currency to itself on another configured chain (or to another
- * account on the same chain): fees, details, `protocol.v2` and the steps to submit. Every quote is
- * stored with its QuotedIntent (../../model/quotedIntent.ts), which the solver matches deposits
- * against, and with the API key that asked for it.
+ * POST /quote/v2 — one quote endpoint for a bridge (a currency to itself across chains, or on one
+ * chain), a swap (two currencies priced by a configured price source) and a cross-chain call (`txs`):
+ * fees, details, `protocol.v2` and the steps to submit. Every quote is stored with its QuotedIntent
+ * (../../model/quotedIntent.ts), which the solver matches deposits against, and with the API key that
+ * asked for it — the `x-api-key` header's, else the key the operator tied the body's `referrer` to.
  *
  * Expiry: the deposit must be mined by `expiresAt` = now + `quotes.ttlSeconds` (default 5 minutes;
  * a smaller `ttl` in the body shortens it); a later deposit is refunded (ORDER_EXPIRED). The fill
  * deadline is `expiresAt` + `quotes.fillWindowSeconds` (default 10 minutes). Both are in the response.
  *
- * Body fields the public client (`@relayprotocol/relay-sdk` getQuote) sends are all accepted. Acted on:
- * user, recipient (default user), originChainId, destinationChainId, originCurrency,
- * destinationCurrency, amount, tradeType, refundTo (default user), appFees, referrer (stored),
- * originGasOverhead (added to the `gas` estimate), includeProtocolData (adds `orderSignature`), ttl,
- * slippageTolerance (validated 0–10000 bps; Ferry's rates are fixed, so the quoted tolerance is 0),
- * useExternalLiquidity (accepted; Ferry has one liquidity source). Refused with 400 UNSUPPORTED_ROUTE:
- * non-empty `txs` or `authorizationList` (no destination calls) and `useDepositAddress: true`. Every
- * other field of that client is accepted and ignored (listed in BODY_IGNORED); an unknown field is 400.
+ * Body fields acted on: user, recipient (default user), originChainId, destinationChainId,
+ * originCurrency, destinationCurrency, amount, tradeType (EXACT_INPUT, EXACT_OUTPUT, EXPECTED_OUTPUT),
+ * refundTo (default user), appFees, referrer (stored; attribution), originGasOverhead (added to the
+ * `gas` estimate), includeProtocolData (adds `orderSignature`), ttl, slippageTolerance (bps; a swap's
+ * tolerance, default `quotes.swapSlippageBps`; 0 for a currency to itself), txs (destination calls),
+ * txsGasLimit (the calls' gas), topupGas / topupGasAmount (destination gas for the recipient).
+ * Accepted with a documented meaning but no effect: useExternalLiquidity (Ferry has one liquidity
+ * source, its solver's inventory), and the rest of BODY_IGNORED. Refused with 400 UNSUPPORTED_ROUTE:
+ * a non-empty `authorizationList` and `useDepositAddress: true`. A field this schema does not know is
+ * accepted and ignored (a newer client must not break); every known field is validated strictly.
  */
 import { Type, type Static } from "typebox";
 import type { QuoteRequest } from "../../quote/buildQuote.ts";
 import type { QuoteService } from "../../quote/quoteService.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
-import { AddressString, canonicalAddress } from "../../model/values.ts";
+import { isFerryError } from "../../../core/errors.ts";
+import { withRpcDeadline } from "../../chains/rpcDeadline.ts";
+import { AddressString, canonicalAddress, canonicalHex, fitsUint256, hasValidChecksum, HexDataString, UintString, ZERO_ADDRESS } from "../../model/values.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 import { QuoteSchema } from "../quoteRecord.ts";
@@ -42,8 +47,10 @@ export const QuoteBody = Type.Object(
     originCurrency: Type.String({ ...AddressString, description: "The zero address is the native currency" }),
     destinationCurrency: Type.String({ ...AddressString, description: "The zero address is the native currency" }),
     amount: PositiveAmount,
-    tradeType: Type.Union([Type.Literal("EXACT_INPUT"), Type.Literal("EXACT_OUTPUT")], {
-      description: "EXACT_INPUT: `amount` is the deposit; EXACT_OUTPUT: `amount` is what the recipient gets",
+    tradeType: Type.Union([Type.Literal("EXACT_INPUT"), Type.Literal("EXACT_OUTPUT"), Type.Literal("EXPECTED_OUTPUT")], {
+      description:
+        "EXACT_INPUT: `amount` is the deposit; EXACT_OUTPUT: `amount` is exactly what the recipient gets; " +
+        "EXPECTED_OUTPUT: `amount` is the expected output, the minimum is that less the slippage tolerance",
     }),
     refundTo: Type.Optional(Type.String({ ...AddressString, description: "Refunds on the origin chain; default `user`" })),
     referrer: Type.Optional(Text(256, "Stored with the request; a filter of GET /requests/v2")),
@@ -53,7 +60,9 @@ export const QuoteBody = Type.Object(
         description: "App fees in bps of the deposit, paid in the origin currency on the origin chain",
       }),
     ),
-    slippageTolerance: Type.Optional(Type.String({ ...Bps, description: "bps 0–10000; Ferry's rates are fixed: quoted tolerance is 0" })),
+    slippageTolerance: Type.Optional(
+      Type.String({ ...Bps, description: "bps 0–10000: a swap's tolerance (default quotes.swapSlippageBps); a currency to itself is quoted with 0" }),
+    ),
     originGasOverhead: Type.Optional(
       Type.Union([Type.Integer({ minimum: 0, maximum: 30_000_000 }), Type.String({ pattern: "^[0-9]{1,8}$" })], {
         description: "Extra origin gas of a smart wallet; added to the `gas` fee estimate",
@@ -61,32 +70,58 @@ export const QuoteBody = Type.Object(
     ),
     includeProtocolData: Type.Optional(Type.Boolean({ description: "Adds protocol.v2.orderSignature (the solver key's)" })),
     ttl: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400, description: "Seconds to deposit; capped by the service's quote TTL" })),
-    useExternalLiquidity: Type.Optional(Type.Boolean(Ignored("Accepted; Ferry has one liquidity source"))),
+    useExternalLiquidity: Type.Optional(
+      Type.Boolean(Ignored("Accepted; no effect: Ferry fills from its solver's own inventory (its one liquidity source)")),
+    ),
     txs: Type.Optional(
       Type.Array(
         Type.Object(
-          { to: Type.Optional(AddressString), value: Type.Optional(Text(80)), data: Type.Optional(Text(4096)), originalTxValue: Type.Optional(Text(80)) },
+          {
+            to: AddressString,
+            value: Type.Optional(Type.String({ ...UintString, description: "Native wei the call carries (native outputs only); default 0" })),
+            data: Type.Optional(Type.String({ ...HexDataString, maxLength: 24_578, description: "Calldata; default 0x" })),
+            originalTxValue: Type.Optional(Type.String({ maxLength: 80, description: "Accepted and ignored" })),
+          },
           { additionalProperties: false },
         ),
-        { maxItems: 16, description: "Destination calls: only an empty list (400 UNSUPPORTED_ROUTE otherwise)" },
+        {
+          maxItems: 16,
+          description:
+            "Destination calls, run in order from the approval-free Multicaller after the output is paid into it; " +
+            "what they leave goes to the refund recipient. Bound into the order (output.calls) and the requestId",
+        },
       ),
     ),
     authorizationList: Type.Optional(
       Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 16, description: "Only an empty list (no destination calls)" }),
     ),
     useDepositAddress: Type.Optional(Type.Boolean({ description: "Only false: Ferry has no deposit addresses" })),
+    txsGasLimit: Type.Optional(
+      Type.Integer({ minimum: 21_000, maximum: 15_000_000, description: "Gas for all of `txs` (default quotes.gas.callDefault per call)" }),
+    ),
+    topupGas: Type.Optional(Type.Boolean({ description: "The recipient also gets destination native currency (ERC-20 outputs)" })),
+    topupGasAmount: Type.Optional(
+      Type.String({ ...UintString, description: "The top-up in destination native wei; default quotes.topupGasUsd" }),
+    ),
     // Accepted and ignored (the public client may send them).
-    txsGasLimit: Type.Optional(Type.Integer({ minimum: 0, ...Ignored() })),
     additionalData: Type.Optional(Type.Object({ userPublicKey: Type.Optional(Text(256)) }, { additionalProperties: false, ...Ignored() })),
     referrerAddress: Type.Optional(Text(128, "Accepted and ignored")),
     recoveryAddress: Type.Optional(Text(128, "Accepted and ignored")),
     refundOnOrigin: Type.Optional(Type.Boolean(Ignored("Accepted; Ferry always refunds on the origin chain"))),
-    topupGas: Type.Optional(Type.Boolean(Ignored())),
-    topupGasAmount: Type.Optional(Text(80, "Accepted and ignored")),
     enableTrueExactOutput: Type.Optional(Type.Boolean(Ignored())),
     explicitDeposit: Type.Optional(Type.Boolean(Ignored("Accepted; Ferry deposits are always explicit Depository calls"))),
     useFallbacks: Type.Optional(Type.Boolean(Ignored())),
-    usePermit: Type.Optional(Type.Boolean(Ignored("Accepted; ERC-20 deposits use an approve step"))),
+    usePermit: Type.Optional(
+      Type.Boolean({
+        description:
+          "ERC-20 deposits authorised by a signature instead of an approval: a `signature` step (EIP-712) posted to POST /execute/permits; the service submits the deposit. EIP-2612 when the token supports it, else Permit2 (see permitKind). Ignored for native deposits",
+      }),
+    ),
+    permitKind: Type.Optional(
+      Type.Union([Type.Literal("eip2612"), Type.Literal("permit2")], {
+        description: "Ferry's addition, with usePermit: force the token's EIP-2612 permit or the canonical Permit2 (default: EIP-2612 when supported)",
+      }),
+    ),
     permitExpiry: Type.Optional(Type.Integer({ minimum: 0, ...Ignored() })),
     strict: Type.Optional(Type.Boolean(Ignored())),
     latePaymentSlippageTolerance: Type.Optional(Text(8, "Accepted and ignored")),
@@ -109,14 +144,14 @@ export const QuoteBody = Type.Object(
     disableOriginSwaps: Type.Optional(Type.Boolean(Ignored())),
     fixedRate: Type.Optional(Text(80, "Accepted and ignored")),
   },
-  { additionalProperties: false },
+  // Unknown fields are accepted and ignored: a newer client's extra field must not break a quote.
+  { additionalProperties: true },
 );
 export type QuoteBody = Static<typeof QuoteBody>;
 
 /** The body fields accepted only for compatibility with the public client; they change nothing. */
 export const BODY_IGNORED = [
-  "useExternalLiquidity", "txsGasLimit", "additionalData", "referrerAddress", "recoveryAddress", "refundOnOrigin", "topupGas",
-  "topupGasAmount", "enableTrueExactOutput", "explicitDeposit", "useFallbacks", "usePermit", "permitExpiry", "strict",
+  "useExternalLiquidity", "additionalData", "referrerAddress", "recoveryAddress", "refundOnOrigin", "enableTrueExactOutput", "explicitDeposit", "useFallbacks", "permitExpiry", "strict",
   "latePaymentSlippageTolerance", "gasLimitForDepositSpecifiedTxs", "forceSolverExecution", "subsidizeFees",
   "sponsoredFeeComponents", "maxSubsidizationAmount", "subsidizeRent", "includedSwapSources", "excludedSwapSources",
   "includedOriginSwapSources", "includedDestinationSwapSources", "depositFeePayer", "maxRouteLength", "useSharedAccounts",
@@ -127,11 +162,13 @@ export const quoteSchema = {
   summary: "Quote",
   description:
     "A quote: fees, details, protocol.v2 (orderId, orderData, paymentDetails; orderSignature with includeProtocolData) and the steps " +
-    "to submit — an `approve` step only when the ERC-20 allowance is short, then the `deposit`. Routes: a currency to the same " +
-    "currency (native→native, ERC-20→ERC-20 of one symbol) across configured chains, or on one chain. " +
+    "to submit — an `approve` step only when the ERC-20 allowance is short, then the `deposit`. Routes: a bridge (a currency to " +
+    "itself across configured chains, or on one chain), a swap (two currencies a configured price source prices; slippageTolerance), " +
+    "and destination calls (`txs`) on either; `topupGas` adds destination gas for the recipient. Unknown body fields are ignored. " +
     "Expiry: the deposit must be mined by `expiresAt` (unix seconds; default 5 minutes after the quote; `ttl` may shorten it), " +
     "else it is refunded (ORDER_EXPIRED); no fill after `fillDeadline` (default 10 minutes later). " +
-    "400 UNSUPPORTED_CHAIN / UNSUPPORTED_CURRENCY / UNSUPPORTED_ROUTE / AMOUNT_TOO_LOW / INVALID_APP_FEES / PRICE_UNAVAILABLE / INVALID_REQUEST; " +
+    "400 UNSUPPORTED_CHAIN / UNSUPPORTED_CURRENCY / UNSUPPORTED_ROUTE / AMOUNT_TOO_LOW / INVALID_APP_FEES / PRICE_UNAVAILABLE / " +
+    "INSUFFICIENT_LIQUIDITY / INVALID_REQUEST; " +
     "503 SOLVER_NOT_CONFIGURED, CHAIN_UNAVAILABLE.",
   tags: ["Quotes"],
   body: QuoteBody,
@@ -139,44 +176,113 @@ export const quoteSchema = {
 };
 
 /**
+ * An address of the body, canonical: a mixed-case address must carry its own EIP-55 checksum
+ * (INVALID_ADDRESS: most likely a typo), and an address funds are paid to may not be the zero address
+ * (ZERO_ADDRESS_NOT_ALLOWED: they would be burned). All-lowercase and all-uppercase hex are unchecksummed.
+ */
+function bodyAddress(value: string, field: string, { payee }: { payee: boolean }) {
+  if (!hasValidChecksum(value)) throw new ServiceError("INVALID_ADDRESS", `body/${field} has a mixed-case EIP-55 checksum that does not match: check it for a typo`);
+  const address = canonicalAddress(value);
+  if (payee && address === ZERO_ADDRESS) throw new ServiceError("ZERO_ADDRESS_NOT_ALLOWED", `body/${field} may not be the zero address (funds sent there are burned)`);
+  return address;
+}
+
+/**
  * Body → the quote's request, decoded once: addresses canonical (lowercase), amounts and bps bigint,
- * defaults applied. Refuses what Ferry cannot do (UNSUPPORTED_ROUTE) and bps above 10000 (INVALID_REQUEST).
+ * calls typed, defaults applied. Runs before any quote work (solver check, chain reads): refuses
+ * amounts above 2^256 − 1 and bps above 10000 (INVALID_REQUEST), bad checksums and zero payees
+ * (above), and what Ferry cannot do (UNSUPPORTED_ROUTE).
  */
 export function toQuoteRequest(body: QuoteBody): QuoteRequest {
-  if (body.txs?.length) throw new ServiceError("UNSUPPORTED_ROUTE", "destination calls (txs) are not supported");
   if (body.authorizationList?.length) throw new ServiceError("UNSUPPORTED_ROUTE", "destination calls (authorizationList) are not supported");
   if (body.useDepositAddress) throw new ServiceError("UNSUPPORTED_ROUTE", "deposit addresses are not supported");
   const bps = (value: string, field: string) => {
     if (BigInt(value) > 10_000n) throw new ServiceError("INVALID_REQUEST", `body/${field} must be at most 10000 bps`);
     return BigInt(value);
   };
-  if (body.slippageTolerance !== undefined) bps(body.slippageTolerance, "slippageTolerance");
-  const user = canonicalAddress(body.user);
+  const uint256 = (value: string, field: string) => {
+    const amount = BigInt(value);
+    if (!fitsUint256(amount)) throw new ServiceError("INVALID_REQUEST", `body/${field} must be at most 2^256 - 1`);
+    return amount;
+  };
+  const amount = uint256(body.amount, "amount");
+  const user = bodyAddress(body.user, "user", { payee: true });
+  const recipient = body.recipient ? bodyAddress(body.recipient, "recipient", { payee: true }) : user;
+  const refundTo = body.refundTo ? bodyAddress(body.refundTo, "refundTo", { payee: true }) : user;
+  const originCurrency = bodyAddress(body.originCurrency, "originCurrency", { payee: false });
+  const destinationCurrency = bodyAddress(body.destinationCurrency, "destinationCurrency", { payee: false });
+  const appFees = (body.appFees ?? []).map((fee, i) => ({
+    recipient: bodyAddress(fee.recipient, `appFees/${i}/recipient`, { payee: true }),
+    bps: bps(fee.fee, `appFees/${i}/fee`),
+  }));
+  const calls = (body.txs ?? []).map((tx, i) => ({
+    to: bodyAddress(tx.to, `txs/${i}/to`, { payee: false }),
+    data: canonicalHex(tx.data ?? "0x"),
+    value: uint256(tx.value ?? "0", `txs/${i}/value`),
+  }));
   return {
     user,
-    recipient: body.recipient ? canonicalAddress(body.recipient) : user,
-    refundTo: body.refundTo ? canonicalAddress(body.refundTo) : user,
+    recipient,
+    refundTo,
     originChainId: body.originChainId,
-    originCurrency: canonicalAddress(body.originCurrency),
+    originCurrency,
     destinationChainId: body.destinationChainId,
-    destinationCurrency: canonicalAddress(body.destinationCurrency),
+    destinationCurrency,
     tradeType: body.tradeType,
-    amount: BigInt(body.amount),
-    appFees: (body.appFees ?? []).map((fee, i) => ({ recipient: canonicalAddress(fee.recipient), bps: bps(fee.fee, `appFees/${i}/fee`) })),
+    amount,
+    appFees,
     originGasOverhead: BigInt(body.originGasOverhead ?? 0),
     referrer: body.referrer ?? null,
     ...(body.ttl !== undefined && { ttlSeconds: body.ttl }),
+    ...(body.usePermit === true && { permit: body.permitKind ?? "auto" }),
+    ...(body.slippageTolerance !== undefined && { slippageToleranceBps: bps(body.slippageTolerance, "slippageTolerance") }),
+    calls,
+    ...(body.txsGasLimit !== undefined && { callsGasLimit: BigInt(body.txsGasLimit) }),
+    topupGas: body.topupGas === true,
+    ...(body.topupGasAmount !== undefined && { topupGasAmount: uint256(body.topupGasAmount, "topupGasAmount") }),
   };
 }
 
-export type QuoteRouteOptions = { quotes: QuoteService };
+/**
+ * The most a quote body may take: the largest body the schema admits is about 100 KiB (16 `txs` of
+ * 4 KiB of data); reading more only costs CPU (a 1 MiB body of 90,000 keys takes ~30 ms to parse).
+ * The app's `server.bodyLimitBytes`, when smaller, still applies.
+ */
+export const QUOTE_BODY_LIMIT_BYTES = 256 * 1024;
 
-export function registerQuoteRoute(app: FerryApp, { quotes }: QuoteRouteOptions): void {
-  app.post("/quote/v2", { schema: quoteSchema }, async (request) =>
-    quotes.quote(toQuoteRequest(request.body), {
-      includeOrderSignature: request.body.includeProtocolData === true,
-      apiKeyId: request.apiKey?.id ?? null,
-      log: request.log,
-    }),
-  );
+export type QuoteRouteOptions = {
+  quotes: QuoteService;
+  /** The API key an operator tied a referrer to (`ferry keys referrer`); absent → no referrer attribution. */
+  referrers?: { keyIdForReferrer(referrer: string): Promise<string | undefined> };
+};
+
+/** How long a quote waits for its chain reads: a hanging RPC answers 503 CHAIN_UNAVAILABLE (Retry-After) after this. */
+export const QUOTE_CHAIN_READS_MS = 5_000;
+
+/**
+ * The API key a quote is stored under: the `x-api-key` header's; else, for an anonymous quote, the key
+ * the operator tied the body's `referrer` to — the official client sends its `source` as `referrer` on
+ * every quote but `x-api-key` only to the reference's own hosts, so this is how its requests reach
+ * their app's webhooks. Attribution only (no rate limit, no privilege); null when neither.
+ */
+async function attributedKeyId(request: { apiKey?: { id: string } | undefined; body: QuoteBody }, referrers: QuoteRouteOptions["referrers"]): Promise<string | null> {
+  if (request.apiKey) return request.apiKey.id;
+  if (!referrers || !request.body.referrer) return null;
+  return (await referrers.keyIdForReferrer(request.body.referrer)) ?? null;
+}
+
+export function registerQuoteRoute(app: FerryApp, { quotes, referrers }: QuoteRouteOptions): void {
+  const bodyLimit = Math.min(app.initialConfig.bodyLimit ?? QUOTE_BODY_LIMIT_BYTES, QUOTE_BODY_LIMIT_BYTES);
+  app.post("/quote/v2", { schema: quoteSchema, bodyLimit }, async (request, reply) => {
+    const quoteRequest = toQuoteRequest(request.body);
+    const apiKeyId = await attributedKeyId(request, referrers);
+    try {
+      return await withRpcDeadline(QUOTE_CHAIN_READS_MS, "POST /quote/v2", () =>
+        quotes.quote(quoteRequest, { includeOrderSignature: request.body.includeProtocolData === true, apiKeyId, log: request.log }),
+      );
+    } catch (error) {
+      if (isFerryError(error) && error.code === "CHAIN_UNAVAILABLE") reply.header("retry-after", String(QUOTE_CHAIN_READS_MS / 1000));
+      throw error;
+    }
+  });
 }

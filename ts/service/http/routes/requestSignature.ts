@@ -49,6 +49,9 @@ export const AttestationRecord = Type.Object(
       destinationUser: Type.String(),
     }),
     signature: Hex,
+    signer: Type.String({
+      description: "Ferry's addition: the address `signature` (and the fill attestation's) recovers to — the attester key, also in /chains attestationSigners",
+    }),
     fillAttestation: Type.Optional(
       Type.Object(
         {
@@ -117,8 +120,9 @@ export function registerRequestSignatureRoute(
       destinationChainId: intent.destinationChainId,
       destinationUser: intent.recipient,
     };
+    const signer = attester.address;
     const receiver = options.chains.find((c) => c.id === intent.destinationChainId)?.contracts.attestedReceiver;
-    if (!receiver) return { requestData, signature };
+    if (!receiver) return { requestData, signature, signer };
     const v2 = fillAttestationOf(intent, canonicalAddress(receiver));
     const attestation = {
       requestId: v2.requestId,
@@ -134,6 +138,6 @@ export function registerRequestSignatureRoute(
       deadline: decimal(v2.deadline),
       receiver: v2.receiver,
     };
-    return { requestData, signature, fillAttestation: { attestation, signature: await signAttestationDigest(attester, fillDigest(v2)) } };
+    return { requestData, signature, signer, fillAttestation: { attestation, signature: await signAttestationDigest(attester, fillDigest(v2)) } };
   });
 }

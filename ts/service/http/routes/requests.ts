@@ -5,15 +5,21 @@
  * service did not produce, or one from another sort order, is 400 INVALID_CURSOR.
  *
  * Filters with nothing to match in Ferry: `depositAddress` (no deposit addresses) answers an empty
- * page; `privateChainsToInclude`, `includeChildRequests` and `includeAuthenticatedData` are accepted
- * and ignored. `apiKey` takes the plaintext key and filters by its id; an unknown or revoked key
- * answers an empty page.
+ * page; `privateChainsToInclude` and `includeChildRequests` are accepted and ignored.
+ *
+ * Visibility (docs/api.md): request records are public — the spec's fields only, for anyone. What
+ * belongs to an integrator is asked for with its key in the `x-api-key` header, never in the URL:
+ * - `apiKey` filters by an API key *id* (`key_…`) and only by the caller's own: without `x-api-key`
+ *   401 API_KEY_REQUIRED, another key's id 403 API_KEY_FORBIDDEN. A plaintext key (`ferry_…`) in the
+ *   query is 400 API_KEY_IN_URL, refused without being looked up (and redacted from the request log).
+ * - `includeAuthenticatedData=true` needs `x-api-key` (else 401 API_KEY_REQUIRED) and adds `referrer`
+ *   to the records of requests quoted with the caller's key.
+ * - `includeOrderData=true` reads the page's orders in one query.
  */
 import { Type, type Static } from "typebox";
 import type { Store } from "../../store/createStore.ts";
 import { InvalidCursorError } from "../../store/errors.ts";
 import { LIST_LIMIT, type RequestFilters } from "../../store/listRequests.ts";
-import type { ApiKeyVerifier } from "../../store/apiKeys.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { commonErrorResponses } from "../httpErrors.ts";
 import { RequestRecord, RequestStatusSchema, toRequestRecord } from "../../model/publicRecords.ts";
@@ -46,7 +52,9 @@ export const RequestsQuery = Type.Object(
     includeChildRequests: Type.Optional(Bool),
     includeAuthenticatedData: Type.Optional(Bool),
     status: Type.Optional(RequestStatusSchema),
-    apiKey: Type.Optional(Str(256, "Requests created with this API key")),
+    apiKey: Type.Optional(
+      Str(256, "The id (key_…) of the caller's own API key (sent in x-api-key): its requests only. Never the key itself: a key in a URL is refused (API_KEY_IN_URL)"),
+    ),
     sortBy: Type.Optional(Type.Union([Type.Literal("createdAt"), Type.Literal("updatedAt")], { default: "createdAt" })),
     sortDirection: Type.Optional(Type.Union([Type.Literal("asc"), Type.Literal("desc")], { default: "desc" })),
   },
@@ -67,9 +75,22 @@ export const requestsSchema = {
   },
 };
 
-export function registerRequestsRoute(app: FerryApp, options: { store: Store; apiKeys: ApiKeyVerifier }): void {
+/** API key ids as `ferry keys create` makes them (../../store/apiKeys.ts); anything else in `apiKey` is not an id. */
+const API_KEY_ID = /^key_[0-9a-f]{16}$/;
+
+export function registerRequestsRoute(app: FerryApp, options: { store: Store }): void {
   app.get("/requests/v2", { schema: requestsSchema }, async (request) => {
     const q = request.query;
+    const caller = request.apiKey;
+    if (q.apiKey !== undefined) {
+      if (!API_KEY_ID.test(q.apiKey)) {
+        throw new ServiceError("API_KEY_IN_URL", "apiKey takes an API key id (key_…), never the key: send the key in the x-api-key header (and rotate one that was sent in a URL)");
+      }
+      if (!caller) throw new ServiceError("API_KEY_REQUIRED", "the apiKey filter needs the caller's key in the x-api-key header");
+      if (caller.id !== q.apiKey) throw new ServiceError("API_KEY_FORBIDDEN", "the apiKey filter may only name the caller's own API key");
+    }
+    const authenticated = q.includeAuthenticatedData === "true";
+    if (authenticated && !caller) throw new ServiceError("API_KEY_REQUIRED", "includeAuthenticatedData needs the caller's key in the x-api-key header");
     if (q.depositAddress !== undefined) return { requests: [] };
     const filters: RequestFilters = {
       // The validator does not apply schema defaults: apply them here.
@@ -90,12 +111,8 @@ export function registerRequestsRoute(app: FerryApp, options: { store: Store; ap
       ...(q.endBlock !== undefined && { endBlock: q.endBlock }),
       ...(q.referrer !== undefined && { referrer: q.referrer }),
       ...(q.status !== undefined && { status: q.status as RequestFilters["status"] }),
+      ...(q.apiKey !== undefined && { apiKey: q.apiKey }),
     };
-    if (q.apiKey !== undefined) {
-      const key = await options.apiKeys.verify(q.apiKey);
-      if (!key) return { requests: [] };
-      filters.apiKey = key.id;
-    }
     let page;
     try {
       page = await options.store.listRequests(filters);
@@ -103,13 +120,9 @@ export function registerRequestsRoute(app: FerryApp, options: { store: Store; ap
       if (error instanceof InvalidCursorError) throw new ServiceError("INVALID_CURSOR", error.message);
       throw error;
     }
-    const includeOrderData = q.includeOrderData === "true";
-    const requests = await Promise.all(
-      page.requests.map(async (stored) => {
-        if (!includeOrderData) return toRequestRecord(stored);
-        const quote = await options.store.getQuote(stored.id);
-        return toRequestRecord(stored, quote?.orderData);
-      }),
+    const orders = q.includeOrderData === "true" ? await options.store.getOrderDataByRequestIds(page.requests.map((r) => r.id)) : undefined;
+    const requests = page.requests.map((stored) =>
+      toRequestRecord(stored, orders?.get(stored.id), authenticated && caller !== undefined && stored.apiKeyId === caller.id),
     );
     return { requests, ...(page.continuation !== undefined && { continuation: page.continuation }) };
   });

@@ -62,11 +62,17 @@ export const transactionsIndexSchema = {
 
 export function registerTransactionsIndexRoute(app: FerryApp, options: { indexer: TransactionIndexer }): void {
   const { indexer } = options;
-  app.post("/transactions/index", { schema: transactionsIndexSchema }, async (request) => {
-    const chainId = Number(request.body.chainId);
+  app.post("/transactions/index", { schema: transactionsIndexSchema }, async (request) =>
+    indexTransactionNow(indexer, Number(request.body.chainId), canonicalHex(request.body.txHash), request.log as Logger),
+  );
+}
+
+/** Indexes one transaction through `indexer` and says what happened (shared with POST /transactions/single). */
+export async function indexTransactionNow(indexer: TransactionIndexer, chainId: number, txHash: Hex, log: Logger): Promise<{ message: string; requestIds: string[] }> {
+  {
     if (!indexer.supports(chainId)) throw new ServiceError("UNKNOWN_CHAIN", `chain ${chainId} is not supported`);
     try {
-      const result = await indexer.index(chainId, canonicalHex(request.body.txHash), request.log as Logger);
+      const result = await indexer.index(chainId, txHash, log);
       const message =
         result.state === "indexed"
           ? result.requestIds.length > 0
@@ -76,8 +82,8 @@ export function registerTransactionsIndexRoute(app: FerryApp, options: { indexer
       return { message, requestIds: result.requestIds };
     } catch (error) {
       if (isFerryError(error)) throw error;
-      request.log.warn({ chainId, err: { message: (error as { shortMessage?: string }).shortMessage ?? "rpc error" } }, "transactions/index: chain read failed");
+      log.warn({ chainId, err: { message: (error as { shortMessage?: string }).shortMessage ?? "rpc error" } }, "transactions/index: chain read failed");
       throw new ServiceError("CHAIN_UNAVAILABLE", `chain ${chainId} is unavailable; retry later`, { cause: error });
     }
-  });
+  }
 }

@@ -1,0 +1,155 @@
+/**
+ * End to end: destination calls (`txs`) and the gas top-up on the devnet.
+ * - bridge fUSD 31337 → 31338 and deposit it into the ERC-4626 vault (ts/devnet/devnetMarket.ts) in
+ *   one intent: the calls approve the vault and deposit for the user; what they leave goes to the
+ *   refund recipient; the requestId is the calls' commitment, the order carries them;
+ * - a reverting call (a deposit above the vault's cap: ERC4626ExceededMaxDeposit) is caught by the
+ *   fill's simulation: failure → refund with EXECUTION_REVERTED and the decoded revert in `details`;
+ * - `topupGas`: an fUSD bridge whose recipient also gets destination ETH.
+ */
+import { expect } from "chai";
+import { encodeFunctionData, erc20Abi, parseAbi, type Address } from "viem";
+import type { Quote } from "../../ts/client/apiTypes.ts";
+import { callsRequestId } from "../../ts/core/destinationCalls.ts";
+import { waitForRequest } from "../../ts/client/waitForRequest.ts";
+import { DEVNET_VAULT_CAP } from "../../ts/devnet/devnetMarket.ts";
+import { DESTINATION, ORIGIN, freshRecipient, startE2eDevnet, type E2eDevnet } from "./e2eDevnet.ts";
+
+const VAULT_ABI = parseAbi(["function deposit(uint256 assets, address receiver) returns (uint256)", "function balanceOf(address) view returns (uint256)", "function convertToAssets(uint256) view returns (uint256)"]);
+
+describe("e2e: destination calls and gas top-up", function () {
+  this.timeout(240_000);
+  let devnet: E2eDevnet;
+  let fusd: Address;
+  let vault: Address;
+
+  before(async function () {
+    this.timeout(150_000);
+    devnet = await startE2eDevnet();
+    fusd = devnet.destination.file.contracts.stablecoin!;
+    vault = devnet.destination.file.contracts.vault!;
+  });
+  after(async () => devnet?.close());
+
+  const fusdOf = (chain: "origin" | "destination", address: Address) =>
+    devnet[chain].publicClient.readContract({ address: fusd, abi: erc20Abi, functionName: "balanceOf", args: [address] });
+
+  /** The user's calls: approve the vault for `amount`, deposit `amount` for `owner`. */
+  const vaultCalls = (amount: bigint, owner: Address) => [
+    { to: fusd, data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [vault, amount] }), value: "0" },
+    { to: vault, data: encodeFunctionData({ abi: VAULT_ABI, functionName: "deposit", args: [amount, owner] }), value: "0" },
+  ];
+
+  const callQuote = (user: Address, amount: bigint, txs: ReturnType<typeof vaultCalls>, tradeType = "EXACT_OUTPUT"): Promise<Quote> =>
+    devnet.client.getQuote({
+      user,
+      recipient: user,
+      originChainId: ORIGIN,
+      destinationChainId: DESTINATION,
+      originCurrency: fusd,
+      destinationCurrency: fusd,
+      amount: amount.toString(),
+      tradeType,
+      txs,
+    });
+
+  it("bridges fUSD and deposits it into the vault in one intent; leftovers go to the refund recipient", async () => {
+    const user = devnet.users[0]!;
+    const amount = 500_000_000n; // 500 fUSD arrive on 31338
+    const deposit = 400_000_000n; // the calls put 400 into the vault: 100 are left for the sweep
+    const quote = await callQuote(user.address, amount, vaultCalls(deposit, user.address));
+    const requestId = quote.steps.at(-1)!.requestId as `0x${string}`;
+    const calls = vaultCalls(deposit, user.address).map((c) => ({ to: c.to.toLowerCase() as Address, data: c.data, value: 0n }));
+    expect(requestId).to.equal(callsRequestId(quote.protocol.v2.orderId as `0x${string}`, calls, [fusd.toLowerCase() as Address]));
+    expect(quote.protocol.v2.orderData.output.calls).to.have.length(2);
+    expect(quote.details.operation).to.equal("bridge");
+
+    const before = await fusdOf("destination", user.address);
+    const result = await devnet.client.executeQuote({ quote, walletClient: devnet.origin.wallet(user), pollIntervalMs: 200, timeoutMs: 120_000 });
+    expect(result.status.status).to.equal("success");
+    const shares = await devnet.destination.publicClient.readContract({ address: vault, abi: VAULT_ABI, functionName: "balanceOf", args: [user.address] });
+    expect(await devnet.destination.publicClient.readContract({ address: vault, abi: VAULT_ABI, functionName: "convertToAssets", args: [shares] })).to.equal(deposit);
+    expect((await fusdOf("destination", user.address)) - before).to.equal(amount - deposit);
+    const multicaller = devnet.destination.file.contracts.multicaller!;
+    expect(await fusdOf("destination", multicaller)).to.equal(0n);
+  });
+
+  it("a reverting call ends in refund with EXECUTION_REVERTED and the decoded revert", async () => {
+    const user = devnet.users[1]!;
+    const cap = DEVNET_VAULT_CAP; // 10,000 fUSD
+    const amount = cap + 1_000_000n; // one fUSD above the vault's per-deposit cap
+    const quote = await callQuote(user.address, amount, vaultCalls(amount, user.address));
+    const requestId = quote.steps.at(-1)!.requestId;
+    const before = await fusdOf("origin", user.address);
+    const seen: string[] = [];
+    await devnet.client
+      .executeQuote({ quote, walletClient: devnet.origin.wallet(user), pollIntervalMs: 100, timeoutMs: 120_000, onProgress: (p) => p.status && seen.push(p.status.status) })
+      .catch(() => undefined);
+    const status = await waitForRequest({ client: devnet.client, requestId, pollIntervalMs: 200, timeoutMs: 60_000, until: (s) => s.status === "refund" });
+    expect(status).to.include({ status: "refund", failReason: "EXECUTION_REVERTED" });
+    expect(status.details).to.deep.include({ error: "CallReverted", callIndex: 1 });
+    expect(status.details!.revert).to.deep.include({ type: "customError", name: "ERC4626ExceededMaxDeposit", label: "ERC4626ExceededMaxDeposit" });
+    expect((status.details!.revert as { args: Record<string, string> }).args).to.deep.equal({ receiver: user.address, assets: amount.toString(), max: cap.toString() });
+    // A refund in progress is never shown as `failure`.
+    expect(seen).to.not.include("failure");
+    // The deposit came back in full (fUSD pays no gas).
+    expect(await fusdOf("origin", user.address)).to.equal(before);
+  });
+
+  it("calls that need more gas than txsGasLimit priced are not sent: refund with SWAP_USES_TOO_MUCH_GAS", async () => {
+    const user = devnet.users[3]!;
+    const amount = 20_000_000n;
+    const quote = await devnet.client.getQuote({
+      user: user.address,
+      recipient: user.address,
+      originChainId: ORIGIN,
+      destinationChainId: DESTINATION,
+      originCurrency: fusd,
+      destinationCurrency: fusd,
+      amount: amount.toString(),
+      tradeType: "EXACT_OUTPUT",
+      txs: vaultCalls(amount, user.address),
+      txsGasLimit: 21_000,
+    });
+    const requestId = quote.steps.at(-1)!.requestId;
+    await devnet.client.executeQuote({ quote, walletClient: devnet.origin.wallet(user), pollIntervalMs: 200, timeoutMs: 120_000 }).catch(() => undefined);
+    const status = await waitForRequest({ client: devnet.client, requestId, pollIntervalMs: 200, timeoutMs: 60_000, until: (s) => s.status === "refund" });
+    expect(status).to.include({ status: "refund", failReason: "SWAP_USES_TOO_MUCH_GAS" });
+    expect(BigInt(status.details!.gasEstimate as string) > BigInt(status.details!.gasLimit as string)).to.equal(true);
+    expect(await devnet.destination.publicClient.readContract({ address: vault, abi: VAULT_ABI, functionName: "balanceOf", args: [user.address] })).to.equal(0n);
+  });
+
+  it("topupGas: an fUSD bridge whose recipient also gets destination ETH", async () => {
+    const user = devnet.users[2]!;
+    const recipient = freshRecipient();
+    const topup = 3n * 10n ** 15n; // 0.003 ETH
+    const quote = await devnet.client.getQuote({
+      user: user.address,
+      recipient,
+      originChainId: ORIGIN,
+      destinationChainId: DESTINATION,
+      originCurrency: fusd,
+      destinationCurrency: fusd,
+      amount: (50n * 10n ** 6n).toString(),
+      tradeType: "EXACT_INPUT",
+      topupGas: true,
+      topupGasAmount: topup.toString(),
+    });
+    const plain = await devnet.client.getQuote({
+      user: user.address,
+      recipient,
+      originChainId: ORIGIN,
+      destinationChainId: DESTINATION,
+      originCurrency: fusd,
+      destinationCurrency: fusd,
+      amount: (50n * 10n ** 6n).toString(),
+      tradeType: "EXACT_INPUT",
+    });
+    // The top-up (0.003 ETH ≈ 9 fUSD) is paid from the deposit, in relayerGas.
+    expect(BigInt(plain.details.currencyOut.amount) - BigInt(quote.details.currencyOut.amount) > 9_000_000n).to.equal(true);
+    const result = await devnet.client.executeQuote({ quote, walletClient: devnet.origin.wallet(user), pollIntervalMs: 200, timeoutMs: 120_000 });
+    expect(result.status.status).to.equal("success");
+    expect(await devnet.destination.publicClient.getBalance({ address: recipient })).to.equal(topup);
+    expect(await fusdOf("destination", recipient)).to.equal(BigInt(quote.details.currencyOut.amount));
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * The operator's parked-request operations: list them, and unpark one once its cause is fixed (the
+ * solver picks it up at its next tick). Unparking an unknown request is REQUEST_NOT_FOUND, one that is
+ * not parked REQUEST_NOT_PARKED.
+ */
+import { ServiceError } from "../errors/serviceError.ts";
+import type { Queryable } from "../store/engine.ts";
+import { RequestNotFoundError } from "../store/errors.ts";
+import { parkedRequestStore, type ParkedRequest } from "../store/parkedRequests.ts";
+
+export type ParkedAdmin = {
+  listParkedRequests(limit?: number): Promise<ParkedRequest[]>;
+  unparkRequest(requestId: string): Promise<ParkedRequest>;
+};
+
+export function parkedAdmin(store: { engine: Queryable }): ParkedAdmin {
+  const parked = parkedRequestStore(store);
+  return {
+    listParkedRequests: (limit) => parked.listParkedRequests(limit),
+    async unparkRequest(requestId) {
+      const id = requestId.toLowerCase();
+      const cleared = await parked.unparkRequest(id);
+      if (cleared) return cleared;
+      const { rows } = await store.engine.query("SELECT 1 FROM requests WHERE id = $1", [id]);
+      if (rows.length === 0) throw new RequestNotFoundError(id);
+      throw new ServiceError("REQUEST_NOT_PARKED", `request ${id} is not parked`);
+    },
+  };
+}

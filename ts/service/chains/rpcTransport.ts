@@ -1,0 +1,272 @@
+/**
+ * One chain's viem transport over several RPC URLs: every call bounded by a per-attempt timeout (and
+ * by the enclosing deadline, ./rpcDeadline.ts), failed over to the next URL when the URL (not the
+ * request) failed, retried in rounds with jittered exponential backoff, the URLs ordered by health
+ * (./rpcHealth.ts: cooling down after failures, stale when their head lags the others', stability and
+ * latency). Metrics per URL (./chainMetrics.ts), labelled with the redacted URL.
+ *
+ * Why not viem's `fallback({rank})`: its ranking pings each URL and scores latency and stability
+ * only. A node that answers quickly but is hundreds of blocks behind ranks first, and a log read up to
+ * block n that such a node serves comes back empty rather than failing — the indexer would record
+ * "no deposits" and move its checkpoint past them. Here heads are compared across URLs (a lazy probe
+ * of all of them every few seconds, plus every `eth_blockNumber` answer), a read that needs block n
+ * goes only to a URL that has it, and a "not found" from a URL behind the others is asked again
+ * elsewhere.
+ *
+ * What is failed over (./rpcErrors.ts isEndpointFault): refused or dropped connections, timeouts,
+ * HTTP errors, JSON-RPC internal / rate-limit / unavailable errors, "header not found". A request's
+ * own answer (a revert, "nonce too low", a log range the provider refuses) is thrown at once. A raw
+ * transaction that one URL took before timing out and another calls "already known" is sent: its
+ * hash is returned.
+ */
+import { createTransport, HttpRequestError, keccak256, RpcRequestError, TimeoutError, type Hex, type Transport } from "viem";
+import { getHttpRpcClient, type HttpRpcClient } from "viem/utils";
+import type { RpcSettings } from "../config/configSchema.ts";
+import { redactRpcUrl } from "../config/redactConfig.ts";
+import { ServiceError } from "../errors/serviceError.ts";
+import type { ChainMetrics } from "./chainMetrics.ts";
+import { faultKind, isEndpointFault } from "./rpcErrors.ts";
+import { currentRpcDeadline, RpcDeadlineExceededError } from "./rpcDeadline.ts";
+import {
+  bestHead,
+  isCooling,
+  isHealthy,
+  isStale,
+  newEndpointHealth,
+  rankEndpoints,
+  recordAnswer,
+  recordFailure,
+  recordHead,
+  retryDelayMs,
+  type EndpointHealth,
+} from "./rpcHealth.ts";
+
+export type RpcTransportOptions = {
+  chainId: number;
+  urls: readonly string[];
+  settings: RpcSettings;
+  metrics?: ChainMetrics;
+  /** How often all URLs' heads are compared, at most (a probe runs only while calls are made). Default max(2 s, timeoutMs). */
+  probeIntervalMs?: number;
+  now?: () => number;
+  random?: () => number;
+};
+
+export type RpcEndpoints = {
+  /** The viem transport: one instance shared by the chain's public and wallet clients (one health state). */
+  transport: Transport;
+  /** Each URL's health as now scored (redacted labels). */
+  health(): EndpointHealth[];
+  /** The URL indexes in the order a plain call would try them now. */
+  order(): number[];
+};
+
+/** No URL of the chain has the block a read needs: every one that answered is behind it. */
+export class RpcBlockNotAvailableError extends ServiceError {
+  constructor(chainId: number, block: bigint) {
+    super("RPC_BLOCK_NOT_AVAILABLE", `no RPC URL of chain ${chainId} has block ${block} yet`);
+  }
+}
+
+type Endpoint = { index: number; label: string; client: HttpRpcClient };
+type Body = { method: string; params?: unknown };
+
+/** The block a read needs its node to have, when it names one by number. */
+export function blockNeeded(method: string, params: unknown): bigint | undefined {
+  const list = Array.isArray(params) ? params : [];
+  const asBlock = (value: unknown) => (typeof value === "string" && /^0x[0-9a-f]{1,16}$/i.test(value) ? BigInt(value) : undefined);
+  switch (method) {
+    case "eth_getLogs": {
+      const filter = list[0] as { toBlock?: unknown; blockHash?: unknown } | undefined;
+      return filter && filter.blockHash === undefined ? asBlock(filter.toBlock) : undefined;
+    }
+    case "eth_getBlockByNumber":
+      return asBlock(list[0]);
+    case "eth_call":
+    case "eth_getBalance":
+    case "eth_getCode":
+    case "eth_getTransactionCount":
+      return asBlock(list[1]);
+    case "eth_getStorageAt":
+      return asBlock(list[2]);
+    default:
+      return undefined;
+  }
+}
+
+/** Reads whose `null` may only mean "this node has not seen it yet". */
+const NULL_MAY_BE_STALE = new Set(["eth_getTransactionReceipt", "eth_getTransactionByHash", "eth_getBlockByNumber", "eth_getBlockByHash"]);
+
+export function createRpcEndpoints(options: RpcTransportOptions): RpcEndpoints {
+  const { chainId, settings, metrics } = options;
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const probeIntervalMs = options.probeIntervalMs ?? Math.max(2_000, settings.timeoutMs);
+  const endpoints: Endpoint[] = options.urls.map((url, index) => {
+    const label = `${index}:${redactRpcUrl(url)}`;
+    return { index, label, client: getHttpRpcClient(url) };
+  });
+  let health: EndpointHealth[] = endpoints.map((e) => newEndpointHealth(e.index, e.label));
+  let lastProbe = Number.NEGATIVE_INFINITY;
+  const labels = (e: Endpoint) => ({ chain_id: String(chainId), rpc: e.label });
+
+  const update = (index: number, next: EndpointHealth) => {
+    health = health.map((h) => (h.index === index ? next : h));
+    if (metrics) {
+      const at = now();
+      for (const e of endpoints) {
+        const h = health[e.index]!;
+        metrics.rpcUp.set(labels(e), isHealthy(h, health, at, settings.maxHeadLagBlocks) ? 1 : 0);
+        if (h.head !== null) metrics.rpcHead.set(labels(e), Number(h.head));
+      }
+    }
+  };
+
+  /** One attempt at one URL, its errors carrying the redacted URL only. */
+  const attempt = async (e: Endpoint, body: Body, timeout: number): Promise<unknown> => {
+    let response;
+    try {
+      response = await e.client.request({ body: { method: body.method, params: body.params as unknown[] | undefined }, timeout });
+    } catch (error) {
+      if (error instanceof TimeoutError) throw new TimeoutError({ body, url: e.label });
+      if (error instanceof RpcRequestError) throw new RpcRequestError({ body, error: { code: error.code, message: error.details, data: error.data }, url: e.label });
+      if (error instanceof HttpRequestError) {
+        throw new HttpRequestError({ body, url: e.label, ...(error.status !== undefined && { status: error.status }), ...(error.details && { details: error.details }), ...(error.cause instanceof Error && { cause: error.cause }) });
+      }
+      throw new HttpRequestError({ body, url: e.label, ...(error instanceof Error && { cause: error }) });
+    }
+    if (response.error) throw new RpcRequestError({ body, error: response.error, url: e.label });
+    return response.result;
+  };
+
+  /** Calls one URL, recording the outcome in its health and metrics. */
+  const call = async (e: Endpoint, body: Body, timeout: number): Promise<unknown> => {
+    const started = now();
+    try {
+      const result = await attempt(e, body, timeout);
+      update(e.index, recordAnswer(health[e.index]!, now() - started));
+      metrics?.rpcRequests.inc({ ...labels(e), outcome: "ok" });
+      if (body.method === "eth_blockNumber" && typeof result === "string") {
+        update(e.index, recordHead(health[e.index]!, BigInt(result), now()));
+        // A head far behind the others' (probes included): counted against the URL.
+        if (isStale(health[e.index]!, bestHead(health, now()), settings.maxHeadLagBlocks)) metrics?.rpcErrors.inc({ ...labels(e), kind: "stale" });
+      }
+      return result;
+    } catch (error) {
+      if (isEndpointFault(error)) {
+        update(e.index, recordFailure(health[e.index]!, now()));
+        metrics?.rpcRequests.inc({ ...labels(e), outcome: "error" });
+        metrics?.rpcErrors.inc({ ...labels(e), kind: faultKind(error) });
+      } else {
+        update(e.index, recordAnswer(health[e.index]!, now() - started));
+        metrics?.rpcRequests.inc({ ...labels(e), outcome: "answered_error" });
+      }
+      throw error;
+    }
+  };
+
+  /** Compares every URL's head (not awaited by the call that triggers it; errors count against the URL). */
+  const maybeProbe = () => {
+    if (endpoints.length < 2 || now() - lastProbe < probeIntervalMs) return;
+    lastProbe = now();
+    for (const e of endpoints) void call(e, { method: "eth_blockNumber", params: [] }, settings.timeoutMs).catch(() => {});
+  };
+
+  const remainingMs = (method: string, cause?: unknown): number => {
+    const scope = currentRpcDeadline();
+    if (!scope) return Number.POSITIVE_INFINITY;
+    const left = scope.deadline - now();
+    if (left <= 0) throw new RpcDeadlineExceededError(scope.what, method, { cause });
+    return left;
+  };
+
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /** Whether URL `index` reported a head beyond every URL in `than`'s. */
+  const isAhead = (index: number, than: ReadonlySet<number>): boolean => {
+    const head = health[index]!.head;
+    if (head === null || isCooling(health[index]!, now())) return false;
+    for (const other of than) if ((health[other]!.head ?? -1n) >= head) return false;
+    return true;
+  };
+  /** Whether some URL other than `index` (and those tried) is known to be ahead of it. */
+  const aheadOf = (index: number, tried: ReadonlySet<number>): boolean => {
+    const seen = new Set([...tried, index]);
+    return endpoints.some((e) => !seen.has(e.index) && isAhead(e.index, seen));
+  };
+
+  const request = async ({ method, params }: Body): Promise<unknown> => {
+    maybeProbe();
+    const needs = blockNeeded(method, params);
+    let lastError: unknown;
+    let staleAnswer: { result: unknown } | undefined;
+    for (let round = 0; round <= settings.retryCount; round++) {
+      if (round > 0) {
+        const left = remainingMs(method, lastError);
+        await sleep(Math.min(left, retryDelayMs(round, settings.retryDelayMs, random())));
+      }
+      const ranked = rankEndpoints(health, now(), { maxHeadLagBlocks: settings.maxHeadLagBlocks, ...(needs !== undefined && { needsBlock: needs }) });
+      const tried = new Set<number>();
+      for (const index of [...ranked.order, ...ranked.behind]) {
+        const e = endpoints[index]!;
+        // After a "not found", only a URL known to be further ahead is worth asking.
+        if (staleAnswer && method !== "eth_blockNumber" && !isAhead(index, tried)) continue;
+        const timeout = Math.min(settings.timeoutMs, remainingMs(method, lastError));
+        try {
+          if (needs !== undefined) {
+            const h = health[index]!;
+            // Learn (or refresh) the head of a URL before giving it a read up to a block it may not have.
+            if ((h.head === null || h.head < needs) && endpoints.length > 1) {
+              const head = BigInt((await call(e, { method: "eth_blockNumber", params: [] }, timeout)) as string);
+              if (head < needs) {
+                metrics?.rpcErrors.inc({ ...labels(e), kind: "stale" });
+                continue;
+              }
+            }
+          }
+          const result = await call(e, { method, params }, Math.min(settings.timeoutMs, remainingMs(method, lastError)));
+          const best = bestHead(health, now());
+          if (method === "eth_blockNumber" && isStale(health[index]!, best, settings.maxHeadLagBlocks)) {
+            // A head far behind the others': ask another URL, keep this answer as the last resort.
+            staleAnswer ??= { result };
+            continue;
+          }
+          if (result === null && NULL_MAY_BE_STALE.has(method) && aheadOf(index, tried)) {
+            // "Not found" from a URL behind another one's head: that one may have it.
+            staleAnswer ??= { result };
+            tried.add(index);
+            continue;
+          }
+          return result;
+        } catch (error) {
+          if (error instanceof RpcDeadlineExceededError) throw error;
+          if (method === "eth_sendRawTransaction" && /already known|known transaction|already imported/i.test(String((error as Error).message))) {
+            // Another URL already took this very transaction (the first attempt timed out after sending it).
+            return keccak256((params as Hex[])[0]!);
+          }
+          if (!isEndpointFault(error)) throw error;
+          lastError = error;
+        }
+      }
+      if (staleAnswer) return staleAnswer.result;
+    }
+    if (needs !== undefined && lastError === undefined) throw new RpcBlockNotAvailableError(chainId, needs);
+    throw lastError;
+  };
+
+  const transport: Transport = () =>
+    createTransport({
+      key: "ferry",
+      name: "Ferry RPC",
+      type: "ferry",
+      retryCount: 0,
+      timeout: settings.timeoutMs,
+      request: request as Parameters<typeof createTransport>[0]["request"],
+    });
+
+  return {
+    transport,
+    health: () => health,
+    order: () => rankEndpoints(health, now(), { maxHeadLagBlocks: settings.maxHeadLagBlocks }).order,
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * The status route's cache: the serialized Status record of each requestId polled recently, so a poll
+ * costs no database read (on PGlite a read is ~0.5–1.5 ms of a single-threaded engine: the status
+ * route's throughput was 0.05× a trivial route's).
+ *
+ * Correct across processes, with a stated bound:
+ * - **This process's writes** (the solver, `POST /transactions/index`, … through this store) evict the
+ *   request's entry as they commit (`store.onRequestsChanged`); a read that started before such a write
+ *   is not cached (a write counter is compared before and after the read), so a stale row never
+ *   replaces a fresh eviction.
+ * - **Other processes' writes** (replicas on one PostgreSQL, the solver in another process) are found
+ *   by a refresh every `refreshMs` (default 250 ms): one indexed query for the requests whose
+ *   `updated_at` is at most `lookbackMs` (5 s) old. An entry is evicted when it was built from an older
+ *   `updatedAt`, or from the same one but by a read that started before the first refresh that saw
+ *   that write had finished (two writes in one millisecond share an `updated_at`). Every write of a
+ *   request's public fields sets `updated_at`, so another process's change is served at most about
+ *   `refreshMs` + one query late (two refresh intervals in the worst interleaving), provided the
+ *   writer's clock is within `lookbackMs` of ours and its transaction committed within `lookbackMs` of
+ *   its timestamp. Whatever happens, no entry is served older than `maxAgeMs` (30 s): the bound when
+ *   those conditions fail.
+ * - A quoted requestId without a request row yet is cached as `waiting` (from the quote) the same way:
+ *   the row's creation is a write like any other. Unknown ids are not cached (404 reads the database).
+ */
+import { LRUCache } from "lru-cache";
+import type { Store } from "../store/createStore.ts";
+import { quoteStatusRecord, toStatusRecord } from "../model/publicRecords.ts";
+import { SILENT_LOG, errorFields, type Logger } from "../logging/logger.ts";
+
+export type StatusRecordCacheOptions = {
+  store: Pick<Store, "getRequest" | "getQuote" | "listRequestsUpdatedSince" | "onRequestsChanged">;
+  /** How often other processes' writes are looked up; 0 disables the cache (every read goes to the store). */
+  refreshMs: number;
+  /** How far back each refresh looks (writers' clock skew and commit lag it absorbs). Default 5 s. */
+  lookbackMs?: number;
+  /** No entry is served older than this. Default 30 s. */
+  maxAgeMs?: number;
+  maxEntries?: number;
+  log?: Logger;
+  /** Unix ms. Default: the system clock. */
+  now?: () => number;
+};
+
+export type StatusRecordCache = {
+  /** The Status record of `requestId` (lowercase) as JSON text, or undefined for an id never quoted. */
+  read(requestId: string): Promise<string | undefined>;
+  /** Starts the refresh loop (idempotent). */
+  start(): void;
+  /** Stops the refresh loop and waits for a refresh in flight. */
+  stop(): Promise<void>;
+};
+
+/**
+ * An entry: the record's JSON, the `updatedAt` (ms) of the row it was built from (null when built from
+ * a quote: no row yet) and when the read that built it started (this process's clock, ms).
+ */
+type Entry = { body: string; updatedAt: number | null; readAt: number };
+
+export const STATUS_CACHE_DEFAULTS = { lookbackMs: 5_000, maxAgeMs: 30_000, maxEntries: 50_000 } as const;
+
+export function createStatusRecordCache(options: StatusRecordCacheOptions): StatusRecordCache {
+  const { store, refreshMs } = options;
+  const readRecord = async (requestId: string): Promise<{ body: string; updatedAt: number | null } | undefined> => {
+    const stored = await store.getRequest(requestId);
+    if (stored) return { body: JSON.stringify(toStatusRecord(stored)), updatedAt: Date.parse(stored.updatedAt) };
+    const quote = await store.getQuote(requestId);
+    return quote ? { body: JSON.stringify(quoteStatusRecord(quote)), updatedAt: null } : undefined;
+  };
+  if (refreshMs <= 0) {
+    return { read: async (requestId) => (await readRecord(requestId))?.body, start: () => {}, stop: async () => {} };
+  }
+
+  const lookbackMs = options.lookbackMs ?? STATUS_CACHE_DEFAULTS.lookbackMs;
+  const now = options.now ?? Date.now;
+  const log = options.log ?? SILENT_LOG;
+  const entries = new LRUCache<string, Entry>({
+    max: options.maxEntries ?? STATUS_CACHE_DEFAULTS.maxEntries,
+    ttl: options.maxAgeMs ?? STATUS_CACHE_DEFAULTS.maxAgeMs,
+    // Ages are read from `now` on every get (no debounce): a test's clock may jump.
+    ttlResolution: 0,
+    perf: { now },
+  });
+  /** Writes other processes made, by request: their `updated_at` and when a refresh that saw them finished. */
+  const seen = new Map<string, { updatedAt: number; seenAt: number }>();
+  /** Concurrent misses of one id share one read. */
+  const reading = new Map<string, Promise<string | undefined>>();
+  /** Counts this process's writes: a read overlapping one is served but not kept. */
+  let writes = 0;
+  const evict = (ids: readonly string[]) => {
+    writes++;
+    for (const id of ids) entries.delete(id);
+  };
+  let stopListening: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let refreshing: Promise<void> | undefined;
+
+  const refresh = async () => {
+    const started = now();
+    try {
+      const { changes, truncated } = await store.listRequestsUpdatedSince(new Date(started - lookbackMs));
+      const finished = now();
+      if (truncated) {
+        entries.clear();
+        writes++;
+        return;
+      }
+      for (const [id, write] of seen) if (write.seenAt < started - 2 * lookbackMs) seen.delete(id);
+      for (const { id, updatedAt } of changes) {
+        const known = seen.get(id);
+        // A read that starts after this refresh finished sees this write (it had committed before the query).
+        const write = known && known.updatedAt === updatedAt ? known : { updatedAt, seenAt: finished };
+        seen.set(id, write);
+        const entry = entries.peek(id);
+        if (!entry) continue;
+        const stale = entry.updatedAt === null || entry.updatedAt < updatedAt || (entry.updatedAt === updatedAt && entry.readAt < write.seenAt);
+        if (stale) evict([id]);
+      }
+    } catch (error) {
+      // Nothing is known about other processes' writes meanwhile: serve nothing from before.
+      entries.clear();
+      writes++;
+      log.warn({ err: errorFields(error) }, "status cache: refresh failed; cache cleared");
+    }
+  };
+  const schedule = () => {
+    timer = setTimeout(() => {
+      refreshing = refresh().finally(() => {
+        refreshing = undefined;
+        if (timer !== undefined) schedule();
+      });
+    }, refreshMs);
+    timer.unref();
+  };
+
+  return {
+    async read(requestId) {
+      const hit = entries.get(requestId);
+      if (hit) return hit.body;
+      const pending = reading.get(requestId);
+      if (pending) return pending;
+      const writesBefore = writes;
+      const readAt = now();
+      const read = readRecord(requestId)
+        .then((record) => {
+          if (record && writes === writesBefore && timer !== undefined) entries.set(requestId, { ...record, readAt });
+          return record?.body;
+        })
+        .finally(() => reading.delete(requestId));
+      reading.set(requestId, read);
+      return read;
+    },
+    start() {
+      if (timer !== undefined) return;
+      stopListening = store.onRequestsChanged(evict);
+      schedule();
+    },
+    async stop() {
+      clearTimeout(timer);
+      timer = undefined;
+      stopListening?.();
+      stopListening = undefined;
+      entries.clear();
+      seen.clear();
+      await refreshing;
+    },
+  };
+}

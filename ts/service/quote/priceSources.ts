@@ -1,0 +1,36 @@
+/**
+ * The configured price sources (`quotes.priceSources`), built once per process: which source prices
+ * a swap. A route between two currencies of different symbols is priced by the source configured for
+ * the **destination chain** and the pair (either orientation) — the market of the chain where the
+ * solver delivers from its inventory; none → 400 UNSUPPORTED_ROUTE. The solver looks the source up
+ * again by the id the intent stored.
+ */
+import type { Address } from "viem";
+import type { PriceSourceConfig } from "../config/configSchema.ts";
+import { createFixedPriceSource } from "./fixedPriceSource.ts";
+import type { PricedCurrency, PriceSource } from "./priceSource.ts";
+import { createUniswapV2PriceSource, type PairReader } from "./uniswapV2PriceSource.ts";
+
+export type PriceSources = {
+  /** The source for `from` → `to` delivered on `chainId`, or undefined. */
+  find(chainId: number, from: PricedCurrency, to: PricedCurrency): PriceSource | undefined;
+  /** By the id stored in an intent. */
+  byId(id: string): PriceSource | undefined;
+  all(): readonly PriceSource[];
+};
+
+export function createPriceSources(configs: readonly PriceSourceConfig[], clients: { get(chainId: number): PairReader | undefined }): PriceSources {
+  const sources = configs.map((config) =>
+    config.type === "fixed"
+      ? createFixedPriceSource(config)
+      : createUniswapV2PriceSource(
+          { ...config, feeBps: config.feeBps ?? 30, pair: config.pair as Address, baseToken: config.baseToken as Address, quoteToken: config.quoteToken as Address },
+          () => clients.get(config.chainId),
+        ),
+  );
+  return {
+    find: (chainId, from, to) => sources.find((source) => source.chainId === chainId && source.prices(from, to)),
+    byId: (id) => sources.find((source) => source.id === id),
+    all: () => sources,
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * POST /execute/permits's logic: a user's signature for a usePermit quote (ts/service/quote/permitSteps.ts)
+ * is checked against the quote as stored — never against anything the client sends — and the service's
+ * solver wallet submits the deposit (`Depository.depositErc20Permit` with the allocator's `PermitDeposit`
+ * authorisation binding the orderId, or `Depository.depositPermit2`); the service pays that gas (quoted
+ * in `relayerGas`). The request is created in `depositing` with the deposit's hash once it is broadcast;
+ * the indexer then moves it to `pending` from the `Deposited` event, as any deposit.
+ *
+ * Checks, in order (each a 4xx, nothing sent): a quote with this requestId (REQUEST_NOT_FOUND, 404) →
+ * quoted with a permit (PERMIT_NOT_QUOTED) of this kind (INVALID_REQUEST) → not expired (QUOTE_EXPIRED:
+ * now after the quote's expiresAt, which is also the signed deadline) → the signature recovers to the
+ * quote's user over the message the quote asked to sign (INVALID_PERMIT_SIGNATURE: a permit for another
+ * spender, amount, token, deadline or order recovers to someone else) → no request yet (a repeated post
+ * answers 200 and sends nothing) → the deposit simulates (PERMIT_DEPOSIT_REVERTED with the decoded
+ * reason) — unless the order's deposit is already onchain (someone submitted the same signature first:
+ * the request follows that deposit, 200).
+ *
+ * Not persisted before the broadcast: a crash between broadcast and the store write loses only the
+ * `depositing` record; the deposit itself is indexed from the chain like any other.
+ */
+import { parseSignature, recoverTypedDataAddress, encodeFunctionData, type Address, type Hex, type LocalAccount } from "viem";
+import { depositoryAbi } from "../../abi/Depository.ts";
+import { signPermitDeposit } from "../../core/permitDeposit.ts";
+import type { ChainClients } from "../chains/chainClients.ts";
+import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
+import type { ChainConfig } from "../config/configSchema.ts";
+import { ServiceError } from "../errors/serviceError.ts";
+import type { Logger } from "../logging/logger.ts";
+import type { QuotedIntent } from "../model/quotedIntent.ts";
+import { permitTypedData } from "../quote/permitSteps.ts";
+import type { Store } from "../store/createStore.ts";
+import { DEPOSITED_EVENT } from "./depositEvent.ts";
+import { newRequestFor } from "./depositRequest.ts";
+import { decodeRevert, isRevert, revertDataOf } from "./revertReason.ts";
+import { sendRecorded } from "./sendTransaction.ts";
+
+export type PermitSubmission = { requestId: Hex; kind: string; signature: Hex };
+export type PermitSubmissionResult = { message: string; requestId: Hex; txHash?: Hex };
+
+/** How far back (blocks) a submission looks for the order's deposit made by someone else: more than a quote's lifetime on any chain. */
+const DEPOSIT_LOOKBACK_BLOCKS = 10_000n;
+
+export function createPermitDepositSubmitter(deps: {
+  store: Store;
+  clients: ChainClients;
+  chains: readonly ChainConfig[];
+  allocator: LocalAccount | undefined;
+  now?: () => Date;
+}): { submit(submission: PermitSubmission, log: Logger): Promise<PermitSubmissionResult> } {
+  const now = deps.now ?? (() => new Date());
+  return {
+    async submit({ requestId, kind, signature }, log) {
+      const quote = await deps.store.getQuote(requestId);
+      if (!quote) throw new ServiceError("REQUEST_NOT_FOUND", `no quote with requestId ${requestId}`);
+      const intent = quote.intent;
+      const permit = intent.permit;
+      if (!permit) throw new ServiceError("PERMIT_NOT_QUOTED", `quote ${requestId} was not quoted with usePermit: deposit with its transaction steps`);
+      if (kind !== permit.kind) throw new ServiceError("INVALID_REQUEST", `body/kind: quote ${requestId} asked for a ${permit.kind} signature, not ${kind}`);
+      if (Math.floor(now().getTime() / 1000) > intent.expiresAt) throw new ServiceError("QUOTE_EXPIRED", `quote ${requestId} expired at ${intent.expiresAt}; ask for a new one`);
+
+      const client = deps.clients.get(intent.originChainId);
+      const depository = client.config.contracts.depository.toLowerCase() as Address;
+      const typed = permitTypedData({
+        permit,
+        chainId: intent.originChainId,
+        token: intent.originCurrency,
+        depository,
+        user: intent.user,
+        amount: intent.originAmount,
+        orderId: intent.orderId,
+      });
+      let signer: Address;
+      try {
+        signer = await recoverTypedDataAddress({ ...typed, signature } as Parameters<typeof recoverTypedDataAddress>[0]);
+      } catch (cause) {
+        throw new ServiceError("INVALID_PERMIT_SIGNATURE", "signature: not a valid ECDSA signature", { cause });
+      }
+      if (signer.toLowerCase() !== intent.user) {
+        throw new ServiceError("INVALID_PERMIT_SIGNATURE", `signature: signed by ${signer}, not by the quote's user over the quoted ${permit.kind} message`);
+      }
+
+      const existing = (await deps.store.getRequest(requestId)) ?? (await deps.store.getRequestByOrderId(intent.orderId));
+      if (existing) return { message: "deposit already submitted", requestId };
+
+      const wallet = client.solverWallet;
+      if (!wallet) throw new KeyNotConfiguredError("solver");
+      const data = await depositCall(intent, permit.kind, signature, depository, deps.allocator);
+      let hash: Hex;
+      try {
+        hash = await sendRecorded(wallet, client.publicClient, { to: depository, data }, async () => {});
+      } catch (error) {
+        if (!isRevert(error)) throw error;
+        const deposited = await depositAlreadyOnchain(client.publicClient, depository, intent.orderId);
+        if (deposited) {
+          await recordDepositing(deps, intent, quote.apiKeyId, deposited, log);
+          return { message: "the order's deposit is already onchain", requestId, txHash: deposited };
+        }
+        const decoded = decodeRevert(revertDataOf(error));
+        throw new ServiceError("PERMIT_DEPOSIT_REVERTED", `the deposit would revert: ${decoded.errorName ?? decoded.failReason}`, { cause: error });
+      }
+      log.info({ requestId, kind: permit.kind, hash }, "permit deposit sent");
+      await recordDepositing(deps, intent, quote.apiKeyId, hash, log);
+      return { message: "deposit submitted", requestId, txHash: hash };
+    },
+  };
+}
+
+async function depositCall(intent: QuotedIntent, kind: "eip2612" | "permit2", signature: Hex, depository: Address, allocator: LocalAccount | undefined): Promise<Hex> {
+  const permit = intent.permit!;
+  const deadline = BigInt(permit.deadline);
+  if (kind === "permit2") {
+    return encodeFunctionData({
+      abi: depositoryAbi,
+      functionName: "depositPermit2",
+      args: [intent.user, intent.originCurrency, intent.originAmount, intent.orderId, permit.nonce, deadline, signature],
+    });
+  }
+  if (!allocator) throw new KeyNotConfiguredError("allocator");
+  const deposit = { depositor: intent.user, token: intent.originCurrency, amount: intent.originAmount, id: intent.orderId, deadline };
+  const authorization = await signPermitDeposit({ account: allocator, chainId: intent.originChainId, depository, deposit });
+  const { v, r, s } = parseSignature(signature);
+  return encodeFunctionData({ abi: depositoryAbi, functionName: "depositErc20Permit", args: [deposit, Number(v ?? 27n), r, s, authorization] });
+}
+
+/** The hash of a recent `Deposited(orderId, …)` on the Depository, or null. */
+async function depositAlreadyOnchain(publicClient: ChainClients extends { get(id: number): infer C } ? C extends { publicClient: infer P } ? P : never : never, depository: Address, orderId: Hex): Promise<Hex | null> {
+  const head = await publicClient.getBlockNumber({ cacheTime: 0 });
+  const fromBlock = head > DEPOSIT_LOOKBACK_BLOCKS ? head - DEPOSIT_LOOKBACK_BLOCKS : 0n;
+  const logs = await publicClient.getLogs({ address: depository, event: DEPOSITED_EVENT, args: { id: orderId }, fromBlock, toBlock: head });
+  return logs[0]?.transactionHash ?? null;
+}
+
+/** Creates the request in `depositing` with the deposit's hash, unless one exists (the indexer may have been first). */
+async function recordDepositing(
+  deps: { store: Store; chains: readonly ChainConfig[] },
+  intent: QuotedIntent,
+  apiKeyId: string | null,
+  hash: Hex,
+  log: Logger,
+): Promise<void> {
+  try {
+    await deps.store.transaction(async (tx) => {
+      if ((await tx.getRequest(intent.requestId)) ?? (await tx.getRequestByOrderId(intent.orderId))) return;
+      await tx.createRequest({ ...newRequestFor(intent, apiKeyId, hash, null, deps.chains), status: "depositing" });
+    });
+  } catch (error) {
+    // A concurrent creation (the indexer saw the deposit first) leaves the request as the indexer wrote it.
+    if (await deps.store.getRequest(intent.requestId)) return;
+    throw error;
+  }
+  log.info({ requestId: intent.requestId, hash }, "permit deposit: request depositing");
+}
