@@ -37,15 +37,17 @@ contract AttestedReceiverFuzzTest is ReceiverFixture {
             // Ids 0 are refused (test_fill_revertsIfZeroRequestId / ZeroOrderId).
             requestId: f.requestId == bytes32(0) ? bytes32(uint256(1)) : f.requestId,
             orderId: f.orderId == bytes32(0) ? bytes32(uint256(1)) : f.orderId,
-            originChainId: f.originChainId,
+            // Within the packed fill's widths (uint64, uint128, uint40): larger values have no packed
+            // form (ts/core refuses them; they are filled through the full-ABI `fill`).
+            originChainId: bound(f.originChainId, 0, type(uint64).max),
             originUser: _pad(f.originUser),
             originCurrency: f.originCurrency,
-            originAmount: f.originAmount,
+            originAmount: bound(f.originAmount, 0, type(uint128).max),
             destinationChainId: DESTINATION_CHAIN_ID,
             destinationUser: _pad(user),
             destinationCurrency: _pad(currency),
             destinationAmount: bound(f.amount, 0, maxAmount),
-            deadline: bound(f.deadline, block.timestamp, type(uint256).max),
+            deadline: bound(f.deadline, block.timestamp, type(uint40).max),
             receiver: address(receiver)
         });
     }

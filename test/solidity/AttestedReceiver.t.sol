@@ -382,15 +382,6 @@ contract AttestedReceiverTest is ReceiverFixture {
         _fillNative(att, signature);
     }
 
-    function test_fill_revertsIfRecipientNotAnEvmAddress() public {
-        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
-        att.destinationUser = keccak256("a 32-byte non-EVM user");
-        bytes memory signature = _sign(att);
-
-        vm.expectRevert(abi.encodeWithSelector(AttestationLib.NotAnEvmAddress.selector, att.destinationUser));
-        _fillNative(att, signature);
-    }
-
     function test_fill_revertsIfRecipientNotAllowed() public {
         address stranger = makeAddr("unlistedRecipient");
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
@@ -439,15 +430,6 @@ contract AttestedReceiverTest is ReceiverFixture {
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.CurrencyNotAllowed.selector, address(unlisted)));
         vm.prank(solver);
         _callFill(address(receiver), 1, _fillCall(att, _compactSig(signature)));
-    }
-
-    function test_fill_revertsIfCurrencyNotAnEvmAddress() public {
-        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
-        att.destinationCurrency = keccak256("a 32-byte non-EVM currency");
-        bytes memory signature = _sign(att);
-
-        vm.expectRevert(abi.encodeWithSelector(AttestationLib.NotAnEvmAddress.selector, att.destinationCurrency));
-        _fillNative(att, signature);
     }
 
     function test_fill_revertsIfNativeValueTooLow() public {
