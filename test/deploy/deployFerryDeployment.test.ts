@@ -116,10 +116,14 @@ describe("deployFerryContracts", function () {
     expect(record.compiler.contracts.Multicaller.viaIR).to.equal(false);
     // The compact entry points the solver and the quote steps call, by signature.
     expect(record.entryPoints).to.deep.equal(Object.fromEntries(ENTRY_POINT_PROBES.map((p) => [p.signature, p.selector])));
-    expect(Object.keys(record.entryPoints!)).to.include.members([
-      "fill((bytes32,bytes32,uint256,bytes32,bytes32,uint256,bytes32,bytes32,uint256,uint256),(bytes32,bytes32))",
+    expect(Object.keys(record.entryPoints!)).to.deep.equal([
+      "fill_7hVe()",
+      "fillAndCall(bytes,(address,bool,uint256,bytes)[],address[])",
       `${DEPOSIT_NATIVE_FUNCTION}(bytes32)`,
+      "depositErc20_6R0X4(address,uint256,bytes32)",
+      "execute_kJ9b8(((address,address,uint256)[],uint256,uint256),(bytes32,bytes32))",
     ]);
+    expect(record.entryPoints!["fill_7hVe()"]).to.equal("0x00000026");
   });
 
   it("check probes every compact entry point and names the one a contract does not answer", async function () {
