@@ -69,7 +69,7 @@ describe("solver: retry or park, by the error registry", function () {
     await saveQuote(store, intent);
     await deposit(env, { orderId: intent.orderId, amount: intent.originAmount });
     // The destination's RPC is down: every read of it fails like a dropped connection.
-    const down = { ...env.config, chains: env.config.chains.map((c) => (c.id === env.destination.chainId ? { ...c, rpcUrl: "http://127.0.0.1:9" } : c)) };
+    const down = { ...env.config, chains: env.config.chains.map((c) => (c.id === env.destination.chainId ? { ...c, rpcUrl: "http://127.0.0.1:9", rpcUrls: ["http://127.0.0.1:9"] } : c)) };
     const lines: Line[] = [];
     const solver = createSolver({ config: down, store, log: recordingLog(lines) });
     for (let i = 0; i < 3; i++) await solver.tick();
