@@ -12,8 +12,9 @@ import {AttestationLib, FillAttestation} from "./libraries/AttestationLib.sol";
 /// @title AttestedReceiver
 /// @notice Destination-chain entry point of the solver: pays the attested recipient exactly the attested
 /// amount, once per requestId, against a v2 fill attestation signed by an allowed signer.
-/// @dev Checks run in the documented order (ids → deadline → destination chain → receiver → signature
-/// and signer → recipient → not cancelled or filled), then the attestation's digest is stored under the
+/// @dev Checks run in the documented order (`fill_7hVe`: length → ids → deadline → signature and signer
+/// → recipient → not cancelled or filled; the full-ABI `fill`: ids → deadline → destination chain →
+/// receiver → signature and signer → recipient → not cancelled or filled), then the attestation's digest is stored under the
 /// requestId before any external call, so a re-entrant recipient or token meets `AlreadyFilled`. The
 /// replay guard is keyed on the requestId, never on signature bytes; the stored digest (one slot, the
 /// same write as a bool) is the commitment to the paid terms.
@@ -24,13 +25,16 @@ import {AttestationLib, FillAttestation} from "./libraries/AttestationLib.sol";
 /// balances too; the list is what keeps a phantom currency out, one cold SLOAD). Tokens that return
 /// nothing (USDT style) work.
 ///
-/// Gas (optimizer 1,000,000 runs, prague, both allow-lists on, existing recipient; tx receipts):
-/// native fill ≈ 67,880, ERC-20 fill ≈ 77,000 (scripts/bench-gas.ts, test/solidity/AttestedReceiver.gas.t.sol;
-/// the native figure moves by ±12 per zero byte in the signature). The native fill's floor is 67,069
-/// before any line of `fill` runs: 21,000 + 4,760 calldata + ecrecover 3,100 + 3 cold SLOADs 6,300 +
-/// the `filled` SSTORE 20,000 + value CALL to a cold account 9,300 + LOG3 1,756 + 5 keccaks 276 +
-/// solc's dispatch and ABI decoding of (FillAttestation, bytes) 577. `fill` adds ≈ 810 on top, about
-/// half of it inside AttestationLib (memory for the digest's preimage, calls into the library).
+/// Two fill forms share the checks' guarantees and one replay guard: `fill_7hVe` reads a packed fill
+/// (AttestationLib, "Packed fill"; what the solver sends) and rebuilds the v2 digest with this chain
+/// and this contract; the full-ABI `fill(FillAttestation, bytes)` (and `fillWithCalls`) checks the
+/// attestation's chain and receiver explicitly.
+///
+/// Gas (optimizer 1,000,000 runs, prague, both allow-lists on, existing recipient; tx receipts,
+/// scripts/bench-gas.ts): `fill_7hVe` native 66,890, ERC-20 78,104 (281 calldata bytes); the full-ABI
+/// `fill` native 68,912, ERC-20 80,141 (548 bytes). The native packed fill's floor is about 66,000:
+/// 21,000 + 3,332 calldata + ecrecover 3,100 + 3 cold SLOADs 6,300 + the digest SSTORE 20,000 + value
+/// CALL to a cold account ~9,300 + LOG4 2,643 + keccaks ~300.
 contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     // ---------------------------------------------------------------- constants
 
