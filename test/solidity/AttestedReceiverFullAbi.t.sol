@@ -53,6 +53,17 @@ contract AttestedReceiverFullAbiTest is ReceiverFixture {
         _fillFull(att, _sign(att), NATIVE_AMOUNT);
     }
 
+    /// @notice Only the chain is wrong, and the signature is valid for it: a replay of another chain's
+    /// fill. Nothing else would stop it (the digest covers the attested chain id, which it signed).
+    function test_fullFill_revertsIfOnlyTheChainIsWrong() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        att.destinationChainId = 1;
+        uint256 before = recipient.balance;
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.WrongDestinationChain.selector, 1));
+        _fillFull(att, _sign(att), NATIVE_AMOUNT);
+        assertEq(recipient.balance, before);
+    }
+
     function test_fullFill_revertsIfWrongReceiver() public {
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
         att.receiver = address(0xdead);
