@@ -200,6 +200,14 @@ interface IAttestedReceiver {
     function recipientAllowListEnabled() external view returns (bool);
     /// @notice Whether `currency` (an ERC-20) may be filled.
     function isCurrencyAllowed(address currency) external view returns (bool);
+    /// @notice The allowed signers (`isSigner`), in no particular order.
+    function signers() external view returns (address[] memory);
+    /// @notice The listed ERC-20 currencies (`isCurrencyAllowed`), in no particular order.
+    function currencies() external view returns (address[] memory);
+    /// @notice `isSigner(signer) && isCurrencyAllowed(currency)`, stored per pair so that an ERC-20
+    /// fill checks both in one storage read (`setSigner` and `setCurrency` keep it for every pair:
+    /// each costs one write per listed currency, respectively per allowed signer).
+    function isSignerForCurrency(address signer, address currency) external view returns (bool);
     /// @notice The v2 digest of `att` (before EIP-191 prefixing).
     function fillDigest(FillAttestation calldata att) external pure returns (bytes32);
 }

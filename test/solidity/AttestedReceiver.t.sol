@@ -634,6 +634,98 @@ contract AttestedReceiverTest is ReceiverFixture {
         assertTrue(receiver.filled(REQUEST_ID));
     }
 
+    // ---------------------------------------------------------------- signer × currency (one read)
+
+    /// @dev An ERC-20 fill of `att` signed with `key`, sent by the solver.
+    function _fillToken(uint256 key, FillAttestation memory att) internal {
+        vm.prank(solver);
+        _callFill(address(receiver), 0, _fillCall(att, _compactSig(_signWith(key, att))));
+    }
+
+    function test_fill_erc20AcceptsSignerAddedAfterTheCurrency() public {
+        (address next, uint256 nextKey) = makeAddrAndKey("nextSigner");
+        vm.prank(owner);
+        receiver.setSigner(next, true);
+        assertTrue(receiver.isSignerForCurrency(next, address(usdc)));
+
+        _fillToken(nextKey, _tokenAttestation(REQUEST_ID));
+        assertTrue(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fill_erc20AcceptsCurrencyListedAfterTheSigners() public {
+        (address next, uint256 nextKey) = makeAddrAndKey("nextSigner");
+        MockStablecoin later = new MockStablecoin("Later", "LTR");
+        later.mint(solver, 1e18);
+        vm.prank(solver);
+        later.approve(address(receiver), type(uint256).max);
+        vm.startPrank(owner);
+        receiver.setSigner(next, true);
+        receiver.setCurrency(address(later), true);
+        vm.stopPrank();
+
+        FillAttestation memory att = _attestation(REQUEST_ID, address(later), TOKEN_AMOUNT);
+        _fillToken(signerKey, att);
+        FillAttestation memory second = _attestation(keccak256("second"), address(later), TOKEN_AMOUNT);
+        _fillToken(nextKey, second);
+        assertEq(later.balanceOf(recipient), 2 * TOKEN_AMOUNT);
+    }
+
+    function test_fill_erc20RevertsAfterCurrencyDelistedForEverySigner() public {
+        (address next, uint256 nextKey) = makeAddrAndKey("nextSigner");
+        vm.startPrank(owner);
+        receiver.setSigner(next, true);
+        receiver.setCurrency(address(usdc), false);
+        vm.stopPrank();
+        FillAttestation memory att = _tokenAttestation(REQUEST_ID);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.CurrencyNotAllowed.selector, address(usdc)));
+        _fillToken(signerKey, att);
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.CurrencyNotAllowed.selector, address(usdc)));
+        _fillToken(nextKey, att);
+        assertFalse(receiver.isSignerForCurrency(signer, address(usdc)));
+        assertFalse(receiver.isSignerForCurrency(next, address(usdc)));
+    }
+
+    function test_fill_erc20RevertsAfterSignerRevokedInAListedCurrency() public {
+        vm.prank(owner);
+        receiver.setSigner(signer, false);
+        assertFalse(receiver.isSignerForCurrency(signer, address(usdc)));
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, signer));
+        _fillToken(signerKey, _tokenAttestation(REQUEST_ID));
+    }
+
+    function test_fill_erc20AcceptsRelistedCurrencyAndReallowedSigner() public {
+        vm.startPrank(owner);
+        receiver.setCurrency(address(usdc), false);
+        receiver.setSigner(signer, false);
+        receiver.setCurrency(address(usdc), true);
+        receiver.setSigner(signer, true);
+        vm.stopPrank();
+
+        _fillToken(signerKey, _tokenAttestation(REQUEST_ID));
+        assertTrue(receiver.filled(REQUEST_ID));
+    }
+
+    function test_signersAndCurrencies_listWhatIsAllowed() public {
+        address next = makeAddr("nextSigner");
+        address token = makeAddr("token");
+        vm.startPrank(owner);
+        receiver.setSigner(next, true);
+        receiver.setCurrency(token, true);
+        receiver.setSigner(signer, false);
+        vm.stopPrank();
+
+        address[] memory signers = receiver.signers();
+        assertEq(signers.length, 1);
+        assertEq(signers[0], next);
+        address[] memory currencies = receiver.currencies();
+        assertEq(currencies.length, 2);
+        assertTrue(receiver.isSignerForCurrency(next, token));
+        assertTrue(receiver.isSignerForCurrency(next, address(usdc)));
+        assertFalse(receiver.isSignerForCurrency(signer, token));
+    }
+
     // ================================================================ fillAndCall
 
     function test_fillAndCall_usesExtraValueAndSweepsLeftover() public {
