@@ -32,18 +32,20 @@ import {AttestationLib, FillAttestation} from "./libraries/AttestationLib.sol";
 /// attestation's chain and receiver explicitly.
 ///
 /// Gas (optimizer 1,000,000 runs, prague, both allow-lists on, existing recipient; tx receipts,
-/// scripts/bench-gas.ts): `fill_7hVe` native 66,890, ERC-20 78,104 (281 calldata bytes); the full-ABI
-/// `fill` native 68,912, ERC-20 80,141 (548 bytes). The native packed fill's floor is about 66,000:
-/// 21,000 + 3,332 calldata + ecrecover 3,100 + 3 cold SLOADs 6,300 + the digest SSTORE 20,000 + value
-/// CALL to a cold account ~9,300 + LOG4 2,643 + keccaks ~300.
+/// scripts/bench-gas.ts): `fill_7hVe` native 66,290, ERC-20 75,272 (281 calldata bytes); the full-ABI
+/// `fill` native 68,493, ERC-20 79,751 (548 bytes). Where the native packed fill's gas goes
+/// (scripts/trace-fill.ts): 21,000 + 3,332 calldata + the digest SSTORE 20,000 + 3 cold SLOADs 6,300 +
+/// value CALL to a cold account 9,300 + ecrecover 3,100 + `Filled` (LOG2, four data words) 2,149 +
+/// keccaks 276 = 65,457 fixed, and 833 of code (dispatch ~100, the preimage ~250 with its memory).
+/// An ERC-20 fill reads its signer and currency in one slot (`_signerCurrencyAllowed`).
 contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     using EnumerableSet for EnumerableSet.AddressSet;
 
     // ---------------------------------------------------------------- constants
 
-    /// @dev `Filled.selector`, i.e. keccak256("Filled(bytes32,address,address,bytes32,address,uint256)"),
-    /// for `log4` in assembly.
-    bytes32 private constant _FILLED_TOPIC = 0x3111d0b1bf0281d35a49194c95c6da1905dd0ab0c336c2be8f6ede09379c11c8;
+    /// @dev `Filled.selector`, i.e. keccak256("Filled(bytes32,address,address,address,uint256)"), for
+    /// `log2` in assembly (a test checks it against the event).
+    bytes32 private constant _FILLED_TOPIC = 0x55dc9dc169607aad00aae22e3a2a5aed5c0435a0784c890b8ed87e189dda1626;
 
     /// @dev What `filledDigest` holds for a cancelled requestId (a keccak output is never 1 in practice).
     bytes32 private constant _CANCELLED = bytes32(uint256(1));
@@ -223,10 +225,11 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
                     }
                 }
             }
-            mstore(0x80, calldataload(add(_FILL, _ORDER_ID)))
-            mstore(0xa0, token)
-            mstore(0xc0, amount)
-            log4(0x80, 0x60, _FILLED_TOPIC, calldataload(_FILL), recipient, caller())
+            mstore(0x80, recipient)
+            mstore(0xa0, caller())
+            mstore(0xc0, token)
+            mstore(0xe0, amount)
+            log2(0x80, 0x80, _FILLED_TOPIC, calldataload(_FILL))
             stop()
         }
     }
@@ -256,10 +259,11 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
                     revert(0x1c, 0x24)
                 }
                 let m := mload(0x40)
-                mstore(m, calldataload(_ATT_ORDER_ID))
-                mstore(add(m, 0x20), 0)
-                mstore(add(m, 0x40), amount)
-                log4(m, 0x60, _FILLED_TOPIC, calldataload(_ATT_REQUEST_ID), recipient, caller())
+                mstore(m, recipient)
+                mstore(add(m, 0x20), caller())
+                mstore(add(m, 0x40), 0)
+                mstore(add(m, 0x60), amount)
+                log2(m, 0x80, _FILLED_TOPIC, calldataload(_ATT_REQUEST_ID))
                 stop()
             }
             if shr(160, currency) {
@@ -273,7 +277,7 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
         if (msg.value != 0) revert IncorrectNativeAmount(msg.value, 0);
         address recipient = address(uint160(uint256(att.destinationUser))); // checked by the modifier
         SafeTransferLib.safeTransferFrom(token, msg.sender, recipient, att.destinationAmount);
-        emit Filled(att.requestId, recipient, msg.sender, att.orderId, token, att.destinationAmount);
+        emit Filled(att.requestId, recipient, msg.sender, token, att.destinationAmount);
     }
 
     /// @inheritdoc IAttestedReceiver
@@ -522,11 +526,10 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
         if (token != address(0) && !_signerCurrencyAllowed[signer][token]) revert CurrencyNotAllowed(token);
     }
 
-    /// @dev The payment terms of the packed fill at `p`: requestId, orderId, recipient, amount.
-    function _payee(uint256 p) private pure returns (bytes32 requestId, bytes32 orderId, address recipient, uint256 amount) {
+    /// @dev The payment terms of the packed fill at `p`: requestId, recipient, amount.
+    function _payee(uint256 p) private pure returns (bytes32 requestId, address recipient, uint256 amount) {
         assembly ("memory-safe") {
             requestId := calldataload(p)
-            orderId := calldataload(add(p, _ORDER_ID))
             recipient := shr(96, calldataload(add(p, _DESTINATION_USER)))
             amount := shr(128, calldataload(add(p, _DESTINATION_AMOUNT)))
         }
@@ -549,7 +552,7 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     /// @dev `fillAndCall`'s payment and `Filled`; returns the msg.value left for the calls. A separate
     /// function keeps `fillAndCall`'s stack shallow.
     function _payAndEmit(uint256 p) private returns (uint256 rest) {
-        (bytes32 requestId, bytes32 orderId, address recipient, uint256 amount) = _payee(p);
+        (bytes32 requestId, address recipient, uint256 amount) = _payee(p);
         address currency;
         assembly ("memory-safe") {
             currency := shr(96, calldataload(add(p, _DESTINATION_CURRENCY)))
@@ -565,7 +568,7 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
             // The currency is listed: the modifier read it with the signer.
             SafeTransferLib.safeTransferFrom(currency, msg.sender, recipient, amount);
         }
-        emit Filled(requestId, recipient, msg.sender, orderId, currency, amount);
+        emit Filled(requestId, recipient, msg.sender, currency, amount);
     }
 
     /// @dev `fillWithCalls`' payment: the attested amount goes into the Multicaller (native: it rides
@@ -582,7 +585,7 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
             if (!isCurrencyAllowed[currency]) revert CurrencyNotAllowed(currency);
             SafeTransferLib.safeTransferFrom(currency, msg.sender, address(multicaller), amount);
         }
-        emit Filled(att.requestId, refundTo, msg.sender, att.orderId, currency, amount);
+        emit Filled(att.requestId, refundTo, msg.sender, currency, amount);
     }
 
     /// @dev Sends `amount` wei to `recipient` with at most `_NATIVE_PAYOUT_GAS` and without copying

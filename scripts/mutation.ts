@@ -360,8 +360,8 @@ export const GUARDS: Guard[] = [
     id: "receiver.filled-event-filler",
     what: "Filled names the filler",
     file: RECEIVER,
-    find: "log4(0x80, 0x60, _FILLED_TOPIC, calldataload(_FILL), recipient, caller())",
-    replace: "log4(0x80, 0x60, _FILLED_TOPIC, calldataload(_FILL), recipient, 0)",
+    find: "mstore(0xa0, caller())\n            mstore(0xc0, token)",
+    replace: "mstore(0xa0, 0)\n            mstore(0xc0, token)",
     tests: [T.receiverExploit],
   },
   {

@@ -84,7 +84,7 @@ function print(byOp: Tally, fixedOps: string[], indent: string): number {
   return total;
 }
 
-const FIXED = ["SSTORE", "SLOAD", "STATICCALL", "CALL", "LOG4", "LOG3", "KECCAK256"];
+const FIXED = ["SSTORE", "SLOAD", "STATICCALL", "CALL", "LOG2", "LOG3", "LOG4", "KECCAK256"];
 for (const [kind, currency, amount] of [
   ["native", ZERO, parseEther("0.1")],
   ["erc20", usdc.address, 100n * 10n ** 6n],

@@ -62,19 +62,14 @@ interface IAttestedReceiver {
     // ---------------------------------------------------------------- events
 
     /// @notice `requestId` was filled by `filler`: `recipient` was paid `amount` of `currency`
-    /// (zero = native); `orderId` is the origin deposit's id. `filledDigest(requestId)` holds the
-    /// signed attestation's digest.
-    /// @dev requestId, recipient and filler are indexed (a solver filters on its own address, an
-    /// integrator on its user); currency and amount are data. Compared with the three-field event,
-    /// this costs 887 gas per fill (one topic, two data words).
-    event Filled(
-        bytes32 indexed requestId,
-        address indexed recipient,
-        address indexed filler,
-        bytes32 orderId,
-        address currency,
-        uint256 amount
-    );
+    /// (zero = native). `filledDigest(requestId)` holds the digest of the signed attestation, which
+    /// commits to every other term (orderId, origin side, deadline); the orderId is also in the fill's
+    /// calldata.
+    /// @dev Only requestId is indexed (what the service and integrators look a fill up by); recipient,
+    /// filler, currency and amount are data. Issue 14 cut this event from LOG4 with three data words
+    /// (recipient and filler indexed, orderId in the data; 2,643 gas) to LOG2 with four (2,149 gas): a
+    /// topic costs 375 gas and a data word 256, and the fill's gas budget had no room for the 494.
+    event Filled(bytes32 indexed requestId, address recipient, address filler, address currency, uint256 amount);
     /// @notice `signer` cancelled `requestId`: it can no longer be filled.
     event AttestationCancelled(bytes32 indexed requestId, address indexed signer);
     /// @notice A signer was added to or removed from the allow-list.
@@ -164,7 +159,7 @@ interface IAttestedReceiver {
     /// neither change, drop nor add a call, nor leave a token unswept. A reverting call reverts the
     /// whole fill (the Multicaller's CallReverted(index, revertData)): nothing is paid or marked.
     /// Checks: those of the full-ABI `fill` (1–5, digest stored) → the calls commitment → currency and msg.value →
-    /// pay into the Multicaller → emit Filled(requestId, destinationUser, filler, …) → calls → sweep.
+    /// pay into the Multicaller → emit Filled(requestId, destinationUser, filler, currency, amount) → calls → sweep.
     /// @dev The same attestation through `fill` pays destinationUser directly (the calls do not run):
     /// a third party spending its own money can deny the calls, never take the user's funds.
     function fillWithCalls(

@@ -70,7 +70,7 @@ async function depositSignFill(ferry: FerryFixture, currency: Address, amount: b
     ferry.fill(signed, { account: solver!.account, value }),
     ferry.attestedReceiver,
     "Filled",
-    [signed.attestation.requestId, recipient!.account.address, solver!.account.address, orderId, currency, amount],
+    [signed.attestation.requestId, recipient!.account.address, solver!.account.address, currency, amount],
   );
   expect((await balanceOf(ferry, currency, recipient!.account.address)) - before).to.equal(amount);
   expect(await ferry.attestedReceiver.read.filled([signed.attestation.requestId])).to.equal(true);

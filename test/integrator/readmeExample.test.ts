@@ -71,7 +71,7 @@ describe("my integration with Ferry", () => {
       ferry.fill(signed, { account: solver!.account }),
       ferry.attestedReceiver,
       "Filled",
-      [signed.attestation.requestId, recipient!.account.address, solver!.account.address, signed.attestation.orderId, usd.address, amount],
+      [signed.attestation.requestId, recipient!.account.address, solver!.account.address, usd.address, amount],
     );
     expect(await usd.read.balanceOf([recipient!.account.address])).to.equal(amount);
   });

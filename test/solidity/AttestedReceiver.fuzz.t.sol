@@ -57,7 +57,7 @@ contract AttestedReceiverFuzzTest is ReceiverFixture {
         uint256 before = user.balance;
 
         vm.expectEmit(true, true, true, true, address(receiver));
-        emit IAttestedReceiver.Filled(att.requestId, user, solver, att.orderId, address(0), att.destinationAmount);
+        emit IAttestedReceiver.Filled(att.requestId, user, solver, address(0), att.destinationAmount);
         _fillNative(att, _sign(att));
 
         assertEq(user.balance - before, att.destinationAmount);
@@ -70,7 +70,7 @@ contract AttestedReceiverFuzzTest is ReceiverFixture {
         uint256 solverBefore = usdc.balanceOf(solver);
 
         vm.expectEmit(true, true, true, true, address(receiver));
-        emit IAttestedReceiver.Filled(att.requestId, user, solver, att.orderId, address(usdc), att.destinationAmount);
+        emit IAttestedReceiver.Filled(att.requestId, user, solver, address(usdc), att.destinationAmount);
         _fillToken(att, _sign(att));
 
         assertEq(usdc.balanceOf(user), att.destinationAmount);

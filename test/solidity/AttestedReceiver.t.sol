@@ -553,7 +553,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 solverBefore = solver.balance;
 
         vm.expectEmit(true, true, true, true, address(receiver));
-        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, att.orderId, address(0), NATIVE_AMOUNT);
+        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, address(0), NATIVE_AMOUNT);
         _fillNative(att, signature);
 
         assertEq(recipient.balance - recipientBefore, NATIVE_AMOUNT, "recipient paid exactly");
@@ -569,7 +569,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 solverBefore = usdc.balanceOf(solver);
 
         vm.expectEmit(true, true, true, true, address(receiver));
-        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, att.orderId, address(usdc), TOKEN_AMOUNT);
+        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, address(usdc), TOKEN_AMOUNT);
         _fillToken(att, signature);
 
         assertEq(usdc.balanceOf(recipient) - recipientBefore, TOKEN_AMOUNT, "recipient paid exactly");
@@ -640,6 +640,14 @@ contract AttestedReceiverTest is ReceiverFixture {
     function _fillToken(uint256 key, FillAttestation memory att) internal {
         vm.prank(solver);
         _callFill(address(receiver), 0, _fillCall(att, _compactSig(_signWith(key, att))));
+    }
+
+    /// @notice The packed fill lays its digest preimage out at 0x80 without reading the free memory
+    /// pointer: that holds only while the runtime starts with `mstore(0x40, 0x80)` (solc reserved no
+    /// memory for moved stack variables). If this fails, the fill would overwrite such variables.
+    function test_runtime_freeMemoryPointerStartsAt0x80() public view {
+        bytes memory code = address(receiver).code;
+        assertEq(bytes5(bytes.concat(code[0], code[1], code[2], code[3], code[4])), bytes5(0x6080604052));
     }
 
     function test_fill_erc20AcceptsSignerAddedAfterTheCurrency() public {
@@ -738,7 +746,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 recipientBefore = recipient.balance;
 
         vm.expectEmit(true, true, true, true, address(receiver));
-        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, att.orderId, address(0), NATIVE_AMOUNT);
+        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, address(0), NATIVE_AMOUNT);
         vm.expectEmit(true, true, false, true, address(multicaller));
         emit IMulticaller.Multicalled(address(receiver), solver, 1);
         vm.prank(solver);

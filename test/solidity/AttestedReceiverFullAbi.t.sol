@@ -189,7 +189,7 @@ contract AttestedReceiverFullAbiTest is ReceiverFixture {
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
         uint256 before = recipient.balance;
         vm.expectEmit(true, true, true, true, address(receiver));
-        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, att.orderId, address(0), NATIVE_AMOUNT);
+        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, address(0), NATIVE_AMOUNT);
         _fillFull(att, _sign(att), NATIVE_AMOUNT);
         assertEq(recipient.balance - before, NATIVE_AMOUNT);
         assertEq(receiver.filledDigest(REQUEST_ID), _digest(att));
