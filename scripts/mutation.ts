@@ -320,8 +320,8 @@ export const GUARDS: Guard[] = [
     id: "receiver.payout-gas-cap",
     what: "fill_7hVe: a native recipient gets at most 50,000 gas",
     file: RECEIVER,
-    find: "if iszero(call(_NATIVE_PAYOUT_GAS, recipient, amount, 0x00, 0x00, 0x00, 0x00)) {\n                    mstore(0x00, 0xbf7e35a3)",
-    replace: "if iszero(call(gas(), recipient, amount, 0x00, 0x00, 0x00, 0x00)) {\n                    mstore(0x00, 0xbf7e35a3)",
+    find: "revert(0x1c, 0x44)\n                }\n                if iszero(call(_NATIVE_PAYOUT_GAS, recipient, amount,",
+    replace: "revert(0x1c, 0x44)\n                }\n                if iszero(call(gas(), recipient, amount,",
     tests: [T.receiverExploit],
   },
   {
