@@ -84,6 +84,11 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     /// @dev AttestationLib.PACKED_FILL_LENGTH, as a literal assembly can use.
     uint256 private constant _PACKED_FILL_LENGTH = 277;
 
+    /// @dev AttestationLib.FILL_TYPEHASH, as a literal assembly can use (were they to differ, every packed
+    /// fill would recover an unrelated signer: test_fill_storesTheSameDigestAsTheFullAttestation and
+    /// every fill test fail).
+    bytes32 private constant _FILL_TYPEHASH = 0xc410a3bed770e36ab7330482f8b2f3fea4b5c088734bef4a4d2aee58a5b18404;
+
     /// @dev AttestationLib.HALF_CURVE_ORDER, as a literal assembly can use.
     uint256 private constant _HALF_CURVE_ORDER = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
 
@@ -357,7 +362,6 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     /// reverts (reading zeros or unrelated bytes for a short fill), which changes gas only, never the
     /// error.
     modifier checkedAndMarkedFilled(uint256 p, uint256 end) {
-        bytes32 typehash = AttestationLib.FILL_TYPEHASH;
         bytes32 digest;
         bytes32 filledSlot;
         bool anyCheckFailed;
@@ -367,7 +371,7 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
             // as AttestationLib.packedFillDigest builds it but at fixed addresses from 0x80: the free
             // memory pointer's value, since nothing is allocated before a fill (a test pins the
             // runtime's `mstore(0x40, 0x80)`), so no offset is added to a loaded pointer per field.
-            mstore(0x80, typehash)
+            mstore(0x80, _FILL_TYPEHASH)
             calldatacopy(0xa0, p, 0x40) // requestId, orderId
             mstore(0xe0, shr(192, calldataload(add(p, _ORIGIN_CHAIN_ID))))
             calldatacopy(0x100, add(p, _ORIGIN_USER), 0x40) // originUser, originCurrency
@@ -384,9 +388,12 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
             mstore(0x00, "\x19Ethereum Signed Message:\n32")
             mstore(0x1c, digest)
             mstore(0x80, keccak256(0x00, 0x3c))
-            let vs := calldataload(add(p, _SIGNATURE_VS))
-            let s := shr(1, shl(1, vs))
-            mstore(0xa0, add(27, shr(255, vs)))
+            let s
+            {
+                let vs := calldataload(add(p, _SIGNATURE_VS))
+                s := shr(1, shl(1, vs))
+                mstore(0xa0, add(27, shr(255, vs)))
+            }
             mstore(0xc0, calldataload(add(p, _SIGNATURE_R)))
             mstore(0xe0, s)
             mstore(0x00, 0) // ecrecover writes nothing on failure: the signer reads as zero
@@ -395,11 +402,13 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
             // Native: isSigner[signer]; ERC-20: _signerCurrencyAllowed[signer][currency], the signer and
             // currency checks in one read. The signer is already at 0x00.
             mstore(0x20, isSigner.slot)
-            let token := mload(0x1a0) // destinationCurrency
-            if token {
-                mstore(0x20, _signerCurrencyAllowed.slot)
-                mstore(0x20, keccak256(0x00, 0x40))
-                mstore(0x00, token)
+            {
+                let token := mload(0x1a0) // destinationCurrency
+                if token {
+                    mstore(0x20, _signerCurrencyAllowed.slot)
+                    mstore(0x20, keccak256(0x00, 0x40))
+                    mstore(0x00, token)
+                }
             }
             let signerAllowed := sload(keccak256(0x00, 0x40))
             mstore(0x00, mload(0x180)) // destinationUser

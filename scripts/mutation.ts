@@ -328,8 +328,8 @@ export const GUARDS: Guard[] = [
     id: "receiver.currency-list",
     what: "fill_7hVe: an unlisted ERC-20 (phantom currency) cannot fill (the signer × currency read; the mutant reads isSigner only)",
     file: RECEIVER,
-    find: "if token {\n                mstore(0x20, _signerCurrencyAllowed.slot)",
-    replace: "if 0 {\n                mstore(0x20, _signerCurrencyAllowed.slot)",
+    find: "if token {\n                    mstore(0x20, _signerCurrencyAllowed.slot)",
+    replace: "if 0 {\n                    mstore(0x20, _signerCurrencyAllowed.slot)",
     tests: [T.receiverExploit],
   },
   {
