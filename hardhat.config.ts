@@ -55,7 +55,7 @@ export default defineConfig({
     solidity: {
       fuzz: { runs: 256 },
       invariant: { runs: 64, depth: 32 },
-      fsPermissions: { readFile: ["test/vectors/attestations.json", "test/vectors/order-ids.json"] },
+      fsPermissions: { readFile: ["test/vectors/attestations.json", "test/vectors/order-ids.json", "test/vectors/calldata.json"] },
     },
     mocha: { timeout: 120_000 },
   },

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
+import {CompactSignature} from "../libraries/AttestationLib.sol";
+
 /// @title IDepository
 /// @notice Origin-chain escrow. Users deposit native currency or ERC-20 tokens under the protocol
 /// `orderId` of their quote; funds leave only through payouts signed by the allocator (solver
@@ -155,6 +157,22 @@ interface IDepository {
     /// Checks: id not zero (ZeroOrderId) → value not zero (ZeroDeposit).
     function depositNative(address depositor, bytes32 id) external payable;
 
+    /// @notice `depositNative(address(0), id)` in its compact form, the one quotes use: deposit
+    /// `msg.value` of native currency under `id`, credited to msg.sender. Checks: id not zero
+    /// (ZeroOrderId) → value not zero (ZeroDeposit) → Deposited(id, msg.sender, address(0), msg.value).
+    /// @dev The suffix is mined: the selector is 0x00000000, so the dispatcher tries this function
+    /// first and the selector costs 4 gas per byte of calldata instead of 16 (36 bytes in all).
+    function depositNative_irOEa(bytes32 id) external payable;
+
+    /// @notice `depositErc20(address(0), token, amount, id)` in its compact form, the one quotes use:
+    /// pull `amount` of `token` from msg.sender and credit msg.sender what arrived (balance delta).
+    /// Checks: id not zero (ZeroOrderId, before anything is read or pulled) → `balanceOf` answers a word
+    /// (SafeERC20FailedOperation(token)) → `transferFrom` succeeds (its revert bubbles up) and returns
+    /// nothing or true (SafeERC20FailedOperation(token)) → the balance grew (ZeroDeposit) → Deposited.
+    /// Under the same reentrancy guard as the other ERC-20 deposits.
+    /// @dev Mined suffix: selector 0x000000af, tried second.
+    function depositErc20_6R0X4(address token, uint256 amount, bytes32 id) external;
+
     /// @notice Pull `amount` of `token` from msg.sender and credit the balance delta under `id`;
     /// depositor 0 credits msg.sender. A fee-on-transfer token is credited what actually arrived.
     /// @dev Reverts ZeroOrderId for id 0 (before pulling), ZeroDeposit when nothing arrived; token
@@ -211,6 +229,14 @@ interface IDepository {
     /// others go on. No return data is copied from a native payee (no return-data bomb).
     function execute(CallRequest calldata request, bytes calldata signature) external;
 
+    /// @notice `execute` with the allocator's signature in EIP-2098 form (r, vs): the same checks in the
+    /// same order (RequestExpired → SignerNotAllocator → NonceAlreadyUsed → payouts), the same replay
+    /// guard (a nonce executed through either form is used for both). An EIP-1271 allocator is asked
+    /// `isValidSignature(digest, r ‖ vs)` (64 bytes); one whose signatures do not fit 64 bytes uses the
+    /// `bytes` form. What the solver sends (ts/core `encodeExecute`).
+    /// @dev Mined suffix: selector 0x000000c3, tried third; 96 calldata bytes fewer than the `bytes`
+    /// form (no offset and length words, no padded 65th byte).
+    function execute_kJ9b8(CallRequest calldata request, CompactSignature calldata signature) external;
     /// @notice Execute an allocator-signed settlement: the payouts of `request.calls` exactly as `execute`
     /// makes them, then the credits. Checks, in order: expiration (RequestExpired) → signature
     /// (SignerNotAllocator) → nonce not used by `execute` or `settle` (NonceAlreadyUsed) → mark the nonce

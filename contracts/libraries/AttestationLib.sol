@@ -30,6 +30,14 @@ struct FillAttestation {
     address receiver;
 }
 
+/// @notice An EIP-2098 compact ECDSA signature: `r`, and `vs` = (v - 27) << 255 | s. Every 65-byte
+/// signature with a low s has exactly one compact form (two static words instead of a `bytes`
+/// argument's offset, length and three padded words).
+struct CompactSignature {
+    bytes32 r;
+    bytes32 vs;
+}
+
 /// @title AttestationLib
 /// @notice The only onchain place where Ferry's attestation digests are computed, and the strict
 /// signature recovery every consumer uses. Its TypeScript twin is `ts/core/attestationDigest.ts`.
@@ -41,6 +49,48 @@ library AttestationLib {
     bytes32 internal constant FILL_TYPEHASH = keccak256(
         "FillAttestation(bytes32 requestId,bytes32 orderId,uint256 originChainId,bytes32 originUser,bytes32 originCurrency,uint256 originAmount,uint256 destinationChainId,bytes32 destinationUser,bytes32 destinationCurrency,uint256 destinationAmount,uint256 deadline,address receiver)"
     );
+
+    // ------------------------------------------------------------ packed fill
+    //
+    // What `AttestedReceiver.fill_7hVe` reads after its selector (and `fillAndCall` in its `fill` bytes):
+    // a v2 fill attestation without `destinationChainId` and `receiver` — the receiver supplies
+    // `block.chainid` and `address(this)` when it rebuilds the digest, so an attestation for another
+    // chain or receiver recovers to an unrelated address — each field in the bytes it needs, then the
+    // EIP-2098 signature. Big-endian, no padding, 277 bytes:
+    //
+    //   offset  bytes  field
+    //        0     32  requestId
+    //       32     32  orderId
+    //       64      8  originChainId        (uint64)
+    //       72     32  originUser           (bytes32: any chain's account)
+    //      104     32  originCurrency       (bytes32)
+    //      136     16  originAmount         (uint128)
+    //      152     20  destinationUser      (an EVM address)
+    //      172     20  destinationCurrency  (an EVM address; zero = native)
+    //      192     16  destinationAmount    (uint128)
+    //      208      5  deadline             (uint40, unix seconds)
+    //      213     32  r                    (EIP-2098)
+    //      245     32  vs                   (EIP-2098: (v - 27) << 255 | s)
+    //
+    // An attestation whose values do not fit (a chain id above 2^64, an amount above 2^128, a 32-byte
+    // destination user or currency, a deadline after year 36812) has no packed form: ts/core's
+    // `encodeFill` refuses it. Zero bytes are what the 32-byte ABI words would mostly have been: on L1 a
+    // zero calldata byte costs 4 gas, and rollups price the compressed transaction.
+
+    /// @notice Length in bytes of a packed fill.
+    uint256 internal constant PACKED_FILL_LENGTH = 277;
+    uint256 internal constant PACKED_REQUEST_ID = 0;
+    uint256 internal constant PACKED_ORDER_ID = 32;
+    uint256 internal constant PACKED_ORIGIN_CHAIN_ID = 64;
+    uint256 internal constant PACKED_ORIGIN_USER = 72;
+    uint256 internal constant PACKED_ORIGIN_CURRENCY = 104;
+    uint256 internal constant PACKED_ORIGIN_AMOUNT = 136;
+    uint256 internal constant PACKED_DESTINATION_USER = 152;
+    uint256 internal constant PACKED_DESTINATION_CURRENCY = 172;
+    uint256 internal constant PACKED_DESTINATION_AMOUNT = 192;
+    uint256 internal constant PACKED_DEADLINE = 208;
+    uint256 internal constant PACKED_R = 213;
+    uint256 internal constant PACKED_VS = 245;
 
     /// @notice The signature is not exactly 65 bytes.
     error InvalidSignatureLength(uint256 length);
@@ -69,6 +119,32 @@ library AttestationLib {
             calldatacopy(add(m, 0x20), att, 0x180)
             // `receiver` is an address: clean its upper bits as abi.encode would.
             mstore(add(m, 0x180), and(calldataload(add(att, 0x160)), 0xffffffffffffffffffffffffffffffffffffffff))
+            digest := keccak256(m, 0x1a0)
+        }
+    }
+
+    /// @notice The v2 digest of a packed fill (see "Packed fill" above) that starts at calldata offset
+    /// `offset`, completed with the two fields it leaves out: the same bytes as `fillDigest` of the full
+    /// attestation. The caller checks the length (PACKED_FILL_LENGTH); the fields are read as laid out.
+    function packedFillDigest(uint256 offset, uint256 destinationChainId, address receiver)
+        internal
+        pure
+        returns (bytes32 digest)
+    {
+        bytes32 typehash = FILL_TYPEHASH;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, typehash)
+            calldatacopy(add(m, 0x20), offset, 0x40) // requestId, orderId
+            mstore(add(m, 0x60), shr(192, calldataload(add(offset, PACKED_ORIGIN_CHAIN_ID))))
+            calldatacopy(add(m, 0x80), add(offset, PACKED_ORIGIN_USER), 0x40) // originUser, originCurrency
+            mstore(add(m, 0xc0), shr(128, calldataload(add(offset, PACKED_ORIGIN_AMOUNT))))
+            mstore(add(m, 0xe0), destinationChainId)
+            mstore(add(m, 0x100), shr(96, calldataload(add(offset, PACKED_DESTINATION_USER))))
+            mstore(add(m, 0x120), shr(96, calldataload(add(offset, PACKED_DESTINATION_CURRENCY))))
+            mstore(add(m, 0x140), shr(128, calldataload(add(offset, PACKED_DESTINATION_AMOUNT))))
+            mstore(add(m, 0x160), shr(216, calldataload(add(offset, PACKED_DEADLINE))))
+            mstore(add(m, 0x180), and(receiver, 0xffffffffffffffffffffffffffffffffffffffff))
             digest := keccak256(m, 0x1a0)
         }
     }
@@ -105,6 +181,31 @@ library AttestationLib {
             signer := mload(0x00)
         }
         if (signer == address(0)) revert InvalidSignature();
+    }
+
+    /// @notice Recovers the signer of `hash` from an EIP-2098 compact signature (r, vs), with the same
+    /// rules as the 65-byte form: reverts SignatureMalleable on a high s, InvalidSignature when recovery
+    /// yields the zero address (r or s off the curve, or zero). Every `vs` encodes a valid v (27 or
+    /// 28), so there is no length or v to reject.
+    function recoverStrict(bytes32 hash, bytes32 r, bytes32 vs) internal view returns (address signer) {
+        bytes32 s = vs & bytes32(type(uint256).max >> 1);
+        if (uint256(s) > HALF_CURVE_ORDER) revert SignatureMalleable(s);
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, hash)
+            mstore(add(m, 0x20), add(27, shr(255, vs))) // v
+            mstore(add(m, 0x40), r)
+            mstore(add(m, 0x60), s)
+            mstore(0x00, 0) // ecrecover writes nothing on failure
+            pop(staticcall(gas(), 0x01, m, 0x80, 0x00, 0x20))
+            signer := mload(0x00)
+        }
+        if (signer == address(0)) revert InvalidSignature();
+    }
+
+    /// @notice `recoverStrict(hash, r, vs)` of a CompactSignature struct.
+    function recoverStrict(bytes32 hash, CompactSignature calldata signature) internal view returns (address) {
+        return recoverStrict(hash, signature.r, signature.vs);
     }
 
     /// @notice Converts a left-padded bytes32 into an EVM address, or reverts when the upper 12

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
-import {AttestationLib, FillAttestation, RequestAttestation} from "../libraries/AttestationLib.sol";
+import {AttestationLib, CompactSignature, FillAttestation, RequestAttestation} from "../libraries/AttestationLib.sol";
 
 /// @notice Test-only: exposes every AttestationLib function externally with calldata arguments, so
 /// TypeScript tests and vector tests call the library exactly as a consuming contract would.
@@ -17,6 +17,37 @@ contract AttestationLibHarness {
 
     function fillDigest(FillAttestation calldata att) external pure returns (bytes32) {
         return AttestationLib.fillDigest(att);
+    }
+
+    /// @notice AttestationLib.packedFillDigest of `packed` (which must be PACKED_FILL_LENGTH bytes).
+    function packedFillDigest(bytes calldata packed, uint256 destinationChainId, address receiver)
+        external
+        pure
+        returns (bytes32 digest)
+    {
+        require(packed.length == AttestationLib.PACKED_FILL_LENGTH, "packed fill length");
+        uint256 offset;
+        assembly ("memory-safe") {
+            offset := packed.offset
+        }
+        return AttestationLib.packedFillDigest(offset, destinationChainId, receiver);
+    }
+
+    function recoverStrictCompact(bytes32 hash, CompactSignature calldata signature) external view returns (address) {
+        return AttestationLib.recoverStrict(hash, signature);
+    }
+
+    /// @notice What AttestedReceiver does with a packed fill: digest completed with the chain and
+    /// receiver → personal-sign hash → strict recovery of the EIP-2098 signature it carries.
+    function recoverPackedFillSigner(bytes calldata packed, uint256 destinationChainId, address receiver)
+        external
+        view
+        returns (address)
+    {
+        bytes32 digest = this.packedFillDigest(packed, destinationChainId, receiver);
+        bytes32 r = bytes32(packed[AttestationLib.PACKED_R:AttestationLib.PACKED_R + 32]);
+        bytes32 vs = bytes32(packed[AttestationLib.PACKED_VS:AttestationLib.PACKED_VS + 32]);
+        return AttestationLib.recoverStrict(AttestationLib.toPersonalSignHash(digest), r, vs);
     }
 
     function toPersonalSignHash(bytes32 digest) external pure returns (bytes32) {

@@ -165,6 +165,20 @@ describe("ferry attest", () => {
       }
     });
 
+    it("with --chain-id and --receiver, names the field that differs from where the fill goes (FILL_TARGET_MISMATCH)", () => {
+      const base = [files["v2.json"], "--signature", v2.signature, "--signer", v2.signer, "--now", v2.input.deadline];
+      const here = ["--chain-id", String(v2.input.destinationChainId), "--receiver", v2.input.receiver];
+      expect(verify(...(base as [string, ...string[]]), ...here).status).to.equal(0);
+      const otherChain = verify(...(base as [string, ...string[]]), "--chain-id", "999", "--receiver", v2.input.receiver);
+      expect(otherChain.status, otherChain.stderr).to.equal(1);
+      expect(errorLine(otherChain)).to.match(/^ferry: FILL_TARGET_MISMATCH: attestation destinationChainId /);
+      const otherReceiver = verify(...(base as [string, ...string[]]), "--chain-id", String(v2.input.destinationChainId), "--receiver", "0x0000000000000000000000000000000000000001");
+      expect(otherReceiver.status, otherReceiver.stderr).to.equal(1);
+      expect(errorLine(otherReceiver)).to.match(/^ferry: FILL_TARGET_MISMATCH: attestation receiver /);
+      // Half a target, or a target for v1, is a usage error.
+      expect(verify(...(base as [string, ...string[]]), "--chain-id", "1").status).to.equal(2);
+    });
+
     it("uses --now for the v2 deadline (valid through the deadline second)", () => {
       expect(verify(files["v2.json"], "--signature", v2.signature, "--signer", v2.signer, "--now", v2.input.deadline).status).to.equal(0);
     });

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import { toEventSelector, toFunctionSelector, type AbiEvent, type AbiFunction } from "viem";
-import { DEPOSITORY_DEPOSIT_ABI } from "../../ts/core/depositoryAbi.ts";
+import { DEPOSIT_ERC20_FUNCTION, DEPOSIT_NATIVE_FUNCTION, DEPOSITORY_DEPOSIT_ABI } from "../../ts/core/depositoryAbi.ts";
 
 describe("depositoryAbi", () => {
   // Compiled by `hardhat test` before the mocha run.
@@ -22,9 +22,17 @@ describe("depositoryAbi", () => {
     }
   });
 
+  it("has the sender-credited deposits first, dispatched first (selectors 0x000000…, ascending)", () => {
+    const [native, erc20] = DEPOSITORY_DEPOSIT_ABI.filter((f) => f.type === "function").map((f) => BigInt(toFunctionSelector(f)));
+    expect(native! < erc20!).to.equal(true);
+    expect(erc20! < 0x100n).to.equal(true);
+  });
+
   it("has the deposit selectors of docs/architecture.md", () => {
     const functions = DEPOSITORY_DEPOSIT_ABI.filter((f) => f.type === "function");
     expect(functions.map((f) => toFunctionSelector(f))).to.deep.equal([
+      toFunctionSelector(`${DEPOSIT_NATIVE_FUNCTION}(bytes32)`),
+      toFunctionSelector(`${DEPOSIT_ERC20_FUNCTION}(address,uint256,bytes32)`),
       toFunctionSelector("depositNative(address,bytes32)"),
       toFunctionSelector("depositErc20(address,address,uint256,bytes32)"),
       toFunctionSelector("depositErc20(address,address,bytes32)"),

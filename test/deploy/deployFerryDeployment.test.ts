@@ -8,9 +8,12 @@ import { network } from "hardhat";
 import { getAddress, keccak256, stringToBytes, zeroAddress, type Address } from "viem";
 import { isFerryError } from "../../ts/core/errors.ts";
 import { DeployErrorCode } from "../../ts/deploy/deployErrors.ts";
-import { checkFerryDeployment, deployFerryContracts, predictFerryAddresses } from "../../ts/deploy/ferryDeployment.ts";
+import { checkFerryDeployment, deployFerryContracts, predictFerryAddresses, probeEntryPoints } from "../../ts/deploy/ferryDeployment.ts";
+import { compareFerryState } from "../../ts/deploy/ferryStateCheck.ts";
 import { DEFAULT_FERRY_SALT } from "../../ts/deploy/ferryPlan.ts";
 import { FERRY_ABIS } from "../../ts/deploy/ferryArtifacts.ts";
+import { ENTRY_POINT_PROBES } from "../../ts/deploy/entryPoints.ts";
+import { DEPOSIT_NATIVE_FUNCTION } from "../../ts/core/depositoryAbi.ts";
 
 async function chain(name: "origin" | "destination") {
   const connection = await network.create(name);
@@ -109,7 +112,38 @@ describe("deployFerryContracts", function () {
     expect(record.compiler.solcVersion).to.equal("0.8.30");
     expect(record.compiler.settings).to.deep.equal({ optimizer: { enabled: true, runs: 1_000_000 }, evmVersion: "prague" });
     expect(record.compiler.contracts.Depository.viaIR).to.equal(true);
-    expect(record.compiler.contracts.AttestedReceiver.viaIR).to.equal(false);
+    expect(record.compiler.contracts.AttestedReceiver.viaIR).to.equal(true);
+    expect(record.compiler.contracts.Multicaller.viaIR).to.equal(false);
+    // The compact entry points the solver and the quote steps call, by signature.
+    expect(record.entryPoints).to.deep.equal(Object.fromEntries(ENTRY_POINT_PROBES.map((p) => [p.signature, p.selector])));
+    expect(Object.keys(record.entryPoints!)).to.deep.equal([
+      "fill_7hVe()",
+      "fillAndCall(bytes,(address,bool,uint256,bytes)[],address[])",
+      `${DEPOSIT_NATIVE_FUNCTION}(bytes32)`,
+      "depositErc20_6R0X4(address,uint256,bytes32)",
+      "execute_kJ9b8(((address,address,uint256)[],uint256,uint256),(bytes32,bytes32))",
+    ]);
+    expect(record.entryPoints!["fill_7hVe()"]).to.equal("0x00000026");
+  });
+
+  it("check probes every compact entry point and names the one a contract does not answer", async function () {
+    const addresses = predictFerryAddresses({ deployer });
+    const expected = { owner: deployer, allocator, signers: [signer] };
+    const passing = await checkFerryDeployment({ publicClient: origin.publicClient, addresses, expected });
+    const entries = passing.rows.filter((row) => row.field.startsWith("entry "));
+    expect(entries.map((row) => [row.contract, row.field.slice("entry ".length), row.actual, row.ok])).to.deep.equal(
+      ENTRY_POINT_PROBES.map((p) => [p.contract, p.signature, `reverts ${p.expectedError.split("(")[0]}`, true]),
+    );
+    // Code without these functions (receiver and depository swapped) answers each probe with an empty
+    // revert, and the comparison turns that into a failing row naming the entry point.
+    const swapped = { ...addresses, depository: addresses.attestedReceiver, attestedReceiver: addresses.depository };
+    const observed = await probeEntryPoints(origin.publicClient, swapped, ["AttestedReceiver", "Depository"]);
+    expect(observed.map((entry) => entry.verdict)).to.deep.equal(ENTRY_POINT_PROBES.map(() => "empty revert"));
+    const rows = compareFerryState({ addresses, expected, observed: { chainId: 31337, code: { Multicaller: undefined, AttestedReceiver: undefined, Depository: undefined }, entryPoints: observed } });
+    const failingEntries = rows.filter((row) => row.field.startsWith("entry "));
+    expect(failingEntries.map((row) => [row.field, row.ok, row.actual])).to.deep.equal(
+      ENTRY_POINT_PROBES.map((p) => [`entry ${p.signature}`, false, "empty revert"]),
+    );
   });
 
   it("check passes after a deploy, and fails naming the field when a signer or the allocator changes", async function () {
@@ -132,6 +166,7 @@ describe("deployFerryContracts", function () {
       "Depository.allocatorLocked",
       "Depository.pendingAllocatorChange",
       "chain.evm (PUSH0, MCOPY, TSTORE)",
+      ...ENTRY_POINT_PROBES.map((p) => `${p.contract}.entry ${p.signature}`),
     ]);
 
     const wallet = destination.wallets[0]!;

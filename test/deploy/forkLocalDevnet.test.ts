@@ -65,11 +65,11 @@ describe("fork of a local devnet chain", function () {
   });
 
   async function fill(ferry: FerryFixture, recipient: Address, requestId?: `0x${string}`) {
-    const { attestation, signature } = await ferry.attest({ requestId, destinationUser: recipient, destinationAmount: parseEther("0.1") });
-    const hash = await ferry.attestedReceiver.write.fill([attestation, signature], { value: attestation.destinationAmount });
+    const signed = await ferry.attest({ requestId, destinationUser: recipient, destinationAmount: parseEther("0.1") });
+    const hash = await ferry.fill(signed, { value: signed.attestation.destinationAmount });
     const receipt = await ferry.publicClient.waitForTransactionReceipt({ hash });
     expect(receipt.status).to.equal("success");
-    return attestation.requestId;
+    return signed.attestation.requestId;
   }
 
   it("replays a fill on a fork of the served chain at a block", async function () {
@@ -102,13 +102,13 @@ describe("fork of a local devnet chain", function () {
     expect(await fork.attestedReceiver.read.filled([filledAfterFork])).to.equal(false);
 
     // Replaying the original requestId reverts on the fork, as it would on the origin.
-    const { attestation, signature } = await fork.attest({
+    const signed = await fork.attest({
       requestId: filledBeforeFork,
       destinationUser: recipient,
       destinationAmount: parseEther("0.1"),
     });
     await forked.viem.assertions.revertWithCustomErrorWithArgs(
-      fork.attestedReceiver.write.fill([attestation, signature], { value: attestation.destinationAmount }),
+      fork.fill(signed, { value: signed.attestation.destinationAmount }),
       fork.attestedReceiver,
       "AlreadyFilled",
       [filledBeforeFork],

@@ -12,7 +12,7 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 import type { NetworkConnection } from "hardhat/types/network";
-import { erc20Abi, getAddress, parseEther, parseEventLogs, type Address } from "viem";
+import { erc20Abi, getAddress, parseEther, parseEventLogs, zeroAddress, type Address } from "viem";
 import { DETERMINISTIC_DEPLOYER } from "../../ts/deploy/deterministicDeployer.ts";
 import { predictFerryAddresses } from "../../ts/deploy/ferryDeployment.ts";
 import { deployFerry, type FerryFixture } from "../../ts/testing/deployFerry.ts";
@@ -56,12 +56,12 @@ describe("Ferry on a fork of a real chain (FORK_URL)", function () {
     const recipient = getAddress((await ferry.publicClient.getBlock({ blockNumber: forkBlock })).miner);
     const amount = parseEther("0.01");
     const before = await ferry.publicClient.getBalance({ address: recipient });
-    const { attestation, signature } = await ferry.attest({ destinationUser: recipient, destinationAmount: amount });
-    const hash = await ferry.attestedReceiver.write.fill([attestation, signature], { value: amount });
+    const signed = await ferry.attest({ destinationUser: recipient, destinationAmount: amount });
+    const hash = await ferry.fill(signed, { value: amount });
     const receipt = await ferry.publicClient.waitForTransactionReceipt({ hash });
     const [filled] = parseEventLogs({ abi: ferry.attestedReceiver.abi, logs: receipt.logs, eventName: "Filled" });
-    expect(filled?.args).to.deep.equal({ requestId: attestation.requestId, recipient, orderId: attestation.orderId });
-    expect(await ferry.attestedReceiver.read.filled([attestation.requestId])).to.equal(true);
+    expect(filled?.args).to.include({ requestId: signed.attestation.requestId, recipient, currency: zeroAddress, amount });
+    expect(await ferry.attestedReceiver.read.filled([signed.attestation.requestId])).to.equal(true);
 
     const received = (await ferry.publicClient.getBalance({ address: recipient })) - before;
     const fillBlock = await ferry.publicClient.getBlock({ blockNumber: receipt.blockNumber });
@@ -70,10 +70,10 @@ describe("Ferry on a fork of a real chain (FORK_URL)", function () {
     else expect(received).to.equal(amount);
 
     await connection!.viem.assertions.revertWithCustomErrorWithArgs(
-      ferry.attestedReceiver.write.fill([attestation, signature], { value: amount }),
+      ferry.fill(signed, { value: amount }),
       ferry.attestedReceiver,
       "AlreadyFilled",
-      [attestation.requestId],
+      [signed.attestation.requestId],
     );
   });
 
@@ -96,8 +96,8 @@ describe("Ferry on a fork of a real chain (FORK_URL)", function () {
     await solver!.writeContract({ address: token, abi: erc20Abi, functionName: "approve", args: [ferry.addresses.attestedReceiver, amount] });
 
     const before = await ferry.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [recipient] });
-    const { attestation, signature } = await ferry.attest({ destinationUser: recipient, destinationCurrency: token, destinationAmount: amount });
-    await ferry.attestedReceiver.write.fill([attestation, signature], { account: solver!.account });
+    const signed = await ferry.attest({ destinationUser: recipient, destinationCurrency: token, destinationAmount: amount });
+    await ferry.fill(signed, { account: solver!.account });
     const after = await ferry.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [recipient] });
     expect(after - before).to.equal(amount);
   });

@@ -7,6 +7,8 @@
 import { expect } from "chai";
 import { parseEther, type Hex } from "viem";
 import { attestedReceiverAbi } from "../../ts/abi/AttestedReceiver.ts";
+import { fillDigest } from "../../ts/core/attestationDigest.ts";
+import { decodeFill } from "../../ts/core/fillCalldata.ts";
 import type { Quote, QuoteRequest } from "../../ts/client/apiTypes.ts";
 import type { ExecuteProgress } from "../../ts/client/executeQuote.ts";
 import { DESTINATION, NATIVE, ORIGIN, freshRecipient, startE2eDevnet, type E2eDevnet } from "./e2eDevnet.ts";
@@ -68,7 +70,14 @@ describe("e2e: native bridge 31337 → 31338", function () {
     });
     expect(filled).to.have.length(1);
     expect(filled[0]!.args.recipient!.toLowerCase()).to.equal(recipient.toLowerCase());
-    expect(filled[0]!.args.orderId).to.equal(quote.protocol.v2.orderId);
+    expect(filled[0]!.args.amount).to.equal(BigInt(quote.details.currencyOut.amount));
+    // The event carries no orderId (filledDigest commits to it); the fill's calldata has it.
+    const fillTx = await devnet.destination.publicClient.getTransaction({ hash: filled[0]!.transactionHash });
+    const decoded = decodeFill(fillTx.input, { chainId: BigInt(DESTINATION), receiver });
+    expect(decoded.attestation.orderId).to.equal(quote.protocol.v2.orderId);
+    expect(await devnet.destination.publicClient.readContract({ address: receiver, abi: attestedReceiverAbi, functionName: "filledDigest", args: [requestId as Hex] })).to.equal(
+      fillDigest(decoded.attestation),
+    );
 
     const status = await devnet.client.getStatus(requestId);
     expect(status.status).to.equal("success");

@@ -50,7 +50,7 @@ async function depositSignFill(ferry: FerryFixture, currency: Address, amount: b
   ]);
 
   // 2. the service's signer attests the fill; the integrator can verify it with the core API
-  const { attestation, signature } = await ferry.attest({
+  const signed = await ferry.attest({
     orderId,
     originUser: user!.account.address,
     originCurrency: currency,
@@ -60,27 +60,27 @@ async function depositSignFill(ferry: FerryFixture, currency: Address, amount: b
     destinationAmount: amount,
   });
   const now = (await publicClient.getBlock()).timestamp;
-  const verified = await verifyAttestation({ format: "v2", attestation, signature, signers: [ferry.signer.address], now });
+  const verified = await verifyAttestation({ format: "v2", attestation: signed.attestation, signature: signed.signature, signers: [ferry.signer.address], now });
   expect(verified.valid, JSON.stringify(verified)).to.equal(true);
 
   // 3. the solver fills through the AttestedReceiver, which validates the attestation
   const before = await balanceOf(ferry, currency, recipient!.account.address);
   const value = currency === zeroAddress ? amount : 0n;
   await viem.assertions.emitWithArgs(
-    ferry.attestedReceiver.write.fill([attestation, signature], { account: solver!.account, value }),
+    ferry.fill(signed, { account: solver!.account, value }),
     ferry.attestedReceiver,
     "Filled",
-    [attestation.requestId, recipient!.account.address, solver!.account.address, orderId, currency, amount],
+    [signed.attestation.requestId, recipient!.account.address, solver!.account.address, currency, amount],
   );
   expect((await balanceOf(ferry, currency, recipient!.account.address)) - before).to.equal(amount);
-  expect(await ferry.attestedReceiver.read.filled([attestation.requestId])).to.equal(true);
+  expect(await ferry.attestedReceiver.read.filled([signed.attestation.requestId])).to.equal(true);
 
   // The same attestation cannot be filled twice.
   await viem.assertions.revertWithCustomErrorWithArgs(
-    ferry.attestedReceiver.write.fill([attestation, signature], { account: solver!.account, value }),
+    ferry.fill(signed, { account: solver!.account, value }),
     ferry.attestedReceiver,
     "AlreadyFilled",
-    [attestation.requestId],
+    [signed.attestation.requestId],
   );
 
   // 4. the allocator repays the solver from the deposit
@@ -136,9 +136,9 @@ describe("integrator: deposit → sign → validated fill with deployFerry()", (
       // The previous test's payout and fill were rolled back with the snapshot.
       expect(await publicClient.getBalance({ address: ferry.addresses.depository })).to.equal(0n);
       const stranger = user!.account.address;
-      const { attestation, signature } = await ferry.attest({ destinationUser: stranger, destinationAmount: 1n });
+      const signed = await ferry.attest({ destinationUser: stranger, destinationAmount: 1n });
       await viem.assertions.revertWithCustomErrorWithArgs(
-        ferry.attestedReceiver.write.fill([attestation, signature], { account: solver!.account, value: 1n }),
+        ferry.fill(signed, { account: solver!.account, value: 1n }),
         ferry.attestedReceiver,
         "RecipientNotAllowed",
         [stranger],
@@ -149,13 +149,13 @@ describe("integrator: deposit → sign → validated fill with deployFerry()", (
       const ferry = await networkHelpers.loadFixture(fixture);
       const other = await deployFerry(viem, { salt: `0x${"03".repeat(32)}`, stablecoin: false });
       // Signed by the other deployment's signer, addressed to this receiver.
-      const { attestation, signature } = await other.attest({
+      const signed = await other.attest({
         destinationUser: recipient!.account.address,
         destinationAmount: 1n,
         receiver: ferry.addresses.attestedReceiver,
       });
       await viem.assertions.revertWithCustomErrorWithArgs(
-        ferry.attestedReceiver.write.fill([attestation, signature], { account: solver!.account, value: 1n }),
+        ferry.fill(signed, { account: solver!.account, value: 1n }),
         ferry.attestedReceiver,
         "SignerNotAllowed",
         [other.signer.address],

@@ -26,26 +26,27 @@ describe("my integration with Ferry", () => {
     );
 
     // 2. Ferry's signer attests the fill (v2); check it offchain as your backend would.
-    const { attestation, signature } = await ferry.attest({
+    const signed = await ferry.attest({
       orderId,
       originUser: user!.account.address,
       destinationUser: recipient!.account.address,
       destinationAmount: amount,
     });
     const now = await networkHelpers.time.latest();
-    const check = await verifyAttestation({ format: "v2", attestation, signature, signers: [ferry.signer.address], now });
+    const check = await verifyAttestation({ format: "v2", attestation: signed.attestation, signature: signed.signature, signers: [ferry.signer.address], now });
     expect(check.valid).to.equal(true);
 
-    // 3. The solver fills through the AttestedReceiver, which validates the attestation onchain.
+    // 3. The solver fills through the AttestedReceiver, which validates the attestation onchain
+    //    (ferry.fill sends signed.fillData: the packed fill, ts/core encodeFill).
     await viem.assertions.balancesHaveChanged(
-      ferry.attestedReceiver.write.fill([attestation, signature], { account: solver!.account, value: amount }),
+      ferry.fill(signed, { account: solver!.account, value: amount }),
       [{ address: recipient!.account.address, amount }],
     );
     await viem.assertions.revertWithCustomErrorWithArgs(
-      ferry.attestedReceiver.write.fill([attestation, signature], { account: solver!.account, value: amount }),
+      ferry.fill(signed, { account: solver!.account, value: amount }),
       ferry.attestedReceiver,
       "AlreadyFilled",
-      [attestation.requestId],
+      [signed.attestation.requestId],
     );
 
     // 4. The allocator repays the solver from the deposit.
@@ -61,16 +62,16 @@ describe("my integration with Ferry", () => {
     await usd.write.mint([solver!.account.address, amount]);
     await usd.write.approve([ferry.addresses.attestedReceiver, amount], { account: solver!.account });
 
-    const { attestation, signature } = await ferry.attest({
+    const signed = await ferry.attest({
       destinationUser: recipient!.account.address,
       destinationCurrency: usd.address,
       destinationAmount: amount,
     });
     await viem.assertions.emitWithArgs(
-      ferry.attestedReceiver.write.fill([attestation, signature], { account: solver!.account }),
+      ferry.fill(signed, { account: solver!.account }),
       ferry.attestedReceiver,
       "Filled",
-      [attestation.requestId, recipient!.account.address, solver!.account.address, attestation.orderId, usd.address, amount],
+      [signed.attestation.requestId, recipient!.account.address, solver!.account.address, usd.address, amount],
     );
     expect(await usd.read.balanceOf([recipient!.account.address])).to.equal(amount);
   });

@@ -27,6 +27,8 @@ import {
   type RequestAttestation,
 } from "../../ts/core/attestationDigest.ts";
 import { recoverStrict, SECP256K1_N, toPersonalSignHash } from "../../ts/core/recoverStrict.ts";
+import { recoverCompactStrict, toCompactSignature } from "../../ts/core/compactSignature.ts";
+import { fitsPackedFill, packFill } from "../../ts/core/fillCalldata.ts";
 import { signAttestationDigest } from "../../ts/core/signAttestation.ts";
 import { verifyAttestation } from "../../ts/core/verifyAttestation.ts";
 import type { FerryError } from "../../ts/core/errors.ts";
@@ -82,6 +84,21 @@ function randomFill(r: ReturnType<typeof randomStream>): FillAttestation {
     destinationAmount: r.uint(),
     deadline: r.uint(),
     receiver: r.address(),
+  };
+}
+
+/** `att` cut to the packed fill's widths (64-bit origin chain, 128-bit amounts, 40-bit deadline, EVM destination user and currency). */
+function packable(att: FillAttestation): FillAttestation {
+  const mask = (value: bigint, bits: bigint) => value & ((1n << bits) - 1n);
+  const evm = (word: Hex): Hex => numberToHex(mask(hexToBigInt(word), 160n), { size: 32 });
+  return {
+    ...att,
+    originChainId: mask(att.originChainId, 64n),
+    originAmount: mask(att.originAmount, 128n),
+    destinationUser: evm(att.destinationUser),
+    destinationCurrency: evm(att.destinationCurrency),
+    destinationAmount: mask(att.destinationAmount, 128n),
+    deadline: mask(att.deadline, 40n),
   };
 }
 
@@ -156,6 +173,44 @@ describe("sign in TS, verify onchain (AttestationLib)", () => {
       expect(await harness.read.recoverFillSigner([att, signature]), `case ${i}`).to.equal(account.address);
       const verdict = await verifyAttestation({ format: "v2", attestation: att, signature, signers: [account.address], now: 0n });
       expect(verdict.valid, `case ${i}`).to.equal(true);
+    }
+  });
+
+  it(`agrees on ${RUNS} random v2 attestations in packed form: digest rebuilt from chain and receiver, EIP-2098 signer`, async () => {
+    const r = randomStream("ferry/v2-compact");
+    for (let i = 0; i < RUNS; i++) {
+      const account = r.account();
+      const att = packable(randomFill(r));
+      expect(fitsPackedFill(att), `case ${i}`).to.equal(true);
+      const digest = fillDigest(att);
+      const signature = toCompactSignature(await signAttestationDigest(account, digest));
+      expect(await harness.read.recoverStrictCompact([toPersonalSignHash(digest), signature]), `case ${i}`).to.equal(account.address);
+      const packed = packFill(att, signature);
+      expect(await harness.read.packedFillDigest([packed, att.destinationChainId, att.receiver]), `case ${i}`).to.equal(digest);
+      expect(await harness.read.recoverPackedFillSigner([packed, att.destinationChainId, att.receiver]), `case ${i}`).to.equal(account.address);
+      expect(await recoverCompactStrict(toPersonalSignHash(digest), signature), `case ${i}`).to.equal(account.address);
+    }
+  });
+
+  it("rejects malformed compact signatures for the same reason in TS and onchain", async () => {
+    const r = randomStream("ferry/compact-malformed");
+    const account = r.account();
+    const hash = toPersonalSignHash(requestDigest(randomRequest(r)));
+    const good = toCompactSignature(await account.sign({ hash }));
+    const word = (value: bigint) => numberToHex(value, { size: 32 });
+    const parity = hexToBigInt(good.vs) >> 255n;
+    const cases: [string, { r: Hex; vs: Hex }, string, string][] = [
+      ["r = 0", { r: word(0n), vs: good.vs }, "INVALID_SIGNATURE", "InvalidSignature"],
+      ["r = n", { r: word(SECP256K1_N), vs: good.vs }, "INVALID_SIGNATURE", "InvalidSignature"],
+      ["r off the curve", { r: word(5n), vs: good.vs }, "INVALID_SIGNATURE", "InvalidSignature"],
+      ["s = 0", { r: good.r, vs: word(parity << 255n) }, "INVALID_SIGNATURE", "InvalidSignature"],
+      ["s = n/2 + 1", { r: good.r, vs: word((parity << 255n) | (SECP256K1_N / 2n + 1n)) }, "SIGNATURE_MALLEABLE", "SignatureMalleable"],
+      ["s = 2^255 - 1", { r: good.r, vs: word((1n << 256n) - 1n) }, "SIGNATURE_MALLEABLE", "SignatureMalleable"],
+    ];
+    expect(await harness.read.recoverStrictCompact([hash, good])).to.equal(account.address);
+    for (const [name, signature, code, errorName] of cases) {
+      expect(await tsCode(recoverCompactStrict(hash, signature)), name).to.equal(code);
+      expect(await revertName(harness.read.recoverStrictCompact([hash, signature])), name).to.equal(errorName);
     }
   });
 

@@ -7,9 +7,9 @@
  *   spec's fields — never the solver's deposit, fill, payouts, nonces or request hashes.
  */
 import { expect } from "chai";
-import { decodeFunctionData, type Hex } from "viem";
-import { attestedReceiverAbi } from "../../ts/abi/AttestedReceiver.ts";
+import { type Hex } from "viem";
 import { fillDigest, normalizeFillAttestation } from "../../ts/core/attestationDigest.ts";
+import { decodeFill } from "../../ts/core/fillCalldata.ts";
 import { statusEventData } from "../../ts/service/events/statusEvent.ts";
 import { SPEC_REQUEST_DATA_FIELDS } from "../../ts/service/model/requestData.ts";
 import { createStore, type Store } from "../../ts/service/store/createStore.ts";
@@ -51,10 +51,10 @@ describe("public records after a real bridge", function () {
   it("signatureRoute_servesTheVeryFillAttestationTheSolverSent_sameDigest", async () => {
     const body = (await (await fetch(`${server.url}/requests/${requestId}/signature`)).json()) as { fillAttestation: { attestation: Record<string, string> } };
     const tx = await env.destination.publicClient.getTransaction({ hash: fillTx });
-    const { functionName, args } = decodeFunctionData({ abi: attestedReceiverAbi, data: tx.input });
-    expect(functionName).to.equal("fill");
-    const sent = args[0] as Parameters<typeof fillDigest>[0];
-    expect(fillDigest(normalizeFillAttestation(body.fillAttestation.attestation))).to.equal(fillDigest(sent));
+    // The solver sends the packed fill: decoded against the chain and receiver it went to.
+    const sent = decodeFill(tx.input, { chainId: env.destination.chainId, receiver: tx.to! });
+    expect(sent.functionName).to.equal("fill_7hVe");
+    expect(fillDigest(normalizeFillAttestation(body.fillAttestation.attestation))).to.equal(fillDigest(sent.attestation));
   });
 
   it("requestRecord_hasTheSpecsKeys_andItsDataOnlySpecFields", async () => {

@@ -12,33 +12,29 @@ import {ReceiverFixture} from "./AttestedReceiver.t.sol";
 /// infinite approval in place, every account and slot the fill touches cold (setUp is its own
 /// transaction). Logs the fill frame's execution gas and the transaction gas it implies:
 /// 21,000 + calldata (16 per non-zero byte, 4 per zero byte; EIP-7623 floor checked) + execution.
-/// These estimates match real receipts to within a few gas (hardhat node, same values).
 ///
-/// Budget: ERC-20 ≤ 80,500 (met: 80,200; it was 78,500 before issue 11 added the currency allow-list's
-/// cold SLOAD, 2,100, and the `Filled` event's filler topic, currency and amount, 887). Native ≤ 67,000
-/// is below this interface's floor: 21,000 + 4,784 calldata + 3 cold SLOADs 6,300 + the digest SSTORE
-/// 20,000 + ecrecover 3,100 + value CALL to a cold account 9,300 + LOG4 of `Filled` (three data words)
-/// 2,643 + 5 keccaks 276 + solc's dispatch and ABI decoding of (FillAttestation, bytes) 577 = 67,980
-/// before a single opcode of `fill` itself runs, so the native assertion is a regression ceiling on
-/// today's measurement (68,885; 67,899 with the three-field event) instead.
+/// The budgets are held by `npm run bench:gas` on real receipts (native 66,300, ERC-20 75,500; issue 14:
+/// 66,290 and 75,272). This harness's figures are a regression ceiling, not the budget: for the native
+/// fill it reads about 200 gas more than the receipt of the same fill (66,501 vs 66,290; forge's frame
+/// accounting and this fixture's values), for the ERC-20 fill about the same (75,460).
 contract AttestedReceiverGasTest is ReceiverFixture {
     uint256 internal constant TX_BASE = 21_000;
-    uint256 internal constant NATIVE_FILL_CEILING = 68_950;
-    uint256 internal constant ERC20_FILL_BUDGET = 80_500;
+    uint256 internal constant NATIVE_FILL_CEILING = 66_550;
+    uint256 internal constant ERC20_FILL_CEILING = 75_500;
     /// @dev Hardhat's coverage instrumentation makes every statement call this address.
     address internal constant HARDHAT_COVERAGE = 0xc0bEc0BEc0BeC0bEC0beC0bEC0bEC0beC0beC0BE;
 
     function test_gas_fillNative() public {
         FillAttestation memory att = _nativeAttestation(keccak256("gas.native"));
-        bytes memory signature = _sign(att);
-        bytes memory data = abi.encodeCall(receiver.fill, (att, signature));
+        bytes memory data = _fillCall(att, _compactSig(_sign(att)));
 
         vm.prank(solver);
         uint256 before = gasleft();
-        receiver.fill{value: NATIVE_AMOUNT}(att, signature);
+        (bool ok,) = address(receiver).call{value: NATIVE_AMOUNT}(data);
         uint256 delta = before - gasleft();
         uint256 execution = vm.lastCallGas().gasTotalUsed;
 
+        assertTrue(ok, "native fill reverted");
         uint256 txGas = _report("native fill", data, execution, delta);
         if (!_instrumented()) assertLe(txGas, NATIVE_FILL_CEILING, "native fill gas regressed");
         assertTrue(receiver.filled(att.requestId));
@@ -46,17 +42,17 @@ contract AttestedReceiverGasTest is ReceiverFixture {
 
     function test_gas_fillErc20() public {
         FillAttestation memory att = _tokenAttestation(keccak256("gas.erc20"));
-        bytes memory signature = _sign(att);
-        bytes memory data = abi.encodeCall(receiver.fill, (att, signature));
+        bytes memory data = _fillCall(att, _compactSig(_sign(att)));
 
         vm.prank(solver);
         uint256 before = gasleft();
-        receiver.fill(att, signature);
+        (bool ok,) = address(receiver).call(data);
         uint256 delta = before - gasleft();
         uint256 execution = vm.lastCallGas().gasTotalUsed;
 
+        assertTrue(ok, "ERC-20 fill reverted");
         uint256 txGas = _report("erc20 fill", data, execution, delta);
-        if (!_instrumented()) assertLe(txGas, ERC20_FILL_BUDGET, "ERC-20 fill over budget");
+        if (!_instrumented()) assertLe(txGas, ERC20_FILL_CEILING, "ERC-20 fill gas regressed");
         assertEq(usdc.balanceOf(recipient), 1e6 + TOKEN_AMOUNT);
     }
 

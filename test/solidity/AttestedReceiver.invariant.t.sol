@@ -6,7 +6,7 @@ import {Test} from "forge-std/Test.sol";
 import {AttestedReceiver} from "../../contracts/AttestedReceiver.sol";
 import {IAttestedReceiver} from "../../contracts/interfaces/IAttestedReceiver.sol";
 import {IMulticaller} from "../../contracts/interfaces/IMulticaller.sol";
-import {FillAttestation} from "../../contracts/libraries/AttestationLib.sol";
+import {CompactSignature, FillAttestation} from "../../contracts/libraries/AttestationLib.sol";
 import {MockStablecoin} from "../../contracts/mocks/MockStablecoin.sol";
 import {FillSigning, ReceiverFixture} from "./AttestedReceiver.t.sol";
 
@@ -115,8 +115,18 @@ contract FillHandler is Test {
     /// @dev External so that `fill` can try it; only this contract calls it.
     function send(FillAttestation calldata att, bytes calldata signature, uint256 value, bool withCall) external {
         require(msg.sender == address(this));
-        if (withCall) receiver.fillAndCall{value: value}(att, signature, new IMulticaller.Call[](0), new address[](0));
-        else receiver.fill{value: value}(att, signature);
+        bytes memory packed = FillSigning.pack(att, FillSigning.compactSignature(signature));
+        if (withCall) {
+            receiver.fillAndCall{value: value}(packed, new IMulticaller.Call[](0), new address[](0));
+        } else {
+            (bool ok, bytes memory returned) =
+                address(receiver).call{value: value}(abi.encodePacked(IAttestedReceiver.fill_7hVe.selector, packed));
+            if (!ok) {
+                assembly ("memory-safe") {
+                    revert(add(returned, 0x20), mload(returned))
+                }
+            }
+        }
     }
 
     /// @notice Native currency sent straight to the receiver: it has no way to take it.

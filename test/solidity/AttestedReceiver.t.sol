@@ -11,7 +11,7 @@ import {AttestedReceiver} from "../../contracts/AttestedReceiver.sol";
 import {Multicaller} from "../../contracts/Multicaller.sol";
 import {IAttestedReceiver} from "../../contracts/interfaces/IAttestedReceiver.sol";
 import {IMulticaller} from "../../contracts/interfaces/IMulticaller.sol";
-import {AttestationLib, FillAttestation} from "../../contracts/libraries/AttestationLib.sol";
+import {AttestationLib, CompactSignature, FillAttestation} from "../../contracts/libraries/AttestationLib.sol";
 import {MockStablecoin} from "../../contracts/mocks/MockStablecoin.sol";
 import {RevertingRecipient} from "../../contracts/mocks/RevertingRecipient.sol";
 import {CallTarget} from "./Multicaller.t.sol";
@@ -57,6 +57,37 @@ library FillSigning {
     function sign(uint256 key, FillAttestation memory att) internal pure returns (bytes memory) {
         (uint8 v, bytes32 r, bytes32 s) = VM.sign(key, personalSignHash(digest(att)));
         return abi.encodePacked(r, s, v);
+    }
+
+    /// @notice The packed fill (AttestationLib, "Packed fill") of `att` and an EIP-2098 signature: every
+    /// field but destinationChainId and receiver, each in its width, then r and vs. Values that do not
+    /// fit their width are truncated here, as a careless encoder would (ts/core's refuses them).
+    function pack(FillAttestation memory att, CompactSignature memory signature) internal pure returns (bytes memory) {
+        return bytes.concat(
+            abi.encodePacked(att.requestId, att.orderId, uint64(att.originChainId), att.originUser, att.originCurrency),
+            abi.encodePacked(
+                uint128(att.originAmount),
+                address(uint160(uint256(att.destinationUser))),
+                address(uint160(uint256(att.destinationCurrency))),
+                uint128(att.destinationAmount),
+                uint40(att.deadline),
+                signature.r,
+                signature.vs
+            )
+        );
+    }
+
+    /// @notice The EIP-2098 form of a 65-byte (r, s, v) signature: vs = (v - 27) << 255 | s.
+    function compactSignature(bytes memory signature) internal pure returns (CompactSignature memory) {
+        bytes32 r;
+        bytes32 s;
+        uint8 v;
+        assembly ("memory-safe") {
+            r := mload(add(signature, 0x20))
+            s := mload(add(signature, 0x40))
+            v := byte(0, mload(add(signature, 0x60)))
+        }
+        return CompactSignature({r: r, vs: bytes32((uint256(v - 27) << 255) | uint256(s))});
     }
 }
 
@@ -182,16 +213,54 @@ abstract contract ReceiverFixture is Test {
         return ecrecover(_personalSignHash(_digest(att)), v, r, s);
     }
 
+    /// @dev The address `signature` recovers to once the receiver completes `att` with its own chain
+    /// id and address (what `fill` checks against the signer list).
+    function _recoveredHere(FillAttestation memory att, bytes memory signature) internal view returns (address) {
+        FillAttestation memory here = att;
+        here.destinationChainId = block.chainid;
+        here.receiver = address(receiver);
+        return _recovered(here, signature);
+    }
+
+    function _rOf(bytes memory signature) internal pure returns (bytes32 r) {
+        (r,,) = _split(signature);
+    }
+
     // ---------------------------------------------------------------- fills
+
+    /// @dev `fill_7hVe`'s calldata for `att` and `signature`: the selector and the packed fill.
+    function _fillCall(FillAttestation memory att, CompactSignature memory signature) internal pure returns (bytes memory) {
+        return abi.encodePacked(IAttestedReceiver.fill_7hVe.selector, FillSigning.pack(att, signature));
+    }
+
+    /// @dev The packed fill alone (what `fillAndCall` takes as `fill`).
+    function _packed(FillAttestation memory att, CompactSignature memory signature) internal pure returns (bytes memory) {
+        return FillSigning.pack(att, signature);
+    }
+
+    /// @dev Sends `data` to `target` with `value`; a revert bubbles up with its data (so vm.expectRevert
+    /// sees it as the receiver's).
+    function _callFill(address target, uint256 value, bytes memory data) internal {
+        (bool ok, bytes memory returned) = target.call{value: value}(data);
+        if (!ok) {
+            assembly ("memory-safe") {
+                revert(add(returned, 0x20), mload(returned))
+            }
+        }
+    }
+
+    function _compactSig(bytes memory signature) internal pure returns (CompactSignature memory) {
+        return FillSigning.compactSignature(signature);
+    }
 
     function _fillNative(FillAttestation memory att, bytes memory signature) internal {
         vm.prank(solver);
-        receiver.fill{value: att.destinationAmount}(att, signature);
+        _callFill(address(receiver), att.destinationAmount, _fillCall(att, _compactSig(signature)));
     }
 
     function _fillToken(FillAttestation memory att, bytes memory signature) internal {
         vm.prank(solver);
-        receiver.fill(att, signature);
+        _callFill(address(receiver), 0, _fillCall(att, _compactSig(signature)));
     }
 }
 
@@ -243,49 +312,65 @@ contract AttestedReceiverTest is ReceiverFixture {
         _fillNative(att, signature);
     }
 
-    function test_fill_revertsIfWrongDestinationChain() public {
+    /// @dev A wrong chain or receiver is no check of its own: the receiver rebuilds the digest with its
+    /// own chain id and address, so an attestation signed for another chain recovers to an unrelated
+    /// address and fails the signer check (step 3), naming that address.
+    function test_fill_revertsIfSignedForAnotherChain() public {
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
         att.destinationChainId = ORIGIN_CHAIN_ID;
         bytes memory signature = _sign(att);
+        address recovered = _recoveredHere(att, signature);
+        assertTrue(recovered != signer && recovered != address(0));
 
-        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.WrongDestinationChain.selector, ORIGIN_CHAIN_ID));
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, recovered));
         _fillNative(att, signature);
     }
 
-    function test_fill_revertsIfWrongReceiver() public {
+    function test_fill_revertsIfSignedForAnotherReceiver() public {
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
         att.receiver = makeAddr("otherReceiver");
         bytes memory signature = _sign(att);
+        address recovered = _recoveredHere(att, signature);
+        assertTrue(recovered != signer && recovered != address(0));
 
-        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.WrongReceiver.selector, att.receiver));
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, recovered));
         _fillNative(att, signature);
     }
 
-    function test_fill_revertsIfSignatureLengthInvalid() public {
-        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
-        (bytes32 r, bytes32 s,) = _split(_sign(att));
-        bytes memory compact = abi.encodePacked(r, s); // 64 bytes (ERC-2098 style) is rejected
-
-        vm.expectRevert(abi.encodeWithSelector(AttestationLib.InvalidSignatureLength.selector, 64));
-        _fillNative(att, compact);
-    }
-
+    /// @dev A real malleable twin: (r, s, 27) with s just below N/2 is a valid signature of the key it
+    /// recovers to (listed here as a signer), and its twin (r, N - s, 28) still fits EIP-2098's 255
+    /// bits of s. For a signature made by signing, N - s almost never fits (s would have to fall in a
+    /// window of 2^127 values), but the check does not rely on that.
     function test_fill_revertsIfSignatureMalleable() public {
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
-        bytes memory twin = _malleate(_sign(att));
-        (, bytes32 highS,) = _split(twin);
+        bytes32 r = _rOf(_sign(att));
+        uint256 lowS = SECP256K1_N / 2 - 1;
+        address twinSigner = ecrecover(_personalSignHash(_digest(att)), 27, r, bytes32(lowS));
+        assertTrue(twinSigner != address(0));
+        vm.prank(owner);
+        receiver.setSigner(twinSigner, true);
+        uint256 highS = SECP256K1_N - lowS;
+        assertLt(highS, 1 << 255, "the twin has an EIP-2098 form");
+        assertEq(ecrecover(_personalSignHash(_digest(att)), 28, r, bytes32(highS)), twinSigner, "same signer");
 
-        vm.expectRevert(abi.encodeWithSelector(AttestationLib.SignatureMalleable.selector, highS));
-        _fillNative(att, twin);
+        vm.expectRevert(abi.encodeWithSelector(AttestationLib.SignatureMalleable.selector, bytes32(highS)));
+        vm.prank(solver);
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, CompactSignature(r, bytes32(highS | (1 << 255)))));
+
+        // The low-s form of the same signature fills.
+        vm.prank(solver);
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, CompactSignature(r, bytes32(lowS))));
+        assertTrue(receiver.filled(REQUEST_ID));
     }
 
     function test_fill_revertsIfSignatureInvalid() public {
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
-        (bytes32 r, bytes32 s,) = _split(_sign(att));
-        bytes memory badV = abi.encodePacked(r, s, uint8(29)); // ecrecover yields address(0)
+        CompactSignature memory signature = _compactSig(_sign(att));
+        signature.r = bytes32(0); // r = 0 is not a curve point's x: ecrecover yields address(0)
 
         vm.expectRevert(AttestationLib.InvalidSignature.selector);
-        _fillNative(att, badV);
+        vm.prank(solver);
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, signature));
     }
 
     function test_fill_revertsIfSignerNotAllowed() public {
@@ -294,15 +379,6 @@ contract AttestedReceiverTest is ReceiverFixture {
         bytes memory signature = _signWith(strangerKey, att);
 
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, stranger));
-        _fillNative(att, signature);
-    }
-
-    function test_fill_revertsIfRecipientNotAnEvmAddress() public {
-        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
-        att.destinationUser = keccak256("a 32-byte non-EVM user");
-        bytes memory signature = _sign(att);
-
-        vm.expectRevert(abi.encodeWithSelector(AttestationLib.NotAnEvmAddress.selector, att.destinationUser));
         _fillNative(att, signature);
     }
 
@@ -353,16 +429,7 @@ contract AttestedReceiverTest is ReceiverFixture {
 
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.CurrencyNotAllowed.selector, address(unlisted)));
         vm.prank(solver);
-        receiver.fill{value: 1}(att, signature);
-    }
-
-    function test_fill_revertsIfCurrencyNotAnEvmAddress() public {
-        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
-        att.destinationCurrency = keccak256("a 32-byte non-EVM currency");
-        bytes memory signature = _sign(att);
-
-        vm.expectRevert(abi.encodeWithSelector(AttestationLib.NotAnEvmAddress.selector, att.destinationCurrency));
-        _fillNative(att, signature);
+        _callFill(address(receiver), 1, _fillCall(att, _compactSig(signature)));
     }
 
     function test_fill_revertsIfNativeValueTooLow() public {
@@ -373,7 +440,7 @@ contract AttestedReceiverTest is ReceiverFixture {
             abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, NATIVE_AMOUNT - 1, NATIVE_AMOUNT)
         );
         vm.prank(solver);
-        receiver.fill{value: NATIVE_AMOUNT - 1}(att, signature);
+        _callFill(address(receiver), NATIVE_AMOUNT - 1, _fillCall(att, _compactSig(signature)));
     }
 
     function test_fill_revertsIfNativeValueTooHigh() public {
@@ -384,7 +451,7 @@ contract AttestedReceiverTest is ReceiverFixture {
             abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, NATIVE_AMOUNT + 1, NATIVE_AMOUNT)
         );
         vm.prank(solver);
-        receiver.fill{value: NATIVE_AMOUNT + 1}(att, signature);
+        _callFill(address(receiver), NATIVE_AMOUNT + 1, _fillCall(att, _compactSig(signature)));
     }
 
     function test_fill_revertsIfValueSentWithErc20Fill() public {
@@ -393,7 +460,7 @@ contract AttestedReceiverTest is ReceiverFixture {
 
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, 1, 0));
         vm.prank(solver);
-        receiver.fill{value: 1}(att, signature);
+        _callFill(address(receiver), 1, _fillCall(att, _compactSig(signature)));
     }
 
     function test_fill_revertsIfNativeTransferFails() public {
@@ -431,35 +498,40 @@ contract AttestedReceiverTest is ReceiverFixture {
     /// the documented order must be the one that reverts.
     function test_fill_checksRunInDocumentedOrder() public {
         address stranger = makeAddr("unlistedRecipient");
-        (, uint256 strangerKey) = makeAddrAndKey("stranger");
+        (address strangerSigner, uint256 strangerKey) = makeAddrAndKey("stranger");
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
         _fillNative(att, _sign(att)); // so the requestId is already filled
 
+        bytes32 orderId = att.orderId;
+        att.orderId = bytes32(0);
         att.deadline = block.timestamp - 1;
-        att.destinationChainId = 1;
-        att.receiver = stranger;
         att.destinationUser = _pad(stranger);
-        bytes memory foreign = _signWith(strangerKey, att);
+        CompactSignature memory highS = CompactSignature(bytes32(uint256(1)), bytes32(SECP256K1_N / 2 + 1));
 
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.InvalidFillLength.selector, 278));
+        vm.prank(solver);
+        _callFill(address(receiver), NATIVE_AMOUNT, bytes.concat(_fillCall(att, highS), hex"00"));
+
+        vm.expectRevert(IAttestedReceiver.ZeroOrderId.selector);
+        vm.prank(solver);
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, highS));
+
+        att.orderId = orderId;
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.AttestationExpired.selector, att.deadline));
-        _fillNative(att, foreign);
+        vm.prank(solver);
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, highS));
 
         att.deadline = block.timestamp;
-        foreign = _signWith(strangerKey, att);
-        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.WrongDestinationChain.selector, 1));
-        _fillNative(att, foreign);
+        vm.expectRevert(abi.encodeWithSelector(AttestationLib.SignatureMalleable.selector, highS.vs));
+        vm.prank(solver);
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, highS));
 
-        att.destinationChainId = DESTINATION_CHAIN_ID;
-        foreign = _signWith(strangerKey, att);
-        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.WrongReceiver.selector, stranger));
-        _fillNative(att, foreign);
+        vm.expectRevert(AttestationLib.InvalidSignature.selector);
+        vm.prank(solver);
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, CompactSignature(bytes32(0), bytes32(uint256(1)))));
 
-        att.receiver = address(receiver);
-        vm.expectRevert(abi.encodeWithSelector(AttestationLib.InvalidSignatureLength.selector, 0));
-        _fillNative(att, "");
-
-        foreign = _signWith(strangerKey, att);
-        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, makeAddr("stranger")));
+        bytes memory foreign = _signWith(strangerKey, att);
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, strangerSigner));
         _fillNative(att, foreign);
 
         bytes memory signature = _sign(att);
@@ -481,7 +553,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 solverBefore = solver.balance;
 
         vm.expectEmit(true, true, true, true, address(receiver));
-        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, att.orderId, address(0), NATIVE_AMOUNT);
+        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, address(0), NATIVE_AMOUNT);
         _fillNative(att, signature);
 
         assertEq(recipient.balance - recipientBefore, NATIVE_AMOUNT, "recipient paid exactly");
@@ -497,7 +569,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 solverBefore = usdc.balanceOf(solver);
 
         vm.expectEmit(true, true, true, true, address(receiver));
-        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, att.orderId, address(usdc), TOKEN_AMOUNT);
+        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, address(usdc), TOKEN_AMOUNT);
         _fillToken(att, signature);
 
         assertEq(usdc.balanceOf(recipient) - recipientBefore, TOKEN_AMOUNT, "recipient paid exactly");
@@ -538,7 +610,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         address anyone = makeAddr("anyone");
         vm.deal(anyone, NATIVE_AMOUNT);
         vm.prank(anyone);
-        receiver.fill{value: NATIVE_AMOUNT}(att, signature);
+        _callFill(address(receiver), NATIVE_AMOUNT, _fillCall(att, _compactSig(signature)));
         assertEq(anyone.balance, 0);
     }
 
@@ -562,6 +634,106 @@ contract AttestedReceiverTest is ReceiverFixture {
         assertTrue(receiver.filled(REQUEST_ID));
     }
 
+    // ---------------------------------------------------------------- signer × currency (one read)
+
+    /// @dev An ERC-20 fill of `att` signed with `key`, sent by the solver.
+    function _fillToken(uint256 key, FillAttestation memory att) internal {
+        vm.prank(solver);
+        _callFill(address(receiver), 0, _fillCall(att, _compactSig(_signWith(key, att))));
+    }
+
+    /// @notice The packed fill lays its digest preimage out at 0x80 without reading the free memory
+    /// pointer: that holds only while the runtime starts with `mstore(0x40, 0x80)` (solc reserved no
+    /// memory for moved stack variables). If this fails, the fill would overwrite such variables.
+    function test_runtime_freeMemoryPointerStartsAt0x80() public view {
+        bytes memory code = address(receiver).code;
+        assertEq(bytes5(bytes.concat(code[0], code[1], code[2], code[3], code[4])), bytes5(0x6080604052));
+    }
+
+    function test_fill_erc20AcceptsSignerAddedAfterTheCurrency() public {
+        (address next, uint256 nextKey) = makeAddrAndKey("nextSigner");
+        vm.prank(owner);
+        receiver.setSigner(next, true);
+        assertTrue(receiver.isSignerForCurrency(next, address(usdc)));
+
+        _fillToken(nextKey, _tokenAttestation(REQUEST_ID));
+        assertTrue(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fill_erc20AcceptsCurrencyListedAfterTheSigners() public {
+        (address next, uint256 nextKey) = makeAddrAndKey("nextSigner");
+        MockStablecoin later = new MockStablecoin("Later", "LTR");
+        later.mint(solver, 1e18);
+        vm.prank(solver);
+        later.approve(address(receiver), type(uint256).max);
+        vm.startPrank(owner);
+        receiver.setSigner(next, true);
+        receiver.setCurrency(address(later), true);
+        vm.stopPrank();
+
+        FillAttestation memory att = _attestation(REQUEST_ID, address(later), TOKEN_AMOUNT);
+        _fillToken(signerKey, att);
+        FillAttestation memory second = _attestation(keccak256("second"), address(later), TOKEN_AMOUNT);
+        _fillToken(nextKey, second);
+        assertEq(later.balanceOf(recipient), 2 * TOKEN_AMOUNT);
+    }
+
+    function test_fill_erc20RevertsAfterCurrencyDelistedForEverySigner() public {
+        (address next, uint256 nextKey) = makeAddrAndKey("nextSigner");
+        vm.startPrank(owner);
+        receiver.setSigner(next, true);
+        receiver.setCurrency(address(usdc), false);
+        vm.stopPrank();
+        FillAttestation memory att = _tokenAttestation(REQUEST_ID);
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.CurrencyNotAllowed.selector, address(usdc)));
+        _fillToken(signerKey, att);
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.CurrencyNotAllowed.selector, address(usdc)));
+        _fillToken(nextKey, att);
+        assertFalse(receiver.isSignerForCurrency(signer, address(usdc)));
+        assertFalse(receiver.isSignerForCurrency(next, address(usdc)));
+    }
+
+    function test_fill_erc20RevertsAfterSignerRevokedInAListedCurrency() public {
+        vm.prank(owner);
+        receiver.setSigner(signer, false);
+        assertFalse(receiver.isSignerForCurrency(signer, address(usdc)));
+
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, signer));
+        _fillToken(signerKey, _tokenAttestation(REQUEST_ID));
+    }
+
+    function test_fill_erc20AcceptsRelistedCurrencyAndReallowedSigner() public {
+        vm.startPrank(owner);
+        receiver.setCurrency(address(usdc), false);
+        receiver.setSigner(signer, false);
+        receiver.setCurrency(address(usdc), true);
+        receiver.setSigner(signer, true);
+        vm.stopPrank();
+
+        _fillToken(signerKey, _tokenAttestation(REQUEST_ID));
+        assertTrue(receiver.filled(REQUEST_ID));
+    }
+
+    function test_signersAndCurrencies_listWhatIsAllowed() public {
+        address next = makeAddr("nextSigner");
+        address token = makeAddr("token");
+        vm.startPrank(owner);
+        receiver.setSigner(next, true);
+        receiver.setCurrency(token, true);
+        receiver.setSigner(signer, false);
+        vm.stopPrank();
+
+        address[] memory signers = receiver.signers();
+        assertEq(signers.length, 1);
+        assertEq(signers[0], next);
+        address[] memory currencies = receiver.currencies();
+        assertEq(currencies.length, 2);
+        assertTrue(receiver.isSignerForCurrency(next, token));
+        assertTrue(receiver.isSignerForCurrency(next, address(usdc)));
+        assertFalse(receiver.isSignerForCurrency(signer, token));
+    }
+
     // ================================================================ fillAndCall
 
     function test_fillAndCall_usesExtraValueAndSweepsLeftover() public {
@@ -574,11 +746,11 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 recipientBefore = recipient.balance;
 
         vm.expectEmit(true, true, true, true, address(receiver));
-        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, att.orderId, address(0), NATIVE_AMOUNT);
+        emit IAttestedReceiver.Filled(REQUEST_ID, recipient, solver, address(0), NATIVE_AMOUNT);
         vm.expectEmit(true, true, false, true, address(multicaller));
         emit IMulticaller.Multicalled(address(receiver), solver, 1);
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT + 0.05 ether}(att, signature, calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT + 0.05 ether}(_packed(att, _compactSig(signature)), calls, new address[](0));
 
         assertEq(recipient.balance - recipientBefore, NATIVE_AMOUNT, "recipient paid exactly");
         assertEq(action.received(), 0.01 ether, "call got its value");
@@ -597,7 +769,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 recipientBefore = usdc.balanceOf(recipient);
 
         vm.prank(solver);
-        receiver.fillAndCall{value: 0.03 ether}(att, _sign(att), calls, new address[](0));
+        receiver.fillAndCall{value: 0.03 ether}(_packed(att, _compactSig(_sign(att))), calls, new address[](0));
 
         assertEq(usdc.balanceOf(recipient) - recipientBefore, TOKEN_AMOUNT);
         assertEq(action.received(), 0.02 ether);
@@ -610,7 +782,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 solverBefore = solver.balance;
 
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, _sign(att), calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(_packed(att, _compactSig(_sign(att))), calls, new address[](0));
         assertEq(solverBefore - solver.balance, NATIVE_AMOUNT);
     }
 
@@ -623,7 +795,7 @@ contract AttestedReceiverTest is ReceiverFixture {
             abi.encodeWithSelector(IAttestedReceiver.IncorrectNativeAmount.selector, NATIVE_AMOUNT - 1, NATIVE_AMOUNT)
         );
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT - 1}(att, signature, calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT - 1}(_packed(att, _compactSig(signature)), calls, new address[](0));
     }
 
     function test_fillAndCall_revertsWholeFillIfCallReverts() public {
@@ -639,7 +811,7 @@ contract AttestedReceiverTest is ReceiverFixture {
             )
         );
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(_packed(att, _compactSig(signature)), calls, new address[](0));
         assertFalse(receiver.filled(REQUEST_ID));
     }
 
@@ -653,7 +825,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         uint256 solverBefore = usdc.balanceOf(solver);
 
         vm.prank(solver);
-        receiver.fillAndCall(att, _sign(att), calls, sweep);
+        receiver.fillAndCall(_packed(att, _compactSig(_sign(att))), calls, sweep);
         assertEq(usdc.balanceOf(address(multicaller)), 0);
         assertEq(solverBefore - usdc.balanceOf(solver), TOKEN_AMOUNT - 3e6, "paid the fill, got the leftover");
     }
@@ -664,7 +836,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         bytes memory signature = _sign(att);
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.CurrencyNotAllowed.selector, address(unlisted)));
         vm.prank(solver);
-        receiver.fillAndCall(att, signature, new IMulticaller.Call[](0), new address[](0));
+        receiver.fillAndCall(_packed(att, _compactSig(signature)), new IMulticaller.Call[](0), new address[](0));
     }
 
     function test_fillAndCall_revertsIfNativeTransferFails() public {
@@ -676,7 +848,7 @@ contract AttestedReceiverTest is ReceiverFixture {
         bytes memory signature = _sign(att);
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.NativeTransferFailed.selector, rejecting));
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, new IMulticaller.Call[](0), new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(_packed(att, _compactSig(signature)), new IMulticaller.Call[](0), new address[](0));
     }
 
     function test_fillAndCall_runsTheSameChecks() public {
@@ -684,11 +856,11 @@ contract AttestedReceiverTest is ReceiverFixture {
         bytes memory signature = _sign(att);
         IMulticaller.Call[] memory calls = new IMulticaller.Call[](0);
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(_packed(att, _compactSig(signature)), calls, new address[](0));
 
         vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.AlreadyFilled.selector, REQUEST_ID));
         vm.prank(solver);
-        receiver.fillAndCall{value: NATIVE_AMOUNT}(att, signature, calls, new address[](0));
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(_packed(att, _compactSig(signature)), calls, new address[](0));
     }
 
     // ================================================================ admin
@@ -863,14 +1035,66 @@ contract AttestedReceiverTest is ReceiverFixture {
         assertEq(abi.decode(ret, (bytes32)), _digest(att), "hashed as abi.encode would");
     }
 
-    function test_fill_revertsIfReceiverBitsDirty() public {
+    /// @dev 0. The packed fill is exactly 277 bytes: one short (its last byte of vs dropped) or one
+    /// more (a stray byte appended) is refused, naming the length, before any other check.
+    function test_fill_revertsIfPackedFillTooShort() public {
         FillAttestation memory att = _nativeAttestation(REQUEST_ID);
-        bytes memory data = abi.encodeCall(receiver.fill, (att, _sign(att)));
-        data[4 + 11 * 32] = 0xff;
-
+        bytes memory data = _fillCall(att, _compactSig(_sign(att)));
+        assertEq(data.length, 281, "selector + 277 packed bytes");
+        assembly ("memory-safe") {
+            mstore(data, 280)
+        }
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.InvalidFillLength.selector, 276));
         vm.prank(solver);
-        (bool ok,) = address(receiver).call{value: NATIVE_AMOUNT}(data);
-        assertFalse(ok, "solc's calldata validation rejects a dirty address");
+        _callFill(address(receiver), NATIVE_AMOUNT, data);
         assertFalse(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fill_revertsIfPackedFillTooLong() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory data = bytes.concat(_fillCall(att, _compactSig(_sign(att))), hex"00");
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.InvalidFillLength.selector, 278));
+        vm.prank(solver);
+        _callFill(address(receiver), NATIVE_AMOUNT, data);
+        assertFalse(receiver.filled(REQUEST_ID));
+    }
+
+    function test_fillAndCall_revertsIfPackedFillLengthWrong() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        bytes memory packed = bytes.concat(_packed(att, _compactSig(_sign(att))), hex"00");
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.InvalidFillLength.selector, 278));
+        vm.prank(solver);
+        receiver.fillAndCall{value: NATIVE_AMOUNT}(packed, new IMulticaller.Call[](0), new address[](0));
+    }
+
+    /// @dev The packed layout, byte for byte: each field at its documented offset and width.
+    function test_fill_packedLayoutMatchesAttestationLib() public view {
+        FillAttestation memory att = _tokenAttestation(REQUEST_ID);
+        CompactSignature memory signature = _compactSig(_sign(att));
+        bytes memory packed = _packed(att, signature);
+        assertEq(packed.length, AttestationLib.PACKED_FILL_LENGTH);
+        assertEq(bytes32(_slice(packed, AttestationLib.PACKED_REQUEST_ID, 32)), att.requestId);
+        assertEq(bytes32(_slice(packed, AttestationLib.PACKED_ORDER_ID, 32)), att.orderId);
+        assertEq(uint64(bytes8(_slice(packed, AttestationLib.PACKED_ORIGIN_CHAIN_ID, 8))), att.originChainId);
+        assertEq(bytes32(_slice(packed, AttestationLib.PACKED_ORIGIN_USER, 32)), att.originUser);
+        assertEq(bytes32(_slice(packed, AttestationLib.PACKED_ORIGIN_CURRENCY, 32)), att.originCurrency);
+        assertEq(uint128(bytes16(_slice(packed, AttestationLib.PACKED_ORIGIN_AMOUNT, 16))), att.originAmount);
+        assertEq(address(bytes20(_slice(packed, AttestationLib.PACKED_DESTINATION_USER, 20))), recipient);
+        assertEq(address(bytes20(_slice(packed, AttestationLib.PACKED_DESTINATION_CURRENCY, 20))), address(usdc));
+        assertEq(uint128(bytes16(_slice(packed, AttestationLib.PACKED_DESTINATION_AMOUNT, 16))), att.destinationAmount);
+        assertEq(uint40(bytes5(_slice(packed, AttestationLib.PACKED_DEADLINE, 5))), att.deadline);
+        assertEq(bytes32(_slice(packed, AttestationLib.PACKED_R, 32)), signature.r);
+        assertEq(bytes32(_slice(packed, AttestationLib.PACKED_VS, 32)), signature.vs);
+    }
+
+    function _slice(bytes memory data, uint256 start, uint256 length) internal pure returns (bytes memory out) {
+        out = new bytes(length);
+        for (uint256 i; i < length; ++i) out[i] = data[start + i];
+    }
+
+    function test_fill_storesTheSameDigestAsTheFullAttestation() public {
+        FillAttestation memory att = _tokenAttestation(REQUEST_ID);
+        _fillToken(att, _sign(att));
+        assertEq(receiver.filledDigest(REQUEST_ID), receiver.fillDigest(att));
     }
 }

@@ -9,13 +9,15 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 
 import {Depository} from "../../contracts/Depository.sol";
 import {IDepository} from "../../contracts/interfaces/IDepository.sol";
+import {CompactSignature} from "../../contracts/libraries/AttestationLib.sol";
 import {FeeOnTransferToken} from "../../contracts/mocks/FeeOnTransferToken.sol";
 import {MockStablecoin} from "../../contracts/mocks/MockStablecoin.sol";
 import {RevertingRecipient} from "../../contracts/mocks/RevertingRecipient.sol";
 import {DepositoryTestBase} from "./Depository.t.sol";
 
-/// @notice Drives random deposits (native, ERC-20 and fee-on-transfer, both ERC-20 forms), allocator
-/// payouts and replays of executed payouts, keeping ghost totals from the contract's own events.
+/// @notice Drives random deposits (native, ERC-20 and fee-on-transfer; every form, the compact ones
+/// included), allocator payouts (both `execute` forms) and replays of executed payouts in either form,
+/// keeping ghost totals from the contract's own events.
 contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
     Depository internal immutable depository;
     uint256 internal immutable allocatorKey;
@@ -58,20 +60,22 @@ contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
 
     // ---------------------------------------------------------------- actions
 
-    function depositNative(uint256 actorSeed, bool creditSelf, bytes32 id, uint256 amount) external {
+    /// @param compact Through the sender-credited `depositNative_irOEa(id)` (when crediting itself).
+    function depositNative(uint256 actorSeed, bool creditSelf, bytes32 id, uint256 amount, bool compact) external {
         if (id == bytes32(0)) id = bytes32(uint256(1)); // orderId 0 is refused (unit-tested)
         address actor = _actor(actorSeed);
         amount = bound(amount, 1, 1e24);
         vm.deal(actor, amount);
         vm.recordLogs();
         vm.prank(actor);
-        depository.depositNative{value: amount}(creditSelf ? address(0) : _actor(actorSeed >> 8), id);
+        if (creditSelf && compact) depository.depositNative_irOEa{value: amount}(id);
+        else depository.depositNative{value: amount}(creditSelf ? address(0) : _actor(actorSeed >> 8), id);
         _creditFromLogs();
     }
 
-    function depositErc20(uint256 tokenSeed, uint256 actorSeed, bytes32 id, uint256 amount, bool allowanceForm)
-        external
-    {
+    /// @param form 0: depositErc20(depositor, token, amount, id); 1: the allowance form; 2: the compact
+    /// `depositErc20_6R0X4(token, amount, id)`.
+    function depositErc20(uint256 tokenSeed, uint256 actorSeed, bytes32 id, uint256 amount, uint8 form) external {
         if (id == bytes32(0)) id = bytes32(uint256(1)); // orderId 0 is refused (unit-tested)
         address token = tokens[bound(tokenSeed, 1, 2)];
         address actor = _actor(actorSeed);
@@ -80,13 +84,18 @@ contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
         vm.recordLogs();
         vm.startPrank(actor);
         IERC20(token).approve(address(depository), amount);
-        if (allowanceForm) depository.depositErc20(address(0), token, id);
+        form = uint8(bound(form, 0, 2));
+        if (form == 1) depository.depositErc20(address(0), token, id);
+        else if (form == 2) depository.depositErc20_6R0X4(token, amount, id);
         else depository.depositErc20(actor, token, amount, id);
         vm.stopPrank();
         _creditFromLogs();
     }
 
-    function execute(uint256 tokenSeed, uint256 toSeed, uint256 amount, uint256 ttl, bool toRejecting) external {
+    /// @param compact Through `execute_kJ9b8(request, CompactSignature)`.
+    function execute(uint256 tokenSeed, uint256 toSeed, uint256 amount, uint256 ttl, bool toRejecting, bool compact)
+        external
+    {
         address token = tokens[bound(tokenSeed, 0, 2)];
         uint256 held = _held(token) - totalClaimable[token];
         // A payee that rejects native currency (its payouts become claimable); for tokens the
@@ -101,7 +110,8 @@ contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
 
         uint256 claimableBefore = depository.claimable(to, token);
         uint256 heldBefore = _held(token);
-        depository.execute(request, signature);
+        if (compact) depository.execute_kJ9b8(request, _compact(signature));
+        else depository.execute(request, signature);
 
         paidOut[token] += heldBefore - _held(token);
         uint256 deferred = depository.claimable(to, token) - claimableBefore;
@@ -113,13 +123,13 @@ contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
 
     /// @dev Re-signs an executed nonce with a later expiration and a different amount (an allocator
     /// retry): it must never pay.
-    function resign(uint256 index, uint256 extraTtl, uint256 amount) external {
+    function resign(uint256 index, uint256 extraTtl, uint256 amount, bool compact) external {
         if (executedNonces.length == 0) return;
         index = bound(index, 0, executedNonces.length - 1);
         IDepository.CallRequest memory request = abi.decode(executedRequests[index], (IDepository.CallRequest));
         request.expiration = block.timestamp + bound(extraTtl, 1, 30 days);
         request.calls[0].amount = bound(amount, 0, request.calls[0].amount);
-        (bool ok,) = address(depository).call(abi.encodeCall(IDepository.execute, (request, _signed(request))));
+        (bool ok,) = address(depository).call(_executeCall(request, compact));
         if (ok) {
             replaySuccesses += 1;
             executions[request.nonce] += 1;
@@ -127,11 +137,11 @@ contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
     }
 
     /// @dev Re-submits an executed payout as it was; it must never succeed.
-    function replay(uint256 index) external {
+    function replay(uint256 index, bool compact) external {
         if (executedNonces.length == 0) return;
         index = bound(index, 0, executedNonces.length - 1);
         IDepository.CallRequest memory request = abi.decode(executedRequests[index], (IDepository.CallRequest));
-        (bool ok,) = address(depository).call(abi.encodeCall(IDepository.execute, (request, _signed(request))));
+        (bool ok,) = address(depository).call(_executeCall(request, compact));
         if (ok) {
             replaySuccesses += 1;
             executions[request.nonce] += 1;
@@ -169,6 +179,25 @@ contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
         (uint8 v, bytes32 r, bytes32 s) =
             vm.sign(allocatorKey, keccak256(abi.encodePacked("\x19\x01", domainSeparator, requestHash)));
         return abi.encodePacked(r, s, v);
+    }
+
+    function _compact(bytes memory signature) internal pure returns (CompactSignature memory) {
+        bytes32 r;
+        bytes32 s;
+        uint8 v;
+        assembly ("memory-safe") {
+            r := mload(add(signature, 0x20))
+            s := mload(add(signature, 0x40))
+            v := byte(0, mload(add(signature, 0x60)))
+        }
+        return CompactSignature({r: r, vs: bytes32(uint256(s) | (uint256(v - 27) << 255))});
+    }
+
+    /// @dev `execute` calldata for a freshly signed request, in either form.
+    function _executeCall(IDepository.CallRequest memory request, bool compact) internal view returns (bytes memory) {
+        bytes memory signature = _signed(request);
+        if (compact) return abi.encodeCall(IDepository.execute_kJ9b8, (request, _compact(signature)));
+        return abi.encodeCall(IDepository.execute, (request, signature));
     }
 
     function _creditFromLogs() internal {

@@ -2,18 +2,119 @@
 pragma solidity 0.8.30;
 
 import {Test} from "forge-std/Test.sol";
-import {FillAttestation, RequestAttestation} from "../../contracts/libraries/AttestationLib.sol";
+import {ECDSA} from "solady/src/utils/ECDSA.sol";
+import {IAttestedReceiver} from "../../contracts/interfaces/IAttestedReceiver.sol";
+import {IDepository} from "../../contracts/interfaces/IDepository.sol";
+import {CompactSignature, FillAttestation, RequestAttestation} from "../../contracts/libraries/AttestationLib.sol";
 import {AttestationLibHarness} from "../../contracts/mocks/AttestationLibHarness.sol";
 
 /// @notice AttestationLib reproduces every shared vector in test/vectors/attestations.json (the same
-/// file ts/core is tested against): v1/v2 digests and strict recovery of each vector's signature.
+/// file ts/core is tested against): v1/v2 digests and strict recovery of each vector's signature; and
+/// Solidity's ABI encoder writes the calldata of test/vectors/calldata.json (compact fill, deposits,
+/// execute) byte for byte, the compact digest and EIP-2098 recovery agreeing with ts/core.
 contract VectorsTest is Test {
     AttestationLibHarness internal harness;
     string internal json;
 
+    string internal calldataJson;
+
     function setUp() public {
         harness = new AttestationLibHarness();
         json = vm.readFile("test/vectors/attestations.json");
+        calldataJson = vm.readFile("test/vectors/calldata.json");
+    }
+
+    // ---------------------------------------------------------------- compact calldata (calldata.json)
+
+    /// @notice Each fill vector: the packed fill completed with its target hashes to the v2 digest, the
+    /// EIP-2098 signature it carries recovers the signer, and `fill_7hVe`'s calldata is the selector
+    /// followed by the packed bytes.
+    function test_packedFill_matchesEveryFillVector() public view {
+        uint256 count = _countIn(calldataJson, ".fill");
+        assertGe(count, 5, "fill vectors");
+        for (uint256 i; i < count; ++i) {
+            string memory key = string.concat(".fill[", vm.toString(i), "]");
+            string memory name = vm.parseJsonString(calldataJson, string.concat(key, ".name"));
+            bytes memory packed = vm.parseJsonBytes(calldataJson, string.concat(key, ".packed"));
+            uint256 chainId = vm.parseUint(vm.parseJsonString(calldataJson, string.concat(key, ".target.chainId")));
+            address receiver = vm.parseJsonAddress(calldataJson, string.concat(key, ".target.receiver"));
+            bytes32 digest = vm.parseJsonBytes32(calldataJson, string.concat(key, ".digest"));
+            CompactSignature memory signature = _compactSignature(string.concat(key, ".compactSignature"));
+
+            assertEq(harness.packedFillDigest(packed, chainId, receiver), digest, name);
+            assertEq(harness.recoverPackedFillSigner(packed, chainId, receiver), vm.parseJsonAddress(calldataJson, string.concat(key, ".signer")), name);
+            assertEq(harness.recoverStrictCompact(harness.toPersonalSignHash(digest), signature), vm.parseJsonAddress(calldataJson, string.concat(key, ".signer")), name);
+            assertEq(
+                abi.encodePacked(IAttestedReceiver.fill_7hVe.selector, packed),
+                vm.parseJsonBytes(calldataJson, string.concat(key, ".calldata")),
+                name
+            );
+        }
+    }
+
+    function test_compactDeposits_matchEveryDepositVector() public view {
+        uint256 count = _countIn(calldataJson, ".deposits");
+        assertGe(count, 4);
+        for (uint256 i; i < count; ++i) {
+            string memory key = string.concat(".deposits[", vm.toString(i), "]");
+            string memory name = vm.parseJsonString(calldataJson, string.concat(key, ".name"));
+            bytes32 id = vm.parseJsonBytes32(calldataJson, string.concat(key, ".id"));
+            bytes memory expected = vm.parseJsonBytes(calldataJson, string.concat(key, ".calldata"));
+            if (keccak256(bytes(vm.parseJsonString(calldataJson, string.concat(key, ".kind")))) == keccak256("native")) {
+                assertEq(abi.encodeCall(IDepository.depositNative_irOEa, (id)), expected, name);
+            } else {
+                address token = vm.parseJsonAddress(calldataJson, string.concat(key, ".token"));
+                uint256 amount = vm.parseUint(vm.parseJsonString(calldataJson, string.concat(key, ".amount")));
+                assertEq(abi.encodeCall(IDepository.depositErc20_6R0X4, (token, amount, id)), expected, name);
+            }
+        }
+    }
+
+    function test_compactExecute_matchesEveryExecuteVector() public view {
+        uint256 count = _countIn(calldataJson, ".execute");
+        assertGe(count, 3);
+        for (uint256 i; i < count; ++i) {
+            string memory key = string.concat(".execute[", vm.toString(i), "]");
+            string memory name = vm.parseJsonString(calldataJson, string.concat(key, ".name"));
+            IDepository.CallRequest memory request = _callRequest(string.concat(key, ".request"));
+            CompactSignature memory signature = _compactSignature(string.concat(key, ".compactSignature"));
+            assertEq(
+                abi.encodeCall(IDepository.execute_kJ9b8, (request, signature)),
+                vm.parseJsonBytes(calldataJson, string.concat(key, ".calldata")),
+                name
+            );
+            assertEq(
+                ECDSA.recover(vm.parseJsonBytes32(calldataJson, string.concat(key, ".digest")), signature.r, signature.vs),
+                vm.parseJsonAddress(calldataJson, string.concat(key, ".signer")),
+                name
+            );
+        }
+    }
+
+    function _countIn(string memory file, string memory arrayKey) internal view returns (uint256 count) {
+        while (vm.keyExistsJson(file, string.concat(arrayKey, "[", vm.toString(count), "]"))) ++count;
+    }
+
+    function _compactSignature(string memory key) internal view returns (CompactSignature memory) {
+        return CompactSignature({
+            r: vm.parseJsonBytes32(calldataJson, string.concat(key, ".r")),
+            vs: vm.parseJsonBytes32(calldataJson, string.concat(key, ".vs"))
+        });
+    }
+
+    function _callRequest(string memory key) internal view returns (IDepository.CallRequest memory request) {
+        uint256 count = _countIn(calldataJson, string.concat(key, ".calls"));
+        request.calls = new IDepository.Call[](count);
+        for (uint256 i; i < count; ++i) {
+            string memory call = string.concat(key, ".calls[", vm.toString(i), "]");
+            request.calls[i] = IDepository.Call({
+                to: vm.parseJsonAddress(calldataJson, string.concat(call, ".to")),
+                token: vm.parseJsonAddress(calldataJson, string.concat(call, ".token")),
+                amount: vm.parseUint(vm.parseJsonString(calldataJson, string.concat(call, ".amount")))
+            });
+        }
+        request.nonce = vm.parseUint(vm.parseJsonString(calldataJson, string.concat(key, ".nonce")));
+        request.expiration = vm.parseUint(vm.parseJsonString(calldataJson, string.concat(key, ".expiration")));
     }
 
     function test_fillTypehash_matchesVectors() public view {

@@ -21,8 +21,40 @@ export type OrderIdVectorFile = {
   cases: { name: string; orderData: Record<string, unknown>; orderId: Hex }[];
 };
 
+type CompactSignatureVector = { r: Hex; vs: Hex };
+export type CalldataVectorFile = {
+  description: string;
+  fill: {
+    name: string;
+    target: { chainId: string; receiver: Address };
+    digest: Hex;
+    signature: Hex;
+    compactSignature: CompactSignatureVector;
+    signer: Address;
+    /** The 277-byte packed fill (AttestationLib, "Packed fill"). */
+    packed: Hex;
+    /** fill_7hVe's calldata: its selector and `packed`. */
+    calldata: Hex;
+  }[];
+  /** The v2 vectors whose values do not fit the packed fill (filled through the full-ABI `fill`). */
+  noPackedForm: string[];
+  deposits: { name: string; kind: "native" | "erc20"; token: Address; amount: string; id: Hex; value: string; calldata: Hex }[];
+  execute: {
+    name: string;
+    chainId: number;
+    depository: Address;
+    request: { calls: { to: Address; token: Address; amount: string }[]; nonce: string; expiration: string };
+    digest: Hex;
+    signature: Hex;
+    compactSignature: CompactSignatureVector;
+    signer: Address;
+    calldata: Hex;
+  }[];
+};
+
 export const ATTESTATION_VECTORS_PATH = new URL("./attestations.json", import.meta.url);
 export const ORDER_ID_VECTORS_PATH = new URL("./order-ids.json", import.meta.url);
+export const CALLDATA_VECTORS_PATH = new URL("./calldata.json", import.meta.url);
 
 export function loadAttestationVectors(): AttestationVectorFile {
   return JSON.parse(readFileSync(ATTESTATION_VECTORS_PATH, "utf8")) as AttestationVectorFile;
@@ -30,4 +62,8 @@ export function loadAttestationVectors(): AttestationVectorFile {
 
 export function loadOrderIdVectors(): OrderIdVectorFile {
   return JSON.parse(readFileSync(ORDER_ID_VECTORS_PATH, "utf8")) as OrderIdVectorFile;
+}
+
+export function loadCalldataVectors(): CalldataVectorFile {
+  return JSON.parse(readFileSync(CALLDATA_VECTORS_PATH, "utf8")) as CalldataVectorFile;
 }

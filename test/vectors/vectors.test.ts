@@ -1,9 +1,11 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
-import { maxUint256 } from "viem";
+import { maxUint256, numberToHex, slice, toFunctionSelector } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
+import { normalizeFillAttestation } from "../../ts/core/attestationDigest.ts";
+import { fitsPackedFill } from "../../ts/core/fillCalldata.ts";
 import { VECTOR_PRIVATE_KEY, generateVectors } from "./generate.ts";
-import { ATTESTATION_VECTORS_PATH, ORDER_ID_VECTORS_PATH, loadAttestationVectors } from "./vectorFiles.ts";
+import { ATTESTATION_VECTORS_PATH, CALLDATA_VECTORS_PATH, ORDER_ID_VECTORS_PATH, loadAttestationVectors, loadCalldataVectors } from "./vectorFiles.ts";
 
 const vectors = loadAttestationVectors();
 const ZERO32 = `0x${"00".repeat(32)}`;
@@ -18,9 +20,10 @@ describe("shared vectors", () => {
   });
 
   it("are what test/vectors/generate.ts produces (the committed files are current)", async () => {
-    const { attestations, orderIds } = await generateVectors();
+    const { attestations, orderIds, calldata } = await generateVectors();
     expect(JSON.parse(readFileSync(ATTESTATION_VECTORS_PATH, "utf8"))).to.deep.equal(attestations);
     expect(JSON.parse(readFileSync(ORDER_ID_VECTORS_PATH, "utf8"))).to.deep.equal(orderIds);
+    expect(JSON.parse(readFileSync(CALLDATA_VECTORS_PATH, "utf8"))).to.deep.equal(calldata);
   });
 
   for (const format of ["v1", "v2"] as const) {
@@ -42,4 +45,58 @@ describe("shared vectors", () => {
       });
     });
   }
+
+  describe("compact calldata", () => {
+    const calldata = loadCalldataVectors();
+    const word = (value: string | bigint) => numberToHex(BigInt(value), { size: 32 }).slice(2);
+
+    it("has one fill per v2 vector with a packed form, sent to the vector's own chain and receiver, with the v2 digest", () => {
+      const fits = vectors.v2.filter((v) => fitsPackedFill(normalizeFillAttestation(v.input)));
+      expect(calldata.fill.map((v) => v.name)).to.deep.equal(fits.map((v) => v.name));
+      expect(calldata.noPackedForm).to.deep.equal(vectors.v2.filter((v) => !fits.includes(v)).map((v) => v.name));
+      expect(calldata.fill.length).to.be.at.least(5);
+      for (const [i, v] of calldata.fill.entries()) {
+        expect(v.digest, v.name).to.equal(fits[i]!.digest);
+        expect(v.signature, v.name).to.equal(fits[i]!.signature);
+        expect(v.target, v.name).to.deep.equal({ chainId: fits[i]!.input.destinationChainId, receiver: fits[i]!.input.receiver });
+      }
+    });
+
+    it("fill calldata is fill_7hVe's selector and the packed fields at their widths and (r, vs), written out by hand", () => {
+      const selector = toFunctionSelector("fill_7hVe()");
+      expect(selector).to.equal("0x00000026");
+      const fits = vectors.v2.filter((v) => fitsPackedFill(normalizeFillAttestation(v.input)));
+      for (const [i, v] of calldata.fill.entries()) {
+        const a = normalizeFillAttestation(fits[i]!.input);
+        const n = (value: bigint, bytes: number) => numberToHex(value, { size: bytes }).slice(2);
+        const packed = [a.requestId.slice(2), a.orderId.slice(2), n(a.originChainId, 8), a.originUser.slice(2), a.originCurrency.slice(2),
+          n(a.originAmount, 16), a.destinationUser.slice(26), a.destinationCurrency.slice(26), n(a.destinationAmount, 16), n(a.deadline, 5),
+          v.compactSignature.r.slice(2), v.compactSignature.vs.slice(2)].join("");
+        expect(packed.length / 2, v.name).to.equal(277);
+        expect(v.packed, v.name).to.equal(`0x${packed}`);
+        expect(v.calldata, v.name).to.equal(`${selector}${packed}`);
+        // EIP-2098 by hand: vs = (v - 27) << 255 | s.
+        const s = BigInt(slice(v.signature, 32, 64));
+        const parity = BigInt(slice(v.signature, 64, 65)) - 27n;
+        expect(v.compactSignature, v.name).to.deep.equal({ r: slice(v.signature, 0, 32), vs: numberToHex((parity << 255n) | s, { size: 32 }) });
+      }
+    });
+
+    it("deposit and execute calldata are the mined selectors and the ABI words, by hand", () => {
+      for (const v of calldata.deposits) {
+        const expected =
+          v.kind === "native"
+            ? `${toFunctionSelector("depositNative_irOEa(bytes32)")}${v.id.slice(2)}`
+            : `${toFunctionSelector("depositErc20_6R0X4(address,uint256,bytes32)")}${v.token.slice(2).toLowerCase().padStart(64, "0")}${word(v.amount)}${v.id.slice(2)}`;
+        expect(v.calldata, v.name).to.equal(expected);
+        expect(v.value, v.name).to.equal(v.kind === "native" ? v.amount : "0");
+      }
+      for (const v of calldata.execute) {
+        expect(v.calldata.slice(0, 10), v.name).to.equal(toFunctionSelector("execute_kJ9b8(((address,address,uint256)[],uint256,uint256),(bytes32,bytes32))"));
+        expect(v.calldata.slice(0, 8), v.name).to.equal("0x000000");
+        // The head: the request's offset (three head words), then r and vs in place.
+        expect(v.calldata.slice(10, 10 + 64 * 3), v.name).to.equal(`${word(0x60n)}${v.compactSignature.r.slice(2)}${v.compactSignature.vs.slice(2)}`);
+      }
+    });
+  });
 });

@@ -82,6 +82,17 @@ export const attestedReceiverAbi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "length",
+        "type": "uint256"
+      }
+    ],
+    "name": "InvalidFillLength",
+    "type": "error"
+  },
+  {
     "inputs": [],
     "name": "InvalidSignature",
     "type": "error"
@@ -275,22 +286,16 @@ export const attestedReceiverAbi = [
         "type": "bytes32"
       },
       {
-        "indexed": true,
+        "indexed": false,
         "internalType": "address",
         "name": "recipient",
         "type": "address"
       },
       {
-        "indexed": true,
+        "indexed": false,
         "internalType": "address",
         "name": "filler",
         "type": "address"
-      },
-      {
-        "indexed": false,
-        "internalType": "bytes32",
-        "name": "orderId",
-        "type": "bytes32"
       },
       {
         "indexed": false,
@@ -469,6 +474,19 @@ export const attestedReceiverAbi = [
     "type": "function"
   },
   {
+    "inputs": [],
+    "name": "currencies",
+    "outputs": [
+      {
+        "internalType": "address[]",
+        "name": "",
+        "type": "address[]"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
     "inputs": [
       {
         "components": [
@@ -551,75 +569,8 @@ export const attestedReceiverAbi = [
   {
     "inputs": [
       {
-        "components": [
-          {
-            "internalType": "bytes32",
-            "name": "requestId",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "orderId",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "uint256",
-            "name": "originChainId",
-            "type": "uint256"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "originUser",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "originCurrency",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "uint256",
-            "name": "originAmount",
-            "type": "uint256"
-          },
-          {
-            "internalType": "uint256",
-            "name": "destinationChainId",
-            "type": "uint256"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "destinationUser",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "destinationCurrency",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "uint256",
-            "name": "destinationAmount",
-            "type": "uint256"
-          },
-          {
-            "internalType": "uint256",
-            "name": "deadline",
-            "type": "uint256"
-          },
-          {
-            "internalType": "address",
-            "name": "receiver",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct FillAttestation",
-        "name": "att",
-        "type": "tuple"
-      },
-      {
         "internalType": "bytes",
-        "name": "signature",
+        "name": "packedFill",
         "type": "bytes"
       },
       {
@@ -854,6 +805,13 @@ export const attestedReceiverAbi = [
     "type": "function"
   },
   {
+    "inputs": [],
+    "name": "fill_7hVe",
+    "outputs": [],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
     "inputs": [
       {
         "internalType": "bytes32",
@@ -938,6 +896,30 @@ export const attestedReceiverAbi = [
       }
     ],
     "name": "isSigner",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "signer",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "currency",
+        "type": "address"
+      }
+    ],
+    "name": "isSignerForCurrency",
     "outputs": [
       {
         "internalType": "bool",
@@ -1072,6 +1054,19 @@ export const attestedReceiverAbi = [
     "name": "setSigner",
     "outputs": [],
     "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "signers",
+    "outputs": [
+      {
+        "internalType": "address[]",
+        "name": "",
+        "type": "address[]"
+      }
+    ],
+    "stateMutability": "view",
     "type": "function"
   },
   {

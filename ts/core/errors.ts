@@ -17,6 +17,7 @@ export const FerryErrorCode = {
   UNSUPPORTED_VM: "UNSUPPORTED_VM",
   ORDER_ID_MISMATCH: "ORDER_ID_MISMATCH",
   DEPOSIT_MISMATCH: "DEPOSIT_MISMATCH",
+  FILL_TARGET_MISMATCH: "FILL_TARGET_MISMATCH",
   WEBHOOK_HEADER_MISSING: "WEBHOOK_HEADER_MISSING",
   WEBHOOK_HEADER_INVALID: "WEBHOOK_HEADER_INVALID",
   WEBHOOK_SIGNATURE_MISMATCH: "WEBHOOK_SIGNATURE_MISMATCH",
@@ -153,6 +154,27 @@ export class DepositMismatchError extends FerryError {
   constructor(field: DepositField, message: string, options: FerryErrorOptions = {}) {
     super(FerryErrorCode.DEPOSIT_MISMATCH, `deposit ${field}: ${message}`, options);
     this.field = field;
+  }
+}
+
+/** Which field of a v2 attestation names another place than the one a fill goes to. */
+export type FillTargetField = "destinationChainId" | "receiver";
+
+/**
+ * A v2 attestation is for another chain or another receiver than the fill's: the compact fill does
+ * not send those two fields (the receiver supplies its own), so onchain this is SignerNotAllowed of an
+ * unrelated address. `field` says which one is off; `attested` is the attestation's value, `target`
+ * the chain id or receiver address the fill goes to.
+ */
+export class FillTargetMismatchError extends FerryError {
+  readonly field: FillTargetField;
+  readonly attested: string;
+  readonly target: string;
+  constructor(field: FillTargetField, attested: string, target: string, options: FerryErrorOptions = {}) {
+    super(FerryErrorCode.FILL_TARGET_MISMATCH, `attestation ${field} is ${attested}, the fill goes to ${target}`, options);
+    this.field = field;
+    this.attested = attested;
+    this.target = target;
   }
 }
 

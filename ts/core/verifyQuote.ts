@@ -4,8 +4,8 @@
  * transaction must pay exactly that into the depository under that orderId for the right depositor.
  * Pure: everything comes from the quote and the options.
  */
-import { decodeFunctionData, zeroAddress, type Address, type Hex } from "viem";
-import { DEPOSITORY_DEPOSIT_ABI } from "./depositoryAbi.ts";
+import { zeroAddress, type Address, type Hex } from "viem";
+import { decodeDeposit } from "./depositCalldata.ts";
 import { DepositMismatchError, FerryError, InvalidInputError, OrderIdMismatchError } from "./errors.ts";
 import { parseAddress, parseArray, parseBytes32, parseHexBytes, parseObject, parseString, parseUint } from "./inputParsers.ts";
 import { hashOrder, type OrderIdOptions } from "./orderId.ts";
@@ -23,7 +23,7 @@ export type VerifiedDeposit = {
   kind: "native" | "erc20";
   chainId: number | undefined;
   depository: Address;
-  /** The depositor argument; the zero address credits the transaction sender. */
+  /** The depositor argument; the zero address (and the sender-credited forms) credits the transaction sender. */
   depositor: Address;
   currency: Address;
   amount: bigint;
@@ -64,19 +64,17 @@ export function assertQuote(quote: unknown, options: VerifyQuoteOptions = {}): {
 
   let call;
   try {
-    call = decodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, data: tx.data });
+    call = decodeDeposit(tx.data);
   } catch (cause) {
     throw new DepositMismatchError("calldata", "not a Depository deposit call", { cause });
   }
 
   let deposit: VerifiedDeposit;
-  const base = { chainId: tx.chainId, depository: payment.depository };
-  if (call.functionName === "depositNative") {
-    const [depositor, id] = call.args;
-    deposit = { ...base, kind: "native", depositor, currency: zeroAddress, amount: tx.value, id };
-  } else if (call.args.length === 4) {
-    const [depositor, token, amount, id] = call.args;
-    deposit = { ...base, kind: "erc20", depositor, currency: token, amount, id };
+  const base = { chainId: tx.chainId, depository: payment.depository, depositor: call.depositor, id: call.id };
+  if (call.kind === "native") {
+    deposit = { ...base, kind: "native", currency: zeroAddress, amount: tx.value };
+  } else if (call.amount !== null) {
+    deposit = { ...base, kind: "erc20", currency: call.token, amount: call.amount };
     if (tx.value !== 0n) throw new DepositMismatchError("amount", "an ERC-20 deposit sends native value");
   } else {
     throw new DepositMismatchError("amount", "allowance deposit: the calldata does not bind the amount");

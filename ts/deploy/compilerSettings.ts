@@ -19,7 +19,7 @@ export const COMPILER_SETTINGS = {
  * deposit sits ~250 gas above its floor (21,000 + calldata + LOG3); via-IR's leaner dispatch and
  * decoding is what brings it under the 24,000 budget (measured 24,120 legacy, 23,973 via-IR).
  */
-export const VIA_IR_SOURCES = ["contracts/Depository.sol"] as const;
+export const VIA_IR_SOURCES = ["contracts/Depository.sol", "contracts/AttestedReceiver.sol"] as const;
 
 /**
  * The solc version an artifact was built with, read from its Hardhat 3 build info id

@@ -44,6 +44,11 @@ export type DeploymentRecord = {
   /** The configuration the deployment established (what --check expects by default). */
   configuration: { owner: Address; allocator: Address; signers: Address[]; currencies?: Address[] };
   compiler: CompilerRecord;
+  /**
+   * The compact entry points this build answers (ts/deploy/entryPoints.ts), signature → selector:
+   * what the service's solver and quote steps call. Absent in records written before issue 14.
+   */
+  entryPoints?: Record<string, Hex>;
 };
 
 /** The file name of a chain's record. */

@@ -6,6 +6,7 @@
  * The pure parts live in ferryPlan.ts (what to deploy where) and ferryStateCheck.ts (the check).
  */
 import {
+  BaseError,
   getAddress,
   isAddress,
   isAddressEqual,
@@ -24,6 +25,7 @@ import {
 import { InvalidInputError } from "../core/errors.ts";
 import { COMPILER_SETTINGS, VIA_IR_SOURCES, solcVersionOfBuild } from "./compilerSettings.ts";
 import { AllocatorChangeDelayedError, DeployerNotOwnerError, DeploymentConflictError, DeploymentFailedError } from "./deployErrors.ts";
+import { ENTRY_POINT_PROBES, entryPointRecord, entryPointVerdict, type EntryPointProbe } from "./entryPoints.ts";
 import { assertEvmSupport, probeEvmSupport } from "./evmSupport.ts";
 import { DETERMINISTIC_DEPLOYER, ensureDeterministicDeployer } from "./deterministicDeployer.ts";
 import { DEPLOYMENT_RECORD_FORMAT, mergeDeploymentRecords, sameAddresses, type CompilerRecord, type DeploymentRecord } from "./deploymentRecord.ts";
@@ -251,6 +253,11 @@ export async function checkFerryDeployment(args: {
   for (const name of FERRY_CONTRACTS) code[name] = await publicClient.getCode({ address: addressOf(addresses, name) });
   const hasCode = (name: FerryContractName) => code[name] !== undefined && code[name] !== "0x";
   const observed: ObservedFerryState = { chainId, code, evmSupport: evm.ok ? "ok" : evm.reason };
+  observed.entryPoints = await probeEntryPoints(
+    publicClient,
+    addresses,
+    FERRY_CONTRACTS.filter((name) => hasCode(name)),
+  );
   if (hasCode("AttestedReceiver")) {
     const receiver = { address: addresses.attestedReceiver, abi: FERRY_ABIS.AttestedReceiver } as const;
     observed.attestedReceiver = {
@@ -393,7 +400,45 @@ async function buildRecord(args: {
       ...(options.currencies.length > 0 ? { currencies: options.currencies } : {}),
     },
     compiler: compilerRecord(plan),
+    entryPoints: entryPointRecord(),
   };
+}
+
+/**
+ * `--check`'s entry-point rows: each compact entry point of `contracts` (those with code) probed at its
+ * address (./entryPoints.ts), with what the deployed code answered.
+ */
+export async function probeEntryPoints(
+  publicClient: PublicClient,
+  addresses: FerryAddresses,
+  contracts: readonly FerryContractName[],
+): Promise<NonNullable<ObservedFerryState["entryPoints"]>> {
+  return Promise.all(
+    ENTRY_POINT_PROBES.filter((probe) => contracts.includes(probe.contract)).map(async (probe) => ({
+      contract: probe.contract,
+      signature: probe.signature,
+      expected: probe.expectedError.split("(")[0]!,
+      verdict: await probeEntryPoint(publicClient, addressOf(addresses, probe.contract), probe),
+    })),
+  );
+}
+
+/** One `--check` probe: an eth_call of the entry point with zero arguments, and what its revert says. */
+async function probeEntryPoint(publicClient: PublicClient, to: Address, probe: EntryPointProbe): Promise<string> {
+  try {
+    await publicClient.call({ to, data: probe.data });
+  } catch (error) {
+    let data: Hex | undefined;
+    if (error instanceof BaseError) {
+      error.walk((e) => {
+        const candidate = (e as { data?: unknown }).data;
+        if (typeof candidate === "string" && /^0x[0-9a-fA-F]*$/.test(candidate)) data = candidate as Hex;
+        return data !== undefined;
+      });
+    }
+    return entryPointVerdict(probe, data, true);
+  }
+  return entryPointVerdict(probe, undefined, false);
 }
 
 /**

@@ -41,6 +41,8 @@ export type ObservedFerryState = {
     pendingAllocator?: Address;
     eip712Domain: { name: string; version: string; chainId: bigint; verifyingContract: Address };
   };
+  /** Each compact entry point's probe (./entryPoints.ts), by signature: what the deployed code answered. */
+  entryPoints?: ReadonlyArray<{ contract: string; signature: string; expected: string; verdict: string }>;
   attestedReceiver?: ObservedOwnable & {
     multicaller: Address;
     signers: ReadonlyArray<{ signer: Address; allowed: boolean }>;
@@ -53,7 +55,7 @@ export type CheckRow = { contract: string; field: string; expected: string; actu
 const NO_CODE = "no code";
 const NONE = "none";
 
-/** One row per fact, in a fixed order: code, immutables, owner, pendingOwner, configuration. */
+/** One row per fact, in a fixed order: code, entry points, immutables, owner, pendingOwner, configuration. */
 export function compareFerryState(args: {
   addresses: FerryAddresses;
   expected: ExpectedFerryState;
@@ -72,6 +74,9 @@ export function compareFerryState(args: {
     const expectedHash = runtimeCodeFingerprint(artifact.deployedBytecode, artifact.immutableReferences);
     row(name, "code", expectedHash, code === undefined || code === "0x" ? NO_CODE : runtimeCodeFingerprint(code, artifact.immutableReferences));
   }
+
+  // The compact entry points answer their probe with their first check's error (./entryPoints.ts).
+  for (const entry of observed.entryPoints ?? []) row(entry.contract, `entry ${entry.signature}`, `reverts ${entry.expected}`, entry.verdict === entry.expected ? `reverts ${entry.verdict}` : entry.verdict);
 
   const receiver = observed.attestedReceiver;
   if (receiver) {

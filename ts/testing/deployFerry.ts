@@ -21,6 +21,7 @@ import { depositoryAbi } from "../abi/Depository.ts";
 import { mockStablecoinAbi } from "../abi/MockStablecoin.ts";
 import { multicallerAbi } from "../abi/Multicaller.ts";
 import { fillDigest, normalizeFillAttestation, type FillAttestation } from "../core/attestationDigest.ts";
+import { encodeFill } from "../core/fillCalldata.ts";
 import { signAttestationDigest } from "../core/signAttestation.ts";
 import { signPayoutRequest } from "../core/payoutRequest.ts";
 import { deployFerryContracts, predictFerryAddresses, type FerryAddresses } from "../deploy/ferryDeployment.ts";
@@ -71,10 +72,17 @@ export type FillAttestationInput = {
 };
 
 export type SignedFillAttestation = {
-  /** Normalized (users and currencies as bytes32 words): pass it straight to `fill`. */
+  /** Normalized (users and currencies as bytes32 words): what was signed. */
   attestation: FillAttestation;
+  /** The signer's 65-byte signature (what the signature route and AttestationGate take). */
   signature: Hex;
   digest: Hex;
+  /**
+   * The fill's calldata for this fixture's AttestedReceiver (ts/core `encodeFill`: `fill_7hVe` and the
+   * packed fill — the attestation without destinationChainId and receiver, and the EIP-2098
+   * signature). Send it with `ferry.fill(signed, { account, value })`, or as a transaction's `data`.
+   */
+  fillData: Hex;
 };
 
 /** A payout request for `Depository.execute`, loose numbers accepted. */
@@ -116,6 +124,12 @@ export type FerryFixture = {
    * destination ones, a fresh random requestId and orderId, deadline = latest block time + 1 hour.
    */
   attest(input: FillAttestationInput): Promise<SignedFillAttestation>;
+  /**
+   * Sends `signed.fillData` to the AttestedReceiver (from `options.account`, default the deployer, with
+   * `options.value` wei: a native fill's amount) and returns the transaction hash. It is an ordinary
+   * transaction: a revert rejects the promise with the receiver's custom error.
+   */
+  fill(signed: SignedFillAttestation, options?: { account?: Account | Address; value?: bigint }): Promise<Hex>;
   /** The allocator's EIP-712 signature of a payout request for this Depository. */
   signPayout(request: PayoutRequestInput): Promise<Hex>;
 };
@@ -230,7 +244,22 @@ export async function deployFerry<ChainTypeT extends ChainType | string>(
       ...stripUndefined(input),
     });
     const digest = fillDigest(attestation);
-    return { attestation, signature: await signAttestationDigest(signer, digest), digest };
+    const signature = await signAttestationDigest(signer, digest);
+    // The attestation may name another chain or receiver on purpose (a test of that failure): encode
+    // it for its own target, so the bytes are what a filler would send there.
+    const fillData = encodeFill({ attestation, signature, target: { chainId: attestation.destinationChainId, receiver: attestation.receiver } });
+    return { attestation, signature, digest, fillData };
+  }
+
+  const sender: WalletClient = deployer;
+  async function fill(signed: SignedFillAttestation, options: { account?: Account | Address; value?: bigint } = {}): Promise<Hex> {
+    return sender.sendTransaction({
+      to: addresses.attestedReceiver,
+      data: signed.fillData,
+      value: options.value ?? 0n,
+      account: options.account ?? sender.account,
+      chain: sender.chain,
+    });
   }
 
   async function signPayout(request: PayoutRequestInput): Promise<Hex> {
@@ -250,6 +279,7 @@ export async function deployFerry<ChainTypeT extends ChainType | string>(
     publicClient,
     alreadyDeployed: deployment.alreadyDeployed,
     attest,
+    fill,
     signPayout,
   };
 }

@@ -1,5 +1,5 @@
 // The comparison behind "is this onchain fill the solver's own?" (pure): every field of the Filled
-// event and the receiver's filledDigest against what the service signed.
+// event and the receiver's filledDigest (which commits to the orderId) against what the service signed.
 import { expect } from "chai";
 import type { Address, Hex } from "viem";
 import { fillDigest } from "../../../ts/core/attestationDigest.ts";
@@ -16,7 +16,7 @@ describe("verifyOnchainFill", () => {
   const own: OnchainFill = {
     txHash: `0x${"01".repeat(32)}` as Hex,
     digest: signed.digest,
-    event: { recipient: intent.recipient, filler: SOLVER, orderId: intent.orderId, currency: intent.destinationCurrency, amount: intent.destinationAmount },
+    event: { recipient: intent.recipient, filler: SOLVER, currency: intent.destinationCurrency, amount: intent.destinationAmount },
   };
 
   it("signedFillOf_isTheV2DigestOfTheIntentsAttestationOnThatReceiver", () => {
@@ -33,10 +33,17 @@ describe("verifyOnchainFill", () => {
     expect(fillMismatches(signed, { ...own, digest: `0x${"02".repeat(32)}` })).to.deep.equal(["digest"]);
     expect(fillMismatches(signed, { ...own, event: { ...own.event!, filler: other } })).to.deep.equal(["filler"]);
     expect(fillMismatches(signed, { ...own, event: { ...own.event!, recipient: other } })).to.deep.equal(["recipient"]);
-    expect(fillMismatches(signed, { ...own, event: { ...own.event!, orderId: `0x${"03".repeat(32)}` } })).to.deep.equal(["orderId"]);
     expect(fillMismatches(signed, { ...own, event: { ...own.event!, currency: other } })).to.deep.equal(["currency"]);
     expect(fillMismatches(signed, { ...own, event: { ...own.event!, amount: 1n } })).to.deep.equal(["amount"]);
     expect(fillMismatches(signed, { ...own, digest: `0x${"02".repeat(32)}`, event: { ...own.event!, filler: other, amount: 1n } })).to.deep.equal(["digest", "filler", "amount"]);
+  });
+
+  it("fillMismatches_anotherOrderIdWithTheSameEvent_isCaughtByTheDigest", () => {
+    // Filled does not carry the orderId: a fill of an attestation that differs only there shows the
+    // same event and a different filledDigest.
+    const otherOrder = fillDigest({ ...fillAttestationOf(intent, RECEIVER), orderId: `0x${"03".repeat(32)}` });
+    expect(otherOrder).to.not.equal(signed.digest);
+    expect(fillMismatches(signed, { ...own, digest: otherOrder })).to.deep.equal(["digest"]);
   });
 
   it("fillMismatches_aTransactionWithoutTheRequestsFilledLog_isNeverOurFill", () => {

@@ -2,7 +2,9 @@
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { ATTESTATION_FORMATS, attestationDigest, normalizeAttestation, type AttestationFormat } from "../../core/attestationDigest.ts";
-import { InvalidInputError } from "../../core/errors.ts";
+import { FillTargetMismatchError, InvalidInputError } from "../../core/errors.ts";
+import type { FillAttestation } from "../../core/attestationDigest.ts";
+import { fillTargetMismatches } from "../../core/fillCalldata.ts";
 import { parseAddress } from "../../core/inputParsers.ts";
 import { signAttestationDigest } from "../../core/signAttestation.ts";
 import { verifyAttestation } from "../../core/verifyAttestation.ts";
@@ -29,6 +31,10 @@ Commands:
              --signature 0x...   the 65-byte signature
              --signer 0x...      an allowed signer (repeatable)
              --now <unix>        clock for the v2 deadline (default: now)
+             --chain-id <id>     v2: the chain the fill goes to, and
+             --receiver 0x...    the AttestedReceiver it calls: exit 1 with FILL_TARGET_MISMATCH naming
+                                 the field when the attestation names others. The packed fill does not
+                                 send them, so onchain such a fill only fails as SignerNotAllowed.
 
 Options: --format v1|v2 (required)  --json (machine output)  -h, --help
 `;
@@ -93,7 +99,14 @@ async function sign(args: readonly string[], io: CliIo, globals: GlobalFlags): P
 async function verify(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
   const parsed = parseCommandArgs(
     args,
-    { ...FORMAT_OPTION, signature: { type: "string" }, signer: { type: "string", multiple: true }, now: { type: "string" } },
+    {
+      ...FORMAT_OPTION,
+      signature: { type: "string" },
+      signer: { type: "string", multiple: true },
+      now: { type: "string" },
+      "chain-id": { type: "string" },
+      receiver: { type: "string" },
+    },
     { min: 1, max: 1 },
   );
   if (parsed.help) return help(io);
@@ -105,8 +118,23 @@ async function verify(args: readonly string[], io: CliIo, globals: GlobalFlags):
   // Bad input is exit 2; only the verification itself decides between 0 and 1.
   const signers = signerFlags.flatMap((value) => value.split(",")).map((value) => parseAddress(value.toLowerCase(), "--signer"));
   const now = integerFlag(parsed, "now") ?? io.now();
+  const chainIdFlag = parsed.values["chain-id"] as string | undefined;
+  const receiverFlag = parsed.values.receiver as string | undefined;
+  if ((chainIdFlag === undefined) !== (receiverFlag === undefined)) throw new UsageError("--chain-id and --receiver go together");
+  if (chainIdFlag !== undefined && format !== "v2") throw new UsageError("--chain-id and --receiver apply to --format v2 only");
+  if (chainIdFlag !== undefined && !/^[0-9]{1,78}$/.test(chainIdFlag)) throw new UsageError("--chain-id must be a non-negative integer");
+  const target = chainIdFlag === undefined ? undefined : { chainId: BigInt(chainIdFlag), receiver: parseAddress(receiverFlag!.toLowerCase(), "--receiver") };
   const attestation = normalizeAttestation(format, await attestationInput(io, parsed.positionals[0]!, format));
 
+  // Where the fill goes first: a mismatch there is the cause whatever the signature says.
+  const [mismatch] = target ? fillTargetMismatches(attestation as FillAttestation, target) : [];
+  if (mismatch) {
+    const failure = new FillTargetMismatchError(mismatch.field, mismatch.attested, mismatch.target);
+    const error = { code: failure.code, message: failure.message, field: mismatch.field };
+    if (json) printResult(io, true, "", { valid: false, format, error });
+    printError(io, json, { code: failure.code, message: failure.message });
+    return EXIT.INVALID;
+  }
   const result = await verifyAttestation({ format, attestation, signature: signature as Hex, signers, now });
   if (result.valid) {
     printResult(io, json, `valid: signed by ${result.signer}`, { valid: true, format, signer: result.signer, digest: result.digest });

@@ -2,15 +2,15 @@
  * The `steps` of a quote: an `approve` step when the user's ERC-20 allowance to the Depository is short,
  * then the `deposit` step. Pure: the caller reads the allowance.
  *
- * - deposit: `depositNative(address(0), orderId)` with the amount as `value`, or
- *   `depositErc20(address(0), token, amount, orderId)` — depositor 0 credits the sender, so the
- *   deposit is always the user's own; the item's `check` polls `/intents/status/v3?requestId=…`.
+ * - deposit: ts/core's `encodeDeposit` — `depositNative_irOEa(orderId)` with the amount as `value`, or
+ *   `depositErc20_6R0X4(token, amount, orderId)`: both credit the sender, so the deposit is always the
+ *   user's own; the item's `check` polls `/intents/status/v3?requestId=…`.
  * - approve: `approve(depository, originAmount)` on the token (exactly the amount, no unlimited
  *   approval). Its item has **no `check`**: it completes with its receipt (the request's status only
  *   moves once the deposit is indexed, so a client polling it after the approval would wait forever).
  */
 import { encodeFunctionData, erc20Abi, zeroAddress, type Address, type Hex } from "viem";
-import { DEPOSITORY_DEPOSIT_ABI } from "../../core/depositoryAbi.ts";
+import { encodeDeposit } from "../../core/depositCalldata.ts";
 import type { Route } from "./quoteRoute.ts";
 
 /** A transaction step's item data; `gas`: the deposit's gas limit estimate (decimal string), on the deposit item only. */
@@ -86,13 +86,7 @@ export function quoteSteps(inputs: StepInputs): Step[] {
     });
   }
 
-  const data = isNative
-    ? encodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, functionName: "depositNative", args: [zeroAddress, inputs.orderId] })
-    : encodeFunctionData({
-        abi: DEPOSITORY_DEPOSIT_ABI,
-        functionName: "depositErc20",
-        args: [zeroAddress, origin.currency.address, inputs.originAmount, inputs.orderId],
-      });
+  const { data } = encodeDeposit({ currency: isNative ? zeroAddress : origin.currency.address, amount: inputs.originAmount, id: inputs.orderId });
   steps.push({
     id: "deposit",
     action: "Confirm transaction in your wallet",

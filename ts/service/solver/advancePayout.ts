@@ -14,8 +14,8 @@
  * - a sent payout's nonce is followed through the nonce manager (./nonceManager.ts): mined → the
  *   receipt rules above; pending → wait (re-broadcast, fee bumps at the same nonce); superseded → the
  *   Depository's `executed(nonce)` decides;
- * - otherwise the allocator signs the stored struct and the solver's wallet sends `execute` (or
- *   `settle` for app fees) through the nonce manager, the hash and nonce recorded (status `sent`) in
+ * - otherwise the allocator signs the stored struct and the solver's wallet sends `execute` (the
+ *   compact form, ts/core's `encodeExecute`) or, for a settlement with credits, `settle`, through the nonce manager, the hash and nonce recorded (status `sent`) in
  *   the nonce's store transaction before the broadcast; its gas limit stays within
  *   `solver.maxGasPerTransaction` (./gasCap.ts) and its fees within the chain's `maxTransactionFee`.
  * Returns the payout as stored after the step. `stepPayout` is the same step for a payout planned
@@ -23,6 +23,7 @@
  */
 import { encodeFunctionData, type Hex, type TransactionReceipt } from "viem";
 import { depositoryAbi } from "../../abi/Depository.ts";
+import { encodeExecute } from "../../core/executeCalldata.ts";
 import { signPayoutRequest } from "../../core/payoutRequest.ts";
 import { signSettlement } from "../../core/settlementRequest.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
@@ -204,7 +205,7 @@ async function signedPayoutCall(ctx: SolverContext, chainId: number, payout: Pay
   }
   const struct = payoutRequestOf(payout);
   const signature = await signPayoutRequest({ account: ctx.allocator, chainId, depository: payout.depository, request: struct });
-  return encodeFunctionData({ abi: depositoryAbi, functionName: "execute", args: [{ calls: [...struct.calls], nonce: struct.nonce, expiration: struct.expiration }, signature] });
+  return encodeExecute({ request: struct, signature });
 }
 
 async function replayRevert(client: ChainClient, hash: Hex, blockNumber: bigint): Promise<string> {

@@ -5,6 +5,7 @@
  */
 import { decodeEventLog, decodeFunctionData, type Address, type Hex, type Log } from "viem";
 import { canonicalAddress, canonicalHex, ZERO_ADDRESS } from "../model/values.ts";
+import { decodeDeposit } from "../../core/depositCalldata.ts";
 import { DEPOSITORY_DEPOSIT_ABI } from "../../core/depositoryAbi.ts";
 import { depositoryAbi } from "../../abi/Depository.ts";
 
@@ -88,13 +89,14 @@ function decodePermitDepositCall(input: Hex): DepositCall | null {
   }
 }
 
+/** The direct forms (the sender-credited compact ones included), through ts/core's `decodeDeposit`. */
 function decodeDirectDepositCall(input: Hex, value: bigint): DepositCall | null {
+  let call;
   try {
-    const call = decodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, data: input });
-    if (call.functionName === "depositNative") return { orderId: canonicalHex(call.args[1]), token: ZERO_ADDRESS, amount: value, relayed: false };
-    if (call.args.length === 4) return { orderId: canonicalHex(call.args[3]), token: canonicalAddress(call.args[1]), amount: call.args[2], relayed: false };
-    return { orderId: canonicalHex(call.args[2]), token: canonicalAddress(call.args[1]), amount: null, relayed: false };
+    call = decodeDeposit(input);
   } catch {
     return null;
   }
+  if (call.kind === "native") return { orderId: canonicalHex(call.id), token: ZERO_ADDRESS, amount: value, relayed: false };
+  return { orderId: canonicalHex(call.id), token: canonicalAddress(call.token), amount: call.amount, relayed: false };
 }

@@ -1,5 +1,8 @@
 /**
- * The receiver call a fill sends, chosen by the intent: `fill(att, sig)` for a plain intent, or
+ * The receiver call a fill sends, chosen by the intent: the packed `fill_7hVe` (ts/core `encodeFill`:
+ * 281 calldata bytes, the cheapest fill) for a plain intent — or, for the rare attestation with no
+ * packed form (an amount of 2^128 or more, an origin chain id of 2^64 or more: `fitsPackedFill`), the
+ * full-ABI `fill(att, sig)` — or
  * `fillWithCalls(att, sig, calls, sweepTokens)` for an intent with destination calls (`txs`, the gas
  * top-up) — the calls exactly as quoted (../model/intentCalls.ts), so the receiver's commitment check
  * (requestId = callsRequestId(orderId, calls, sweepTokens)) holds. msg.value: a native output's amount
@@ -9,16 +12,22 @@
 import { encodeFunctionData, type Address, type Hex, type PublicClient } from "viem";
 import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
 import type { FillAttestation } from "../../core/attestationDigest.ts";
+import { encodeFill, fitsPackedFill, type FillTarget } from "../../core/fillCalldata.ts";
 import { multicallerCalls } from "../../core/destinationCalls.ts";
 import { hasCalls, sweepTokensOf } from "../model/intentCalls.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 import { ZERO_ADDRESS } from "../model/values.ts";
 import type { DecodedRevert } from "./revertReason.ts";
 
-export function fillTransaction(intent: QuotedIntent, attestation: FillAttestation, signature: Hex): { data: Hex; value: bigint } {
+export function fillTransaction(intent: QuotedIntent, attestation: FillAttestation, signature: Hex, target: FillTarget): { data: Hex; value: bigint } {
   const native = intent.destinationCurrency === ZERO_ADDRESS;
   if (!hasCalls(intent)) {
-    return { data: encodeFunctionData({ abi: attestedReceiverAbi, functionName: "fill", args: [attestation, signature] }), value: native ? intent.destinationAmount : 0n };
+    // `target`: the chain and receiver the transaction goes to; encodeFill refuses an attestation
+    // naming others (FILL_TARGET_MISMATCH) instead of sending a fill that recovers to no signer.
+    const data = fitsPackedFill(attestation)
+      ? encodeFill({ attestation, signature, target })
+      : encodeFunctionData({ abi: attestedReceiverAbi, functionName: "fill", args: [attestation, signature] });
+    return { data, value: native ? intent.destinationAmount : 0n };
   }
   const calls = multicallerCalls(intent.calls);
   const callsValue = callsNativeValue(intent);

@@ -18,8 +18,8 @@ const ERROR_ABI = [...attestedReceiverAbi, ...depositoryAbi, ...mockStablecoinAb
  * Where the spec's enum has no value for the condition (a zero id, a recipient off the allow-list, a
  * destination that is not an EVM address) the mapping says TRANSACTION_REVERTED on purpose, and
  * `details.error` names the error. A wrong chain or receiver means the attestation does not authorise
- * this fill here: INVALID_SIGNATURE, which is also what the compact fill (chain and receiver derived
- * onchain) reports for it.
+ * this fill here: INVALID_SIGNATURE for the full-ABI fill; the packed fill (chain and receiver derived
+ * onchain) can only report it as SignerNotAllowed, INVALID_SIGNER (sendFill logs which field is off).
  */
 export const FAIL_REASON_BY_ERROR = {
   // AttestedReceiver.fill, in its check order.
@@ -44,14 +44,21 @@ export const FAIL_REASON_BY_ERROR = {
   SignerNotAllocator: "INVALID_SIGNER",
   NonceAlreadyUsed: "INVALID_NONCE",
   InsufficientBalance: "TRANSFER_AMOUNT_EXCEEDS_BALANCE",
-  // Depository.settle: a credit (app fee) the Depository does not hold the tokens for.
-  CreditNotBacked: "TRANSFER_AMOUNT_EXCEEDS_BALANCE",
   SafeERC20FailedOperation: "TRANSFER_FAILED",
   // OpenZeppelin ERC-20 errors bubbling up from a fill's transferFrom.
   ERC20InsufficientBalance: "TRANSFER_AMOUNT_EXCEEDS_BALANCE",
   ERC20InsufficientAllowance: "TRANSFER_AMOUNT_EXCEEDS_ALLOWANCE",
   // AttestedReceiver.fillWithCalls: the calls sent are not the ones the requestId commits to.
   CallsMismatch: "INVALID_SIGNATURE",
+  // AttestedReceiver.fill_7hVe / fillAndCall: the packed fill is not 277 bytes (a malformed encoding).
+  InvalidFillLength: "TRANSACTION_REVERTED",
+  // Depository.settle: a credit the Depository's balance does not back.
+  CreditNotBacked: "TRANSFER_AMOUNT_EXCEEDS_BALANCE",
+  // Depository.depositErc20Permit, relayed by the solver (./submitPermitDeposit.ts).
+  PermitDepositExpired: "SIGNATURE_EXPIRED",
+  PermitDepositReplayed: "INVALID_NONCE",
+  PermitNotUsable: "TRANSFER_AMOUNT_EXCEEDS_ALLOWANCE",
+  ZeroDepositor: "TRANSACTION_REVERTED",
 } as const satisfies Record<string, string>;
 
 type MappedError = keyof typeof FAIL_REASON_BY_ERROR;

@@ -1,9 +1,15 @@
 /**
  * Builds and sends the fill of a request: the v2 fill attestation of its quoted intent (one builder,
  * ../model/attestations.ts, shared with the signature route), signed by the attester; an ERC-20 fill
- * first makes sure the receiver may pull the solver's tokens; then `AttestedReceiver.fill(att, sig)`
- * is prepared (its gas estimate is a simulation: a fill that would revert is caught here, decoded, and
- * never sent), its hash handed to `record`, and broadcast.
+ * first makes sure the receiver may pull the solver's tokens; then the fill transaction is prepared
+ * (./fillTransaction.ts: the packed `fill_7hVe` — ts/core's `encodeFill`, the attestation without
+ * destination chain and receiver and an EIP-2098 signature, refused with FILL_TARGET_MISMATCH when the
+ * attestation names another chain or receiver than the transaction's — or `fillWithCalls` for an
+ * intent with destination calls) (its gas estimate is a simulation: a fill
+ * that would revert is caught here, decoded, and never sent), its hash handed to `record`, and
+ * broadcast. A simulation that reverts SignerNotAllowed is diagnosed: onchain, a wrong chain or
+ * receiver surfaces as an unrelated recovered signer, so the log names the field that differs from the
+ * chain the RPC reports and the receiver the transaction goes to (`fillTargetMismatches`).
  *
  * Approval: one `approve(receiver, max)` per token, the first time the allowance is short — one
  * transaction per token instead of one per fill. The receiver only pulls what an attestation the
@@ -12,6 +18,7 @@
  */
 import { encodeFunctionData, erc20Abi, maxUint256, type Address } from "viem";
 import { fillDigest } from "../../core/attestationDigest.ts";
+import { fillTargetMismatches } from "../../core/fillCalldata.ts";
 import { signAttestationDigest } from "../../core/signAttestation.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
@@ -44,8 +51,8 @@ export async function sendFill(
   const signature = await signAttestationDigest(ctx.attester, fillDigest(attestation));
   const native = intent.destinationCurrency === ZERO_ADDRESS;
   if (!native) await ensureAllowance(ctx, dest, intent.destinationCurrency, intent.destinationAmount);
-  // fill, or fillWithCalls for an intent with destination calls (./fillTransaction.ts).
-  const tx: OutgoingTx = { to: receiver, ...fillTransaction(intent, attestation, signature), maxGas: BigInt(ctx.settings.maxGasPerTransaction) };
+  // The packed fill_7hVe, or fillWithCalls for an intent with destination calls (./fillTransaction.ts).
+  const tx: OutgoingTx = { to: receiver, ...fillTransaction(intent, attestation, signature, { chainId: dest.config.id, receiver }), maxGas: BigInt(ctx.settings.maxGasPerTransaction) };
   const callData = { from: canonicalAddress(wallet.account.address), to: receiver, data: tx.data, value: (tx.value ?? 0n).toString() };
   try {
     // Destination calls: simulated and held to the quoted gas first (./fillTransaction.ts).
@@ -55,9 +62,14 @@ export async function sendFill(
     return { sent: true, ...sent };
   } catch (error) {
     if (!isRevert(error)) throw error;
+    const revert = decodeRevert(revertDataOf(error));
+    if (revert.errorName === "SignerNotAllowed") {
+      const mismatches = fillTargetMismatches(attestation, { chainId: await dest.publicClient.getChainId(), receiver });
+      ctx.log.error({ chainId: dest.config.id, receiver, requestId: attestation.requestId, mismatches }, "fill signature recovers to no allowed signer");
+    }
     return {
       sent: false,
-      revert: decodeRevert(revertDataOf(error)),
+      revert,
       callData,
     };
   }

@@ -4,11 +4,12 @@
  * Any allowed signer's attestation can fill a requestId first — a second signer, a leaked attester
  * key, or the service's own signed attestation (GET /requests/{id}/signature hands it out) submitted
  * by someone else — so "the request is filled" does not mean "the solver paid the recipient". The
- * receiver stores the v2 digest of the attestation that filled (`filledDigest`) and `Filled` names
- * the recipient, the filler, the orderId, the currency and the amount. The service's attestation is
- * deterministic from the stored intent (../model/attestations.ts), so its digest is recomputed here
- * and every field is compared: the fill is the solver's own only when all match, filler = the
- * solver's address included.
+ * receiver stores the v2 digest of the attestation that filled (`filledDigest`, which commits to every
+ * signed term: orderId, recipient, currency, amount, …) and `Filled` names the recipient, the filler,
+ * the currency and the amount (the orderId left the event in issue 14; the digest covers it). The
+ * service's attestation is deterministic from the stored intent (../model/attestations.ts), so its
+ * digest is recomputed here and every field is compared: the fill is the solver's own only when all
+ * match, filler = the solver's address included.
  *
  * Every path on which the solver concludes "filled" goes through here before anything is recorded
  * as a success (./fillOutcome.ts `recordFillSuccess`: our receipt, "already filled onchain" in
@@ -32,17 +33,17 @@ import { ForeignFillError } from "./solverErrors.ts";
 const FILLED_EVENT = attestedReceiverAbi.find((i) => i.type === "event" && i.name === "Filled")!;
 
 /** What the service's own fill of a request looks like onchain. */
-export type SignedFill = { digest: Hex; recipient: Address; filler: Address; orderId: Hex; currency: Address; amount: bigint };
+export type SignedFill = { digest: Hex; recipient: Address; filler: Address; currency: Address; amount: bigint };
 
 /** The fill the receiver recorded: the `Filled` log of one transaction (null when it has none) and `filledDigest`. */
 export type OnchainFill = {
   txHash: Hex;
   digest: Hex;
-  event: { recipient: Address; filler: Address; orderId: Hex; currency: Address; amount: bigint } | null;
+  event: { recipient: Address; filler: Address; currency: Address; amount: bigint } | null;
 };
 
-/** The fields compared, in this order (the first is the commitment itself). */
-export type FillField = "digest" | "filler" | "recipient" | "orderId" | "currency" | "amount";
+/** The fields compared, in this order (the first is the commitment itself, which covers the orderId). */
+export type FillField = "digest" | "filler" | "recipient" | "currency" | "amount";
 
 export type FillVerdict = { ours: true; digest: Hex } | { ours: false; fill: OnchainFill; expected: SignedFill; mismatches: (FillField | "event")[] };
 
@@ -57,7 +58,6 @@ export function signedFillOf(terms: AttestedTerms, receiver: Address, solver: Ad
     digest: signedFillDigest(terms, receiver),
     recipient: terms.recipient,
     filler: canonicalAddress(solver),
-    orderId: terms.orderId,
     currency: terms.destinationCurrency,
     amount: terms.destinationAmount,
   };
@@ -68,7 +68,7 @@ export function fillMismatches(signed: SignedFill, fill: OnchainFill): (FillFiel
   const out: (FillField | "event")[] = [];
   if (fill.digest !== signed.digest) out.push("digest");
   if (!fill.event) return [...out, "event"];
-  for (const field of ["filler", "recipient", "orderId", "currency", "amount"] as const) {
+  for (const field of ["filler", "recipient", "currency", "amount"] as const) {
     if (fill.event[field] !== signed[field]) out.push(field);
   }
   return out;
@@ -91,7 +91,6 @@ export async function readOnchainFill(dest: ChainClient, requestId: Hex, receipt
     event = {
       recipient: canonicalAddress(decoded.args.recipient),
       filler: canonicalAddress(decoded.args.filler),
-      orderId: canonicalHex(decoded.args.orderId),
       currency: canonicalAddress(decoded.args.currency),
       amount: decoded.args.amount,
     };
