@@ -64,10 +64,16 @@ describeChainFault("one of two RPC URLs bad", (engine) => {
   });
 
   it("aUrlServingStaleBlocks_isDemoted_neverAskedForLogsBeyondItsHead_andDepositsSettleOnce", async () => {
-    const frozen = {
-      origin: (await chains.origin.publicClient.getBlockNumber()) - 40n,
-      destination: (await chains.destination.publicClient.getBlockNumber()) - 40n,
+    // A head 40 blocks back needs a chain at least that high. How high the chains are by now depends on
+    // how long the service took to start (blocks are interval-mined): on PostgreSQL they were ~39 blocks
+    // high here, the frozen head came out negative and the proxy answered eth_blockNumber "0x-1" — a
+    // malformed answer, not a stale node. Mine up to 60 blocks first, so the head is a real block.
+    const frozenHead = async (node: FaultChains["origin"]) => {
+      const head = await node.publicClient.getBlockNumber({ cacheTime: 0 });
+      if (head < 60n) await node.testClient.mine({ blocks: Number(60n - head) });
+      return (await node.publicClient.getBlockNumber({ cacheTime: 0 })) - 40n;
     };
+    const frozen = { origin: await frozenHead(chains.origin), destination: await frozenHead(chains.destination) };
     await bad.origin.setMode({ kind: "stale", head: frozen.origin });
     await bad.destination.setMode({ kind: "stale", head: frozen.destination });
     bad.origin.logRanges.length = 0;
