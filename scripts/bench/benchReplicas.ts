@@ -75,17 +75,24 @@ export async function startBenchReplicas(stack: BenchStack, serverUrl: string, r
   try {
     for (let i = 0; i < replicas; i++) {
       let output = "";
+      let url: string | undefined;
       const child = spawn(process.execPath, ["ts/service/server.ts"], {
         cwd: process.cwd(),
         env: { ...process.env, ...stack.serviceEnv, FERRY_CONFIG: configPath, DATABASE_URL: databaseUrl, FERRY_LOG_LEVEL: "", FERRY_SOLVER_POLL_MS: "" },
         stdio: ["ignore", "pipe", "pipe"],
       });
       children.push(child);
-      child.stdout!.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-      child.stderr!.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
+      // The address is taken as the output arrives: a replica indexing a busy chain may log more than the
+      // kept tail (20,000 characters) right after its "listening at" line.
+      const onData = (chunk: Buffer) => {
+        output = output + chunk.toString();
+        url ??= /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+        output = output.slice(-20_000);
+      };
+      child.stdout!.on("data", onData);
+      child.stderr!.on("data", onData);
       const deadline = Date.now() + 60_000;
-      let url: string | undefined;
-      while (!(url = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1])) {
+      while (!url) {
         if (child.exitCode !== null || Date.now() > deadline) throw new Error(`replica ${i} did not start:\n${output.slice(-3000)}`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
