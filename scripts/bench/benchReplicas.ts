@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
 import { DEVNET_USD_PRICES } from "../../ts/devnet/devnetConfig.ts";
@@ -75,26 +76,23 @@ export async function startBenchReplicas(stack: BenchStack, serverUrl: string, r
   try {
     for (let i = 0; i < replicas; i++) {
       let output = "";
-      let url: string | undefined;
+      // Each replica gets a free port of its own (FERRY_PORT) and is up once /health answers: at log level
+      // warn it prints no "listening" line, and a replica indexing a busy chain logs plenty besides.
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
       const child = spawn(process.execPath, ["ts/service/server.ts"], {
         cwd: process.cwd(),
-        env: { ...process.env, ...stack.serviceEnv, FERRY_CONFIG: configPath, DATABASE_URL: databaseUrl, FERRY_LOG_LEVEL: "", FERRY_SOLVER_POLL_MS: "" },
+        env: { ...process.env, ...stack.serviceEnv, FERRY_CONFIG: configPath, DATABASE_URL: databaseUrl, FERRY_PORT: String(port), FERRY_LOG_LEVEL: "", FERRY_SOLVER_POLL_MS: "" },
         stdio: ["ignore", "pipe", "pipe"],
       });
       children.push(child);
-      // The address is taken as the output arrives: a replica indexing a busy chain may log more than the
-      // kept tail (20,000 characters) right after its "listening at" line.
-      const onData = (chunk: Buffer) => {
-        output = output + chunk.toString();
-        url ??= /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-        output = output.slice(-20_000);
-      };
+      const onData = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
       child.stdout!.on("data", onData);
       child.stderr!.on("data", onData);
       const deadline = Date.now() + 60_000;
-      while (!url) {
+      while (!(await answers(`${url}/health`))) {
         if (child.exitCode !== null || Date.now() > deadline) throw new Error(`replica ${i} did not start:\n${output.slice(-3000)}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
       urls.push(url);
     }
@@ -122,4 +120,24 @@ export async function startBenchReplicas(stack: BenchStack, serverUrl: string, r
       await cleanup.end();
     },
   };
+}
+
+/** A port nothing listens on now (the OS's pick for port 0 on loopback). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(1_000) })).ok;
+  } catch {
+    return false;
+  }
 }
