@@ -6,8 +6,7 @@
  */
 import type { FaultEngine } from "./chainService.ts";
 import { faultPostgresUrl } from "./chainService.ts";
-
-export const FAULTS_ENABLED = process.env.FERRY_TEST_FAULTS === "1";
+import { skipUnlessFaults } from "./faultSuite.ts";
 
 /** An outage's length: FERRY_FAULT_OUTAGE_MS when set (to iterate faster), else `defaultMs`. */
 export function outageMs(defaultMs: number): number {
@@ -20,10 +19,7 @@ export function describeChainFault(title: string, body: (engine: FaultEngine) =>
     describe(`${title} [${engine}]`, function () {
       this.timeout(600_000);
       before(async function () {
-        if (!FAULTS_ENABLED) {
-          console.log("    (skipped: run with `npm run test:faults`, which sets FERRY_TEST_FAULTS=1)");
-          this.skip();
-        }
+        skipUnlessFaults(this);
         if (engine === "postgres") {
           const resolved = await faultPostgresUrl();
           if ("reason" in resolved) {

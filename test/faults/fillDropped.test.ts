@@ -11,7 +11,7 @@ import { accountingOf } from "./accounting.ts";
 import { depositBridge, fundLoadUsers, publicStatus, quoteBridge, type DepositedBridge } from "./loadBridges.ts";
 import { createScratchDatabase } from "./loadPostgres.ts";
 import { serviceLogLines, startLoadService, type LoadService } from "./loadService.ts";
-import { FAULTS_ENABLED, skipUnlessFaults } from "./faultSuite.ts";
+import { skipUnlessFaults } from "./faultSuite.ts";
 
 type StatusRecord = { status: string; txHashes: string[] };
 
@@ -97,7 +97,6 @@ for (const engine of ["pglite", "postgres"] as const) {
     }
 
     it("fillStuckUnderABaseFeeAboveItsMaxFee_isReplacedAtTheSameNonceWithHigherFees_andFillsOnce", async function () {
-      if (!FAULTS_ENABLED) this.skip();
       // Before: the solver saw its fill in the mempool and waited for it forever.
       const { bridge, fillHash } = await bridgeUntilSubmitted();
       const before = await env!.destination.publicClient.getTransaction({ hash: fillHash });
@@ -113,7 +112,6 @@ for (const engine of ["pglite", "postgres"] as const) {
     });
 
     it("fillDroppedFromTheMempool_isBroadcastAgainUnchanged_andFillsOnce", async function () {
-      if (!FAULTS_ENABLED) this.skip();
       const { bridge, fillHash } = await bridgeUntilSubmitted();
       await env!.destination.testClient.dropTransaction({ hash: fillHash });
       // The node forgot it; the solver notices and broadcasts the stored bytes again (same hash, same nonce).
@@ -125,7 +123,6 @@ for (const engine of ["pglite", "postgres"] as const) {
     });
 
     it("fillDroppedAndItsNonceTakenByAnotherTransaction_isSentAgainOnANewNonce_andFillsOnce", async function () {
-      if (!FAULTS_ENABLED) this.skip();
       const { bridge, fillHash } = await bridgeUntilSubmitted();
       const dropped = await env!.destination.publicClient.getTransaction({ hash: fillHash });
       await env!.destination.testClient.dropTransaction({ hash: fillHash });

@@ -19,7 +19,7 @@ import { accountingOf } from "./accounting.ts";
 import { depositBridge, fundLoadUsers, publicStatus, quoteBridge, type DepositedBridge, type QuotedBridge } from "./loadBridges.ts";
 import { createScratchDatabase } from "./loadPostgres.ts";
 import { startLoadService, type LoadService } from "./loadService.ts";
-import { FAULTS_ENABLED, skipUnlessFaults } from "./faultSuite.ts";
+import { skipUnlessFaults } from "./faultSuite.ts";
 
 const BRIDGES = Number(process.env.FERRY_FAULT_BRIDGES ?? 200);
 const KILLS = 3;
@@ -58,7 +58,6 @@ for (const engine of ["pglite", "postgres"] as const) {
       });
 
     it(`${BRIDGES}ConcurrentBridges_serviceKilled${KILLS}TimesAtRandom_everyDepositSettlesExactlyOnce_noWebhookLost`, async function () {
-      if (!FAULTS_ENABLED) this.skip();
       let apiKey: string;
       {
         const store = await openStore();
