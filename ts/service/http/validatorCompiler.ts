@@ -36,23 +36,18 @@ export function reportable(node: object, value: unknown, depth = 0): unknown {
   const properties = schema.properties;
   if (schema.type !== "object" || !properties) return value;
   const record = value as Record<string, unknown>;
-  const copy: Record<string, unknown> = {};
-  // An object open to any field (`additionalProperties` true or absent, e.g. the quote body, where a newer
-  // client's fields are ignored): an unknown field can carry no problem, so only the known ones are
-  // kept — however many unknown keys a body brings, the report walks the schema's few dozen.
-  if (schema.additionalProperties === true || schema.additionalProperties === undefined) {
-    for (const key of Object.keys(properties)) {
-      if (Object.hasOwn(record, key)) define(copy, key, reportable(properties[key]!, record[key], depth + 1));
-    }
-    return copy;
-  }
+  const extra = schema.additionalProperties;
   // Objects whose extra fields follow a schema keep every field (each may carry its own problem).
-  if (schema.additionalProperties !== false) return value;
-  // The schema's fields (a few dozen at most), then the first field it does not know: the walk stops
-  // there, however many keys follow.
+  if (extra !== true && extra !== undefined && extra !== false) return value;
+  // The schema's fields (a few dozen at most). An object open to any field (`additionalProperties` true
+  // or absent, e.g. the quote body, where a newer client's fields are ignored) keeps only those: an
+  // unknown field can carry no problem there. A closed one also keeps the first field it does not
+  // know: the walk stops there, however many keys follow.
+  const copy: Record<string, unknown> = {};
   for (const key of Object.keys(properties)) {
     if (Object.hasOwn(record, key)) define(copy, key, reportable(properties[key]!, record[key], depth + 1));
   }
+  if (extra !== false) return copy;
   for (const key in record) {
     if (Object.hasOwn(record, key) && !Object.hasOwn(properties, key)) {
       define(copy, key, record[key]);

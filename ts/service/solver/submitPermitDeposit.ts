@@ -96,8 +96,8 @@ export function createPermitDepositSubmitter(deps: {
       // may never succeed — so it does not stop the user's permit: the deposit is simulated and sent,
       // and if the order's deposit did land meanwhile the simulation says so (handled below).
       const existing = (await deps.store.getRequest(requestId)) ?? (await deps.store.getRequestByOrderId(intent.orderId));
-      if (existing && existing.status !== "waiting" && existing.status !== "depositing") return { message: "deposit already submitted", requestId };
-      if (existing && (await deps.store.findPendingSolverTransaction(intent.originChainId, "permit-deposit", requestId))) {
+      const credited = existing !== null && existing.status !== "waiting" && existing.status !== "depositing";
+      if (credited || (existing && (await deps.store.findPendingSolverTransaction(intent.originChainId, "permit-deposit", requestId)))) {
         return { message: "deposit already submitted", requestId };
       }
 
