@@ -1,17 +1,18 @@
 /**
  * A webhook receiver for tests: node:http on 127.0.0.1:0, recording every request (headers, raw body
- * bytes, arrival time) and answering with what `respond` says (a status, or "hang" to never answer).
+ * bytes, arrival time) and answering with what `respond` says (a status, a promise of one to answer
+ * later, or "hang" to never answer).
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type ReceivedWebhook = { headers: IncomingHttpHeaders; rawBody: string; receivedAt: number; eventId: number; statusSent: number | "hang" };
+export type ReceivedWebhook = { headers: IncomingHttpHeaders; rawBody: string; receivedAt: number; eventId: number; statusSent: number | "hang" | "later" };
 
 export type Receiver = {
   url: string;
   received: ReceivedWebhook[];
   /** Decides each answer; `nth` counts from 1 over all requests, `perEvent` over this event id's. */
-  respond: (request: { eventId: number; nth: number; perEvent: number }) => number | "hang";
+  respond: (request: { eventId: number; nth: number; perEvent: number }) => number | Promise<number> | "hang";
   close(): Promise<void>;
 };
 
@@ -28,13 +29,19 @@ export async function startReceiver(respond: Receiver["respond"] = () => 200, pa
       const count = (perEvent.get(eventId) ?? 0) + 1;
       perEvent.set(eventId, count);
       const answer = receiver.respond({ eventId, nth: received.length + 1, perEvent: count });
-      received.push({ headers: req.headers, rawBody: Buffer.concat(chunks).toString("utf8"), receivedAt: Date.now(), eventId, statusSent: answer });
+      const record: ReceivedWebhook = { headers: req.headers, rawBody: Buffer.concat(chunks).toString("utf8"), receivedAt: Date.now(), eventId, statusSent: typeof answer === "object" ? "later" : answer };
+      received.push(record);
       if (answer === "hang") {
         hanging.add(res);
         return;
       }
-      res.statusCode = answer;
-      res.end("ok");
+      hanging.add(res);
+      void Promise.resolve(answer).then((status) => {
+        hanging.delete(res);
+        record.statusSent = status;
+        res.statusCode = status;
+        res.end("ok");
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

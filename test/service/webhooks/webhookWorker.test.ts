@@ -278,4 +278,42 @@ describeEachEngine("webhook worker", (engine) => {
     const statuses = receiver.received.filter((r) => JSON.parse(r.rawBody).data.requestId === requestId).map((r) => JSON.parse(r.rawBody).data.status);
     expect(statuses).to.deep.equal(["waiting", "pending"]);
   });
+
+  it("anAttemptSettlingWhileTheLoopIsClaiming_isNotLost_theNextEventGoesOutBeforeThePollInterval", async () => {
+    // The request's second event is claimable only once its first is delivered. The first one's answer
+    // is held until the loop is inside a claim (woken once, by hand), and the claim's answer is held
+    // until the first delivery is recorded: the settlement lands while the loop is not asleep.
+    const requestId = await seedRequest(engine.store, 7002, key.id, ["pending"]);
+    let answerFirst!: (status: number) => void;
+    receiver.respond = ({ perEvent, nth }) => (nth === 1 && perEvent === 1 ? new Promise<number>((resolve) => (answerFirst = resolve)) : 200);
+    let holdNextClaim: { entered: () => void; release: Promise<void> } | null = null;
+    const gated: Store["engine"]["transaction"] = async (fn) => {
+      const hold = holdNextClaim;
+      holdNextClaim = null;
+      const result = await engine.store.engine.transaction(fn);
+      if (hold) {
+        hold.entered();
+        await hold.release;
+      }
+      return result;
+    };
+    let nudge: () => void = () => expect.fail("the worker did not subscribe");
+    const store = { engine: { transaction: gated }, onOutboxChange: (listener: () => void) => ((nudge = listener), () => {}) };
+    const worker = startWebhookWorker({ store, settings: { ...FAST, pollIntervalMs: 60_000 }, secretKey: SECRET_KEY });
+    workers.push(worker);
+    await waitUntil(() => receiver.received.length === 1, 5_000, "the first event's POST");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    let release!: () => void;
+    const claimed = new Promise<void>((entered) => (holdNextClaim = { entered, release: new Promise<void>((r) => (release = r)) }));
+    nudge();
+    await claimed;
+    answerFirst(200);
+    await waitUntil(async () => (await webhooks().listDeliveries({ limit: 1000 })).some((d) => d.requestId === requestId && d.state === "delivered"), 5_000, "the first delivery recorded");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const startedAt = Date.now();
+    release();
+    await waitUntil(() => receiver.received.length === 2, 5_000, "the second event");
+    expect(Date.now() - startedAt).to.be.below(5_000);
+    expect(receiver.received.map((r) => JSON.parse(r.rawBody).data.status)).to.deep.equal(["waiting", "pending"]);
+  });
 });

@@ -204,12 +204,14 @@ export function startWebhookWorker(options: WebhookWorkerOptions): RunningWebhoo
   const log = options.log ?? SILENT_LOG;
   let stopped = false;
   let wake: (() => void) | null = null;
-  // A status change committed here while the loop is busy: the next sleep ends at once.
+  // A status change committed, or an attempt settled, while the loop is busy claiming: the next sleep
+  // ends at once (the claim in progress may have read the database before it).
   let woken = false;
-  const stopListening = (options.store.onOutboxChange ?? options.store.onOutboxCommit)?.(() => {
+  const nudge = () => {
     if (wake) wake();
     else woken = true;
-  });
+  };
+  const stopListening = (options.store.onOutboxChange ?? options.store.onOutboxCommit)?.(nudge);
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
       if (woken) {
@@ -225,7 +227,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): RunningWebhoo
       const timer = setTimeout(done, ms);
       wake = done;
     });
-  worker.onSettled(() => wake?.());
+  worker.onSettled(nudge);
   const loop = (async () => {
     // Consecutive failed claims (the database is down): the pause doubles up to FAILURE_BACKOFF_MAX_MS,
     // so an outage costs a log line every couple of seconds, not one per poll.
