@@ -178,7 +178,7 @@ try {
   const chainTps = transfers.count / ((transfers.endedAt - transfers.startedAt) / 1000);
   const saturationUsers = await fresh(USERS);
   const saturationRows: string[][] = [];
-  const saturate = async (label: string, apiUrls: string[], apiKey: string) => {
+  const saturate = async (label: string, apiUrls: string[], apiKey: string, stages?: (timings: IntentTiming[]) => Promise<void>) => {
     log(`  ${label}: ${USERS * USER_INTENTS} native intents from ${USERS} users at once…`);
     const result = await runIntentPhase({
       apiUrl: apiUrls[0]!,
@@ -205,9 +205,14 @@ try {
       ms(percentile(observed, 99)),
       (perSecond / chainTps).toFixed(2),
     ]);
+    await stages?.(result.timings);
     return { perSecond, p50: percentile(recorded, 50) };
   };
-  const devnet = await saturate(`devnet (PGlite, 1 process)`, [stack.server.url], stack.apiKey);
+  const devnetLabel = `devnet (PGlite, 1 process)`;
+  const devnet = await saturate(devnetLabel, [stack.server.url], stack.apiKey, async (timings) => {
+    log("  where the time goes at saturation, p50 per stage:");
+    log(table(["run", "receipt → pending", "pending → submitted", "submitted → success"], [[devnetLabel, ...(await stageMedians(timings)).map(ms)]]));
+  });
   let replicaRatio: string | undefined;
   if (POSTGRES) {
     const server = await benchPostgres();
