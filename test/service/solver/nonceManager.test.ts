@@ -2,11 +2,11 @@
 // shared by two senders (two managers = two processes or replicas on one database), a send whose
 // record fails takes no nonce, a call that would revert or cost more than the cap sends nothing.
 import { expect } from "chai";
-import { encodeFunctionData, parseGwei, type Hex } from "viem";
+import { encodeFunctionData, parseGwei, parseTransaction, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { attestedReceiverAbi } from "../../../ts/abi/AttestedReceiver.ts";
 import { isFerryError } from "../../../ts/core/errors.ts";
-import { createChainClients } from "../../../ts/service/chains/chainClients.ts";
+import { createChainClients, type ChainClients } from "../../../ts/service/chains/chainClients.ts";
 import { createFeeOracle } from "../../../ts/service/solver/chainFees.ts";
 import { createNonceManager, type NonceManager } from "../../../ts/service/solver/nonceManager.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
@@ -26,8 +26,9 @@ describeEachEngine("nonce manager", (engine) => {
     await env?.close();
   });
 
-  function manager(store: Store, cap = 10n ** 17n): NonceManager {
+  function manager(store: Store, cap = 10n ** 17n, adjust?: (clients: ChainClients) => void): NonceManager {
     const clients = createChainClients(env!.config.chains, { solver: privateKeyToAccount(env!.keyEnv.FERRY_SOLVER_KEY as Hex), pollingIntervalMs: 50 });
+    adjust?.(clients);
     return createNonceManager({ store, clients, fees: createFeeOracle(clients), settings: { replaceAfterMs: 60_000, maxTransactionFee: () => cap } });
   }
 
@@ -59,6 +60,39 @@ describeEachEngine("nonce manager", (engine) => {
       const outcome = await managers[0]!.follow({ chainId, txNonce: s.txNonce });
       expect(outcome.state, `nonce ${s.txNonce}`).to.equal("mined");
     }
+  });
+
+  it("send_manyAtOnceInOneProcess_allocatesTheNextNonceWhileTheLastIsBroadcasting_andBroadcastsInNonceOrder", async function () {
+    this.timeout(60_000);
+    const chainId = env!.destination.chainId;
+    const [store] = await twoStores();
+    // Every broadcast answers 100 ms late; what happened when is logged.
+    const log: string[] = [];
+    const nonceManager = manager(store, undefined, (clients) => {
+      const client = clients.get(chainId).publicClient;
+      const send = client.sendRawTransaction.bind(client);
+      client.sendRawTransaction = async (args) => {
+        const nonce = parseTransaction(args.serializedTransaction).nonce!;
+        log.push(`broadcast ${nonce}`);
+        const hash = await send(args);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        log.push(`answered ${nonce}`);
+        return hash;
+      };
+    });
+    const sent = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        nonceManager.send({ chainId, purpose: "approve", subject: `overlap-${engine.kind}-${i}`, tx: selfTransfer(100 + i), record: async ({ txNonce }) => void log.push(`allocated ${txNonce}`) }),
+      ),
+    );
+    const nonces = sent.map((s) => s.txNonce).sort((x, y) => x - y);
+    const first = nonces[0]!;
+    expect(log.filter((line) => line.startsWith("broadcast")), "broadcasts in nonce order").to.deep.equal(nonces.map((n) => `broadcast ${n}`));
+    for (const n of nonces.slice(0, -1)) {
+      expect(log.indexOf(`allocated ${n + 1}`), `nonce ${n + 1} allocated before ${n}'s broadcast was answered`).to.be.below(log.indexOf(`answered ${n}`));
+    }
+    for (const n of nonces) expect((await nonceManager.follow({ chainId, txNonce: n })).state, `nonce ${n}`).to.equal("mined");
+    expect(nonces.at(-1)! - first).to.equal(5);
   });
 
   it("send_aRecordThatThrows_takesNoNonce_andSendsNothing", async function () {

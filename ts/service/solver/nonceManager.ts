@@ -8,13 +8,16 @@
  *      limit is the estimate + 20%, never above the transaction's `maxGas` (`solver.maxGasPerTransaction`,
  *      ./gasCap.ts: an estimate above it is GAS_CAP_EXCEEDED, nothing sent) — and fees are taken from the chain's market (./chainFees.ts; ./transactionFees.ts): over the chain's
  *      `maxTransactionFee` cap → TRANSACTION_FEE_CAP_EXCEEDED, nothing sent;
- *   2. under this process's lock of the key (so its broadcasts leave in nonce order), one store
- *      transaction locks the key's next nonce, signs with it, stores the transaction and its attempt,
- *      runs the caller's `record` (e.g. `pending → submitted` with the hash) and moves the next nonce
- *      on — all or nothing: a nonce is never handed out twice, nor without its transaction stored;
- *   3. the raw transaction is broadcast. A broadcast that fails is not an error here: the transaction
- *      is stored, and `follow` re-broadcasts it. ("Nonce too high" — a lower nonce, another
- *      replica's, has not reached a node that cannot queue (automine) — is retried for a moment.)
+ *   2. under this process's allocation lock of the key, one store transaction locks the key's next
+ *      nonce, signs with it, stores the transaction and its attempt, runs the caller's `record` (e.g.
+ *      `pending → submitted` with the hash) and moves the next nonce on — all or nothing: a nonce is
+ *      never handed out twice, nor without its transaction stored;
+ *   3. the raw transaction is queued for broadcast before the allocation lock is let go, so this
+ *      process's broadcasts of a key leave one at a time in nonce order while the next allocation
+ *      already runs; `send` resolves once its own broadcast was answered. A broadcast that fails is
+ *      not an error here: the transaction is stored, and `follow` re-broadcasts it. ("Nonce too
+ *      high" — a lower nonce, another replica's, has not reached a node that cannot queue
+ *      (automine) — is retried for a moment.)
  * `follow` — a stored nonce, until it ends:
  *   - a receipt for any of its attempts → `mined` (the attempt that landed, its receipt); a nonce stored
  *     as mined whose attempt has no receipt any more (a reorg took its block away) is pending again and
@@ -108,7 +111,10 @@ export function createNonceManager(options: {
   const { store, clients, fees, settings } = options;
   const log = options.log ?? SILENT_LOG;
   const now = options.now ?? (() => new Date());
-  const keyLocks = new Map<string, LimitFunction>();
+  // Per key: nonce allocations (a store transaction each) one at a time, and broadcasts one at a time
+  // in allocation order — the two overlap: allocation n+1 runs while n is being broadcast.
+  const allocations = new Map<string, LimitFunction>();
+  const broadcasts = new Map<string, LimitFunction>();
   const synced = new Map<string, Promise<void>>();
 
   const walletOf = (client: ChainClient) => {
@@ -116,9 +122,9 @@ export function createNonceManager(options: {
     if (!wallet) throw new KeyNotConfiguredError("solver");
     return wallet;
   };
-  const lockOf = (key: string) => {
-    let lock = keyLocks.get(key);
-    if (!lock) keyLocks.set(key, (lock = pLimit(1)));
+  const lockOf = (locks: Map<string, LimitFunction>, key: string) => {
+    let lock = locks.get(key);
+    if (!lock) locks.set(key, (lock = pLimit(1)));
     return lock;
   };
   const sync = (client: ChainClient, address: Address) => {
@@ -187,7 +193,8 @@ export function createNonceManager(options: {
     const call = { to: canonicalAddress(request.tx.to), data: canonicalHex(request.tx.data), value, gas };
     const fields = { ...request.logFields, chainId: request.chainId, purpose: request.purpose };
     await sync(client, address);
-    return lockOf(`${request.chainId}:${address}`)(async () => {
+    const key = `${request.chainId}:${address}`;
+    const { sent, broadcasted } = await lockOf(allocations, key)(async () => {
       if (request.signal?.aborted) throw new StepAbortedError(`${request.purpose} ${request.subject}`);
       const { sent, attempt } = await store.transaction(async (repos) => {
         const nonce = await repos.lockNextNonce(request.chainId, address);
@@ -199,9 +206,13 @@ export function createNonceManager(options: {
         return { sent, attempt };
       });
       log.info({ ...fields, txHash: sent.hash, txNonce: sent.txNonce, maxFeePerGas: attempt.maxFeePerGas.toString(), gas: gas.toString() }, "transaction recorded; broadcasting");
-      await broadcast(client, attempt.raw, { ...fields, txHash: sent.hash, txNonce: sent.txNonce });
-      return sent;
+      // Queued while the allocation is still held, so broadcasts leave in nonce order; the next
+      // allocation does not wait for this broadcast's answer.
+      const broadcasted = lockOf(broadcasts, key)(() => broadcast(client, attempt.raw, { ...fields, txHash: sent.hash, txNonce: sent.txNonce }));
+      return { sent, broadcasted };
     });
+    await broadcasted;
+    return sent;
   };
 
   const follow: NonceManager["follow"] = async ({ chainId, txNonce }, logFields = {}) => {
