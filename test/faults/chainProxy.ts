@@ -3,7 +3,8 @@
  * bad RPC: down (the port refuses connections, like a stopped node), hanging (accepts, never
  * answers), answering HTTP or JSON-RPC errors, lagging (a frozen head: reads beyond it see nothing,
  * as a node that stopped syncing answers them), swallowing answers after forwarding (the node got the
- * request, the client never hears back), and refusing log ranges over a limit with a real provider's
+ * request, the client never hears back), answering results that are not what was asked (a broken
+ * node), and refusing log ranges over a limit with a real provider's
  * error. Every request is counted per method.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -22,7 +23,9 @@ export type ProxyMode =
   /** A node stuck at `head`: it reports that head and has nothing after it. */
   | { kind: "stale"; head: bigint }
   /** Forwards the request upstream, then never answers (a response lost on the way back). */
-  | { kind: "forwardThenHang"; methods?: string[] };
+  | { kind: "forwardThenHang"; methods?: string[] }
+  /** HTTP 200 with a well-formed JSON-RPC envelope whose `result` is `result` (a broken or hostile node). */
+  | { kind: "malformed"; result: unknown; methods?: string[] };
 // `methods`: the mode applies to these JSON-RPC methods only; every other request passes.
 
 /** The error a provider answers for a log range over its limit (Alchemy's shape: -32602 with the limit in words). */
@@ -155,6 +158,9 @@ export async function startChainProxy(upstream: string, options: { port?: number
         return;
       case "stale":
         send(await staleAnswer(body, mode.head));
+        return;
+      case "malformed":
+        send({ jsonrpc: "2.0", id: body.id, result: mode.result });
         return;
       default:
         send(await forward(body));

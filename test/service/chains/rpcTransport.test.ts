@@ -96,6 +96,20 @@ describe("chain RPC transport (several URLs, failover, health)", function () {
     expect(b.counts.get("eth_getBlockByNumber") ?? 0).to.equal(before);
   });
 
+  it("aUrlAnsweringAHeadThatIsNoBlockNumber_isFailedOverAndCountedAgainstIt", async () => {
+    for (const result of ["0xnothex", "", 12, null, "0x" + "f".repeat(40)]) {
+      const [a, b] = [await proxy(), await proxy()];
+      await a.setMode({ kind: "malformed", result, methods: ["eth_blockNumber"] });
+      const registry = new Registry();
+      const { client: c, rpc } = client([a.url, b.url], SETTINGS, registry);
+      const answer = await c.getBlockNumber().catch((e: unknown) => e);
+      expect(typeof answer, `head answered ${JSON.stringify(result)}`).to.equal("bigint");
+      expect(b.counts.get("eth_blockNumber"), "asked the other URL").to.be.at.least(1);
+      expect(rpc.health()[0]!.consecutiveFailures, "a fault of the URL").to.be.at.least(1);
+      expect(await registry.metrics()).to.match(/ferry_rpc_errors_total\{chain_id="31337",rpc="0:[^"]+",kind="malformed"\} [1-9]/);
+    }
+  });
+
   it("demotesAStaleUrl_andNeverGivesItALogReadBeyondItsHead", async () => {
     const [a, b] = [await proxy(), await proxy()];
     const answer = (await (await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }) })).json()) as { result: string };

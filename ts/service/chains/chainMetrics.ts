@@ -5,7 +5,7 @@
  * process without metrics passes none and nothing is recorded.
  *
  *   ferry_rpc_requests_total{chain_id, rpc, outcome}   calls per URL: ok | error (the URL failed) | answered_error (the node refused the request itself)
- *   ferry_rpc_errors_total{chain_id, rpc, kind}        URL failures: timeout | http | rpc | stale (answered with a head or "not found" far behind the others)
+ *   ferry_rpc_errors_total{chain_id, rpc, kind}        URL failures: timeout | http | rpc | malformed (an answer no node gives) | stale (answered with a head or "not found" far behind the others)
  *   ferry_rpc_head_block{chain_id, rpc}                each URL's last reported head
  *   ferry_rpc_up{chain_id, rpc}                        1 while a URL is neither cooling down after failures nor stale
  *   ferry_indexer_head_block{chain_id}                 the chain's head as last read
@@ -36,7 +36,7 @@ export function createChainMetrics(registry: Registry): ChainMetrics {
   const registers = [registry];
   return {
     rpcRequests: new Counter({ name: "ferry_rpc_requests_total", help: "RPC calls per URL and outcome", labelNames: ["chain_id", "rpc", "outcome"], registers }),
-    rpcErrors: new Counter({ name: "ferry_rpc_errors_total", help: "RPC URL failures (timeout, http, rpc, stale)", labelNames: ["chain_id", "rpc", "kind"], registers }),
+    rpcErrors: new Counter({ name: "ferry_rpc_errors_total", help: "RPC URL failures (timeout, http, rpc, malformed, stale)", labelNames: ["chain_id", "rpc", "kind"], registers }),
     rpcHead: new Gauge({ name: "ferry_rpc_head_block", help: "Each RPC URL's last reported head", labelNames: ["chain_id", "rpc"], registers }),
     rpcUp: new Gauge({ name: "ferry_rpc_up", help: "1 while an RPC URL is neither cooling down nor stale", labelNames: ["chain_id", "rpc"], registers }),
     indexerHead: new Gauge({ name: "ferry_indexer_head_block", help: "The chain's head as last read by the indexer", labelNames: ["chain_id"], registers }),

@@ -2,7 +2,7 @@
  * What an RPC error means, recognised across the shapes providers use. Pure (inspects error objects).
  *
  * - `isEndpointFault`: the URL, not the request, failed — refused or dropped connection, timeout,
- *   HTTP error status (429, 5xx …), JSON-RPC "internal error" / "limit exceeded" (rate limits) /
+ *   HTTP error status (429, 5xx …), an answer that is not what the method returns (RpcMalformedAnswerError), JSON-RPC "internal error" / "limit exceeded" (rate limits) /
  *   "resource unavailable", or a node that lacks the block or state asked for ("header not found",
  *   "missing trie node"). Another URL (or a later retry) may answer: the transport fails over.
  * - `isLogRangeError`: an `eth_getLogs` range the provider refuses as too large or as returning too
@@ -83,7 +83,7 @@ export function isEndpointFault(error: unknown): boolean {
   if (chain.some((e) => typeof e.code === "number" && (typeof e.data === "string" || REQUEST_MESSAGES.test(text(e))))) return false;
   for (const e of chain) {
     const name = typeof e.name === "string" ? e.name : "";
-    if (name === "TimeoutError" || name === "HttpRequestError" || name === "AbortError" || name === "ResponseBodyTooLargeError") return true;
+    if (name === "TimeoutError" || name === "HttpRequestError" || name === "AbortError" || name === "ResponseBodyTooLargeError" || name === "RpcMalformedAnswerError") return true;
     if (typeof e.code === "number" && FAULT_CODES.has(e.code)) return true;
     if (typeof e.code === "string" && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|UND_ERR_\w+|ENOTFOUND|EAI_AGAIN)$/.test(e.code)) return true;
     if (typeof e.code === "number" && e.code === -32000 && FAULT_MESSAGES.some((pattern) => pattern.test(text(e)))) return true;
@@ -92,10 +92,19 @@ export function isEndpointFault(error: unknown): boolean {
 }
 
 /** The short kind of an endpoint fault, for metrics: timeout, http (status or connection), rpc (node-side JSON-RPC error). */
-export function faultKind(error: unknown): "timeout" | "http" | "rpc" {
+export function faultKind(error: unknown): "timeout" | "http" | "rpc" | "malformed" {
   for (const e of errorChain(error)) {
     if (e.name === "TimeoutError" || e.name === "AbortError") return "timeout";
+    if (e.name === "RpcMalformedAnswerError") return "malformed";
     if (e.name === "HttpRequestError") return "http";
   }
   return "rpc";
+}
+
+/** A URL answered with a result the method never returns (e.g. a head that is no block number): a fault of the URL, failed over. */
+export class RpcMalformedAnswerError extends Error {
+  override readonly name = "RpcMalformedAnswerError";
+  constructor(method: string, url: string, result: unknown) {
+    super(`${url} answered ${method} with ${JSON.stringify(result)?.slice(0, 80) ?? String(result)}, which is not what ${method} returns`);
+  }
 }

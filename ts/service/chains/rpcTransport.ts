@@ -14,7 +14,8 @@
  * elsewhere.
  *
  * What is failed over (./rpcErrors.ts isEndpointFault): refused or dropped connections, timeouts,
- * HTTP errors, JSON-RPC internal / rate-limit / unavailable errors, "header not found". A request's
+ * HTTP errors, JSON-RPC internal / rate-limit / unavailable errors, "header not found", a head that
+ * is no block number (RpcMalformedAnswerError, counted as kind "malformed"). A request's
  * own answer (a revert, "nonce too low", a log range the provider refuses) is thrown at once. A raw
  * transaction that one URL took before timing out and another calls "already known" is sent: its
  * hash is returned.
@@ -25,7 +26,7 @@ import type { RpcSettings } from "../config/configSchema.ts";
 import { redactRpcUrl } from "../config/redactConfig.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import type { ChainMetrics } from "./chainMetrics.ts";
-import { faultKind, isEndpointFault } from "./rpcErrors.ts";
+import { faultKind, isEndpointFault, RpcMalformedAnswerError } from "./rpcErrors.ts";
 import { currentRpcDeadline, RpcDeadlineExceededError } from "./rpcDeadline.ts";
 import {
   bestHead,
@@ -71,24 +72,28 @@ export class RpcBlockNotAvailableError extends ServiceError {
 type Endpoint = { index: number; label: string; client: HttpRpcClient };
 type Body = { method: string; params?: unknown };
 
+/** A block number as JSON-RPC quantities write it (hex, at most 64 bits), or undefined. */
+function blockQuantity(value: unknown): bigint | undefined {
+  return typeof value === "string" && /^0x[0-9a-f]{1,16}$/i.test(value) ? BigInt(value) : undefined;
+}
+
 /** The block a read needs its node to have, when it names one by number. */
 export function blockNeeded(method: string, params: unknown): bigint | undefined {
   const list = Array.isArray(params) ? params : [];
-  const asBlock = (value: unknown) => (typeof value === "string" && /^0x[0-9a-f]{1,16}$/i.test(value) ? BigInt(value) : undefined);
   switch (method) {
     case "eth_getLogs": {
       const filter = list[0] as { toBlock?: unknown; blockHash?: unknown } | undefined;
-      return filter && filter.blockHash === undefined ? asBlock(filter.toBlock) : undefined;
+      return filter && filter.blockHash === undefined ? blockQuantity(filter.toBlock) : undefined;
     }
     case "eth_getBlockByNumber":
-      return asBlock(list[0]);
+      return blockQuantity(list[0]);
     case "eth_call":
     case "eth_getBalance":
     case "eth_getCode":
     case "eth_getTransactionCount":
-      return asBlock(list[1]);
+      return blockQuantity(list[1]);
     case "eth_getStorageAt":
-      return asBlock(list[2]);
+      return blockQuantity(list[2]);
     default:
       return undefined;
   }
@@ -144,10 +149,13 @@ export function createRpcEndpoints(options: RpcTransportOptions): RpcEndpoints {
     const started = now();
     try {
       const result = await attempt(e, body, timeout);
+      // The head drives every URL's ranking: an answer that is no block number is the URL's fault.
+      const head = body.method === "eth_blockNumber" ? blockQuantity(result) : undefined;
+      if (body.method === "eth_blockNumber" && head === undefined) throw new RpcMalformedAnswerError(body.method, e.label, result);
       update(e.index, recordAnswer(health[e.index]!, now() - started));
       metrics?.rpcRequests.inc({ ...labels(e), outcome: "ok" });
-      if (body.method === "eth_blockNumber" && typeof result === "string") {
-        update(e.index, recordHead(health[e.index]!, BigInt(result), now()));
+      if (head !== undefined) {
+        update(e.index, recordHead(health[e.index]!, head, now()));
         // A head far behind the others' (probes included): counted against the URL.
         if (isStale(health[e.index]!, bestHead(health, now()), settings.maxHeadLagBlocks)) metrics?.rpcErrors.inc({ ...labels(e), kind: "stale" });
       }
