@@ -31,10 +31,16 @@
 // FERRY_BENCH_POSTGRES=0 or no PostgreSQL answers (FERRY_BENCH_DATABASE_URL, else the local server),
 // the same load against the service as separate processes on PostgreSQL: 1 replica, then 2 replicas
 // (users spread over them), each on a fresh database; the in-process service is stopped first.
+// Each run and the transfers also print the CPU they cost (./bench/cpuMeter.ts, Linux /proc): ms per
+// intent in this process (chains + users, and the service in the first run), in the replicas and in
+// PostgreSQL, and the intents/s the machine's cores could carry at that cost — the ceiling a run meets
+// when the machine, not the pipeline, is what limits it.
 import hre from "hardhat";
 import { parseEther } from "viem";
 import { devnetAccounts, HARDHAT_FUNDED_ACCOUNTS } from "../ts/devnet/devnetAccounts.ts";
+import { availableParallelism } from "node:os";
 import { intFromEnv, machineLine, ms, percentile, table } from "./bench/benchEnv.ts";
+import { startCpuMeter, type CpuSpent } from "./bench/cpuMeter.ts";
 import type { IntentPhaseSpec } from "./bench/intentPhase.ts";
 import type { IntentTiming } from "./bench/intentRunner.ts";
 
@@ -174,12 +180,29 @@ try {
   };
   log("");
   log(`  chain throughput: ${TRANSFERS} plain transfers from ${USERS} senders at once on chain ${origin!.chainId}…`);
-  const transfers = await runTransferPhase({ rpcUrl: origin!.rpcUrl, chainId: origin!.chainId, senders: await fresh(USERS), count: TRANSFERS });
+  const senders = await fresh(USERS);
+  const transferMeter = startCpuMeter([{ label: "host", pid: process.pid }]);
+  const transfers = await runTransferPhase({ rpcUrl: origin!.rpcUrl, chainId: origin!.chainId, senders, count: TRANSFERS });
+  const transferCpuMs = transferMeter.stop().byProcess[0]?.ms ?? Number.NaN;
   const chainTps = transfers.count / ((transfers.endedAt - transfers.startedAt) / 1000);
   const saturationUsers = await fresh(USERS);
   const saturationRows: string[][] = [];
-  const saturate = async (label: string, apiUrls: string[], apiKey: string, stages?: (timings: IntentTiming[]) => Promise<void>) => {
+  // CPU per intent, by process: what the machine's cores could carry at most if only CPU limited it.
+  const cpuRows: string[][] = [];
+  let cpuWallMs = 1;
+  const cores = availableParallelism();
+  const cpuRow = (label: string, cpu: CpuSpent, intents: number) => {
+    const host = cpu.byProcess.find((p) => p.label === "host")?.ms ?? Number.NaN;
+    const service = cpu.byProcess.filter((p) => p.label !== "host").reduce((sum, p) => sum + p.ms, 0);
+    const postgres = cpu.postgresMs ?? 0;
+    const total = host + service + postgres;
+    const per = (value: number) => ms(value / intents);
+    return [label, per(host), service > 0 ? per(service) : "(in host)", cpu.postgresMs === null ? "–" : per(postgres), per(total), ((cores * 1000) / (total / intents)).toFixed(1), `${((100 * total) / (cores * cpuWallMs)).toFixed(0)}%`];
+  };
+  const saturate = async (label: string, apiUrls: string[], apiKey: string, servicePids: number[], stages?: (timings: IntentTiming[]) => Promise<void>) => {
     log(`  ${label}: ${USERS * USER_INTENTS} native intents from ${USERS} users at once…`);
+    const phaseStarted = Date.now();
+    const meter = startCpuMeter([{ label: "host", pid: process.pid }, ...servicePids.map((pid, i) => ({ label: `replica ${i}`, pid }))]);
     const result = await runIntentPhase({
       apiUrl: apiUrls[0]!,
       apiUrls,
@@ -191,6 +214,8 @@ try {
       pollMs: USERS_POLL_MS,
       timeoutMs: INTENT_TIMEOUT_MS,
     });
+    const cpu = meter.stop();
+    cpuWallMs = Date.now() - phaseStarted;
     const end = Math.max(...result.timings.map((t) => t.successAt));
     const perSecond = result.timings.length / ((end - result.startedAt) / 1000);
     const recorded = result.timings.map((t) => t.recordedMs).sort((a, b) => a - b);
@@ -205,11 +230,12 @@ try {
       ms(percentile(observed, 99)),
       (perSecond / chainTps).toFixed(2),
     ]);
+    cpuRows.push(cpuRow(label, cpu, result.timings.length));
     await stages?.(result.timings);
     return { perSecond, p50: percentile(recorded, 50) };
   };
   const devnetLabel = `devnet (PGlite, 1 process)`;
-  const devnet = await saturate(devnetLabel, [stack.server.url], stack.apiKey, async (timings) => {
+  const devnet = await saturate(devnetLabel, [stack.server.url], stack.apiKey, [], async (timings) => {
     log("  where the time goes at saturation, p50 per stage:");
     log(table(["run", "receipt → pending", "pending → submitted", "submitted → success"], [[devnetLabel, ...(await stageMedians(timings)).map(ms)]]));
   });
@@ -224,13 +250,13 @@ try {
       const one = await startBenchReplicas(stack, server.url, 1, "one");
       let single: { perSecond: number };
       try {
-        single = await saturate("PostgreSQL, 1 replica", one.urls, one.apiKey);
+        single = await saturate("PostgreSQL, 1 replica", one.urls, one.apiKey, one.pids);
       } finally {
         await one.close();
       }
       const two = await startBenchReplicas(stack, server.url, 2, "two");
       try {
-        const double = await saturate("PostgreSQL, 2 replicas", two.urls, two.apiKey);
+        const double = await saturate("PostgreSQL, 2 replicas", two.urls, two.apiKey, two.pids);
         replicaRatio = (double.perSecond / single.perSecond).toFixed(2);
       } finally {
         await two.close();
@@ -240,7 +266,10 @@ try {
   log("");
   log(`saturation — ${USERS} users × ${USER_INTENTS} intents, status polled every ${USERS_POLL_MS} ms; deposit receipt → success by the record's updatedAt, and as first seen by a poll:`);
   log(table(["run", "intents", "intents/s", "p50 ms", "p99 ms", "p50 seen", "p99 seen", "÷ chain tx/s"], saturationRows));
-  log(`chain's own throughput (baseline, same run): ${chainTps.toFixed(1)} transfers/s on chain ${origin!.chainId} (p50 send → receipt ${ms(percentile(transfers.latenciesMs.sort((a, b) => a - b), 50))} ms; an intent costs it 2 transactions)`);
+  log("");
+  log(`CPU per intent during each run (user + system ms; host = this process: both chains, the ${USERS} users' clients and, in the first run, the service): the ceiling is what ${cores} cores carry at that cost, busy = share of the cores used:`);
+  log(table(["run", "host ms", "service ms", "PostgreSQL ms", "total ms", "CPU ceiling intents/s", "busy"], cpuRows));
+  log(`chain's own throughput (baseline, same run): ${chainTps.toFixed(1)} transfers/s on chain ${origin!.chainId} (p50 send → receipt ${ms(percentile(transfers.latenciesMs.sort((a, b) => a - b), 50))} ms; an intent costs it 2 transactions; ${ms(transferCpuMs / transfers.count)} ms of CPU per transfer, chain and senders together)`);
   const bar = Math.min(100, chainTps / 2);
   log(`target at ${USERS} users: ≥ ${bar.toFixed(1)} intents/s (min of 100 and 50% of the chain's ${chainTps.toFixed(1)} tx/s): ${devnet.perSecond >= bar ? "yes" : "NO"} (${devnet.perSecond.toFixed(1)}); p50 < ${SATURATION_P50_TARGET_MS} ms: ${devnet.p50 < SATURATION_P50_TARGET_MS ? "yes" : "NO"} (${ms(devnet.p50)} ms)`);
   if (replicaRatio) log(`2 replicas ÷ 1 on PostgreSQL: ${replicaRatio}× (target ≥ 1.6×)`);

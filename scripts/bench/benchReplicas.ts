@@ -19,7 +19,8 @@ import { BENCH_API_KEY_PER_MINUTE, type BenchStack } from "./benchStack.ts";
 
 const DEFAULT_URLS = ["postgres://root@127.0.0.1:5432/ferry_test", "postgres://root@/ferry_test?host=/var/run/postgresql"];
 
-export type BenchReplicas = { urls: string[]; apiKey: string; close(): Promise<void> };
+/** `pids`: the replicas' processes, for the CPU meter (./cpuMeter.ts). */
+export type BenchReplicas = { urls: string[]; pids: number[]; apiKey: string; close(): Promise<void> };
 
 /** A server URL that answers, or the reasons none did. */
 export async function benchPostgres(): Promise<{ url: string } | { reason: string }> {
@@ -102,6 +103,7 @@ export async function startBenchReplicas(stack: BenchStack, serverUrl: string, r
   }
   return {
     urls,
+    pids: children.map((child) => child.pid!),
     apiKey,
     async close() {
       await Promise.all(
