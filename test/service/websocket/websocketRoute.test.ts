@@ -95,6 +95,50 @@ describe("websocket route", function () {
     });
   });
 
+  describe("websocket: no subscriber, no outbox reads", function () {
+    this.timeout(30_000);
+    it("status changes committed here while nobody is subscribed cost the hub no outbox read; once someone subscribes they reach them at once", async () => {
+      let reads = 0;
+      const engine = sharedStore.engine;
+      const counted: Store = {
+        ...sharedStore,
+        engine: {
+          ...engine,
+          query: (sql, params) => {
+            if (/FROM request_events WHERE id >/.test(sql)) reads += 1;
+            return engine.query(sql, params);
+          },
+        },
+      };
+      const server = await serve(counted, { pollIntervalMs: 60_000 });
+      try {
+        await sleep(50);
+        const before = reads;
+        for (let i = 0; i < 5; i++) {
+          const request = newRequest();
+          await sharedStore.createRequest(request);
+          await sharedStore.transitionRequest(request.id, "pending");
+        }
+        await sleep(100);
+        expect(reads - before, "outbox reads with no subscriber").to.equal(0);
+        const socket = await connect(server.ws());
+        try {
+          const request = newRequest();
+          socket.send(subscribe(request.id));
+          await socket.next();
+          await sharedStore.createRequest(request);
+          await sharedStore.transitionRequest(request.id, "pending");
+          const updates = [await socket.next(isUpdate(request.id), 5_000), await socket.next(isUpdate(request.id), 5_000)];
+          expect(updates.map((u) => u.data.status)).to.deep.equal(["waiting", "pending"]);
+        } finally {
+          socket.ws.terminate();
+        }
+      } finally {
+        await server.close();
+      }
+    });
+  });
+
   describe("websocket: protocol over loopback", function () {
     this.timeout(30_000);
     let store: Store;

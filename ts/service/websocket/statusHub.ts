@@ -64,7 +64,11 @@ export type StatusHub = {
   readonly size: number;
   /** The outbox tail (its position and watched holes). */
   readonly tail: OutboxTail;
-  /** Events were just committed in this process: read the outbox now. */
+  /**
+   * Events were just committed in this process: read the outbox now — when someone is subscribed.
+   * With no subscriber there is no one to hurry for: the tail keeps its position at its poll interval,
+   * and a later subscription gets the current status first (events it already reflects are skipped).
+   */
   nudge(): void;
 };
 
@@ -130,7 +134,9 @@ export function createStatusHub(options: StatusHubOptions): StatusHub {
   return {
     start: () => tail.start(),
     stop: () => tail.stop(),
-    nudge: () => tail.nudge(),
+    nudge: () => {
+      if (byRequest.size > 0) tail.nudge();
+    },
 
     async subscribe(connection, requestId) {
       let own = byConnection.get(connection);
