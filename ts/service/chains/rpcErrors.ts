@@ -2,7 +2,8 @@
  * What an RPC error means, recognised across the shapes providers use. Pure (inspects error objects).
  *
  * - `isEndpointFault`: the URL, not the request, failed — refused or dropped connection, timeout,
- *   HTTP error status (429, 5xx …), an answer that is not what the method returns (RpcMalformedAnswerError), JSON-RPC "internal error" / "limit exceeded" (rate limits) /
+ *   HTTP error status (429, 5xx …), an answer that is not what the method returns
+ *   (RpcMalformedAnswerError), JSON-RPC "internal error" / "limit exceeded" (rate limits) /
  *   "resource unavailable", or a node that lacks the block or state asked for ("header not found",
  *   "missing trie node"). Another URL (or a later retry) may answer: the transport fails over.
  * - `isLogRangeError`: an `eth_getLogs` range the provider refuses as too large or as returning too
