@@ -30,6 +30,7 @@ import {
 } from "viem";
 import { mnemonicToAccount, privateKeyToAccount, type HDAccount } from "viem/accounts";
 import { COMPILER_SETTINGS, VIA_IR_SOURCES } from "../hardhat.config.ts";
+import { attestedReceiverAbi } from "../ts/abi/AttestedReceiver.ts";
 import { fillDigest, type FillAttestation } from "../ts/core/attestationDigest.ts";
 import { encodeDeposit } from "../ts/core/depositCalldata.ts";
 import { DEPOSITORY_DEPOSIT_ABI } from "../ts/core/depositoryAbi.ts";
@@ -48,37 +49,6 @@ const MNEMONIC = "test test test test test test test test test test test junk";
 const ZERO: Address = "0x0000000000000000000000000000000000000000";
 /** Deadlines and expirations: fixed (2100-01-01), so calldata is the same on every run. */
 const FAR_FUTURE = 4_102_444_800n;
-
-/** The pre-issue-14 fill: the whole v2 attestation and a 65-byte `bytes` signature. */
-const LEGACY_FILL_ABI = [
-  {
-    type: "function",
-    name: "fill",
-    stateMutability: "payable",
-    inputs: [
-      {
-        name: "att",
-        type: "tuple",
-        components: [
-          { name: "requestId", type: "bytes32" },
-          { name: "orderId", type: "bytes32" },
-          { name: "originChainId", type: "uint256" },
-          { name: "originUser", type: "bytes32" },
-          { name: "originCurrency", type: "bytes32" },
-          { name: "originAmount", type: "uint256" },
-          { name: "destinationChainId", type: "uint256" },
-          { name: "destinationUser", type: "bytes32" },
-          { name: "destinationCurrency", type: "bytes32" },
-          { name: "destinationAmount", type: "uint256" },
-          { name: "deadline", type: "uint256" },
-          { name: "receiver", type: "address" },
-        ],
-      },
-      { name: "signature", type: "bytes" },
-    ],
-    outputs: [],
-  },
-] as const;
 
 /** One sent transaction, as bytes: its gasUsed, calldata and signed size, compressed. */
 type TxFigures = { gasUsed: bigint; data: Hex; signed: Hex };
@@ -293,12 +263,12 @@ const extras: { operation: string; gasUsed: bigint }[] = [];
   const fill = async (att: FillAttestation, value: bigint) => {
     const signature = await SIGNER.signMessage({ message: { raw: fillDigest(att) } });
     const hash = await solver!.sendTransaction({ to: receiver.address, data: encodeFill({ attestation: att, signature, target }), value, account: solver!.account, chain: solver!.chain });
-    return figures(publicClient, hash, encodeFunctionData({ abi: LEGACY_FILL_ABI, functionName: "fill", args: [att, signature] }));
+    return figures(publicClient, hash, encodeFunctionData({ abi: attestedReceiverAbi, functionName: "fill", args: [att, signature] }));
   };
   /** gasUsed of the full-ABI fill of `att` (sent for real). */
   const legacyFillGas = async (att: FillAttestation, value: bigint) => {
     const signature = await SIGNER.signMessage({ message: { raw: fillDigest(att) } });
-    const data = encodeFunctionData({ abi: LEGACY_FILL_ABI, functionName: "fill", args: [att, signature] });
+    const data = encodeFunctionData({ abi: attestedReceiverAbi, functionName: "fill", args: [att, signature] });
     const hash = await solver!.sendTransaction({ to: receiver.address, data, value, account: solver!.account, chain: solver!.chain });
     return (await figures(publicClient, hash)).now.gasUsed;
   };
