@@ -54,22 +54,24 @@ describe("e2e: signature-authorised fUSD deposits (usePermit: EIP-2612, Permit2)
   });
   after(async () => devnet?.close());
 
+  /** The body of a permit quote for fUSD → the destination stablecoin (the raw-HTTP and the SDK tests send the same). */
+  const permitQuoteRequest = (user: Address, recipient: Address, amount: bigint, extra: Record<string, unknown> = {}) => ({
+    user,
+    recipient,
+    originChainId: ORIGIN,
+    destinationChainId: DESTINATION,
+    originCurrency: fusd,
+    destinationCurrency: devnet.destination.file.contracts.stablecoin!,
+    amount: amount.toString(),
+    tradeType: "EXACT_INPUT" as const,
+    usePermit: true,
+    ...extra,
+  });
   const quotePermit = async (user: Address, recipient: Address, amount: bigint, extra: Record<string, unknown> = {}) => {
     const response = await fetch(`${devnet.file.apiUrl}/quote/v2`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        user,
-        recipient,
-        originChainId: ORIGIN,
-        destinationChainId: DESTINATION,
-        originCurrency: fusd,
-        destinationCurrency: devnet.destination.file.contracts.stablecoin!,
-        amount: amount.toString(),
-        tradeType: "EXACT_INPUT",
-        usePermit: true,
-        ...extra,
-      }),
+      body: JSON.stringify(permitQuoteRequest(user, recipient, amount, extra)),
     });
     const body = (await response.json()) as PermitQuote;
     expect(response.status, JSON.stringify(body)).to.equal(200);
@@ -280,18 +282,7 @@ describe("e2e: signature-authorised fUSD deposits (usePermit: EIP-2612, Permit2)
       return { wallet: counted, counter };
     };
     const clientQuote = (user: Address, recipient: Address, amount: bigint, extra: Record<string, unknown> = {}) =>
-      devnet.client.getQuote({
-        user,
-        recipient,
-        originChainId: ORIGIN,
-        destinationChainId: DESTINATION,
-        originCurrency: fusd,
-        destinationCurrency: devnet.destination.file.contracts.stablecoin!,
-        amount: amount.toString(),
-        tradeType: "EXACT_INPUT",
-        usePermit: true,
-        ...extra,
-      });
+      devnet.client.getQuote(permitQuoteRequest(user, recipient, amount, extra));
 
     it("executes an EIP-2612 quote: checks the permit, signs it, posts it, and follows the request to success (no user transaction)", async () => {
       const user = devnet.users[0]!;
