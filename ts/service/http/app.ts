@@ -41,6 +41,7 @@ import { installInventoryMetrics } from "./inventoryMetrics.ts";
 import { registerHealthRoute } from "./routes/health.ts";
 import { registerMetricsRoute } from "./routes/metrics.ts";
 import { openApiOptions, registerOpenApiRoute } from "./routes/openapi.ts";
+import { registerLlmsTxtRoute } from "./routes/llmsTxt.ts";
 import { registerReadyRoute, type ReadinessCheck } from "./routes/ready.ts";
 import { requestLogSerializer } from "./requestLogSerializer.ts";
 import { registerWebsocketRoute } from "../websocket/websocketRoute.ts";
@@ -182,5 +183,6 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     if (config.admin.token) await registerAdminRoutes(app, { admin: adminOperations(deps.store, config), token: config.admin.token });
   }
   registerOpenApiRoute(app);
+  registerLlmsTxtRoute(app, deps.store && config.websocket.enabled ? { websocketPath: config.websocket.path } : {});
   return app;
 }

@@ -13,6 +13,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "GET /health": "getHealth",
   "GET /ready": "getReady",
   "GET /metrics": "getMetrics",
+  "GET /llms.txt": "getLlmsTxt",
   "GET /chains": "getChains",
   "GET /intents/status/v3": "getIntentStatusV3",
   "GET /intents/status": "getIntentStatus",
