@@ -31,6 +31,11 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "the service's API keys (admin API or database)",
     load: async () => (await import("./commands/keys.ts")).keys,
   },
+  mcp: {
+    usage: "mcp [--api-url <url>]",
+    summary: "an MCP server on stdio: quote, follow, list and explain requests of a Ferry API",
+    load: async () => (await import("./commands/mcp.ts")).mcp,
+  },
   "order-id": {
     usage: "order-id <file>",
     summary: "the protocol orderId of a quote's orderData",
