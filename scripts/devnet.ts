@@ -9,26 +9,31 @@
 //     where examples/webhook-receivers listen)
 //   FERRY_DEVNET_API_KEY: pins the devnet API key (16-256 of A-Z a-z 0-9 _ -), the same across restarts
 //   FERRY_ADMIN_TOKEN: pins the admin token (default: random per run, written to devnet.json)
+//   FERRY_DEVNET_LOG: the service's log (pino JSON lines): stdout, or a file to append to (default: off)
 // Every start is fresh: new chains and an emptied .devnet/data (ts/devnet/devnetData.ts). A port in use
 // or a bad variable is one line on stderr and exit 2.
 import { relative } from "node:path";
 import hre from "hardhat";
+import { buildContracts, withoutDependencyWarnings } from "../ts/devnet/devnetBuild.ts";
 import { devnetSummary } from "../ts/devnet/devnetSummary.ts";
 import { isFerryError } from "../ts/core/errors.ts";
 import { portFromEnv } from "../ts/devnet/devnetPorts.ts";
 import type { RunningDevnet } from "../ts/devnet/startDevnet.ts";
+import { isSecondSignal } from "../ts/service/server.ts";
 
 const started = Date.now();
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 let devnet: RunningDevnet | undefined;
-let stopping = false;
+let stoppingSince: number | undefined;
 const stop = (signal: NodeJS.Signals) => {
-  if (stopping) {
+  if (stoppingSince !== undefined) {
+    // The same Ctrl-C delivered twice (the terminal's process group, and npm forwarding it) is one.
+    if (!isSecondSignal(stoppingSince, Date.now())) return;
     process.stderr.write(`${signal} again: exiting now\n`);
     process.exit(1);
   }
-  stopping = true;
+  stoppingSince = Date.now();
   log(`${signal}: stopping the service and both chains…`);
   const done = devnet?.close() ?? Promise.resolve();
   done.then(
@@ -67,11 +72,17 @@ if (PINNED_API_KEY !== undefined && !/^[A-Za-z0-9_-]{16,256}$/.test(PINNED_API_K
   process.exit(2);
 }
 
+const LOG_TARGET = process.env.FERRY_DEVNET_LOG || undefined;
+const serviceLog = LOG_TARGET === undefined ? undefined : LOG_TARGET === "stdout" ? ("stdout" as const) : { file: LOG_TARGET };
+
 try {
   // Build first (a no-op when up to date): the deploy code imports the compiled artifacts, so it is
   // loaded only afterwards. In-process, so that `npm start` is one process that Ctrl-C reaches.
-  log("building the contracts…");
-  await hre.tasks.getTask("build").run({ quiet: true });
+  // Compiler warnings about dependencies (node_modules) are not ours to fix: not printed.
+  hre.hooks.registerHandlers("solidity", {
+    getCompilationJobErrors: async (context, job, output, next) => withoutDependencyWarnings(await next(context, job, output)),
+  });
+  await buildContracts({ build: () => hre.tasks.getTask("build").run({ quiet: true }), root: hre.config.paths.root, log });
   const { startDevnet } = await import("../ts/devnet/startDevnet.ts");
   devnet = await startDevnet({
     network: hre.network,
@@ -82,15 +93,16 @@ try {
     deploymentsDir: process.env.FERRY_DEPLOYMENTS_DIR || "deployments",
     ...(process.env.FERRY_DEVNET_WEBHOOK_URL ? { webhookUrl: process.env.FERRY_DEVNET_WEBHOOK_URL } : {}),
     ...(PINNED_API_KEY ? { apiKey: PINNED_API_KEY } : {}),
+    ...(serviceLog ? { serviceLog } : {}),
     log,
   });
 } catch (error) {
   fail(error);
 }
-if (stopping) {
+if (stoppingSince !== undefined) {
   // A signal arrived while starting: stop what startDevnet returned.
   await devnet.close();
   process.exit(0);
 }
 const shownPath = relative(process.cwd(), devnet.filePath);
-log(devnetSummary(devnet.file, { devnetFilePath: shownPath.startsWith("..") ? devnet.filePath : shownPath, stablecoinSymbol: devnet.stablecoinSymbol, elapsedMs: Date.now() - started }));
+log(devnetSummary(devnet.file, { devnetFilePath: shownPath.startsWith("..") ? devnet.filePath : shownPath, stablecoinSymbol: devnet.stablecoinSymbol, elapsedMs: Date.now() - started, ...(serviceLog ? { serviceLog } : {}) }));

@@ -1,6 +1,10 @@
-// `npm start`'s devnet as a child process (scripts/devnet.ts, every port 0, .devnet and the
-// deployment records in a temp dir): both chains answer with their ids and the same contract
-// addresses, the service answers /health and /chains, and SIGINT stops everything with exit 0.
+// `npm start`'s devnet as a child process — `npm start` itself, in its own process group (every port
+// 0, .devnet and the deployment records in a temp dir): it says what the contract build is doing,
+// both chains answer with their ids and the same contract addresses, the service answers /health and
+// /chains, the summary shows the API key, where the service's log goes (FERRY_DEVNET_LOG, here a
+// file that fills) and one line to try next; a second devnet on the same FERRY_DEVNET_DIR is refused
+// with a hint naming FERRY_DEVNET_DIR; and SIGINT to the group — a terminal's Ctrl-C — stops
+// everything with exit 0, npm's included.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { connect } from "node:net";
@@ -10,7 +14,8 @@ import { expect } from "chai";
 import { createPublicClient, http, type Address } from "viem";
 import type { DevnetFile } from "../../ts/devnet/devnetFile.ts";
 
-const STARTUP_TIMEOUT_MS = 60_000;
+/** Generous: npm start on a 2-core machine shared with other builds (about 10 s when quiet). */
+const STARTUP_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 10_000;
 /** Only configured, never called here: no request is quoted with the devnet key in this test. */
 const WEBHOOK_URL = "http://127.0.0.1:9/ferry-devnet-hooks";
@@ -27,8 +32,9 @@ describe("devnet (npm start)", function () {
   before(async function () {
     dir = await mkdtemp(join(tmpdir(), "ferry-devnet-"));
     const started = Date.now();
-    child = spawn(process.execPath, ["scripts/devnet.ts"], {
+    child = spawn("npm", ["start"], {
       cwd: process.cwd(),
+      detached: true,
       env: {
         ...process.env,
         FERRY_DEVNET_ORIGIN_PORT: "0",
@@ -37,6 +43,7 @@ describe("devnet (npm start)", function () {
         FERRY_DEVNET_DIR: join(dir, ".devnet"),
         FERRY_DEPLOYMENTS_DIR: join(dir, "deployments"),
         FERRY_DEVNET_WEBHOOK_URL: WEBHOOK_URL,
+        FERRY_DEVNET_LOG: join(dir, "logs", "service.log"),
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -50,7 +57,7 @@ describe("devnet (npm start)", function () {
   });
 
   after(async function () {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL");
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -64,6 +71,37 @@ describe("devnet (npm start)", function () {
       expect(output).to.not.include(account.privateKey.slice(2));
     }
     expect(startupMs).to.be.below(STARTUP_TIMEOUT_MS);
+  });
+
+  it("says what the contract build is doing, and no solc warning about a dependency", function () {
+    expect(output).to.match(/^(checking the contract build \(recompiles only what changed\)…|compiling the contracts \(first run: ~1–2 min; later starts reuse the build\)…)$/m);
+    expect(output).to.match(/^(contracts up to date|contracts compiled in \d+ s)$/m);
+    expect(output).to.not.match(/Warning: .*\n.*npm\//);
+  });
+
+  it("the summary shows the API key, where the service's log goes, and one line to try next; the log fills", async function () {
+    expect(output).to.include(`  apiKey     ${devnet.apiKey}  (send as x-api-key`);
+    expect(output).to.include(`  log        the service's log → ${join(dir, "logs", "service.log")}`);
+    expect(output).to.match(new RegExp(`^Try this next: curl -s ${devnet.apiUrl.replace(/[.]/g, "\\.")}/chains — `, "m"));
+    await fetch(`${devnet.apiUrl}/health`);
+    const lines = (await readFile(join(dir, "logs", "service.log"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { msg?: string });
+    expect(lines.map((line) => line.msg)).to.include("ferry service listening");
+  });
+
+  it("a second devnet on the same FERRY_DEVNET_DIR is refused: DATA_DIR_LOCKED names FERRY_DEVNET_DIR, exit 2", async function () {
+    const second = spawn(process.execPath, ["scripts/devnet.ts"], {
+      cwd: process.cwd(),
+      env: { ...process.env, FERRY_DEVNET_ORIGIN_PORT: "0", FERRY_DEVNET_DESTINATION_PORT: "0", FERRY_PORT: "0", FERRY_DEVNET_DIR: join(dir, ".devnet"), FERRY_DEPLOYMENTS_DIR: join(dir, "deployments-2") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    second.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => second.on("exit", resolve));
+    expect(code, stderr).to.equal(2);
+    expect(stderr.trim().split("\n").at(-1)).to.match(
+      /^devnet: DATA_DIR_LOCKED: another devnet \(process \d+\) is running on \S+\.devnet: stop it \(Ctrl-C in its terminal\), or run this one in another folder: FERRY_DEVNET_DIR=<dir> with FERRY_PORT, FERRY_DEVNET_ORIGIN_PORT and FERRY_DEVNET_DESTINATION_PORT set to free ports \(0 = any\)$/,
+    );
+    expect((await fetch(`${devnet.apiUrl}/health`)).status, "the first devnet runs on").to.equal(200);
   });
 
   it("writes devnet.json in the shape in docs/architecture.md", function () {
@@ -121,10 +159,10 @@ describe("devnet (npm start)", function () {
     expect(first).to.deep.include({ type: "connection", status: "ready" });
   });
 
-  it("SIGINT stops everything: exit 0 within 10 s and no port left listening", async function () {
+  it("Ctrl-C (SIGINT to npm start's process group) stops everything: exit 0 within 10 s and no port left listening", async function () {
     const ports = [devnet.apiUrl, ...devnet.chains.map((c) => c.rpcUrl)].map((url) => Number(new URL(url).port));
     const stopped = Date.now();
-    child.kill("SIGINT");
+    process.kill(-child.pid!, "SIGINT");
     const code = await Promise.race([exited, sleep(STOP_TIMEOUT_MS).then(() => "timeout" as const)]);
     expect(code, output).to.equal(0);
     console.log(`      stopped in ${Date.now() - stopped} ms`);

@@ -7,7 +7,9 @@
  * the service, then both chains.
  */
 import { randomBytes } from "node:crypto";
-import { join, resolve } from "node:path";
+import { createWriteStream, type WriteStream } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import type { NetworkManager } from "hardhat/types/network";
 import { startServer, type RunningServer } from "../service/server.ts";
 import { apiKeyStore } from "../service/store/apiKeys.ts";
@@ -37,6 +39,11 @@ export type DevnetOptions = {
   webhookUrl?: string;
   /** The devnet API key (FERRY_DEVNET_API_KEY): the same key across restarts. Default: a new random key each run. */
   apiKey?: string;
+  /**
+   * The service's log (pino JSON lines, at the config's level: FERRY_LOG_LEVEL): `"stdout"`, or
+   * appended to a file. Default: not written (the terminal shows the devnet's progress and summary).
+   */
+  serviceLog?: "stdout" | { file: string };
   /** The process environment: the service keys are set in it (FERRY_ALLOCATOR_KEY …). */
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
@@ -55,10 +62,13 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
   const deploymentsDir = resolve(cwd, options.deploymentsDir ?? "deployments");
   let devnetChains: DevnetChains | undefined;
   let server: RunningServer | undefined;
+  let logFile: WriteStream | undefined;
   const close = async () => {
     await server?.close().catch(() => {});
     server = undefined;
     await devnetChains?.close();
+    if (logFile) await new Promise((done) => logFile!.end(done));
+    logFile = undefined;
   };
 
   try {
@@ -96,8 +106,17 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
       cwd,
     });
     log("starting the service (embedded database)…");
+    let logger: { level: string; stream?: WriteStream } | false = false;
+    if (options.serviceLog === "stdout") logger = { level: config.log.level };
+    else if (options.serviceLog) {
+      const path = resolve(cwd, options.serviceLog.file);
+      await mkdir(dirname(path), { recursive: true });
+      logFile = createWriteStream(path, { flags: "a" });
+      await new Promise<void>((opened, failed) => logFile!.once("open", () => opened()).once("error", failed));
+      logger = { level: config.log.level, stream: logFile };
+    }
     // Everything the service runs (the solver polling every DEVNET_SOLVER_POLL_MS) is in `config`.
-    server = await startServer({ config });
+    server = await startServer({ config, logger });
     // A real key in the service's store (only its hash is stored): requests made with it get the
     // higher rate limit. It is a devnet credential and goes only into devnet.json.
     const { key: apiKey } = await apiKeyStore(server.store).createApiKey("devnet", undefined, options.apiKey ? { key: options.apiKey } : {});

@@ -175,6 +175,18 @@ export function databaseReadinessCheck(store: Store): ReadinessCheck {
   return { name: "database", check: async () => void (await store.engine.query("SELECT 1")) };
 }
 
+/**
+ * One Ctrl-C can arrive more than once: the terminal signals the whole foreground process group, and
+ * `npm start`, `npx` and the `ferry` bin also forward the signal to their child. A repeat within this
+ * window is that same Ctrl-C; only a signal after it is a second one (which exits at once).
+ */
+export const SAME_SIGNAL_WINDOW_MS = 1_000;
+
+/** Whether a signal at `now` is a second one after a first at `firstAt` (ms), not a repeat of it. */
+export function isSecondSignal(firstAt: number, now: number): boolean {
+  return now - firstAt >= SAME_SIGNAL_WINDOW_MS;
+}
+
 /** What delivers the signals (the process; an EventEmitter in tests). */
 export type SignalSource = Pick<NodeJS.Process, "on" | "off">;
 
@@ -184,14 +196,15 @@ export function closeOnSignals(
   exit: (code: number) => void = process.exit,
   signals: SignalSource = process,
 ): () => void {
-  let closing = false;
+  let closingSince: number | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (closing) {
+    if (closingSince !== undefined) {
+      if (!isSecondSignal(closingSince, Date.now())) return;
       server.app.log.warn({ signal }, "second signal: exiting now");
       exit(1);
       return;
     }
-    closing = true;
+    closingSince = Date.now();
     server.app.log.info({ signal }, "shutting down");
     const force = setTimeout(() => {
       server.app.log.error("shutdown timed out: exiting");

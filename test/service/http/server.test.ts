@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { loadConfig } from "../../../ts/service/config/loadConfig.ts";
-import { closeOnSignals, startServer } from "../../../ts/service/server.ts";
+import { closeOnSignals, isSecondSignal, SAME_SIGNAL_WINDOW_MS, startServer } from "../../../ts/service/server.ts";
 import { createStore } from "../../../ts/service/store/createStore.ts";
 import { logCapture } from "./testApp.ts";
 
@@ -82,6 +82,30 @@ describe("server.ts", function () {
       () => expect.fail("still listening"),
       () => {},
     );
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("one Ctrl-C delivered twice at once (the process group and npm/npx forwarding it) still stops cleanly: exit 0", async function () {
+    const dataDir = mkdtempSync(join(tmpdir(), "ferry-server-"));
+    const config = await loadConfig({ env: { FERRY_PORT: "0", FERRY_DATA_DIR: dataDir } });
+    const server = await startServer({ config, deps: { checks: [] } });
+    const signals = new EventEmitter();
+    const codes: number[] = [];
+    const exited = new Promise<void>((resolve) => {
+      const remove = closeOnSignals(server, (code) => {
+        codes.push(code);
+        if (code === 0) {
+          remove();
+          resolve();
+        }
+      }, signals as unknown as NodeJS.Process);
+    });
+    signals.emit("SIGINT", "SIGINT");
+    signals.emit("SIGINT", "SIGINT");
+    await exited;
+    expect(codes).to.deep.equal([0]);
+    expect(isSecondSignal(0, SAME_SIGNAL_WINDOW_MS - 1)).to.equal(false);
+    expect(isSecondSignal(0, SAME_SIGNAL_WINDOW_MS)).to.equal(true);
     rmSync(dataDir, { recursive: true, force: true });
   });
 });

@@ -16,7 +16,7 @@ import type { FerryConfig } from "../../service/config/configSchema.ts";
 import { CONFIG_DEFAULTS } from "../../service/config/configSchema.ts";
 import { loadConfig } from "../../service/config/loadConfig.ts";
 import { redactUrl } from "../../service/config/redactConfig.ts";
-import { SHUTDOWN_TIMEOUT_MS, startServer, type RunningServer } from "../../service/server.ts";
+import { isSecondSignal, SHUTDOWN_TIMEOUT_MS, startServer, type RunningServer } from "../../service/server.ts";
 import { configuredStoreOptions } from "../../service/store/configuredStore.ts";
 import { createStore, type Store } from "../../service/store/createStore.ts";
 import { solverKeysConfigured } from "../../service/solver/startSolver.ts";
@@ -156,13 +156,15 @@ async function listen(config: FerryConfig, store: Store): Promise<RunningServer>
 /** Resolves with the exit code once a signal has stopped the server and the store. */
 function waitForSignal(server: RunningServer, store: Store, progress: (line: string) => void): Promise<number> {
   return new Promise((resolveExit) => {
-    let stopping = false;
+    let stoppingSince: number | undefined;
     const onSignal = (signal: NodeJS.Signals) => {
-      if (stopping) {
+      if (stoppingSince !== undefined) {
+        // The same Ctrl-C delivered twice (the process group, and npx forwarding it) is one.
+        if (!isSecondSignal(stoppingSince, Date.now())) return;
         progress(`${signal} again: exiting now`);
         process.exit(1);
       }
-      stopping = true;
+      stoppingSince = Date.now();
       progress(`${signal}: stopping (in-flight work finishes)…`);
       const force = setTimeout(() => {
         progress(`shutdown took over ${SHUTDOWN_TIMEOUT_MS / 1000} s: exiting`);
