@@ -44,6 +44,8 @@ export type E2eChain = {
 
 export type E2eDevnet = {
   file: DevnetFile;
+  /** The folder holding devnet.json (what `ferry … --devnet-dir` takes). */
+  devnetDir: string;
   client: FerryClient;
   origin: E2eChain;
   destination: E2eChain;
@@ -86,6 +88,7 @@ export async function startE2eDevnet(options: { webhookUrl?: string } = {}): Pro
   const running = devnet;
   return {
     file,
+    devnetDir: join(dir, ".devnet"),
     client: createFerryClient({ baseUrl: file.apiUrl, apiKey: file.apiKey }),
     origin: chain(ORIGIN),
     destination: chain(DESTINATION),

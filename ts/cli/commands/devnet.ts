@@ -5,9 +5,12 @@
  * accounts' (public test) keys; signs each step item's transaction exactly as the quote gives it (to,
  * data, value, chainId — nothing is re-encoded, so a change of the contracts' ABI needs no change here),
  * in order, waiting for each receipt; prints the hashes and the status URL, and with `--wait` follows
- * the status until it is final.
+ * the status until it is final. A quote whose deposit already went out (a Deposited log under its
+ * orderId on the origin chain) is refused (DEPOSIT_ALREADY_SENT) unless `--force`: sending it again
+ * would deposit a second time for one quote, and the second deposit is only refunded as a stray.
  */
-import { createPublicClient, createWalletClient, defineChain, http, isAddressEqual, type Address, type Hex } from "viem";
+import { createPublicClient, createWalletClient, defineChain, getAbiItem, http, isAddressEqual, type Address, type Hex } from "viem";
+import { depositoryAbi } from "../../abi/Depository.ts";
 import { privateKeyToAccount } from "viem/accounts";
 import { Type, type Static } from "typebox";
 import { Value } from "typebox/value";
@@ -30,6 +33,9 @@ Commands:
                                                          are from; roles: user, solver, ...)
                                --wait                    follow the status until success, failure
                                                          or refund (exit 1 unless success)
+                               --force                   send even when the quote's deposit already
+                                                         went out (it is refused otherwise:
+                                                         DEPOSIT_ALREADY_SENT)
                                --timeout <s>             for --wait (default 120)
                                --devnet-dir <dir>        where devnet.json is (default
                                                          $FERRY_DEVNET_DIR, else .devnet)
@@ -68,8 +74,37 @@ const QuoteSteps = Type.Object({
     }),
     { minItems: 1 },
   ),
+  /** The quote's order: where its deposit goes and under which id (absent from hand-made step lists). */
+  protocol: Type.Optional(
+    Type.Object({
+      v2: Type.Object({
+        orderId: Type.String({ pattern: "^0x[0-9a-fA-F]{64}$" }),
+        /** `chainId` is the origin chain's name (the spec's form) or id. */
+        paymentDetails: Type.Object({ chainId: Type.Union([Type.String(), Type.Integer()]), depository: Type.String({ pattern: "^0x[0-9a-fA-F]{40}$" }) }),
+      }),
+    }),
+  ),
 });
 type QuoteSteps = Static<typeof QuoteSteps>;
+
+const DEPOSITED = getAbiItem({ abi: depositoryAbi, name: "Deposited" });
+
+/** The hash of a deposit already made under the quote's orderId on its origin chain, if any. */
+async function earlierDeposit(devnet: DevnetJson, quote: QuoteSteps): Promise<Hex | undefined> {
+  const order = quote.protocol?.v2;
+  if (!order) return undefined;
+  const named = String(order.paymentDetails.chainId);
+  const depositChainId = quote.steps.at(-1)?.items.at(-1)?.data.chainId;
+  const chain = devnet.chains.find((c) => c.name === named || String(c.id) === named) ?? devnet.chains.find((c) => c.id === depositChainId);
+  if (!chain) return undefined;
+  const client = createPublicClient({ transport: http(chain.rpcUrl) });
+  try {
+    const logs = await client.getLogs({ address: order.paymentDetails.depository as Address, event: DEPOSITED, args: { id: order.orderId as Hex }, fromBlock: 0n, toBlock: "latest" });
+    return logs[0]?.transactionHash ?? undefined;
+  } catch (cause) {
+    throw new FerryError("CHAIN_UNREACHABLE", `chain ${chain.id} at ${chain.rpcUrl} does not answer: is the devnet (npm start) running?`, { cause });
+  }
+}
 
 const FINAL = new Set(["success", "failure", "refund", "fallback"]);
 
@@ -78,7 +113,7 @@ type Sent = { step: string; chainId: number; hash: Hex; status: "success" | "rev
 async function sendSteps(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
   const parsed = parseCommandArgs(
     args,
-    { account: { type: "string" }, wait: { type: "boolean" }, timeout: { type: "string" }, "devnet-dir": { type: "string" } },
+    { account: { type: "string" }, wait: { type: "boolean" }, force: { type: "boolean" }, timeout: { type: "string" }, "devnet-dir": { type: "string" } },
     { min: 1, max: 1 },
   );
   if (parsed.help) {
@@ -98,6 +133,14 @@ async function sendSteps(args: readonly string[], io: CliIo, globals: GlobalFlag
   const devnet = await readDevnetJson(io, resolve(devnetDir(io, flagDir), "devnet.json"));
   const sender = senderOf(devnet, quote, typeof parsed.values.account === "string" ? parsed.values.account : undefined);
   const progress = (line: string) => (json ? io.stderr : io.stdout)(`${line}\n`);
+  const earlier = await earlierDeposit(devnet, quote);
+  if (earlier && parsed.values.force !== true) {
+    throw new FerryError(
+      "DEPOSIT_ALREADY_SENT",
+      `this quote's deposit already went out (orderId ${quote.protocol!.v2.orderId}, transaction ${earlier}): sending it again would deposit twice. Ask for a new quote, or pass --force to send anyway`,
+    );
+  }
+  if (earlier) progress(`--force: this quote's deposit already went out in ${earlier}; sending again`);
   progress(`sending ${quote.steps.length} step${quote.steps.length === 1 ? "" : "s"} from ${sender.address} (${sender.role})`);
 
   const sent: Sent[] = [];
