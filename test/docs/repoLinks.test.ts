@@ -1,7 +1,9 @@
 /**
  * Every document and source file in the repository stands on its own: nothing refers to the
  * workspace folder beside the repository, and no relative Markdown link leaves the repository root
- * or points at a file that is not there. Files: what git tracks plus new files not ignored.
+ * or points at a file that is not there. Files: what git tracks plus new files not ignored. In the
+ * front door (README.md and docs/*.md) every `#anchor` — in the same file or another Markdown file —
+ * also names a heading that exists (GitHub's heading ids).
  */
 import { expect } from "chai";
 import { execFileSync } from "node:child_process";
@@ -30,6 +32,23 @@ function markdownLinkTargets(text: string): string[] {
   return targets;
 }
 
+/** GitHub's id of a heading: lower case, punctuation dropped (not - or _), spaces to -, repeats numbered. */
+export function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  const withoutCode = markdown.replace(/^```[\s\S]*?^```$/gm, "");
+  for (const match of withoutCode.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+    const base = match[1]!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/\s/g, "-");
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    anchors.add(count === 0 ? base : `${base}-${count}`);
+  }
+  return anchors;
+}
+
 describe("repository links", () => {
   const files = repositoryFiles();
 
@@ -55,6 +74,30 @@ describe("repository links", () => {
       }
     }
     expect(problems).to.deep.equal([]);
+  });
+
+  it("README.md and docs/*.md: every #anchor names an existing heading", () => {
+    const problems: string[] = [];
+    for (const file of files.filter((f) => f === "README.md" || /^docs\/[^/]+\.md$/.test(f))) {
+      for (const target of markdownLinkTargets(readFileSync(path.join(ROOT, file), "utf8"))) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target) || !target.includes("#")) continue;
+        const [relative, anchor] = target.split("#") as [string, string];
+        const resolved = relative === "" ? path.join(ROOT, file) : path.resolve(ROOT, path.dirname(file), decodeURIComponent(relative));
+        if (!resolved.endsWith(".md") || !existsSync(resolved)) continue; // a missing file is the test above's
+        if (!headingAnchors(readFileSync(resolved, "utf8")).has(decodeURIComponent(anchor))) problems.push(`${file}: ${target} names no heading`);
+      }
+    }
+    expect(problems).to.deep.equal([]);
+  });
+
+  it("computes GitHub's heading ids (self-test)", () => {
+    expect([...headingAnchors("# Ferry\n## The `ferry` CLI\n## Data flow\n```\n# not a heading\n```\n## Data flow\n### Fail reasons (`failReason`)\n")]).to.deep.equal([
+      "ferry",
+      "the-ferry-cli",
+      "data-flow",
+      "data-flow-1",
+      "fail-reasons-failreason",
+    ]);
   });
 
   it("finds the links it checks (self-test of the link parser)", () => {

@@ -1,6 +1,6 @@
 /**
  * The floor plan of ts/: every `.ts` file belongs to a layer, and imports only its own layer or lower
- * ones (README "Layout" has the table). Every import of every file is checked — static, `export … from`,
+ * ones (docs/architecture.md "Repository layout and layers" has the table; a test below keeps it equal to RANKS). Every import of every file is checked — static, `export … from`,
  * `import type`, dynamic — so a wrong-way import fails here naming the file, the import and both layers.
  * Besides the order: siblings of one rank that must not know each other (FORBIDDEN), and nothing under
  * ts/ imports test/ or scripts/.
@@ -171,6 +171,17 @@ describe("layering of ts/", function () {
     // A typo in RANKS would silently place nothing; "ts/service/chains" may not exist yet (the chain clients move there).
     const missing = [...RANK_OF.keys()].filter((layer) => layer !== "ts/service/chains" && !files.some((file) => layerOf(file) === layer));
     expect(missing).to.deep.equal([]);
+  });
+
+  it("layering_theDocumentedTable_equalsTheRanks", function () {
+    // docs/architecture.md shows the same ranks (a row per rank: its number, then each layer in backticks).
+    const doc = readFileSync(join(ROOT, "docs/architecture.md"), "utf8");
+    const rows = [...doc.matchAll(/^\| (\d+) \| ([^|]+) \|/gm)].map((match) => ({
+      rank: Number(match[1]),
+      layers: [...match[2]!.matchAll(/`(ts\/[^`]+)`/g)].map((layer) => layer[1]!),
+    }));
+    expect(rows.map((row) => row.rank)).to.deep.equal(RANKS.map((_, rank) => rank));
+    expect(rows.map((row) => row.layers)).to.deep.equal(RANKS);
   });
 
   it("layering_aWrongWayImport_isReportedWithFileImportAndBothLayers", function () {

@@ -7,7 +7,7 @@
 /**
  * The sender-credited deposits (what quotes use). Their names carry a mined suffix so that their
  * selectors are 0x000000…: the dispatcher tries them first, and the selector's zero bytes cost 4 gas
- * each in calldata instead of 16 (README, "Gas").
+ * each in calldata instead of 16 (docs/performance.md, "Gas").
  */
 export const DEPOSIT_NATIVE_FUNCTION = "depositNative_irOEa";
 export const DEPOSIT_ERC20_FUNCTION = "depositErc20_6R0X4";

@@ -2,7 +2,7 @@
 // blocks replaced, on a real EDR chain through evm_snapshot / evm_revert): the indexer sees that the
 // block it recorded as final changed, halts the chain (stored halt with the newest recorded block still
 // on the chain, error log, alert gauge, deep reorg counted) and credits nothing more there, and
-// POST /transactions/index only records `waiting`. The operator procedure (README "Deep reorgs"):
+// POST /transactions/index only records `waiting`. The operator procedure (docs/operations.md "Deep reorgs"):
 // find the requests credited above the last good block, resume from it — the new chain's deposits are
 // then credited and filled once.
 import { expect } from "chai";

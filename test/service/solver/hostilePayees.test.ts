@@ -14,7 +14,7 @@ import { attackerWrite, blocklistTokenAbi, deployBlocklistToken, deployGasBurnin
 import { depository, filledLogs, tickUntil } from "./solverHelpers.ts";
 import { chainNow, deposit, freshId, makeIntent, NATIVE, saveQuote, startTwoChains, tokenBalance, type TwoChains } from "./twoChains.ts";
 
-/** What a griefed payout may cost the operator at most (README: ~143k for a 5M-gas burner). */
+/** What a griefed payout may cost the operator at most (docs/performance.md: ~143k for a 5M-gas burner). */
 const PAYOUT_GAS_BOUND = 200_000n;
 
 describe("solver: hostile payees", function () {

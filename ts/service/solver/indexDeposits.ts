@@ -11,7 +11,7 @@
  * 2. verifies that the checkpoint — the last final block recorded, with its hash — is still the
  *    chain's. If it is not, a reorg went deeper than the depth: the chain is halted (the first halt is
  *    stored; error log; `ferry_chain_deep_reorg_alert` = 1), nothing more is indexed on it and the
- *    solver leaves requests and payouts on it alone until an operator resumes it (README "Deep
+ *    solver leaves requests and payouts on it alone until an operator resumes it (docs/operations.md "Deep
  *    reorgs"). Nothing is guessed;
  * 3. reads `Deposited` logs from the block after the checkpoint (the deployment block on the first
  *    run) up to the final block, in ranges of at most `maxLogRange` blocks (./logScan.ts halves a range
@@ -109,7 +109,7 @@ export async function indexDeposits(
       metrics?.deepReorgAlert.set(labels, 1);
       log.error(
         { chainId, block: stored.block, expectedHash: stored.hash, actualHash: verdict.actualHash, lastGood: verdict.lastGood, depth: verdict.depth },
-        "DEEP REORG: a block the indexer treated as final was replaced; indexing, fills from and payouts on this chain are halted until an operator resumes it (README: Deep reorgs)",
+        "DEEP REORG: a block the indexer treated as final was replaced; indexing, fills from and payouts on this chain are halted until an operator resumes it (docs/operations.md: Deep reorgs)",
       );
       return [];
     }

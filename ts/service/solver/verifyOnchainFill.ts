@@ -129,7 +129,7 @@ export function foreignFillDetails(verdict: Extract<FillVerdict, { ours: false }
  * success — `failure` with ORDER_ALREADY_FILLED and the details; a `success` (recorded by a version
  * that did not verify, or by hand) keeps its status and gets the details. Either way the request is
  * parked (FOREIGN_FILL): out of the work list, never repaid, never refunded, until an operator settles
- * it (README, incident playbook).
+ * it (docs/security.md, incident playbook).
  */
 export async function recordForeignFill(ctx: SolverContext, request: StoredRequest, dest: ChainClient, verdict: Extract<FillVerdict, { ours: false }>): Promise<StoredRequest> {
   const details = foreignFillDetails(verdict);

@@ -3,7 +3,7 @@
  * The owner can replace it only after a 2-day delay (`proposeAllocator` → `AllocatorChangeProposed`
  * → `applyAllocator`, or `cancelAllocatorChange`), a window meant for exactly this: noticing a change
  * the operator did not make (a leaked owner key) and refunding open deposits with the current
- * allocator before it takes effect (README, operator security model).
+ * allocator before it takes effect (docs/security.md).
  *
  * Each check reads the Depository's state — `allocator()` and `pendingAllocatorChange()` — rather than
  * scanning for the three events: the state is what the events announce, one read per chain cannot
