@@ -1,9 +1,10 @@
 // `ferry serve` with the example config (examples/serve/ferry.two-nodes.json, its RPC ports moved to
 // free ones) on two `hardhat node`s started as their own processes: `ferry deploy --config` puts Ferry
 // on both, `ferry serve --config` checks and reports each stage on stderr, a native bridge (quote over
-// HTTP, deposit from a wallet) reaches `success`, the admin API answers, and SIGTERM stops it with exit
-// 0. Before that, what makes it useless is a one-line exit 2 naming the fix: no keys, a node down, a
-// chain id that differs, no code at the configured contracts.
+// HTTP, deposit from a wallet) reaches `success`, the admin API answers, and Ctrl-C (SIGINT to the
+// process group of `npx ferry serve`) stops it with exit 0. Before that, what makes it useless is a
+// one-line exit 2 naming the fix: no keys, a node down, a chain id that differs, no code at the
+// configured contracts.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -66,7 +67,7 @@ describe("ferry serve on two hardhat nodes with the example config", function ()
     config = await exampleConfig(dir, [nodes[0]!.url, nodes[1]!.url]);
   });
   after(async () => {
-    if (serve && serve.exitCode === null) serve.kill("SIGKILL");
+    if (serve && serve.exitCode === null) process.kill(-serve.pid!, "SIGKILL");
     for (const node of nodes) await node.stop();
     await rm(dir, { recursive: true, force: true });
   });
@@ -102,7 +103,7 @@ describe("ferry serve on two hardhat nodes with the example config", function ()
     }
   });
 
-  it("deploys with ferry deploy --config, serves with ferry serve --config, bridges to success, stops on SIGTERM", async () => {
+  it("deploys with ferry deploy --config, serves with ferry serve --config, bridges to success, npx ferry serve stops on Ctrl-C (SIGINT to its process group) with exit 0", async () => {
     const deployed = await ferry(["deploy", "--config", config], { FERRY_ALLOCATOR_KEY: KEYS.FERRY_ALLOCATOR_KEY, FERRY_ATTESTER_KEY: KEYS.FERRY_ATTESTER_KEY });
     expect(deployed.status, deployed.stderr).to.equal(0);
 
@@ -121,8 +122,11 @@ describe("ferry serve on two hardhat nodes with the example config", function ()
       await new Promise((resolve) => blocker.close(resolve));
     }
 
-    serve = spawn(process.execPath, [BIN, "serve", "--config", config], {
+    // As the README runs it: `npx ferry serve`, in its own process group so that SIGINT reaches the
+    // whole group as a terminal's Ctrl-C does (npx, the shell it runs the bin through, the service).
+    serve = spawn("npx", ["ferry", "serve", "--config", config], {
       cwd: REPO_ROOT,
+      detached: true,
       env: { ...process.env, ...NEUTRAL, ...KEYS, FERRY_PORT: "0", FERRY_ADMIN_TOKEN: ADMIN_TOKEN, FERRY_DATA_DIR: join(dir, "data"), FERRY_LOG_LEVEL: "warn" },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -184,8 +188,9 @@ describe("ferry serve on two hardhat nodes with the example config", function ()
     const keys = await fetch(`${apiUrl}/admin/keys`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(keys.status).to.equal(200);
 
-    serve.kill("SIGTERM");
+    process.kill(-serve.pid!, "SIGINT");
     expect(await exited, stderr).to.equal(0);
-    expect(stderr).to.match(/SIGTERM: stopping .*\n.*stopped/);
+    expect(stderr).to.match(/SIGINT: stopping .*\n.*stopped/);
+    expect(stderr).to.not.include("again: exiting now");
   });
 });
