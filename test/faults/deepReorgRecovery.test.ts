@@ -15,9 +15,8 @@ import { SILENT_LOG } from "../../ts/service/logging/logger.ts";
 import { recoverDeepReorg } from "../../ts/service/solver/recoverDeepReorg.ts";
 import { assertSettledExactlyOnce } from "./chainAccounting.ts";
 import { describeChainFault, sleep, until } from "./chainFaultSuite.ts";
-import { startFaultChains, type FaultChains } from "./chainNodes.ts";
-import { startChainProxy, type ChainProxy } from "./chainProxy.ts";
-import { startFaultService, type FaultService } from "./chainService.ts";
+import type { FaultService } from "./chainService.ts";
+import { useFaultStack } from "./faultStack.ts";
 
 const EXECUTED = depositoryAbi.find((i) => i.type === "event" && i.name === "RequestExecuted")!;
 
@@ -34,25 +33,10 @@ async function quoteWhenAnswered(service: FaultService, user: Hex, amount: bigin
 }
 
 describeChainFault("deep reorg recovery", (engine) => {
-  let chains: FaultChains;
-  let origin: ChainProxy;
-  let destination: ChainProxy;
-  let service: FaultService;
-
-  before(async () => {
-    chains = await startFaultChains();
-    origin = await startChainProxy(chains.origin.url);
-    destination = await startChainProxy(chains.destination.url);
-    service = await startFaultService({ chains, engine, rpcUrls: { origin: [origin.url], destination: [destination.url] }, confirmations: { origin: 2, destination: 2 } });
-  });
-  after(async () => {
-    await service?.close();
-    await origin?.close();
-    await destination?.close();
-    await chains?.close();
-  });
+  const stack = useFaultStack(engine, { confirmations: { origin: 2, destination: 2 } });
 
   it("aVanishedDepositIsNeverRepaid_andTheOtherUsersRepaymentIsPaidFromItsOwnDeposit", async () => {
+    const { chains, service } = stack;
     const amount = parseEther("0.5");
     const depositoryAddress = service.config.chains.find((c) => c.id === chains.origin.chainId)!.contracts.depository;
     const node = chains.origin;
