@@ -51,6 +51,11 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "run the service (API, solver, webhooks, admin API) against the configured chains",
     load: async () => (await import("./commands/serve.ts")).serve,
   },
+  solver: {
+    usage: "solver recover-reorg --chain <id>",
+    summary: "after a deep reorg: re-check deposits and payouts on the canonical chain, resume",
+    load: async () => (await import("./commands/solver.ts")).solver,
+  },
   webhook: {
     usage: "webhook sign|verify",
     summary: "webhook HMAC signatures over a body's exact bytes",

@@ -156,6 +156,12 @@ export const ERROR_REGISTRY = {
   ADMIN_UNAUTHORIZED: caller(401),
   /** Unpark of a request that is not parked. */
   REQUEST_NOT_PARKED: caller(409),
+  /** Unpark of a request parked DEEP_REORG_DEPOSIT_GONE: its deposit is not on the chain any more; stepping it would pay from other users' deposits. */
+  REQUEST_DEPOSIT_GONE: caller(409),
+  /** `ferry solver recover-reorg` on a chain that is not halted, without --from-block. */
+  CHAIN_NOT_HALTED: caller(409),
+  /** `ferry solver recover-reorg`: no resume block known (the reorg went below every recorded block), or the one given is above the last good block or changed. */
+  REORG_RESUME_BLOCK_UNKNOWN: caller(400),
 
   // Websocket messages (sent back on the socket; the status is what an HTTP form would be).
   INVALID_MESSAGE: caller(400),

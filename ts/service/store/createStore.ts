@@ -51,6 +51,7 @@ import {
   type NewSolverTransaction,
   type SolverTxKey,
 } from "./solverTransactions.ts";
+import { listReorgAffectedRequests, listReorgAffectedStrays } from "./reorgAffected.ts";
 import { reservedAmounts, reserveFill, type FillReservation, type ReservationResult, type ReservedAmount } from "./solverReservations.ts";
 
 export type StoreOptions = {
@@ -99,6 +100,9 @@ export type Repositories = {
   haltIndexer(chainId: number, contract: string, halt: IndexerHalt): Promise<void>;
   resumeIndexer(chainId: number, contract: string, at: { block: number; hash: string }): Promise<boolean>;
   listHaltedChains(): Promise<number[]>;
+  /** The deep-reorg recovery's (./reorgAffected.ts): requests and strays whose deposit or payout on the chain lies above the block. */
+  listReorgAffectedRequests(chainId: number, block: number): Promise<StoredRequest[]>;
+  listReorgAffectedStrays(chainId: number, block: number): Promise<StrayDepositKey[]>;
   pendingOutboxEvents(limit?: number): Promise<OutboxEvent[]>;
   requestEvents(requestId: string): Promise<OutboxEvent[]>;
   markOutboxDelivered(id: number): Promise<void>;
@@ -184,6 +188,8 @@ function repositories(ctx: StoreContext): Repositories {
     haltIndexer: (c, a, h) => haltIndexer(ctx, c, a, h),
     resumeIndexer: (c, a, at) => resumeIndexer(ctx, c, a, at),
     listHaltedChains: () => listHaltedChains(ctx),
+    listReorgAffectedRequests: (c, b) => listReorgAffectedRequests(ctx, c, b),
+    listReorgAffectedStrays: (c, b) => listReorgAffectedStrays(ctx, c, b),
     pendingOutboxEvents: (l) => pendingOutboxEvents(ctx, l),
     requestEvents: (id) => requestEvents(ctx, id),
     markOutboxDelivered: (id) => markOutboxDelivered(ctx, id),

@@ -18,6 +18,7 @@ import type { RequestStatus } from "../model/requestStatus.ts";
 import { hashApiKey } from "./apiKeys.ts";
 import { isoColumn, type Queryable } from "./engine.ts";
 import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
+import { isLocalhostName, resolveWebhookDestination, systemResolver, type HostResolver } from "./webhookDestination.ts";
 
 export type WebhookConfig = { keyId: string; keyName: string; url: string; headers: Record<string, string>; updatedAt: string };
 export type WebhookDeliveryState = "pending" | "delivered" | "failed" | "skipped";
@@ -126,8 +127,10 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /**
  * The endpoint rule: an absolute https:// URL (http:// only to a loopback host, unless `allowHttp`),
- * no credentials, no fragment, at most 2048 characters, not an IP address in a `denied` range. Throws
- * INVALID_WEBHOOK_URL; returns the URL as given.
+ * no credentials, no fragment, at most 2048 characters, not an IP address in a `denied` range (in any
+ * spelling: the URL parser turns `0`, `127.1`, `2130706433`, `0x7f.1` into dotted IPv4, and the filter
+ * reads IPv4 carried in IPv6), nor a `localhost` name when loopback is denied. Throws
+ * INVALID_WEBHOOK_URL; returns the URL as given. Names are resolved by `checkWebhookDestination`.
  */
 export function validateWebhookUrl(url: string, options: { allowHttp?: boolean; denied?: AddressFilter } = {}): string {
   const invalid = (why: string) => new WebhookError(WebhookErrorCode.INVALID_WEBHOOK_URL, `webhook url ${why}`, { field: "url" });
@@ -145,8 +148,27 @@ export function validateWebhookUrl(url: string, options: { allowHttp?: boolean; 
   if (parsed.username || parsed.password) throw invalid("must not carry credentials (use a custom header)");
   if (parsed.hash) throw invalid("must not have a fragment");
   // An IP-literal host is checked here; a name is checked on every address it resolves to, at delivery.
-  if (options.denied?.denies(parsed.hostname)) throw invalid(`points into a denied address range (webhooks.denyNetworks: ${options.denied.ranges.join(", ")})`);
+  const denied = options.denied;
+  if (denied && (denied.denies(parsed.hostname) || (denied.deniesLoopback && isLocalhostName(parsed.hostname)))) {
+    throw invalid(`points into a denied address range (webhooks.denyNetworks: ${denied.ranges.join(", ")})`);
+  }
   return url;
+}
+
+/** How long setting a webhook waits for its name to resolve. */
+export const SET_RESOLVE_TIMEOUT_MS = 5_000;
+
+/**
+ * When a webhook is set: its host's name resolved now, and refused (INVALID_WEBHOOK_URL) when any
+ * address it resolves to is in a denied range. A name that does not resolve now (or not within
+ * `SET_RESOLVE_TIMEOUT_MS`) is accepted — every delivery attempt resolves it again and connects only to
+ * addresses outside the denied ranges.
+ */
+export async function checkWebhookDestination(url: string, denied: AddressFilter, resolve: HostResolver = systemResolver): Promise<void> {
+  const destination = await resolveWebhookDestination(new URL(url).hostname, denied, resolve, AbortSignal.timeout(SET_RESOLVE_TIMEOUT_MS)).catch(() => undefined);
+  if (destination && destination.denied.length > 0) {
+    throw new WebhookError(WebhookErrorCode.INVALID_WEBHOOK_URL, `webhook url resolves into a denied address range (webhooks.denyNetworks: ${denied.ranges.join(", ")})`, { field: "url" });
+  }
 }
 
 /** Headers Ferry sets itself (or that HTTP owns): a custom header may not name them. */
@@ -248,10 +270,14 @@ const deliveryFromRow = (r: DeliveryRow): WebhookDelivery => ({
 
 const STATES: readonly WebhookDeliveryState[] = ["pending", "delivered", "failed", "skipped"];
 
-/** The operator's side of webhooks on a store's engine. `allowHttp` lifts the https rule for non-loopback hosts (config `webhooks.allowHttp`). */
+/**
+ * The operator's side of webhooks on a store's engine. `allowHttp` lifts the https rule for non-loopback
+ * hosts (config `webhooks.allowHttp`); `resolve` resolves a webhook's name when it is set (default: the
+ * system resolver).
+ */
 export function webhookStore(
   store: { engine: Queryable },
-  options: { secretKey?: Uint8Array; now?: () => Date; allowHttp?: boolean; denyNetworks?: readonly string[] },
+  options: { secretKey?: Uint8Array; now?: () => Date; allowHttp?: boolean; denyNetworks?: readonly string[]; resolve?: HostResolver },
 ): WebhookStore {
   const db = store.engine;
   const denied = addressFilter(options.denyNetworks ?? CONFIG_DEFAULTS.webhooks.denyNetworks);
@@ -269,6 +295,7 @@ export function webhookStore(
       }
       const url = validateWebhookUrl(input.url, { allowHttp: options.allowHttp, denied });
       const headers = validateWebhookHeaders(input.headers);
+      await checkWebhookDestination(url, denied, options.resolve);
       const unknownKey = () => new WebhookError(WebhookErrorCode.UNKNOWN_API_KEY, "unknown or revoked API key", { field: "apiKey" });
       if (typeof input.apiKey !== "string" || input.apiKey.length === 0) throw unknownKey();
       const { rows: keys } = await db.query<{ id: string }>("SELECT id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL", [hashApiKey(input.apiKey)]);

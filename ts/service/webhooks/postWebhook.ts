@@ -5,16 +5,19 @@
  * a 2xx counts as delivered; the response body is not read.
  *
  * The connection only goes to an address outside the deny-list (`denied`, config
- * `webhooks.denyNetworks`): an IP-literal host is checked before connecting, a name on every address
- * its DNS lookup returns (addresses in a denied range are dropped; none left → WEBHOOK_ADDRESS_DENIED),
- * at the moment of connecting — so a name that is re-pointed after the webhook was set (DNS
- * rebinding) is caught too. node:http(s) rather than fetch: its `lookup` hook is where that check sits.
+ * `webhooks.denyNetworks`): the host is resolved once per attempt (../store/webhookDestination.ts: an
+ * IP literal is its own address; a name's answers in a denied range are dropped, none left →
+ * WEBHOOK_ADDRESS_DENIED without connecting), and the connection's `lookup` is pinned to exactly those
+ * checked addresses — no second DNS query between the check and the connect, so a name re-pointed after
+ * it was set, or a resolver answering one address to the check and another to the connection (DNS
+ * rebinding), cannot reach a denied range. The Host header and the TLS server name stay the URL's
+ * name. node:http(s) rather than fetch: its `lookup` hook is where the pin sits.
  */
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
+import type { LookupAddress, LookupOptions } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { isIP } from "node:net";
 import type { AddressFilter } from "../config/addressFilter.ts";
+import { resolveWebhookDestination, systemResolver, type HostResolver, type ResolvedAddress } from "../store/webhookDestination.ts";
 import { webhookSignatureHeaders } from "../../core/webhookSignature.ts";
 import { statusEventBody } from "../events/statusEvent.ts";
 import type { OutboxPayload } from "../store/outbox.ts";
@@ -37,6 +40,8 @@ export type WebhookPost = {
   signal?: AbortSignal;
   /** Address ranges the attempt may not connect to. Default: none. */
   denied?: AddressFilter;
+  /** How the host's name is resolved (once per attempt). Default: the system resolver. */
+  resolve?: HostResolver;
 };
 
 /** The error of an attempt whose endpoint only has addresses in denied ranges. */
@@ -84,6 +89,9 @@ export async function postWebhook(post: WebhookPost, clock: () => number = () =>
   }
 }
 
+/** No range denied: every address a name resolves to may be connected to. */
+const NOTHING_DENIED: AddressFilter = { denies: () => false, deniesLoopback: false, ranges: [] };
+
 class AddressDeniedError extends Error {
   readonly code = WEBHOOK_ADDRESS_DENIED;
   constructor() {
@@ -91,27 +99,25 @@ class AddressDeniedError extends Error {
   }
 }
 
-/** dns.lookup, minus the addresses in denied ranges (none left: AddressDeniedError). */
-function guardedLookup(denied: AddressFilter) {
-  return (hostname: string, options: LookupOptions, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, "");
-      const allowed = addresses.filter((entry) => !denied.denies(entry.address));
-      if (allowed.length === 0) return callback(new AddressDeniedError(), "");
-      if (options.all) return callback(null, allowed);
-      return callback(null, allowed[0]!.address, allowed[0]!.family);
-    });
+/** A connection's lookup that answers the addresses already resolved and checked, whatever name it is asked for. */
+function pinnedLookup(addresses: readonly ResolvedAddress[]) {
+  return (_hostname: string, options: LookupOptions, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+    const wanted = options.family === 4 || options.family === 6 ? addresses.filter((entry) => entry.family === options.family) : addresses;
+    if (wanted.length === 0) return callback(Object.assign(new Error("no address of the requested family"), { code: "ENOTFOUND" }), "");
+    if (options.all) return callback(null, wanted.map((entry) => ({ address: entry.address, family: entry.family })));
+    return callback(null, wanted[0]!.address, wanted[0]!.family);
   };
 }
 
-/** POSTs the body and resolves with the response's status (the body is discarded, unread). */
-function send(post: WebhookPost, signal: AbortSignal): Promise<number> {
+/** Resolves the host once, checks it, then POSTs the body to the checked addresses only; resolves with the response's status (the body is discarded, unread). */
+async function send(post: WebhookPost, signal: AbortSignal): Promise<number> {
+  const url = new URL(post.url);
+  const destination = await resolveWebhookDestination(url.hostname, post.denied ?? NOTHING_DENIED, post.resolve ?? systemResolver, signal);
+  if (destination.allowed.length === 0) throw new AddressDeniedError();
+  const headers = { ...webhookHeaders(post), "content-length": String(post.body.byteLength) };
+  // An IP literal is connected to as it is; a name through the pinned lookup (Host and SNI stay the name).
+  const options = { method: "POST", headers, signal, ...(destination.literal ? {} : { lookup: pinnedLookup(destination.allowed) }) };
   return new Promise((resolve, reject) => {
-    const url = new URL(post.url);
-    const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-    if (post.denied && isIP(host) !== 0 && post.denied.denies(host)) return reject(new AddressDeniedError());
-    const headers = { ...webhookHeaders(post), "content-length": String(post.body.byteLength) };
-    const options = { method: "POST", headers, signal, ...(post.denied ? { lookup: guardedLookup(post.denied) } : {}) };
     const request = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, options, (response: IncomingMessage) => {
       response.resume();
       response.on("error", () => {});

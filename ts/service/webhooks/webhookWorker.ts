@@ -14,6 +14,7 @@ import { ConfigInvalidError } from "../config/configErrors.ts";
 import { addressFilter } from "../config/addressFilter.ts";
 import { CONFIG_DEFAULTS, type WebhookSettings } from "../config/configSchema.ts";
 import type { Engine } from "../store/engine.ts";
+import type { HostResolver } from "../store/webhookDestination.ts";
 import { claimWebhookEvents, recordWebhookAttempt, type WebhookJob } from "../store/webhookOutbox.ts";
 import { validateWebhookUrl, WEBHOOK_SECRET_KEY_ENV, WebhookError, WebhookErrorCode } from "../store/webhooks.ts";
 import { isRetryable } from "../errors/serviceError.ts";
@@ -44,6 +45,8 @@ export type WebhookWorkerOptions = {
   now?: () => Date;
   /** The backoff jitter source, in [0, 1). */
   random?: () => number;
+  /** How an endpoint's name is resolved, once per attempt (../store/webhookDestination.ts). Default: the system resolver. */
+  resolve?: HostResolver;
 };
 
 export type WebhookTickResult = { attempted: number; delivered: number; settled: number };
@@ -83,7 +86,7 @@ function createWorker(options: WebhookWorkerOptions): InternalWorker {
 
   const attempt = async (job: WebhookJob): Promise<WebhookPostResult> => {
     try {
-      validateWebhookUrl(job.url, { allowHttp: settings.allowHttp, denied });
+      validateWebhookUrl(job.url, { allowHttp: settings.allowHttp });
     } catch {
       return { delivered: false, statusCode: null, error: "INVALID_WEBHOOK_URL", durationMs: 0, aborted: false };
     }
@@ -98,6 +101,7 @@ function createWorker(options: WebhookWorkerOptions): InternalWorker {
       timeoutMs: settings.timeoutMs,
       signal: shutdown.signal,
       denied,
+      ...(options.resolve ? { resolve: options.resolve } : {}),
     });
   };
 

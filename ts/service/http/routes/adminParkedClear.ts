@@ -1,7 +1,7 @@
 /**
  * DELETE /admin/requests/parked/{requestId} — unparks a request once its cause is fixed: the solver
  * takes it up again at its next tick. Answers the request as it was parked; 404 REQUEST_NOT_FOUND,
- * 409 REQUEST_NOT_PARKED.
+ * 409 REQUEST_NOT_PARKED, 409 REQUEST_DEPOSIT_GONE (a request whose deposit a deep reorg removed stays parked).
  */
 import { Type } from "typebox";
 import type { ParkedAdmin } from "../../admin/parkedAdmin.ts";
