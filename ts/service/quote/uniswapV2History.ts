@@ -4,8 +4,8 @@
  * an `eth_call` at that block, so the RPC must still have its state (an archive node, or a window
  * within the node's state history: 128 blocks on a full geth node, ~25 min on Ethereum).
  *
- * The old block is found by binary search on block timestamps between `head − window` (timestamps grow
- * by at least a second a block) and the head, then kept: the next reads reuse it while it is no more
+ * The old block is found by searching block timestamps between `head − window` (timestamps grow by at
+ * least a second a block) and the head, eight blocks read at once per round, then kept: the next reads reuse it while it is no more
  * than half a window older than needed, so a quote costs one block read and three calls at the head.
  * A pair younger than the window (no code or no liquidity at the old block), or a chain shorter than
  * it, has no reference: PRICE_UNAVAILABLE, and the quote is refused.
@@ -21,6 +21,9 @@ export const UNISWAP_V2_ORACLE_ABI = parseAbi([
 ]);
 
 type Block = { number: bigint | null; timestamp: bigint };
+
+/** Blocks read at once per round of the search. */
+const PROBES = 8n;
 
 /** The reads this needs: a viem public client of the pair's chain. */
 export type HistoryReader = {
@@ -63,11 +66,23 @@ export function createPairHistory(pair: Address, windowSeconds: number): PairHis
     if (anchor && anchor.timestamp <= target && anchor.blockNumber > low) low = anchor.blockNumber;
     const lowTime = await timestampOf(low);
     if (lowTime > target) throw noHistory(`block ${low} is only ${lowTime} s old`);
+    // Timestamps grow with the block number: probe 8 blocks at once per round (2 rounds for a 60-block
+    // range, 4 for 4,000), so the search fits within a quote's chain-read deadline.
     let high = head;
     while (low < high) {
-      const middle = (low + high + 1n) / 2n;
-      if ((await timestampOf(middle)) <= target) low = middle;
-      else high = middle - 1n;
+      const step = (high - low) / PROBES + 1n;
+      const points: bigint[] = [];
+      for (let point = low + step; point <= high; point += step) points.push(point);
+      const times = await Promise.all(points.map(timestampOf));
+      let next = high;
+      for (const [i, point] of points.entries()) {
+        if (times[i]! <= target) low = point;
+        else {
+          next = point - 1n;
+          break;
+        }
+      }
+      high = next;
     }
     let state: PairState;
     try {
