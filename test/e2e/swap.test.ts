@@ -5,8 +5,9 @@
  * - native (31337) → fUSD (31338): the recipient gets currencyOut.amount ≥ the quoted minimum;
  * - a same-chain swap (fUSD → ETH on 31337, fixed price);
  * - EXPECTED_OUTPUT and EXACT_OUTPUT deliver exactly the asked amount;
- * - a real swap on the pool between the quote and the fill moves the price past the tolerance: the
- *   request ends in `refund` with failReason SLIPPAGE, and the user has the deposit back.
+ * - a real swap on the pool between the quote and the fill, held over the pool's TWAP window (the
+ *   fill-time check re-prices against the TWAP, not the spot), moves the price past the tolerance:
+ *   the request ends in `refund` with failReason SLIPPAGE, and the user has the deposit back.
  */
 import { expect } from "chai";
 import { erc20Abi, parseEther, type Address } from "viem";
@@ -14,7 +15,7 @@ import type { Quote, QuoteRequest } from "../../ts/client/apiTypes.ts";
 import { RequestFailedError } from "../../ts/client/clientErrors.ts";
 import { waitForRequest } from "../../ts/client/waitForRequest.ts";
 import { UNISWAP_V2_PAIR_ABI } from "../../ts/service/quote/uniswapV2PriceSource.ts";
-import { WRAPPED_NATIVE_ABI } from "../../ts/devnet/devnetMarket.ts";
+import { DEVNET_TWAP_WINDOW_SECONDS, WRAPPED_NATIVE_ABI } from "../../ts/devnet/devnetMarket.ts";
 import { DESTINATION, NATIVE, ORIGIN, freshRecipient, gasCost, startE2eDevnet, type E2eDevnet } from "./e2eDevnet.ts";
 
 describe("e2e: swaps (Uniswap V2 pool on 31338, fixed price on 31337)", function () {
@@ -23,7 +24,7 @@ describe("e2e: swaps (Uniswap V2 pool on 31338, fixed price on 31337)", function
   let fusd: Address;
 
   before(async function () {
-    this.timeout(150_000);
+    this.timeout(420_000);
     devnet = await startE2eDevnet();
     fusd = devnet.destination.file.contracts.stablecoin!;
   });
@@ -52,6 +53,7 @@ describe("e2e: swaps (Uniswap V2 pool on 31338, fixed price on 31337)", function
     const pair = devnet.destination.file.contracts.uniswapV2Pair!;
     expect(quote.details).to.deep.include({ operation: "swap", isFixedRate: false });
     expect(quote.details.route!.destination.router).to.equal(`uniswap-v2:${pair.toLowerCase()}`);
+    expect(quote.details.route!.destination.pricing).to.deep.equal({ source: `uniswap-v2:${DESTINATION}:${pair.toLowerCase()}`, reference: "twap:60s", pricedBy: "reference" });
     // 100 ETH / 300,000 fUSD: 1 ETH buys < 3000 fUSD (0.3% fee and ~1% impact), the swap impact shows it.
     const out = BigInt(quote.details.currencyOut.amount);
     const minimum = BigInt(quote.details.currencyOut.minimumAmount);
@@ -128,6 +130,10 @@ describe("e2e: swaps (Uniswap V2 pool on 31338, fixed price on 31337)", function
     const [reserveWeth, reserveUsd] = wethIs0 ? [reserve0, reserve1] : [reserve1, reserve0];
     const usdOut = ((dump * 997n) * reserveUsd) / (reserveWeth * 1000n + dump * 997n);
     await mined(await wallet.writeContract({ address: uniswapV2Pair!, abi: UNISWAP_V2_PAIR_ABI, functionName: "swap", args: wethIs0 ? [0n, usdOut, trader.address, "0x"] : [usdOut, 0n, trader.address, "0x"] }));
+    // The market stays there: the new price holds over the pool's TWAP window, so the reference the fill
+    // is checked against moves too (a price held for one block would move the spot only).
+    await devnet.destination.testClient.increaseTime({ seconds: DEVNET_TWAP_WINDOW_SECONDS + 1 });
+    await devnet.destination.testClient.mine({ blocks: 1 });
 
     const before = await devnet.origin.publicClient.getBalance({ address: user.address });
     let failed: unknown;

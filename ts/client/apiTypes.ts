@@ -104,7 +104,16 @@ export type QuoteDetails = {
   slippageTolerance?: Record<"origin" | "destination", { usd: string; value: string; percent: string }>;
   userBalance?: string;
   isFixedRate?: boolean;
-  route?: Record<"origin" | "destination", { inputCurrency: Amount; outputCurrency: Amount; router: string }>;
+  route?: Record<
+    "origin" | "destination",
+    {
+      inputCurrency: Amount;
+      outputCurrency: Amount;
+      router: string;
+      /** A swap's pricing (destination only): the price source's id, its reference (`twap:<window>s`, `chainlink:<feed>`, `fixed`) and which priced it. */
+      pricing?: { source: string; reference: string; pricedBy: "spot" | "reference" };
+    }
+  >;
   [key: string]: unknown;
 };
 

@@ -3,7 +3,7 @@
  * as a FERRY_CONFIG file): both chains with their RPC URLs, protocol names, the contracts of the
  * deployment records, the stablecoin as an erc20 currency, USD prices for quotes (ETH 3000, the
  * stablecoin 1), swap price sources — the destination chain's ETH/fUSD from its real Uniswap V2 pool
- * (./devnetMarket.ts), the origin chain's from a **fixed** price of 3000 fUSD per ETH (the devnet's
+ * (./devnetMarket.ts) checked against the pair's one-minute TWAP, the origin chain's from a **fixed** price of 3000 fUSD per ETH (the devnet's
  * labelled fixed price, `DEVNET_FIXED_ETH_PRICE`) — PGlite under the devnet's data dir, the solver
  * polling every DEVNET_SOLVER_POLL_MS.
  * Keys and the other overrides (FERRY_SOLVER, FERRY_SOLVER_POLL_MS, FERRY_WEBHOOKS, …) come from `env`,
@@ -13,6 +13,7 @@ import type { Address } from "viem";
 import type { DeploymentRecord } from "../deploy/deploymentRecord.ts";
 import type { FerryConfig } from "../service/config/configSchema.ts";
 import { parseConfig, resolveChainContracts, type Env } from "../service/config/parseConfig.ts";
+import { DEVNET_TWAP_WINDOW_SECONDS } from "./devnetMarket.ts";
 import { DEVNET_STABLECOIN } from "./devnetStablecoin.ts";
 
 /** The devnet solver's poll interval: a deposit reaches `success` in well under a second. FERRY_SOLVER_POLL_MS overrides it. */
@@ -68,6 +69,8 @@ export function devnetConfig(args: {
                 pair: args.market.uniswapV2Pair,
                 baseToken: args.market.wrappedNative,
                 quoteToken: args.stablecoin,
+                // The spot is checked against the pair's TWAP over a minute (the devnet seeds that much history).
+                reference: { type: "twap" as const, windowSeconds: DEVNET_TWAP_WINDOW_SECONDS },
               },
             ]
           : []),

@@ -3,7 +3,11 @@
  * - WETH (contracts/devnet/DevnetWrappedNative.sol) and the Uniswap V2 factory and pair, deployed from
  *   `@uniswap/v2-core`'s published build (the audited 0.5.16 bytecode, not recompiled); the pair
  *   WETH/fUSD seeded with 100 ETH and 300,000 fUSD (3,000 fUSD per ETH). Ferry's `uniswapV2` price
- *   source reads it, so a swap on the pool between a quote and its fill moves the fill-time price.
+ *   source reads it and checks its spot against the pair's own TWAP over `DEVNET_TWAP_WINDOW_SECONDS`:
+ *   so that a devnet started a moment ago already has that much price history, the seeding is
+ *   followed by a block `DEVNET_TWAP_WINDOW_SECONDS` later (`evm_increaseTime`, then `evm_mine`: the
+ *   chain's clock runs that far ahead of the wall clock, which quotes allow for). A swap on the pool
+ *   moves the quotes' spot at once and the fill-time reference as it is held over the window.
  * - DevnetVault (contracts/devnet/DevnetVault.sol, OpenZeppelin ERC4626 over fUSD, deposits capped at
  *   10,000 fUSD per call): the target of the bridge-and-call example.
  */
@@ -15,6 +19,8 @@ import { mockStablecoinAbi } from "../abi/MockStablecoin.ts";
 import type { DeployWalletClient } from "../deploy/ferryDeployment.ts";
 
 export const DEVNET_POOL_SEED = { eth: parseEther("100"), stablecoin: 300_000n * 10n ** 6n } as const;
+/** The TWAP window of the devnet pool's price source: short, so a price held on the devnet shows in a minute. */
+export const DEVNET_TWAP_WINDOW_SECONDS = 60;
 /** The vault's per-deposit cap (fUSD units): a larger deposit reverts ERC4626ExceededMaxDeposit. */
 export const DEVNET_VAULT_CAP = 10_000n * 10n ** 6n;
 
@@ -51,5 +57,9 @@ export async function deployDevnetMarket(args: { publicClient: PublicClient; wal
   await mined(await walletClient.writeContract({ address: stablecoin, abi: mockStablecoinAbi, functionName: "mint", args: [uniswapV2Pair, DEVNET_POOL_SEED.stablecoin], chain, account }), "seed fUSD");
   await mined(await walletClient.writeContract({ address: uniswapV2Pair, abi: UNISWAP_V2_PAIR_MINT_ABI, functionName: "mint", args: [account.address], chain, account }), "mint liquidity");
   const vault = await deploy(vaultArtifact.abi as Abi, vaultArtifact.bytecode as Hex, "DevnetVault", [stablecoin, DEVNET_VAULT_CAP]);
+  // The pool's price history: one window passes at the seeded price before anything else happens.
+  const request = publicClient.request as unknown as (args: { method: string; params: unknown[] }) => Promise<unknown>;
+  await request({ method: "evm_increaseTime", params: [DEVNET_TWAP_WINDOW_SECONDS] });
+  await request({ method: "evm_mine", params: [] });
   return { wrappedNative, uniswapV2Factory, uniswapV2Pair, vault };
 }

@@ -14,6 +14,7 @@ import type { FerryConfig } from "./config/configSchema.ts";
 import { loadConfig } from "./config/loadConfig.ts";
 import { redactConfig } from "./config/redactConfig.ts";
 import { buildApp, type AppDeps } from "./http/app.ts";
+import { checkPriceSources } from "./quote/priceSourceCheck.ts";
 import type { FerryApp } from "./http/ferryApp.ts";
 import type { ReadinessCheck } from "./http/routes/ready.ts";
 import { rpcReadinessCheck } from "./http/rpcReadinessCheck.ts";
@@ -96,6 +97,9 @@ export async function startServer(options: {
       ...options.deps,
       store,
     };
+    // Price sources read onchain and checked against the config (pair tokens, decimals, feeds): a
+    // mismatch is CONFIG_INVALID and the service does not start.
+    await checkPriceSources(config.chains, config.quotes.priceSources, { get: (chainId) => (clients.has(chainId) ? clients.get(chainId).publicClient : undefined) });
     const app = await buildApp({ config, deps, logger: options.logger ?? false });
     if (ownStore) app.addHook("onClose", async () => store.close());
     const url = await app.listen({ host: config.server.host, port: config.server.port });

@@ -283,6 +283,19 @@ describe("parseConfig", function () {
     }
   });
 
+  it("resolves a uniswapV2 source's reference and depth cap, and reads the price band and top-up cap from the environment", function () {
+    const pair = { type: "uniswapV2", chainId: 1, base: "ETH", quote: "USDC", pair: A, baseToken: A, quoteToken: A };
+    const parsed = parseConfig({ quotes: { priceSources: [pair] } }, {}, "/").quotes;
+    expect(parsed.priceSources[0]).to.deep.include({ feeBps: 30, reference: { type: "twap", windowSeconds: 1_800 }, maxReserveBps: 500 });
+    const feed = { type: "chainlink", feed: A, maxStalenessSeconds: 4_500 };
+    expect(parseConfig({ quotes: { priceSources: [{ ...pair, reference: feed, maxReserveBps: 100 }] } }, {}, "/").quotes.priceSources[0]).to.deep.include({ reference: feed, maxReserveBps: 100 });
+    const env = parseConfig({ quotes: { priceBandBps: 100, topupGasMaxUsd: "10" } }, { FERRY_PRICE_BAND_BPS: "250", FERRY_TOPUP_GAS_MAX_USD: "20.5" }, "/").quotes;
+    expect([env.priceBandBps, env.topupGasMaxUsd]).to.deep.equal([250, "20.5"]);
+    expect(() => parseConfig({}, { FERRY_PRICE_BAND_BPS: "0" }, "/")).to.throw(/FERRY_PRICE_BAND_BPS/);
+    expect(() => parseConfig({}, { FERRY_TOPUP_GAS_MAX_USD: "1e3" }, "/")).to.throw(/FERRY_TOPUP_GAS_MAX_USD/);
+    expect(() => parseConfig({ quotes: { priceSources: [{ ...pair, reference: { type: "twap", windowSeconds: 1 } }] } }, {}, "/")).to.throw(/quotes\.priceSources\[0\]/);
+  });
+
   it("applies the quote defaults, lets the file override each, and keeps operator-configured USD prices", function () {
     expect(parseConfig({}, {}, "/").quotes).to.deep.equal({
       ttlSeconds: 300,
@@ -294,6 +307,8 @@ describe("parseConfig", function () {
       priceSources: [],
       swapSlippageBps: 50,
       topupGasUsd: "2",
+      topupGasMaxUsd: "50",
+      priceBandBps: 300,
     });
     const config = parseConfig(
       {
@@ -317,6 +332,8 @@ describe("parseConfig", function () {
       gas: { depositNative: 35_000, depositErc20: 75_000, fillNative: 80_000, fillErc20: 1, fillWithCalls: 150_000, callDefault: 150_000, topupCall: 40_000 },
       swapSlippageBps: 50,
       topupGasUsd: "2",
+      topupGasMaxUsd: "50",
+      priceBandBps: 300,
       priceSources: [],
     });
     expect(config.chains[0]!.nativeCurrency.usdPrice).to.equal("3000.5");

@@ -17,15 +17,22 @@ describe("fixedPriceSource", () => {
   });
 
   it("convertsAtThePriceAcrossDecimals_roundingInTheServicesFavour", async () => {
-    const ethToUsd = await source.read(eth, usd);
+    const ethToUsd = (await source.read(eth, usd)).spot;
     expect(ethToUsd.price("EXACT_INPUT", 10n ** 18n)).to.deep.equal({ amountIn: 10n ** 18n, amountOut: 3_000_500_000n, amountOutAtSpot: 3_000_500_000n });
     // 1 wei buys 0.0000000000030005 fUSD: 0 units, rounded down.
     expect(ethToUsd.price("EXACT_INPUT", 1n).amountOut).to.equal(0n);
     // EXACT_OUTPUT rounds the input up: 1 unit of fUSD costs ceil(1e12 / 3000.5) = ceil(333,277,787.04) wei.
     expect(ethToUsd.price("EXACT_OUTPUT", 1n).amountIn).to.equal(333_277_788n);
-    const usdToEth = await source.read(usd, eth);
+    const usdToEth = (await source.read(usd, eth)).spot;
     expect(usdToEth.price("EXACT_INPUT", 3_000_500_000n).amountOut).to.equal(10n ** 18n);
     expect(usdToEth.price("EXACT_OUTPUT", 10n ** 18n).amountIn).to.equal(3_000_500_000n);
+  });
+
+  it("isItsOwnReference_withNoDeviationAndNoDepthCap", async () => {
+    const reading = await source.read(eth, usd);
+    expect(reading.reference).to.equal(reading.spot);
+    expect(reading).to.include({ referenceLabel: "fixed", deviationBps: 0n });
+    expect(reading.maxInput).to.equal(undefined);
   });
 
   it("parsePrice_refusesZeroAndNonDecimals", () => {

@@ -1,5 +1,6 @@
 /** Shared fixture of the quote tests: a two-chain config with prices, and a quote request/environment. */
 import { zeroAddress, type Address, type Hex } from "viem";
+import { isFerryError } from "../../../ts/core/errors.ts";
 import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
 import { parseConfig, resolveChainContracts } from "../../../ts/service/config/parseConfig.ts";
 import { buildQuote, type BuiltQuote, type QuoteEnvironment, type QuoteRequest } from "../../../ts/service/quote/buildQuote.ts";
@@ -84,4 +85,14 @@ export function environment(config: FerryConfig, overrides: Partial<QuoteEnviron
 /** What the quote service does without its I/O: resolve the route once, then build the quote. */
 export function quoteOf(request: QuoteRequest, env: TestEnvironment): BuiltQuote {
   return buildQuote(request, resolveRoute(env.chains, request), env);
+}
+
+/** The error code `run` fails with (a FerryError's code, else the error as a string), or undefined when it succeeds. */
+export async function codeOf(run: () => unknown): Promise<string | undefined> {
+  try {
+    await run();
+  } catch (error) {
+    return isFerryError(error) ? error.code : String(error);
+  }
+  return undefined;
 }

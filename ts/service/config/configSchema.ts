@@ -31,8 +31,37 @@ const SymbolName = Type.String({ minLength: 1, maxLength: 100 });
  *   "fixed" in quotes; not a market).
  * - `uniswapV2`: a Uniswap V2 pair on `chainId` (`pair`), whose tokens `baseToken`/`quoteToken` stand
  *   for the symbols (the native currency as its wrapped token); reserves read onchain at every quote
- *   and fill, fee `feeBps` (default 30).
+ *   and fill, fee `feeBps` (default 30). Its spot price is used only within `quotes.priceBandBps` of
+ *   its `reference` — the pair's own TWAP over `windowSeconds` (default 1800) or a Chainlink-style
+ *   feed of `base` in `quote` — and a quote takes at most `maxReserveBps` (default 500) of the pool's
+ *   input reserve.
  */
+export const PriceReferenceFileSchema = Type.Union([
+  Type.Object(
+    {
+      type: Type.Literal("twap"),
+      /** The averaging window: the RPC must serve the pair's state this far back (eth_call at a past block). */
+      windowSeconds: Type.Integer({ minimum: 10, maximum: 86_400 }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      type: Type.Literal("chainlink"),
+      /** An AggregatorV3Interface feed on the source's chain giving one `base` in `quote` (e.g. ETH / USD for ETH/USDC). */
+      feed: AddressString,
+      /** An answer older than this (chain time − updatedAt) is refused: the feed's heartbeat plus a margin. */
+      maxStalenessSeconds: Type.Integer({ minimum: 1, maximum: 7 * 86_400 }),
+    },
+    { additionalProperties: false },
+  ),
+]);
+export type PriceSourceReference = Static<typeof PriceReferenceFileSchema>;
+
+/** A uniswapV2 source's reference when the file names none: the pair's 30-minute TWAP. */
+export const DEFAULT_PRICE_REFERENCE: PriceSourceReference = { type: "twap", windowSeconds: 1_800 };
+/** Bounds of the price band (bps), for the file and FERRY_PRICE_BAND_BPS alike. */
+export const PRICE_BAND_BPS_RANGE = { minimum: 1, maximum: 5_000 } as const;
 export const PriceSourceFileSchema = Type.Union([
   Type.Object(
     {
@@ -54,6 +83,8 @@ export const PriceSourceFileSchema = Type.Union([
       baseToken: AddressString,
       quoteToken: AddressString,
       feeBps: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000 })),
+      reference: Type.Optional(PriceReferenceFileSchema),
+      maxReserveBps: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
     },
     { additionalProperties: false },
   ),
@@ -73,6 +104,9 @@ export const SOLVER_POLL_MS_RANGE = { minimum: 10, maximum: 600_000 } as const;
 export const SOLVER_MAX_GAS_RANGE = { minimum: 21_000, maximum: 30_000_000 } as const;
 /** Bounds of the fill deadline margin in seconds (FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS). */
 export const SOLVER_DEADLINE_MARGIN_RANGE = { minimum: 0, maximum: 3_600 } as const;
+
+/** A uniswapV2 source's default cap on one quote: 5% of the pool's input reserve. */
+export const DEFAULT_MAX_RESERVE_BPS = 500;
 
 /** The longest a quote may wait for its deposit (`quotes.ttlSeconds`): no fill of a request precedes its quote by more. */
 export const QUOTE_TTL_MAX_SECONDS = 86_400;
@@ -250,6 +284,14 @@ export const ConfigFileSchema = Type.Object(
           swapSlippageBps: Type.Optional(Type.Integer({ minimum: 0, maximum: 5_000 })),
           /** The gas top-up (`topupGas` without `topupGasAmount`), in USD of the destination's native currency. */
           topupGasUsd: Type.Optional(UsdAmount),
+          /** The most a gas top-up may be worth (a larger `topupGasAmount` is refused TOPUP_GAS_TOO_HIGH). FERRY_TOPUP_GAS_MAX_USD. */
+          topupGasMaxUsd: Type.Optional(UsdAmount),
+          /**
+           * The price band (bps): a market's spot is used only within this of its reference (else
+           * PRICE_OUT_OF_BAND), and no quote pays out more than its net input is worth at the reference
+           * plus this. FERRY_PRICE_BAND_BPS.
+           */
+          priceBandBps: Type.Optional(Type.Integer(PRICE_BAND_BPS_RANGE)),
           /** Gas estimates: deposits on the origin chain (the `gas` fee) and fills on the destination (`relayerGas`). */
           gas: Type.Optional(
             Type.Object(
@@ -392,7 +434,14 @@ export const ConfigFileSchema = Type.Object(
 );
 
 export type ConfigFile = Static<typeof ConfigFileSchema>;
-export type PriceSourceConfig = Static<typeof PriceSourceFileSchema>;
+/** A price source as configured, defaults applied (a uniswapV2 source's fee, reference and depth cap). */
+export type PriceSourceConfig =
+  | Extract<Static<typeof PriceSourceFileSchema>, { type: "fixed" }>
+  | (Omit<Extract<Static<typeof PriceSourceFileSchema>, { type: "uniswapV2" }>, "feeBps" | "reference" | "maxReserveBps"> & {
+      feeBps: number;
+      reference: PriceSourceReference;
+      maxReserveBps: number;
+    });
 export type ChainFile = Static<typeof ChainFileSchema>;
 
 export type KeyRole = "allocator" | "attester" | "solver" | "relayer";
@@ -546,6 +595,10 @@ export type QuoteSettings = {
   priceSources: PriceSourceConfig[];
   swapSlippageBps: number;
   topupGasUsd: string;
+  /** The most a gas top-up may be worth, USD. */
+  topupGasMaxUsd: string;
+  /** Spot within this of the reference; output at most this above the net input's reference value (bps). */
+  priceBandBps: number;
 };
 
 export type UnresolvedFerryConfig = Omit<FerryConfig, "chains"> & { chains: UnresolvedChainConfig[] };
@@ -602,6 +655,10 @@ export const CONFIG_DEFAULTS = {
     priceSources: [],
     swapSlippageBps: 50,
     topupGasUsd: "2",
+    /** A top-up is gas money: $2 by default, $50 at most. */
+    topupGasMaxUsd: "50",
+    /** 3%: a 30-minute average and the spot of a liquid pair stay closer than that outside a crash. */
+    priceBandBps: 300,
   } satisfies QuoteSettings,
   /**
    * Webhooks: 10 s per attempt, 10 retries with backoff 10 s, 20 s, 40 s … capped at 1 h (jittered to

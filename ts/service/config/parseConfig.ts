@@ -5,7 +5,7 @@
  *
  * Environment overrides: FERRY_HOST, FERRY_PORT, DATABASE_URL, FERRY_DATA_DIR, FERRY_DEPLOYMENTS_DIR,
  * FERRY_SOLVER (on|off), FERRY_SOLVER_POLL_MS, FERRY_SOLVER_CONCURRENCY, FERRY_SOLVER_MAX_GAS,
- * FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS, FERRY_STRAY_REFUND_MINIMUM_USD, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL,
+ * FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS, FERRY_STRAY_REFUND_MINIMUM_USD, FERRY_PRICE_BAND_BPS, FERRY_TOPUP_GAS_MAX_USD, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL,
  * FERRY_ADMIN_TOKEN, FERRY_RPC_URLS_<chainId> (comma-separated, that chain's rpcUrls), FERRY_RPC_TIMEOUT_MS and
  * FERRY_RPC_RETRY_COUNT (every chain), FERRY_DB_POOL_SIZE, FERRY_DB_CONNECT_TIMEOUT_MS, FERRY_DB_STATEMENT_TIMEOUT_MS,
  * FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS; an empty
@@ -25,6 +25,9 @@ import {
   ConfigFileSchema,
   DATABASE_POOL_SIZE_RANGE,
   DATABASE_TIMEOUT_MS_RANGE,
+  DEFAULT_MAX_RESERVE_BPS,
+  DEFAULT_PRICE_REFERENCE,
+  PRICE_BAND_BPS_RANGE,
   type AdminSettings,
   KEY_ROLES,
   LOG_LEVELS,
@@ -240,7 +243,7 @@ function chainDefaults(chain: NonNullable<ConfigFile["chains"]>[number], env: En
   };
 }
 
-function quoteSettings(file: ConfigFile["quotes"]): QuoteSettings {
+function quoteSettings(file: ConfigFile["quotes"], env: Env): QuoteSettings {
   const defaults = CONFIG_DEFAULTS.quotes;
   return {
     ttlSeconds: file?.ttlSeconds ?? defaults.ttlSeconds,
@@ -249,9 +252,15 @@ function quoteSettings(file: ConfigFile["quotes"]): QuoteSettings {
     fixedFeeUsd: file?.fixedFeeUsd ?? defaults.fixedFeeUsd,
     timeEstimateSeconds: file?.timeEstimateSeconds ?? defaults.timeEstimateSeconds,
     gas: { ...defaults.gas, ...file?.gas },
-    priceSources: (file?.priceSources ?? []).map((source) => (source.type === "uniswapV2" ? { ...source, feeBps: source.feeBps ?? 30 } : source)),
+    priceSources: (file?.priceSources ?? []).map((source) =>
+      source.type === "uniswapV2"
+        ? { ...source, feeBps: source.feeBps ?? 30, reference: source.reference ?? DEFAULT_PRICE_REFERENCE, maxReserveBps: source.maxReserveBps ?? DEFAULT_MAX_RESERVE_BPS }
+        : source,
+    ),
     swapSlippageBps: file?.swapSlippageBps ?? defaults.swapSlippageBps,
     topupGasUsd: file?.topupGasUsd ?? defaults.topupGasUsd,
+    topupGasMaxUsd: envUsd(env, "FERRY_TOPUP_GAS_MAX_USD") ?? file?.topupGasMaxUsd ?? defaults.topupGasMaxUsd,
+    priceBandBps: envInteger(env, "FERRY_PRICE_BAND_BPS", PRICE_BAND_BPS_RANGE) ?? file?.priceBandBps ?? defaults.priceBandBps,
   };
 }
 
@@ -337,7 +346,7 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
       apiKeyPerMinute: file.rateLimits?.apiKeyPerMinute ?? CONFIG_DEFAULTS.apiKeyPerMinute,
     },
     deploymentsDir: path(env.FERRY_DEPLOYMENTS_DIR || file.deploymentsDir || CONFIG_DEFAULTS.deploymentsDir),
-    quotes: quoteSettings(file.quotes),
+    quotes: quoteSettings(file.quotes, env),
     websocket: { ...CONFIG_DEFAULTS.websocket, ...file.websocket },
     webhooks: webhookSettings(file.webhooks, env),
     solver: solverSettings(file.solver, env),

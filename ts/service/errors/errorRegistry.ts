@@ -81,6 +81,10 @@ export const ERROR_REGISTRY = {
   INVALID_APP_FEES: caller(400),
   PRICE_UNAVAILABLE: caller(400),
   INSUFFICIENT_LIQUIDITY: caller(400),
+  /** A swap's market is outside the price band around its reference (a pushed pool), or the output outvalues the input. */
+  PRICE_OUT_OF_BAND: caller(400),
+  /** `topupGasAmount` is worth more than `quotes.topupGasMaxUsd`. */
+  TOPUP_GAS_TOO_HIGH: caller(400),
   SOLVER_NOT_CONFIGURED: { status: 503, retryable: false },
   /** The solver's balance on the destination is below the quoted amount (also a fill-time failReason). */
   SOLVER_BALANCE_TOO_LOW: caller(400),

@@ -87,7 +87,17 @@ const StepSchema = Type.Object({
 const Impact = Type.Object({ usd: Str, percent: Str });
 const UsdOnly = Type.Object({ usd: Str });
 const Slippage = Type.Object({ usd: Str, value: Str, percent: Str });
-const RouteSide = Type.Object({ inputCurrency: AmountSchema, outputCurrency: AmountSchema, router: Str });
+const PricingSchema = Type.Object(
+  {
+    source: Type.String({ description: "The price source's id: `uniswap-v2:<chainId>:<pair>` or `fixed:<chainId>:<base>/<quote>`" }),
+    reference: Type.String({ description: "What the market's spot was checked against: `twap:<window>s` (the pair's time-weighted average), `chainlink:<feed>`, or `fixed`" }),
+    pricedBy: Type.Union([Type.Literal("spot"), Type.Literal("reference")], {
+      description: "Which of the two priced the quote: the lower output of the market's spot and the reference, each with the pool's depth and fee",
+    }),
+  },
+  { description: "A swap's pricing (route.destination only): the source, its reference and which of the two priced it" },
+);
+const RouteSide = Type.Object({ inputCurrency: AmountSchema, outputCurrency: AmountSchema, router: Str, pricing: Type.Optional(PricingSchema) });
 
 export const QuoteSchema = Type.Object(
   {

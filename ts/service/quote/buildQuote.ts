@@ -22,7 +22,8 @@ import { amountObject, type AmountObject } from "./amountObject.ts";
 import { BPS_DENOMINATOR, quoteAmounts, sameCurrency, type AmountConversion } from "./quoteAmounts.ts";
 import { sweepTokensOf } from "../model/intentCalls.ts";
 import type { IntentCall, QuotedIntent, SwapTerms, TradeType } from "../model/quotedIntent.ts";
-import type { PriceCurve } from "./priceSource.ts";
+import type { PriceReading } from "./priceSource.ts";
+import { checkOutputValue, guardedCurve, pricedBy } from "./priceGuard.ts";
 import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
 import { buildOrder, paymentDetails, type PaymentDetails } from "./quoteOrder.ts";
 import type { Route, RouteCurrency } from "./quoteRoute.ts";
@@ -88,13 +89,19 @@ export type QuoteEnvironment = {
   requestId: Hex;
   /** Set for a usePermit quote of an ERC-20 deposit: what the quote read for the permit (./permitSteps.ts). */
   permit?: PermitReads;
-  /** The swap's price snapshot (read by the caller from `route.swap`); required on a swap route. */
-  prices?: PriceCurve;
+  /**
+   * The swap's price reading (read by the caller from `route.swap`); required on a swap route. The quote
+   * prices with it through ./priceGuard.ts: refused outside `settings.priceBandBps` of the reference,
+   * never above the reference, within the market's depth cap, and value-checked.
+   */
+  prices?: PriceReading;
 };
 
 type UsdImpact = { usd: string; percent: string };
 type SlippageSide = { usd: string; value: string; percent: string };
-type RouteSide = { inputCurrency: AmountObject; outputCurrency: AmountObject; router: string };
+/** A swap's pricing (`details.route.destination.pricing`): the source, its reference, which of the two priced it. */
+export type QuotePricing = { source: string; reference: string; pricedBy: "spot" | "reference" };
+type RouteSide = { inputCurrency: AmountObject; outputCurrency: AmountObject; router: string; pricing?: QuotePricing };
 
 /** The spec's `details.operation` values: `swap` when the two currencies differ, else `bridge`. */
 export type QuoteOperation = "bridge" | "swap";
@@ -144,10 +151,21 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
   const { settings } = env;
   const swap = route.swap;
   if (swap && !env.prices) throw new QuoteError(QuoteErrorCode.PRICE_UNAVAILABLE, "the swap's price was not read");
+  const bandBps = BigInt(settings.priceBandBps);
+  const prices = env.prices && guardedCurve(env.prices, bandBps);
 
   // Destination calls: the body's txs, then the gas top-up (a transfer to the recipient). With calls
   // the output is paid into the Multicaller and what the calls leave goes to the refund recipient.
   const topupGas = request.topupGas && !output.isNative ? (request.topupGasAmount ?? usdToUnitsCeil(settings.topupGasUsd, destination.native)) : 0n;
+  if (topupGas > 0n) {
+    const maxTopup = usdToUnitsCeil(settings.topupGasMaxUsd, destination.native);
+    if (topupGas > maxTopup) {
+      throw new QuoteError(
+        QuoteErrorCode.TOPUP_GAS_TOO_HIGH,
+        `body/topupGasAmount: ${topupGas} wei is worth more than the top-up maximum of $${settings.topupGasMaxUsd} (${maxTopup} wei)`,
+      );
+    }
+  }
   const recipient = request.calls.length > 0 ? request.refundTo : request.recipient;
   const calls: IntentCall[] = [...request.calls, ...(topupGas > 0n ? [{ to: recipient, data: "0x" as Hex, value: topupGas }] : [])];
   const callsValue = request.calls.reduce((sum, call) => sum + call.value, 0n);
@@ -169,8 +187,8 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
   const relayerGas = fillGasCost + topupCost + permitGasCost;
   const fixedFee = usdToUnitsCeil(settings.fixedFeeUsd, input);
 
-  const convert: AmountConversion = env.prices
-    ? { out: (net) => env.prices!.price("EXACT_INPUT", net).amountOut, in: (out) => env.prices!.price("EXACT_OUTPUT", out).amountIn }
+  const convert: AmountConversion = prices
+    ? { out: (net) => prices.price("EXACT_INPUT", net).amountOut, in: (out) => prices.price("EXACT_OUTPUT", out).amountIn }
     : sameCurrency(input.decimals, output.decimals);
   const amounts = quoteAmounts({
     tradeType: request.tradeType,
@@ -185,6 +203,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
   if (amounts.originAmount > maxUint256 || amounts.destinationAmount > maxUint256) {
     throw new ServiceError("INVALID_REQUEST", "body/amount: the deposit or the output would not fit a uint256");
   }
+  if (env.prices) checkOutputValue(env.prices.reference, amounts.netInput, amounts.destinationAmount, bandBps);
   if (callsValue > amounts.destinationAmount) {
     throw new ServiceError("INVALID_REQUEST", `body/txs: the calls spend ${callsValue} wei, more than the output (${amounts.destinationAmount})`);
   }
@@ -195,7 +214,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
   const toleranceBps = swap ? (request.slippageToleranceBps ?? BigInt(settings.swapSlippageBps)) : 0n;
   const lessTolerance = (amount: bigint) => (amount * (BPS_DENOMINATOR - toleranceBps)) / BPS_DENOMINATOR;
   const minimumAmount = swap && request.tradeType !== "EXACT_OUTPUT" ? lessTolerance(amounts.destinationAmount) : amounts.destinationAmount;
-  const swapPrice = env.prices?.price("EXACT_INPUT", amounts.netInput);
+  const swapPrice = prices?.price("EXACT_INPUT", amounts.netInput);
   const swapTerms: SwapTerms | undefined = swap && {
     priceSource: swap.id,
     netInput: amounts.netInput,
@@ -309,7 +328,12 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     route: swap
       ? {
           origin: { inputCurrency: currencyIn, outputCurrency: netIn, router: FERRY_ROUTER },
-          destination: { inputCurrency: netIn, outputCurrency: currencyOut, router: swap.router },
+          destination: {
+            inputCurrency: netIn,
+            outputCurrency: currencyOut,
+            router: swap.router,
+            pricing: { source: swap.id, reference: env.prices!.referenceLabel, pricedBy: pricedBy(env.prices!, amounts.netInput) },
+          },
         }
       : {
           origin: { inputCurrency: currencyIn, outputCurrency: currencyIn, router: FERRY_ROUTER },

@@ -32,7 +32,9 @@ export function createFixedPriceSource(config: FixedPriceConfig): PriceSource {
     chainId: config.chainId,
     prices: (from, to) => (from.symbol === config.base && to.symbol === config.quote) || (from.symbol === config.quote && to.symbol === config.base),
     async read(from, to) {
-      return fixedCurve(from, to, from.symbol === config.base ? { numerator, denominator } : { numerator: denominator, denominator: numerator });
+      const curve = fixedCurve(from, to, from.symbol === config.base ? { numerator, denominator } : { numerator: denominator, denominator: numerator });
+      // Nothing moves a configured price: it is its own reference.
+      return { spot: curve, reference: curve, referenceLabel: "fixed", deviationBps: 0n };
     },
   };
 }

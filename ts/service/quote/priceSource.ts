@@ -1,9 +1,13 @@
 /**
  * The one interface every swap price comes through. A `PriceSource` prices one pair of currencies
- * (by symbol) for one chain's market; `read()` is its only I/O (a pool's reserves, nothing for a
- * fixed price) and returns a `PriceCurve`: a pure snapshot that answers any amount, both sides. The
- * quote reads once and prices the deposit, its fees and both trade types from the same snapshot; the
- * solver reads again at fill time and re-prices the same input (../solver/swapRepricing.ts).
+ * (by symbol) for one chain's market; `read()` is its only I/O (a pool's reserves and its price
+ * history, an oracle's answer; nothing for a fixed price) and returns a `PriceReading`: two pure
+ * `PriceCurve`s that answer any amount, both sides — `spot`, the market now, which one transaction
+ * can move, and `reference`, which it cannot (the pair's time-weighted average over a window, or an
+ * oracle feed, at the pool's depth). The quote reads once and prices the deposit, its fees and both
+ * trade types from the same reading, guarded by ./priceGuard.ts (spot only within a band of the
+ * reference, never above it); the solver reads again at fill time and re-prices the same input
+ * against the reference only (../solver/swapRepricing.ts).
  *
  * Amounts are smallest units of the currency they are in; `from`/`to` are the route's currencies.
  */
@@ -30,6 +34,20 @@ export type PriceCurve = {
   price(side: SwapSide, amount: bigint): SwapPrice;
 };
 
+/** A reading of a source: the market now and the reference one transaction cannot move. */
+export type PriceReading = {
+  /** The market now (a pool's reserves, with its fee and price impact). */
+  spot: PriceCurve;
+  /** The reference (TWAP or oracle at the pool's depth; a fixed price is its own reference). */
+  reference: PriceCurve;
+  /** What the reference is, for `details.route.destination.priceReference`: "twap:1800s", "chainlink:0x…", "fixed". */
+  referenceLabel: string;
+  /** How far the spot mid price is from the reference mid price, in bps of the reference (absolute). */
+  deviationBps: bigint;
+  /** The largest input (smallest units of `from`) one quote may take from this market; undefined: no cap. */
+  maxInput?: bigint;
+};
+
 export type PriceSource = {
   /** Stable id, stored in the intent (`swap.priceSource`) so the solver re-prices with the same source. */
   readonly id: string;
@@ -41,6 +59,6 @@ export type PriceSource = {
   readonly chainId: number;
   /** Whether it prices `from` → `to` (either orientation of its pair). */
   prices(from: PricedCurrency, to: PricedCurrency): boolean;
-  /** Reads the market now. */
-  read(from: PricedCurrency, to: PricedCurrency): Promise<PriceCurve>;
+  /** Reads the market now and its reference. */
+  read(from: PricedCurrency, to: PricedCurrency): Promise<PriceReading>;
 };

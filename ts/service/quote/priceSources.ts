@@ -24,7 +24,7 @@ export function createPriceSources(configs: readonly PriceSourceConfig[], client
     config.type === "fixed"
       ? createFixedPriceSource(config)
       : createUniswapV2PriceSource(
-          { ...config, feeBps: config.feeBps ?? 30, pair: config.pair as Address, baseToken: config.baseToken as Address, quoteToken: config.quoteToken as Address },
+          { ...config, pair: config.pair as Address, baseToken: config.baseToken as Address, quoteToken: config.quoteToken as Address },
           () => clients.get(config.chainId),
         ),
   );

@@ -17,8 +17,16 @@ export const QuoteErrorCode = {
   INVALID_APP_FEES: "INVALID_APP_FEES",
   /** A conversion needs a USD price the operator has not configured, or a swap's price source cannot be read. */
   PRICE_UNAVAILABLE: "PRICE_UNAVAILABLE",
-  /** The swap's market (a pool) cannot give the output asked for. */
+  /** The swap's market (a pool) cannot give the output asked for, or the input is more than one quote may take from it. */
   INSUFFICIENT_LIQUIDITY: "INSUFFICIENT_LIQUIDITY",
+  /**
+   * The market's spot price is further from its reference (TWAP, oracle) than `quotes.priceBandBps`
+   * (e.g. a pool pushed by a trade), or the output would be worth more than the net input at the
+   * reference plus the band. Retry once the market is back.
+   */
+  PRICE_OUT_OF_BAND: "PRICE_OUT_OF_BAND",
+  /** `topupGasAmount` is worth more than `quotes.topupGasMaxUsd`. */
+  TOPUP_GAS_TOO_HIGH: "TOPUP_GAS_TOO_HIGH",
 } as const;
 
 export type QuoteErrorCode = (typeof QuoteErrorCode)[keyof typeof QuoteErrorCode];

@@ -10,18 +10,19 @@
  * without a solver key; CHAIN_UNAVAILABLE when a chain of the route has no client or does not answer.
  */
 import { randomBytes } from "node:crypto";
-import { bytesToBigInt, erc20Abi, toHex, type LocalAccount, type PublicClient } from "viem";
+import { bytesToBigInt, erc20Abi, toHex, type Address, type LocalAccount, type PublicClient } from "viem";
 import { signOrder } from "../../core/orderSignature.ts";
 import type { ChainConfig, QuoteSettings } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
-import { canonicalAddress } from "../model/values.ts";
+import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
 import type { Store } from "../store/createStore.ts";
 import { buildQuote, type Quote, type QuoteRequest } from "./buildQuote.ts";
 import { capacityShortfall } from "./quoteCapacity.ts";
 import type { SolverInventory } from "../chains/solverInventory.ts";
 import { isFerryError } from "../../core/errors.ts";
-import type { PriceCurve } from "./priceSource.ts";
+import type { PriceReading } from "./priceSource.ts";
+import { referenceUsdPrice } from "./referenceUsdPrice.ts";
 import { createPriceSources, type PriceSources } from "./priceSources.ts";
 import { resolveRoute, type Route, type RouteRequest } from "./quoteRoute.ts";
 import { readPermit } from "./permitReads.ts";
@@ -74,16 +75,17 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   return {
     async quote(request, options) {
       if (!solver || !solverAddress) throw new ServiceError("SOLVER_NOT_CONFIGURED", "this service has no solver key: it cannot quote");
-      const resolved = route(request);
       const log = options.log ?? SILENT_LOG;
-      const [{ originTime, destinationTime, ...reads }, prices, permit, capacity] = await Promise.all([
-        readChains(resolved, request, log),
-        readPrices(resolved, log),
-        request.permit && !resolved.origin.currency.isNative ? readPermit(clients.get(resolved.origin.chain.id)!, resolved, request.user, request.permit, log) : undefined,
-        deps.inventory?.line(resolved.destination.chain.id, resolved.destination.currency.address).catch((cause: unknown) => {
-          log.warn({ err: errorFields(cause) }, "quote: inventory read failed");
-          throw isFerryError(cause) ? cause : new ServiceError("CHAIN_UNAVAILABLE", "the destination chain did not answer; retry", { cause });
-        }),
+      const routed = route(request);
+      const topup = request.topupGas && !routed.destination.currency.isNative;
+      const [{ originTime, destinationTime, ...reads }, prices, permit, capacity, resolved, nativeCapacity] = await Promise.all([
+        readChains(routed, request, log),
+        readPrices(routed, log),
+        request.permit && !routed.origin.currency.isNative ? readPermit(clients.get(routed.origin.chain.id)!, routed, request.user, request.permit, log) : undefined,
+        inventoryLine(routed.destination.chain.id, routed.destination.currency.address, log),
+        topup ? withReferenceNativePrice(routed, log) : routed,
+        // The gas top-up is paid from the solver's native balance on the destination.
+        topup ? inventoryLine(routed.destination.chain.id, ZERO_ADDRESS, log) : undefined,
       ]);
       // Expiry is checked against chain time (the deposit's block, the destination's latest block), so it
       // is computed on the chains' clocks: a chain running ahead of the wall clock (a busy devnet) must
@@ -101,6 +103,11 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         ...(permit && { permit }),
         ...(prices ? { prices } : {}),
       });
+      // The gas top-up is paid from the solver's native balance on the destination: it must fit too.
+      const topupShortfall = nativeCapacity && intent.topupGas ? capacityShortfall(nativeCapacity, intent.topupGas) : null;
+      if (topupShortfall) {
+        throw new ServiceError(topupShortfall, `the solver cannot pay the gas top-up of ${intent.topupGas} ${nativeCapacity!.symbol} on chain ${nativeCapacity!.chainId} now`);
+      }
       const shortfall = capacity ? capacityShortfall(capacity, intent.destinationAmount) : null;
       if (shortfall) {
         throw new ServiceError(
@@ -124,16 +131,42 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     },
   };
 
-  /** A swap's price snapshot (its source's one read); a source that cannot be read is CHAIN_UNAVAILABLE. */
-  async function readPrices(resolved: Route, log: Logger): Promise<PriceCurve | undefined> {
+  function inventoryLine(chainId: number, currency: Address, log: Logger) {
+    return deps.inventory?.line(chainId, currency).catch((cause: unknown) => {
+      log.warn({ err: errorFields(cause) }, "quote: inventory read failed");
+      throw isFerryError(cause) ? cause : new ServiceError("CHAIN_UNAVAILABLE", "the destination chain did not answer; retry", { cause });
+    });
+  }
+
+  /** A swap's price reading (its source's one read); a source that cannot be read is CHAIN_UNAVAILABLE. */
+  async function readPrices(resolved: Route, log: Logger): Promise<PriceReading | undefined> {
     if (!resolved.swap) return undefined;
+    return readSource(resolved.swap, resolved.origin.currency, resolved.destination.currency, log);
+  }
+
+  async function readSource(source: NonNullable<Route["swap"]>, from: Route["origin"]["currency"], to: Route["origin"]["currency"], log: Logger): Promise<PriceReading> {
     try {
-      return await resolved.swap.read(resolved.origin.currency, resolved.destination.currency);
+      return await source.read(from, to);
     } catch (cause) {
       if (cause instanceof ServiceError) throw cause;
-      log.warn({ err: errorFields(cause), priceSource: resolved.swap.id }, "quote: price source read failed");
+      log.warn({ err: errorFields(cause), priceSource: source.id }, "quote: price source read failed");
       throw new ServiceError("CHAIN_UNAVAILABLE", "the swap's price source did not answer; retry", { cause });
     }
+  }
+
+  /**
+   * The route with the destination's native currency priced from the price sources: when a source on
+   * the destination chain prices the native currency against the output currency (which has a USD
+   * price), the native's USD price is that source's reference (TWAP, oracle, fixed) times the output's;
+   * else the configured `usdPrice` stays. The gas top-up (its default amount, its cap, its cost) and the
+   * fill's gas are converted with it.
+   */
+  async function withReferenceNativePrice(resolved: Route, log: Logger): Promise<Route> {
+    const { native, currency } = resolved.destination;
+    const source = priceSources.find(resolved.destination.chain.id, native, currency);
+    if (!source) return resolved;
+    const usdPrice = referenceUsdPrice((await readSource(source, native, currency, log)).reference, native, currency);
+    return usdPrice === undefined ? resolved : { ...resolved, destination: { ...resolved.destination, native: { ...native, usdPrice } } };
   }
 
   /**

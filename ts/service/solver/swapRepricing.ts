@@ -1,17 +1,23 @@
 /**
  * The fill-time price check of a swap. The solver delivers the quoted output (`destinationAmount`)
  * from its own inventory; it does not swap. What "the price has not moved past the tolerance" means
- * for it: the deposit's net input (`swap.netInput`, the deposit less every fee), re-priced now by the
- * same price source that quoted it, must still buy at least `swap.floorAmount` — the quoted output
- * less the slippage tolerance. Below that the market moved against the quote by more than the user's
+ * for it: the deposit's net input (`swap.netInput`, the deposit less every fee), re-priced now against
+ * the **reference** of the same price source that quoted it (the pair's TWAP or its oracle, at the
+ * pool's depth and fee — never the spot, which one transaction moves), must still buy at least
+ * `swap.floorAmount` — the quoted output less the slippage tolerance. A quote is never priced above
+ * its reference (../quote/priceGuard.ts), so a deposit quoted while someone pushed the pool is filled
+ * at no more than the reference gave then, and a push at fill time neither lets a fill through nor
+ * refunds a victim's deposit: only a move of the reference itself (the market held there over the
+ * window, or the oracle) does. Below that the market moved against the quote by more than the user's
  * tolerance between the quote and the fill: the request fails with SLIPPAGE and the deposit is
  * refunded, so the solver never hands out more than the deposit is worth beyond the tolerance, and a
  * stale quote is not filled at a price the market no longer gives. Within it, the user gets exactly
  * the quoted amount (≥ minimumAmount) and the solver absorbs the difference.
  *
  * A price source that cannot be read is an error of the step (retried next tick, like an RPC
- * failure); one the configuration no longer has is a failure with PRICE_SOURCE_MISSING in details
- * (SLIPPAGE: the fill cannot be priced, the deposit is refunded).
+ * failure); one the configuration no longer has, or whose reference is unavailable (PRICE_UNAVAILABLE:
+ * a stale feed), is a failure with that reason in details (SLIPPAGE: the fill cannot be priced, the
+ * deposit is refunded).
  */
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 import type { Details } from "../model/solverState.ts";
@@ -34,7 +40,17 @@ export async function repriceSwap(intent: Pick<QuotedIntent, "swap" | "destinati
   if (!source) {
     return { ok: false, failReason: "SLIPPAGE", details: { reason: "PRICE_SOURCE_MISSING", priceSource: swap.priceSource } };
   }
-  const curve = await source.read(currencies.from, currencies.to);
+  let curve;
+  try {
+    curve = (await source.read(currencies.from, currencies.to)).reference;
+  } catch (error) {
+    // The reference cannot be had (a stale or broken feed, a pair without its window of history): the
+    // fill cannot be priced against what one transaction cannot move, so it is not filled at all.
+    if (isFerryError(error) && error.code === "PRICE_UNAVAILABLE") {
+      return { ok: false, failReason: "SLIPPAGE", details: { reason: "PRICE_UNAVAILABLE", priceSource: swap.priceSource, message: error.message } };
+    }
+    throw error;
+  }
   let currentAmount: bigint;
   try {
     currentAmount = curve.price("EXACT_INPUT", swap.netInput).amountOut;

@@ -168,7 +168,7 @@ export const quoteSchema = {
     "Expiry: the deposit must be mined by `expiresAt` (unix seconds; default 5 minutes after the quote; `ttl` may shorten it), " +
     "else it is refunded (ORDER_EXPIRED); no fill after `fillDeadline` (default 10 minutes later). " +
     "400 UNSUPPORTED_CHAIN / UNSUPPORTED_CURRENCY / UNSUPPORTED_ROUTE / AMOUNT_TOO_LOW / INVALID_APP_FEES / PRICE_UNAVAILABLE / " +
-    "INSUFFICIENT_LIQUIDITY / INVALID_REQUEST; " +
+    "INSUFFICIENT_LIQUIDITY / PRICE_OUT_OF_BAND / TOPUP_GAS_TOO_HIGH / INVALID_REQUEST; " +
     "503 SOLVER_NOT_CONFIGURED, CHAIN_UNAVAILABLE.",
   tags: ["Quotes"],
   body: QuoteBody,
