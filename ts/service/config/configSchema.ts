@@ -340,6 +340,12 @@ export const ConfigFileSchema = Type.Object(
            * strayRefundMinimum of its own. FERRY_STRAY_REFUND_MINIMUM_USD.
            */
           strayRefundMinimumUsd: Type.Optional(UsdAmount),
+          /**
+           * A stray deposit is refunded automatically only when it is worth at least this many times its
+           * refund's gas cost at the current gas price (and at least the USD threshold above), so that a
+           * stray always costs its sender more than its refund costs the operator. FERRY_STRAY_REFUND_GAS_FACTOR.
+           */
+          strayRefundGasFactor: Type.Optional(Type.Number({ minimum: 1, maximum: 1000, multipleOf: 0.01 })),
         },
         { additionalProperties: false },
       ),
@@ -493,6 +499,8 @@ export type SolverSettings = {
   fillDeadlineMarginSeconds: number;
   /** USD below which a stray deposit is not refunded automatically (currencies with a usdPrice and no strayRefundMinimum). */
   strayRefundMinimumUsd: string;
+  /** A stray deposit worth less than this many times its refund's gas cost (at the current gas price) is not refunded automatically. */
+  strayRefundGasFactor: number;
 };
 
 /** The service log, defaults applied (CONFIG_DEFAULTS.log). */
@@ -639,7 +647,8 @@ export const CONFIG_DEFAULTS = {
    * a transaction unmined for 30 s is replaced with higher fees. Gas cap 500,000 per transaction: a
    * fill measures 69–81k, a payout's execute ~66k plus at most ~145k per payee that burns its
    * 50k/100k allowance (bench:gas), an approve ~46k. No fill within 30 s of its deadline. Strays
-   * under $1 are not refunded automatically.
+   * under $1, or under twice their refund's gas cost at the current gas price, are not refunded
+   * automatically.
    */
   solver: {
     enabled: true,
@@ -652,6 +661,7 @@ export const CONFIG_DEFAULTS = {
     maxGasPerTransaction: 500_000,
     fillDeadlineMarginSeconds: 30,
     strayRefundMinimumUsd: "1",
+    strayRefundGasFactor: 2,
   } satisfies SolverSettings,
   /**
    * A solver transaction may cost at most 0.05 of the chain's native unit (max fee × gas limit), unless

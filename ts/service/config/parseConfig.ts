@@ -5,7 +5,7 @@
  *
  * Environment overrides: FERRY_HOST, FERRY_PORT, DATABASE_URL, FERRY_DATA_DIR, FERRY_DEPLOYMENTS_DIR,
  * FERRY_SOLVER (on|off), FERRY_SOLVER_POLL_MS, FERRY_SOLVER_CONCURRENCY, FERRY_SOLVER_MAX_GAS,
- * FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS, FERRY_STRAY_REFUND_MINIMUM_USD, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL,
+ * FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS, FERRY_STRAY_REFUND_MINIMUM_USD, FERRY_STRAY_REFUND_GAS_FACTOR, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL,
  * FERRY_ADMIN_TOKEN, FERRY_RPC_URLS_<chainId> (comma-separated, that chain's rpcUrls), FERRY_RPC_TIMEOUT_MS and
  * FERRY_RPC_RETRY_COUNT (every chain), FERRY_DB_POOL_SIZE, FERRY_DB_CONNECT_TIMEOUT_MS, FERRY_DB_STATEMENT_TIMEOUT_MS,
  * FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS; an empty
@@ -117,6 +117,15 @@ function envUsd(env: Env, name: string): string | undefined {
   return raw;
 }
 
+/** A multiplier from the environment: 1 to 1000 with at most 2 decimals; undefined when unset or empty. */
+function envFactor(env: Env, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const value = Number(raw);
+  if (!/^[0-9]{1,4}(\.[0-9]{1,2})?$/.test(raw) || value < 1 || value > 1000) throw new ConfigInvalidError(name, "must be a number from 1 to 1000 with at most 2 decimals");
+  return value;
+}
+
 function solverSettings(file: ConfigFile["solver"], env: Env): SolverSettings {
   const defaults = CONFIG_DEFAULTS.solver;
   const settings: SolverSettings = {
@@ -131,6 +140,7 @@ function solverSettings(file: ConfigFile["solver"], env: Env): SolverSettings {
     fillDeadlineMarginSeconds:
       envInteger(env, "FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS", SOLVER_DEADLINE_MARGIN_RANGE) ?? file?.fillDeadlineMarginSeconds ?? defaults.fillDeadlineMarginSeconds,
     strayRefundMinimumUsd: envUsd(env, "FERRY_STRAY_REFUND_MINIMUM_USD") ?? file?.strayRefundMinimumUsd ?? defaults.strayRefundMinimumUsd,
+    strayRefundGasFactor: envFactor(env, "FERRY_STRAY_REFUND_GAS_FACTOR") ?? file?.strayRefundGasFactor ?? defaults.strayRefundGasFactor,
   };
   // A step must stop starting transactions while its lease certainly still runs.
   if (settings.stepTimeoutMs >= settings.leaseMs) throw new ConfigInvalidError("solver.stepTimeoutMs", "must be less than solver.leaseMs");
