@@ -15,6 +15,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { Value } from "typebox/value";
 import { getAddress, type Address } from "viem";
+import { isEip55Address } from "../../core/inputParsers.ts";
 import { privateKeyToAddress } from "viem/accounts";
 import type { DeploymentRecord } from "../../deploy/deploymentRecord.ts";
 import { ConfigInvalidError } from "./configErrors.ts";
@@ -188,8 +189,14 @@ function readKeys(env: Env, keyEnv: ConfigFile["keyEnv"]): Pick<FerryConfig, "ke
   return { keys, accounts };
 }
 
-function checksum(address: string | undefined): Address | undefined {
-  return address === undefined ? undefined : getAddress(address);
+function checksum(address: string | undefined, path = "address"): Address | undefined {
+  return address === undefined ? undefined : configAddress(address, path);
+}
+
+/** A configured address by ts/core's one rule (one case, or mixed case that is its EIP-55 checksum), checksummed. */
+function configAddress(address: string, path: string): Address {
+  if (!isEip55Address(address)) throw new ConfigInvalidError(path, "has a mixed-case EIP-55 checksum that does not match: check it for a typo");
+  return getAddress(address);
 }
 
 /**
@@ -237,11 +244,11 @@ function chainDefaults(chain: NonNullable<ConfigFile["chains"]>[number], env: En
     nativeCurrency: { ...chain.nativeCurrency, logoURI: chain.nativeCurrency.logoURI ?? "" },
     erc20Currencies: (chain.erc20Currencies ?? []).map((currency) => ({
       ...currency,
-      address: getAddress(currency.address),
+      address: configAddress(currency.address, `chains[${chain.id}].erc20Currencies.address`),
       logoURI: currency.logoURI ?? "",
     })),
     contracts: Object.fromEntries(
-      Object.entries(chain.contracts ?? {}).map(([name, address]) => [name, checksum(address)]),
+      Object.entries(chain.contracts ?? {}).map(([name, address]) => [name, checksum(address, `chains[${chain.id}].contracts.${name}`)]),
     ) as UnresolvedChainConfig["contracts"],
     depositEnabled: chain.depositEnabled ?? true,
     disabled: chain.disabled ?? false,
