@@ -10,7 +10,7 @@
  * without a solver key; CHAIN_UNAVAILABLE when a chain of the route has no client or does not answer.
  */
 import { randomBytes } from "node:crypto";
-import { bytesToBigInt, erc20Abi, toHex, type LocalAccount, type PublicClient } from "viem";
+import { bytesToBigInt, erc20Abi, toHex, type Address, type LocalAccount, type PublicClient } from "viem";
 import { signOrder } from "../../core/orderSignature.ts";
 import type { ChainConfig, QuoteSettings } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
@@ -25,6 +25,7 @@ import type { PriceCurve } from "./priceSource.ts";
 import { createPriceSources, type PriceSources } from "./priceSources.ts";
 import { resolveRoute, type Route, type RouteRequest } from "./quoteRoute.ts";
 import { readPermit } from "./permitReads.ts";
+import { readCallOutputs } from "./callOutputs.ts";
 
 /** The chain reads a quote makes. */
 export type QuoteChainClient = Pick<PublicClient, "getGasPrice" | "getBalance" | "readContract" | "getCode" | "getBlock">;
@@ -76,7 +77,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       if (!solver || !solverAddress) throw new ServiceError("SOLVER_NOT_CONFIGURED", "this service has no solver key: it cannot quote");
       const resolved = route(request);
       const log = options.log ?? SILENT_LOG;
-      const [{ originTime, destinationTime, ...reads }, prices, permit, capacity] = await Promise.all([
+      const [{ originTime, destinationTime, ...reads }, prices, permit, capacity, sweepTokens] = await Promise.all([
         readChains(resolved, request, log),
         readPrices(resolved, log),
         request.permit && !resolved.origin.currency.isNative ? readPermit(clients.get(resolved.origin.chain.id)!, resolved, request.user, request.permit, log) : undefined,
@@ -84,6 +85,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
           log.warn({ err: errorFields(cause) }, "quote: inventory read failed");
           throw isFerryError(cause) ? cause : new ServiceError("CHAIN_UNAVAILABLE", "the destination chain did not answer; retry", { cause });
         }),
+        readSweepTokens(resolved, request, log),
       ]);
       // Expiry is checked against chain time (the deposit's block, the destination's latest block), so it
       // is computed on the chains' clocks: a chain running ahead of the wall clock (a busy devnet) must
@@ -100,6 +102,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         requestId: toHex(random()),
         ...(permit && { permit }),
         ...(prices ? { prices } : {}),
+        ...(sweepTokens && { sweepTokens }),
       });
       const shortfall = capacity ? capacityShortfall(capacity, intent.destinationAmount) : null;
       if (shortfall) {
@@ -133,6 +136,21 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       if (cause instanceof ServiceError) throw cause;
       log.warn({ err: errorFields(cause), priceSource: resolved.swap.id }, "quote: price source read failed");
       throw new ServiceError("CHAIN_UNAVAILABLE", "the swap's price source did not answer; retry", { cause });
+    }
+  }
+
+  /** With calls: the tokens they may leave in the Multicaller (./callOutputs.ts), swept to the refund recipient. */
+  async function readSweepTokens(resolved: Route, request: QuoteRequest, log: Logger): Promise<Address[] | undefined> {
+    if (request.calls.length === 0) return undefined;
+    const client = clients.get(resolved.destination.chain.id);
+    if (!client) throw new ServiceError("CHAIN_UNAVAILABLE", "no RPC client for the destination chain");
+    const multicaller = canonicalAddress(resolved.destination.chain.contracts.multicaller);
+    try {
+      return await readCallOutputs(client, { calls: request.calls, destinationCurrency: resolved.destination.currency.address, multicaller });
+    } catch (cause) {
+      if (isFerryError(cause)) throw cause;
+      log.warn({ err: errorFields(cause) }, "quote: reading the calls' tokens failed");
+      throw new ServiceError("CHAIN_UNAVAILABLE", "the destination chain did not answer; retry", { cause });
     }
   }
 
