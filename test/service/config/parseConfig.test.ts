@@ -35,7 +35,7 @@ describe("parseConfig", function () {
   it("applies defaults: 127.0.0.1, rate limits, data dir and deployments dir under the base dir", function () {
     const config = parseConfig({}, {}, "/srv/ferry");
     expect(config.server).to.deep.equal({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, apiKeyCacheSeconds: 5, statusCacheRefreshMs: 250, corsOrigins: ["*"] });
-    expect(config.rateLimits).to.deep.equal({ anonymousPerMinute: 120, apiKeyPerMinute: 1200 });
+    expect(config.rateLimits).to.deep.equal({ anonymousPerMinute: 120, apiKeyPerMinute: 1200, failedPermitsPerUserPerHour: 5 });
     expect(config.database).to.deep.equal({ dataDir: "/srv/ferry/.ferry/data", poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 });
     expect(config.deploymentsDir).to.equal("/srv/ferry/deployments");
     expect(config.chains).to.deep.equal([]);

@@ -226,6 +226,8 @@ export const ConfigFileSchema = Type.Object(
         {
           anonymousPerMinute: Type.Optional(Type.Integer({ minimum: 1 })),
           apiKeyPerMinute: Type.Optional(Type.Integer({ minimum: 1 })),
+          /** POST /execute/permits: failed permit requests (the fill or the deposit would revert) one user may make per hour (per process). */
+          failedPermitsPerUserPerHour: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
         },
         { additionalProperties: false },
       ),
@@ -452,7 +454,7 @@ export type FerryConfig = {
   server: { host: string; port: number; bodyLimitBytes: number; apiKeyCacheSeconds: number; statusCacheRefreshMs: number; corsOrigins: string[] };
   chains: ChainConfig[];
   database: DatabaseSettings;
-  rateLimits: { anonymousPerMinute: number; apiKeyPerMinute: number };
+  rateLimits: { anonymousPerMinute: number; apiKeyPerMinute: number; failedPermitsPerUserPerHour: number };
   deploymentsDir: string;
   quotes: QuoteSettings;
   /** Private keys from the environment; `Secret` prints as `[redacted]`. */
@@ -586,6 +588,8 @@ export const CONFIG_DEFAULTS = {
   /** 4 s per attempt, 2 more rounds over the URLs after 250 ms and 500 ms (jittered), stale beyond 10 blocks. */
   rpc: { timeoutMs: 4_000, retryCount: 2, retryDelayMs: 250, maxHeadLagBlocks: 10 } satisfies RpcSettings,
   anonymousPerMinute: 120,
+  /** Failed permit requests one user may make per hour (each refused before anything is sent). */
+  failedPermitsPerUserPerHour: 5,
   apiKeyPerMinute: 1200,
   /**
    * 5 minutes to deposit, 10 more to fill; 10 bps service fee, no fixed fee. Gas: a native deposit

@@ -352,6 +352,8 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
     rateLimits: {
       anonymousPerMinute: file.rateLimits?.anonymousPerMinute ?? CONFIG_DEFAULTS.anonymousPerMinute,
       apiKeyPerMinute: file.rateLimits?.apiKeyPerMinute ?? CONFIG_DEFAULTS.apiKeyPerMinute,
+      failedPermitsPerUserPerHour:
+        envInteger(env, "FERRY_FAILED_PERMITS_PER_USER_PER_HOUR", { minimum: 1, maximum: 1_000_000 }) ?? file.rateLimits?.failedPermitsPerUserPerHour ?? CONFIG_DEFAULTS.failedPermitsPerUserPerHour,
     },
     deploymentsDir: path(env.FERRY_DEPLOYMENTS_DIR || file.deploymentsDir || CONFIG_DEFAULTS.deploymentsDir),
     quotes: quoteSettings(file.quotes),
