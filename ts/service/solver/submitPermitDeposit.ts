@@ -27,8 +27,9 @@
  * the user signed) count per user: over `failuresPerUserPerHour` in the last hour, POST
  * /execute/permits answers 429 PERMITS_RATE_LIMITED for that user (counted per process). An ERC-20
  * fill is simulated only once the solver allows the receiver to pull that token (the solver approves
- * it once per token, at its first fill); before that the simulation would fail for the solver's own
- * reason, so it is skipped (logged).
+ * it once per token, at its first fill); before that a plain fill is not simulated (it can only fail
+ * for the solver's own reasons; logged) and a fill with destination calls is refused
+ * (PERMIT_FILL_WOULD_FAIL: deposit with the transaction steps instead).
  *
  * The deposit goes through the nonce manager (./nonceManager.ts, purpose `permit-deposit`, subject the
  * requestId): the solver key's nonces are the store's, shared with the fills and payouts of every
@@ -177,8 +178,13 @@ export function createPermitDepositSubmitter(deps: {
     if (intent.destinationCurrency !== ZERO_ADDRESS) {
       const allowance = await dest.publicClient.readContract({ address: intent.destinationCurrency, abi: erc20Abi, functionName: "allowance", args: [solver, receiver] });
       if (allowance < intent.destinationAmount) {
-        log.warn({ requestId: intent.requestId, token: intent.destinationCurrency }, "permit: fill not simulated (the solver has not approved the receiver for this token yet)");
-        return;
+        // A plain fill can only fail for the solver's own reasons; calls are the griefing path, and
+        // they cannot be simulated before the solver's first fill of the token: refused until then.
+        if (!intent.calls?.length) {
+          log.warn({ requestId: intent.requestId, token: intent.destinationCurrency }, "permit: fill not simulated (the solver has not approved the receiver for this token yet)");
+          return;
+        }
+        throw new ServiceError("PERMIT_FILL_WOULD_FAIL", "the fill's destination calls cannot be simulated yet (no fill of this token so far): deposit with the transaction steps (a quote without usePermit)");
       }
     }
     const attestation = fillAttestationOf(intent, receiver);
