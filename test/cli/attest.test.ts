@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { encodeAbiParameters, hashStruct, keccak256, maxUint256, verifyMessage, type Hex } from "viem";
+import { encodeAbiParameters, getAddress, hashStruct, keccak256, maxUint256, verifyMessage, type Hex } from "viem";
 import { loadAttestationVectors } from "../vectors/vectorFiles.ts";
 import { VECTOR_PRIVATE_KEY } from "../vectors/generate.ts";
 import { highSTwin } from "../core/signatureFixtures.ts";
@@ -201,6 +201,30 @@ describe("ferry attest", () => {
         [files["v1-bad-user.json"], "--signature", v1.signature, "--signer", v1.signer],
       ];
       for (const [file, ...extra] of cases) expect(verify(file!, ...extra).status, extra.join(" ")).to.equal(2);
+    });
+
+    it("reads addresses as EIP-55 says: all-uppercase is accepted, a mixed case that is not the checksum is INVALID_ADDRESS (exit 2)", () => {
+      const upper = `0x${v2.signer.slice(2).toUpperCase()}`;
+      const ok = verify(files["v2.json"], "--signature", v2.signature, "--signer", upper, "--now", v2.input.deadline);
+      expect(ok.status, ok.stderr).to.equal(0);
+      const receiverUpper = `0x${v2.input.receiver.slice(2).toUpperCase()}`;
+      const target = verify(files["v2.json"], "--signature", v2.signature, "--signer", v2.signer, "--now", v2.input.deadline, "--chain-id", String(v2.input.destinationChainId), "--receiver", receiverUpper);
+      expect(target.status, target.stderr).to.equal(0);
+      // One character's case flipped: a typo the checksum catches.
+      const flip = (address: string) => {
+        const i = [...address].findIndex((c, j) => j > 1 && /[a-fA-F]/.test(c));
+        const c = address[i]!;
+        return address.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + address.slice(i + 1);
+      };
+      const mixed = getAddress(v2.signer);
+      for (const extra of [
+        ["--signer", flip(mixed)],
+        ["--signer", v2.signer, "--chain-id", String(v2.input.destinationChainId), "--receiver", flip(getAddress(v2.input.receiver))],
+      ]) {
+        const run = verify(files["v2.json"], "--signature", v2.signature, "--now", v2.input.deadline, ...extra);
+        expect(run.status, extra.join(" ")).to.equal(2);
+        expect(errorLine(run)).to.match(/^ferry: INVALID_ADDRESS: /);
+      }
     });
   });
 });

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { maxUint256 } from "viem";
 import type { FerryError } from "../../ts/core/errors.ts";
 import {
+  isEip55Address,
   parseAddress,
   parseAddressWord,
   parseArray,
@@ -64,6 +65,16 @@ describe("inputParsers", () => {
     it("accepts lower-case and valid checksums and returns the checksum", () => {
       expect(parseAddress(CHECKSUMMED.toLowerCase(), "x")).to.equal(CHECKSUMMED);
       expect(parseAddress(CHECKSUMMED, "x")).to.equal(CHECKSUMMED);
+    });
+    it("accepts all-uppercase hex as EIP-55 says (one case carries no checksum)", () => {
+      expect(parseAddress(`0x${CHECKSUMMED.slice(2).toUpperCase()}`, "x")).to.equal(CHECKSUMMED);
+      expect(isEip55Address(`0x${CHECKSUMMED.slice(2).toUpperCase()}`)).to.equal(true);
+      expect(isEip55Address(CHECKSUMMED.toLowerCase())).to.equal(true);
+      expect(isEip55Address(CHECKSUMMED)).to.equal(true);
+      // Mixed case is a checksum and must be the address's own; the prefix is `0x`, never `0X`.
+      expect(isEip55Address(CHECKSUMMED.replace("C51812", "c51812"))).to.equal(false);
+      expect(isEip55Address(`0X${CHECKSUMMED.slice(2).toLowerCase()}`)).to.equal(false);
+      expect(isEip55Address("0x1234")).to.equal(false);
     });
     it("rejects bad checksums, wrong lengths and non-strings with INVALID_ADDRESS", () => {
       const badChecksum = CHECKSUMMED.replace("C51812", "c51812");

@@ -8,7 +8,7 @@
 import { expect } from "chai";
 import { adaptViemWallet, createClient, getClient, LogLevel } from "@relayprotocol/relay-sdk";
 import { configureDynamicChains } from "@relayprotocol/relay-sdk/chain-utils";
-import { erc20Abi, type Address } from "viem";
+import { erc20Abi, getAddress, type Address } from "viem";
 import { depositoryAbi } from "../../ts/abi/Depository.ts";
 import { DESTINATION, ORIGIN, freshRecipient, startE2eDevnet, type E2eDevnet } from "./e2eDevnet.ts";
 
@@ -95,5 +95,69 @@ describe("e2e: app fees reach their recipient (relay-sdk getAppFees / claimAppFe
       args: [app.address, fusd],
     });
     expect(left).to.equal(0n);
+  });
+});
+
+describe("e2e: addresses as EIP-55 says, on every route that takes one", function () {
+  this.timeout(240_000);
+  let devnet: E2eDevnet;
+
+  before(async function () {
+    this.timeout(120_000);
+    devnet = await startE2eDevnet();
+  });
+  after(async () => devnet?.close());
+
+  const upper = (address: string) => `0x${address.slice(2).toUpperCase()}`;
+  /** One hex letter's case flipped in a checksummed address: the typo EIP-55 exists to catch. */
+  const typo = (address: string) => {
+    const checksummed = getAddress(address);
+    const i = [...checksummed].findIndex((c, j) => j > 1 && /[a-fA-F]/.test(c));
+    const c = checksummed[i]!;
+    return checksummed.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + checksummed.slice(i + 1);
+  };
+  const call = async (method: "GET" | "POST", path: string, body?: unknown) => {
+    const response = await fetch(`${devnet.file.apiUrl}${path}`, {
+      method,
+      ...(body !== undefined && { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as { errorCode?: string; message?: string } };
+  };
+  const quoteBody = (user: string, extra: Record<string, unknown> = {}) => ({
+    user,
+    originChainId: ORIGIN,
+    destinationChainId: DESTINATION,
+    originCurrency: devnet.origin.file.contracts.stablecoin!,
+    destinationCurrency: devnet.destination.file.contracts.stablecoin!,
+    amount: "10000000",
+    tradeType: "EXACT_INPUT",
+    ...extra,
+  });
+
+  it("accepts all-uppercase and all-lowercase addresses, and refuses a mistyped mixed case with INVALID_ADDRESS everywhere", async () => {
+    const wallet = devnet.users[3]!.address;
+    const fusd = devnet.origin.file.contracts.stablecoin!;
+    const claim = (recipient: string, currency: string = fusd) => ({ chainId: ORIGIN, currency, recipient });
+    // Accepted: one case carries no checksum.
+    for (const address of [upper(wallet), wallet.toLowerCase(), getAddress(wallet)]) {
+      expect((await call("GET", `/app-fees/${address}/balances`)).status, address).to.equal(200);
+      expect((await call("POST", "/quote/v2", quoteBody(address, { recipient: address, refundTo: address }))).status, address).to.equal(200);
+      expect((await call("GET", `/requests/v2?user=${address}`)).status, address).to.equal(200);
+      // Nothing to claim, but the addresses were read.
+      expect((await call("POST", `/app-fees/${address}/claim`, claim(address, upper(fusd)))).body.errorCode, address).to.equal("NOTHING_TO_CLAIM");
+    }
+    // Refused, the same code on every route: a mixed case that is not the address's checksum.
+    const bad = typo(wallet);
+    const refusals: [string, { status: number; body: { errorCode?: string } }][] = [
+      ["balances wallet", await call("GET", `/app-fees/${bad}/balances`)],
+      ["claim wallet", await call("POST", `/app-fees/${bad}/claim`, claim(wallet))],
+      ["claim recipient", await call("POST", `/app-fees/${wallet}/claim`, claim(bad))],
+      ["claim currency", await call("POST", `/app-fees/${wallet}/claim`, claim(wallet, typo(fusd)))],
+      ["quote user", await call("POST", "/quote/v2", quoteBody(bad))],
+      ["quote recipient", await call("POST", "/quote/v2", quoteBody(wallet, { recipient: bad }))],
+      ["quote app fee recipient", await call("POST", "/quote/v2", quoteBody(wallet, { appFees: [{ recipient: bad, fee: "10" }] }))],
+      ["requests user", await call("GET", `/requests/v2?user=${bad}`)],
+    ];
+    for (const [what, response] of refusals) expect([what, response.status, response.body.errorCode]).to.deep.equal([what, 400, "INVALID_ADDRESS"]);
   });
 });

@@ -9,6 +9,7 @@
  */
 import { expect } from "chai";
 import { encodeFunctionData, erc20Abi, parseAbi, type Address } from "viem";
+import { multicallerAbi } from "../../ts/abi/Multicaller.ts";
 import type { Quote } from "../../ts/client/apiTypes.ts";
 import { callsRequestId } from "../../ts/core/destinationCalls.ts";
 import { waitForRequest } from "../../ts/client/waitForRequest.ts";
@@ -60,7 +61,8 @@ describe("e2e: destination calls and gas top-up", function () {
     const quote = await callQuote(user.address, amount, vaultCalls(deposit, user.address));
     const requestId = quote.steps.at(-1)!.requestId as `0x${string}`;
     const calls = vaultCalls(deposit, user.address).map((c) => ({ to: c.to.toLowerCase() as Address, data: c.data, value: 0n }));
-    expect(requestId).to.equal(callsRequestId(quote.protocol.v2.orderId as `0x${string}`, calls, [fusd.toLowerCase() as Address]));
+    // The sweep list: the output currency, then every token the calls name (the vault's shares).
+    expect(requestId).to.equal(callsRequestId(quote.protocol.v2.orderId as `0x${string}`, calls, [fusd.toLowerCase() as Address, vault.toLowerCase() as Address]));
     expect(quote.protocol.v2.orderData.output.calls).to.have.length(2);
     expect(quote.details.operation).to.equal("bridge");
 
@@ -72,6 +74,25 @@ describe("e2e: destination calls and gas top-up", function () {
     expect((await fusdOf("destination", user.address)) - before).to.equal(amount - deposit);
     const multicaller = devnet.destination.file.contracts.multicaller!;
     expect(await fusdOf("destination", multicaller)).to.equal(0n);
+  });
+
+  it("vault shares the calls leave in the Multicaller go to the refund recipient; nobody else can sweep them", async () => {
+    // The attack: calls that deposit into the vault for the Multicaller itself leave the shares
+    // there, and the Multicaller runs anyone's calls: a stranger sweeps the shares to itself.
+    const user = devnet.users[1]!;
+    const stranger = devnet.destination.wallet(devnet.users[5]!);
+    const multicaller = devnet.destination.file.contracts.multicaller!;
+    const amount = 50_000_000n;
+    const quote = await callQuote(user.address, amount, vaultCalls(amount, multicaller));
+    const result = await devnet.client.executeQuote({ quote, walletClient: devnet.origin.wallet(user), pollIntervalMs: 200, timeoutMs: 120_000 });
+    expect(result.status.status).to.equal("success");
+    const sharesOf = (owner: Address) => devnet.destination.publicClient.readContract({ address: vault, abi: VAULT_ABI, functionName: "balanceOf", args: [owner] });
+    expect(await sharesOf(multicaller), "no shares left in the Multicaller").to.equal(0n);
+    const userShares = await sharesOf(user.address);
+    expect((await devnet.destination.publicClient.readContract({ address: vault, abi: VAULT_ABI, functionName: "convertToAssets", args: [userShares] })) >= amount, "the user holds the shares").to.equal(true);
+    const hash = await stranger.writeContract({ address: multicaller, abi: multicallerAbi, functionName: "multicall", args: [[], stranger.account.address, [vault]] });
+    await devnet.destination.publicClient.waitForTransactionReceipt({ hash });
+    expect(await sharesOf(stranger.account.address), "the stranger took nothing").to.equal(0n);
   });
 
   it("a reverting call ends in refund with EXECUTION_REVERTED and the decoded revert", async () => {

@@ -14,7 +14,7 @@ import { expect } from "chai";
 import { Ajv } from "ajv";
 import { adaptViemWallet, createClient, getClient, LogLevel } from "@relayprotocol/relay-sdk";
 import { configureDynamicChains } from "@relayprotocol/relay-sdk/chain-utils";
-import { erc20Abi, maxUint256, parseSignature, type Address, type Hex } from "viem";
+import { encodeFunctionData, erc20Abi, maxUint256, parseSignature, type Address, type Hex } from "viem";
 import { depositoryAbi } from "../../ts/abi/Depository.ts";
 import { mockStablecoinAbi } from "../../ts/abi/MockStablecoin.ts";
 import { PERMIT2_ADDRESS } from "../../ts/core/permitDeposit.ts";
@@ -236,6 +236,69 @@ describe("e2e: signature-authorised fUSD deposits (usePermit: EIP-2612, Permit2)
       await devnet.origin.publicClient.request({ method: "evm_mine", params: [] } as never);
     }
     await waitSuccess(requestId);
+  });
+
+  describe("griefing: a permit whose fill must fail", () => {
+    /** What the service's accounts (solver, attester, allocator) hold in native on both chains: what it spends on gas. */
+    const operatorNative = async () => {
+      let total = 0n;
+      for (const role of ["solver", "attester", "allocator"] as const) {
+        const address = devnet.account(role).address;
+        total += (await devnet.origin.publicClient.getBalance({ address })) + (await devnet.destination.publicClient.getBalance({ address }));
+      }
+      return total;
+    };
+    /** A destination call that always reverts: the Multicaller transfers far more fUSD than it ever holds. */
+    const revertingCall = (to: Address) => ({
+      to: devnet.destination.file.contracts.stablecoin!,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to, 10n ** 30n] }),
+      value: "0",
+    });
+    const settle = async (requestId: Hex) => {
+      for (let i = 0; i < 600; i++) {
+        const status = await devnet.client.getStatus(requestId);
+        if (["refund", "failure", "success"].includes(status.status) && (status.status !== "failure" || i > 50)) return status.status;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return (await devnet.client.getStatus(requestId)).status;
+    };
+
+    it("the attack costs the operator nothing: the fill is simulated first and the permit refused (4xx), nothing is sent", async () => {
+      const attacker = devnet.users[5]!;
+      const wallet = devnet.origin.wallet(attacker);
+      const operatorBefore = await operatorNative();
+      const attackerEthBefore = await devnet.origin.publicClient.getBalance({ address: attacker.address });
+      const fusdBefore = await fusdOf(attacker.address);
+      const quote = await quotePermit(attacker.address, attacker.address, 10_000_000n, { txs: [revertingCall(attacker.address)] });
+      const posted = await post(quote, await sign(wallet, authorize(quote).items[0]!.data.sign!));
+      if (posted.status === 200) await settle(authorize(quote).requestId); // today: deposit, cancel, refund
+      const operatorSpent = operatorBefore - (await operatorNative());
+      const attackerSpent = attackerEthBefore - (await devnet.origin.publicClient.getBalance({ address: attacker.address }));
+      console.log(`      operator spent ${operatorSpent} wei of gas, the attacker ${attackerSpent} (post: ${posted.status} ${posted.body.errorCode ?? posted.body.message})`);
+      expect([posted.status, posted.body.errorCode]).to.deep.equal([400, "PERMIT_FILL_WOULD_FAIL"]);
+      expect(operatorSpent, "the operator paid no gas").to.equal(0n);
+      expect(attackerSpent).to.equal(0n);
+      expect(await fusdOf(attacker.address), "nothing was taken from the user either").to.equal(fusdBefore);
+    });
+
+    it("failed permit requests of one user are rate-limited (429 PERMITS_RATE_LIMITED); another user is not", async () => {
+      const attacker = devnet.users[5]!;
+      const wallet = devnet.origin.wallet(attacker);
+      const quote = await quotePermit(attacker.address, attacker.address, 10_000_000n, { txs: [revertingCall(attacker.address)] });
+      const signature = await sign(wallet, authorize(quote).items[0]!.data.sign!);
+      const codes: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const posted = await post(quote, signature);
+        codes.push(`${posted.status} ${posted.body.errorCode}`);
+      }
+      // The test above already counted one failure of this user (default: 5 per hour).
+      expect(codes.slice(0, 4)).to.deep.equal(Array(4).fill("400 PERMIT_FILL_WOULD_FAIL"));
+      expect(codes.slice(4)).to.deep.equal(Array(2).fill("429 PERMITS_RATE_LIMITED"));
+      const other = devnet.users[3]!;
+      const otherQuote = await quotePermit(other.address, other.address, 1_000_000n, { txs: [revertingCall(other.address)] });
+      const otherPost = await post(otherQuote, await sign(devnet.origin.wallet(other), authorize(otherQuote).items[0]!.data.sign!));
+      expect([otherPost.status, otherPost.body.errorCode]).to.deep.equal([400, "PERMIT_FILL_WOULD_FAIL"]);
+    });
   });
 
   it("refuses (4xx) a permit for another spender, amount or token, a Permit2 signature for another order, and an expired quote", async () => {

@@ -107,7 +107,7 @@ export async function startFaultService(args: {
   const confirmations = args.confirmations ?? { origin: 3, destination: 2 };
   const config: FerryConfig = {
     ...base,
-    rateLimits: { anonymousPerMinute: 1_000_000, apiKeyPerMinute: 1_000_000 },
+    rateLimits: { anonymousPerMinute: 1_000_000, apiKeyPerMinute: 1_000_000, failedPermitsPerUserPerHour: 1_000_000 },
     webhooks: { ...base.webhooks, baseDelayMs: 200, maxDelayMs: 2_000, pollIntervalMs: 50, timeoutMs: 2_000, leaseMs: 10_000 },
     chains: base.chains.map((c) => {
       const origin = c.id === chains.origin.chainId;

@@ -3,7 +3,7 @@
  * the hashing code takes. Each one either returns a canonical value or throws a typed error that
  * names the field, so a bad field never reaches an encoder.
  */
-import { getAddress, isAddress, type Address, type Hex } from "viem";
+import { checksumAddress, getAddress, type Address, type Hex } from "viem";
 import { InvalidAddressError, InvalidInputError } from "./errors.ts";
 
 const HEX_RE = /^0x(?:[0-9a-fA-F]{2})*$/;
@@ -35,10 +35,29 @@ export function parseBytes32(value: unknown, path: string): Hex {
   return value.toLowerCase() as Hex;
 }
 
-/** A 20-byte EVM address (INVALID_ADDRESS; INVALID_INPUT when missing); mixed case must be a valid EIP-55 checksum. Returned checksummed. */
+const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * Whether `value` is an EVM address as EIP-55 reads one: `0x` and 40 hex digits, all in one case (no
+ * checksum: all-lowercase and all-uppercase are both valid) or in mixed case that is exactly the
+ * address's checksum — a mixed case that is not is most likely a typo, and funds sent to it would be
+ * lost. (viem's `isAddress(value, {strict: true})` refuses all-uppercase hex, which EIP-55 accepts.)
+ * The one address rule of the CLI, the API and ts/core.
+ */
+export function isEip55Address(value: string): boolean {
+  if (!ADDRESS_RE.test(value)) return false;
+  const hex = value.slice(2);
+  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true;
+  return checksumAddress(value.toLowerCase() as Address) === value;
+}
+
+/**
+ * A 20-byte EVM address (INVALID_ADDRESS; INVALID_INPUT when missing) as `isEip55Address` reads it:
+ * one case, or mixed case that is its EIP-55 checksum. Returned checksummed.
+ */
 export function parseAddress(value: unknown, path: string): Address {
   if (value === undefined) throw new InvalidInputError("required", { path });
-  if (typeof value !== "string" || !isAddress(value, { strict: true })) throw new InvalidAddressError(value, { path });
+  if (typeof value !== "string" || !isEip55Address(value)) throw new InvalidAddressError(value, { path });
   return getAddress(value);
 }
 

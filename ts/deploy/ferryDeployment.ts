@@ -8,7 +8,6 @@
 import {
   BaseError,
   getAddress,
-  isAddress,
   isAddressEqual,
   keccak256,
   parseAbi,
@@ -23,6 +22,7 @@ import {
   type WalletClient,
 } from "viem";
 import { InvalidInputError } from "../core/errors.ts";
+import { parseAddress } from "../core/inputParsers.ts";
 import { COMPILER_SETTINGS, VIA_IR_SOURCES, solcVersionOfBuild } from "./compilerSettings.ts";
 import { AllocatorChangeDelayedError, DeployerNotOwnerError, DeploymentConflictError, DeploymentFailedError } from "./deployErrors.ts";
 import { ENTRY_POINT_PROBES, entryPointRecord, entryPointVerdict, type EntryPointProbe } from "./entryPoints.ts";
@@ -322,9 +322,9 @@ export function compilerRecord(plan: FerryPlan): CompilerRecord {
 
 function normalizeOptions(options: FerryDeployOptions, deployer: Address): Required<FerryDeployOptions> {
   const address = (value: Address, path: string): Address => {
-    if (!isAddress(value, { strict: false })) throw new InvalidInputError(`not an address: ${value}`, { path });
-    if (isAddressEqual(value, zeroAddress)) throw new InvalidInputError("may not be the zero address", { path });
-    return getAddress(value);
+    const parsed = parseAddress(value, path);
+    if (isAddressEqual(parsed, zeroAddress)) throw new InvalidInputError("may not be the zero address", { path });
+    return parsed;
   };
   const salt = options.salt ?? DEFAULT_FERRY_SALT;
   if (!/^0x[0-9a-fA-F]{64}$/.test(salt)) throw new InvalidInputError(`not 32 bytes of hex: ${salt}`, { path: "salt" });

@@ -93,7 +93,16 @@ export async function startServer(options: {
       accounts,
       chainClients: clients,
       transactionIndexer: createTransactionIndexer({ store, clients, chains: config.chains }),
-      permitSubmitter: createPermitDepositSubmitter({ store, clients, chains: config.chains, allocator: accounts.allocator, transactions, maxGas: BigInt(config.solver.maxGasPerTransaction) }),
+      permitSubmitter: createPermitDepositSubmitter({
+        store,
+        clients,
+        chains: config.chains,
+        allocator: accounts.allocator,
+        attester: accounts.attester,
+        transactions,
+        maxGas: BigInt(config.solver.maxGasPerTransaction),
+        failuresPerUserPerHour: config.rateLimits.failedPermitsPerUserPerHour,
+      }),
       ...options.deps,
       store,
     };

@@ -35,7 +35,7 @@ describe("parseConfig", function () {
   it("applies defaults: 127.0.0.1, rate limits, data dir and deployments dir under the base dir", function () {
     const config = parseConfig({}, {}, "/srv/ferry");
     expect(config.server).to.deep.equal({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, apiKeyCacheSeconds: 5, statusCacheRefreshMs: 250, corsOrigins: ["*"] });
-    expect(config.rateLimits).to.deep.equal({ anonymousPerMinute: 120, apiKeyPerMinute: 1200 });
+    expect(config.rateLimits).to.deep.equal({ anonymousPerMinute: 120, apiKeyPerMinute: 1200, failedPermitsPerUserPerHour: 5 });
     expect(config.database).to.deep.equal({ dataDir: "/srv/ferry/.ferry/data", poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 });
     expect(config.deploymentsDir).to.equal("/srv/ferry/deployments");
     expect(config.chains).to.deep.equal([]);
@@ -64,6 +64,7 @@ describe("parseConfig", function () {
       maxGasPerTransaction: 500_000,
       fillDeadlineMarginSeconds: 30,
       strayRefundMinimumUsd: "1",
+      strayRefundGasFactor: 2,
     });
     expect(config.log).to.deep.equal({ level: "info" });
   });
@@ -184,6 +185,7 @@ describe("parseConfig", function () {
       maxGasPerTransaction: 500_000,
       fillDeadlineMarginSeconds: 30,
       strayRefundMinimumUsd: "1",
+      strayRefundGasFactor: 2,
     };
     expect(fromFile.solver).to.deep.equal({ enabled: false, pollIntervalMs: 250, ...safety });
     expect(fromFile.webhooks.enabled).to.equal(false);
@@ -214,10 +216,11 @@ describe("parseConfig", function () {
   });
 
   it("parseConfig_solverSafetySettings_fromTheFileThenTheEnvironment", function () {
-    const file = { solver: { maxGasPerTransaction: 400_000, fillDeadlineMarginSeconds: 60, strayRefundMinimumUsd: "2.5" } };
-    expect(parseConfig(file, {}, "/").solver).to.include({ maxGasPerTransaction: 400_000, fillDeadlineMarginSeconds: 60, strayRefundMinimumUsd: "2.5" });
-    const env = { FERRY_SOLVER_MAX_GAS: "300000", FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS: "0", FERRY_STRAY_REFUND_MINIMUM_USD: "0.25" };
-    expect(parseConfig(file, env, "/").solver).to.include({ maxGasPerTransaction: 300_000, fillDeadlineMarginSeconds: 0, strayRefundMinimumUsd: "0.25" });
+    const file = { solver: { maxGasPerTransaction: 400_000, fillDeadlineMarginSeconds: 60, strayRefundMinimumUsd: "2.5", strayRefundGasFactor: 3 } };
+    expect(parseConfig(file, {}, "/").solver).to.include({ maxGasPerTransaction: 400_000, fillDeadlineMarginSeconds: 60, strayRefundMinimumUsd: "2.5", strayRefundGasFactor: 3 });
+    const env = { FERRY_SOLVER_MAX_GAS: "300000", FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS: "0", FERRY_STRAY_REFUND_MINIMUM_USD: "0.25", FERRY_STRAY_REFUND_GAS_FACTOR: "1.5" };
+    expect(parseConfig(file, env, "/").solver).to.include({ maxGasPerTransaction: 300_000, fillDeadlineMarginSeconds: 0, strayRefundMinimumUsd: "0.25", strayRefundGasFactor: 1.5 });
+    expect(() => parseConfig(file, { FERRY_STRAY_REFUND_GAS_FACTOR: "0.5" }, "/")).to.throw(/FERRY_STRAY_REFUND_GAS_FACTOR/);
   });
 
   it("reads private keys from the env names in keyEnv only, and derives their addresses", function () {

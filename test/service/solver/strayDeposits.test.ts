@@ -3,7 +3,7 @@
 // their depositor through Depository.execute; re-indexing, restarts and concurrent loops pay nothing
 // twice; the Depository's replay guard rejects a second execution of the same refund.
 import { expect } from "chai";
-import { erc20Abi, parseEther, parseUnits, zeroAddress, type Address, type Hex } from "viem";
+import { erc20Abi, parseEther, parseUnits, toHex, zeroAddress, type Address, type Hex } from "viem";
 import { depositoryAbi } from "../../../ts/abi/Depository.ts";
 import { signPayoutRequest } from "../../../ts/core/payoutRequest.ts";
 import { payoutNonce, payoutRequestOf } from "../../../ts/service/solver/payoutPlan.ts";
@@ -297,6 +297,33 @@ describe("solver stray deposits", function () {
     expect(await env.origin.publicClient.getTransactionCount({ address: env.solver })).to.equal(nonceBefore + 1);
     await expectRefunded(refundedAt, at, NATIVE, threshold);
     expect(await tokenBalance(env.origin, NATIVE, atDepositor)).to.equal(threshold);
+  });
+
+  it("griefing_aStrayAboveOneDollarButWorthLessThanItsRefundsGas_atAHighGasPrice_isIgnoredAndNothingIsSent", async () => {
+    // The attack: at a high gas price, a stray just above the flat $1 threshold makes the operator pay
+    // a refund that costs far more gas than the stray is worth (here ~$20 of gas for $1.01).
+    const chain = env.origin.publicClient;
+    const baseFee = async () => (await chain.getBlock({ blockTag: "latest" })).baseFeePerGas!;
+    const before = await baseFee();
+    const setBaseFee = async (fee: bigint) => {
+      await chain.request({ method: "hardhat_setNextBlockBaseFeePerGas", params: [toHex(fee)] } as never);
+      await chain.request({ method: "evm_mine", params: [] } as never);
+    };
+    await setBaseFee(100_000_000_000n); // 100 gwei
+    try {
+      const dollar = (10n ** 18n + 2999n) / 3000n; // $1 of ETH at the devnet's $3000
+      const amount = (dollar * 101n) / 100n;
+      const depositor = freshAddress();
+      const key = await depositFor({ orderId: freshId(), depositor, amount });
+      const solver = newSolver();
+      const nonceBefore = await chain.getTransactionCount({ address: env.solver });
+      const stray = await tickUntilStray(solver, key, (s) => s.state !== "pending" || s.refund !== null);
+      expect(stray).to.include({ state: "ignored", ignoredReason: "AMOUNT_TOO_LOW_TO_REFUND", refund: null });
+      expect(await chain.getTransactionCount({ address: env.solver }), "the operator sent nothing").to.equal(nonceBefore);
+      expect(await tokenBalance(env.origin, NATIVE, depositor)).to.equal(0n);
+    } finally {
+      await setBaseFee(before);
+    }
   });
 
   it("policy_unknownTokenOrZeroAmount_isIgnoredWithAReasonAndNothingIsSent", async () => {

@@ -4,7 +4,7 @@ import { zeroAddress, type Address, type Hex } from "viem";
 import { payoutRequestHash } from "../../../ts/core/payoutRequest.ts";
 import type { ChainConfig } from "../../../ts/service/config/configSchema.ts";
 import { PAYOUT_TTL_SECONDS, payoutNonce } from "../../../ts/service/solver/payoutPlan.ts";
-import { planStrayRefund, strayIgnoredReason, strayRefundNonce, type StrayDepositFacts } from "../../../ts/service/solver/strayRefundPlan.ts";
+import { planStrayRefund, strayBelowRefundGas, strayIgnoredReason, strayRefundNonce, type StrayDepositFacts } from "../../../ts/service/solver/strayRefundPlan.ts";
 
 const txHash = `0x${"ab".repeat(32)}` as Hex;
 // Stray records are decoded canonical (lowercase); the configured token may be written in any case.
@@ -55,6 +55,27 @@ describe("strayRefundPlan", () => {
     // The currency's own threshold wins over the USD default.
     expect(strayIgnoredReason({ ...stray, token: stablecoin, amount: 249_999n }, priced, "1")).to.equal("AMOUNT_TOO_LOW_TO_REFUND");
     expect(strayIgnoredReason({ ...stray, token: stablecoin, amount: 250_000n }, priced, "1")).to.equal(null);
+  });
+
+  it("strayBelowRefundGas_comparesTheAmountWithFactorTimesTheRefundsGasCost_convertedIntoTheToken", () => {
+    const priced = {
+      ...chain,
+      nativeCurrency: { symbol: "ETH", decimals: 18, usdPrice: "3000" },
+      erc20Currencies: [{ address: stablecoin, symbol: "fUSD", decimals: 6, usdPrice: "1" }],
+    } as unknown as ChainConfig;
+    const cost = 10n ** 15n; // 0.001 ETH of gas = $3
+    expect(strayBelowRefundGas({ token: zeroAddress, amount: 2n * cost - 1n }, priced, cost, 2)).to.equal(true);
+    expect(strayBelowRefundGas({ token: zeroAddress, amount: 2n * cost }, priced, cost, 2)).to.equal(false);
+    expect(strayBelowRefundGas({ token: zeroAddress, amount: (3n * cost) / 2n }, priced, cost, 1.5)).to.equal(false);
+    // $3 of gas × 2 = 6 fUSD.
+    expect(strayBelowRefundGas({ token: stablecoin, amount: 5_999_999n }, priced, cost, 2)).to.equal(true);
+    expect(strayBelowRefundGas({ token: stablecoin, amount: 6_000_000n }, priced, cost, 2)).to.equal(false);
+    // Unpriced ERC-20: below unless the operator set its own threshold; native needs no price.
+    const unpriced = { ...chain, nativeCurrency: { symbol: "ETH", decimals: 18 }, erc20Currencies: [{ address: stablecoin, symbol: "fUSD", decimals: 6 }] } as unknown as ChainConfig;
+    expect(strayBelowRefundGas({ token: stablecoin, amount: 10n ** 12n }, unpriced, cost, 2)).to.equal(true);
+    const explicit = { ...unpriced, erc20Currencies: [{ address: stablecoin, symbol: "fUSD", decimals: 6, strayRefundMinimum: "5" }] } as unknown as ChainConfig;
+    expect(strayBelowRefundGas({ token: stablecoin, amount: 5n }, explicit, cost, 2)).to.equal(false);
+    expect(strayBelowRefundGas({ token: zeroAddress, amount: 2n * cost }, unpriced, cost, 2)).to.equal(false);
   });
 
   it("planStrayRefund_returnsTheWholeAmountToTheDepositor_withAStoredExpiration", () => {

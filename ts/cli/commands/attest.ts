@@ -116,14 +116,14 @@ async function verify(args: readonly string[], io: CliIo, globals: GlobalFlags):
   const signerFlags = (parsed.values.signer as string[] | undefined) ?? [];
   if (signerFlags.length === 0) throw new UsageError("missing --signer");
   // Bad input is exit 2; only the verification itself decides between 0 and 1.
-  const signers = signerFlags.flatMap((value) => value.split(",")).map((value) => parseAddress(value.toLowerCase(), "--signer"));
+  const signers = signerFlags.flatMap((value) => value.split(",")).map((value) => parseAddress(value, "--signer"));
   const now = integerFlag(parsed, "now") ?? io.now();
   const chainIdFlag = parsed.values["chain-id"] as string | undefined;
   const receiverFlag = parsed.values.receiver as string | undefined;
   if ((chainIdFlag === undefined) !== (receiverFlag === undefined)) throw new UsageError("--chain-id and --receiver go together");
   if (chainIdFlag !== undefined && format !== "v2") throw new UsageError("--chain-id and --receiver apply to --format v2 only");
   if (chainIdFlag !== undefined && !/^[0-9]{1,78}$/.test(chainIdFlag)) throw new UsageError("--chain-id must be a non-negative integer");
-  const target = chainIdFlag === undefined ? undefined : { chainId: BigInt(chainIdFlag), receiver: parseAddress(receiverFlag!.toLowerCase(), "--receiver") };
+  const target = chainIdFlag === undefined ? undefined : { chainId: BigInt(chainIdFlag), receiver: parseAddress(receiverFlag!, "--receiver") };
   const attestation = normalizeAttestation(format, await attestationInput(io, parsed.positionals[0]!, format));
 
   // Where the fill goes first: a mismatch there is the cause whatever the signature says.

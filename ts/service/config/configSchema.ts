@@ -260,6 +260,8 @@ export const ConfigFileSchema = Type.Object(
         {
           anonymousPerMinute: Type.Optional(Type.Integer({ minimum: 1 })),
           apiKeyPerMinute: Type.Optional(Type.Integer({ minimum: 1 })),
+          /** POST /execute/permits: failed permit requests (the fill or the deposit would revert) one user may make per hour (per process). */
+          failedPermitsPerUserPerHour: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
         },
         { additionalProperties: false },
       ),
@@ -382,6 +384,12 @@ export const ConfigFileSchema = Type.Object(
            * strayRefundMinimum of its own. FERRY_STRAY_REFUND_MINIMUM_USD.
            */
           strayRefundMinimumUsd: Type.Optional(UsdAmount),
+          /**
+           * A stray deposit is refunded automatically only when it is worth at least this many times its
+           * refund's gas cost at the current gas price (and at least the USD threshold above), so that a
+           * stray always costs its sender more than its refund costs the operator. FERRY_STRAY_REFUND_GAS_FACTOR.
+           */
+          strayRefundGasFactor: Type.Optional(Type.Number({ minimum: 1, maximum: 1000, multipleOf: 0.01 })),
         },
         { additionalProperties: false },
       ),
@@ -495,7 +503,7 @@ export type FerryConfig = {
   server: { host: string; port: number; bodyLimitBytes: number; apiKeyCacheSeconds: number; statusCacheRefreshMs: number; corsOrigins: string[] };
   chains: ChainConfig[];
   database: DatabaseSettings;
-  rateLimits: { anonymousPerMinute: number; apiKeyPerMinute: number };
+  rateLimits: { anonymousPerMinute: number; apiKeyPerMinute: number; failedPermitsPerUserPerHour: number };
   deploymentsDir: string;
   quotes: QuoteSettings;
   /** Private keys from the environment; `Secret` prints as `[redacted]`. */
@@ -542,6 +550,8 @@ export type SolverSettings = {
   fillDeadlineMarginSeconds: number;
   /** USD below which a stray deposit is not refunded automatically (currencies with a usdPrice and no strayRefundMinimum). */
   strayRefundMinimumUsd: string;
+  /** A stray deposit worth less than this many times its refund's gas cost (at the current gas price) is not refunded automatically. */
+  strayRefundGasFactor: number;
 };
 
 /** The service log, defaults applied (CONFIG_DEFAULTS.log). */
@@ -631,6 +641,8 @@ export const CONFIG_DEFAULTS = {
   /** 4 s per attempt, 2 more rounds over the URLs after 250 ms and 500 ms (jittered), stale beyond 10 blocks. */
   rpc: { timeoutMs: 4_000, retryCount: 2, retryDelayMs: 250, maxHeadLagBlocks: 10 } satisfies RpcSettings,
   anonymousPerMinute: 120,
+  /** Failed permit requests one user may make per hour (each refused before anything is sent). */
+  failedPermitsPerUserPerHour: 5,
   apiKeyPerMinute: 1200,
   /**
    * 5 minutes to deposit, 10 more to fill; 10 bps service fee, no fixed fee. Gas: a native deposit
@@ -696,7 +708,8 @@ export const CONFIG_DEFAULTS = {
    * a transaction unmined for 30 s is replaced with higher fees. Gas cap 500,000 per transaction: a
    * fill measures 69–81k, a payout's execute ~66k plus at most ~145k per payee that burns its
    * 50k/100k allowance (bench:gas), an approve ~46k. No fill within 30 s of its deadline. Strays
-   * under $1 are not refunded automatically.
+   * under $1, or under twice their refund's gas cost at the current gas price, are not refunded
+   * automatically.
    */
   solver: {
     enabled: true,
@@ -709,6 +722,7 @@ export const CONFIG_DEFAULTS = {
     maxGasPerTransaction: 500_000,
     fillDeadlineMarginSeconds: 30,
     strayRefundMinimumUsd: "1",
+    strayRefundGasFactor: 2,
   } satisfies SolverSettings,
   /**
    * A solver transaction may cost at most 0.05 of the chain's native unit (max fee × gas limit), unless

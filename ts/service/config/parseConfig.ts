@@ -5,7 +5,8 @@
  *
  * Environment overrides: FERRY_HOST, FERRY_PORT, DATABASE_URL, FERRY_DATA_DIR, FERRY_DEPLOYMENTS_DIR,
  * FERRY_SOLVER (on|off), FERRY_SOLVER_POLL_MS, FERRY_SOLVER_CONCURRENCY, FERRY_SOLVER_MAX_GAS,
- * FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS, FERRY_STRAY_REFUND_MINIMUM_USD, FERRY_PRICE_BAND_BPS, FERRY_TOPUP_GAS_MAX_USD, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL,
+ * FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS, FERRY_STRAY_REFUND_MINIMUM_USD, FERRY_STRAY_REFUND_GAS_FACTOR, FERRY_PRICE_BAND_BPS, FERRY_TOPUP_GAS_MAX_USD,
+ * FERRY_FAILED_PERMITS_PER_USER_PER_HOUR, FERRY_WEBHOOKS (on|off), FERRY_LOG_LEVEL,
  * FERRY_ADMIN_TOKEN, FERRY_RPC_URLS_<chainId> (comma-separated, that chain's rpcUrls), FERRY_RPC_TIMEOUT_MS and
  * FERRY_RPC_RETRY_COUNT (every chain), FERRY_DB_POOL_SIZE, FERRY_DB_CONNECT_TIMEOUT_MS, FERRY_DB_STATEMENT_TIMEOUT_MS,
  * FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS; an empty
@@ -15,6 +16,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { Value } from "typebox/value";
 import { getAddress, type Address } from "viem";
+import { isEip55Address } from "../../core/inputParsers.ts";
 import { privateKeyToAddress } from "viem/accounts";
 import type { DeploymentRecord } from "../../deploy/deploymentRecord.ts";
 import { ConfigInvalidError } from "./configErrors.ts";
@@ -120,6 +122,15 @@ function envUsd(env: Env, name: string): string | undefined {
   return raw;
 }
 
+/** A multiplier from the environment: 1 to 1000 with at most 2 decimals; undefined when unset or empty. */
+function envFactor(env: Env, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const value = Number(raw);
+  if (!/^[0-9]{1,4}(\.[0-9]{1,2})?$/.test(raw) || value < 1 || value > 1000) throw new ConfigInvalidError(name, "must be a number from 1 to 1000 with at most 2 decimals");
+  return value;
+}
+
 function solverSettings(file: ConfigFile["solver"], env: Env): SolverSettings {
   const defaults = CONFIG_DEFAULTS.solver;
   const settings: SolverSettings = {
@@ -134,6 +145,7 @@ function solverSettings(file: ConfigFile["solver"], env: Env): SolverSettings {
     fillDeadlineMarginSeconds:
       envInteger(env, "FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS", SOLVER_DEADLINE_MARGIN_RANGE) ?? file?.fillDeadlineMarginSeconds ?? defaults.fillDeadlineMarginSeconds,
     strayRefundMinimumUsd: envUsd(env, "FERRY_STRAY_REFUND_MINIMUM_USD") ?? file?.strayRefundMinimumUsd ?? defaults.strayRefundMinimumUsd,
+    strayRefundGasFactor: envFactor(env, "FERRY_STRAY_REFUND_GAS_FACTOR") ?? file?.strayRefundGasFactor ?? defaults.strayRefundGasFactor,
   };
   // A step must stop starting transactions while its lease certainly still runs.
   if (settings.stepTimeoutMs >= settings.leaseMs) throw new ConfigInvalidError("solver.stepTimeoutMs", "must be less than solver.leaseMs");
@@ -181,8 +193,14 @@ function readKeys(env: Env, keyEnv: ConfigFile["keyEnv"]): Pick<FerryConfig, "ke
   return { keys, accounts };
 }
 
-function checksum(address: string | undefined): Address | undefined {
-  return address === undefined ? undefined : getAddress(address);
+function checksum(address: string | undefined, path = "address"): Address | undefined {
+  return address === undefined ? undefined : configAddress(address, path);
+}
+
+/** A configured address by ts/core's one rule (one case, or mixed case that is its EIP-55 checksum), checksummed. */
+function configAddress(address: string, path: string): Address {
+  if (!isEip55Address(address)) throw new ConfigInvalidError(path, "has a mixed-case EIP-55 checksum that does not match: check it for a typo");
+  return getAddress(address);
 }
 
 /**
@@ -230,11 +248,11 @@ function chainDefaults(chain: NonNullable<ConfigFile["chains"]>[number], env: En
     nativeCurrency: { ...chain.nativeCurrency, logoURI: chain.nativeCurrency.logoURI ?? "" },
     erc20Currencies: (chain.erc20Currencies ?? []).map((currency) => ({
       ...currency,
-      address: getAddress(currency.address),
+      address: configAddress(currency.address, `chains[${chain.id}].erc20Currencies.address`),
       logoURI: currency.logoURI ?? "",
     })),
     contracts: Object.fromEntries(
-      Object.entries(chain.contracts ?? {}).map(([name, address]) => [name, checksum(address)]),
+      Object.entries(chain.contracts ?? {}).map(([name, address]) => [name, checksum(address, `chains[${chain.id}].contracts.${name}`)]),
     ) as UnresolvedChainConfig["contracts"],
     depositEnabled: chain.depositEnabled ?? true,
     disabled: chain.disabled ?? false,
@@ -344,6 +362,8 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
     rateLimits: {
       anonymousPerMinute: file.rateLimits?.anonymousPerMinute ?? CONFIG_DEFAULTS.anonymousPerMinute,
       apiKeyPerMinute: file.rateLimits?.apiKeyPerMinute ?? CONFIG_DEFAULTS.apiKeyPerMinute,
+      failedPermitsPerUserPerHour:
+        envInteger(env, "FERRY_FAILED_PERMITS_PER_USER_PER_HOUR", { minimum: 1, maximum: 1_000_000 }) ?? file.rateLimits?.failedPermitsPerUserPerHour ?? CONFIG_DEFAULTS.failedPermitsPerUserPerHour,
     },
     deploymentsDir: path(env.FERRY_DEPLOYMENTS_DIR || file.deploymentsDir || CONFIG_DEFAULTS.deploymentsDir),
     quotes: quoteSettings(file.quotes, env),

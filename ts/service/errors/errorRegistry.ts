@@ -105,6 +105,10 @@ export const ERROR_REGISTRY = {
   INVALID_PERMIT_SIGNATURE: caller(400),
   /** The deposit would revert (e.g. the balance is short, the permit was used for something else). */
   PERMIT_DEPOSIT_REVERTED: caller(400),
+  /** The fill of the quote (its destination calls included) would revert now: the service sends no deposit it would have to cancel and refund. */
+  PERMIT_FILL_WOULD_FAIL: caller(400),
+  /** The quote's user had too many failed permit requests recently (`rateLimits.failedPermitsPerUserPerHour`). */
+  PERMITS_RATE_LIMITED: caller(429),
 
   // Chains and the solver.
   /** An RPC call failed or timed out; the same call may work later. */

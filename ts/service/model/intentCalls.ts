@@ -1,7 +1,8 @@
 /**
  * How a quoted intent's destination calls are filled: `AttestedReceiver.fillWithCalls(att, sig,
- * calls, sweepTokens)` with the intent's calls (all `allowFailure: false`) and the destination
- * currency swept when it is an ERC-20 (native leftovers are always swept) — to the attested
+ * calls, sweepTokens)` with the intent's calls (all `allowFailure: false`) and its sweep list — the
+ * destination currency when it is an ERC-20 and every token the calls name, as quoted (native
+ * leftovers are always swept) — to the attested
  * destinationUser, the intent's `recipient`. The requestId of such an intent is ts/core
  * `callsRequestId(orderId, calls, sweepTokens)`: the quote derives it, the solver checks it again
  * before it signs, and the receiver checks it onchain.
@@ -11,8 +12,12 @@ import { callsRequestId, type DestinationCall } from "../../core/destinationCall
 import type { QuotedIntent } from "./quotedIntent.ts";
 import { ZERO_ADDRESS } from "./values.ts";
 
-/** What the Multicaller sweeps besides native: the destination currency when it is an ERC-20. */
-export function sweepTokensOf(intent: Pick<QuotedIntent, "destinationCurrency">): Address[] {
+/**
+ * What the Multicaller sweeps besides native: the intent's quoted `sweepTokens`; for a row quoted
+ * before the list was stored, the destination currency when it is an ERC-20.
+ */
+export function sweepTokensOf(intent: Pick<QuotedIntent, "destinationCurrency" | "sweepTokens">): Address[] {
+  if (intent.sweepTokens) return [...intent.sweepTokens];
   return intent.destinationCurrency === ZERO_ADDRESS ? [] : [intent.destinationCurrency];
 }
 
@@ -22,6 +27,6 @@ export function hasCalls(intent: Pick<QuotedIntent, "calls">): intent is Pick<Qu
 }
 
 /** The requestId an intent with these calls must have. */
-export function intentCallsRequestId(intent: Pick<QuotedIntent, "orderId" | "destinationCurrency"> & { calls: readonly DestinationCall[] }) {
+export function intentCallsRequestId(intent: Pick<QuotedIntent, "orderId" | "destinationCurrency" | "sweepTokens"> & { calls: readonly DestinationCall[] }) {
   return callsRequestId(intent.orderId, intent.calls, sweepTokensOf(intent));
 }

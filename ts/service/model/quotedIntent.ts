@@ -73,6 +73,12 @@ export const QuotedIntent = Type.Object(
      * recipient); the requestId is their commitment (ts/core callsRequestId).
      */
     calls: Type.Optional(Type.Array(IntentCall, { maxItems: MAX_INTENT_CALLS })),
+    /**
+     * With calls: the tokens the Multicaller sweeps to `recipient` after them (native is always swept):
+     * the destination currency (an ERC-20) and every token the calls name (ts/service/quote/callOutputs.ts).
+     * Part of the requestId's commitment. Absent in rows quoted before it: the destination ERC-20 only.
+     */
+    sweepTokens: Type.Optional(Type.Array(Address, { maxItems: 16 })),
     /** Native (destination chain, wei) the recipient gets on top of the output (`topupGas`). */
     topupGas: Type.Optional(Uint256),
     /**

@@ -12,7 +12,7 @@
  * without decoding (HTTP responses, the OpenAPI document).
  */
 import { Type, type StaticDecode, type TSchema } from "typebox";
-import { checksumAddress, maxUint256, type Address as ViemAddress, type Hex } from "viem";
+import { maxUint256, type Address as ViemAddress, type Hex } from "viem";
 import { InvalidInputError } from "../../core/errors.ts";
 
 export const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
@@ -29,17 +29,6 @@ export const UintString = Type.String({ pattern: UINT_PATTERN, description: "Int
 export const canonicalAddress = (value: string): ViemAddress => value.toLowerCase() as ViemAddress;
 /** The canonical form of hex data (ids, hashes, calldata): lowercase. */
 export const canonicalHex = (value: string): Hex => value.toLowerCase() as Hex;
-
-/**
- * EIP-55: hex in one case (all lowercase or all uppercase) carries no checksum and is accepted as is;
- * mixed case is a checksum and must be the address's own — a mixed-case address that is not is most
- * likely a typo, and funds sent to it would be lost. (`value` must match ADDRESS_PATTERN.)
- */
-export function hasValidChecksum(value: string): boolean {
-  const hex = value.slice(2);
-  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true;
-  return checksumAddress(canonicalAddress(value)) === value;
-}
 
 /** Whether an integer fits a uint256 (0 ≤ value ≤ 2^256 − 1). */
 export const fitsUint256 = (value: bigint): boolean => value >= 0n && value <= maxUint256;

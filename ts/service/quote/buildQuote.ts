@@ -95,6 +95,11 @@ export type QuoteEnvironment = {
    * never above the reference, within the market's depth cap, and value-checked.
    */
   prices?: PriceReading;
+  /**
+   * With calls: what the Multicaller sweeps to the refund recipient after them (./callOutputs.ts: the
+   * destination ERC-20 and every token the calls name). Absent: the destination ERC-20 only.
+   */
+  sweepTokens?: readonly Address[];
 };
 
 type UsdImpact = { usd: string; percent: string };
@@ -241,7 +246,8 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     appFees,
   });
   const orderId = hashOrder(order);
-  const requestId = calls.length > 0 ? callsRequestId(orderId, calls, sweepTokensOf({ destinationCurrency: output.address })) : env.requestId;
+  const sweepTokens = calls.length > 0 ? (env.sweepTokens ? [...env.sweepTokens] : sweepTokensOf({ destinationCurrency: output.address })) : undefined;
+  const requestId = sweepTokens ? callsRequestId(orderId, calls, sweepTokens) : env.requestId;
 
   const currencyIn = amountObject(input, amounts.originAmount);
   const currencyOut = amountObject(output, amounts.destinationAmount, minimumAmount);
@@ -357,6 +363,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     minimumAmount,
     ...(swapTerms ? { swap: swapTerms } : {}),
     ...(calls.length > 0 ? { calls } : {}),
+    ...(sweepTokens ? { sweepTokens } : {}),
     ...(topupGas > 0n ? { topupGas } : {}),
     ...(calls.length > 0 ? { fillGasLimit: fillGas } : {}),
     expiresAt,

@@ -26,6 +26,7 @@ import { referenceUsdPrice } from "./referenceUsdPrice.ts";
 import { createPriceSources, type PriceSources } from "./priceSources.ts";
 import { resolveRoute, type Route, type RouteRequest } from "./quoteRoute.ts";
 import { readPermit } from "./permitReads.ts";
+import { readCallOutputs } from "./callOutputs.ts";
 
 /** The chain reads a quote makes. */
 export type QuoteChainClient = Pick<PublicClient, "getGasPrice" | "getBalance" | "readContract" | "getCode" | "getBlock">;
@@ -78,7 +79,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       const log = options.log ?? SILENT_LOG;
       const routed = route(request);
       const topup = request.topupGas && !routed.destination.currency.isNative;
-      const [{ originTime, destinationTime, ...reads }, prices, permit, capacity, resolved, nativeCapacity] = await Promise.all([
+      const [{ originTime, destinationTime, ...reads }, prices, permit, capacity, resolved, nativeCapacity, sweepTokens] = await Promise.all([
         readChains(routed, request, log),
         readPrices(routed, log),
         request.permit && !routed.origin.currency.isNative ? readPermit(clients.get(routed.origin.chain.id)!, routed, request.user, request.permit, log) : undefined,
@@ -86,6 +87,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         topup ? withReferenceNativePrice(routed, log) : routed,
         // The gas top-up is paid from the solver's native balance on the destination.
         topup ? inventoryLine(routed.destination.chain.id, ZERO_ADDRESS, log) : undefined,
+        readSweepTokens(routed, request, log),
       ]);
       // Expiry is checked against chain time (the deposit's block, the destination's latest block), so it
       // is computed on the chains' clocks: a chain running ahead of the wall clock (a busy devnet) must
@@ -102,6 +104,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         requestId: toHex(random()),
         ...(permit && { permit }),
         ...(prices ? { prices } : {}),
+        ...(sweepTokens && { sweepTokens }),
       });
       // The gas top-up is paid from the solver's native balance on the destination: it must fit too.
       const topupShortfall = nativeCapacity && intent.topupGas ? capacityShortfall(nativeCapacity, intent.topupGas) : null;
@@ -151,6 +154,21 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       if (cause instanceof ServiceError) throw cause;
       log.warn({ err: errorFields(cause), priceSource: source.id }, "quote: price source read failed");
       throw new ServiceError("CHAIN_UNAVAILABLE", "the swap's price source did not answer; retry", { cause });
+    }
+  }
+
+  /** With calls: the tokens they may leave in the Multicaller (./callOutputs.ts), swept to the refund recipient. */
+  async function readSweepTokens(resolved: Route, request: QuoteRequest, log: Logger): Promise<Address[] | undefined> {
+    if (request.calls.length === 0) return undefined;
+    const client = clients.get(resolved.destination.chain.id);
+    if (!client) throw new ServiceError("CHAIN_UNAVAILABLE", "no RPC client for the destination chain");
+    const multicaller = canonicalAddress(resolved.destination.chain.contracts.multicaller);
+    try {
+      return await readCallOutputs(client, { calls: request.calls, destinationCurrency: resolved.destination.currency.address, multicaller });
+    } catch (cause) {
+      if (isFerryError(cause)) throw cause;
+      log.warn({ err: errorFields(cause) }, "quote: reading the calls' tokens failed");
+      throw new ServiceError("CHAIN_UNAVAILABLE", "the destination chain did not answer; retry", { cause });
     }
   }
 

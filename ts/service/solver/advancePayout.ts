@@ -196,7 +196,7 @@ function purposeOf(logFields: Record<string, string | number>): TxPurpose {
 }
 
 /** `execute(CallRequest, sig)`, or `settle(SettlementRequest, sig)` when the payout credits app fees; signed by the allocator. */
-async function signedPayoutCall(ctx: SolverContext, chainId: number, payout: Payout): Promise<Hex> {
+export async function signedPayoutCall(ctx: SolverContext, chainId: number, payout: Payout): Promise<Hex> {
   const settlement = settlementRequestOf(payout);
   if (settlement) {
     const signature = await signSettlement({ account: ctx.allocator, chainId, depository: payout.depository, request: settlement });

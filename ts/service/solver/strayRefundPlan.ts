@@ -8,6 +8,12 @@
  *   operator decides), and an amount of 0 or below the currency's dust threshold
  *   (`AMOUNT_TOO_LOW_TO_REFUND`: ../config/strayRefundMinimum.ts — returning 1 wei would cost the
  *   operator a payout's gas; an operator can still refund it by hand).
+ * - Ignored too (`AMOUNT_TOO_LOW_TO_REFUND`), once the refund is planned: an amount below
+ *   `solver.strayRefundGasFactor` × the refund's own gas cost at the current gas price
+ *   (`strayBelowRefundGas`), converted into the deposited token — a flat USD threshold alone lets an
+ *   attacker make the operator pay more gas than the stray is worth when gas is dear. An ERC-20 whose
+ *   gas cost cannot be converted (no `usdPrice` on it or on the native currency) is refunded only at
+ *   or above its own configured `strayRefundMinimum`, the operator's explicit word on it.
  *
  * The nonce is `keccak256(abi.encode("ferry.stray-refund", chainId, txHash, logIndex))` — a domain
  * tag of its own, so it can never equal a request's repayment or refund nonce (those encode
@@ -22,6 +28,7 @@ import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
 import type { StoredStrayDeposit } from "../store/strayDeposits.ts";
 import { preparedPayout } from "./payoutPlan.ts";
 import { strayRefundMinimum } from "../config/strayRefundMinimum.ts";
+import { convertCeil } from "../quote/usdPrice.ts";
 
 export const STRAY_REFUND_NONCE_TAG = "ferry.stray-refund";
 
@@ -53,6 +60,22 @@ export function strayIgnoredReason(stray: StrayDepositFacts, chain: ChainConfig,
   if (!currency) return StrayIgnoredReason.UNSUPPORTED_CURRENCY;
   if (stray.amount < strayRefundMinimum(currency, strayRefundMinimumUsd)) return StrayIgnoredReason.AMOUNT_TOO_LOW_TO_REFUND;
   return null;
+}
+
+/**
+ * The gas policy: whether `stray` is worth less than `factor` × `refundGasCost` (wei of the chain's
+ * native currency: the planned refund's gas estimate × the current gas price), converted into the
+ * deposited token and rounded up. A supported ERC-20 whose cost cannot be converted (a missing USD
+ * price) counts as below unless the operator configured its own `strayRefundMinimum`.
+ */
+export function strayBelowRefundGas(stray: Pick<StrayDepositFacts, "token" | "amount">, chain: ChainConfig, refundGasCost: bigint, factor: number): boolean {
+  const cost = (refundGasCost * BigInt(Math.round(factor * 100)) + 99n) / 100n;
+  if (stray.token === ZERO_ADDRESS) return stray.amount < cost;
+  const currency = chain.erc20Currencies.find((c) => canonicalAddress(c.address) === stray.token);
+  if (!currency) return true;
+  const native = chain.nativeCurrency;
+  if (native.symbol !== currency.symbol && (native.usdPrice === undefined || currency.usdPrice === undefined)) return currency.strayRefundMinimum === undefined;
+  return stray.amount < convertCeil(cost, native, currency);
 }
 
 /** The refund payout to store (status `prepared`) before anything is signed or sent. */

@@ -13,9 +13,23 @@
  * spender, amount, token, deadline or order recovers to someone else) → not submitted yet (a repeated
  * post answers 200 and sends nothing: the request is past `depositing`, or this service's permit deposit
  * for it is in flight; a `depositing` request nudged in by someone else's unmined deposit call does not
- * count) → the deposit simulates (PERMIT_DEPOSIT_REVERTED with the decoded
+ * count) → the fill simulates (PERMIT_FILL_WOULD_FAIL with the decoded reason: the quote's fill, its
+ * destination calls included, built and signed exactly as the solver will — ../model/attestations.ts,
+ * ./fillTransaction.ts — and estimated from the solver's wallet on the destination chain, held to the
+ * calls' quoted gas) → the deposit simulates (PERMIT_DEPOSIT_REVERTED with the decoded
  * reason) — unless the order's deposit is already onchain (someone submitted the same signature first:
  * the request follows that deposit, 200).
+ *
+ * Griefing: without the fill simulation, a usePermit quote whose fill must fail (a destination call
+ * that always reverts) made the operator pay the permit deposit, the cancel and the refund while its
+ * user sent no transaction and got every token back. Now such a permit is refused before anything is
+ * sent, and failed permit requests (the fill or the deposit would revert, after the signature proved
+ * the user signed) count per user: over `failuresPerUserPerHour` in the last hour, POST
+ * /execute/permits answers 429 PERMITS_RATE_LIMITED for that user (counted per process). An ERC-20
+ * fill is simulated only once the solver allows the receiver to pull that token (the solver approves
+ * it once per token, at its first fill); before that a plain fill is not simulated (it can only fail
+ * for the solver's own reasons; logged) and a fill with destination calls is refused
+ * (PERMIT_FILL_WOULD_FAIL: deposit with the transaction steps instead).
  *
  * The deposit goes through the nonce manager (./nonceManager.ts, purpose `permit-deposit`, subject the
  * requestId): the solver key's nonces are the store's, shared with the fills and payouts of every
@@ -40,6 +54,12 @@ import { DEPOSITED_EVENT } from "./depositEvent.ts";
 import { newRequestFor } from "./depositRequest.ts";
 import { decodeRevert, isRevert, revertDataOf } from "./revertReason.ts";
 import type { NonceManager } from "./nonceManager.ts";
+import { fillDigest } from "../../core/attestationDigest.ts";
+import { signAttestationDigest } from "../../core/signAttestation.ts";
+import { fillAttestationOf } from "../model/attestations.ts";
+import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
+import { callsOverGasBudget, fillTransaction } from "./fillTransaction.ts";
+import { erc20Abi } from "viem";
 
 export type PermitSubmission = { requestId: Hex; kind: string; signature: Hex };
 export type PermitSubmissionResult = { message: string; requestId: Hex; txHash?: Hex };
@@ -56,13 +76,33 @@ export function createPermitDepositSubmitter(deps: {
   transactions: Pick<NonceManager, "send">;
   /** `solver.maxGasPerTransaction`. */
   maxGas: bigint;
+  /** Signs the fill attestation the simulation sends (the solver's attester). */
+  attester: LocalAccount | undefined;
+  /** `rateLimits.failedPermitsPerUserPerHour`. */
+  failuresPerUserPerHour: number;
   now?: () => Date;
 }): { submit(submission: PermitSubmission, log: Logger): Promise<PermitSubmissionResult> } {
   const now = deps.now ?? (() => new Date());
+  const failures = createFailureCounter(deps.failuresPerUserPerHour, 3600_000);
   return {
-    async submit({ requestId, kind, signature }, log) {
-      const quote = await deps.store.getQuote(requestId);
-      if (!quote) throw new ServiceError("REQUEST_NOT_FOUND", `no quote with requestId ${requestId}`);
+    async submit(submission, log) {
+      const quote = await deps.store.getQuote(submission.requestId);
+      if (!quote) throw new ServiceError("REQUEST_NOT_FOUND", `no quote with requestId ${submission.requestId}`);
+      const user = quote.intent.user;
+      const nowMs = now().getTime();
+      if (failures.exceeded(user, nowMs)) {
+        throw new ServiceError("PERMITS_RATE_LIMITED", `too many failed permit requests for ${user} in the last hour; retry later`);
+      }
+      try {
+        return await submitChecked(submission, quote, log);
+      } catch (error) {
+        if (error instanceof ServiceError && (error.code === "PERMIT_FILL_WOULD_FAIL" || error.code === "PERMIT_DEPOSIT_REVERTED")) failures.record(user, nowMs);
+        throw error;
+      }
+    },
+  };
+
+  async function submitChecked({ requestId, kind, signature }: PermitSubmission, quote: NonNullable<Awaited<ReturnType<Store["getQuote"]>>>, log: Logger): Promise<PermitSubmissionResult> {
       const intent = quote.intent;
       const permit = intent.permit;
       if (!permit) throw new ServiceError("PERMIT_NOT_QUOTED", `quote ${requestId} was not quoted with usePermit: deposit with its transaction steps`);
@@ -103,6 +143,7 @@ export function createPermitDepositSubmitter(deps: {
 
       const wallet = client.solverWallet;
       if (!wallet) throw new KeyNotConfiguredError("solver");
+      await simulateFill(intent, log);
       const data = await depositCall(intent, permit.kind, signature, depository, deps.allocator);
       let hash: Hex;
       try {
@@ -121,6 +162,65 @@ export function createPermitDepositSubmitter(deps: {
       log.info({ requestId, kind: permit.kind, hash }, "permit deposit sent");
       await recordDepositing(deps, intent, quote.apiKeyId, hash, log);
       return { message: "deposit submitted", requestId, txHash: hash };
+  }
+
+  /**
+   * The quote's fill as the solver will send it (the attestation built and signed alike, its calls
+   * held to their quoted gas), estimated from the solver's wallet on the destination chain: a revert
+   * or a gas need over the quote is PERMIT_FILL_WOULD_FAIL.
+   */
+  async function simulateFill(intent: QuotedIntent, log: Logger): Promise<void> {
+    if (!deps.attester) throw new KeyNotConfiguredError("attester");
+    const dest = deps.clients.get(intent.destinationChainId);
+    const solver = dest.solverWallet?.account.address;
+    if (!solver) throw new KeyNotConfiguredError("solver");
+    const receiver = canonicalAddress(dest.config.contracts.attestedReceiver);
+    if (intent.destinationCurrency !== ZERO_ADDRESS) {
+      const allowance = await dest.publicClient.readContract({ address: intent.destinationCurrency, abi: erc20Abi, functionName: "allowance", args: [solver, receiver] });
+      if (allowance < intent.destinationAmount) {
+        // A plain fill can only fail for the solver's own reasons; calls are the griefing path, and
+        // they cannot be simulated before the solver's first fill of the token: refused until then.
+        if (!intent.calls?.length) {
+          log.warn({ requestId: intent.requestId, token: intent.destinationCurrency }, "permit: fill not simulated (the solver has not approved the receiver for this token yet)");
+          return;
+        }
+        throw new ServiceError("PERMIT_FILL_WOULD_FAIL", "the fill's destination calls cannot be simulated yet (no fill of this token so far): deposit with the transaction steps (a quote without usePermit)");
+      }
+    }
+    const attestation = fillAttestationOf(intent, receiver);
+    const signature = await signAttestationDigest(deps.attester, fillDigest(attestation));
+    const tx = { to: receiver, ...fillTransaction(intent, attestation, signature, { chainId: dest.config.id, receiver }) };
+    let reason: string;
+    try {
+      const overBudget = await callsOverGasBudget(dest.publicClient, solver, tx, intent);
+      if (!overBudget) {
+        if (!intent.calls?.length) await dest.publicClient.estimateGas({ account: solver, to: tx.to, data: tx.data, value: tx.value });
+        return;
+      }
+      reason = `${overBudget.failReason}: the destination calls need ${overBudget.details?.gasEstimate} gas, the quote priced ${overBudget.details?.gasLimit}`;
+    } catch (error) {
+      if (!isRevert(error)) throw error;
+      const decoded = decodeRevert(revertDataOf(error));
+      reason = decoded.errorName ?? decoded.failReason;
+    }
+    log.warn({ requestId: intent.requestId, reason }, "permit refused: the fill would fail");
+    throw new ServiceError("PERMIT_FILL_WOULD_FAIL", `the fill would fail (${reason}): no deposit is sent; ask for a quote whose destination calls succeed`);
+  }
+}
+
+/** Failures per key within a sliding window: `exceeded` once `limit` are recorded within `windowMs`. */
+function createFailureCounter(limit: number, windowMs: number) {
+  const seen = new Map<string, number[]>();
+  const recent = (key: string, nowMs: number) => (seen.get(key) ?? []).filter((at) => nowMs - at < windowMs);
+  return {
+    exceeded(key: string, nowMs: number): boolean {
+      const times = recent(key, nowMs);
+      if (times.length === 0) seen.delete(key);
+      else seen.set(key, times);
+      return times.length >= limit;
+    },
+    record(key: string, nowMs: number): void {
+      seen.set(key, [...recent(key, nowMs), nowMs]);
     },
   };
 }

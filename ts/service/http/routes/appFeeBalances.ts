@@ -8,7 +8,8 @@
 import { Type } from "typebox";
 import type { ChainClients } from "../../chains/chainClients.ts";
 import type { ChainConfig } from "../../config/configSchema.ts";
-import { AddressString, canonicalAddress } from "../../model/values.ts";
+import { AddressString } from "../../model/values.ts";
+import { addressInput } from "../addressInput.ts";
 import { amountObject } from "../../quote/amountObject.ts";
 import { formatUsd, usdValueE8 } from "../../quote/usdPrice.ts";
 import { readAllClaimable } from "../appFees/claimableBalances.ts";
@@ -27,7 +28,7 @@ export const AppFeeBalancesResponse = Type.Object(
 export const appFeeBalancesSchema = {
   summary: "App fee balances of a wallet",
   description:
-    "The app fees a wallet (an app-fee recipient) can claim: its claimable balance in each chain's Depository, per currency. Claim with POST /app-fees/{wallet}/claim.",
+    "The app fees a wallet (an app-fee recipient) can claim: its claimable balance in each chain's Depository, per currency. Claim with POST /app-fees/{wallet}/claim. 400 INVALID_ADDRESS (a mixed-case wallet that is not its EIP-55 checksum); 503 CHAIN_UNAVAILABLE.",
   tags: ["App fees"],
   params: Type.Object({ wallet: Type.String({ ...AddressString, description: "The app-fee recipient" }) }, { additionalProperties: false }),
   querystring: Type.Object({ referrer: Type.Optional(Type.String({ maxLength: 256, description: "Accepted and ignored" })) }, { additionalProperties: false }),
@@ -36,7 +37,7 @@ export const appFeeBalancesSchema = {
 
 export function registerAppFeeBalancesRoute(app: FerryApp, options: { chains: readonly ChainConfig[]; clients: ChainClients }): void {
   app.get("/app-fees/:wallet/balances", { schema: appFeeBalancesSchema }, async (request) => {
-    const balances = await readAllClaimable(options.clients, options.chains, canonicalAddress(request.params.wallet));
+    const balances = await readAllClaimable(options.clients, options.chains, addressInput(request.params.wallet, "params/wallet"));
     const totalE8 = balances.reduce((sum, b) => sum + (usdValueE8(b.amount, b.currency) ?? 0n), 0n);
     return { balances: balances.map((b) => amountObject(b.currency, b.amount)), totalBalanceUsd: Number(formatUsd(totalE8)) };
   });

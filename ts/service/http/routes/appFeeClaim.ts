@@ -9,7 +9,8 @@
  * `claim` withdraws the whole balance: `amount`, when given, must equal it (400
  * CLAIM_AMOUNT_UNSUPPORTED otherwise — partial claims are not offered); nothing claimable is 400
  * NOTHING_TO_CLAIM; an unknown chain or currency 400 UNSUPPORTED_CHAIN / UNSUPPORTED_CURRENCY; the
- * zero address as recipient 400 INVALID_REQUEST (the contract refuses it too). Fees credited after this
+ * zero address as recipient 400 INVALID_REQUEST (the contract refuses it too); a mixed-case `wallet`,
+ * `recipient` or `currency` that is not its EIP-55 checksum 400 INVALID_ADDRESS (../addressInput.ts). Fees credited after this
  * answer and before the transaction is mined are withdrawn with it.
  */
 import { Type } from "typebox";
@@ -18,7 +19,8 @@ import { depositoryAbi } from "../../../abi/Depository.ts";
 import type { ChainClients } from "../../chains/chainClients.ts";
 import type { ChainConfig } from "../../config/configSchema.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
-import { AddressString, canonicalAddress, UintString, ZERO_ADDRESS } from "../../model/values.ts";
+import { AddressString, UintString, ZERO_ADDRESS } from "../../model/values.ts";
+import { addressInput } from "../addressInput.ts";
 import { findCurrency } from "../../quote/quoteRoute.ts";
 import { readClaimable } from "../appFees/claimableBalances.ts";
 import type { FerryApp } from "../ferryApp.ts";
@@ -56,7 +58,7 @@ export const AppFeeClaimResponse = Type.Object(
 export const appFeeClaimSchema = {
   summary: "Claim app fees",
   description:
-    "The transaction that withdraws a wallet's whole claimable balance of one currency on one chain from the Depository to `recipient`; the wallet sends it. 400 NOTHING_TO_CLAIM, CLAIM_AMOUNT_UNSUPPORTED, UNSUPPORTED_CHAIN, UNSUPPORTED_CURRENCY; 503 CHAIN_UNAVAILABLE.",
+    "The transaction that withdraws a wallet's whole claimable balance of one currency on one chain from the Depository to `recipient`; the wallet sends it. 400 NOTHING_TO_CLAIM, CLAIM_AMOUNT_UNSUPPORTED, UNSUPPORTED_CHAIN, UNSUPPORTED_CURRENCY, INVALID_ADDRESS (a mixed-case address that is not its EIP-55 checksum); 503 CHAIN_UNAVAILABLE.",
   tags: ["App fees"],
   params: Type.Object({ wallet: Type.String({ ...AddressString, description: "The app-fee recipient whose balance is claimed" }) }, { additionalProperties: false }),
   body: AppFeeClaimBody,
@@ -65,13 +67,13 @@ export const appFeeClaimSchema = {
 
 export function registerAppFeeClaimRoute(app: FerryApp, options: { chains: readonly ChainConfig[]; clients: ChainClients }): void {
   app.post("/app-fees/:wallet/claim", { schema: appFeeClaimSchema }, async (request) => {
-    const wallet = canonicalAddress(request.params.wallet);
+    const wallet = addressInput(request.params.wallet, "params/wallet");
     const { chainId, amount } = request.body;
-    const recipient = canonicalAddress(request.body.recipient);
+    const recipient = addressInput(request.body.recipient, "body/recipient");
     if (recipient === ZERO_ADDRESS) throw new ServiceError("INVALID_REQUEST", "body/recipient: the zero address cannot receive a claim");
     const chain = options.chains.find((c) => c.id === chainId);
     if (!chain || !options.clients.has(chainId)) throw new ServiceError("UNSUPPORTED_CHAIN", `chain ${chainId} is not supported`);
-    const currency = findCurrency(chain, canonicalAddress(request.body.currency));
+    const currency = findCurrency(chain, addressInput(request.body.currency, "body/currency"));
     if (!currency) throw new ServiceError("UNSUPPORTED_CURRENCY", `currency ${request.body.currency} is not supported on chain ${chainId}`);
     const balance = await readClaimable(options.clients.get(chainId), wallet, currency);
     if (balance.amount === 0n) throw new ServiceError("NOTHING_TO_CLAIM", `${wallet} has no ${currency.symbol} to claim on chain ${chainId}`);

@@ -26,7 +26,8 @@ import type { QuoteService } from "../../quote/quoteService.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import { isFerryError } from "../../../core/errors.ts";
 import { withRpcDeadline } from "../../chains/rpcDeadline.ts";
-import { AddressString, canonicalAddress, canonicalHex, fitsUint256, hasValidChecksum, HexDataString, UintString, ZERO_ADDRESS } from "../../model/values.ts";
+import { AddressString, canonicalAddress, canonicalHex, fitsUint256, HexDataString, UintString, ZERO_ADDRESS } from "../../model/values.ts";
+import { addressInput } from "../addressInput.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 import { QuoteSchema } from "../quoteRecord.ts";
@@ -181,8 +182,7 @@ export const quoteSchema = {
  * (ZERO_ADDRESS_NOT_ALLOWED: they would be burned). All-lowercase and all-uppercase hex are unchecksummed.
  */
 function bodyAddress(value: string, field: string, { payee }: { payee: boolean }) {
-  if (!hasValidChecksum(value)) throw new ServiceError("INVALID_ADDRESS", `body/${field} has a mixed-case EIP-55 checksum that does not match: check it for a typo`);
-  const address = canonicalAddress(value);
+  const address = addressInput(value, `body/${field}`);
   if (payee && address === ZERO_ADDRESS) throw new ServiceError("ZERO_ADDRESS_NOT_ALLOWED", `body/${field} may not be the zero address (funds sent there are burned)`);
   return address;
 }

@@ -24,9 +24,12 @@ import type { FerryApp } from "../ferryApp.ts";
 import { commonErrorResponses } from "../httpErrors.ts";
 import { RequestRecord, RequestStatusSchema, toRequestRecord } from "../../model/publicRecords.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
+import { addressInput } from "../addressInput.ts";
 
 const Bool = Type.Union([Type.Literal("true"), Type.Literal("false")]);
 const Str = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
+/** A `user` of EVM shape is read as an address (a mistyped mixed case is INVALID_ADDRESS); other shapes (32-byte accounts) are matched as given. */
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const ChainIdNumber = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 const Uint = (description: string) => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
 
@@ -98,7 +101,7 @@ export function registerRequestsRoute(app: FerryApp, options: { store: Store }):
       sortBy: (q.sortBy ?? "createdAt") as "createdAt" | "updatedAt",
       sortDirection: (q.sortDirection ?? "desc") as "asc" | "desc",
       ...(q.continuation !== undefined && { continuation: q.continuation }),
-      ...(q.user !== undefined && { user: q.user }),
+      ...(q.user !== undefined && { user: EVM_ADDRESS.test(q.user) ? addressInput(q.user, "querystring/user") : q.user }),
       ...(q.hash !== undefined && { hash: q.hash }),
       ...(q.originChainId !== undefined && { originChainId: q.originChainId }),
       ...(q.destinationChainId !== undefined && { destinationChainId: q.destinationChainId }),

@@ -1,0 +1,98 @@
+/**
+ * What a quote's destination calls may leave in the Multicaller, so the quote's sweep list covers it:
+ * the Multicaller runs anyone's calls (it holds nothing between calls by design), so a token left
+ * there after a fill — vault shares minted to the Multicaller, a swap's output sent to it — is swept
+ * by the next caller who lists it, to itself. The sweep list of an intent with calls is therefore:
+ * the destination currency (an ERC-20), then every ERC-20 the calls name — each call's target and each
+ * address-shaped 32-byte word of its arguments (a router's path, a vault's `receiver`, a token to
+ * approve) that answers `balanceOf` on the destination chain. Sweeping a token with a zero balance
+ * costs one `balanceOf` and nothing else.
+ *
+ * A token a call can output without naming it anywhere in the calldata (packed, non-ABI calldata of
+ * an aggregator) is not found this way; those calls are refused when their candidates cannot all be
+ * checked (more than `MAX_CALL_TOKEN_CANDIDATES`) or would make the sweep list too long
+ * (`MAX_SWEEP_TOKENS`): INVALID_REQUEST, 400. Pure parts here; the one chain read is `readCallOutputs`.
+ */
+import { erc20Abi, type Address, type PublicClient } from "viem";
+import { ServiceError } from "../errors/serviceError.ts";
+import type { IntentCall } from "../model/quotedIntent.ts";
+import { ZERO_ADDRESS } from "../model/values.ts";
+
+/** The most tokens an intent sweeps (the destination currency included): each costs the fill a `balanceOf` (~2.6k gas) and a transfer when non-zero. */
+export const MAX_SWEEP_TOKENS = 16;
+/** The most distinct addresses the calls may name (targets and address-shaped words): each costs the quote one `eth_call`. */
+export const MAX_CALL_TOKEN_CANDIDATES = 48;
+
+/** Words below this are amounts, flags or offsets rather than addresses (an address is a 160-bit hash or a precompile-free deployment). */
+const SMALLEST_ADDRESS = 1n << 64n;
+
+/**
+ * The addresses the calls name, canonical (lowercase), in first-seen order, without `exclude` (the
+ * destination currency, the Multicaller, the zero address): each call's `to`, then each 32-byte word
+ * of its arguments (after the 4-byte selector) whose upper 12 bytes are zero and whose value is at
+ * least 2^64.
+ */
+export function callTokenCandidates(calls: readonly Pick<IntentCall, "to" | "data">[], exclude: readonly Address[]): Address[] {
+  const skip = new Set<string>([ZERO_ADDRESS, ...exclude]);
+  const seen = new Set<string>();
+  const out: Address[] = [];
+  const add = (address: string) => {
+    if (skip.has(address) || seen.has(address)) return;
+    seen.add(address);
+    out.push(address as Address);
+  };
+  for (const call of calls) {
+    add(call.to.toLowerCase());
+    const args = call.data.slice(10);
+    for (let i = 0; i + 64 <= args.length; i += 64) {
+      const word = args.slice(i, i + 64);
+      if (!word.startsWith("000000000000000000000000")) continue;
+      const value = BigInt(`0x${word}`);
+      if (value >= SMALLEST_ADDRESS) add(`0x${word.slice(24)}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * The sweep list of an intent with these calls: the destination currency (an ERC-20) first, then each
+ * candidate the destination chain answers `balanceOf(multicaller)` for with a uint256 (an ERC-20 or an
+ * ERC-4626 vault's shares; an account without code or a contract without that function is not a
+ * token). INVALID_REQUEST when the calls name too many addresses or tokens; a read that fails for
+ * another reason than "not a token" propagates (the caller answers CHAIN_UNAVAILABLE).
+ */
+export async function readCallOutputs(
+  client: Pick<PublicClient, "readContract">,
+  args: { calls: readonly Pick<IntentCall, "to" | "data">[]; destinationCurrency: Address; multicaller: Address },
+): Promise<Address[]> {
+  const base = args.destinationCurrency === ZERO_ADDRESS ? [] : [args.destinationCurrency];
+  const candidates = callTokenCandidates(args.calls, [args.destinationCurrency, args.multicaller]);
+  if (candidates.length > MAX_CALL_TOKEN_CANDIDATES) {
+    throw new ServiceError("INVALID_REQUEST", `body/txs: the calls name ${candidates.length} addresses; at most ${MAX_CALL_TOKEN_CANDIDATES} can be checked for tokens the calls may leave behind`);
+  }
+  const isToken = await Promise.all(candidates.map((address) => answersBalanceOf(client, address, args.multicaller)));
+  const tokens = [...base, ...candidates.filter((_, i) => isToken[i])];
+  if (tokens.length > MAX_SWEEP_TOKENS) {
+    throw new ServiceError("INVALID_REQUEST", `body/txs: the calls can leave ${tokens.length} different tokens behind; at most ${MAX_SWEEP_TOKENS} can be swept to the refund recipient`);
+  }
+  return tokens;
+}
+
+/** Whether `address` answers `balanceOf(holder)` with a uint256 (a revert or empty return data: no). */
+async function answersBalanceOf(client: Pick<PublicClient, "readContract">, address: Address, holder: Address): Promise<boolean> {
+  try {
+    await client.readContract({ address, abi: erc20Abi, functionName: "balanceOf", args: [holder] });
+    return true;
+  } catch (error) {
+    if (isNotAToken(error)) return false;
+    throw error;
+  }
+}
+
+/** viem's answer for a call that reverted or returned no/short data: the address is not a token. */
+function isNotAToken(error: unknown): boolean {
+  for (let e = error as { name?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.name === "ContractFunctionRevertedError" || e.name === "ContractFunctionZeroDataError" || e.name === "AbiDecodingZeroDataError" || e.name === "AbiDecodingDataSizeTooSmallError") return true;
+  }
+  return false;
+}
