@@ -28,8 +28,9 @@ import {AttestationLib} from "./libraries/AttestationLib.sol";
 /// Gas (scripts/bench-gas.ts, receipts, solc 0.8.30, 1M runs, prague, via-IR): the compact entry points
 /// are what quotes and the solver call. Native deposit `depositNative_irOEa` 23,698 (floor 21,000 + 528
 /// calldata + the 2,012 `Deposited` log = 23,540; the other 158 are the dispatcher and ABI checks,
-/// the two checks and the log's setup); ERC-20 deposit `depositErc20_6R0X4` 47,193; allocator-signed
-/// native withdrawal `execute_kJ9b8` 63,8xx. Via-IR's dispatcher is a chain of comparisons in selector
+/// the two checks and the log's setup); ERC-20 deposit `depositErc20_6R0X4` 47,127; allocator-signed
+/// native withdrawal `execute_kJ9b8` 63,977 (63,822 before claimables were reserved: the reserve is read
+/// in the allocator's slot, warm after the signature check; 63,989 while a claimable is owed). Via-IR's dispatcher is a chain of comparisons in selector
 /// order, which is why the hot entry points carry mined suffixes that make their selectors the lowest.
 contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransient {
     using SafeERC20 for IERC20;
@@ -490,13 +491,19 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
     }
 
     /// @dev What the Depository holds of `token` (zero = native) beyond what it owes as `claimable`: the
-    /// most a payout or a credit may use. Zero when the balance fell below the claimables (a token that
-    /// rebased down): nothing more may leave but the claims.
+    /// most a payout or a credit may use. Native never falls below what is owed (it leaves only through
+    /// payouts and credits bounded by this, and claims that release what they take; it can only be
+    /// added to from outside), so its subtraction is unchecked: measured 22 gas cheaper per native
+    /// withdrawal than the saturating form (63,999 -> 63,977, bench:gas). A token's balance can fall below (one that rebases down):
+    /// then nothing is unreserved and only the claims go out.
     function _unreserved(address token) internal view returns (uint256 free) {
-        uint256 held;
-        uint256 owed;
-        if (token == address(0)) (held, owed) = (address(this).balance, _claimableNative);
-        else (held, owed) = (_balanceOfSelf(token), _claimableTokens[token]);
+        if (token == address(0)) {
+            unchecked {
+                return address(this).balance - _claimableNative;
+            }
+        }
+        uint256 held = _balanceOfSelf(token);
+        uint256 owed = _claimableTokens[token];
         unchecked {
             free = held > owed ? held - owed : 0;
         }

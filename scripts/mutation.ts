@@ -209,8 +209,16 @@ export const GUARDS: Guard[] = [
     tests: [T.depository],
   },
   {
-    id: "depository.claimables-reserved",
-    what: "execute/settle: funds owed as claimable are not available to payouts and credits",
+    id: "depository.claimables-reserved-native",
+    what: "execute/settle: native owed as claimable is not available to payouts and credits",
+    file: DEPOSITORY,
+    find: "return address(this).balance - _claimableNative;",
+    replace: "return address(this).balance;",
+    tests: [T.depositoryClaimablesExploit],
+  },
+  {
+    id: "depository.claimables-reserved-token",
+    what: "execute/settle: an ERC-20 owed as claimable is not available to payouts and credits",
     file: DEPOSITORY,
     find: "free = held > owed ? held - owed : 0;",
     replace: "free = held;",
