@@ -15,7 +15,9 @@ import {AttestationLib, FillAttestation, RequestAttestation} from "./libraries/A
 /// Check order of `_consumeFill` (v2), each failure a custom error carrying the offending value:
 ///   1. `block.timestamp <= deadline`                               AttestationExpired(deadline)
 ///   2. `originChainId == block.chainid`                            WrongOriginChain(originChainId)
-///   3. 65-byte, low-s, non-zero signature (AttestationLib)         InvalidSignatureLength / SignatureMalleable / InvalidSignature
+///   3. 65-byte, low-s, non-zero signature (AttestationLib) over the
+///      GATE attestation digest — the attestation's digest bound to
+///      this gate and this chain (AttestationLib.gateDigest) —      InvalidSignatureLength / SignatureMalleable / InvalidSignature
 ///      whose signer is on the allow-list                           SignerNotAllowed(signer)
 ///   4. when the recipient allow-list is on, destinationUser is an
 ///      EVM address (AttestationLib) on that list                   NotAnEvmAddress / RecipientNotAllowed(recipient)
@@ -25,6 +27,15 @@ import {AttestationLib, FillAttestation, RequestAttestation} from "./libraries/A
 ///   7. mark consumed, emit AttestationConsumed(requestId, payer, 2)
 /// `_consumeRequest` (v1) runs the same order without step 1 and emits version 1.
 /// An origin-side gate does not check the v2 `receiver` (that is the destination AttestedReceiver).
+///
+/// A gate accepts only attestations made for it: the signature must be over
+/// `gateDigest(digest, address(this), block.chainid)`, which the service signs for the gate an
+/// integrator names (GET /requests/{requestId}/signature?gate=…), so an attestation made for another
+/// gate — a stranger's contract trusting the same signer, or a copy at the same address on another
+/// chain — recovers to an unrelated address there (SignerNotAllowed) and cannot use up its requestId.
+/// Neither the bare v2 fill signature (that one is for the destination AttestedReceiver) nor the spec's
+/// v1 record signature (a digest that names no contract, so a gate cannot tell it was made for it) is
+/// accepted: v1 terms are consumed only under a gate attestation of the v1 digest.
 abstract contract AttestationGate is IAttestationGate {
     // ---------------------------------------------------------------- constants
 
@@ -72,7 +83,8 @@ abstract contract AttestationGate is IAttestationGate {
     // ---------------------------------------------------------------- internal: consumers
 
     /// @notice Consumes a v2 fill attestation for a payment of `amount` of `currency` (zero =
-    /// native) by `payer`, or reverts.
+    /// native) by `payer`, or reverts. `signature` is the signer's over the gate attestation digest
+    /// `gateDigest(fillDigest(att), address(this), block.chainid)`.
     /// @dev Checks, in this order: deadline (AttestationExpired) → originChainId == block.chainid
     /// (WrongOriginChain) → strict recovery (InvalidSignatureLength / SignatureMalleable /
     /// InvalidSignature) and signer allowed (SignerNotAllowed) → destinationUser allowed while the
@@ -96,7 +108,7 @@ abstract contract AttestationGate is IAttestationGate {
             att.destinationUser,
             att.originCurrency,
             att.originAmount,
-            AttestationLib.fillDigest(att),
+            AttestationLib.gateDigest(AttestationLib.fillDigest(att), address(this), block.chainid),
             signature,
             payer,
             currency,
@@ -106,7 +118,9 @@ abstract contract AttestationGate is IAttestationGate {
     }
 
     /// @notice Consumes a v1 request attestation for a payment of `amount` of `currency` (zero =
-    /// native) by `payer`, or reverts. Kept for compatibility with the spec's v1 record.
+    /// native) by `payer`, or reverts. `signature` is the signer's over the gate attestation digest
+    /// `gateDigest(requestDigest(att), address(this), block.chainid)`: the spec's v1 record signature
+    /// (over the bare digest, which names no contract) is not accepted.
     /// @dev v1 binds NO expiry: a v1 attestation stays valid until its requestId is consumed here,
     /// so a v1 gate cannot hold the caller to a deadline. It also binds no orderId; an integrator
     /// that forwards a v1 payment must take the id from elsewhere. Prefer `_consumeFill`.
@@ -129,7 +143,7 @@ abstract contract AttestationGate is IAttestationGate {
             att.destinationUser,
             att.originCurrency,
             att.originAmount,
-            AttestationLib.requestDigest(att),
+            AttestationLib.gateDigest(AttestationLib.requestDigest(att), address(this), block.chainid),
             signature,
             payer,
             currency,

@@ -243,7 +243,7 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     function fill(FillAttestation calldata att, bytes calldata signature)
         external
         payable
-        attestationCheckedAndMarkedFilled(att, signature)
+        attestationCheckedAndMarkedFilled(att, signature, false)
     {
         // The same steps as `fill_7hVe`'s body, on the ABI-encoded attestation's words.
         assembly ("memory-safe") {
@@ -301,7 +301,7 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
         bytes calldata signature,
         IMulticaller.Call[] calldata calls,
         address[] calldata sweepTokens
-    ) external payable attestationCheckedAndMarkedFilled(att, signature) {
+    ) external payable attestationCheckedAndMarkedFilled(att, signature, true) {
         bytes32 expected = keccak256(abi.encode(att.orderId, calls, sweepTokens));
         if (att.requestId != expected) revert CallsMismatch(att.requestId, expected);
         address refundTo = _payIntoMulticaller(att);
@@ -436,7 +436,9 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     /// @dev The checks of the full-ABI entry points (`fill`, `fillWithCalls`) in their documented
     /// order, then the digest stored under `att.requestId`, then the body. The same one-branch hot
     /// path per group as the packed modifier; the cold paths re-run the checks one by one.
-    modifier attestationCheckedAndMarkedFilled(FillAttestation calldata att, bytes calldata signature) {
+    /// `withCalls`: the attestation is a calls attestation (`fillWithCalls`), signed over
+    /// AttestationLib.callsFillDigest instead of fillDigest.
+    modifier attestationCheckedAndMarkedFilled(FillAttestation calldata att, bytes calldata signature, bool withCalls) {
         {
             bool targetCheckFailed;
             assembly ("memory-safe") {
@@ -455,7 +457,7 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
         }
         {
             // Malformed signatures revert in here with AttestationLib's errors.
-            bytes32 digest = AttestationLib.fillDigest(att);
+            bytes32 digest = withCalls ? AttestationLib.callsFillDigest(att) : AttestationLib.fillDigest(att);
             address signer = AttestationLib.recoverStrict(AttestationLib.toPersonalSignHash(digest), signature);
             bytes32 filledSlot;
             bool policyCheckFailed;

@@ -2,12 +2,13 @@
 // textual patch of the .sol source in place, runs the Solidity tests meant to catch it, and restores
 // the source. A mutant is "killed" when those tests fail, "survived" when they pass. Exits 1 when any
 // guard survives (or a patch no longer applies: the list must follow the code). The source is restored
-// after every mutant, on Ctrl-C too, and the artifacts are rebuilt from it at the end.
+// after every mutant, on Ctrl-C too, and at the end artifacts/ and cache/ are removed and rebuilt from
+// scratch: the checkout is left as a fresh clone builds it (npm test's snapshot check passes).
 //
 //   npm run test:mutation                 every guard
 //   npm run test:mutation -- nonce cap    only guards whose id contains one of the words
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -47,6 +48,10 @@ const T = {
   gateInvariant: "test/solidity/AttestationGate.invariant.t.sol",
   depositorySignatures: "test/solidity/DepositorySignatures.t.sol",
   depositoryPermitsExploit: "test/solidity/exploit/DepositoryPermits.t.sol",
+  depositoryClaimablesExploit: "test/solidity/exploit/DepositoryClaimables.t.sol",
+  depositoryAllocatorExploit: "test/solidity/exploit/DepositoryAllocatorLock.t.sol",
+  receiverCallsExploit: "test/solidity/exploit/ReceiverCallsAttestation.t.sol",
+  gateBindingExploit: "test/solidity/exploit/GateBinding.t.sol",
 };
 
 export const GUARDS: Guard[] = [
@@ -111,15 +116,15 @@ export const GUARDS: Guard[] = [
     id: "depository.failed-payout-claimable",
     what: "execute: a failed payout becomes claimable instead of reverting the others",
     file: DEPOSITORY,
-    find: "claimable[to][token] += amount;",
-    replace: 'revert("mutant: all-or-nothing");',
+    find: "                _owe(to, token, amount);\n                emit PayoutClaimable(nonce, i, to, token, amount);",
+    replace: '                revert("mutant: all-or-nothing");',
     tests: [T.depositoryExploit],
   },
   {
     id: "depository.balance-check",
     what: "execute: a payout above the balance reverts (claimable stays backed)",
     file: DEPOSITORY,
-    find: "if (amount > balance) revert InsufficientBalance(i, token, balance, amount);",
+    find: "if (amount > free) revert InsufficientBalance(i, token, free, amount);",
     replace: "",
     tests: [T.depository, T.depositoryInvariant],
   },
@@ -188,12 +193,60 @@ export const GUARDS: Guard[] = [
     tests: [T.depositoryTokens],
   },
   {
-    id: "depository.allocator-lock",
-    what: "setAllocator: only the first set is immediate (owner drain)",
+    id: "depository.allocator-expiry",
+    what: "applyAllocator: a proposal not applied within the window after its eta expires",
     file: DEPOSITORY,
-    find: "if (allocatorLocked) revert AllocatorAlreadySet(allocator);",
+    find: "if (block.timestamp > eta + ALLOCATOR_CHANGE_WINDOW) revert AllocatorChangeExpired(eta + ALLOCATOR_CHANGE_WINDOW);",
     replace: "",
-    tests: [T.depositoryExploit],
+    tests: [T.depositoryAllocatorExploit],
+  },
+  {
+    id: "depository.allocator-expiry-view",
+    what: "pendingAllocatorChange: an expired proposal reads as none (what monitoring alerts on)",
+    file: DEPOSITORY,
+    find: "if (newAllocator != address(0) && block.timestamp > eta + ALLOCATOR_CHANGE_WINDOW) return (address(0), 0);",
+    replace: "",
+    tests: [T.depository],
+  },
+  {
+    id: "depository.claimables-reserved-native",
+    what: "execute/settle: native owed as claimable is not available to payouts and credits",
+    file: DEPOSITORY,
+    find: "return address(this).balance - _claimableNative;",
+    replace: "return address(this).balance;",
+    tests: [T.depositoryClaimablesExploit],
+  },
+  {
+    id: "depository.claimables-reserved-token",
+    what: "execute/settle: an ERC-20 owed as claimable is not available to payouts and credits",
+    file: DEPOSITORY,
+    find: "free = held > owed ? held - owed : 0;",
+    replace: "free = held;",
+    tests: [T.depositoryClaimablesExploit],
+  },
+  {
+    id: "depository.reserve-native",
+    what: "a native claimable (failed payout or credit) is added to the native reserve",
+    file: DEPOSITORY,
+    find: "if (token == address(0)) _claimableNative = SafeCast.toUint96(_claimableNative + amount);\n        else",
+    replace: "if (token == address(0)) {} else",
+    tests: [T.depositoryClaimablesExploit],
+  },
+  {
+    id: "depository.reserve-token",
+    what: "an ERC-20 claimable is added to that token's reserve",
+    file: DEPOSITORY,
+    find: "else _claimableTokens[token] += amount;",
+    replace: "else {}",
+    tests: [T.depositoryClaimablesExploit],
+  },
+  {
+    id: "depository.claim-releases-reserve",
+    what: "claim: what is claimed leaves the reserve (the rest can be paid out again)",
+    file: DEPOSITORY,
+    find: "if (token == address(0)) _claimableNative -= uint96(amount);",
+    replace: "",
+    tests: [T.depositoryClaimablesExploit],
   },
   {
     id: "depository.allocator-delay",
@@ -247,7 +300,7 @@ export const GUARDS: Guard[] = [
     id: "depository.settle-credit-backed",
     what: "settle: a credit must be backed by the Depository's balance",
     file: DEPOSITORY,
-    find: "if (value > held) revert CreditNotBacked(j, asset, held, value);",
+    find: "if (value > free) revert CreditNotBacked(j, asset, free, value);",
     replace: "",
     tests: [T.depositorySignatures],
   },
@@ -421,6 +474,14 @@ export const GUARDS: Guard[] = [
     replace: "or(or(iszero(signerAllowed), shr(160, recipient)), iszero(recipientListed))",
     tests: [T.receiverFull],
   },
+  {
+    id: "receiver.calls-typehash",
+    what: "fillWithCalls: the signature is over the calls attestation digest (a calls attestation runs only with its calls)",
+    file: RECEIVER,
+    find: "bytes32 digest = withCalls ? AttestationLib.callsFillDigest(att) : AttestationLib.fillDigest(att);",
+    replace: "bytes32 digest = AttestationLib.fillDigest(att);",
+    tests: [T.receiverCallsExploit],
+  },
   // ------------------------------------------------------------ Multicaller
   {
     id: "multicaller.sweep",
@@ -446,6 +507,30 @@ export const GUARDS: Guard[] = [
     find: "if (consumed[requestId]) revert AttestationAlreadyConsumed(requestId);",
     replace: "",
     tests: [T.gateInvariant],
+  },
+  {
+    id: "gate.binding-v2",
+    what: "_consumeFill: only a gate attestation made for this gate and chain is accepted",
+    file: GATE,
+    find: "AttestationLib.gateDigest(AttestationLib.fillDigest(att), address(this), block.chainid)",
+    replace: "AttestationLib.fillDigest(att)",
+    tests: [T.gateBindingExploit],
+  },
+  {
+    id: "gate.binding-v1",
+    what: "_consumeRequest: only a gate attestation made for this gate and chain is accepted (not the bare v1 record)",
+    file: GATE,
+    find: "AttestationLib.gateDigest(AttestationLib.requestDigest(att), address(this), block.chainid)",
+    replace: "AttestationLib.requestDigest(att)",
+    tests: [T.gateBindingExploit],
+  },
+  {
+    id: "gate.binding-address",
+    what: "gateDigest: the gate's address is part of the bound digest",
+    file: "contracts/libraries/AttestationLib.sol",
+    find: "mstore(add(m, 0x40), and(gate, 0xffffffffffffffffffffffffffffffffffffffff))",
+    replace: "mstore(add(m, 0x40), 0)",
+    tests: [T.gateBindingExploit],
   },
   {
     id: "gate.signer",
@@ -530,8 +615,16 @@ async function main(): Promise<void> {
     restore();
   }
 
-  // The last mutant's artifacts are on disk: rebuild from the restored sources.
-  run(["build"]);
+  // The last mutant's artifacts are on disk, and the incremental builds regrouped the test contracts
+  // into other compilation units (which moves fuzz tests' gas and fails the snapshot check): rebuild
+  // from scratch, so that `npm test` passes in this checkout as it does in a fresh clone.
+  rmSync(path.join(root, "artifacts"), { recursive: true, force: true });
+  rmSync(path.join(root, "cache"), { recursive: true, force: true });
+  const rebuilt = run(["build"]);
+  if (rebuilt.status !== 0) {
+    console.error(`clean rebuild failed (run \`rm -rf artifacts cache && npx hardhat build\`):\n${rebuilt.output}`);
+    process.exitCode = 1;
+  }
 
   console.log("\nguard                                 outcome      tests that caught it / what it guards");
   for (const { guard, outcome, detail } of results) {

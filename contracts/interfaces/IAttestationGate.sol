@@ -10,7 +10,10 @@ interface IAttestationGate {
     error AttestationExpired(uint256 deadline);
     /// @notice The attestation is for another origin chain.
     error WrongOriginChain(uint256 originChainId);
-    /// @notice The recovered signer is not on the signer allow-list.
+    /// @notice The recovered signer is not on the signer allow-list. An attestation made for another
+    /// gate or chain lands here: the signature is checked over the gate attestation digest rebuilt
+    /// with this gate's address and chain (AttestationLib.gateDigest), so it recovers to an unrelated
+    /// address; so does a bare v2 fill signature or the spec's v1 record signature.
     error SignerNotAllowed(address signer);
     /// @notice The recipient (destinationUser) is not allowed while the allow-list is on.
     error RecipientNotAllowed(address recipient);

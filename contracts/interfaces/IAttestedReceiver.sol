@@ -160,8 +160,12 @@ interface IAttestedReceiver {
     /// whole fill (the Multicaller's CallReverted(index, revertData)): nothing is paid or marked.
     /// Checks: those of the full-ABI `fill` (1–5, digest stored) → the calls commitment → currency and msg.value →
     /// pay into the Multicaller → emit Filled(requestId, destinationUser, filler, currency, amount) → calls → sweep.
-    /// @dev The same attestation through `fill` pays destinationUser directly (the calls do not run):
-    /// a third party spending its own money can deny the calls, never take the user's funds.
+    /// The signature is over the CALLS attestation digest (AttestationLib.callsFillDigest: the same
+    /// fields under CALLS_FILL_TYPEHASH), not the plain fill digest: the attestation of an intent with
+    /// calls is good here only, and `fill_7hVe`, `fillAndCall` and `fill` (which rebuild the plain
+    /// digest) recover it to an unrelated address (SignerNotAllowed), so nobody can pay the refund
+    /// recipient directly and skip the user's calls. A plain fill attestation is not accepted here
+    /// either. `filledDigest(requestId)` holds the calls digest.
     function fillWithCalls(
         FillAttestation calldata att,
         bytes calldata signature,
@@ -181,7 +185,8 @@ interface IAttestedReceiver {
 
     /// @notice The approval-free multicall contract destination calls run through.
     function multicaller() external view returns (IMulticaller);
-    /// @notice The v2 digest of the attestation that filled `requestId`; `bytes32(uint256(1))` when
+    /// @notice The v2 digest of the attestation that filled `requestId` (the calls attestation digest
+    /// for a `fillWithCalls`); `bytes32(uint256(1))` when
     /// a signer cancelled it; zero when neither.
     function filledDigest(bytes32 requestId) external view returns (bytes32);
     /// @notice Whether `requestId` was filled (by any allowed signer's attestation: compare

@@ -19,10 +19,16 @@ import {CompactSignature} from "../libraries/AttestationLib.sol";
 /// refund never holds the solver's repayment hostage, and nothing is lost.
 ///
 /// Allocator changes wait `ALLOCATOR_CHANGE_DELAY` (2 days): the owner proposes, anyone can watch
-/// `AllocatorChangeProposed`, and the owner applies it after the delay (or cancels it). Only the first
-/// `setAllocator` after deployment (the deployment replacing its placeholder) is immediate. During the
+/// `AllocatorChangeProposed`, and the owner applies it after the delay (or cancels it) and within
+/// `ALLOCATOR_CHANGE_WINDOW` (7 days) after it: a proposal not applied by then expires. The allocator
+/// is given to the constructor and is locked from the start: no change is ever immediate. During the
 /// delay the current allocator can still pay out (e.g. refund every open deposit). The allocator may
 /// be a contract (EIP-1271: a multisig or an MPC wallet).
+///
+/// Claimable balances are reserved: the Depository keeps the sum owed per token (`totalClaimable`), and
+/// a payout or a settlement credit may use only what it holds beyond that sum, so funds owed to a payee
+/// of a failed payout or credited as an app fee are never spent by `execute` nor backed twice by
+/// `settle`.
 interface IDepository {
     /// @notice One payout: `amount` of `token` (zero address = native) to `to`.
     struct Call {
@@ -75,17 +81,18 @@ interface IDepository {
     error SignerNotAllocator(address signer);
     /// @notice A request with this nonce was already executed (whatever its calls or expiration).
     error NonceAlreadyUsed(uint256 nonce);
-    /// @notice Payout number `index` asks for more of `token` than the Depository holds.
+    /// @notice Payout number `index` asks for more of `token` than the Depository holds beyond what it
+    /// owes as claimable: `balance` is that unreserved amount.
     error InsufficientBalance(uint256 index, address token, uint256 balance, uint256 amount);
     /// @notice The allocator may not be the zero address.
     error ZeroAllocator();
-    /// @notice `setAllocator` is only for the first set after deployment; later changes go through
-    /// `proposeAllocator` and the delay. `allocator` is the current one.
-    error AllocatorAlreadySet(address allocator);
     /// @notice There is no allocator change to apply or cancel.
     error NoPendingAllocatorChange();
     /// @notice The proposed allocator change cannot be applied before `eta`.
     error AllocatorChangeNotReady(uint256 eta);
+    /// @notice The proposed allocator change was not applied by `expiredAt` (its eta plus
+    /// ALLOCATOR_CHANGE_WINDOW): propose it again.
+    error AllocatorChangeExpired(uint256 expiredAt);
     /// @notice `payee` has no claimable balance of `token`.
     error NothingToClaim(address payee, address token);
     /// @notice A claim may not be sent to the zero address.
@@ -94,7 +101,9 @@ interface IDepository {
     error ClaimFailed(address to);
     /// @notice Ownership cannot be renounced (it would freeze the allocator forever).
     error RenounceOwnershipDisabled();
-    /// @notice Credit number `index` of a settlement names more of `token` than the Depository holds.
+    /// @notice Credit number `index` of a settlement names more of `token` than the Depository holds
+    /// beyond what it already owes as claimable (earlier credits of the same settlement included):
+    /// `balance` is that unreserved amount.
     error CreditNotBacked(uint256 index, address token, uint256 balance, uint256 amount);
     /// @notice A signature-authorised deposit must name its depositor (the signer whose tokens are pulled).
     error ZeroDepositor();
@@ -121,7 +130,7 @@ interface IDepository {
     event PayoutClaimable(uint256 indexed nonce, uint256 index, address indexed to, address token, uint256 amount);
     /// @notice `payee` withdrew its claimable `amount` of `token` to `to`.
     event Claimed(address indexed payee, address indexed token, address to, uint256 amount);
-    /// @notice The allocator changed (at construction, on the first set, or when a change is applied).
+    /// @notice The allocator changed (at construction, or when a change is applied).
     event AllocatorUpdated(address indexed previousAllocator, address indexed newAllocator);
     /// @notice The owner proposed `newAllocator`; it can be applied from `eta` on.
     event AllocatorChangeProposed(address indexed newAllocator, uint256 eta);
@@ -133,16 +142,13 @@ interface IDepository {
 
     // ---------------------------------------------------------------- admin
 
-    /// @notice Owner only, and only once: the deployment's immediate replacement of the placeholder
-    /// allocator the constructor was given. Reverts ZeroAllocator, then AllocatorAlreadySet.
-    function setAllocator(address newAllocator) external;
-
     /// @notice Owner only: propose `newAllocator`, applicable after `ALLOCATOR_CHANGE_DELAY`
     /// (2 days). Replaces any earlier proposal. Reverts ZeroAllocator.
     function proposeAllocator(address newAllocator) external;
 
-    /// @notice Owner only: apply the proposed change once its delay has passed. Reverts
-    /// NoPendingAllocatorChange, then AllocatorChangeNotReady(eta).
+    /// @notice Owner only: apply the proposed change once its delay has passed and before it expires
+    /// (ALLOCATOR_CHANGE_WINDOW, 7 days, after the eta). Reverts NoPendingAllocatorChange, then
+    /// AllocatorChangeNotReady(eta), then AllocatorChangeExpired(eta + window).
     function applyAllocator() external;
 
     /// @notice Owner only: drop the proposed change. Reverts NoPendingAllocatorChange.
@@ -223,8 +229,9 @@ interface IDepository {
     /// its EIP-1271 `isValidSignature` accepts) → nonce not used (NonceAlreadyUsed) → mark the nonce
     /// used → payouts in order → RequestExecuted.
     /// @dev Anyone may submit. The replay guard is the nonce: re-signing a nonce with another
-    /// expiration or other calls never pays twice. For each payout, a balance too small for it
-    /// reverts the whole request (InsufficientBalance: an allocator error, never the payee's); a
+    /// expiration or other calls never pays twice. For each payout, a balance too small for it once
+    /// the claimables are set aside (`totalClaimable`) reverts the whole request (InsufficientBalance:
+    /// an allocator error, never the payee's); a
     /// payout that fails within its gas cap becomes claimable by its payee (PayoutClaimable) and the
     /// others go on. No return data is copied from a native payee (no return-data bomb).
     function execute(CallRequest calldata request, bytes calldata signature) external;
@@ -241,7 +248,8 @@ interface IDepository {
     /// makes them, then the credits. Checks, in order: expiration (RequestExpired) → signature
     /// (SignerNotAllocator) → nonce not used by `execute` or `settle` (NonceAlreadyUsed) → mark the nonce
     /// used → payouts in order (InsufficientBalance; a failed payout becomes claimable, PayoutClaimable) →
-    /// credits in order, each backed by the Depository's balance of its token (CreditNotBacked) →
+    /// credits in order, each backed by the Depository's balance of its token beyond what it already owes
+    /// as claimable, earlier credits included (CreditNotBacked) →
     /// `claimable[to][token] += amount` → Credited → RequestExecuted(struct hash, nonce).
     /// @dev A credit moves nothing, so a payee that cannot receive (or burns gas) never holds it up: an
     /// app's fee is credited whatever happens to the solver's payout of the same settlement.
@@ -260,11 +268,13 @@ interface IDepository {
     /// @notice The key (EOA or EIP-1271 contract) whose signature releases funds.
     function allocator() external view returns (address);
 
-    /// @notice Whether the first `setAllocator` happened (from then on, changes wait the delay).
-    function allocatorLocked() external view returns (bool);
-
-    /// @notice The proposed allocator and the time from which it can be applied (zeros when none).
+    /// @notice The proposed allocator and the time from which it can be applied (zeros when none, or
+    /// when the proposal expired: it can no longer be applied).
     function pendingAllocatorChange() external view returns (address newAllocator, uint256 eta);
+
+    /// @notice What the Depository owes of `token` (zero = native) as `claimable`, summed over payees:
+    /// reserved, never used by a payout or a credit.
+    function totalClaimable(address token) external view returns (uint256);
 
     /// @notice Whether a request with this nonce was executed.
     function executed(uint256 nonce) external view returns (bool);

@@ -27,7 +27,9 @@ interface IGatedCheckout {
     function renounceOwnership() external;
 
     /// @notice Pays the order named by a v2 fill attestation and deposits it into the Depository
-    /// under `att.orderId` for `att.originUser`.
+    /// under `att.orderId` for `att.originUser`. `signature` is the gate attestation made for this
+    /// checkout (AttestationLib.gateDigest of the fill digest, this contract, this chain; the service's
+    /// GET /requests/{requestId}/signature?gate=<this contract> serves it as `gateAttestation.signature`).
     /// Native (originCurrency 0): send exactly `att.originAmount` as msg.value.
     /// ERC-20: approve this contract for `att.originAmount` first and send no value; the tokens are
     /// pulled from msg.sender.

@@ -50,6 +50,20 @@ library AttestationLib {
         "FillAttestation(bytes32 requestId,bytes32 orderId,uint256 originChainId,bytes32 originUser,bytes32 originCurrency,uint256 originAmount,uint256 destinationChainId,bytes32 destinationUser,bytes32 destinationCurrency,uint256 destinationAmount,uint256 deadline,address receiver)"
     );
 
+    /// @notice keccak256 of the type string a calls attestation is signed under: a v2 attestation whose
+    /// requestId is `callsRequestId(orderId, calls, sweepTokens)` (AttestedReceiver), i.e. commits to
+    /// destination calls. The same twelve fields under another name, so its digest differs from the
+    /// plain fill digest of the same values: no path that rebuilds the plain digest (`fill_7hVe`,
+    /// `fillAndCall`, the full-ABI `fill`) accepts it, and only `fillWithCalls`, which runs the calls
+    /// it commits to, does.
+    bytes32 internal constant CALLS_FILL_TYPEHASH = keccak256(
+        "CallsFillAttestation(bytes32 requestId,bytes32 orderId,uint256 originChainId,bytes32 originUser,bytes32 originCurrency,uint256 originAmount,uint256 destinationChainId,bytes32 destinationUser,bytes32 destinationCurrency,uint256 destinationAmount,uint256 deadline,address receiver)"
+    );
+
+    /// @notice keccak256 of the type string of a gate attestation: an attestation's digest (v1 or v2)
+    /// bound to the AttestationGate that may consume it and that gate's chain.
+    bytes32 internal constant GATE_TYPEHASH = keccak256("GateAttestation(bytes32 attestation,address gate,uint256 chainId)");
+
     // ------------------------------------------------------------ packed fill
     //
     // What `AttestedReceiver.fill_7hVe` reads after its selector (and `fillAndCall` in its `fill` bytes):
@@ -112,7 +126,31 @@ library AttestationLib {
 
     /// @notice v2 digest: keccak256(abi.encode(FILL_TYPEHASH, ...all twelve fields in order)).
     function fillDigest(FillAttestation calldata att) internal pure returns (bytes32 digest) {
-        bytes32 typehash = FILL_TYPEHASH;
+        return fillDigestOfType(att, FILL_TYPEHASH);
+    }
+
+    /// @notice Calls attestation digest: keccak256(abi.encode(CALLS_FILL_TYPEHASH, ...the same twelve
+    /// fields)). What the signer signs for an intent with destination calls (`fillWithCalls`).
+    function callsFillDigest(FillAttestation calldata att) internal pure returns (bytes32 digest) {
+        return fillDigestOfType(att, CALLS_FILL_TYPEHASH);
+    }
+
+    /// @notice Gate attestation digest: keccak256(abi.encode(GATE_TYPEHASH, digest, gate, chainId)), where
+    /// `digest` is a v1 `requestDigest` or a v2 `fillDigest`. Signed as an EIP-191 personal message.
+    function gateDigest(bytes32 digest, address gate, uint256 chainId) internal pure returns (bytes32 bound) {
+        bytes32 typehash = GATE_TYPEHASH;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, typehash)
+            mstore(add(m, 0x20), digest)
+            mstore(add(m, 0x40), and(gate, 0xffffffffffffffffffffffffffffffffffffffff))
+            mstore(add(m, 0x60), chainId)
+            bound := keccak256(m, 0x80)
+        }
+    }
+
+    /// @dev The twelve fields of `att` hashed under `typehash` (FILL_TYPEHASH or CALLS_FILL_TYPEHASH).
+    function fillDigestOfType(FillAttestation calldata att, bytes32 typehash) private pure returns (bytes32 digest) {
         assembly ("memory-safe") {
             let m := mload(0x40)
             mstore(m, typehash)

@@ -19,6 +19,22 @@ contract AttestationLibHarness {
         return AttestationLib.fillDigest(att);
     }
 
+    function callsFillTypehash() external pure returns (bytes32) {
+        return AttestationLib.CALLS_FILL_TYPEHASH;
+    }
+
+    function gateTypehash() external pure returns (bytes32) {
+        return AttestationLib.GATE_TYPEHASH;
+    }
+
+    function callsFillDigest(FillAttestation calldata att) external pure returns (bytes32) {
+        return AttestationLib.callsFillDigest(att);
+    }
+
+    function gateDigest(bytes32 digest, address gate, uint256 chainId) external pure returns (bytes32) {
+        return AttestationLib.gateDigest(digest, gate, chainId);
+    }
+
     /// @notice AttestationLib.packedFillDigest of `packed` (which must be PACKED_FILL_LENGTH bytes).
     function packedFillDigest(bytes calldata packed, uint256 destinationChainId, address receiver)
         external

@@ -51,7 +51,7 @@ describe("ferry deploy (CLI)", function () {
   let url: string;
   let env: Record<string, string>;
   let dir: string;
-  const addresses = predictFerryAddresses({ deployer: DEPLOYER });
+  const addresses = predictFerryAddresses({ deployer: DEPLOYER, allocator: DEPLOYER });
 
   before(async function () {
     server = await network.createServer("origin", "127.0.0.1", 0);
@@ -178,7 +178,7 @@ describe("ferry deploy (CLI)", function () {
     expect(run.status, run.stderr).to.equal(0);
     const result = JSON.parse(run.stdout);
     expect(result.deployer).to.equal(keyDeployer);
-    expect(result.addresses).to.deep.equal(predictFerryAddresses({ deployer: keyDeployer }));
+    expect(result.addresses).to.deep.equal(predictFerryAddresses({ deployer: keyDeployer, allocator: keyDeployer }));
     expect(run.stdout + run.stderr).to.not.include(key.slice(2));
 
     const bad = await ferry(["deploy", "--network", "localhost", "--deployments-dir", own], { ...env, FERRY_DEPLOYER_KEY: `${key.slice(0, -1)}x` });

@@ -69,14 +69,15 @@ describe("deployFerryContracts", function () {
 
     expect(first.chainId).to.equal(31337);
     expect(second.chainId).to.equal(31338);
-    const predicted = predictFerryAddresses({ deployer });
+    const predicted = predictFerryAddresses({ deployer, allocator });
     expect(first.addresses).to.deep.equal(predicted);
     expect(second.addresses).to.deep.equal(predicted);
     expect(first.alreadyDeployed).to.equal(false);
     expect(second.alreadyDeployed).to.equal(false);
-    // proxy install + 3 contracts + setAllocator + setSigner
-    expect(first.transactions).to.have.length(6);
-    expect(Object.keys(first.record.transactions)).to.include.members(["Multicaller", "AttestedReceiver", "Depository", "Depository.setAllocator"]);
+    // proxy install + 3 contracts + setSigner (the allocator is the Depository's constructor argument)
+    expect(first.transactions).to.have.length(5);
+    expect(Object.keys(first.record.transactions)).to.include.members(["Multicaller", "AttestedReceiver", "Depository"]);
+    expect(Object.keys(first.record.transactions)).to.not.include("Depository.setAllocator");
     for (const c of [origin, destination]) {
       for (const address of Object.values(predicted)) expect(await c.publicClient.getCode({ address })).to.not.equal(undefined);
     }
@@ -90,7 +91,7 @@ describe("deployFerryContracts", function () {
       expect(await snapshot(c)).to.deep.equal(before);
       expect(again.alreadyDeployed).to.equal(true);
       expect(again.transactions).to.deep.equal([]);
-      expect(again.addresses).to.deep.equal(predictFerryAddresses({ deployer }));
+      expect(again.addresses).to.deep.equal(predictFerryAddresses({ deployer, allocator }));
       // Found onchain without a previous record: the block the contracts appeared in.
       expect(again.record.blockNumber).to.be.greaterThan(0);
       expect(again.record.blockNumber).to.be.lessThan(Number(before.block));
@@ -99,14 +100,14 @@ describe("deployFerryContracts", function () {
 
   it("records deployer, salt, constructor arguments, configuration and compiler settings", async function () {
     const { record } = await deploy(origin, { allocator, signers: [signer] });
-    const addresses = predictFerryAddresses({ deployer });
+    const addresses = predictFerryAddresses({ deployer, allocator });
     expect(record.chainId).to.equal(31337);
     expect(record.deployer).to.equal(deployer);
     expect(record.salt).to.equal(DEFAULT_FERRY_SALT);
     expect(record.constructorArgs).to.deep.equal({
       Multicaller: [],
       AttestedReceiver: [deployer, addresses.multicaller],
-      Depository: [deployer, deployer],
+      Depository: [deployer, allocator], // the allocator is set and locked by the constructor
     });
     expect(record.configuration).to.deep.equal({ owner: deployer, allocator, signers: [signer] });
     expect(record.compiler.solcVersion).to.equal("0.8.30");
@@ -127,7 +128,7 @@ describe("deployFerryContracts", function () {
   });
 
   it("check probes every compact entry point and names the one a contract does not answer", async function () {
-    const addresses = predictFerryAddresses({ deployer });
+    const addresses = predictFerryAddresses({ deployer, allocator });
     const expected = { owner: deployer, allocator, signers: [signer] };
     const passing = await checkFerryDeployment({ publicClient: origin.publicClient, addresses, expected });
     const entries = passing.rows.filter((row) => row.field.startsWith("entry "));
@@ -147,7 +148,7 @@ describe("deployFerryContracts", function () {
   });
 
   it("check passes after a deploy, and fails naming the field when a signer or the allocator changes", async function () {
-    const addresses = predictFerryAddresses({ deployer });
+    const addresses = predictFerryAddresses({ deployer, allocator });
     const expected = { owner: deployer, allocator, signers: [signer] };
     const passing = await checkFerryDeployment({ publicClient: destination.publicClient, addresses, expected });
     expect(passing.ok, JSON.stringify(passing.rows)).to.equal(true);
@@ -163,7 +164,6 @@ describe("deployFerryContracts", function () {
       "Depository.owner",
       "Depository.pendingOwner",
       "Depository.allocator",
-      "Depository.allocatorLocked",
       "Depository.pendingAllocatorChange",
       "chain.evm (PUSH0, MCOPY, TSTORE)",
       ...ENTRY_POINT_PROBES.map((p) => `${p.contract}.entry ${p.signature}`),
@@ -184,7 +184,7 @@ describe("deployFerryContracts", function () {
     };
 
     await send({ address: addresses.attestedReceiver, abi: FERRY_ABIS.AttestedReceiver, functionName: "setSigner", args: [signer, false] } as never);
-    // The allocator is locked since the deployment: a change is proposed first, and --check flags it.
+    // The allocator is locked since construction: a change is proposed first, and --check flags it.
     await send({ ...depository, functionName: "proposeAllocator", args: [other] } as never);
     expect(await failingFields()).to.deep.equal([`AttestedReceiver.signer ${signer.toLowerCase()}`, "Depository.pendingAllocatorChange"]);
     await waitOutDelay();
@@ -211,8 +211,8 @@ describe("deployFerryContracts", function () {
   });
 
   it("check reports missing code at the addresses of another deployer (the Multicaller, argument-free, is shared)", async function () {
-    const addresses = predictFerryAddresses({ deployer: origin.wallets[9]!.account.address });
-    expect(addresses.multicaller).to.equal(predictFerryAddresses({ deployer }).multicaller);
+    const addresses = predictFerryAddresses({ deployer: origin.wallets[9]!.account.address, allocator });
+    expect(addresses.multicaller).to.equal(predictFerryAddresses({ deployer, allocator }).multicaller);
     const result = await checkFerryDeployment({ publicClient: origin.publicClient, addresses, expected: { owner: deployer, allocator, signers: [] } });
     expect(result.ok).to.equal(false);
     expect(result.rows.map((row) => [row.contract, row.field, row.actual, row.ok])).to.deep.equal([
@@ -228,8 +228,8 @@ describe("deployFerryContracts", function () {
     const newOwner = origin.wallets[3]!;
     const newOwnerAddress = getAddress(newOwner.account.address);
     const options = { allocator, signers: [signer], owner: newOwnerAddress, salt };
-    const addresses = predictFerryAddresses({ deployer, salt });
-    expect(addresses.depository).to.not.equal(predictFerryAddresses({ deployer }).depository);
+    const addresses = predictFerryAddresses({ deployer, allocator, salt });
+    expect(addresses.depository).to.not.equal(predictFerryAddresses({ deployer, allocator }).depository);
 
     const result = await deploy(origin, options);
     expect(result.addresses).to.deep.equal(addresses);

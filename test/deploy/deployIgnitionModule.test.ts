@@ -66,7 +66,7 @@ describe("Ferry Ignition module", function () {
     const { default: ferryModule } = await import("../../ignition/modules/Ferry.ts");
     const deployed = await origin.ignition.deploy(ferryModule);
 
-    const predicted = predictFerryAddresses({ deployer });
+    const predicted = predictFerryAddresses({ deployer, allocator });
     expect(getAddress(deployed.depository.address)).to.equal(predicted.depository);
     expect(getAddress(deployed.attestedReceiver.address)).to.equal(predicted.attestedReceiver);
     expect(getAddress(deployed.multicaller.address)).to.equal(predicted.multicaller);

@@ -62,7 +62,7 @@ describe("ferry deploy --rpc-url / --config from outside the repository", functi
   let originUrl: string;
   let destinationUrl: string;
   let cwd: string;
-  const addresses = predictFerryAddresses({ deployer: DEPLOYER });
+  const addresses = predictFerryAddresses({ deployer: DEPLOYER, allocator: DEPLOYER });
 
   before(async function () {
     origin = await network.createServer("origin", "127.0.0.1", 0);

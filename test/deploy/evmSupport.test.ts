@@ -45,7 +45,7 @@ describe("evmSupport", function () {
 
       const check = await checkFerryDeployment({
         publicClient: publicClient as never,
-        addresses: predictFerryAddresses({ deployer }),
+        addresses: predictFerryAddresses({ deployer, allocator: deployer }),
         expected: { owner: deployer, allocator: deployer, signers: [] },
       });
       expect(check.ok).to.equal(false);

@@ -47,7 +47,7 @@ describe("Ferry on a fork of a real chain (FORK_URL)", function () {
   it("deploys at the addresses every chain gets", async function () {
     expect(proxyWasThere, "the deterministic-deployment proxy exists on the forked chain").to.equal(true);
     const [deployer] = await connection!.viem.getWalletClients();
-    expect(ferry.addresses).to.deep.equal(predictFerryAddresses({ deployer: deployer!.account.address }));
+    expect(ferry.addresses).to.deep.equal(predictFerryAddresses({ deployer: deployer!.account.address, allocator: ferry.allocator.address }));
     expect(await ferry.attestedReceiver.read.isSigner([ferry.signer.address])).to.equal(true);
   });
 

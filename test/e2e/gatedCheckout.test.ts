@@ -79,18 +79,33 @@ describe("e2e: attestation-gated integrator payment (GatedCheckout)", function (
     });
     const requestId = quote.steps.at(-1)!.requestId;
 
-    // Before any deposit, the service attests the request (v1 record + v2 fill attestation).
-    const record = await devnet.client.getRequestSignature(requestId);
+    // Before any deposit, the service attests the request (v1 record + v2 fill attestation), and binds
+    // it to the integrator's checkout (gateAttestation: the only signature a gate accepts).
+    const record = await devnet.client.getRequestSignature(requestId, { gate: checkout });
     expect(record.requestData).to.deep.include({ originChainId: ORIGIN, destinationChainId: DESTINATION, originAmount: quote.details.currencyIn.amount });
     expect(record.fillAttestation, "fillAttestation before deposit").to.not.equal(undefined);
     const { attestation } = record.fillAttestation!;
-    const signature = record.fillAttestation!.signature as Hex;
+    expect(record.gateAttestation, "gateAttestation with ?gate=").to.not.equal(undefined);
+    expect(record.gateAttestation!.gate).to.equal(checkout.toLowerCase());
+    expect(record.gateAttestation!.chainId).to.equal(ORIGIN);
+    const signature = record.gateAttestation!.signature as Hex;
     expect(attestation.requestId).to.equal(requestId);
     expect(attestation.orderId).to.equal(quote.protocol.v2.orderId);
     expect(attestation.destinationAmount).to.equal(quote.details.currencyOut.amount);
     const att = toFillAttestation(attestation);
 
     const wallet = devnet.origin.wallet(user);
+    /** The custom error a `pay(att, sig)` simulated from the user's wallet reverts with (undefined: none). */
+    const payRevert = async (sig: Hex) => {
+      try {
+        await devnet.origin.publicClient.simulateContract({ account: wallet.account, address: checkout, abi: gatedCheckoutAbi, functionName: "pay", args: [att, sig], value: att.originAmount });
+        return undefined;
+      } catch (error) {
+        return revertName(error) ?? String(error);
+      }
+    };
+    // The destination fill signature is not a gate attestation: the checkout refuses it.
+    expect(await payRevert(record.fillAttestation!.signature as Hex), "the bare fill signature is refused").to.equal("SignerNotAllowed");
     const payHash = await wallet.writeContract({ address: checkout, abi: gatedCheckoutAbi, functionName: "pay", args: [att, signature], value: att.originAmount });
     expect((await devnet.origin.publicClient.waitForTransactionReceipt({ hash: payHash })).status).to.equal("success");
     await devnet.client.indexTransaction({ chainId: ORIGIN, txHash: payHash }).catch(() => undefined);
@@ -101,20 +116,6 @@ describe("e2e: attestation-gated integrator payment (GatedCheckout)", function (
     expect(await devnet.destination.publicClient.getBalance({ address: recipient })).to.equal(BigInt(quote.details.currencyOut.amount));
 
     // The same attestation cannot pay twice.
-    let replay: unknown;
-    try {
-      await devnet.origin.publicClient.simulateContract({
-        account: wallet.account,
-        address: checkout,
-        abi: gatedCheckoutAbi,
-        functionName: "pay",
-        args: [att, signature],
-        value: att.originAmount,
-      });
-    } catch (error) {
-      replay = error;
-    }
-    expect(replay, "replayed pay reverts").to.not.equal(undefined);
-    expect(revertName(replay)).to.equal("AttestationAlreadyConsumed");
+    expect(await payRevert(signature), "replayed pay reverts").to.equal("AttestationAlreadyConsumed");
   });
 });

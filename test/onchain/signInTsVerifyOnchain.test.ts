@@ -20,8 +20,12 @@ import {
 } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import {
+  CALLS_FILL_TYPEHASH,
   FILL_TYPEHASH,
+  GATE_TYPEHASH,
+  callsFillDigest,
   fillDigest,
+  gateDigest,
   requestDigest,
   type FillAttestation,
   type RequestAttestation,
@@ -173,6 +177,32 @@ describe("sign in TS, verify onchain (AttestationLib)", () => {
       expect(await harness.read.recoverFillSigner([att, signature]), `case ${i}`).to.equal(account.address);
       const verdict = await verifyAttestation({ format: "v2", attestation: att, signature, signers: [account.address], now: 0n });
       expect(verdict.valid, `case ${i}`).to.equal(true);
+    }
+  });
+
+  it("has the same CALLS_FILL_TYPEHASH and GATE_TYPEHASH", async () => {
+    expect(await harness.read.callsFillTypehash()).to.equal(CALLS_FILL_TYPEHASH);
+    expect(await harness.read.gateTypehash()).to.equal(GATE_TYPEHASH);
+  });
+
+  it(`agrees on ${RUNS} random calls attestations and gate attestations: digest and signer`, async () => {
+    const r = randomStream("ferry/calls-gate");
+    for (let i = 0; i < RUNS; i++) {
+      const account = r.account();
+      const att = randomFill(r);
+      const calls = callsFillDigest(att);
+      expect(await harness.read.callsFillDigest([att]), `case ${i}`).to.equal(calls);
+      expect(calls, `case ${i}`).to.not.equal(fillDigest(att));
+      const callsSignature = await signAttestationDigest(account, calls);
+      expect(await harness.read.recoverStrict([toPersonalSignHash(calls), callsSignature]), `case ${i}`).to.equal(account.address);
+      const gate = r.address();
+      const chainId = r.uint();
+      for (const inner of [fillDigest(att), requestDigest(randomRequest(r))]) {
+        const bound = gateDigest({ digest: inner, gate, chainId });
+        expect(await harness.read.gateDigest([inner, gate, chainId]), `case ${i}`).to.equal(bound);
+        const signature = await signAttestationDigest(account, bound);
+        expect(await harness.read.recoverStrict([toPersonalSignHash(bound), signature]), `case ${i}`).to.equal(account.address);
+      }
     }
   });
 

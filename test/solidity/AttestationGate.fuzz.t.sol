@@ -14,6 +14,7 @@ contract AttestationGateFuzzTest is GateTestBase {
     function setUp() public {
         vm.warp(START_TIME);
         gate = new GateHarness();
+        boundGate = address(gate);
     }
 
     // ---------------------------------------------------------------- v2: consumed once

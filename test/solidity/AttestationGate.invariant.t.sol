@@ -22,6 +22,7 @@ contract GateHandler is GateTestBase {
 
     constructor(GateHarness gate_) {
         gate = gate_;
+        boundGate = address(gate_);
     }
 
     function requestCount() external view returns (uint256) {
@@ -109,6 +110,7 @@ contract AttestationGateInvariantTest is GateTestBase {
     function setUp() public {
         vm.warp(START_TIME);
         gate = new GateHarness();
+        boundGate = address(gate);
         gate.setSigner(signer, true);
         handler = new GateHandler(gate);
         targetContract(address(handler));

@@ -18,6 +18,7 @@ contract AttestationGateTest is GateTestBase {
     function setUp() public {
         vm.warp(START_TIME);
         gate = new GateHarness();
+        boundGate = address(gate);
         gate.setSigner(signer, true);
     }
 

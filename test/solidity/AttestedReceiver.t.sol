@@ -24,13 +24,31 @@ library FillSigning {
     string internal constant FILL_TYPE =
         "FillAttestation(bytes32 requestId,bytes32 orderId,uint256 originChainId,bytes32 originUser,bytes32 originCurrency,uint256 originAmount,uint256 destinationChainId,bytes32 destinationUser,bytes32 destinationCurrency,uint256 destinationAmount,uint256 deadline,address receiver)";
 
+    /// @notice The type a calls attestation (requestId = callsRequestId) is signed under: the same
+    /// fields as FILL_TYPE, another name, so no path but fillWithCalls rebuilds its digest.
+    string internal constant CALLS_FILL_TYPE =
+        "CallsFillAttestation(bytes32 requestId,bytes32 orderId,uint256 originChainId,bytes32 originUser,bytes32 originCurrency,uint256 originAmount,uint256 destinationChainId,bytes32 destinationUser,bytes32 destinationCurrency,uint256 destinationAmount,uint256 deadline,address receiver)";
+
     function digest(FillAttestation memory att) internal pure returns (bytes32) {
+        return digestOfType(FILL_TYPE, att);
+    }
+
+    function callsDigest(FillAttestation memory att) internal pure returns (bytes32) {
+        return digestOfType(CALLS_FILL_TYPE, att);
+    }
+
+    function signCalls(uint256 key, FillAttestation memory att) internal pure returns (bytes memory) {
+        (uint8 v, bytes32 r, bytes32 s) = VM.sign(key, personalSignHash(callsDigest(att)));
+        return abi.encodePacked(r, s, v);
+    }
+
+    function digestOfType(string memory typeString, FillAttestation memory att) internal pure returns (bytes32) {
         // Two abi.encode halves concatenated: the same bytes as one 13-value abi.encode, which an
         // optimizer-off build (Foundry coverage) cannot fit on the stack.
         return keccak256(
             bytes.concat(
                 abi.encode(
-                    keccak256(bytes(FILL_TYPE)),
+                    keccak256(bytes(typeString)),
                     att.requestId,
                     att.orderId,
                     att.originChainId,

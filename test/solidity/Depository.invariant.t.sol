@@ -35,6 +35,8 @@ contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
     bytes[] internal executedRequests;
     uint256 public replaySuccesses;
     uint256 internal nonce;
+    /// @notice Payouts that used funds owed as claimable and were not refused (must stay 0).
+    uint256 public spentClaimables;
     /// @notice What failed payouts left claimable, per token (from the contract's own view).
     mapping(address token => uint256) public totalClaimable;
     RevertingRecipient public immutable rejecting = new RevertingRecipient();
@@ -97,21 +99,27 @@ contract DepositoryHandler is CommonBase, StdCheats, StdUtils {
         external
     {
         address token = tokens[bound(tokenSeed, 0, 2)];
-        uint256 held = _held(token) - totalClaimable[token];
+        // Up to everything held, claimables included: the allocator may sign a payout of funds owed to
+        // payees of failed payouts, and the Depository must refuse exactly those.
+        uint256 free = _held(token) - totalClaimable[token];
         // A payee that rejects native currency (its payouts become claimable); for tokens the
         // same address is an ordinary holder.
         address to = toRejecting ? address(rejecting) : _actor(toSeed);
         IDepository.CallRequest memory request;
         request.calls = new IDepository.Call[](1);
-        request.calls[0] = IDepository.Call({to: to, token: token, amount: bound(amount, 0, held)});
+        request.calls[0] = IDepository.Call({to: to, token: token, amount: bound(amount, 0, _held(token))});
         request.nonce = nonce++;
         request.expiration = block.timestamp + bound(ttl, 0, 1 days);
-        bytes memory signature = _signed(request);
 
         uint256 claimableBefore = depository.claimable(to, token);
         uint256 heldBefore = _held(token);
-        if (compact) depository.execute_kJ9b8(request, _compact(signature));
-        else depository.execute(request, signature);
+        (bool ok,) = address(depository).call(_executeCall(request, compact));
+        if (request.calls[0].amount > free) {
+            // It must not pay out funds owed as claimable.
+            if (ok) spentClaimables += 1;
+            return;
+        }
+        require(ok, "a payout backed by unreserved funds reverted");
 
         paidOut[token] += heldBefore - _held(token);
         uint256 deferred = depository.claimable(to, token) - claimableBefore;
@@ -263,5 +271,14 @@ contract DepositoryInvariantTest is DepositoryTestBase {
         assertEq(
             depository.claimable(address(handler.rejecting()), address(0)), handler.totalClaimable(address(0))
         );
+    }
+
+    /// forge-config: default.invariant.fail-on-revert = true
+    /// @notice Claimables are reserved: no payout ever used funds owed as claimable, and the contract's
+    /// own reserve (`totalClaimable`) is exactly what its payees are owed.
+    function invariant_claimablesAreReserved() public view {
+        assertEq(handler.spentClaimables(), 0, "a payout spent claimable funds");
+        assertEq(depository.totalClaimable(address(0)), handler.totalClaimable(address(0)), "native reserve");
+        assertEq(depository.totalClaimable(address(usdc)), handler.totalClaimable(address(usdc)), "usdc reserve");
     }
 }

@@ -148,35 +148,15 @@ contract DepositoryTest is DepositoryTestBase {
 
     // ---------------------------------------------------------------- admin
 
-    function test_setAllocator_revertsIfNotOwner() public {
-        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, user));
-        vm.prank(user);
-        depository.setAllocator(user);
-    }
-
-    function test_setAllocator_revertsIfZeroAllocator() public {
-        vm.expectRevert(IDepository.ZeroAllocator.selector);
-        vm.prank(owner);
-        depository.setAllocator(address(0));
-    }
-
-    function test_setAllocator_revertsIfAlreadySet() public {
-        vm.startPrank(owner);
-        depository.setAllocator(allocator);
-        vm.expectRevert(abi.encodeWithSelector(IDepository.AllocatorAlreadySet.selector, allocator));
-        depository.setAllocator(makeAddr("nextAllocator"));
-        vm.stopPrank();
-    }
-
-    function test_setAllocator_firstSetIsImmediateAndLocks() public {
-        address next = makeAddr("nextAllocator");
-        assertFalse(depository.allocatorLocked());
-        vm.expectEmit(true, true, true, true, address(depository));
-        emit IDepository.AllocatorUpdated(allocator, next);
-        vm.prank(owner);
-        depository.setAllocator(next);
-        assertEq(depository.allocator(), next);
-        assertTrue(depository.allocatorLocked());
+    function test_constructor_setsTheAllocatorLockedAndEmits() public {
+        address chosen = makeAddr("chosenAllocator");
+        vm.expectEmit(true, true, true, true);
+        emit IDepository.AllocatorUpdated(address(0), chosen);
+        Depository fresh = new Depository(owner, chosen);
+        assertEq(fresh.allocator(), chosen);
+        (address pending, uint256 eta) = fresh.pendingAllocatorChange();
+        assertEq(pending, address(0));
+        assertEq(eta, 0);
     }
 
     function test_proposeAllocator_revertsIfNotOwner() public {
@@ -224,10 +204,61 @@ contract DepositoryTest is DepositoryTestBase {
         vm.stopPrank();
     }
 
+    /// @dev The last second of the window still applies; the next one is AllocatorChangeExpired.
+    function test_applyAllocator_revertsAfterWindow() public {
+        vm.startPrank(owner);
+        depository.proposeAllocator(makeAddr("nextAllocator"));
+        uint256 expiry = block.timestamp + 2 days + 7 days;
+        vm.warp(expiry + 1);
+        vm.expectRevert(abi.encodeWithSelector(IDepository.AllocatorChangeExpired.selector, expiry));
+        depository.applyAllocator();
+        vm.stopPrank();
+        (address pending, uint256 eta) = depository.pendingAllocatorChange();
+        assertEq(pending, address(0), "an expired proposal reads as none");
+        assertEq(eta, 0);
+    }
+
+    function test_applyAllocator_appliesOnTheLastSecondOfTheWindow() public {
+        address next = makeAddr("nextAllocator");
+        vm.startPrank(owner);
+        depository.proposeAllocator(next);
+        vm.warp(block.timestamp + 2 days + 7 days);
+        depository.applyAllocator();
+        vm.stopPrank();
+        assertEq(depository.allocator(), next);
+    }
+
+    function test_applyAllocator_checksRunInDocumentedOrder() public {
+        vm.startPrank(owner);
+        vm.expectRevert(IDepository.NoPendingAllocatorChange.selector);
+        depository.applyAllocator();
+        depository.proposeAllocator(makeAddr("nextAllocator"));
+        uint256 eta = block.timestamp + 2 days;
+        vm.expectRevert(abi.encodeWithSelector(IDepository.AllocatorChangeNotReady.selector, eta));
+        depository.applyAllocator();
+        vm.warp(eta + 7 days + 1);
+        vm.expectRevert(abi.encodeWithSelector(IDepository.AllocatorChangeExpired.selector, eta + 7 days));
+        depository.applyAllocator();
+        vm.stopPrank();
+    }
+
+    function test_proposeAllocator_againAfterExpiryRestartsTheDelay() public {
+        address next = makeAddr("nextAllocator");
+        vm.startPrank(owner);
+        depository.proposeAllocator(next);
+        vm.warp(block.timestamp + 30 days);
+        depository.proposeAllocator(next);
+        vm.expectRevert(abi.encodeWithSelector(IDepository.AllocatorChangeNotReady.selector, block.timestamp + 2 days));
+        depository.applyAllocator();
+        vm.warp(block.timestamp + 2 days);
+        depository.applyAllocator();
+        vm.stopPrank();
+        assertEq(depository.allocator(), next);
+    }
+
     function test_applyAllocator_rotatesAfterDelayAndEmits() public {
         address next = makeAddr("nextAllocator");
         vm.startPrank(owner);
-        depository.setAllocator(allocator);
         depository.proposeAllocator(next);
         vm.warp(block.timestamp + 2 days);
         vm.expectEmit(true, true, true, true, address(depository));
@@ -287,10 +318,11 @@ contract DepositoryTest is DepositoryTestBase {
 
         vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, owner));
         vm.prank(owner);
-        depository.setAllocator(owner);
+        depository.proposeAllocator(owner);
         vm.prank(newOwner);
-        depository.setAllocator(newOwner);
-        assertEq(depository.allocator(), newOwner);
+        depository.proposeAllocator(newOwner);
+        (address pending,) = depository.pendingAllocatorChange();
+        assertEq(pending, newOwner);
     }
 
     function test_acceptOwnership_revertsIfNotPendingOwner() public {

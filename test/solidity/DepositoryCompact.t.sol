@@ -95,6 +95,19 @@ contract DepositoryCompactTest is DepositoryTestBase {
         depository.depositErc20_6R0X4(makeAddr("notAToken"), 1e6, bytes32(0));
     }
 
+    /// @dev 1. id, with a working token the depositor funded and approved: the id check alone stops it
+    /// (with a token that has no code the balance read fails too, and its cold path names the id).
+    /// Nothing is pulled.
+    function test_depositErc20Compact_revertsIfZeroIdWithAWorkingToken() public {
+        usdc.mint(user, 1e6);
+        vm.startPrank(user);
+        usdc.approve(address(depository), 1e6);
+        vm.expectRevert(IDepository.ZeroOrderId.selector);
+        depository.depositErc20_6R0X4(address(usdc), 1e6, bytes32(0));
+        vm.stopPrank();
+        assertEq(usdc.balanceOf(user), 1e6, "nothing pulled");
+    }
+
     /// @dev 2. balanceOf before: no code at the token (or no word returned).
     function test_depositErc20Compact_revertsIfTokenHasNoCode() public {
         address notAToken = makeAddr("notAToken");

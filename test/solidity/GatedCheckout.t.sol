@@ -32,6 +32,7 @@ contract GatedCheckoutTest is GateTestBase {
         vm.warp(START_TIME);
         depository = new Depository(owner, allocator);
         checkout = new GatedCheckout(owner, IDepository(address(depository)));
+        boundGate = address(checkout);
         usdc = new MockStablecoin("USD Coin", "USDC");
 
         vm.prank(owner);

@@ -121,6 +121,40 @@ contract VectorsTest is Test {
         assertEq(harness.fillTypehash(), vm.parseJsonBytes32(json, ".fillTypehash"));
     }
 
+    function test_callsAndGateTypehashes_matchVectors() public view {
+        assertEq(harness.callsFillTypehash(), vm.parseJsonBytes32(json, ".callsFillTypehash"));
+        assertEq(harness.gateTypehash(), vm.parseJsonBytes32(json, ".gateTypehash"));
+    }
+
+    /// @notice Each v2 vector's calls attestation digest (what fillWithCalls checks), and its signer.
+    function test_callsFillDigest_matchesEveryV2Vector() public view {
+        uint256 count = _count(".v2");
+        for (uint256 i; i < count; ++i) {
+            string memory key = string.concat(".v2[", vm.toString(i), "]");
+            bytes32 digest = harness.callsFillDigest(_fill(string.concat(key, ".input")));
+            assertEq(digest, vm.parseJsonBytes32(json, string.concat(key, ".callsDigest")), _name(key));
+            bytes memory signature = vm.parseJsonBytes(json, string.concat(key, ".callsSignature"));
+            assertEq(harness.recoverStrict(harness.toPersonalSignHash(digest), signature), vm.parseJsonAddress(json, ".signer"));
+        }
+    }
+
+    /// @notice Each gate vector: the attestation's digest bound to the gate and chain (what a gate checks).
+    function test_gateDigest_matchesEveryGateVector() public view {
+        uint256 count = _count(".gate");
+        assertGe(count, 6, "at least 6 gate vectors");
+        for (uint256 i; i < count; ++i) {
+            string memory key = string.concat(".gate[", vm.toString(i), "]");
+            bytes32 digest = harness.gateDigest(
+                vm.parseJsonBytes32(json, string.concat(key, ".attestationDigest")),
+                vm.parseJsonAddress(json, string.concat(key, ".gate")),
+                _uint(string.concat(key, ".chainId"))
+            );
+            assertEq(digest, vm.parseJsonBytes32(json, string.concat(key, ".digest")), _name(key));
+            bytes memory signature = vm.parseJsonBytes(json, string.concat(key, ".signature"));
+            assertEq(harness.recoverStrict(harness.toPersonalSignHash(digest), signature), vm.parseJsonAddress(json, ".signer"));
+        }
+    }
+
     function test_requestDigest_matchesEveryV1Vector() public view {
         uint256 count = _count(".v1");
         assertGe(count, 8, "at least 8 v1 vectors");

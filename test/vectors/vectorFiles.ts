@@ -12,9 +12,13 @@ export type V2VectorInput = V1VectorInput &
 export type AttestationVectorFile = {
   description: string;
   fillTypehash: Hex;
+  callsFillTypehash: Hex;
+  gateTypehash: Hex;
   signer: Address;
   v1: AttestationVector<V1VectorInput>[];
-  v2: AttestationVector<V2VectorInput>[];
+  v2: (AttestationVector<V2VectorInput> & { callsDigest: Hex; callsSignature: Hex })[];
+  /** v1/v2 digests bound to a gate on the vector's origin chain (AttestationLib.gateDigest). */
+  gate: { name: string; format: "v1" | "v2"; attestationDigest: Hex; gate: Address; chainId: string; digest: Hex; signature: Hex }[];
 };
 export type OrderIdVectorFile = {
   description: string;

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
-import { maxUint256, numberToHex, slice, toFunctionSelector } from "viem";
+import { hashStruct, keccak256, maxUint256, numberToHex, recoverMessageAddress, slice, toFunctionSelector, toHex } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { normalizeFillAttestation } from "../../ts/core/attestationDigest.ts";
 import { fitsPackedFill } from "../../ts/core/fillCalldata.ts";
@@ -45,6 +45,51 @@ describe("shared vectors", () => {
       });
     });
   }
+
+  describe("calls and gate attestations", () => {
+    // Recomputed here without ts/core: viem's EIP-712 hashStruct of the calls type, and the gate
+    // digest's four words encoded by hand.
+    const CALLS_TYPES = {
+      CallsFillAttestation: [
+        { name: "requestId", type: "bytes32" },
+        { name: "orderId", type: "bytes32" },
+        { name: "originChainId", type: "uint256" },
+        { name: "originUser", type: "bytes32" },
+        { name: "originCurrency", type: "bytes32" },
+        { name: "originAmount", type: "uint256" },
+        { name: "destinationChainId", type: "uint256" },
+        { name: "destinationUser", type: "bytes32" },
+        { name: "destinationCurrency", type: "bytes32" },
+        { name: "destinationAmount", type: "uint256" },
+        { name: "deadline", type: "uint256" },
+        { name: "receiver", type: "address" },
+      ],
+    } as const;
+
+    it("each v2 vector's calls digest is the EIP-712 hashStruct of CallsFillAttestation, and differs from its fill digest", async () => {
+      const fields = CALLS_TYPES.CallsFillAttestation.map((f) => `${f.type} ${f.name}`).join(",");
+      expect(vectors.callsFillTypehash).to.equal(keccak256(toHex(`CallsFillAttestation(${fields})`)));
+      for (const v of vectors.v2) {
+        const message = normalizeFillAttestation(v.input);
+        expect(v.callsDigest, v.name).to.equal(hashStruct({ data: message, primaryType: "CallsFillAttestation", types: CALLS_TYPES }));
+        expect(v.callsDigest, v.name).to.not.equal(v.digest);
+        expect(await recoverMessageAddress({ message: { raw: v.callsDigest }, signature: v.callsSignature }), v.name).to.equal(vectors.signer);
+      }
+    });
+
+    it("each gate vector binds its attestation's digest to the gate and the origin chain", async () => {
+      expect(vectors.gateTypehash).to.equal(keccak256(toHex("GateAttestation(bytes32 attestation,address gate,uint256 chainId)")));
+      expect(vectors.gate.length).to.be.at.least(6);
+      for (const g of vectors.gate) {
+        const source = (g.format === "v1" ? vectors.v1 : vectors.v2).find((v) => `${g.format} ${v.name}` === g.name)!;
+        expect(g.attestationDigest, g.name).to.equal(source.digest);
+        expect(g.chainId, g.name).to.equal(source.input.originChainId);
+        const words = `0x${vectors.gateTypehash.slice(2)}${g.attestationDigest.slice(2)}${g.gate.slice(2).toLowerCase().padStart(64, "0")}${BigInt(g.chainId).toString(16).padStart(64, "0")}` as const;
+        expect(g.digest, g.name).to.equal(keccak256(words));
+        expect(await recoverMessageAddress({ message: { raw: g.digest }, signature: g.signature }), g.name).to.equal(vectors.signer);
+      }
+    });
+  });
 
   describe("compact calldata", () => {
     const calldata = loadCalldataVectors();

@@ -19,12 +19,12 @@ export const depositoryAbi = [
   {
     "inputs": [
       {
-        "internalType": "address",
-        "name": "allocator",
-        "type": "address"
+        "internalType": "uint256",
+        "name": "expiredAt",
+        "type": "uint256"
       }
     ],
-    "name": "AllocatorAlreadySet",
+    "name": "AllocatorChangeExpired",
     "type": "error"
   },
   {
@@ -222,6 +222,22 @@ export const depositoryAbi = [
       }
     ],
     "name": "RequestExpired",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint8",
+        "name": "bits",
+        "type": "uint8"
+      },
+      {
+        "internalType": "uint256",
+        "name": "value",
+        "type": "uint256"
+      }
+    ],
+    "name": "SafeCastOverflowedUintDowncast",
     "type": "error"
   },
   {
@@ -547,19 +563,6 @@ export const depositoryAbi = [
         "internalType": "address",
         "name": "",
         "type": "address"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [],
-    "name": "allocatorLocked",
-    "outputs": [
-      {
-        "internalType": "bool",
-        "name": "",
-        "type": "bool"
       }
     ],
     "stateMutability": "view",
@@ -1199,19 +1202,6 @@ export const depositoryAbi = [
   {
     "inputs": [
       {
-        "internalType": "address",
-        "name": "newAllocator",
-        "type": "address"
-      }
-    ],
-    "name": "setAllocator",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
         "components": [
           {
             "components": [
@@ -1281,6 +1271,25 @@ export const depositoryAbi = [
     "name": "settle",
     "outputs": [],
     "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "token",
+        "type": "address"
+      }
+    ],
+    "name": "totalClaimable",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
     "type": "function"
   },
   {

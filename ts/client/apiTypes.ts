@@ -310,6 +310,18 @@ export type FillAttestationRecord = {
     receiver: string;
   };
   signature: string;
+  /** The type the signature is over: CallsFillAttestation for a request with destination calls (fillWithCalls only). */
+  type?: "FillAttestation" | "CallsFillAttestation";
+};
+
+/** With `?gate=`: the attestations bound to that AttestationGate on the origin chain (the only ones it accepts). */
+export type GateAttestationRecord = {
+  gate: string;
+  chainId: number;
+  /** Over ts/core gateDigest(fillDigest(v2), gate, chainId): for `_consumeFill` (GatedCheckout.pay). */
+  signature: string;
+  /** Over ts/core gateDigest(requestDigest(v1), gate, chainId): for `_consumeRequest`. */
+  requestSignature: string;
 };
 
 /** Response of GET /requests/{requestId}/signature: the spec's v1 record plus Ferry's v2 `fillAttestation`. */
@@ -324,6 +336,7 @@ export type AttestationRecord = {
   };
   signature: string;
   fillAttestation?: FillAttestationRecord;
+  gateAttestation?: GateAttestationRecord;
   [key: string]: unknown;
 };
 

@@ -45,7 +45,8 @@ export type FerryClient = {
   requestPages(filters?: RequestFilters): AsyncIterable<RequestsPage>;
   /** Every request record across pages. */
   allRequests(filters?: RequestFilters): AsyncIterable<RequestRecord>;
-  getRequestSignature(requestId: string): Promise<AttestationRecord>;
+  /** GET /requests/{requestId}/signature; `gate`: an AttestationGate to bind the attestations to (`gateAttestation`). */
+  getRequestSignature(requestId: string, options?: { gate?: string }): Promise<AttestationRecord>;
   indexTransaction(args: { chainId: number; txHash: string }): Promise<IndexTransactionResult>;
   /**
    * POST /execute/permits?signature=… with a permit quote's `authorize` item's `post.body`: the service
@@ -110,7 +111,8 @@ export function createFerryClient(options: FerryClientOptions): FerryClient {
     async *allRequests(filters = {}) {
       for await (const page of requestPages(filters)) yield* page.requests;
     },
-    getRequestSignature: (requestId) => request("GET", `/requests/${encodeURIComponent(requestId)}/signature`),
+    getRequestSignature: (requestId, options) =>
+      request("GET", `/requests/${encodeURIComponent(requestId)}/signature${options?.gate ? `?gate=${encodeURIComponent(options.gate)}` : ""}`),
     indexTransaction: ({ chainId, txHash }) => request("POST", "/transactions/index", { chainId, txHash }),
     executePermit: ({ signature, body }) => request("POST", `/execute/permits?signature=${encodeURIComponent(signature)}`, body),
     health: () => request("GET", "/health"),

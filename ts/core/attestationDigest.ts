@@ -7,6 +7,10 @@
  *             bytes32 originCurrency, uint256 originAmount, uint256 destinationChainId, bytes32 destinationUser))
  * v2 (the fill attestation): keccak256(abi.encode(FILL_TYPEHASH, ...twelve fields..., address receiver)),
  *   which is the EIP-712 hashStruct of `FillAttestation`.
+ * calls (a v2 attestation whose requestId commits to destination calls, filled by `fillWithCalls`):
+ *   the same twelve fields under CALLS_FILL_TYPEHASH, so the packed fill and `fill` never accept it.
+ * gate (what an AttestationGate accepts): keccak256(abi.encode(GATE_TYPEHASH, digest, gate, chainId)),
+ *   a v1 or v2 digest bound to the gate contract and its chain.
  */
 import { encodeAbiParameters, keccak256, toHex, type Address, type Hex } from "viem";
 import { InvalidInputError } from "./errors.ts";
@@ -58,6 +62,21 @@ export const FILL_ATTESTATION_TYPE =
 
 /** keccak256(FILL_ATTESTATION_TYPE). */
 export const FILL_TYPEHASH: Hex = keccak256(toHex(FILL_ATTESTATION_TYPE));
+
+/**
+ * The type string of a calls attestation (AttestationLib.CALLS_FILL_TYPEHASH): the v2 fields under
+ * another name, signed for an intent with destination calls.
+ */
+export const CALLS_FILL_ATTESTATION_TYPE = `Calls${FILL_ATTESTATION_TYPE}`;
+
+/** keccak256(CALLS_FILL_ATTESTATION_TYPE). */
+export const CALLS_FILL_TYPEHASH: Hex = keccak256(toHex(CALLS_FILL_ATTESTATION_TYPE));
+
+/** The type string of a gate attestation (AttestationLib.GATE_TYPEHASH). */
+export const GATE_ATTESTATION_TYPE = "GateAttestation(bytes32 attestation,address gate,uint256 chainId)";
+
+/** keccak256(GATE_ATTESTATION_TYPE). */
+export const GATE_TYPEHASH: Hex = keccak256(toHex(GATE_ATTESTATION_TYPE));
 
 /** The v2 struct as EIP-712 types (for wallets and for cross-checks with `hashStruct`). */
 export const FILL_ATTESTATION_TYPES = {
@@ -161,9 +180,36 @@ export function requestDigest(att: RequestAttestation): Hex {
 
 /** v2 digest (AttestationLib.fillDigest). Takes a normalized attestation. */
 export function fillDigest(att: FillAttestation): Hex {
+  return fillDigestOfType(FILL_TYPEHASH, att);
+}
+
+/**
+ * Calls attestation digest (AttestationLib.callsFillDigest): what the signer signs for an intent with
+ * destination calls (requestId = callsRequestId), accepted by `fillWithCalls` only.
+ */
+export function callsFillDigest(att: FillAttestation): Hex {
+  return fillDigestOfType(CALLS_FILL_TYPEHASH, att);
+}
+
+/**
+ * Gate attestation digest (AttestationLib.gateDigest): a v1 `requestDigest` or v2 `fillDigest` bound to
+ * the AttestationGate `gate` on chain `chainId` — the only signature that gate accepts.
+ */
+export function gateDigest(params: { digest: Hex; gate: Address; chainId: bigint }): Hex {
+  return keccak256(
+    encodeAbiParameters([{ type: "bytes32" }, { type: "bytes32" }, { type: "address" }, { type: "uint256" }], [
+      GATE_TYPEHASH,
+      params.digest,
+      params.gate,
+      params.chainId,
+    ]),
+  );
+}
+
+function fillDigestOfType(typehash: Hex, att: FillAttestation): Hex {
   return keccak256(
     encodeAbiParameters(FILL_PARAMS, [
-      FILL_TYPEHASH,
+      typehash,
       att.requestId,
       att.orderId,
       att.originChainId,

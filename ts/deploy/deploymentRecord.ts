@@ -38,7 +38,7 @@ export type DeploymentRecord = {
   blockNumber: number;
   /** ISO time of that block. */
   deployedAt?: string;
-  /** Hash of every transaction the deployment sent, by step ("Depository", "Depository.setAllocator", …). */
+  /** Hash of every transaction the deployment sent, by step ("Depository", "AttestedReceiver.setSigner(0x…)", …). */
   transactions: Record<string, Hex>;
   constructorArgs: Record<FerryContractName, Address[]>;
   /** The configuration the deployment established (what --check expects by default). */

@@ -68,8 +68,11 @@ export type FerryDeployResult = {
 export type DeployWalletClient = WalletClient<Transport, Chain | undefined, Account>;
 type Ownable = "Depository" | "AttestedReceiver";
 
-/** Where the contracts land for `deployer` and `salt`, on every chain. Pure. */
-export function predictFerryAddresses(args: { deployer: Address; salt?: Hex }): FerryAddresses {
+/**
+ * Where the contracts land for `deployer`, `allocator` (the Depository's constructor allocator) and
+ * `salt`, on every chain. Pure.
+ */
+export function predictFerryAddresses(args: { deployer: Address; allocator: Address; salt?: Hex }): FerryAddresses {
   return planFerryContracts(args).addresses;
 }
 
@@ -94,7 +97,10 @@ export async function deployFerryContracts(args: {
   // Before anything is sent: a chain without PUSH0 / MCOPY / TSTORE would take the deployment and
   // fail at the first deposit or fill.
   await assertEvmSupport(publicClient, chainId);
-  const plan = planFerryContracts({ deployer, salt: options.salt });
+  // The Depository's address depends on the allocator it was constructed with: a re-run after an
+  // allocator change (propose → apply) plans with the record's constructor allocator, not the new one.
+  const constructorAllocator = constructorAllocatorOf(args.previous, deployer, options.salt) ?? options.allocator;
+  const plan = planFerryContracts({ deployer, salt: options.salt, allocator: constructorAllocator });
   const sent: Hex[] = [];
   const steps: Record<string, Hex> = {};
   const blocks: bigint[] = [];
@@ -168,14 +174,10 @@ export async function deployFerryContracts(args: {
     }
   };
   const depositoryRead = { address: plan.addresses.depository, abi: FERRY_ABIS.Depository } as const;
+  // The constructor set and locked the allocator: nothing to send. One that differs (rotated since)
+  // changes only through propose → 2 days → apply.
   const allocator = await publicClient.readContract({ ...depositoryRead, functionName: "allocator" });
-  const allocatorLocked = await publicClient.readContract({ ...depositoryRead, functionName: "allocatorLocked" });
-  if (!allocatorLocked) {
-    // The first set replaces the constructor's placeholder at once and locks the allocator (even when
-    // it is the same address): from then on a change waits the Depository's delay.
-    requireDeployerOwns("Depository", "allocator", `setAllocator(${options.allocator})`);
-    await write("Depository.setAllocator", "Depository", "setAllocator", [options.allocator]);
-  } else if (!isAddressEqual(allocator, options.allocator)) {
+  if (!isAddressEqual(allocator, options.allocator)) {
     const [pending, eta] = await publicClient.readContract({ ...depositoryRead, functionName: "pendingAllocatorChange" });
     const state = isAddressEqual(pending, options.allocator)
       ? `a change to it is proposed, applicable from ${new Date(Number(eta) * 1000).toISOString()}: the owner then calls applyAllocator()`
@@ -283,7 +285,6 @@ export async function checkFerryDeployment(args: {
     observed.depository = {
       ...(await readOwnership(publicClient, addresses, "Depository")),
       allocator: await publicClient.readContract({ ...depository, functionName: "allocator" }),
-      allocatorLocked: await publicClient.readContract({ ...depository, functionName: "allocatorLocked" }),
       pendingAllocator: (await publicClient.readContract({ ...depository, functionName: "pendingAllocatorChange" }))[0],
       eip712Domain: { name, version, chainId: domainChainId, verifyingContract },
     };
@@ -339,6 +340,13 @@ function normalizeOptions(options: FerryDeployOptions, deployer: Address): Requi
     if (!currencies.some((known) => isAddressEqual(known, currency))) currencies.push(currency);
   }
   return { owner: address(options.owner ?? deployer, "owner"), allocator: address(options.allocator, "allocator"), signers, currencies, salt };
+}
+
+/** The allocator an earlier record of the same deployer and salt constructed its Depository with. */
+export function constructorAllocatorOf(previous: DeploymentRecord | undefined, deployer: Address, salt: Hex): Address | undefined {
+  if (!previous || !isAddressEqual(previous.deployer, deployer) || previous.salt.toLowerCase() !== salt.toLowerCase()) return undefined;
+  const recorded = previous.constructorArgs?.Depository?.[1];
+  return recorded === undefined ? undefined : getAddress(recorded);
 }
 
 function addressOf(addresses: FerryAddresses, contract: FerryContractName): Address {

@@ -25,7 +25,8 @@ export async function prepareFerryIgnitionModule(args: { provider: RequestProvid
   const salt = (env.FERRY_SALT || DEFAULT_FERRY_SALT) as Hex;
   // Same addresses everywhere: this build must land where `ferry deploy` put Ferry on other chains.
   const chainId = Number(await provider.request({ method: "eth_chainId" }));
-  const addresses = predictFerryAddresses({ deployer: getAddress(deployer), salt });
+  const allocator = getAddress((env.FERRY_ALLOCATOR || deployer) as Address);
+  const addresses = predictFerryAddresses({ deployer: getAddress(deployer), allocator, salt });
   const drift = findAddressDrift(await readDeploymentRecords(env.FERRY_DEPLOYMENTS_DIR || "deployments"), { chainId, deployer, salt, addresses });
   if (drift) {
     throw new DeploymentConflictError(
@@ -35,7 +36,7 @@ export async function prepareFerryIgnitionModule(args: { provider: RequestProvid
   }
   return buildFerryIgnitionModule({
     deployer,
-    allocator: (env.FERRY_ALLOCATOR || deployer) as Address,
+    allocator,
     signers: list(env.FERRY_SIGNERS),
     ...(env.FERRY_OWNER ? { owner: env.FERRY_OWNER as Address } : {}),
     salt,

@@ -31,7 +31,7 @@ export function buildFerryIgnitionModule(plan: FerryIgnitionPlan, id = "Ferry") 
   const owner = getAddress(plan.owner ?? deployer);
   const allocator = getAddress(plan.allocator);
   const signers = [...new Set(plan.signers.map((signer) => getAddress(signer)))];
-  const contracts = planFerryContracts({ deployer, ...(plan.salt ? { salt: plan.salt } : {}) });
+  const contracts = planFerryContracts({ deployer, allocator, ...(plan.salt ? { salt: plan.salt } : {}) });
   const byName = Object.fromEntries(contracts.contracts.map((contract) => [contract.name, contract]));
 
   return buildModule(id, (m) => {
@@ -51,10 +51,8 @@ export function buildFerryIgnitionModule(plan: FerryIgnitionPlan, id = "Ferry") 
     const depositoryOwner = m.staticCall(depository, "owner", [], 0, { id: "DepositoryOwner", from });
     const receiverOwner = m.staticCall(attestedReceiver, "owner", [], 0, { id: "AttestedReceiverOwner", from });
 
-    const configured = [];
-    // Always: the first setAllocator also locks the allocator (later changes wait the 2-day delay),
-    // even when it is the deployer placeholder itself.
-    configured.push(m.call(depository, "setAllocator", [allocator], { id: "SetAllocator", from, after: [depositoryOwner] }));
+    // The allocator is the Depository's constructor argument (set and locked there): nothing to call.
+    const configured: ReturnType<typeof m.call>[] = [];
     signers.forEach((signer, index) => {
       configured.push(m.call(attestedReceiver, "setSigner", [signer, true], { id: `SetSigner${index}`, from, after: [receiverOwner] }));
     });

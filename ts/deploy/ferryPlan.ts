@@ -1,12 +1,15 @@
 /**
  * What the deterministic deployment deploys, pure: for each contract its constructor arguments, init
- * code, proxy calldata and address. The addresses depend only on (deployer, salt, this build):
- * constructor arguments are the deployer and addresses derived from it, never per-chain settings.
+ * code, proxy calldata and address. The addresses depend only on (deployer, salt, allocator, this
+ * build): constructor arguments are the deployer, the allocator and addresses derived from them.
  *  - Multicaller()                                  no arguments
  *  - AttestedReceiver(deployer, multicaller)         owner = deployer until the handover
- *  - Depository(deployer, deployer)                  owner = deployer; allocator = deployer as a
- *    placeholder (the constructor rejects zero), replaced by `setAllocator` right after deployment,
- *    so the allocator may differ per chain without moving any address.
+ *  - Depository(deployer, allocator)                 owner = deployer; the allocator is set and locked
+ *    by the constructor (there is no immediate `setAllocator`: a Depository is never left with a
+ *    placeholder its owner could swap at once), so the Depository's address depends on the allocator:
+ *    the same allocator on every chain gives the same address everywhere. A later allocator change
+ *    (propose → 2 days → apply) does not move it: plan with the allocator the Depository was
+ *    constructed with (the deployment record's `constructorAllocator`).
  */
 import { encodeDeployData, keccak256, stringToBytes, type Address, type Hex } from "viem";
 import { deterministicAddress, deterministicDeployCalldata } from "./create2.ts";
@@ -27,13 +30,15 @@ export type FerryContractPlan = {
 
 export type FerryPlan = {
   deployer: Address;
+  /** The Depository's constructor allocator. */
+  allocator: Address;
   salt: Hex;
   /** In deployment order (the receiver's constructor needs the Multicaller's address). */
   contracts: readonly FerryContractPlan[];
   addresses: FerryAddresses;
 };
 
-export function planFerryContracts(args: { deployer: Address; salt?: Hex }): FerryPlan {
+export function planFerryContracts(args: { deployer: Address; allocator: Address; salt?: Hex }): FerryPlan {
   const deployer = args.deployer;
   const salt = args.salt ?? DEFAULT_FERRY_SALT;
   const plans = {} as Record<FerryContractName, FerryContractPlan>;
@@ -47,9 +52,10 @@ export function planFerryContracts(args: { deployer: Address; salt?: Hex }): Fer
   };
   plans.Multicaller = plan("Multicaller", []);
   plans.AttestedReceiver = plan("AttestedReceiver", [deployer, plans.Multicaller.address]);
-  plans.Depository = plan("Depository", [deployer, deployer]);
+  plans.Depository = plan("Depository", [deployer, args.allocator]);
   return {
     deployer,
+    allocator: args.allocator,
     salt,
     contracts: FERRY_CONTRACTS.map((name) => plans[name]),
     addresses: {

@@ -35,8 +35,6 @@ export type ObservedFerryState = {
   code: Record<FerryContractName, Hex | undefined>;
   depository?: ObservedOwnable & {
     allocator: Address;
-    /** Whether the first setAllocator happened (later changes wait the delay). */
-    allocatorLocked?: boolean;
     /** A proposed allocator change (zero: none). */
     pendingAllocator?: Address;
     eip712Domain: { name: string; version: string; chainId: bigint; verifyingContract: Address };
@@ -103,10 +101,6 @@ export function compareFerryState(args: {
     );
     ownershipRows(row, "Depository", expected, depository);
     row("Depository", "allocator", addressText(expected.allocator), addressText(depository.allocator));
-    if (depository.allocatorLocked !== undefined) {
-      // Unlocked, the owner could still swap the allocator at once: the deployment is not finished.
-      row("Depository", "allocatorLocked", "true", String(depository.allocatorLocked));
-    }
     if (depository.pendingAllocator !== undefined) {
       // A proposed change is what users watch for: --check fails while one is pending.
       row("Depository", "pendingAllocatorChange", NONE, optionalAddressText(depository.pendingAllocator));

@@ -13,18 +13,19 @@
  */
 import type { GetContractReturnType, HardhatViemHelpers, PublicClient, TestClient, WalletClient } from "@nomicfoundation/hardhat-viem/types";
 import type { ChainType } from "hardhat/types/network";
-import { getContract, keccak256, numberToHex, toHex, zeroAddress, type Account, type Address, type Hex, type LocalAccount } from "viem";
+import { encodePacked, getContract, keccak256, numberToHex, toHex, zeroAddress, type Account, type Address, type Hex, type LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import mockStablecoinArtifact from "../../artifacts/contracts/mocks/MockStablecoin.sol/MockStablecoin.json" with { type: "json" };
 import { attestedReceiverAbi } from "../abi/AttestedReceiver.ts";
 import { depositoryAbi } from "../abi/Depository.ts";
 import { mockStablecoinAbi } from "../abi/MockStablecoin.ts";
 import { multicallerAbi } from "../abi/Multicaller.ts";
-import { fillDigest, normalizeFillAttestation, type FillAttestation } from "../core/attestationDigest.ts";
+import { fillDigest, gateDigest, normalizeFillAttestation, type FillAttestation } from "../core/attestationDigest.ts";
 import { encodeFill } from "../core/fillCalldata.ts";
 import { signAttestationDigest } from "../core/signAttestation.ts";
 import { signPayoutRequest } from "../core/payoutRequest.ts";
 import { deployFerryContracts, predictFerryAddresses, type FerryAddresses } from "../deploy/ferryDeployment.ts";
+import { DEFAULT_FERRY_SALT } from "../deploy/ferryPlan.ts";
 
 export type DeployFerryOptions = {
   /** Signs fill attestations; allowed on the AttestedReceiver. Default: a fresh random account. */
@@ -74,9 +75,15 @@ export type FillAttestationInput = {
 export type SignedFillAttestation = {
   /** Normalized (users and currencies as bytes32 words): what was signed. */
   attestation: FillAttestation;
-  /** The signer's 65-byte signature (what the signature route and AttestationGate take). */
+  /** The signer's 65-byte signature of `digest` (what the AttestedReceiver's `fill` takes). */
   signature: Hex;
   digest: Hex;
+  /**
+   * The gate attestation for an AttestationGate: the signer's signature over ts/core
+   * `gateDigest(digest, gate, chainId)` — what `_consumeFill` (e.g. `GatedCheckout.pay`) takes.
+   * `gateSignature(gate)` of this attestation, on this fixture's chain.
+   */
+  gateSignature(gate: Address): Promise<Hex>;
   /**
    * The fill's calldata for this fixture's AttestedReceiver (ts/core `encodeFill`: `fill_7hVe` and the
    * packed fill — the attestation without destinationChainId and receiver, and the EIP-2098
@@ -155,13 +162,17 @@ export async function deployFerry<ChainTypeT extends ChainType | string>(
   const deployer = options.deployer ?? ((await viem.getWalletClients())[0] as WalletClient | undefined);
   if (deployer === undefined) throw new Error("deployFerry: the connection has no wallet client; pass options.deployer");
   const signer = options.signer ?? privateKeyToAccount(generatePrivateKey());
-  const allocator = options.allocator ?? privateKeyToAccount(generatePrivateKey());
+  // The Depository's address depends on its constructor allocator: by default a key derived from
+  // (deployer, salt), so the same fixture finds its own Depository again (a fork of a chain where it
+  // ran). A public test key: never fund it on a real chain.
+  const allocator = options.allocator ?? privateKeyToAccount(defaultAllocatorKey(deployer.account.address, options.salt ?? DEFAULT_FERRY_SALT));
   const asOwner = ownerSender(testClient, publicClient, deployer);
 
   // Ferry may already be at its addresses under another owner (a fork of a chain where it was
   // deployed with this deployer and handed over): that owner, impersonated, lets in this fixture's
   // signer and allocator, so the operators' deployment below finds nothing left to do.
-  const predicted = predictFerryAddresses({ deployer: deployer.account.address, salt: options.salt });
+  // The Depository's address depends on its constructor allocator (this fixture's allocator).
+  const predicted = predictFerryAddresses({ deployer: deployer.account.address, allocator: allocator.address, salt: options.salt });
   let existingOwner: Address | undefined;
   if (await hasCode(publicClient, predicted.attestedReceiver)) {
     const receiver = getContract({ address: predicted.attestedReceiver, abi: attestedReceiverAbi, client: { public: publicClient, wallet: deployer } });
@@ -174,16 +185,12 @@ export async function deployFerry<ChainTypeT extends ChainType | string>(
     const depository = getContract({ address: predicted.depository, abi: depositoryAbi, client: { public: publicClient, wallet: deployer } });
     const owner = await depository.read.owner();
     if (!sameAddress(owner, deployer.account.address) && !sameAddress(await depository.read.allocator(), allocator.address)) {
-      if (await depository.read.allocatorLocked()) {
-        // An allocator change waits the Depository's delay: propose, let the fork's clock pass it, apply.
-        await asOwner(owner, (account) => depository.write.proposeAllocator([allocator.address], { account }));
-        const [, eta] = await depository.read.pendingAllocatorChange();
-        await testClient.setNextBlockTimestamp({ timestamp: eta });
-        await testClient.mine({ blocks: 1 });
-        await asOwner(owner, (account) => depository.write.applyAllocator({ account }));
-      } else {
-        await asOwner(owner, (account) => depository.write.setAllocator([allocator.address], { account }));
-      }
+      // An allocator change waits the Depository's delay: propose, let the fork's clock pass it, apply.
+      await asOwner(owner, (account) => depository.write.proposeAllocator([allocator.address], { account }));
+      const [, eta] = await depository.read.pendingAllocatorChange();
+      await testClient.setNextBlockTimestamp({ timestamp: eta });
+      await testClient.mine({ blocks: 1 });
+      await asOwner(owner, (account) => depository.write.applyAllocator({ account }));
     }
   }
 
@@ -248,7 +255,8 @@ export async function deployFerry<ChainTypeT extends ChainType | string>(
     // The attestation may name another chain or receiver on purpose (a test of that failure): encode
     // it for its own target, so the bytes are what a filler would send there.
     const fillData = encodeFill({ attestation, signature, target: { chainId: attestation.destinationChainId, receiver: attestation.receiver } });
-    return { attestation, signature, digest, fillData };
+    const gateSignature = (gate: Address) => signAttestationDigest(signer, gateDigest({ digest, gate, chainId: BigInt(chainId) }));
+    return { attestation, signature, digest, fillData, gateSignature };
   }
 
   const sender: WalletClient = deployer;
@@ -334,4 +342,9 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
 /** A bytes32 id from a label (readable ids in tests: `ferryId("order-1")`). */
 export function ferryId(label: string): Hex {
   return keccak256(toHex(label));
+}
+
+/** The fixture's default allocator key for `deployer` and `salt` (deterministic, public: tests only). */
+export function defaultAllocatorKey(deployer: Address, salt: Hex): Hex {
+  return keccak256(encodePacked(["string", "address", "bytes32"], ["ferry/testing/allocator", deployer, salt]));
 }

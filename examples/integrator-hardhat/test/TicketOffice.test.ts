@@ -5,9 +5,9 @@
  */
 import { expect } from "chai";
 import { network } from "hardhat";
-import { keccak256, parseEther, toHex, type Hex, type LocalAccount } from "viem";
+import { keccak256, parseEther, toHex, type Address, type Hex, type LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { normalizeFillAttestation, signAttestation, verifyAttestation, type FillAttestation } from "ferry/core";
+import { fillDigest, gateDigest, normalizeFillAttestation, signAttestation, signAttestationDigest, verifyAttestation, type FillAttestation } from "ferry/core";
 import { depositoryAbi } from "ferry/abi";
 import { deployFerry } from "ferry/testing";
 
@@ -21,8 +21,12 @@ async function deployTicketOffice() {
   return { ferry, office };
 }
 
-/** The v2 attestation of a payment on this chain, signed by `account` with ferry/core. */
-async function attestPayment(account: LocalAccount, amount: bigint, label: string) {
+/**
+ * The v2 attestation of a payment on this chain, signed by `account` with ferry/core: `fillSignature`
+ * over the v2 digest (what a backend verifies offchain) and `signature`, the gate attestation for the
+ * office at `gate` (what an AttestationGate accepts: the digest bound to that contract and chain).
+ */
+async function attestPayment(account: LocalAccount, amount: bigint, label: string, gate: Address) {
   const chainId = await publicClient.getChainId();
   const now = await networkHelpers.time.latest();
   const attestation: FillAttestation = normalizeFillAttestation({
@@ -39,20 +43,27 @@ async function attestPayment(account: LocalAccount, amount: bigint, label: strin
     deadline: now + 600,
     receiver: "0x0000000000000000000000000000000000000001",
   });
-  const { signature } = await signAttestation({ account, format: "v2", attestation });
-  return { attestation, signature: signature as Hex };
+  const { signature: fillSignature } = await signAttestation({ account, format: "v2", attestation });
+  const signature = await signAttestationDigest(account, gateDigest({ digest: fillDigest(attestation), gate, chainId: BigInt(chainId) }));
+  return { attestation, signature: signature as Hex, fillSignature: fillSignature as Hex };
 }
 
 describe("TicketOffice (AttestationGate) with deployFerry()", () => {
   it("sells a ticket against a signed attestation and deposits the payment under its orderId", async () => {
     const { ferry, office } = await networkHelpers.loadFixture(deployTicketOffice);
     const amount = parseEther("0.5");
-    const { attestation, signature } = await attestPayment(ferry.signer, amount, "a");
+    const { attestation, signature, fillSignature } = await attestPayment(ferry.signer, amount, "a", office.address);
 
     // What a backend would check before showing "paid": the attestation, offchain, with ferry/core.
     const now = await networkHelpers.time.latest();
-    const check = await verifyAttestation({ format: "v2", attestation, signature, signers: [ferry.signer.address], now });
+    const check = await verifyAttestation({ format: "v2", attestation, signature: fillSignature, signers: [ferry.signer.address], now });
     expect(check.valid).to.equal(true);
+    // The plain v2 signature is not a gate attestation: the office refuses it.
+    await viem.assertions.revertWithCustomError(
+      office.write.buy([attestation, fillSignature], { account: buyer!.account, value: amount }),
+      office,
+      "SignerNotAllowed",
+    );
 
     await viem.assertions.emitWithArgs(
       office.write.buy([attestation, signature], { account: buyer!.account, value: amount }),
@@ -68,7 +79,7 @@ describe("TicketOffice (AttestationGate) with deployFerry()", () => {
   it("accepts an attestation once", async () => {
     const { ferry, office } = await networkHelpers.loadFixture(deployTicketOffice);
     const amount = parseEther("0.1");
-    const { attestation, signature } = await attestPayment(ferry.signer, amount, "b");
+    const { attestation, signature } = await attestPayment(ferry.signer, amount, "b", office.address);
     await office.write.buy([attestation, signature], { account: buyer!.account, value: amount });
     await viem.assertions.revertWithCustomErrorWithArgs(
       office.write.buy([attestation, signature], { account: buyer!.account, value: amount }),
@@ -81,7 +92,7 @@ describe("TicketOffice (AttestationGate) with deployFerry()", () => {
   it("refuses another amount, an unknown signer and an expired attestation", async () => {
     const { ferry, office } = await networkHelpers.loadFixture(deployTicketOffice);
     const amount = parseEther("0.1");
-    const paid = await attestPayment(ferry.signer, amount, "c");
+    const paid = await attestPayment(ferry.signer, amount, "c", office.address);
     await viem.assertions.revertWithCustomErrorWithArgs(
       office.write.buy([paid.attestation, paid.signature], { account: buyer!.account, value: amount - 1n }),
       office,
@@ -90,7 +101,7 @@ describe("TicketOffice (AttestationGate) with deployFerry()", () => {
     );
 
     const stranger = privateKeyToAccount(generatePrivateKey());
-    const forged = await attestPayment(stranger, amount, "d");
+    const forged = await attestPayment(stranger, amount, "d", office.address);
     await viem.assertions.revertWithCustomErrorWithArgs(
       office.write.buy([forged.attestation, forged.signature], { account: buyer!.account, value: amount }),
       office,
@@ -111,8 +122,8 @@ describe("TicketOffice (AttestationGate) with deployFerry()", () => {
     const { ferry, office } = await networkHelpers.loadFixture(deployTicketOffice);
     const amount = parseEther("0.2");
     // attest() defaults originAmount/originUser to the destination ones and the chain to this one.
-    const { attestation, signature } = await ferry.attest({ destinationUser: buyer!.account.address, destinationAmount: amount });
-    await office.write.buy([attestation, signature], { account: buyer!.account, value: amount });
+    const signed = await ferry.attest({ destinationUser: buyer!.account.address, destinationAmount: amount });
+    await office.write.buy([signed.attestation, await signed.gateSignature(office.address)], { account: buyer!.account, value: amount });
     expect(await office.read.tickets([buyer!.account.address])).to.equal(1n);
   });
 });

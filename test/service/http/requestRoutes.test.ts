@@ -4,6 +4,8 @@
  */
 import { expect } from "chai";
 import { privateKeyToAccount } from "viem/accounts";
+import { recoverMessageAddress } from "viem";
+import { callsFillDigest, fillDigest, gateDigest, normalizeFillAttestation, normalizeRequestAttestation, requestDigest } from "../../../ts/core/attestationDigest.ts";
 import { verifyAttestation } from "../../../ts/core/verifyAttestation.ts";
 import { testIntent } from "../fixtures/testIntent.ts";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
@@ -316,6 +318,65 @@ describe("request routes over HTTP", function () {
         now: T / 1000,
       });
       expect(result.valid).to.equal(true);
+    });
+
+    it("signs the v2 attestation of an intent with destination calls as a calls attestation (fillWithCalls only)", async () => {
+      await create(3, {}, {
+        solver: {
+          intent: testIntent(3, {
+            requestId: hex(3),
+            orderId: hex(0x1003),
+            user: USER,
+            recipient: RECIPIENT,
+            calls: [{ to: RECIPIENT, data: "0x", value: 0n }],
+          }),
+        },
+      });
+      const body = (await (await get(`/requests/${hex(3)}/signature`)).json()) as {
+        fillAttestation: { attestation: Record<string, string>; signature: `0x${string}`; type: string };
+      };
+      expect(body.fillAttestation.type).to.equal("CallsFillAttestation");
+      const att = normalizeFillAttestation(body.fillAttestation.attestation);
+      const signature = body.fillAttestation.signature;
+      expect(await recoverMessageAddress({ message: { raw: callsFillDigest(att) }, signature })).to.equal(ATTESTER);
+      // Not a plain fill attestation: the packed fill and `fill` recover it to another address.
+      expect(await recoverMessageAddress({ message: { raw: fillDigest(att) }, signature })).to.not.equal(ATTESTER);
+      await createQuoted(1);
+      const plain = (await (await get(`/requests/${hex(1)}/signature`)).json()) as { fillAttestation: { type: string } };
+      expect(plain.fillAttestation.type).to.equal("FillAttestation");
+    });
+
+    it("?gate= adds the attestations bound to that gate on the origin chain; the v1 record is unchanged", async () => {
+      await createQuoted(1);
+      const gate = `0x${"6a".repeat(20)}`;
+      const without = (await (await get(`/requests/${hex(1)}/signature`)).json()) as Record<string, unknown>;
+      const response = await get(`/requests/${hex(1)}/signature?gate=${gate}`);
+      expect(response.status).to.equal(200);
+      const body = (await response.json()) as {
+        requestData: Record<string, unknown>;
+        signature: `0x${string}`;
+        fillAttestation: { attestation: Record<string, string> };
+        gateAttestation: { gate: string; chainId: number; signature: `0x${string}`; requestSignature: `0x${string}` };
+      };
+      expect(body.requestData).to.deep.equal(without.requestData);
+      expect(body.signature).to.equal(without.signature);
+      expect(without.gateAttestation).to.equal(undefined);
+      expect(body.gateAttestation.gate).to.equal(gate);
+      expect(body.gateAttestation.chainId).to.equal(31337);
+      const v2 = fillDigest(normalizeFillAttestation(body.fillAttestation.attestation));
+      const v1 = requestDigest(normalizeRequestAttestation({ requestId: hex(1), ...body.requestData }));
+      const bound = (digest: `0x${string}`) => gateDigest({ digest, gate: gate as `0x${string}`, chainId: 31337n });
+      expect(await recoverMessageAddress({ message: { raw: bound(v2) }, signature: body.gateAttestation.signature })).to.equal(ATTESTER);
+      expect(await recoverMessageAddress({ message: { raw: bound(v1) }, signature: body.gateAttestation.requestSignature })).to.equal(ATTESTER);
+      // Bound to that gate only.
+      const other = gateDigest({ digest: v2, gate: `0x${"6b".repeat(20)}`, chainId: 31337n });
+      expect(await recoverMessageAddress({ message: { raw: other }, signature: body.gateAttestation.signature })).to.not.equal(ATTESTER);
+
+      const bad = await get(`/requests/${hex(1)}/signature?gate=0x1234`);
+      expect(bad.status).to.equal(400);
+      expect((await errorBody(bad)).errorCode).to.equal("INVALID_REQUEST");
+      const unknown = await get(`/requests/${hex(1)}/signature?gates=${gate}`);
+      expect(unknown.status).to.equal(400);
     });
 
     it("404 unknown id, 409 ATTESTATION_UNAVAILABLE without quoted terms, 500 (no details) for a corrupted row, 400 malformed id", async () => {

@@ -2,7 +2,7 @@
 // event and the receiver's filledDigest (which commits to the orderId) against what the service signed.
 import { expect } from "chai";
 import type { Address, Hex } from "viem";
-import { fillDigest } from "../../../ts/core/attestationDigest.ts";
+import { callsFillDigest, fillDigest } from "../../../ts/core/attestationDigest.ts";
 import { fillAttestationOf } from "../../../ts/service/model/attestations.ts";
 import { fillMismatches, signedFillOf, type OnchainFill } from "../../../ts/service/solver/verifyOnchainFill.ts";
 import { testIntent } from "../fixtures/testIntent.ts";
@@ -22,6 +22,13 @@ describe("verifyOnchainFill", () => {
   it("signedFillOf_isTheV2DigestOfTheIntentsAttestationOnThatReceiver", () => {
     expect(signed.digest).to.equal(fillDigest(fillAttestationOf(intent, RECEIVER)));
     expect(signedFillOf(intent, `0x${"ac".repeat(20)}`, SOLVER).digest).to.not.equal(signed.digest);
+  });
+
+  it("signedFillOf_anIntentWithCalls_isItsCallsAttestationDigest (what fillWithCalls stores)", () => {
+    const withCalls = { ...intent, calls: [{ to: RECEIVER, data: "0x" as Hex, value: 0n }] };
+    const att = fillAttestationOf(withCalls, RECEIVER);
+    expect(signedFillOf(withCalls, RECEIVER, SOLVER).digest).to.equal(callsFillDigest(att));
+    expect(signedFillOf(withCalls, RECEIVER, SOLVER).digest).to.not.equal(fillDigest(att));
   });
 
   it("fillMismatches_ownFill_isEmpty", () => {

@@ -47,6 +47,8 @@ abstract contract GateTestBase is Test {
     bytes32 internal constant FILL_TYPEHASH = keccak256(
         "FillAttestation(bytes32 requestId,bytes32 orderId,uint256 originChainId,bytes32 originUser,bytes32 originCurrency,uint256 originAmount,uint256 destinationChainId,bytes32 destinationUser,bytes32 destinationCurrency,uint256 destinationAmount,uint256 deadline,address receiver)"
     );
+    bytes32 internal constant GATE_TYPEHASH =
+        keccak256("GateAttestation(bytes32 attestation,address gate,uint256 chainId)");
     /// @dev secp256k1 group order.
     uint256 internal constant SECP256K1_N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141;
 
@@ -61,6 +63,8 @@ abstract contract GateTestBase is Test {
     address internal recipient = makeAddr("recipient");
     address internal payer = makeAddr("payer");
     address internal receiverContract = makeAddr("AttestedReceiver");
+    /// @dev The gate `_signFill` / `_signRequest` sign for (set where the gate under test is deployed).
+    address internal boundGate;
 
     // ---------------------------------------------------------------- builders
 
@@ -121,12 +125,39 @@ abstract contract GateTestBase is Test {
         return abi.encodePacked(r, s, v);
     }
 
-    function _signFill(uint256 key, FillAttestation memory att) internal pure returns (bytes memory) {
-        return _sign(key, _fillDigest(att));
+    /// @dev The gate attestation of `att` for `boundGate` on this chain (what a gate accepts).
+    function _signFill(uint256 key, FillAttestation memory att) internal view returns (bytes memory) {
+        return _sign(key, _boundFillDigest(att));
     }
 
-    function _signRequest(uint256 key, RequestAttestation memory att) internal pure returns (bytes memory) {
-        return _sign(key, _requestDigest(att));
+    /// @dev The digest a gate at `boundGate` checks a v2 signature against.
+    function _boundFillDigest(FillAttestation memory att) internal view returns (bytes32) {
+        return _gateDigest(_fillDigest(att), boundGate, block.chainid);
+    }
+
+    /// @dev The digest a gate at `boundGate` checks a v1 signature against.
+    function _boundRequestDigest(RequestAttestation memory att) internal view returns (bytes32) {
+        return _gateDigest(_requestDigest(att), boundGate, block.chainid);
+    }
+
+    /// @dev The gate attestation of `att` (v1) for `boundGate` on this chain.
+    function _signRequest(uint256 key, RequestAttestation memory att) internal view returns (bytes memory) {
+        return _sign(key, _boundRequestDigest(att));
+    }
+
+    /// @dev A gate attestation: the attestation's digest bound to `gate` and this chain.
+    function _gateDigest(bytes32 digest, address gate, uint256 chainId) internal pure returns (bytes32) {
+        return keccak256(abi.encode(GATE_TYPEHASH, digest, gate, chainId));
+    }
+
+    /// @dev What the signer gives an integrator for its gate `gate` (v2).
+    function _signFillFor(uint256 key, FillAttestation memory att, address gate) internal view returns (bytes memory) {
+        return _sign(key, _gateDigest(_fillDigest(att), gate, block.chainid));
+    }
+
+    /// @dev What the signer gives an integrator for its gate `gate` (v1).
+    function _signRequestFor(uint256 key, RequestAttestation memory att, address gate) internal view returns (bytes memory) {
+        return _sign(key, _gateDigest(_requestDigest(att), gate, block.chainid));
     }
 
     /// @dev The high-s twin of a valid signature: (r, n - s, v ^ 1) recovers the same signer.

@@ -17,7 +17,7 @@ import {
   type DeploymentRecord,
 } from "../../deploy/deploymentRecord.ts";
 import { DeploymentConflictError } from "../../deploy/deployErrors.ts";
-import { checkFerryDeployment, deployFerryContracts, predictFerryAddresses, type FerryDeployResult } from "../../deploy/ferryDeployment.ts";
+import { checkFerryDeployment, constructorAllocatorOf, deployFerryContracts, predictFerryAddresses, type FerryDeployResult } from "../../deploy/ferryDeployment.ts";
 import { connectFerryNetwork, DEPLOYER_KEY_ENV, type FerryNetwork } from "../../deploy/ferryNetwork.ts";
 import { connectRpcNetwork } from "../../deploy/rpcNetwork.ts";
 import { readConfigFile } from "../../service/config/loadConfig.ts";
@@ -242,7 +242,8 @@ async function deploy(network: FerryNetwork, flags: Flags & { deploymentsDir: st
   };
 
   // Same addresses everywhere: refuse a build that would put this chain elsewhere than the others.
-  const predicted = predictFerryAddresses({ deployer, salt });
+  // The Depository's address depends on its constructor allocator (the record's, once deployed).
+  const predicted = predictFerryAddresses({ deployer, salt, allocator: constructorAllocatorOf(previous, deployer, salt) ?? getAddress(allocator) });
   const drift = findAddressDrift(await readDeploymentRecords(flags.deploymentsDir), { chainId: network.chainId, deployer, salt, addresses: predicted });
   if (drift && !flags.allowNewAddresses) {
     throw new DeploymentConflictError(
@@ -316,7 +317,7 @@ async function check(network: FerryNetwork, flags: Flags & { deploymentsDir: str
   const allocator = flags.allocator ?? defaults.allocator ?? configuration?.allocator;
   if (allocator === undefined) throw new UsageError("missing --allocator (no deployment record for this deployer and salt)");
   const owner = flags.owner ?? configuration?.owner ?? deployer;
-  const addresses = predictFerryAddresses({ deployer, salt });
+  const addresses = predictFerryAddresses({ deployer, salt, allocator: constructorAllocatorOf(record, getAddress(deployer), salt) ?? getAddress(allocator) });
   const result = await checkFerryDeployment({
     publicClient: network.publicClient,
     addresses,

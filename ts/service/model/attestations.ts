@@ -3,9 +3,14 @@
  * (v2, sent to the AttestedReceiver) and GET /requests/{requestId}/signature (v1, and the same v2).
  * Typed ts/core values: addresses as left-padded bytes32 words, amounts and chain ids as bigint, so
  * ts/core's `requestDigest` / `fillDigest` and the contract's ABI encoder take them as they are.
+ *
+ * What the attester signs of the v2 attestation (`signedDigestOf`): the fill digest, or — for an intent
+ * with destination calls, whose requestId commits to them — the calls attestation digest, which only
+ * `fillWithCalls` accepts (the packed fill and `fill` would pay the recipient and skip the calls).
  */
 import { pad, type Address, type Hex } from "viem";
-import type { FillAttestation, RequestAttestation } from "../../core/attestationDigest.ts";
+import { callsFillDigest, fillDigest, type FillAttestation, type RequestAttestation } from "../../core/attestationDigest.ts";
+import { hasCalls } from "./intentCalls.ts";
 import type { QuotedIntent } from "./quotedIntent.ts";
 
 /** The fields an attestation is made of: a quoted intent's. */
@@ -22,6 +27,7 @@ export type AttestedTerms = Pick<
   | "destinationCurrency"
   | "destinationAmount"
   | "fillDeadline"
+  | "calls"
 >;
 
 const word = (address: Address): Hex => pad(address, { size: 32 });
@@ -49,4 +55,14 @@ export function fillAttestationOf(terms: AttestedTerms, receiver: Address): Fill
     deadline: BigInt(terms.fillDeadline),
     receiver,
   };
+}
+
+/** Whether `terms`' v2 attestation is a calls attestation (signed for `fillWithCalls` only). */
+export function isCallsAttestation(terms: Pick<AttestedTerms, "calls">): boolean {
+  return hasCalls(terms);
+}
+
+/** The digest the attester signs for `terms`' v2 attestation `att` (and the receiver stores once filled). */
+export function signedDigestOf(terms: Pick<AttestedTerms, "calls">, att: FillAttestation): Hex {
+  return hasCalls(terms) ? callsFillDigest(att) : fillDigest(att);
 }

@@ -17,12 +17,11 @@
  * attester key rather than by the amount.
  */
 import { encodeFunctionData, erc20Abi, maxUint256, type Address } from "viem";
-import { fillDigest } from "../../core/attestationDigest.ts";
 import { fillTargetMismatches } from "../../core/fillCalldata.ts";
 import { signAttestationDigest } from "../../core/signAttestation.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
-import { fillAttestationOf } from "../model/attestations.ts";
+import { fillAttestationOf, signedDigestOf } from "../model/attestations.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 import type { RequestData } from "../model/requestData.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
@@ -48,7 +47,8 @@ export async function sendFill(
   if (!wallet) throw new KeyNotConfiguredError("solver");
   const receiver = canonicalAddress(dest.config.contracts.attestedReceiver);
   const attestation = fillAttestationOf(intent, receiver);
-  const signature = await signAttestationDigest(ctx.attester, fillDigest(attestation));
+  // A calls attestation for an intent with destination calls: fillWithCalls is the only path that takes it.
+  const signature = await signAttestationDigest(ctx.attester, signedDigestOf(intent, attestation));
   const native = intent.destinationCurrency === ZERO_ADDRESS;
   if (!native) await ensureAllowance(ctx, dest, intent.destinationCurrency, intent.destinationAmount);
   // The packed fill_7hVe, or fillWithCalls for an intent with destination calls (./fillTransaction.ts).

@@ -21,9 +21,8 @@
  */
 import { decodeEventLog, type Address, type Hex, type TransactionReceipt } from "viem";
 import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
-import { fillDigest } from "../../core/attestationDigest.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
-import { fillAttestationOf, type AttestedTerms } from "../model/attestations.ts";
+import { fillAttestationOf, signedDigestOf, type AttestedTerms } from "../model/attestations.ts";
 import type { Details } from "../model/solverState.ts";
 import type { StoredRequest } from "../model/storedRequest.ts";
 import { canonicalAddress, canonicalHex } from "../model/values.ts";
@@ -47,9 +46,12 @@ export type FillField = "digest" | "filler" | "recipient" | "currency" | "amount
 
 export type FillVerdict = { ours: true; digest: Hex } | { ours: false; fill: OnchainFill; expected: SignedFill; mismatches: (FillField | "event")[] };
 
-/** The v2 digest the service signs for `terms` on `receiver` (what `filledDigest` holds after its own fill). */
+/**
+ * The digest the service signs for `terms` on `receiver` (what `filledDigest` holds after its own fill):
+ * the v2 fill digest, or the calls attestation digest for an intent with destination calls.
+ */
 export function signedFillDigest(terms: AttestedTerms, receiver: Address): Hex {
-  return canonicalHex(fillDigest(fillAttestationOf(terms, canonicalAddress(receiver))));
+  return canonicalHex(signedDigestOf(terms, fillAttestationOf(terms, canonicalAddress(receiver))));
 }
 
 /** The service's own fill of `terms`: its digest, and the `Filled` fields it produces when the solver sends it. Pure. */

@@ -18,22 +18,29 @@
  * | receiver (v2) | the destination chain's `attestedReceiver` from the config |
  *
  * `signature` is the attester key's EIP-191 personal sign over ts/core's `requestDigest` (the spec's
- * construction). 404 REQUEST_NOT_FOUND for an id neither requested nor quoted; 503
+ * construction, byte for byte). `fillAttestation.signature` is over ts/core's `fillDigest`, or — for an
+ * intent with destination calls — `callsFillDigest` (`fillAttestation.type` says which): a calls
+ * attestation runs only through `fillWithCalls`, with its calls.
+ *
+ * `?gate=<address>` adds `gateAttestation`: the same attestations bound to that AttestationGate on the
+ * origin chain (ts/core `gateDigest` of the v2 fill digest → `signature`, of the v1 digest →
+ * `requestSignature`), the only signatures a gate accepts — an attestation made for one integrator's
+ * gate cannot be consumed by another's. Additions are extra fields; the v1 record is unchanged. 404 REQUEST_NOT_FOUND for an id neither requested nor quoted; 503
  * ATTESTER_NOT_CONFIGURED without an attester key. `fillAttestation` is absent when the destination
  * chain has no receiver configured.
  */
 import { Type } from "typebox";
 import type { LocalAccount } from "viem";
-import { fillDigest, requestDigest } from "../../../core/attestationDigest.ts";
+import { fillDigest, gateDigest, requestDigest } from "../../../core/attestationDigest.ts";
 import { signAttestationDigest } from "../../../core/signAttestation.ts";
 import type { ChainConfig } from "../../config/configSchema.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
-import { fillAttestationOf, requestAttestationOf } from "../../model/attestations.ts";
+import { fillAttestationOf, isCallsAttestation, requestAttestationOf, signedDigestOf } from "../../model/attestations.ts";
 import { RequestId } from "../../model/publicRecords.ts";
 import type { QuotedIntent } from "../../model/quotedIntent.ts";
-import { canonicalAddress } from "../../model/values.ts";
+import { Address, AddressString, canonicalAddress } from "../../model/values.ts";
 import type { Store } from "../../store/createStore.ts";
-import { NoQuery, type FerryApp } from "../ferryApp.ts";
+import type { FerryApp } from "../ferryApp.ts";
 import { commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 
 const Hex = Type.String({ pattern: "^0x[0-9a-fA-F]*$" });
@@ -70,8 +77,25 @@ export const AttestationRecord = Type.Object(
             receiver: Type.String(),
           }),
           signature: Hex,
+          type: Type.Union([Type.Literal("FillAttestation"), Type.Literal("CallsFillAttestation")], {
+            description:
+              "Ferry's addition: the type the signature is over — FillAttestation (fill_7hVe, fill), or CallsFillAttestation for a request with destination calls (fillWithCalls only)",
+          }),
         },
         { description: "Ferry's v2 fill attestation (AttestedReceiver); present when the request has its fields" },
+      ),
+    ),
+    gateAttestation: Type.Optional(
+      Type.Object(
+        {
+          gate: AddressString,
+          chainId: Type.Number({ description: "the gate's chain: the request's origin chain" }),
+          /** Over gateDigest(fillDigest(fillAttestation.attestation), gate, chainId): what AttestationGate._consumeFill checks. */
+          signature: Hex,
+          /** Over gateDigest(requestDigest(the v1 attestation), gate, chainId): what AttestationGate._consumeRequest checks. */
+          requestSignature: Hex,
+        },
+        { description: "Ferry's addition, with ?gate=: the attestations bound to that AttestationGate (a gate accepts only these)" },
       ),
     ),
   },
@@ -83,10 +107,14 @@ export const requestSignatureSchema = {
   description:
     "The v1 attestation of a request (EIP-191 signature over the request digest) and, when available, the v2 fill attestation. " +
     "A quoted requestId is attested from its quote before the deposit is indexed. " +
+    "With ?gate=<address>, also the gate attestation for that AttestationGate (the only signature a gate accepts). " +
     "404 REQUEST_NOT_FOUND; 409 ATTESTATION_UNAVAILABLE when the request lacks the attested fields.",
   tags: ["Requests"],
   params: Type.Object({ requestId: RequestId }, { additionalProperties: false }),
-  querystring: NoQuery,
+  querystring: Type.Object(
+    { gate: Type.Optional(Address) },
+    { additionalProperties: false },
+  ),
   response: { 200: AttestationRecord, 404: ErrorBody, 409: ErrorBody, 503: ErrorBody, ...commonErrorResponses },
 };
 
@@ -138,6 +166,20 @@ export function registerRequestSignatureRoute(
       deadline: decimal(v2.deadline),
       receiver: v2.receiver,
     };
-    return { requestData, signature, signer, fillAttestation: { attestation, signature: await signAttestationDigest(attester, fillDigest(v2)) } };
+    const fillAttestation = {
+      attestation,
+      signature: await signAttestationDigest(attester, signedDigestOf(intent, v2)),
+      type: isCallsAttestation(intent) ? ("CallsFillAttestation" as const) : ("FillAttestation" as const),
+    };
+    if (request.query.gate === undefined) return { requestData, signature, signer, fillAttestation };
+    const gate = canonicalAddress(request.query.gate);
+    const chainId = BigInt(intent.originChainId);
+    const gateAttestation = {
+      gate,
+      chainId: intent.originChainId,
+      signature: await signAttestationDigest(attester, gateDigest({ digest: fillDigest(v2), gate, chainId })),
+      requestSignature: await signAttestationDigest(attester, gateDigest({ digest: requestDigest(v1), gate, chainId })),
+    };
+    return { requestData, signature, signer, fillAttestation, gateAttestation };
   });
 }
