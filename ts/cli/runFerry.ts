@@ -52,8 +52,8 @@ const COMMANDS: Record<string, CommandEntry> = {
     load: async () => (await import("./commands/webhook.ts")).webhook,
   },
   webhooks: {
-    usage: "webhooks set|clear|show|log|redeliver",
-    summary: "webhook endpoints per API key, delivery log, redelivery",
+    usage: "webhooks set|clear|show|log|redeliver|rotate-secret-key",
+    summary: "webhook endpoints per API key, delivery log, redelivery, secret key rotation",
     load: async () => (await import("./commands/webhooks.ts")).webhooks,
   },
 };
