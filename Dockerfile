@@ -1,8 +1,11 @@
 # syntax=docker/dockerfile:1
 # The Ferry service as a container image: `ferry serve` from the ferry-service package, built from this
 # repository. Building and running the image is the operator's step (docker build / docker compose
-# up); it was not built where this file was written (no container runtime there) — test/packaging/
-# containerFiles.test.ts checks it statically. See "Run the service" in README.md.
+# up). Where it was written no registry is reachable, so it was built only on a locally assembled
+# stand-in of the base image (docs/architecture.md, "Packages"); test/packaging/servicePackage.test.ts
+# runs every step of the runtime stage outside a container (the tarball, this npm ci, ferry serve with
+# this ENV and compose's on PostgreSQL, both healthchecks) and containerFiles.test.ts checks the rest
+# statically. See "Run the service" in README.md.
 #
 #   docker build -t ferry-service .
 #   docker run --env-file ferry.env -v "$PWD/ferry.json:/etc/ferry/ferry.json:ro" \

@@ -1,7 +1,21 @@
 import { expect } from "chai";
-import { errorLine, runCli } from "./runCli.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { errorLine, REPO_ROOT, runCli } from "./runCli.ts";
 
 describe("ferry dispatcher", () => {
+  it("prints the version of the package it runs from with --version and -V (and as JSON with --json), exit 0", () => {
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
+    for (const args of [["--version"], ["-V"]]) {
+      const run = runCli(args);
+      expect(run.status, `${args[0]}: ${run.stderr}`).to.equal(0);
+      expect(run.stdout).to.equal(`${version}\n`);
+    }
+    const json = runCli(["--json", "--version"]);
+    expect(JSON.parse(json.stdout)).to.deep.equal({ name: "ferry", version });
+    expect(runCli(["--help"]).stdout).to.include("--version");
+  });
+
   it("prints help with --help, -h and help, listing the commands, exit 0", () => {
     for (const args of [["--help"], ["-h"], ["help"]]) {
       const run = runCli(args);

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import type { Store } from "../../ts/service/store/createStore.ts";
 import { claimWebhookEvents, recordWebhookAttempt } from "../../ts/service/store/webhookOutbox.ts";
+import { decryptWebhookSecret } from "../../ts/service/store/webhookSecrets.ts";
 import { errorLine, type CliRun } from "./runCli.ts";
 import { pgliteDatabase, postgresDatabase, requirePostgres, type ServiceDatabase } from "./serviceDatabase.ts";
 import { withIntent } from "../service/fixtures/testRequest.ts";
@@ -150,7 +151,7 @@ describe("ferry webhooks", function () {
       await store.createRequest(newRequest(1, key.id)); // event 1
       await store.transitionRequest(hex32(1), "pending"); // event 2
       await store.createRequest(newRequest(2, null)); // event 3: no API key, nowhere to go
-      const claim = (at: number) => claimWebhookEvents(store.engine, new Date(at), { owner: "test", leaseMs: 30_000, maxAttempts: 11, limit: 10, secretKey: SECRET_KEY });
+      const claim = (at: number) => claimWebhookEvents(store.engine, new Date(at), { owner: "test", leaseMs: 30_000, maxAttempts: 11, limit: 10, secretKeys: { current: SECRET_KEY } });
       const record = (job: { eventId: number; round: number; attempt: number }, at: number, statusCode: number | null, error: string | null, durationMs: number) =>
         recordWebhookAttempt(
           store.engine,
@@ -281,6 +282,40 @@ describe("ferry webhooks [postgres]", function () {
       expect(configured).to.deep.include({ keyId: key.id, url: URL_A, headers: { Authorization: "[redacted]" } });
       const shown = ok(db.cli(["webhooks", "show"]));
       expect(shown.stdout).to.include(key.id).and.include("Authorization: [redacted]").and.not.include(AUTH_VALUE);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it("rotateSecretKey_reEncryptsUnderTheNewKey_readingThePrevious_reRunsAsANoOp_andNamesWhatNeitherKeyOpens", async function () {
+    const db = await postgresDatabase();
+    requirePostgres(this, db);
+    const NEW_HEX = randomBytes(32).toString("hex");
+    try {
+      const key = createKey(db, "rotating");
+      ok(db.cli(["webhooks", "set", "--key", key.key, "--url", URL_A], { env: WITH_SECRET }));
+      // The new key alone cannot read it: nothing changes, exit 2 naming the key id and the fix.
+      const alone = db.cli(["webhooks", "rotate-secret-key"], { env: { FERRY_WEBHOOK_SECRET_KEY: NEW_HEX } });
+      expect(alone.status, alone.stderr).to.equal(2);
+      expect(alone.stdout).to.include("0 webhook secrets re-encrypted");
+      expect(errorLine(alone)).to.match(/^ferry: WEBHOOK_SECRET_KEY_MISMATCH: /).and.include(key.id).and.include("FERRY_WEBHOOK_SECRET_KEY_PREVIOUS");
+      const both = { FERRY_WEBHOOK_SECRET_KEY: NEW_HEX, FERRY_WEBHOOK_SECRET_KEY_PREVIOUS: SECRET_KEY_HEX };
+      expect(json(db.cli(["webhooks", "rotate-secret-key", "--json"], { env: both }))).to.deep.equal({ reencrypted: 1, alreadyCurrent: 0, unreadable: [] });
+      const again = ok(db.cli(["webhooks", "rotate-secret-key"], { env: both }));
+      expect(again.stdout).to.include("0 webhook secrets re-encrypted under FERRY_WEBHOOK_SECRET_KEY, 1 already under it; FERRY_WEBHOOK_SECRET_KEY_PREVIOUS is no longer needed");
+      const store = await db.open();
+      try {
+        const { rows } = await store.engine.query<{ webhook_secret: string }>("SELECT webhook_secret FROM api_keys WHERE id = $1", [key.id]);
+        expect(decryptWebhookSecret(Uint8Array.from(Buffer.from(NEW_HEX, "hex")), key.id, rows[0]!.webhook_secret)).to.equal(key.key);
+      } finally {
+        await store.close();
+      }
+      for (const secret of [NEW_HEX, SECRET_KEY_HEX, key.key]) expect(alone.stdout + alone.stderr + again.stdout).not.to.include(secret);
+      const missing = db.cli(["webhooks", "rotate-secret-key"]);
+      expect(errorLine(missing)).to.match(/^ferry: WEBHOOK_SECRET_KEY_MISSING: /);
+      const nowhere = db.cli(["webhooks", "rotate-secret-key"], { env: { DATABASE_URL: "", FERRY_DATA_DIR: "" } });
+      expect(nowhere.status).to.equal(2);
+      expect(errorLine(nowhere)).to.match(/^ferry: USAGE: rotate-secret-key works on the service's database/);
     } finally {
       await db.drop();
     }

@@ -12,27 +12,8 @@ import { expect } from "chai";
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { parse } from "yaml";
+import { envOf, readCompose, readDockerfile } from "./containerSpec.ts";
 import { REPO_ROOT } from "./packedProject.ts";
-
-type Instruction = { keyword: string; args: string };
-
-/** Dockerfile instructions: comments dropped, `\` continuations joined. */
-function dockerfileInstructions(text: string): Instruction[] {
-  const joined = text
-    .split("\n")
-    .filter((line) => !/^\s*#/.test(line))
-    .join("\n")
-    .replace(/\\\n/g, " ");
-  return joined
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line.length > 0)
-    .map((line) => {
-      const [keyword, ...rest] = line.split(/\s+/);
-      return { keyword: keyword!.toUpperCase(), args: rest.join(" ") };
-    });
-}
 
 /** Every FERRY_* name the service and the CLI read (their sources), plus the database's. */
 function knownVariables(): Set<string> {
@@ -50,11 +31,8 @@ function knownVariables(): Set<string> {
 }
 
 describe("Dockerfile and compose.yaml (static; building the image is the operator's step)", () => {
-  const dockerfile = dockerfileInstructions(readFileSync(path.join(REPO_ROOT, "Dockerfile"), "utf8"));
-  const compose = parse(readFileSync(path.join(REPO_ROOT, "compose.yaml"), "utf8")) as {
-    services: Record<string, Record<string, any>>;
-    volumes?: Record<string, unknown>;
-  };
+  const dockerfile = readDockerfile();
+  const compose = readCompose();
   const known = knownVariables();
 
   it("Dockerfile: two stages on the Node the repository pins; dependencies from lockfiles only", () => {
@@ -71,6 +49,9 @@ describe("Dockerfile and compose.yaml (static; building the image is the operato
     const shrinkwrap = JSON.parse(readFileSync(path.join(REPO_ROOT, "packages/ferry-service/npm-shrinkwrap.json"), "utf8"));
     const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, "packages/ferry-service/package.json"), "utf8"));
     expect(shrinkwrap.packages[""].dependencies).to.deep.equal(manifest.dependencies);
+    // …which only works if the tarball carries it: npm packs npm-shrinkwrap.json only when `files` lists it.
+    expect(manifest.files).to.include("npm-shrinkwrap.json");
+    expect([shrinkwrap.version, shrinkwrap.packages[""].version]).to.deep.equal([manifest.version, manifest.version]);
   });
 
   it("Dockerfile: every file it COPYs from the context exists (and is not excluded by .dockerignore)", () => {
@@ -92,11 +73,7 @@ describe("Dockerfile and compose.yaml (static; building the image is the operato
     expect(users.at(-1)!.args).to.equal("node");
     const healthcheck = dockerfile.find((i) => i.keyword === "HEALTHCHECK")!;
     expect(healthcheck.args).to.include("/health");
-    const env = Object.fromEntries(
-      dockerfile
-        .filter((i) => i.keyword === "ENV")
-        .flatMap((i) => [...i.args.matchAll(/([A-Z_][A-Z0-9_]*)=(\S+)/g)].map((m) => [m[1]!, m[2]!])),
-    );
+    const env = envOf(dockerfile);
     expect(env).to.include({ FERRY_HOST: "0.0.0.0", FERRY_PORT: "8080" });
     expect(dockerfile.find((i) => i.keyword === "EXPOSE")!.args).to.equal(env.FERRY_PORT);
     for (const name of Object.keys(env).filter((n) => n.startsWith("FERRY_"))) expect(known.has(name), name).to.equal(true);

@@ -1,6 +1,7 @@
 /**
- * The `ferry` package as an integrator gets it: packed from packages/ferry, installed with
- * `npm install` (scripts on) into a copy of examples/integrator-hardhat in a temp dir, whose own
+ * The `ferry` package as an integrator gets it before the registry has it: the release's tarball
+ * (`npm run release`, packedProject.ts), installed by its path with `npm install <path>/ferry-<version>.tgz`
+ * (scripts on) into a copy of examples/integrator-hardhat in a temp dir, whose own
  * Hardhat 3 tests then run there (a contract inheriting AttestationGate, deployFerry(), attestations
  * signed with ferry/core, a fork test) along with its type check against the shipped .d.ts, and its
  * typed-client script bridges on an in-process devnet. Slow (npm install, two builds): it runs with
@@ -8,17 +9,15 @@
  */
 import { expect } from "chai";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { installExample, packPackage, runOk, tarballFiles } from "./packedProject.ts";
+import { installExample, releasedTarballs, runOk, tarballFiles } from "./packedProject.ts";
 import { startE2eDevnet } from "../e2e/e2eDevnet.ts";
 
 const ENABLED = process.env.FERRY_TEST_PACKAGING === "1";
 
 describe("packaging: the ferry package in an outside Hardhat project", function () {
   this.timeout(600_000);
-  let tarballDir: string;
   let tarball: string;
   let app: Awaited<ReturnType<typeof installExample>> | undefined;
 
@@ -27,14 +26,13 @@ describe("packaging: the ferry package in an outside Hardhat project", function 
       console.log("    (skipped: run with `npm run test:packaging`, which sets FERRY_TEST_PACKAGING=1)");
       this.skip();
     }
-    tarballDir = await mkdtemp(path.join(tmpdir(), "ferry-tarballs-"));
-    tarball = await packPackage("ferry", tarballDir);
+    // The release's tarball, installed by its path: what a user does before the registry has the package.
+    tarball = (await releasedTarballs()).tarballs["ferry"];
     app = await installExample("integrator-hardhat", [tarball]);
   });
 
   after(async () => {
     await app?.cleanup();
-    if (tarballDir) await rm(tarballDir, { recursive: true, force: true });
   });
 
   it("ships sources, artifacts and compiled JS + .d.ts only: no TypeScript sources, tests or mocks", async () => {

@@ -1,11 +1,14 @@
 /**
- * What the packaging tests share: `npm pack` of packages/ferry (its prepack builds the contracts, the
- * artifacts and the JS + .d.ts), a copy of an example project in a temp dir, and `npm install` of the
- * tarball there with scripts on — exactly what a user does. Child processes run asynchronously, so an
- * in-process devnet keeps serving while they talk to it. No tests here.
+ * What the packaging tests share: the release (`npm run release` into a temp dir, run once per test
+ * process: both tarballs — each package's prepack builds it — their SHA256SUMS and a changelog entry
+ * written to a copy of CHANGELOG.md), a copy of an example project in a temp dir, and `npm install` of
+ * a tarball path there with scripts on — exactly what a user does before the packages are on the
+ * registry. Child processes run asynchronously, so an in-process devnet keeps serving while they talk
+ * to it. No tests here.
  */
 import { spawn } from "node:child_process";
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { rmSync } from "node:fs";
+import { copyFile, cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,11 +60,38 @@ export async function runOk(command: string, args: string[], options: Parameters
   return result;
 }
 
-/** Packs packages/<name> into `destination`; returns the tarball's path. */
-export async function packPackage(name: string, destination: string): Promise<string> {
-  const packed = await runOk("npm", ["pack", "--json", "--pack-destination", destination], { cwd: path.join(REPO_ROOT, "packages", name) });
-  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as [{ filename: string }];
-  return path.join(destination, info.filename);
+export type Release = {
+  /** Where the tarballs and SHA256SUMS are. */
+  dir: string;
+  /** Each package's tarball path, by package name. */
+  tarballs: Record<"ferry" | "ferry-service", string>;
+  /** The copy of the repository's CHANGELOG.md the entry was written to. */
+  changelog: string;
+  version: string;
+  run: Run;
+  /** `git status --porcelain` before and after: the release must not change the checkout. */
+  gitStatus: { before: string; after: string };
+};
+
+let release: Promise<Release> | undefined;
+
+/** `npm run release -- --out <tmp> --changelog <tmp copy of CHANGELOG.md>`, once per test process (removed at exit). */
+export function releasedTarballs(): Promise<Release> {
+  release ??= (async () => {
+    const root = await mkdtemp(path.join(tmpdir(), "ferry-release-"));
+    process.once("exit", () => rmSync(root, { recursive: true, force: true }));
+    const changelog = path.join(root, "CHANGELOG.md");
+    await copyFile(path.join(REPO_ROOT, "CHANGELOG.md"), changelog);
+    const status = async () => (await runOk("git", ["status", "--porcelain"], { cwd: REPO_ROOT })).stdout;
+    const before = await status();
+    const dir = path.join(root, "release");
+    const run = await runOk("npm", ["run", "--silent", "release", "--", "--out", dir, "--changelog", changelog], { cwd: REPO_ROOT, timeoutMs: 600_000 });
+    const after = await status();
+    const { version } = (await import(path.join(REPO_ROOT, "packages/ferry/package.json"), { with: { type: "json" } })).default as { version: string };
+    const tarballs = { ferry: path.join(dir, `ferry-${version}.tgz`), "ferry-service": path.join(dir, `ferry-service-${version}.tgz`) };
+    return { dir, tarballs, changelog, version, run, gitStatus: { before, after } };
+  })();
+  return release;
 }
 
 /** Copies examples/<example> (sources only) into a fresh temp dir and installs `tarballs` there. */

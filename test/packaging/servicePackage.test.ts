@@ -1,21 +1,28 @@
 /**
- * The `ferry-service` package as an operator gets it: packed from packages/ferry-service (its prepack
- * compiles the service and the CLI), installed with `npm install` (scripts on) into an empty project
- * in a temp dir, run with plain Node ≥ 22 through `npx ferry`: `ferry deploy --rpc-url` deploys to a
+ * The `ferry-service` package as an operator gets it: the release's tarball (`npm run release`; the
+ * package's prepack compiles the service and the CLI), installed by its path with `npm install`
+ * (scripts on) into an empty project in a temp dir, run with plain Node ≥ 22 through `npx ferry`
+ * (`--version` is the package's): `ferry deploy --rpc-url` deploys to a
  * `hardhat node`, `ferry deploy --config` and `ferry serve --config` (node_modules/.bin/ferry; the packaged example config,
  * RPC ports moved) serve two nodes, a native bridge reaches `success`, the admin API answers `ferry
- * keys`, and SIGTERM stops it. Slow: runs with FERRY_TEST_PACKAGING=1 (`npm run test:packaging`).
+ * keys`, and SIGTERM stops it. Then the container image's runtime steps outside a container: the
+ * tarball unpacked, the Dockerfile's `npm ci --omit=dev` from the shipped npm-shrinkwrap.json, `ferry
+ * serve` with the image's and compose.yaml's environment on a fresh PostgreSQL database, both
+ * healthchecks, SIGTERM. Slow: runs with FERRY_TEST_PACKAGING=1 (`npm run test:packaging`).
  */
 import { expect } from "chai";
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPublicClient, createWalletClient, defineChain, http, parseEther, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { startHardhatNode, type HardhatNode } from "../cli/hardhatNode.ts";
-import { installIntoEmptyProject, packPackage, runOk, tarballFiles, userEnv, run } from "./packedProject.ts";
+import { postgresDatabase, requirePostgres } from "../cli/serviceDatabase.ts";
+import { readCompose, runtimeStage } from "./containerSpec.ts";
+import { installIntoEmptyProject, releasedTarballs, REPO_ROOT, runOk, tarballFiles, userEnv, run } from "./packedProject.ts";
 
 const ENABLED = process.env.FERRY_TEST_PACKAGING === "1";
 // Hardhat's public test keys: #1 allocator, #2 attester, #3 solver, #6 the user.
@@ -31,7 +38,6 @@ const ADMIN_TOKEN = "packaged-admin-token-0123456789abcdef0123";
 
 describe("packaging: ferry-service installed in an empty project, run with npx ferry", function () {
   this.timeout(900_000);
-  let tarballDir: string;
   let tarball: string;
   let project: Awaited<ReturnType<typeof installIntoEmptyProject>> | undefined;
   let nodes: HardhatNode[] = [];
@@ -42,8 +48,8 @@ describe("packaging: ferry-service installed in an empty project, run with npx f
       console.log("    (skipped: run with `npm run test:packaging`, which sets FERRY_TEST_PACKAGING=1)");
       this.skip();
     }
-    tarballDir = await mkdtemp(path.join(tmpdir(), "ferry-service-tarball-"));
-    tarball = await packPackage("ferry-service", tarballDir);
+    // The release's tarball, installed by its path: what a user does before the registry has the package.
+    tarball = (await releasedTarballs()).tarballs["ferry-service"];
     project = await installIntoEmptyProject("operator", [tarball]);
     nodes = [await startHardhatNode(31337), await startHardhatNode(31338)];
   });
@@ -52,7 +58,6 @@ describe("packaging: ferry-service installed in an empty project, run with npx f
     if (serve && serve.exitCode === null) serve.kill("SIGKILL");
     for (const node of nodes) await node.stop();
     await project?.cleanup();
-    if (tarballDir) await rm(tarballDir, { recursive: true, force: true });
   });
 
   it("ships compiled JS + .d.ts, the artifacts it deploys, the migrations and the example configs only", async () => {
@@ -104,6 +109,12 @@ describe("packaging: ferry-service installed in an empty project, run with npx f
     expect([...packages].filter((name) => !declared.has(name))).to.deep.equal([]);
   });
 
+  it("npx ferry --version (and -V) prints the installed package's version", async () => {
+    const { version } = JSON.parse(await readFile(path.join(project!.dir, "node_modules/ferry-service/package.json"), "utf8")) as { version: string };
+    expect(version).to.equal((await releasedTarballs()).version);
+    for (const flag of ["--version", "-V"]) expect((await runOk("npx", ["ferry", flag], { cwd: project!.dir })).stdout).to.equal(`${version}\n`);
+  });
+
   it("npx ferry deploy --rpc-url deploys to a hardhat node from the empty project", async () => {
     const deployed = await runOk("npx", ["ferry", "deploy", "--rpc-url", nodes[0]!.url, "--allocator", ALLOCATOR, "--signer", ATTESTER, "--json"], { cwd: project!.dir });
     const result = JSON.parse(deployed.stdout.trim().split("\n").at(-1)!);
@@ -123,21 +134,13 @@ describe("packaging: ferry-service installed in an empty project, run with npx f
 
     // The installed bin itself (what `npx ferry` runs), so that SIGTERM reaches the service: npx does not
     // forward it to its child.
-    serve = spawn(path.join(dir, "node_modules/.bin/ferry"), ["serve", "--config", "ferry.json"], {
+    const started = await serveUntilReady(path.join(dir, "node_modules/.bin/ferry"), ["serve", "--config", "ferry.json"], {
       cwd: dir,
       env: userEnv({ ...KEYS, FERRY_PORT: "0", FERRY_ADMIN_TOKEN: ADMIN_TOKEN, FERRY_LOG_LEVEL: "warn" }),
-      stdio: ["ignore", "pipe", "pipe"],
     });
-    let stderr = "";
-    serve.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    serve.stdout!.resume();
-    const exited = new Promise<number | null>((resolve) => serve!.on("exit", (code) => resolve(code)));
-    const deadline = Date.now() + 180_000;
-    while (!stderr.includes("ferry serve: ready")) {
-      if (serve.exitCode !== null || Date.now() > deadline) throw new Error(`npx ferry serve did not start:\n${stderr}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const apiUrl = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)![1]!;
+    serve = started.child;
+    const { exited, apiUrl } = started;
+    const stderr = started.stderr();
     expect((await fetch(`${apiUrl}/health`)).status).to.equal(200);
     const chains = (await (await fetch(`${apiUrl}/chains`)).json()) as { chains: { id: number }[] };
     expect(chains.chains.map((c) => c.id)).to.have.members([31337, 31338]);
@@ -179,4 +182,108 @@ describe("packaging: ferry-service installed in an empty project, run with npx f
     serve.kill("SIGTERM");
     expect(await exited, stderr).to.equal(0);
   });
+
+  it("the image's runtime steps, outside a container: the tarball unpacked, the Dockerfile's npm ci from the shipped shrinkwrap, ferry serve with the image's and compose's environment on PostgreSQL, both healthchecks, SIGTERM", async function () {
+    // Every step and value comes from the Dockerfile's runtime stage and compose.yaml's ferry service;
+    // only the paths (the image's folders and mounts → temp dirs) and the port (0: never a fixed one
+    // here) differ. The chains and their deployment records are the previous test's.
+    const stage = runtimeStage();
+    const compose = readCompose().services.ferry!;
+    // A fresh database, as compose's postgres service gives it (the store tests' server).
+    const database = await postgresDatabase();
+    requirePostgres(this, database);
+    const image = await mkdtemp(path.join(tmpdir(), "ferry-image-"));
+    let container: ChildProcess | undefined;
+    try {
+      // COPY --from=build /pkg/package <WORKDIR>; RUN npm ci --omit=dev --ignore-scripts … (as the image's ENV sets NODE_ENV).
+      await runOk("tar", ["-xzf", tarball, "-C", image], { cwd: image });
+      const workdir = path.join(image, stage.workdir);
+      await mkdir(path.dirname(workdir), { recursive: true });
+      await rename(path.join(image, "package"), workdir);
+      expect(existsSync(path.join(workdir, "npm-shrinkwrap.json")), "npm-shrinkwrap.json in the tarball").to.equal(true);
+      const [npm, ...npmArgs] = stage.install;
+      await runOk(npm!, npmArgs, { cwd: workdir, env: { NODE_ENV: stage.env.NODE_ENV ?? "" } });
+      // Exactly the shrinkwrap's production tree: every package at its locked version, no dev package.
+      const shrinkwrap = JSON.parse(await readFile(path.join(workdir, "npm-shrinkwrap.json"), "utf8")) as { packages: Record<string, { version?: string; dev?: boolean; optional?: boolean }> };
+      const locked = Object.entries(shrinkwrap.packages).filter(([location, entry]) => location !== "" && !entry.dev);
+      expect(locked.length).to.be.greaterThan(50);
+      for (const [location, entry] of locked) {
+        const manifest = path.join(workdir, location, "package.json");
+        if (entry.optional && !existsSync(manifest)) continue;
+        expect(JSON.parse(await readFile(manifest, "utf8")).version, location).to.equal(entry.version);
+      }
+      for (const [location] of Object.entries(shrinkwrap.packages).filter(([, entry]) => entry.dev)) expect(existsSync(path.join(workdir, location)), location).to.equal(false);
+
+      // RUN ln -s <WORKDIR>/bin/ferry.js /usr/local/bin/ferry; ENTRYPOINT ["ferry"] + CMD ["serve"].
+      const bin = path.join(image, "usr/local/bin");
+      await mkdir(bin, { recursive: true });
+      await symlink(path.join(workdir, "bin/ferry.js"), path.join(bin, "ferry"));
+      // The mounts compose declares, and the image's VOLUME.
+      const mounts: Record<string, string> = {
+        "/etc/ferry/ferry.json": path.join(project!.dir, "ferry.json"),
+        "/etc/ferry/deployments": path.join(project!.dir, "deployments"),
+        "/var/lib/ferry": path.join(image, "var/lib/ferry"),
+      };
+      expect((compose.volumes as string[]).map((volume) => volume.split(":").at(-2))).to.have.members(["/etc/ferry/ferry.json", "/etc/ferry/deployments"]);
+      const mapped = (value: string) => Object.entries(mounts).reduce((text, [target, source]) => (text.startsWith(target) ? source + text.slice(target.length) : text), value);
+      // compose's env_file (ferry.env, from examples/docker/ferry.env.example), DATABASE_URL on the fresh database.
+      const ferryEnv: Record<string, string> = { ...KEYS, DATABASE_URL: database.env.DATABASE_URL!, FERRY_WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"), FERRY_ADMIN_TOKEN: ADMIN_TOKEN, FERRY_LOG_LEVEL: "warn" };
+      const example = (await readFile(path.join(REPO_ROOT, "examples/docker/ferry.env.example"), "utf8")).split("\n").filter((line) => /^[A-Z_]+=/.test(line)).map((line) => line.split("=")[0]!);
+      expect(Object.keys(ferryEnv)).to.have.members(example);
+      const env: Record<string, string> = {};
+      for (const [name, value] of Object.entries({ ...stage.env, ...ferryEnv, ...compose.environment })) env[name] = mapped(String(value));
+      expect(env).to.include({ FERRY_HOST: "0.0.0.0", FERRY_PORT: "8080", NODE_ENV: "production" });
+      env.FERRY_PORT = "0";
+      env.PATH = `${bin}${path.delimiter}${userEnv().PATH}`;
+
+      const started = await serveUntilReady(stage.command[0]!, stage.command.slice(1), { cwd: workdir, env: { ...userEnv(), ...env } });
+      container = started.child;
+      expect(started.stderr()).to.match(/database PostgreSQL .*: migrations applied/);
+      expect(started.stderr()).to.include("webhook worker started");
+      const port = new URL(started.apiUrl).port;
+      // HEALTHCHECK (the image's, on /health) and compose's (on /ready; it names port 8080, the one inside the container).
+      const [healthCommand, ...healthArgs] = stage.healthcheck;
+      await runOk(healthCommand!, healthArgs, { cwd: workdir, env: { FERRY_PORT: port } });
+      const [composeCommand, ...composeArgs] = (compose.healthcheck.test as string[]).slice(1).map((arg) => arg.replace(":8080/", `:${port}/`));
+      await runOk(composeCommand!, composeArgs, { cwd: workdir });
+      const chains = (await (await fetch(`http://127.0.0.1:${port}/chains`)).json()) as { chains: { id: number }[] };
+      expect(chains.chains.map((c) => c.id)).to.have.members([31337, 31338]);
+      // The service migrated that database.
+      const store = await database.open();
+      try {
+        expect((await store.engine.query<{ version: number }>("SELECT max(version) AS version FROM schema_migrations")).rows[0]!.version).to.be.at.least(12);
+      } finally {
+        await store.close();
+      }
+
+      // STOPSIGNAL SIGTERM: a clean exit.
+      container.kill("SIGTERM");
+      expect(await started.exited, started.stderr()).to.equal(0);
+      container = undefined;
+    } finally {
+      if (container && container.exitCode === null) container.kill("SIGKILL");
+      await database.drop();
+      await rm(image, { recursive: true, force: true });
+    }
+  });
 });
+
+/** Starts `ferry serve` (any way of invoking it) and resolves once it printed "ready", with its API URL. */
+async function serveUntilReady(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout!.resume();
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const deadline = Date.now() + 180_000;
+  while (!stderr.includes("ferry serve: ready")) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      throw new Error(`${command} ${args.join(" ")} did not start:\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  // Inside the image it listens on 0.0.0.0; reach it on loopback.
+  const port = /listening on http:\/\/[^\s/]+:(\d+)/.exec(stderr)![1]!;
+  return { child, exited, apiUrl: `http://127.0.0.1:${port}`, stderr: () => stderr };
+}

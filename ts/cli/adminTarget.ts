@@ -89,7 +89,7 @@ export async function withAdmin<T>(io: CliIo, parsed: ParsedCommand, access: Acc
 }
 
 /** A read of an embedded database that is not there is an error: the operator named the wrong folder. */
-function requireExistingDatabase(database: { url?: unknown; dataDir: string }): void {
+export function requireExistingDatabase(database: { url?: unknown; dataDir: string }): void {
   if (database.url !== undefined) return;
   if (!existsSync(resolve(database.dataDir, "PG_VERSION"))) {
     throw new FerryError("DATA_DIR_MISSING", `no database at ${database.dataDir}: pass the service's --data-dir / FERRY_DATA_DIR (or DATABASE_URL)`);

@@ -4,8 +4,9 @@
  * others. Returns the exit code; all process I/O goes through the CliIo.
  */
 import { FerryError } from "../core/errors.ts";
-import { EXIT, UsageError, printError, type CliIo } from "./cliIo.ts";
+import { EXIT, UsageError, printError, printResult, type CliIo } from "./cliIo.ts";
 import type { CommandGroup } from "./commandGroup.ts";
+import { packageVersion } from "./packageVersion.ts";
 
 type CommandEntry = { usage: string; summary: string; load: () => Promise<CommandGroup> };
 
@@ -62,8 +63,8 @@ const COMMANDS: Record<string, CommandEntry> = {
     load: async () => (await import("./commands/webhook.ts")).webhook,
   },
   webhooks: {
-    usage: "webhooks set|clear|show|log|redeliver",
-    summary: "webhook endpoints per API key, delivery log, redelivery",
+    usage: "webhooks set|clear|show|log|redeliver|rotate-secret-key",
+    summary: "webhook endpoints per API key, delivery log, redelivery, secret key rotation",
     load: async () => (await import("./commands/webhooks.ts")).webhooks,
   },
 };
@@ -78,8 +79,9 @@ ${Object.values(COMMANDS)
   .join("\n")}
 
 Global options:
-  --json       machine-readable output (one JSON object per line)
-  -h, --help   help; \`ferry <command> --help\` for a command
+  --json          machine-readable output (one JSON object per line)
+  -h, --help      help; \`ferry <command> --help\` for a command
+  -V, --version   the version of the package the command runs from
 
 Exit codes: 0 success/valid, 1 verification failed, 2 bad usage or input, 3 unexpected error.
 Inputs named <file> may be - for stdin. keys, webhooks and requests act on a running service's
@@ -93,11 +95,18 @@ export async function runFerry(argv: readonly string[], io: CliIo): Promise<numb
   try {
     let index = 0;
     let help = false;
+    let version = false;
     for (; index < argv.length && argv[index]!.startsWith("-"); index++) {
       const flag = argv[index]!;
       if (flag === "--json") json = true;
       else if (flag === "--help" || flag === "-h") help = true;
+      else if (flag === "--version" || flag === "-V") version = true;
       else throw new UsageError(`unknown option ${flag} (see ferry --help)`);
+    }
+    if (version && !help) {
+      const running = packageVersion();
+      printResult(io, json, running.version, running);
+      return EXIT.OK;
     }
     const name = argv[index];
     if (name === "help") {

@@ -28,16 +28,25 @@ import { createStore, type Store } from "./store/createStore.ts";
 import { createSolverNonceManager, solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
 import type { NonceManager } from "./solver/nonceManager.ts";
 import { SILENT_LOG, type Logger } from "./logging/logger.ts";
-import { parseWebhookSecretKey } from "./store/webhooks.ts";
+import { configuredWebhookSecretKeys, requireReadableWebhookSecrets, type WebhookSecretAudit, type WebhookSecretKeys } from "./store/webhookSecrets.ts";
 import { startWebhookWorker, type RunningWebhookWorker, type WebhookWorkerSettings } from "./webhooks/webhookWorker.ts";
 
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 /**
  * `store` is the service's store (opened here unless the caller passed one in `deps`); `solver` the
- * running solver and `webhooks` the webhook delivery worker, if started.
+ * running solver and `webhooks` the webhook delivery worker, if started; `webhookSecrets` how the
+ * stored webhook secrets stand against FERRY_WEBHOOK_SECRET_KEY (and _PREVIOUS), when it is set.
  */
-export type RunningServer = { app: FerryApp; url: string; store: Store; solver?: RunningSolver; webhooks?: RunningWebhookWorker; close: () => Promise<void> };
+export type RunningServer = {
+  app: FerryApp;
+  url: string;
+  store: Store;
+  solver?: RunningSolver;
+  webhooks?: RunningWebhookWorker;
+  webhookSecrets?: WebhookSecretAudit;
+  close: () => Promise<void>;
+};
 
 /**
  * The solver runs in the service when `config.solver.enabled` (FERRY_SOLVER) and the solver, attester
@@ -70,6 +79,9 @@ export async function startServer(options: {
   const ownStore = options.deps?.store === undefined;
   const store = options.deps?.store ?? (await createStore(configuredStoreOptions(config)));
   try {
+    // A key that cannot read the stored webhook secrets would fail every delivery: refused before listening.
+    const secretKeys = configuredWebhookSecretKeys(config.webhooks);
+    const webhookSecrets = secretKeys ? await requireReadableWebhookSecrets(store.engine, secretKeys) : undefined;
     // Resolved and created once for the process: the app and the solver share them.
     const accounts = options.deps?.accounts ?? resolveAccounts(config);
     const solverPollMs = (options.solver ? options.solver.pollIntervalMs : undefined) ?? config.solver.pollIntervalMs;
@@ -116,14 +128,17 @@ export async function startServer(options: {
     const log = serviceLogger(app);
     processLog.bind(log);
     const solver = maybeStartSolver({ config, store, log, accounts, clients, metricsRegistry, transactions }, options.solver);
-    const webhooks = maybeStartWebhooks(config, store, log, options.webhooks);
+    if (webhookSecrets && webhookSecrets.previous > 0) {
+      log.warn({ previous: webhookSecrets.previous }, "webhook secrets still under FERRY_WEBHOOK_SECRET_KEY_PREVIOUS: run ferry webhooks rotate-secret-key");
+    }
+    const webhooks = secretKeys ? maybeStartWebhooks(config, store, log, secretKeys, options.webhooks) : logWebhooksOff(config, log, options.webhooks);
     // The solver and the webhook worker stop (in-flight work finishes or is left under its lease) before
     // the app closes, and so before the store does.
     const close = async () => {
       await Promise.all([solver?.stop(), webhooks?.stop()]);
       await app.close();
     };
-    return { app, url, store, ...(solver ? { solver } : {}), ...(webhooks ? { webhooks } : {}), close };
+    return { app, url, store, ...(solver ? { solver } : {}), ...(webhooks ? { webhooks } : {}), ...(webhookSecrets ? { webhookSecrets } : {}), close };
   } catch (error) {
     if (ownStore) await store.close().catch(() => {});
     throw error;
@@ -170,17 +185,19 @@ function maybeStartSolver(
   return startSolver({ config, store, log, pollIntervalMs, accounts, clients, metricsRegistry, transactions });
 }
 
-function maybeStartWebhooks(config: FerryConfig, store: Store, log: Logger, options: ServerWebhookOptions | undefined): RunningWebhookWorker | undefined {
+function maybeStartWebhooks(config: FerryConfig, store: Store, log: Logger, keys: WebhookSecretKeys, options: ServerWebhookOptions | undefined): RunningWebhookWorker | undefined {
   if (options === false || !config.webhooks.enabled) return undefined;
-  const { secretKey, enabled: _enabled, ...configured } = config.webhooks;
-  if (!secretKey) {
-    log.info({}, "webhook worker not started: FERRY_WEBHOOK_SECRET_KEY is not set");
-    return undefined;
-  }
+  const { secretKey: _secretKey, previousSecretKey: _previousSecretKey, enabled: _enabled, ...configured } = config.webhooks;
   const overrides = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined));
   const settings: WebhookWorkerSettings = { ...configured, ...overrides };
   log.info({ webhooks: settings }, "webhook worker started");
-  return startWebhookWorker({ store, settings, secretKey: parseWebhookSecretKey(secretKey.reveal()), log });
+  return startWebhookWorker({ store, settings, secretKey: keys.current, ...(keys.previous ? { previousSecretKey: keys.previous } : {}), log });
+}
+
+/** Without FERRY_WEBHOOK_SECRET_KEY no worker runs; said once, at info, when it would have. */
+function logWebhooksOff(config: FerryConfig, log: Logger, options: ServerWebhookOptions | undefined): undefined {
+  if (options !== false && config.webhooks.enabled) log.info({}, "webhook worker not started: FERRY_WEBHOOK_SECRET_KEY is not set");
+  return undefined;
 }
 
 /** Readiness: the database answers a trivial query. */

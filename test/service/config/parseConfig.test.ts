@@ -89,6 +89,11 @@ describe("parseConfig", function () {
     expect(() => parseConfig({ webhooks: { denyNetworks: ["10.0.0.0/33"] } }, {}, "/")).to.throw(/webhooks\.denyNetworks\[0\]/);
     expect(secretKey?.reveal()).to.equal(secret);
     expect(parseConfig({}, {}, "/").webhooks.secretKey).to.equal(undefined);
+    // During a rotation the previous key is read too; alone, or malformed, it is refused naming the variable only.
+    const previous = "cd".repeat(32);
+    expect(parseConfig({}, { FERRY_WEBHOOK_SECRET_KEY: secret, FERRY_WEBHOOK_SECRET_KEY_PREVIOUS: previous }, "/").webhooks.previousSecretKey?.reveal()).to.equal(previous);
+    expect(() => parseConfig({}, { FERRY_WEBHOOK_SECRET_KEY_PREVIOUS: previous }, "/")).to.throw(/FERRY_WEBHOOK_SECRET_KEY_PREVIOUS.*set FERRY_WEBHOOK_SECRET_KEY/);
+    expect(() => parseConfig({}, { FERRY_WEBHOOK_SECRET_KEY: secret, FERRY_WEBHOOK_SECRET_KEY_PREVIOUS: "abcd" }, "/")).to.throw(/FERRY_WEBHOOK_SECRET_KEY_PREVIOUS/);
   });
 
   it("rejects invalid webhook settings, naming the field and never the secret key", function () {
@@ -375,8 +380,9 @@ describe("redactConfig", function () {
     FERRY_RELAYER_KEY: "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
     DATABASE_URL: "postgres://ferry:db-pass-987@db.internal:5432/ferry",
     FERRY_WEBHOOK_SECRET_KEY: "c0ffee".repeat(10) + "beef",
+    FERRY_WEBHOOK_SECRET_KEY_PREVIOUS: "0xdecade".repeat(1) + "f00d".repeat(14) + "aa",
   };
-  const material = [...Object.values(env).slice(0, 4).map((key) => key.replace(/^0x/, "")), "db-pass-987", env.FERRY_WEBHOOK_SECRET_KEY];
+  const material = [...Object.values(env).slice(0, 4).map((key) => key.replace(/^0x/, "")), "db-pass-987", env.FERRY_WEBHOOK_SECRET_KEY, env.FERRY_WEBHOOK_SECRET_KEY_PREVIOUS.slice(2)];
   const config = resolveChainContracts(parseConfig({ chains: [chain()] }, env, "/"), new Map());
 
   it("shows no key material or database password in the redacted view", function () {
@@ -387,6 +393,7 @@ describe("redactConfig", function () {
     expect(redacted.database.url).to.equal("postgres://ferry:[redacted]@db.internal:5432/ferry");
     expect(redacted.accounts.solver).to.equal(KEY_ADDRESS);
     expect(redacted.webhooks.secretKey).to.equal("[redacted]");
+    expect(redacted.webhooks.previousSecretKey).to.equal("[redacted]");
   });
 
   it("keeps secrets out of every accidental rendering of the config itself", function () {
@@ -409,7 +416,7 @@ describe("redactConfig", function () {
   });
 
   it("scrubs secret values out of free text", function () {
-    const text = `failed with ${env.FERRY_SOLVER_KEY} at ${env.DATABASE_URL} (pw db-pass-987) key ${env.FERRY_WEBHOOK_SECRET_KEY}`;
+    const text = `failed with ${env.FERRY_SOLVER_KEY} at ${env.DATABASE_URL} (pw db-pass-987) key ${env.FERRY_WEBHOOK_SECRET_KEY} old ${env.FERRY_WEBHOOK_SECRET_KEY_PREVIOUS}`;
     const scrubbed = scrubSecrets(text, secretValues(config));
     for (const secret of material) expect(scrubbed).not.to.contain(secret);
   });

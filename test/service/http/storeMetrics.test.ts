@@ -35,7 +35,7 @@ describeEachEngine("GET /metrics: webhook backlog and endpoints", (engine) => {
     await seedRequest(engine.store, 3, fine.id);
     await seedRequest(engine.store, 5, null);
     // The worker's side: one claim, the fine endpoint delivered, the failing one failed twice (paused).
-    const claim = await claimWebhookEvents(engine.store.engine, engine.clock.now(), { owner: "w", leaseMs: 60_000, maxAttempts: 11, limit: 10, secretKey: SECRET_KEY, maxInFlightPerEndpoint: 10 });
+    const claim = await claimWebhookEvents(engine.store.engine, engine.clock.now(), { owner: "w", leaseMs: 60_000, maxAttempts: 11, limit: 10, secretKeys: { current: SECRET_KEY }, maxInFlightPerEndpoint: 10 });
     for (const job of claim.jobs) {
       const delivered = job.keyId === fine.id;
       await recordWebhookAttempt(

@@ -4,7 +4,8 @@ import { isFerryError } from "../../../ts/core/errors.ts";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
 import { ABANDONED, claimWebhookEvents, recordWebhookAttempt, type ClaimOptions } from "../../../ts/service/store/webhookOutbox.ts";
-import { decryptWebhookSecret, webhookStore, WebhookErrorCode, type WebhookStore } from "../../../ts/service/store/webhooks.ts";
+import { webhookStore, WebhookErrorCode, type WebhookStore } from "../../../ts/service/store/webhooks.ts";
+import { decryptWebhookSecret } from "../../../ts/service/store/webhookSecrets.ts";
 import { describeEachEngine } from "./engines.ts";
 import { withIntent } from "../fixtures/testRequest.ts";
 
@@ -28,7 +29,7 @@ describeEachEngine("store webhooks", (engine) => {
     leaseMs: 1000,
     maxAttempts: 3,
     limit: 50,
-    secretKey: SECRET_KEY,
+    secretKeys: { current: SECRET_KEY },
     ...overrides,
   });
   const claim = (overrides: Partial<ClaimOptions> = {}) => claimWebhookEvents(engine.store.engine, engine.clock.now(), claimOptions(overrides));

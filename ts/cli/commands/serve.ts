@@ -30,14 +30,17 @@ Runs the Ferry service: the HTTP API (and its websocket), the solver, the webhoo
 FERRY_ADMIN_TOKEN, the admin API. Configuration: --config (or $FERRY_CONFIG), a JSON file with the
 chains, plus environment overrides; keys come from the environment only:
   FERRY_SOLVER_KEY, FERRY_ATTESTER_KEY, FERRY_ALLOCATOR_KEY   the solver's keys (FERRY_SOLVER=off: none)
-  FERRY_WEBHOOK_SECRET_KEY   64 hex chars: webhooks (the encryption key of stored API keys)
+  FERRY_WEBHOOK_SECRET_KEY   64 hex chars: webhooks (the encryption key of stored API keys;
+                             generate once, keep it: a key that cannot read them stops the start)
+  FERRY_WEBHOOK_SECRET_KEY_PREVIOUS   the old key while ferry webhooks rotate-secret-key runs
   FERRY_ADMIN_TOKEN          32+ chars: the admin API (ferry keys|webhooks|requests --api-url)
   DATABASE_URL               PostgreSQL (else the embedded database under database.dataDir)
   FERRY_HOST, FERRY_PORT     where it listens (default 127.0.0.1:8080)
 Contracts come from the file, else <deploymentsDir>/<chainId>.json (ferry deploy --config writes them).
 
 Checked before it listens (exit 2, one line naming the fix): the configuration, the solver's keys,
-each chain's RPC and chain id, code at the contracts' addresses, the database, the port.
+each chain's RPC and chain id, code at the contracts' addresses, the database, that the webhook
+secret key opens the stored webhook secrets, the port.
 Progress on stderr; the service's log (JSON) on stdout. Ctrl-C / SIGTERM stop it: exit 0.
 
 Options: --config <file>  -h, --help
@@ -94,6 +97,9 @@ async function run(args: readonly string[], io: CliIo, _globals: GlobalFlags): P
       : `solver off (${config.solver.enabled ? "its keys are not all set" : "FERRY_SOLVER=off"})`,
   );
   progress(server.webhooks ? "webhook worker started" : `webhook worker off (${config.webhooks.enabled ? "FERRY_WEBHOOK_SECRET_KEY is not set" : "FERRY_WEBHOOKS=off"})`);
+  if (server.webhookSecrets && server.webhookSecrets.previous > 0) {
+    progress(`${server.webhookSecrets.previous} webhook secret(s) still under FERRY_WEBHOOK_SECRET_KEY_PREVIOUS: run ferry webhooks rotate-secret-key`);
+  }
   progress("ready; Ctrl-C stops");
   return waitForSignal(server, store, progress);
 }

@@ -9,11 +9,19 @@
 import { parseBytes32 } from "../../core/inputParsers.ts";
 import type { DeliveryLog } from "../../service/admin/webhookAdmin.ts";
 import { REDACTED } from "../../service/config/secret.ts";
-import { WEBHOOK_SECRET_KEY_ENV, WebhookError, WebhookErrorCode, type WebhookConfig, type WebhookDelivery } from "../../service/store/webhooks.ts";
+import { WebhookError, WebhookErrorCode, type WebhookConfig, type WebhookDelivery } from "../../service/store/webhooks.ts";
+import {
+  configuredWebhookSecretKeys,
+  rotateWebhookSecrets,
+  secretKeyMismatch,
+  WEBHOOK_SECRET_KEY_ENV,
+  WEBHOOK_SECRET_KEY_PREVIOUS_ENV,
+} from "../../service/store/webhookSecrets.ts";
 import { EXIT, UsageError, printResult, type CliIo } from "../cliIo.ts";
 import { runSubcommand, type CommandGroup, type GlobalFlags } from "../commandGroup.ts";
 import { parseCommandArgs, requiredFlag, type ParsedCommand } from "../parseCommandArgs.ts";
-import { TARGET_HELP, TARGET_OPTIONS, withAdmin } from "../adminTarget.ts";
+import { requireExistingDatabase, TARGET_HELP, TARGET_OPTIONS, withAdmin } from "../adminTarget.ts";
+import { withServiceStore } from "../serviceStore.ts";
 import { textTable } from "../textTable.ts";
 
 const HELP = `Usage: ferry webhooks <command> [options]
@@ -35,6 +43,12 @@ Commands:
              ... or of every event of a request          --request <requestId>
   redeliver  deliver an event again (new round, attempt log kept)   <eventId>
              ... or every event created since a time     --since <ISO-8601, e.g. 2026-01-01T00:00:00Z>
+  rotate-secret-key
+             re-encrypt the stored webhook secrets under $${WEBHOOK_SECRET_KEY_ENV} (the new key),
+             opening those still under $${WEBHOOK_SECRET_KEY_PREVIOUS_ENV} (the old one). The
+             service, started with both, reads either meanwhile. On the database only (--data-dir,
+             $DATABASE_URL, --config); one transaction per secret: safe to interrupt and re-run.
+             Then drop $${WEBHOOK_SECRET_KEY_PREVIOUS_ENV} and restart the service.
 
 ${TARGET_HELP}
 
@@ -189,6 +203,42 @@ async function redeliver(args: readonly string[], io: CliIo, globals: GlobalFlag
   return EXIT.OK;
 }
 
+// --- rotate-secret-key ---------------------------------------------------------------------------
+
+async function rotateSecretKey(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
+  const parsed = parseCommandArgs(args, { "data-dir": { type: "string" }, config: { type: "string" } }, { min: 0, max: 0 });
+  if (parsed.help) return help(io);
+  const json = parsed.json || globals.json;
+  const dataDir = typeof parsed.values["data-dir"] === "string" && parsed.values["data-dir"] !== "" ? parsed.values["data-dir"] : undefined;
+  const config = typeof parsed.values.config === "string" && parsed.values.config !== "" ? parsed.values.config : undefined;
+  if (dataDir === undefined && config === undefined && !io.env.FERRY_DATA_DIR && !io.env.DATABASE_URL && !io.env.FERRY_CONFIG) {
+    throw new UsageError("rotate-secret-key works on the service's database: --data-dir <dir> (FERRY_DATA_DIR), DATABASE_URL or --config <file>");
+  }
+  const env = { ...io.env, ...(dataDir !== undefined ? { FERRY_DATA_DIR: dataDir } : {}), ...(config !== undefined ? { FERRY_CONFIG: config } : {}) };
+  const rotation = await withServiceStore(
+    { ...io, env },
+    async (store, loaded) => {
+      const keys = configuredWebhookSecretKeys(loaded.webhooks);
+      if (!keys) {
+        throw new WebhookError(WebhookErrorCode.WEBHOOK_SECRET_KEY_MISSING, `${WEBHOOK_SECRET_KEY_ENV} is not set: set it to the new key and ${WEBHOOK_SECRET_KEY_PREVIOUS_ENV} to the old one`, {
+          field: WEBHOOK_SECRET_KEY_ENV,
+        });
+      }
+      return { ...(await rotateWebhookSecrets(store.engine, keys)), previousSet: keys.previous !== undefined };
+    },
+    { beforeOpen: (loaded) => requireExistingDatabase(loaded.database) },
+  );
+  const { previousSet, ...result } = rotation;
+  const plural = (n: number) => `${n} webhook secret${n === 1 ? "" : "s"}`;
+  const done = result.unreadable.length === 0;
+  const text =
+    `${plural(result.reencrypted)} re-encrypted under ${WEBHOOK_SECRET_KEY_ENV}, ${result.alreadyCurrent} already under it` +
+    (done ? (previousSet ? `; ${WEBHOOK_SECRET_KEY_PREVIOUS_ENV} is no longer needed: remove it and restart the service` : "") : `; ${plural(result.unreadable.length)} neither key opens`);
+  printResult(io, json, text, result);
+  if (!done) throw secretKeyMismatch(result.unreadable);
+  return EXIT.OK;
+}
+
 // --- shared parsing --------------------------------------------------------------------------------
 
 /** Exactly one of a positional `<eventId>` and the flag `other`. */
@@ -244,5 +294,5 @@ function help(io: CliIo): number {
 
 export const webhooks: CommandGroup = {
   help: HELP,
-  run: (args, io, globals) => runSubcommand("webhooks", HELP, { set, clear, show, log, redeliver }, args, io, globals, (m) => new UsageError(m)),
+  run: (args, io, globals) => runSubcommand("webhooks", HELP, { set, clear, show, log, redeliver, "rotate-secret-key": rotateSecretKey }, args, io, globals, (m) => new UsageError(m)),
 };

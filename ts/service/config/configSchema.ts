@@ -563,6 +563,8 @@ export type WebhookSettings = {
   enabled: boolean;
   /** FERRY_WEBHOOK_SECRET_KEY (64 hex chars): encrypts the stored API keys that sign deliveries. Absent → no worker, no setWebhook. */
   secretKey?: Secret;
+  /** FERRY_WEBHOOK_SECRET_KEY_PREVIOUS (64 hex chars): the key secrets may still be under during a rotation; read only. Needs `secretKey`. */
+  previousSecretKey?: Secret;
   timeoutMs: number;
   maxRetries: number;
   baseDelayMs: number;
@@ -691,7 +693,7 @@ export const CONFIG_DEFAULTS = {
     maxInFlightPerEndpoint: 4,
     /** Link-local, where cloud instance metadata lives (169.254.169.254): never a webhook receiver. */
     denyNetworks: ["169.254.0.0/16", "fe80::/10"],
-  } satisfies Omit<WebhookSettings, "secretKey">,
+  } satisfies Omit<WebhookSettings, "secretKey" | "previousSecretKey">,
   /** Websocket: served on /ws, outbox read every 250 ms, ping every 30 s, 1 MiB per slow client, 100 subscriptions per connection. */
   websocket: {
     enabled: true,

@@ -11,7 +11,8 @@
  * FERRY_RPC_RETRY_COUNT (every chain), FERRY_DB_POOL_SIZE, FERRY_DB_CONNECT_TIMEOUT_MS, FERRY_DB_STATEMENT_TIMEOUT_MS,
  * FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS; an empty
  * variable counts as unset, a malformed one is CONFIG_INVALID naming it. Private keys only from the env names in `keyEnv` (default FERRY_ALLOCATOR_KEY, FERRY_ATTESTER_KEY,
- * FERRY_SOLVER_KEY, FERRY_RELAYER_KEY); the webhook secret key only from FERRY_WEBHOOK_SECRET_KEY.
+ * FERRY_SOLVER_KEY, FERRY_RELAYER_KEY); the webhook secret key only from FERRY_WEBHOOK_SECRET_KEY (and,
+ * during a rotation, the previous one from FERRY_WEBHOOK_SECRET_KEY_PREVIOUS).
  */
 import { isAbsolute, resolve } from "node:path";
 import { Value } from "typebox/value";
@@ -289,13 +290,22 @@ function webhookSettings(file: ConfigFile["webhooks"], env: Env): WebhookSetting
   if (settings.leaseMs <= settings.timeoutMs) throw new ConfigInvalidError("webhooks.leaseMs", "must be greater than webhooks.timeoutMs");
   // Checked here, so a bad range is a CONFIG_INVALID at start rather than at the first delivery.
   addressFilter(settings.denyNetworks);
-  const raw = env.FERRY_WEBHOOK_SECRET_KEY;
-  if (raw !== undefined && raw !== "") {
-    // The message never includes the value.
-    if (!/^(0x)?[0-9a-fA-F]{64}$/.test(raw)) throw new ConfigInvalidError("FERRY_WEBHOOK_SECRET_KEY", "must be 32 bytes as 64 hex characters");
-    settings.secretKey = new Secret(raw);
+  const secretKey = webhookSecretKey(env, "FERRY_WEBHOOK_SECRET_KEY");
+  const previousSecretKey = webhookSecretKey(env, "FERRY_WEBHOOK_SECRET_KEY_PREVIOUS");
+  if (secretKey) settings.secretKey = secretKey;
+  if (previousSecretKey) {
+    if (!secretKey) throw new ConfigInvalidError("FERRY_WEBHOOK_SECRET_KEY_PREVIOUS", "is only read during a rotation: set FERRY_WEBHOOK_SECRET_KEY to the new key");
+    settings.previousSecretKey = previousSecretKey;
   }
   return settings;
+}
+
+/** A webhook secret key from the environment: 64 hex characters (optional 0x); the message never includes the value. */
+function webhookSecretKey(env: Env, name: "FERRY_WEBHOOK_SECRET_KEY" | "FERRY_WEBHOOK_SECRET_KEY_PREVIOUS"): Secret | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^(0x)?[0-9a-fA-F]{64}$/.test(raw)) throw new ConfigInvalidError(name, "must be 32 bytes as 64 hex characters");
+  return new Secret(raw);
 }
 
 /** FERRY_ADMIN_TOKEN: visible ASCII without spaces, 32–512 characters; absent → no admin API. */

@@ -47,33 +47,34 @@ export type RedactedConfig = Omit<FerryConfig, "keys" | "database" | "webhooks" 
   admin: { token?: string };
   database: Omit<FerryConfig["database"], "url"> & { url?: string };
   keys: Record<string, string>;
-  webhooks: Omit<FerryConfig["webhooks"], "secretKey"> & { secretKey?: string };
+  webhooks: Omit<FerryConfig["webhooks"], "secretKey" | "previousSecretKey"> & { secretKey?: string; previousSecretKey?: string };
 };
 
 export function redactConfig(config: FerryConfig): RedactedConfig {
-  const { secretKey, ...webhooks } = config.webhooks;
+  const { secretKey, previousSecretKey, ...webhooks } = config.webhooks;
   const { url, ...database } = config.database;
   return {
     ...config,
     chains: config.chains.map((chain) => ({ ...chain, rpcUrls: chain.rpcUrls.map(redactRpcUrl) })),
     database: { ...database, ...(url ? { url: redactUrl(url.reveal()) } : {}) },
     keys: Object.fromEntries(Object.keys(config.keys).map((role) => [role, REDACTED])),
-    webhooks: { ...webhooks, ...(secretKey ? { secretKey: REDACTED } : {}) },
+    webhooks: { ...webhooks, ...(secretKey ? { secretKey: REDACTED } : {}), ...(previousSecretKey ? { previousSecretKey: REDACTED } : {}) },
     admin: config.admin.token ? { token: REDACTED } : {},
   };
 }
 
 /** Every secret value of the configuration, for scrubbing free text (error messages) before logging. */
 export function secretValues(
-  config: Pick<FerryConfig, "keys" | "database"> & { webhooks?: Pick<FerryConfig["webhooks"], "secretKey">; admin?: FerryConfig["admin"]; chains?: readonly Pick<FerryConfig["chains"][number], "rpcUrls" | "rpcUrl">[] },
+  config: Pick<FerryConfig, "keys" | "database"> & { webhooks?: Pick<FerryConfig["webhooks"], "secretKey" | "previousSecretKey">; admin?: FerryConfig["admin"]; chains?: readonly Pick<FerryConfig["chains"][number], "rpcUrls" | "rpcUrl">[] },
 ): string[] {
   const values: string[] = [];
   const adminToken = config.admin?.token?.reveal();
   if (adminToken) values.push(adminToken);
   // The service's RPC URLs (not the public rpcUrl, which /chains serves anyway).
   for (const chain of config.chains ?? []) for (const url of chain.rpcUrls) if (url !== chain.rpcUrl) values.push(...rpcUrlSecrets(url));
-  const webhookKey = config.webhooks?.secretKey?.reveal();
-  if (webhookKey) values.push(webhookKey, webhookKey.replace(/^0x/, ""));
+  for (const webhookKey of [config.webhooks?.secretKey?.reveal(), config.webhooks?.previousSecretKey?.reveal()]) {
+    if (webhookKey) values.push(webhookKey, webhookKey.replace(/^0x/, ""));
+  }
   for (const key of Object.values(config.keys)) {
     if (!key) continue;
     values.push(key.reveal(), key.reveal().slice(2));

@@ -155,6 +155,11 @@ export const ERROR_REGISTRY = {
   /** The service runs without FERRY_WEBHOOK_SECRET_KEY: an endpoint cannot be set until it has one (admin API: 503 with this message). */
   WEBHOOK_SECRET_KEY_MISSING: { status: 503, retryable: false },
   WEBHOOK_SECRET_KEY_INVALID: fault,
+  /**
+   * FERRY_WEBHOOK_SECRET_KEY (and FERRY_WEBHOOK_SECRET_KEY_PREVIOUS, if set) cannot open a stored
+   * webhook secret: the service refuses to start (every delivery of that key would fail).
+   */
+  WEBHOOK_SECRET_KEY_MISMATCH: fault,
   UNKNOWN_EVENT: caller(404),
   /** `clear`/`show --key-id` of an API key that has no webhook endpoint. */
   WEBHOOK_NOT_CONFIGURED: caller(404),

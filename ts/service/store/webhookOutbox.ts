@@ -18,7 +18,7 @@
 import { OutboxPayload } from "./outbox.ts";
 import { decodeStored } from "../model/storedValue.ts";
 import { isoColumn, type Engine, type Queryable } from "./engine.ts";
-import { decryptWebhookSecret } from "./webhooks.ts";
+import { openWebhookSecret, type WebhookSecretKeys } from "./webhookSecrets.ts";
 
 export type WebhookJob = {
   eventId: number;
@@ -31,7 +31,7 @@ export type WebhookJob = {
   keyId: string;
   url: string;
   headers: Record<string, string>;
-  /** The plaintext API key to sign with; null when the stored ciphertext cannot be opened with this secret key. */
+  /** The plaintext API key to sign with; null when neither the current nor the previous secret key opens the stored ciphertext. */
   secret: string | null;
 };
 
@@ -41,7 +41,8 @@ export type ClaimOptions = {
   /** Attempts per round: 1 + retries. */
   maxAttempts: number;
   limit: number;
-  secretKey: Uint8Array;
+  /** What the stored API keys are encrypted under: the current key, and the previous one during a rotation. */
+  secretKeys: WebhookSecretKeys;
   /** Attempts in flight to one endpoint at once, counted over every replica's leases; also skips paused endpoints. Default: no cap, no pause (the worker always sets it). */
   maxInFlightPerEndpoint?: number;
 };
@@ -187,7 +188,7 @@ export async function claimWebhookEvents(engine: Pick<Engine, "transaction">, no
         keyId: row.api_key_id!,
         url: row.webhook_url!,
         headers: row.webhook_headers ?? {},
-        secret: decryptWebhookSecret(options.secretKey, row.api_key_id!, row.webhook_secret!) ?? null,
+        secret: openWebhookSecret(options.secretKeys, row.api_key_id!, row.webhook_secret!)?.plaintext ?? null,
       });
     }
     if (jobs.length > 0) {

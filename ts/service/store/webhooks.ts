@@ -4,18 +4,17 @@
  *
  * Signing a delivery needs the plaintext API key, and api_keys only stores its SHA-256: `setWebhook`
  * receives the plaintext, checks it against the stored hash (unknown or revoked → UNKNOWN_API_KEY) and
- * stores it encrypted with AES-256-GCM under the 32-byte FERRY_WEBHOOK_SECRET_KEY (the key id is the
- * associated data, so a ciphertext cannot be moved to another key's row). Without that key,
- * setWebhook throws WEBHOOK_SECRET_KEY_MISSING.
+ * stores it encrypted under the 32-byte FERRY_WEBHOOK_SECRET_KEY (./webhookSecrets.ts: the format, the
+ * start-up check and key rotation). Without that key, setWebhook throws WEBHOOK_SECRET_KEY_MISSING.
  *
  * Delivery state is on the outbox rows (`request_events.webhook_*`, migration 0004); the worker's
  * claim/record functions are in ./webhookOutbox.ts.
  */
 import { addressFilter, type AddressFilter } from "../config/addressFilter.ts";
 import { CONFIG_DEFAULTS } from "../config/configSchema.ts";
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { RequestStatus } from "../model/requestStatus.ts";
 import { hashApiKey } from "./apiKeys.ts";
+import { encryptWebhookSecret, WEBHOOK_SECRET_KEY_ENV } from "./webhookSecrets.ts";
 import { isoColumn, type Queryable } from "./engine.ts";
 import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
 import { isLocalhostName, resolveWebhookDestination, systemResolver, type HostResolver } from "./webhookDestination.ts";
@@ -75,46 +74,6 @@ export class WebhookError extends ServiceError {
   constructor(code: WebhookErrorCode, message: string, options: ServiceErrorOptions & { field?: string } = {}) {
     super(code, message, options);
     this.field = options.field;
-  }
-}
-
-export const WEBHOOK_SECRET_KEY_ENV = "FERRY_WEBHOOK_SECRET_KEY";
-
-/** FERRY_WEBHOOK_SECRET_KEY (64 hex chars, optional 0x) → its 32 bytes; WEBHOOK_SECRET_KEY_INVALID otherwise (value not quoted). */
-export function parseWebhookSecretKey(hex: string): Uint8Array {
-  const text = hex.startsWith("0x") ? hex.slice(2) : hex;
-  if (!/^[0-9a-fA-F]{64}$/.test(text)) {
-    throw new WebhookError(WebhookErrorCode.WEBHOOK_SECRET_KEY_INVALID, `${WEBHOOK_SECRET_KEY_ENV} must be 32 bytes as 64 hex characters`, {
-      field: WEBHOOK_SECRET_KEY_ENV,
-    });
-  }
-  return Uint8Array.from(Buffer.from(text, "hex"));
-}
-
-const SECRET_FORMAT = "v1:";
-const secretAad = (keyId: string) => Buffer.from(`ferry-webhook-secret:${keyId}`, "utf8");
-
-/** AES-256-GCM: `v1:` + base64(iv(12) ‖ tag(16) ‖ ciphertext), the key id as associated data. */
-export function encryptWebhookSecret(secretKey: Uint8Array, keyId: string, plaintext: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", secretKey, iv);
-  cipher.setAAD(secretAad(keyId));
-  const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-  return SECRET_FORMAT + Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString("base64");
-}
-
-/** The plaintext API key, or undefined when the ciphertext was made under another key (or for another key id) or is malformed. */
-export function decryptWebhookSecret(secretKey: Uint8Array, keyId: string, stored: string): string | undefined {
-  if (!stored.startsWith(SECRET_FORMAT)) return undefined;
-  const raw = Buffer.from(stored.slice(SECRET_FORMAT.length), "base64");
-  if (raw.length < 12 + 16 + 1) return undefined;
-  try {
-    const decipher = createDecipheriv("aes-256-gcm", secretKey, raw.subarray(0, 12));
-    decipher.setAAD(secretAad(keyId));
-    decipher.setAuthTag(raw.subarray(12, 28));
-    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
-  } catch {
-    return undefined;
   }
 }
 

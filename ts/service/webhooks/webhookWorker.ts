@@ -16,7 +16,8 @@ import { CONFIG_DEFAULTS, type WebhookSettings } from "../config/configSchema.ts
 import type { Engine } from "../store/engine.ts";
 import type { HostResolver } from "../store/webhookDestination.ts";
 import { claimWebhookEvents, recordWebhookAttempt, type WebhookJob } from "../store/webhookOutbox.ts";
-import { validateWebhookUrl, WEBHOOK_SECRET_KEY_ENV, WebhookError, WebhookErrorCode } from "../store/webhooks.ts";
+import { validateWebhookUrl, WebhookError, WebhookErrorCode } from "../store/webhooks.ts";
+import { WEBHOOK_SECRET_KEY_ENV, WEBHOOK_SECRET_KEY_PREVIOUS_ENV } from "../store/webhookSecrets.ts";
 import { isRetryable } from "../errors/serviceError.ts";
 import { SILENT_LOG, errorFields, type Logger } from "../logging/logger.ts";
 import { backoffDelayMs } from "./backoff.ts";
@@ -26,7 +27,7 @@ import { postWebhook, webhookBody, type WebhookPostResult } from "./postWebhook.
  * What one worker runs with: the config's webhook settings without the process switch and the key
  * (passed decoded); the endpoint limits default to the config's defaults.
  */
-export type WebhookWorkerSettings = Omit<WebhookSettings, "secretKey" | "enabled" | "maxInFlightPerEndpoint" | "denyNetworks"> &
+export type WebhookWorkerSettings = Omit<WebhookSettings, "secretKey" | "previousSecretKey" | "enabled" | "maxInFlightPerEndpoint" | "denyNetworks"> &
   Partial<Pick<WebhookSettings, "maxInFlightPerEndpoint" | "denyNetworks">>;
 
 export type WebhookWorkerOptions = {
@@ -38,6 +39,8 @@ export type WebhookWorkerOptions = {
   settings: WebhookWorkerSettings;
   /** The 32-byte key the stored API keys are encrypted under (FERRY_WEBHOOK_SECRET_KEY). */
   secretKey: Uint8Array;
+  /** The key they may still be under while a rotation runs (FERRY_WEBHOOK_SECRET_KEY_PREVIOUS): read only. */
+  previousSecretKey?: Uint8Array;
   /** pino's call shape; only ids, attempt numbers, status codes and error codes are logged (never URLs, keys or bodies). */
   log?: Logger;
   /** This worker's lease owner id. Default: a random UUID. */
@@ -69,11 +72,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions): RunningWebho
 }
 
 function createWorker(options: WebhookWorkerOptions): InternalWorker {
-  const { settings, secretKey } = options;
+  const { settings, secretKey, previousSecretKey } = options;
   // A lease shorter than an attempt could let another worker send the same event while it is still in flight.
   if (!(settings.leaseMs > settings.timeoutMs)) throw new ConfigInvalidError("webhooks.leaseMs", "must be greater than webhooks.timeoutMs");
-  if (secretKey.length !== 32) {
-    throw new WebhookError(WebhookErrorCode.WEBHOOK_SECRET_KEY_INVALID, `${WEBHOOK_SECRET_KEY_ENV} must be 32 bytes`, { field: WEBHOOK_SECRET_KEY_ENV });
+  for (const [name, key] of [[WEBHOOK_SECRET_KEY_ENV, secretKey], [WEBHOOK_SECRET_KEY_PREVIOUS_ENV, previousSecretKey]] as const) {
+    if (key !== undefined && key.length !== 32) throw new WebhookError(WebhookErrorCode.WEBHOOK_SECRET_KEY_INVALID, `${name} must be 32 bytes`, { field: name });
   }
   const engine = options.store.engine;
   const log = options.log ?? SILENT_LOG;
@@ -146,7 +149,7 @@ function createWorker(options: WebhookWorkerOptions): InternalWorker {
       leaseMs: settings.leaseMs,
       maxAttempts,
       limit: free,
-      secretKey,
+      secretKeys: { current: secretKey, ...(previousSecretKey ? { previous: previousSecretKey } : {}) },
       maxInFlightPerEndpoint: settings.maxInFlightPerEndpoint ?? CONFIG_DEFAULTS.webhooks.maxInFlightPerEndpoint,
     });
     const started = jobs.map((job) => {
