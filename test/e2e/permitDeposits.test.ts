@@ -295,7 +295,7 @@ describe("e2e: signature-authorised fUSD deposits (usePermit: EIP-2612, Permit2)
       expect(codes.slice(0, 4)).to.deep.equal(Array(4).fill("400 PERMIT_FILL_WOULD_FAIL"));
       expect(codes.slice(4)).to.deep.equal(Array(2).fill("429 PERMITS_RATE_LIMITED"));
       const other = devnet.users[3]!;
-      const otherQuote = await quotePermit(other.address, other.address, 1_000_000n, { txs: [revertingCall(other.address)] });
+      const otherQuote = await quotePermit(other.address, other.address, 10_000_000n, { txs: [revertingCall(other.address)] });
       const otherPost = await post(otherQuote, await sign(devnet.origin.wallet(other), authorize(otherQuote).items[0]!.data.sign!));
       expect([otherPost.status, otherPost.body.errorCode]).to.deep.equal([400, "PERMIT_FILL_WOULD_FAIL"]);
     });
