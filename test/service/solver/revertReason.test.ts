@@ -52,7 +52,7 @@ describe("revertReason", () => {
     // Errors of admin, deposit and claim functions are not the solver's fills or payouts (a permit
     // deposit's revert is POST /execute/permits' PERMIT_DEPOSIT_REVERTED).
     const notTheSolvers = new Set([
-      "OwnableInvalidOwner", "OwnableUnauthorizedAccount", "RenounceOwnershipDisabled", "ZeroSigner", "AllocatorAlreadySet", "AllocatorChangeNotReady",
+      "OwnableInvalidOwner", "OwnableUnauthorizedAccount", "RenounceOwnershipDisabled", "ZeroSigner", "AllocatorAlreadySet", "AllocatorChangeNotReady", "AllocatorChangeExpired",
       "NoPendingAllocatorChange", "ZeroAllocator", "ClaimFailed", "NothingToClaim", "ZeroClaimRecipient", "ZeroDeposit", "ZeroDepositor", "PermitDepositExpired", "PermitDepositReplayed", "PermitNotUsable", "InvalidShortString", "StringTooLong", "Reentrancy",
     ]);
     const names = [...attestedReceiverAbi, ...depositoryAbi].filter((item) => item.type === "error").map((item) => (item as { name: string }).name);

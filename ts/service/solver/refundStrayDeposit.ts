@@ -18,6 +18,7 @@ import { ChainNotConfiguredError } from "../chains/chainClients.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { planStrayRefund, strayBelowRefundGas, strayIgnoredReason } from "./strayRefundPlan.ts";
 import type { Payout } from "../model/payout.ts";
+import { gasLimitWithin } from "./gasCap.ts";
 import { isRevert } from "./revertReason.ts";
 
 export async function refundStrayDeposit(ctx: SolverContext, key: StrayDepositKey): Promise<StoredStrayDeposit | null> {
@@ -62,7 +63,12 @@ async function refundGasCost(ctx: SolverContext, payout: Payout): Promise<bigint
   const { publicClient } = ctx.clients.get(payout.chainId);
   const data = await signedPayoutCall(ctx, payout.chainId, payout);
   try {
-    const [gas, gasPrice] = await Promise.all([publicClient.estimateGas({ account: ctx.solver, to: payout.depository, data }), publicClient.getGasPrice()]);
+    // The gas limit the payout would be sent with (./gasCap.ts): the estimate, or the cap when the node
+    // cannot estimate a payee that burns its forwarded gas (the payout still lands, made claimable).
+    const [gas, gasPrice] = await Promise.all([
+      gasLimitWithin(publicClient, payout.chainId, ctx.solver, { to: payout.depository, data }, BigInt(ctx.settings.maxGasPerTransaction)),
+      publicClient.getGasPrice(),
+    ]);
     return gas * gasPrice;
   } catch (error) {
     if (isRevert(error)) return null;
