@@ -68,7 +68,7 @@ describe("TicketOffice on a fork of a served chain", function () {
     const office = await served.viem.deployContract("TicketOffice", [origin.addresses.depository, signer.address]);
     const amount = parseEther("0.1");
     const sold = await origin.attest({ destinationUser: holder, destinationAmount: amount });
-    await office.write.buy([sold.attestation, sold.signature], { account: buyer!.account, value: amount });
+    await office.write.buy([sold.attestation, await sold.gateSignature(office.address)], { account: buyer!.account, value: amount });
     const forkBlock = await origin.publicClient.getBlockNumber();
 
     const forked = await network.create({ network: "fork", override: { forking: { url, blockNumber: forkBlock } } });
@@ -84,13 +84,13 @@ describe("TicketOffice on a fork of a served chain", function () {
     expect(await forkOffice.read.tickets([holder])).to.equal(1n);
     const [, forkBuyer] = await forked.viem.getWalletClients();
     await forked.viem.assertions.revertWithCustomErrorWithArgs(
-      forkOffice.write.buy([sold.attestation, sold.signature], { account: forkBuyer!.account, value: amount }),
+      forkOffice.write.buy([sold.attestation, await sold.gateSignature(office.address)], { account: forkBuyer!.account, value: amount }),
       forkOffice,
       "AttestationAlreadyConsumed",
       [sold.attestation.requestId],
     );
     const fresh = await fork.attest({ destinationUser: holder, destinationAmount: amount });
-    await forkOffice.write.buy([fresh.attestation, fresh.signature], { account: forkBuyer!.account, value: amount });
+    await forkOffice.write.buy([fresh.attestation, await fresh.gateSignature(office.address)], { account: forkBuyer!.account, value: amount });
     expect(await forkOffice.read.tickets([holder])).to.equal(2n);
     // The served chain did not see what happened on the fork.
     expect(await office.read.tickets([holder])).to.equal(1n);
