@@ -18,7 +18,7 @@ import { ChainNotConfiguredError } from "../chains/chainClients.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { planStrayRefund, strayBelowRefundGas, strayIgnoredReason } from "./strayRefundPlan.ts";
 import type { Payout } from "../model/payout.ts";
-import { gasLimitWithin } from "./gasCap.ts";
+import { GasCapExceededError, gasLimitWithin } from "./gasCap.ts";
 import { isRevert } from "./revertReason.ts";
 
 export async function refundStrayDeposit(ctx: SolverContext, key: StrayDepositKey): Promise<StoredStrayDeposit | null> {
@@ -56,8 +56,9 @@ export async function refundStrayDeposit(ctx: SolverContext, key: StrayDepositKe
 
 /**
  * What the planned refund would cost the operator now (wei): its `execute`'s gas estimate from the
- * solver × the chain's current gas price. null when the call would revert: the payout step then
- * records why (a refund that cannot land costs nothing to decide).
+ * solver × the chain's current gas price. null when the call would revert or needs more than the
+ * solver's gas cap: the payout step then records why, as before this check existed (a refund that
+ * cannot be sent costs nothing to decide).
  */
 async function refundGasCost(ctx: SolverContext, payout: Payout): Promise<bigint | null> {
   const { publicClient } = ctx.clients.get(payout.chainId);
@@ -71,7 +72,7 @@ async function refundGasCost(ctx: SolverContext, payout: Payout): Promise<bigint
     ]);
     return gas * gasPrice;
   } catch (error) {
-    if (isRevert(error)) return null;
+    if (isRevert(error) || error instanceof GasCapExceededError) return null;
     throw error;
   }
 }
