@@ -11,7 +11,7 @@ import { firstPiece, halvedSpan, isConfirmed, nextBlockRange } from "../../../ts
 import { decodeDepositCall } from "../../../ts/service/solver/depositEvent.ts";
 import { formatAmount } from "../../../ts/service/solver/depositRequest.ts";
 import { payoutNonce, payoutRequestOf, planPayout, PAYOUT_TTL_SECONDS } from "../../../ts/service/solver/payoutPlan.ts";
-import { decodeRevert } from "../../../ts/service/solver/revertReason.ts";
+import { decodeRevert } from "../../../ts/service/transactions/revertReason.ts";
 
 const ID = `0x${"11".repeat(32)}` as Hex;
 const SOLVER = `0x${"22".repeat(20)}` as Address;

@@ -11,13 +11,13 @@
  *   the node's mempool → wait;
  * - on a chain halted after a deep reorg → nothing (an operator resumes it);
  * - executed onchain already (the replay guard's `executed(requestHash)`) → record that transaction;
- * - a sent payout's nonce is followed through the nonce manager (./nonceManager.ts): mined → the
+ * - a sent payout's nonce is followed through the nonce manager (../transactions/nonceManager.ts): mined → the
  *   receipt rules above; pending → wait (re-broadcast, fee bumps at the same nonce); superseded → the
  *   Depository's `executed(nonce)` decides;
  * - otherwise the allocator signs the stored struct and the solver's wallet sends `execute` (the
  *   compact form, ts/core's `encodeExecute`) or, for a settlement with credits, `settle`, through the nonce manager, the hash and nonce recorded (status `sent`) in
  *   the nonce's store transaction before the broadcast; its gas limit stays within
- *   `solver.maxGasPerTransaction` (./gasCap.ts) and its fees within the chain's `maxTransactionFee`.
+ *   `solver.maxGasPerTransaction` (../transactions/gasCap.ts) and its fees within the chain's `maxTransactionFee`.
  * Returns the payout as stored after the step. `stepPayout` is the same step for a payout planned
  * and stored elsewhere (a stray deposit's refund).
  */
@@ -34,7 +34,7 @@ import { StoredValueInvalidError } from "../model/storedValue.ts";
 import { isFinal } from "../chains/chainFinality.ts";
 import { CLOCK_SKEW_SECONDS, findPayoutTx, isPayoutExecuted, onchainTxOf, receiptOrNull, transactionKnown } from "./chainReads.ts";
 import { PAYOUT_TTL_SECONDS, payoutRequestOf, planPayout, settlementRequestOf } from "./payoutPlan.ts";
-import { decodeRevert, isRevert, revertDataOf } from "./revertReason.ts";
+import { decodeRevert, isRevert, revertDataOf } from "../transactions/revertReason.ts";
 import { sendRecorded, type SentTx } from "./sendTransaction.ts";
 import type { Repositories } from "../store/createStore.ts";
 import type { TxPurpose } from "../model/solverTransaction.ts";
@@ -74,7 +74,7 @@ export async function advancePayout(ctx: SolverContext, request: StoredRequest, 
  * One step of a payout that is already planned and stored (status `prepared` or later): `save`
  * stores the payout as it changes — it must have been stored before this is called; a new transaction's
  * nonce and hash are saved in the nonce's own store transaction (the `repos` given to `save`), before
- * the broadcast. A sent payout's nonce is followed (./nonceManager.ts): mined → confirmed (or, reverted
+ * the broadcast. A sent payout's nonce is followed (../transactions/nonceManager.ts): mined → confirmed (or, reverted
  * and not executed, `reverted`); pending → wait (re-broadcast, fee bumps at the same nonce); superseded
  * → the Depository's `executed(nonce)` decides, and only a payout not executed is sent again. Shared by
  * requests' payouts and stray-deposit refunds (./refundStrayDeposit.ts). `logFields` identify the payout

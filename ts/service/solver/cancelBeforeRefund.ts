@@ -25,7 +25,7 @@ import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
 import { requireSolverState, type StoredRequest } from "../model/storedRequest.ts";
 import { canonicalHex } from "../model/values.ts";
 import { receiptOrNull, transactionKnown } from "./chainReads.ts";
-import { decodeRevert, isRevert, revertDataOf } from "./revertReason.ts";
+import { decodeRevert, isRevert, revertDataOf } from "../transactions/revertReason.ts";
 import { sendRecordedFrom } from "./sendTransaction.ts";
 import type { SolverContext } from "./solverContext.ts";
 

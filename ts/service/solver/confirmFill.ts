@@ -1,6 +1,6 @@
 /**
  * The solver's step for a `submitted` request (also run right after sending). The fill's nonce is
- * followed (./nonceManager.ts `follow`): one of its attempts mined → once its block is final on the
+ * followed (../transactions/nonceManager.ts `follow`): one of its attempts mined → once its block is final on the
  * destination (../chains/chainFinality.ts: the chain's confirmations / finality tag) `success` with
  * `outTxs` (a success only when the fill is the solver's own, ./verifyOnchainFill.ts), or (it reverted)
  * `failure` with the decoded reason (./fillOutcome.ts); a receipt in a block not yet final waits (if a

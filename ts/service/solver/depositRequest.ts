@@ -12,7 +12,7 @@ import type { CreditedDeposit } from "../model/solverState.ts";
 import type { NewRequest, RequestPatch } from "../model/storedRequest.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
 import type { DepositLog } from "./depositEvent.ts";
-import { formatUsd, usdValueE8 } from "../quote/usdPrice.ts";
+import { formatUsd, usdValueE8 } from "../prices/usdPrice.ts";
 
 /** A deposit log plus the transaction facts the request record reports. */
 export type ObservedDeposit = DepositLog & {

@@ -11,7 +11,7 @@ import { canonicalAddress, canonicalHex } from "../model/values.ts";
 import { isFinal } from "../chains/chainFinality.ts";
 import { requireSolverState } from "../model/storedRequest.ts";
 import { fillNotBefore, findFillTx, isFilled, onchainTxOf } from "./chainReads.ts";
-import { decodeRevert, revertDataOf } from "./revertReason.ts";
+import { decodeRevert, revertDataOf } from "../transactions/revertReason.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { FillLogNotFoundError } from "./solverErrors.ts";
 import { recordForeignFill, verifyOnchainFill } from "./verifyOnchainFill.ts";

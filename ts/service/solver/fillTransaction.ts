@@ -17,7 +17,7 @@ import { multicallerCalls } from "../../core/destinationCalls.ts";
 import { hasCalls, sweepTokensOf } from "../model/intentCalls.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 import { ZERO_ADDRESS } from "../model/values.ts";
-import type { DecodedRevert } from "./revertReason.ts";
+import type { DecodedRevert } from "../transactions/revertReason.ts";
 
 export function fillTransaction(intent: QuotedIntent, attestation: FillAttestation, signature: Hex, target: FillTarget): { data: Hex; value: bigint } {
   const native = intent.destinationCurrency === ZERO_ADDRESS;

@@ -18,8 +18,8 @@ import { ChainNotConfiguredError } from "../chains/chainClients.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { planStrayRefund, strayBelowRefundGas, strayIgnoredReason } from "./strayRefundPlan.ts";
 import type { Payout } from "../model/payout.ts";
-import { GasCapExceededError, gasLimitWithin } from "./gasCap.ts";
-import { isRevert } from "./revertReason.ts";
+import { GasCapExceededError, gasLimitWithin } from "../transactions/gasCap.ts";
+import { isRevert } from "../transactions/revertReason.ts";
 
 export async function refundStrayDeposit(ctx: SolverContext, key: StrayDepositKey): Promise<StoredStrayDeposit | null> {
   let stray = await ctx.store.getStrayDeposit(key);
@@ -64,7 +64,7 @@ async function refundGasCost(ctx: SolverContext, payout: Payout): Promise<bigint
   const { publicClient } = ctx.clients.get(payout.chainId);
   const data = await signedPayoutCall(ctx, payout.chainId, payout);
   try {
-    // The gas limit the payout would be sent with (./gasCap.ts): the estimate, or the cap when the node
+    // The gas limit the payout would be sent with (../transactions/gasCap.ts): the estimate, or the cap when the node
     // cannot estimate a payee that burns its forwarded gas (the payout still lands, made claimable).
     const [gas, gasPrice] = await Promise.all([
       gasLimitWithin(publicClient, payout.chainId, ctx.solver, { to: payout.depository, data }, BigInt(ctx.settings.maxGasPerTransaction)),

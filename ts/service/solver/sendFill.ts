@@ -26,7 +26,7 @@ import type { QuotedIntent } from "../model/quotedIntent.ts";
 import type { RequestData } from "../model/requestData.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
 import { callsOverGasBudget, fillTransaction } from "./fillTransaction.ts";
-import { decodeRevert, isRevert, revertDataOf, type DecodedRevert } from "./revertReason.ts";
+import { decodeRevert, isRevert, revertDataOf, type DecodedRevert } from "../transactions/revertReason.ts";
 import { sendRecorded, type OutgoingTx, type SentTx } from "./sendTransaction.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { ApprovalPendingError, SolverTransactionRevertedError } from "./solverErrors.ts";

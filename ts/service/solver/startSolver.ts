@@ -5,7 +5,7 @@
  *   requests at once (`concurrencyPerChain` of them acting on one chain). Each step runs under the
  *   request's lease (`store.claimRequest`), renewed every third of `leaseMs` while it runs; a step
  *   whose lease could not be renewed, or that has run `stepTimeoutMs`, is aborted — it starts no new
- *   transaction (./nonceManager.ts checks the signal) and the calls in flight end within their RPC
+ *   transaction (../transactions/nonceManager.ts checks the signal) and the calls in flight end within their RPC
  *   timeouts. The lease only keeps loops from doing the same work twice: every write that matters is
  *   a compare-and-set in the store (a status transition, the nonce allocation with its record), so a
  *   step that outlived its lease still cannot fill twice.
@@ -44,13 +44,13 @@ import { withRpcDeadline } from "../chains/rpcDeadline.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { solverStep } from "./solverStep.ts";
-import { createPriceSources } from "../quote/priceSources.ts";
+import { createPriceSources } from "../prices/priceSources.ts";
 import { refundStrayDeposit } from "./refundStrayDeposit.ts";
-import { createFeeOracle } from "./chainFees.ts";
-import { createNonceManager, type NonceManager } from "./nonceManager.ts";
+import { createFeeOracle } from "../transactions/chainFees.ts";
+import { createNonceManager, type NonceManager } from "../transactions/nonceManager.ts";
 import type { Registry } from "prom-client";
 import { createSolverMetrics } from "./solverMetrics.ts";
-import { GasCapExceededError } from "./gasCap.ts";
+import { GasCapExceededError } from "../transactions/gasCap.ts";
 import { createAllocatorWatch } from "./watchAllocator.ts";
 
 export type SolverOptions = {
@@ -115,7 +115,7 @@ function settingsOf(options: SolverOptions): SolverSettings {
 }
 
 /**
- * The nonce manager of the solver's key for one process (./nonceManager.ts): the solver's steps and the
+ * The nonce manager of the solver's key for one process (../transactions/nonceManager.ts): the solver's steps and the
  * permit-deposit submitter (../server.ts shares one between them) send through it.
  */
 export function createSolverNonceManager(options: { config: FerryConfig; store: Store; clients: ChainClients; log?: Logger; now?: () => Date; replaceAfterMs?: number }): NonceManager {

@@ -28,7 +28,7 @@ import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
 import type { StoredStrayDeposit } from "../store/strayDeposits.ts";
 import { preparedPayout } from "./payoutPlan.ts";
 import { strayRefundMinimum } from "../config/strayRefundMinimum.ts";
-import { convertCeil } from "../quote/usdPrice.ts";
+import { convertCeil } from "../prices/usdPrice.ts";
 
 export const STRAY_REFUND_NONCE_TAG = "ferry.stray-refund";
 

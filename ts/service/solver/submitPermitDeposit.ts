@@ -31,7 +31,7 @@
  * for the solver's own reasons; logged) and a fill with destination calls is refused
  * (PERMIT_FILL_WOULD_FAIL: deposit with the transaction steps instead).
  *
- * The deposit goes through the nonce manager (./nonceManager.ts, purpose `permit-deposit`, subject the
+ * The deposit goes through the nonce manager (../transactions/nonceManager.ts, purpose `permit-deposit`, subject the
  * requestId): the solver key's nonces are the store's, shared with the fills and payouts of every
  * replica, so it never takes a nonce one of them holds; its gas limit stays within
  * `solver.maxGasPerTransaction`. No request step follows it: the solver loop follows pending
@@ -52,8 +52,8 @@ import { permitTypedData } from "../quote/permitSteps.ts";
 import type { Store } from "../store/createStore.ts";
 import { DEPOSITED_EVENT } from "./depositEvent.ts";
 import { newRequestFor } from "./depositRequest.ts";
-import { decodeRevert, isRevert, revertDataOf } from "./revertReason.ts";
-import type { NonceManager } from "./nonceManager.ts";
+import { decodeRevert, isRevert, revertDataOf } from "../transactions/revertReason.ts";
+import type { NonceManager } from "../transactions/nonceManager.ts";
 import { fillDigest } from "../../core/attestationDigest.ts";
 import { signAttestationDigest } from "../../core/signAttestation.ts";
 import { fillAttestationOf } from "../model/attestations.ts";

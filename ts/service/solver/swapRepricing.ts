@@ -5,7 +5,7 @@
  * the **reference** of the same price source that quoted it (the pair's TWAP or its oracle, at the
  * pool's depth and fee — never the spot, which one transaction moves), must still buy at least
  * `swap.floorAmount` — the quoted output less the slippage tolerance. A quote is never priced above
- * its reference (../quote/priceGuard.ts), so a deposit quoted while someone pushed the pool is filled
+ * its reference (../prices/priceGuard.ts), so a deposit quoted while someone pushed the pool is filled
  * at no more than the reference gave then, and a push at fill time neither lets a fill through nor
  * refunds a victim's deposit: only a move of the reference itself (the market held there over the
  * window, or the oracle) does. Below that the market moved against the quote by more than the user's
@@ -21,7 +21,7 @@
  */
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 import type { Details } from "../model/solverState.ts";
-import type { PriceSources } from "../quote/priceSources.ts";
+import type { PriceSources } from "../prices/priceSources.ts";
 import { isFerryError } from "../../core/errors.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
 

@@ -2,7 +2,7 @@
 // market), everything under the per-transaction cap.
 import { expect } from "chai";
 import { parseGwei } from "viem";
-import { bumpedFees, feeCost, initialFees, marketFees } from "../../../ts/service/solver/transactionFees.ts";
+import { bumpedFees, feeCost, initialFees, marketFees } from "../../../ts/service/transactions/transactionFees.ts";
 
 const market = { baseFeePerGas: parseGwei("10"), priorityFeePerGas: parseGwei("1") };
 const GAS = 100_000n;

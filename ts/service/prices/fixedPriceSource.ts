@@ -6,7 +6,7 @@
  */
 import { ceilDiv } from "./usdPrice.ts";
 import type { PriceCurve, PricedCurrency, PriceSource, SwapSide } from "./priceSource.ts";
-import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
+import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
 
 export type FixedPriceConfig = { chainId: number; base: string; quote: string; price: string };
 

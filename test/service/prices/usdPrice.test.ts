@@ -1,7 +1,7 @@
-/** ts/service/quote/usdPrice.ts: USD parsing, rescaling and conversions rounded in the service's favour. */
+/** ts/service/prices/usdPrice.ts: USD parsing, rescaling and conversions rounded in the service's favour. */
 import { expect } from "chai";
 import { isFerryError } from "../../../ts/core/errors.ts";
-import { convertCeil, formatUsd, parseUsd, rescale, usdToUnitsCeil, usdValueE8 } from "../../../ts/service/quote/usdPrice.ts";
+import { convertCeil, formatUsd, parseUsd, rescale, usdToUnitsCeil, usdValueE8 } from "../../../ts/service/prices/usdPrice.ts";
 
 const ETH = { symbol: "ETH", decimals: 18, usdPrice: "3000" };
 const USDC = { symbol: "USDC", decimals: 6, usdPrice: "1" };

@@ -7,11 +7,11 @@ import { privateKeyToAccount } from "viem/accounts";
 import { attestedReceiverAbi } from "../../../ts/abi/AttestedReceiver.ts";
 import { isFerryError } from "../../../ts/core/errors.ts";
 import { createChainClients, type ChainClients } from "../../../ts/service/chains/chainClients.ts";
-import { createFeeOracle } from "../../../ts/service/solver/chainFees.ts";
-import { createNonceManager, type NonceManager } from "../../../ts/service/solver/nonceManager.ts";
+import { createFeeOracle } from "../../../ts/service/transactions/chainFees.ts";
+import { createNonceManager, type NonceManager } from "../../../ts/service/transactions/nonceManager.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
 import { describeEachEngine } from "../store/engines.ts";
-import { startTwoChains, type TwoChains } from "./twoChains.ts";
+import { startTwoChains, type TwoChains } from "../solver/twoChains.ts";
 
 describeEachEngine("nonce manager", (engine) => {
   let env: TwoChains | undefined;

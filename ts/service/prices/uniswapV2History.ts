@@ -11,7 +11,7 @@
  * it, has no reference: PRICE_UNAVAILABLE, and the quote is refused.
  */
 import { BaseError, ContractFunctionZeroDataError, parseAbi, type Address } from "viem";
-import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
+import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
 import { averagePrices, observationAt, type AveragePrices, type Observation, type PairState } from "./uniswapV2Twap.ts";
 
 export const UNISWAP_V2_ORACLE_ABI = parseAbi([

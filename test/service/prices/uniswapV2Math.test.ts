@@ -1,7 +1,7 @@
-/** ts/service/quote/uniswapV2Math.ts: the pair's formulas, rounding, and liquidity limits. */
+/** ts/service/prices/uniswapV2Math.ts: the pair's formulas, rounding, and liquidity limits. */
 import { expect } from "chai";
 import { isFerryError } from "../../../ts/core/errors.ts";
-import { v2AmountIn, v2AmountOut, v2AmountOutAtSpot } from "../../../ts/service/quote/uniswapV2Math.ts";
+import { v2AmountIn, v2AmountOut, v2AmountOutAtSpot } from "../../../ts/service/prices/uniswapV2Math.ts";
 
 const reserves = { reserveIn: 100n * 10n ** 18n, reserveOut: 300_000n * 10n ** 6n };
 

@@ -10,12 +10,12 @@ import { privateKeyToAccount } from "viem/accounts";
 import { depositoryAbi } from "../../../ts/abi/Depository.ts";
 import { signPayoutRequest } from "../../../ts/core/payoutRequest.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
-import { GasCapExceededError, gasLimitWithin } from "../../../ts/service/solver/gasCap.ts";
-import { isRevert } from "../../../ts/service/solver/revertReason.ts";
+import { GasCapExceededError, gasLimitWithin } from "../../../ts/service/transactions/gasCap.ts";
+import { isRevert } from "../../../ts/service/transactions/revertReason.ts";
 import { createSolver } from "../../../ts/service/solver/startSolver.ts";
-import { deployGasBurningRecipient } from "./hostileContracts.ts";
-import { depository, filledLogs, tickUntil } from "./solverHelpers.ts";
-import { deposit, freshAddress, freshId, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
+import { deployGasBurningRecipient } from "../solver/hostileContracts.ts";
+import { depository, filledLogs, tickUntil } from "../solver/solverHelpers.ts";
+import { deposit, freshAddress, freshId, makeIntent, saveQuote, startTwoChains, type TwoChains } from "../solver/twoChains.ts";
 
 describe("solver: gas cap", function () {
   this.timeout(600_000);

@@ -1,8 +1,8 @@
-/** ts/service/quote/priceGuard.ts: the band, the lower of spot and reference, the depth cap, the value check. */
+/** ts/service/prices/priceGuard.ts: the band, the lower of spot and reference, the depth cap, the value check. */
 import { expect } from "chai";
-import { checkOutputValue, guardedCurve, pricedBy } from "../../../ts/service/quote/priceGuard.ts";
-import type { PriceCurve, PriceReading } from "../../../ts/service/quote/priceSource.ts";
-import { codeOf } from "./quoteFixture.ts";
+import { checkOutputValue, guardedCurve, pricedBy } from "../../../ts/service/prices/priceGuard.ts";
+import type { PriceCurve, PriceReading } from "../../../ts/service/prices/priceSource.ts";
+import { codeOf } from "../quote/quoteFixture.ts";
 
 /** A linear curve: `rate` out per in, no impact. */
 const linear = (rate: bigint): PriceCurve => ({

@@ -1,5 +1,5 @@
 /**
- * ts/service/quote/uniswapV2PriceSource.ts against a real Uniswap V2 pair on an EDR chain (the devnet's
+ * ts/service/prices/uniswapV2PriceSource.ts against a real Uniswap V2 pair on an EDR chain (the devnet's
  * market: WETH/fUSD seeded 100 ETH / 300,000 fUSD, a one-minute history): the spot and the TWAP
  * reference, a push that moves the spot at once and the reference only as it is held, the depth cap,
  * and a Chainlink-style feed as the reference instead (contracts/mocks/MockAggregatorV3.sol).
@@ -11,9 +11,9 @@ import feedArtifact from "../../../artifacts/contracts/mocks/MockAggregatorV3.so
 import stablecoinArtifact from "../../../artifacts/contracts/mocks/MockStablecoin.sol/MockStablecoin.json" with { type: "json" };
 import { mockStablecoinAbi } from "../../../ts/abi/MockStablecoin.ts";
 import { deployDevnetMarket, DEVNET_TWAP_WINDOW_SECONDS } from "../../../ts/devnet/devnetMarket.ts";
-import { createUniswapV2PriceSource, UNISWAP_V2_PAIR_ABI } from "../../../ts/service/quote/uniswapV2PriceSource.ts";
-import { v2AmountOut } from "../../../ts/service/quote/uniswapV2Math.ts";
-import { codeOf } from "./quoteFixture.ts";
+import { createUniswapV2PriceSource, UNISWAP_V2_PAIR_ABI } from "../../../ts/service/prices/uniswapV2PriceSource.ts";
+import { v2AmountOut } from "../../../ts/service/prices/uniswapV2Math.ts";
+import { codeOf } from "../quote/quoteFixture.ts";
 
 const chain = await network.create();
 const publicClient = (await chain.viem.getPublicClient()) as unknown as PublicClient;

@@ -6,7 +6,7 @@
  * - in  = floor(rIn·out·10000 / ((rOut − out)·(10000 − fee))) + 1
  * - at spot (mid price, no fee, no impact): in·rOut / rIn
  */
-import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
+import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
 
 export type Reserves = { reserveIn: bigint; reserveOut: bigint };
 

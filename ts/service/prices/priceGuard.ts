@@ -13,7 +13,7 @@
  *   (decimals, a broken feed) cannot make a quote pay out more than it takes in.
  */
 import type { PriceCurve, PriceReading, SwapPrice } from "./priceSource.ts";
-import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
+import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
 
 const BPS = 10_000n;
 

@@ -1,4 +1,4 @@
-import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
+import { ServiceError, type ServiceErrorOptions } from "./serviceError.ts";
 /**
  * Why a quote cannot be made. Each is a property of the request and the configuration (never
  * retryable); the HTTP route answers them as 400 `{message, errorCode: code}`.

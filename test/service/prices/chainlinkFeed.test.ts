@@ -1,5 +1,5 @@
 /**
- * ts/service/quote/chainlinkFeed.ts: the four checks of a round (positive answer, complete round,
+ * ts/service/prices/chainlinkFeed.ts: the four checks of a round (positive answer, complete round,
  * answered in its own round, fresh), pure and against a feed contract on a real EDR chain
  * (contracts/mocks/MockAggregatorV3.sol, whose rounds the test sets, malformed ones included).
  */
@@ -7,8 +7,8 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import type { Abi, Address, Hex, PublicClient } from "viem";
 import feedArtifact from "../../../artifacts/contracts/mocks/MockAggregatorV3.sol/MockAggregatorV3.json" with { type: "json" };
-import { checkRound, createChainlinkFeed, type FeedRound } from "../../../ts/service/quote/chainlinkFeed.ts";
-import { codeOf } from "./quoteFixture.ts";
+import { checkRound, createChainlinkFeed, type FeedRound } from "../../../ts/service/prices/chainlinkFeed.ts";
+import { codeOf } from "../quote/quoteFixture.ts";
 
 const FEED: Address = "0x5f4ec3df9cbd43714fe2740f5e3616155c5b8419";
 const NOW = 1_767_225_600n;

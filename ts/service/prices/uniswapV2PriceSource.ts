@@ -22,7 +22,7 @@ import type { PriceSourceReference } from "../config/configSchema.ts";
 import { canonicalAddress } from "../model/values.ts";
 import { createChainlinkFeed, type FeedReader } from "./chainlinkFeed.ts";
 import type { PriceCurve, PriceReading, PriceSource } from "./priceSource.ts";
-import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
+import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
 import { v2AmountIn, v2AmountOut, v2AmountOutAtSpot, type Reserves } from "./uniswapV2Math.ts";
 import { createPairHistory, type HistoryReader, type PairReading } from "./uniswapV2History.ts";
 import { referenceReserveOut } from "./uniswapV2Twap.ts";

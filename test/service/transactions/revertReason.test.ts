@@ -5,7 +5,7 @@ import { encodeErrorResult, zeroAddress, type Abi, type Hex } from "viem";
 import { attestedReceiverAbi } from "../../../ts/abi/AttestedReceiver.ts";
 import { depositoryAbi } from "../../../ts/abi/Depository.ts";
 import { mockStablecoinAbi } from "../../../ts/abi/MockStablecoin.ts";
-import { decodeRevert, FAIL_REASON_BY_ERROR } from "../../../ts/service/solver/revertReason.ts";
+import { decodeRevert, FAIL_REASON_BY_ERROR } from "../../../ts/service/transactions/revertReason.ts";
 
 const ID = `0x${"11".repeat(32)}` as Hex;
 const WHO = `0x${"22".repeat(20)}` as const;

@@ -40,7 +40,7 @@ import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import type { SolverTransaction, TxAttempt, TxPurpose } from "../model/solverTransaction.ts";
 import { canonicalAddress, canonicalHex } from "../model/values.ts";
 import type { Repositories, Store } from "../store/createStore.ts";
-import { receiptOrNull } from "./chainReads.ts";
+import { receiptOrNull } from "./transactionLookup.ts";
 import type { FeeOracle } from "./chainFees.ts";
 import { gasLimitWithin } from "./gasCap.ts";
 import { bumpedFees, feeCost, initialFees, type Fees } from "./transactionFees.ts";

@@ -1,7 +1,7 @@
-/** ts/service/quote/fixedPriceSource.ts: a configured price, both orientations, both sides, decimals. */
+/** ts/service/prices/fixedPriceSource.ts: a configured price, both orientations, both sides, decimals. */
 import { expect } from "chai";
 import { zeroAddress } from "viem";
-import { createFixedPriceSource, parsePrice } from "../../../ts/service/quote/fixedPriceSource.ts";
+import { createFixedPriceSource, parsePrice } from "../../../ts/service/prices/fixedPriceSource.ts";
 
 const eth = { symbol: "ETH", decimals: 18, address: zeroAddress, isNative: true };
 const usd = { symbol: "fUSD", decimals: 6, address: "0x4444444444444444444444444444444444444444" as const, isNative: false };

@@ -11,12 +11,15 @@
  *
  * Amounts are smallest units of the currency they are in; `from`/`to` are the route's currencies.
  */
-import type { RouteCurrency } from "./quoteRoute.ts";
+import type { Address } from "viem";
 
 export type SwapSide = "EXACT_INPUT" | "EXACT_OUTPUT";
 
-/** What a price source needs of a currency: its symbol (the pair), decimals and address. */
-export type PricedCurrency = Pick<RouteCurrency, "symbol" | "decimals" | "address" | "isNative">;
+/**
+ * What a price source needs of a currency: its symbol (the pair), decimals and address (canonical;
+ * the zero address is the native currency). The quote's `RouteCurrency` is one.
+ */
+export type PricedCurrency = { symbol: string; decimals: number; address: Address; isNative: boolean };
 
 export type SwapPrice = {
   amountIn: bigint;

@@ -9,7 +9,7 @@
  * Any other round is PRICE_UNAVAILABLE naming the check, and the quote is refused.
  */
 import { parseAbi, type Address } from "viem";
-import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
+import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
 
 export const AGGREGATOR_V3_ABI = parseAbi([
   "function decimals() view returns (uint8)",

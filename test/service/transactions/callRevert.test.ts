@@ -1,9 +1,9 @@
-/** ts/service/solver/callRevert.ts and revertReason's CallReverted: every revert shape of the spec. */
+/** ts/service/transactions/callRevert.ts and revertReason's CallReverted: every revert shape of the spec. */
 import { expect } from "chai";
 import { encodeErrorResult, getAddress, parseAbi, type Hex } from "viem";
 import { multicallerAbi } from "../../../ts/abi/Multicaller.ts";
-import { decodeCallRevert } from "../../../ts/service/solver/callRevert.ts";
-import { decodeRevert } from "../../../ts/service/solver/revertReason.ts";
+import { decodeCallRevert } from "../../../ts/service/transactions/callRevert.ts";
+import { decodeRevert } from "../../../ts/service/transactions/revertReason.ts";
 
 const ERRORS = parseAbi([
   "error Error(string message)",

@@ -1,6 +1,6 @@
-/** ts/service/quote/uniswapV2Twap.ts: the pair's cumulative prices, counterfactual accumulation, averages. */
+/** ts/service/prices/uniswapV2Twap.ts: the pair's cumulative prices, counterfactual accumulation, averages. */
 import { expect } from "chai";
-import { averagePrices, observationAt, Q112, referenceReserveOut, type PairState } from "../../../ts/service/quote/uniswapV2Twap.ts";
+import { averagePrices, observationAt, Q112, referenceReserveOut, type PairState } from "../../../ts/service/prices/uniswapV2Twap.ts";
 
 const state = (over: Partial<PairState> = {}): PairState => ({
   reserve0: 100n * 10n ** 18n,

@@ -4,7 +4,7 @@
  * round in the service's favour: a fee converted into the input currency is rounded up.
  */
 import { formatUnits } from "viem";
-import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
+import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
 
 export const USD_DECIMALS = 8;
 const USD_RE = /^(0|[1-9][0-9]{0,14})(?:\.([0-9]{1,8}))?$/;
