@@ -7,7 +7,7 @@
  * oracle feed, at the pool's depth). The quote reads once and prices the deposit, its fees and both
  * trade types from the same reading, guarded by ./priceGuard.ts (spot only within a band of the
  * reference, never above it); the solver reads again at fill time and re-prices the same input
- * against the reference only (../solver/swapRepricing.ts).
+ * against the reference only (../solver/fill/swapRepricing.ts).
  *
  * Amounts are smallest units of the currency they are in; `from`/`to` are the route's currencies.
  */

@@ -15,7 +15,7 @@
  * tokens and their decimals against the configuration.
  *
  * The solver does not swap on the pool: it delivers from its inventory and re-prices at fill time
- * against the reference (../solver/swapRepricing.ts).
+ * against the reference (../solver/fill/swapRepricing.ts).
  */
 import { erc20Abi, parseAbi, type Address } from "viem";
 import type { PriceSourceReference } from "../config/configSchema.ts";

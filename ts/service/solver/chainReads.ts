@@ -3,7 +3,7 @@
  * ../transactions/transactionLookup.ts), the spec's `outTxs`/`inTxs` entry of a mined transaction,
  * and the onchain facts that make a step idempotent — the receiver's `Filled` log of a request and the Depository's `RequestExecuted`
  * log of a payout. Those log lookups are bounded: they read backwards from the head in pieces
- * (./logScan.ts, the chain's maxLogRange, halved on a provider's range error) and stop at the block
+ * (./indexer/logScan.ts, the chain's maxLogRange, halved on a provider's range error) and stop at the block
  * before which the log cannot exist (a time the caller knows: the quote for a fill, the payout's
  * planning for a payout) — never one getLogs from the deployment block to the head.
  */
@@ -11,7 +11,7 @@ import type { Hex, PublicClient, TransactionReceipt } from "viem";
 import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
 import { depositoryAbi } from "../../abi/Depository.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
-import { findLogBackwards } from "./logScan.ts";
+import { findLogBackwards } from "./indexer/logScan.ts";
 import type { OnchainTx } from "../model/requestData.ts";
 import { canonicalAddress, canonicalHex } from "../model/values.ts";
 import { QUOTE_TTL_MAX_SECONDS } from "../config/configSchema.ts";

@@ -29,7 +29,7 @@ export async function sendRecorded(
 
 /**
  * A transaction from a key the nonce manager does not manage — the attester's cancels
- * (./cancelBeforeRefund.ts): prepared by the node (nonce, fees; the gas limit within `tx.maxGas`,
+ * (./payout/cancelBeforeRefund.ts): prepared by the node (nonce, fees; the gas limit within `tx.maxGas`,
  * ../transactions/gasCap.ts — a revert shows up here, before anything is sent), signed locally, its hash handed to
  * `record` (a store write), then broadcast. A process killed after `record` leaves a hash the chain may
  * not know: the caller's resume logic checks the contract's state before sending again.

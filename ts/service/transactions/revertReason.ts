@@ -54,7 +54,7 @@ export const FAIL_REASON_BY_ERROR = {
   InvalidFillLength: "TRANSACTION_REVERTED",
   // Depository.settle: a credit the Depository's balance does not back.
   CreditNotBacked: "TRANSFER_AMOUNT_EXCEEDS_BALANCE",
-  // Depository.depositErc20Permit, relayed by the solver (../solver/submitPermitDeposit.ts).
+  // Depository.depositErc20Permit, relayed by the solver (../solver/fill/submitPermitDeposit.ts).
   PermitDepositExpired: "SIGNATURE_EXPIRED",
   PermitDepositReplayed: "INVALID_NONCE",
   PermitNotUsable: "TRANSFER_AMOUNT_EXCEEDS_ALLOWANCE",
