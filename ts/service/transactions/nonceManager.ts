@@ -33,6 +33,7 @@
  */
 import pLimit, { type LimitFunction } from "p-limit";
 import { keccak256, TransactionNotFoundError, type Address, type Hex, type TransactionReceipt } from "viem";
+import { alreadySent } from "../chains/alreadySent.ts";
 import type { ChainClient, ChainClients } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
 import { ServiceError } from "../errors/serviceError.ts";
@@ -166,9 +167,9 @@ export function createNonceManager(options: {
         await client.publicClient.sendRawTransaction({ serializedTransaction: raw });
         return "sent";
       } catch (error) {
+        const refused = alreadySent(error);
+        if (refused) return refused;
         const text = `${(error as { details?: string }).details ?? ""} ${(error as Error).message}`.toLowerCase();
-        if (/already known|known transaction|already imported|already exists/.test(text)) return "known";
-        if (/nonce too low|nonce has already been used|nonce.*too low/.test(text)) return "nonce-used";
         if (/underpriced|fee too low|max fee per gas less than block base fee|feecap/.test(text)) return "underpriced";
         if (/nonce too high/.test(text) && Date.now() - started < NONCE_TOO_HIGH_RETRY_MS) {
           await new Promise((resolve) => setTimeout(resolve, 20));
