@@ -1,12 +1,12 @@
 /**
- * The solver's inventory in /metrics, read at scrape time (../chains/solverInventory.ts, cached 1 s):
+ * The solver's inventory in /metrics, read at scrape time (../../chains/solverInventory.ts, cached 1 s):
  * `ferry_solver_inventory{chain_id, currency, symbol, kind}` in whole units of the currency, `kind`
  * one of `balance` (the solver's), `reserved` (held by fills in flight, every replica's) and
  * `available` (what a new fill can count on). A chain that does not answer is left out of that scrape.
  */
 import { Gauge, type Registry } from "prom-client";
-import type { ChainConfig } from "../config/configSchema.ts";
-import type { SolverInventory } from "../chains/solverInventory.ts";
+import type { ChainConfig } from "../../config/configSchema.ts";
+import type { SolverInventory } from "../../chains/solverInventory.ts";
 
 export function installInventoryMetrics(registry: Registry, { chains, inventory }: { chains: readonly ChainConfig[]; inventory: SolverInventory }): void {
   new Gauge({

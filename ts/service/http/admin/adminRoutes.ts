@@ -5,21 +5,21 @@
  * store and FERRY_ADMIN_TOKEN is set; without the token every /admin/… path is the ordinary 404. Every
  * route sits behind adminAuthHook (401 ADMIN_UNAUTHORIZED before validation) and the app's rate limit.
  */
-import type { Secret } from "../config/secret.ts";
-import type { AdminOperations } from "../admin/adminOperations.ts";
+import type { Secret } from "../../config/secret.ts";
+import type { AdminOperations } from "../../admin/adminOperations.ts";
 import { adminAuthHook } from "./adminAuth.ts";
-import type { FerryApp } from "./ferryApp.ts";
-import { registerAdminKeysCreateRoute } from "./routes/adminKeysCreate.ts";
-import { registerAdminKeysListRoute } from "./routes/adminKeysList.ts";
-import { registerAdminKeysRevokeRoute } from "./routes/adminKeysRevoke.ts";
-import { registerAdminKeysReferrerRoute } from "./routes/adminKeysReferrer.ts";
-import { registerAdminParkedClearRoute } from "./routes/adminParkedClear.ts";
-import { registerAdminParkedListRoute } from "./routes/adminParkedList.ts";
-import { registerAdminWebhookDeliveriesRoute } from "./routes/adminWebhookDeliveries.ts";
-import { registerAdminWebhooksClearRoute } from "./routes/adminWebhooksClear.ts";
-import { registerAdminWebhooksListRoute } from "./routes/adminWebhooksList.ts";
-import { registerAdminWebhooksRedeliverRoute } from "./routes/adminWebhooksRedeliver.ts";
-import { registerAdminWebhooksSetRoute } from "./routes/adminWebhooksSet.ts";
+import type { FerryApp } from "../ferryApp.ts";
+import { registerAdminKeysCreateRoute } from "../routes/adminKeysCreate.ts";
+import { registerAdminKeysListRoute } from "../routes/adminKeysList.ts";
+import { registerAdminKeysRevokeRoute } from "../routes/adminKeysRevoke.ts";
+import { registerAdminKeysReferrerRoute } from "../routes/adminKeysReferrer.ts";
+import { registerAdminParkedClearRoute } from "../routes/adminParkedClear.ts";
+import { registerAdminParkedListRoute } from "../routes/adminParkedList.ts";
+import { registerAdminWebhookDeliveriesRoute } from "../routes/adminWebhookDeliveries.ts";
+import { registerAdminWebhooksClearRoute } from "../routes/adminWebhooksClear.ts";
+import { registerAdminWebhooksListRoute } from "../routes/adminWebhooksList.ts";
+import { registerAdminWebhooksRedeliverRoute } from "../routes/adminWebhooksRedeliver.ts";
+import { registerAdminWebhooksSetRoute } from "../routes/adminWebhooksSet.ts";
 
 export async function registerAdminRoutes(app: FerryApp, options: { admin: AdminOperations; token: Secret }): Promise<void> {
   const { admin } = options;

@@ -4,9 +4,9 @@
 // key, a header value or the token in a response.
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
-import { describeEachEngine } from "../store/engines.ts";
-import { errorBody, fixtureConfig, listen, type Listening } from "./testApp.ts";
-import { testNewRequest, hex } from "../fixtures/testRequest.ts";
+import { describeEachEngine } from "../../store/engines.ts";
+import { errorBody, fixtureConfig, listen, type Listening } from "../testApp.ts";
+import { testNewRequest, hex } from "../../fixtures/testRequest.ts";
 
 const TOKEN = `adm_${randomBytes(24).toString("hex")}`;
 const SECRET_KEY_HEX = randomBytes(32).toString("hex");

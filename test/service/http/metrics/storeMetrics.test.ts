@@ -1,16 +1,16 @@
 /**
- * The database-wide metrics GET /metrics reads at scrape time (ts/service/http/storeMetrics.ts), over
+ * The database-wide metrics GET /metrics reads at scrape time (ts/service/http/metrics/storeMetrics.ts), over
  * HTTP on both engines: the webhook backlog by delivery state, the age of the oldest pending event,
  * and per endpoint (API key id) its pending events, consecutive failures and whether it is paused.
  */
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
-import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
-import { claimWebhookEvents, recordWebhookAttempt } from "../../../ts/service/store/webhookOutbox.ts";
-import { webhookStore } from "../../../ts/service/store/webhooks.ts";
-import { describeEachEngine } from "../store/engines.ts";
-import { seedRequest } from "../webhooks/webhookFixtures.ts";
-import { fixtureConfig, listen, type Listening } from "./testApp.ts";
+import { apiKeyStore } from "../../../../ts/service/store/apiKeys.ts";
+import { claimWebhookEvents, recordWebhookAttempt } from "../../../../ts/service/store/webhookOutbox.ts";
+import { webhookStore } from "../../../../ts/service/store/webhooks.ts";
+import { describeEachEngine } from "../../store/engines.ts";
+import { seedRequest } from "../../webhooks/webhookFixtures.ts";
+import { fixtureConfig, listen, type Listening } from "../testApp.ts";
 
 const SECRET_KEY = randomBytes(32);
 

@@ -8,8 +8,8 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Secret } from "../config/secret.ts";
-import { ServiceError } from "../errors/serviceError.ts";
+import type { Secret } from "../../config/secret.ts";
+import { ServiceError } from "../../errors/serviceError.ts";
 
 const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
 

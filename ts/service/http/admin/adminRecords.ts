@@ -4,8 +4,8 @@
  * requests. The same shapes as ../admin/*.ts returns, so the CLI prints either path alike.
  */
 import { Type } from "typebox";
-import { RequestStatusSchema } from "../model/publicRecords.ts";
-import { ErrorBody } from "./httpErrors.ts";
+import { RequestStatusSchema } from "../../model/publicRecords.ts";
+import { ErrorBody } from "../httpErrors.ts";
 
 const IsoTime = Type.String({ format: "date-time", description: "ISO 8601, UTC" });
 const NullableIsoTime = Type.Union([IsoTime, Type.Null()]);
@@ -111,5 +111,5 @@ export const ParkedRequestSchema = Type.Object(
 /** Every admin route answers these besides its own: 401 ADMIN_UNAUTHORIZED, 400, 429, 500. */
 export const adminErrorResponses = { 400: ErrorBody, 401: ErrorBody, 429: ErrorBody, 500: ErrorBody } as const;
 
-/** The OpenAPI security requirement of admin routes (the `adminToken` scheme, ./routes/openapi.ts). */
+/** The OpenAPI security requirement of admin routes (the `adminToken` scheme, ../routes/openapi.ts). */
 export const ADMIN_SECURITY = [{ adminToken: [] }];
