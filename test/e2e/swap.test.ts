@@ -14,7 +14,7 @@ import { erc20Abi, parseEther, type Address } from "viem";
 import type { Quote, QuoteRequest } from "../../ts/client/apiTypes.ts";
 import { RequestFailedError } from "../../ts/client/clientErrors.ts";
 import { waitForRequest } from "../../ts/client/waitForRequest.ts";
-import { UNISWAP_V2_PAIR_ABI } from "../../ts/service/quote/uniswapV2PriceSource.ts";
+import { UNISWAP_V2_PAIR_ABI } from "../../ts/service/prices/uniswapV2PriceSource.ts";
 import { DEVNET_TWAP_WINDOW_SECONDS, WRAPPED_NATIVE_ABI } from "../../ts/devnet/devnetMarket.ts";
 import { DESTINATION, NATIVE, ORIGIN, freshRecipient, gasCost, startE2eDevnet, type E2eDevnet } from "./e2eDevnet.ts";
 

@@ -15,8 +15,8 @@ import type { Quote, QuoteRequest } from "../../ts/client/apiTypes.ts";
 import { FerryApiError } from "../../ts/client/clientErrors.ts";
 import type { DevnetAccount } from "../../ts/devnet/devnetAccounts.ts";
 import { WRAPPED_NATIVE_ABI } from "../../ts/devnet/devnetMarket.ts";
-import { UNISWAP_V2_PAIR_ABI } from "../../ts/service/quote/uniswapV2PriceSource.ts";
-import { v2AmountOut } from "../../ts/service/quote/uniswapV2Math.ts";
+import { UNISWAP_V2_PAIR_ABI } from "../../ts/service/prices/uniswapV2PriceSource.ts";
+import { v2AmountOut } from "../../ts/service/prices/uniswapV2Math.ts";
 import { DESTINATION, NATIVE, ORIGIN, startE2eDevnet, type E2eDevnet } from "./e2eDevnet.ts";
 
 const FUSD_PER_ETH = 3_000n;

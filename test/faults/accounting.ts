@@ -15,7 +15,7 @@ import { expect } from "chai";
 import type { Hex } from "viem";
 import { attestedReceiverAbi } from "../../ts/abi/AttestedReceiver.ts";
 import { depositoryAbi } from "../../ts/abi/Depository.ts";
-import { payoutNonce } from "../../ts/service/solver/payoutPlan.ts";
+import { payoutNonce } from "../../ts/service/solver/payout/payoutPlan.ts";
 import type { Store } from "../../ts/service/store/createStore.ts";
 import type { TwoChains } from "../service/solver/twoChains.ts";
 import type { ReceivedWebhook } from "../service/webhooks/webhookReceiver.ts";

@@ -12,7 +12,7 @@ import { parkedAdmin } from "../../ts/service/admin/parkedAdmin.ts";
 import { createChainClients } from "../../ts/service/chains/chainClients.ts";
 import { resolveAccounts } from "../../ts/service/chains/serviceAccounts.ts";
 import { SILENT_LOG } from "../../ts/service/logging/logger.ts";
-import { recoverDeepReorg } from "../../ts/service/solver/recoverDeepReorg.ts";
+import { recoverDeepReorg } from "../../ts/service/solver/indexer/recoverDeepReorg.ts";
 import { assertSettledExactlyOnce } from "./chainAccounting.ts";
 import { describeChainFault, sleep, until } from "./chainFaultSuite.ts";
 import type { FaultService } from "./chainService.ts";

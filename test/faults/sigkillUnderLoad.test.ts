@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import type { Hex } from "viem";
 import { depositoryAbi } from "../../ts/abi/Depository.ts";
-import { payoutNonce } from "../../ts/service/solver/payoutPlan.ts";
+import { payoutNonce } from "../../ts/service/solver/payout/payoutPlan.ts";
 import { apiKeyStore } from "../../ts/service/store/apiKeys.ts";
 import { createStore, type Store } from "../../ts/service/store/createStore.ts";
 import { webhookStore } from "../../ts/service/store/webhooks.ts";

@@ -33,6 +33,9 @@ const RANKS: readonly (readonly string[])[] = [
   ["ts/service/lifecycle"],
   ["ts/service/store"],
   ["ts/service/chains"],
+  // What the solver and the server share: sending transactions (nonces, fees, the gas cap, revert
+  // decoding), and the price sources (configured prices, pools, feeds) that quoting and the solver read.
+  ["ts/service/transactions", "ts/service/prices"],
   // Pricing, status events and the operator's admin operations (keys, webhooks, parked requests), each on the store.
   ["ts/service/quote", "ts/service/events", "ts/service/admin"],
   ["ts/service/solver", "ts/service/webhooks", "ts/service/websocket"],
@@ -46,6 +49,8 @@ const RANKS: readonly (readonly string[])[] = [
 const FORBIDDEN: ReadonlyArray<{ from: string; to: readonly string[]; why: string }> = [
   { from: "ts/client", to: ["ts/deploy"], why: "the client is published on core/abi only" },
   { from: "ts/deploy", to: ["ts/client"], why: "deployment does not talk to the service" },
+  { from: "ts/service/transactions", to: ["ts/service/prices"], why: "sending a transaction reads no price" },
+  { from: "ts/service/prices", to: ["ts/service/transactions"], why: "a price source only reads chains" },
   { from: "ts/service/quote", to: ["ts/service/events"], why: "pricing knows nothing of status events" },
   { from: "ts/service/events", to: ["ts/service/quote"], why: "events are built from outbox rows, not from pricing" },
   { from: "ts/service/solver", to: ["ts/service/webhooks", "ts/service/websocket"], why: "the solver writes the outbox; delivery reads it" },
@@ -189,7 +194,7 @@ describe("layering of ts/", function () {
     const planted = `${read(file)}\nimport { buildApp } from "../http/app.ts";\n`;
     const { violations: found } = layeringViolations([file], (f) => (f === file ? planted : read(f)));
     expect(found.map((v) => v.message)).to.deep.equal([
-      `${file}:${planted.split("\n").length - 1} imports "../http/app.ts": layer ts/service/store (rank 6) must not import the higher layer ts/service/http (rank 10)`,
+      `${file}:${planted.split("\n").length - 1} imports "../http/app.ts": layer ts/service/store (rank 6) must not import the higher layer ts/service/http (rank 11)`,
     ]);
   });
 

@@ -1,5 +1,5 @@
 /**
- * The admin API of a running service (/admin/…, ts/service/http/adminRoutes.ts) as the same
+ * The admin API of a running service (/admin/…, ts/service/http/admin/adminRoutes.ts) as the same
  * `AdminOperations` the CLI otherwise runs on the store, so `ferry keys|webhooks|requests` print the
  * same either way. The token goes in `authorization: Bearer …`, never in the URL. An error answer
  * becomes a FerryError with the service's code and message (exit 2); a 5xx without detail, exit 3;

@@ -1,7 +1,7 @@
 /** explainFailure: a request's record in plain language (pure; the MCP tool's end to end is ../mcp.test.ts). */
 import { readdirSync, readFileSync } from "node:fs";
 import { expect } from "chai";
-import { FAIL_REASON_BY_ERROR } from "../../../ts/service/solver/revertReason.ts";
+import { FAIL_REASON_BY_ERROR } from "../../../ts/service/transactions/revertReason.ts";
 import { explainFailure, FAIL_REASONS } from "../../../ts/cli/mcp/explainFailure.ts";
 
 const ID = `0x${"ab".repeat(32)}`;

@@ -5,7 +5,7 @@ import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
 import { buildApp, type AppDeps } from "../../../ts/service/http/app.ts";
 import type { FerryApp } from "../../../ts/service/http/ferryApp.ts";
 import { createChainClients } from "../../../ts/service/chains/chainClients.ts";
-import { createTransactionIndexer } from "../../../ts/service/solver/indexTransaction.ts";
+import { createTransactionIndexer } from "../../../ts/service/solver/indexer/indexTransaction.ts";
 
 export const FIXTURE_ADDRESSES = {
   depository: "0x1111111111111111111111111111111111111111",

@@ -97,7 +97,7 @@ describe("swap pricing across decimals (18-decimal fUSD in, a 6-decimal fUSD poo
   });
 
   it("the start check refuses a pool token whose onchain decimals are not the configured ones", async () => {
-    const { checkPriceSources } = await import("../../../ts/service/quote/priceSourceCheck.ts");
+    const { checkPriceSources } = await import("../../../ts/service/prices/priceSourceCheck.ts");
     await checkPriceSources(config().chains, config().quotes.priceSources, clients);
     const wrong = config(18);
     let error: unknown;

@@ -10,7 +10,7 @@ import { getOrderId } from "../../../ts/core/orderId.ts";
 import { isFerryError } from "../../../ts/core/errors.ts";
 import { buildQuote, type QuoteRequest } from "../../../ts/service/quote/buildQuote.ts";
 import type { TransactionData } from "../../../ts/service/quote/quoteSteps.ts";
-import { createPriceSources } from "../../../ts/service/quote/priceSources.ts";
+import { createPriceSources } from "../../../ts/service/prices/priceSources.ts";
 import { resolveRoute } from "../../../ts/service/quote/quoteRoute.ts";
 import { ADDR, DESTINATION, environment, nativeRequest, ORIGIN, quoteConfig, type TestEnvironment } from "./quoteFixture.ts";
 

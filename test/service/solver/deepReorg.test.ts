@@ -12,7 +12,7 @@ import { createChainClients } from "../../../ts/service/chains/chainClients.ts";
 import { createChainMetrics } from "../../../ts/service/chains/chainMetrics.ts";
 import { resolveAccounts } from "../../../ts/service/chains/serviceAccounts.ts";
 import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
-import { indexTransaction } from "../../../ts/service/solver/indexTransaction.ts";
+import { indexTransaction } from "../../../ts/service/solver/indexer/indexTransaction.ts";
 import { createSolver } from "../../../ts/service/solver/startSolver.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import type { Logger } from "../../../ts/service/logging/logger.ts";

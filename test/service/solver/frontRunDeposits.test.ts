@@ -11,7 +11,7 @@ import { mockStablecoinAbi } from "../../../ts/abi/MockStablecoin.ts";
 import type { DevnetChain } from "../../../ts/devnet/devnetChain.ts";
 import { createChainClients } from "../../../ts/service/chains/chainClients.ts";
 import { SILENT_LOG } from "../../../ts/service/logging/logger.ts";
-import { indexTransaction } from "../../../ts/service/solver/indexTransaction.ts";
+import { indexTransaction } from "../../../ts/service/solver/indexer/indexTransaction.ts";
 import { createSolver } from "../../../ts/service/solver/startSolver.ts";
 import type { StoredStrayDeposit } from "../../../ts/service/store/strayDeposits.ts";
 import { describeEachEngine } from "../store/engines.ts";

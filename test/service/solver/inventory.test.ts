@@ -139,7 +139,7 @@ describe("inventory on real chains", function () {
       const held = makeIntent(env);
       await saveQuote(store, held);
       await deposit(env, { orderId: held.orderId, amount: held.originAmount });
-      const { indexDeposits, DEFAULT_INDEX_OPTIONS } = await import("../../../ts/service/solver/indexDeposits.ts");
+      const { indexDeposits, DEFAULT_INDEX_OPTIONS } = await import("../../../ts/service/solver/indexer/indexDeposits.ts");
       const clients = createChainClients(env.config.chains);
       await indexDeposits({ store, client: clients.get(env.origin.chainId), chains: env.config.chains, log: { debug() {}, info() {}, warn() {}, error() {} } }, DEFAULT_INDEX_OPTIONS);
       expect((await store.reserveFill({ requestId: held.requestId, chainId: env.destination.chainId, currency: zeroAddress, amount: parseEther("0.6"), gas: 0n, nativeBalance: parseEther("1"), tokenBalance: 0n })).ok).to.equal(true);

@@ -6,7 +6,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
 import { depositoryAbi } from "../../../ts/abi/Depository.ts";
-import { payoutNonce } from "../../../ts/service/solver/payoutPlan.ts";
+import { payoutNonce } from "../../../ts/service/solver/payout/payoutPlan.ts";
 import { createStore } from "../../../ts/service/store/createStore.ts";
 import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
 import { filledLogs, waitFor } from "./solverHelpers.ts";

@@ -6,7 +6,7 @@
  */
 import { expect } from "chai";
 import { Registry } from "prom-client";
-import { installStoreMetrics } from "../../../ts/service/http/storeMetrics.ts";
+import { installStoreMetrics } from "../../../ts/service/http/metrics/storeMetrics.ts";
 import type { Logger } from "../../../ts/service/logging/logger.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { createSolver } from "../../../ts/service/solver/startSolver.ts";

@@ -7,11 +7,11 @@ import { depositoryAbi } from "../../../ts/abi/Depository.ts";
 import { DEPOSITORY_DEPOSIT_ABI } from "../../../ts/core/depositoryAbi.ts";
 import { payoutRequestHash } from "../../../ts/core/payoutRequest.ts";
 import { finalBlock } from "../../../ts/service/chains/chainFinality.ts";
-import { firstPiece, halvedSpan, isConfirmed, nextBlockRange } from "../../../ts/service/solver/blockRange.ts";
-import { decodeDepositCall } from "../../../ts/service/solver/depositEvent.ts";
-import { formatAmount } from "../../../ts/service/solver/depositRequest.ts";
-import { payoutNonce, payoutRequestOf, planPayout, PAYOUT_TTL_SECONDS } from "../../../ts/service/solver/payoutPlan.ts";
-import { decodeRevert } from "../../../ts/service/solver/revertReason.ts";
+import { firstPiece, halvedSpan, isConfirmed, nextBlockRange } from "../../../ts/service/solver/indexer/blockRange.ts";
+import { decodeDepositCall } from "../../../ts/service/solver/indexer/depositEvent.ts";
+import { formatAmount } from "../../../ts/service/solver/indexer/depositRequest.ts";
+import { payoutNonce, payoutRequestOf, planPayout, PAYOUT_TTL_SECONDS } from "../../../ts/service/solver/payout/payoutPlan.ts";
+import { decodeRevert } from "../../../ts/service/transactions/revertReason.ts";
 
 const ID = `0x${"11".repeat(32)}` as Hex;
 const SOLVER = `0x${"22".repeat(20)}` as Address;

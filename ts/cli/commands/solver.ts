@@ -2,14 +2,14 @@
  * `ferry solver recover-reorg`: the operator's recovery after a reorg deeper than a chain's
  * confirmations halted it — every deposit and payout the service recorded above the resume block is
  * checked against the canonical chain, only what exists is repaid, vanished deposits are parked and
- * never paid for, then the chain resumes (../../service/solver/recoverDeepReorg.ts). It acts on the
+ * never paid for, then the chain resumes (../../service/solver/indexer/recoverDeepReorg.ts). It acts on the
  * service's database (../serviceStore.ts: PostgreSQL at any time, the embedded one while the service is
  * stopped) and reads the chain through the config's RPC URLs.
  */
 import { ChainNotConfiguredError, createChainClients } from "../../service/chains/chainClients.ts";
 import { resolveAccounts } from "../../service/chains/serviceAccounts.ts";
 import { SILENT_LOG } from "../../service/logging/logger.ts";
-import { recoverDeepReorg, type ReorgRecoveryReport } from "../../service/solver/recoverDeepReorg.ts";
+import { recoverDeepReorg, type ReorgRecoveryReport } from "../../service/solver/indexer/recoverDeepReorg.ts";
 import { EXIT, UsageError, printResult, type CliIo } from "../cliIo.ts";
 import { runSubcommand, type CommandGroup, type GlobalFlags } from "../commandGroup.ts";
 import { integerFlag, parseCommandArgs, requiredFlag } from "../parseCommandArgs.ts";

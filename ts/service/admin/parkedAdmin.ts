@@ -2,7 +2,7 @@
  * The operator's parked-request operations: list them, and unpark one once its cause is fixed (the
  * solver picks it up at its next tick). Unparking an unknown request is REQUEST_NOT_FOUND, one that is
  * not parked REQUEST_NOT_PARKED. A request parked DEEP_REORG_DEPOSIT_GONE (its deposit vanished in a
- * deep reorg: ../solver/recoverDeepReorg.ts) is never unparked (REQUEST_DEPOSIT_GONE): stepping it would
+ * deep reorg: ../solver/indexer/recoverDeepReorg.ts) is never unparked (REQUEST_DEPOSIT_GONE): stepping it would
  * fill or pay out for money that is not there.
  */
 import { ServiceError } from "../errors/serviceError.ts";

@@ -2,7 +2,7 @@
  * The service's chain clients, created once per process and injected everywhere chains are read or
  * written (quote route, POST /transactions/index, readiness, solver): one viem public client per
  * configured chain and, when the solver key is configured, the solver's wallet client on it (and the
- * attester's, which cancels attestations it no longer wants honoured: ../solver/cancelBeforeRefund.ts) —
+ * attester's, which cancels attestations it no longer wants honoured: ../solver/payout/cancelBeforeRefund.ts) —
  * all over the chain's one RPC transport (./rpcTransport.ts: every URL of `rpcUrls`, timeouts, retries
  * with backoff, failover by health, metrics per URL). Nothing connects until the first call.
  */

@@ -7,7 +7,7 @@
  *   "resource unavailable", or a node that lacks the block or state asked for ("header not found",
  *   "missing trie node"). Another URL (or a later retry) may answer: the transport fails over.
  * - `isLogRangeError`: an `eth_getLogs` range the provider refuses as too large or as returning too
- *   many results. The scan halves its range (../solver/logScan.ts) instead of failing over.
+ *   many results. The scan halves its range (../solver/indexer/logScan.ts) instead of failing over.
  * Anything else (a revert, "nonce too low", invalid params) is the request's own answer and is thrown
  * to the caller as is.
  */

@@ -25,6 +25,7 @@ import { getHttpRpcClient, type HttpRpcClient } from "viem/utils";
 import type { RpcSettings } from "../config/configSchema.ts";
 import { redactRpcUrl } from "../config/redactConfig.ts";
 import { ServiceError } from "../errors/serviceError.ts";
+import { alreadySent } from "./alreadySent.ts";
 import type { ChainMetrics } from "./chainMetrics.ts";
 import { faultKind, isEndpointFault, RpcMalformedAnswerError } from "./rpcErrors.ts";
 import { currentRpcDeadline, RpcDeadlineExceededError } from "./rpcDeadline.ts";
@@ -248,7 +249,7 @@ export function createRpcEndpoints(options: RpcTransportOptions): RpcEndpoints {
           return result;
         } catch (error) {
           if (error instanceof RpcDeadlineExceededError) throw error;
-          if (method === "eth_sendRawTransaction" && /already known|known transaction|already imported/i.test(String((error as Error).message))) {
+          if (method === "eth_sendRawTransaction" && alreadySent(error) === "known") {
             // Another URL already took this very transaction (the first attempt timed out after sending it).
             return keccak256((params as Hex[])[0]!);
           }

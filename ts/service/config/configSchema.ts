@@ -25,7 +25,7 @@ const UnitsAmount = Type.String({ pattern: "^(0|[1-9][0-9]{0,77})$", description
 const SymbolName = Type.String({ minLength: 1, maxLength: 100 });
 
 /**
- * A swap price source (ts/service/quote/priceSources.ts): prices the pair `base`/`quote` (currency
+ * A swap price source (ts/service/prices/priceSources.ts): prices the pair `base`/`quote` (currency
  * symbols, either direction) for routes whose destination is `chainId`.
  * - `fixed`: `price` units of `quote` per whole `base`, set by the operator (the devnet's, labelled
  *   "fixed" in quotes; not a market).

@@ -14,8 +14,8 @@ import { cachedApiKeyVerifier } from "./apiKeyCache.ts";
 import { installApiKeyRateLimit, NO_API_KEYS } from "./apiKeyRateLimit.ts";
 import { clientErrorHandler, formatValidationErrors, frameworkErrorHandler, installErrorHandlers, notFoundBody } from "./errorHandler.ts";
 import type { FerryApp } from "./ferryApp.ts";
-import { installHttpMetrics } from "./httpMetrics.ts";
-import { installStoreMetrics } from "./storeMetrics.ts";
+import { installHttpMetrics } from "./metrics/httpMetrics.ts";
+import { installStoreMetrics } from "./metrics/storeMetrics.ts";
 import { installStrictQueryIntegers } from "./strictQueryIntegers.ts";
 import { installWellFormedText } from "./wellFormedText.ts";
 import { boundedValidatorCompiler } from "./validatorCompiler.ts";
@@ -37,7 +37,7 @@ import { createChainClients, type ChainClients } from "../chains/chainClients.ts
 import { resolveAccounts, type ServiceAccounts } from "../chains/serviceAccounts.ts";
 import { createQuoteService } from "../quote/quoteService.ts";
 import { createSolverInventory, type SolverInventory } from "../chains/solverInventory.ts";
-import { installInventoryMetrics } from "./inventoryMetrics.ts";
+import { installInventoryMetrics } from "./metrics/inventoryMetrics.ts";
 import { registerHealthRoute } from "./routes/health.ts";
 import { registerMetricsRoute } from "./routes/metrics.ts";
 import { openApiOptions, registerOpenApiRoute } from "./routes/openapi.ts";
@@ -46,7 +46,7 @@ import { registerReadyRoute, type ReadinessCheck } from "./routes/ready.ts";
 import { requestLogSerializer } from "./requestLogSerializer.ts";
 import { registerWebsocketRoute } from "../websocket/websocketRoute.ts";
 import { adminOperations } from "../admin/adminOperations.ts";
-import { registerAdminRoutes } from "./adminRoutes.ts";
+import { registerAdminRoutes } from "./admin/adminRoutes.ts";
 
 export const API_VERSION = "1.0.0";
 
@@ -179,7 +179,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     registerAppFeeBalancesRoute(app, { chains: config.chains, clients: chainClients });
     registerAppFeeClaimRoute(app, { chains: config.chains, clients: chainClients });
     if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, registry, secrets });
-    // The operator's admin API (./adminRoutes.ts): only with FERRY_ADMIN_TOKEN.
+    // The operator's admin API (./admin/adminRoutes.ts): only with FERRY_ADMIN_TOKEN.
     if (config.admin.token) await registerAdminRoutes(app, { admin: adminOperations(deps.store, config), token: config.admin.token });
   }
   registerOpenApiRoute(app);

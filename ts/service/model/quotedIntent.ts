@@ -24,7 +24,7 @@ export type TradeType = StaticDecode<typeof TradeType>;
  */
 export const SwapTerms = Type.Object(
   {
-    /** The configured price source that priced it (ts/service/quote/priceSources.ts ids). */
+    /** The configured price source that priced it (ts/service/prices/priceSources.ts ids). */
     priceSource: Type.String({ minLength: 1, maxLength: 200 }),
     /** The deposit less every fee, in origin-currency units: what the output is priced from. */
     netInput: Uint256,

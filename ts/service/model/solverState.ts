@@ -39,7 +39,7 @@ export const FillState = Type.Object(
     txNonce: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
     /**
      * The v2 digest of the attestation the service signed for this fill; once confirmed, the receiver's
-     * `filledDigest` was checked equal to it (../solver/verifyOnchainFill.ts).
+     * `filledDigest` was checked equal to it (../solver/fill/verifyOnchainFill.ts).
      */
     digest: Type.Optional(Bytes32),
   },
@@ -49,7 +49,7 @@ export type FillState = StaticDecode<typeof FillState>;
 
 /**
  * The attester's `cancel(requestId)` on the destination receiver, sent before a refund while the fill
- * deadline has not passed (../solver/cancelBeforeRefund.ts); its hash is recorded before broadcast.
+ * deadline has not passed (../solver/payout/cancelBeforeRefund.ts); its hash is recorded before broadcast.
  */
 export const CancelState = Type.Object(
   {

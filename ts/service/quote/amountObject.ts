@@ -1,7 +1,7 @@
 /** The spec's Currency and Amount objects of a quote, from a configured currency. Pure. */
 import { formatUnits } from "viem";
 import type { RouteCurrency } from "./quoteRoute.ts";
-import { formatUsd, usdValueE8 } from "./usdPrice.ts";
+import { formatUsd, usdValueE8 } from "../prices/usdPrice.ts";
 
 export type CurrencyObject = {
   chainId: number;

@@ -22,14 +22,14 @@ import { amountObject, type AmountObject } from "./amountObject.ts";
 import { BPS_DENOMINATOR, quoteAmounts, sameCurrency, type AmountConversion } from "./quoteAmounts.ts";
 import { sweepTokensOf } from "../model/intentCalls.ts";
 import type { IntentCall, QuotedIntent, SwapTerms, TradeType } from "../model/quotedIntent.ts";
-import type { PriceReading } from "./priceSource.ts";
-import { checkOutputValue, guardedCurve, pricedBy } from "./priceGuard.ts";
-import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
+import type { PriceReading } from "../prices/priceSource.ts";
+import { checkOutputValue, guardedCurve, pricedBy } from "../prices/priceGuard.ts";
+import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
 import { buildOrder, paymentDetails, type PaymentDetails } from "./quoteOrder.ts";
 import type { Route, RouteCurrency } from "./quoteRoute.ts";
 import { quoteSteps, type Step } from "./quoteSteps.ts";
 import { PERMIT_DEPOSIT_GAS, permitSteps, quotedPermit, type PermitKind, type PermitReads } from "./permitSteps.ts";
-import { convertCeil, formatUsd, rescale, usdToUnitsCeil, usdValueE8 } from "./usdPrice.ts";
+import { convertCeil, formatUsd, rescale, usdToUnitsCeil, usdValueE8 } from "../prices/usdPrice.ts";
 
 /** A quote request, decoded: addresses canonical (lowercase), amounts bigint. */
 export type QuoteRequest = {
@@ -91,7 +91,7 @@ export type QuoteEnvironment = {
   permit?: PermitReads;
   /**
    * The swap's price reading (read by the caller from `route.swap`); required on a swap route. The quote
-   * prices with it through ./priceGuard.ts: refused outside `settings.priceBandBps` of the reference,
+   * prices with it through ../prices/priceGuard.ts: refused outside `settings.priceBandBps` of the reference,
    * never above the reference, within the market's depth cap, and value-checked.
    */
   prices?: PriceReading;

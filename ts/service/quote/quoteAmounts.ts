@@ -1,7 +1,7 @@
 /**
  * The amount math of a quote, bigint only. Fees are taken from the input (origin currency, smallest
  * units); what is left (`netInput`) is converted into the output by `convert`: 1:1 up to decimals for
- * a currency to itself (`sameCurrency`), a price curve for a swap (../quote/priceSource.ts).
+ * a currency to itself (`sameCurrency`), a price curve for a swap (../prices/priceSource.ts).
  *
  * Rounding, always in the service's favour:
  * - every fee is rounded up (`ceil(amount × bps / 10000)` per bucket and per app fee; converted fees
@@ -12,8 +12,8 @@
  *   deposit whose `deposit − fees(deposit)` covers it (the output converted back, rounded up).
  */
 import type { TradeType } from "../model/quotedIntent.ts";
-import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
-import { ceilDiv, rescale } from "./usdPrice.ts";
+import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
+import { ceilDiv, rescale } from "../prices/usdPrice.ts";
 
 export const BPS_DENOMINATOR = 10_000n;
 

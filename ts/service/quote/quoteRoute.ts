@@ -2,7 +2,7 @@
  * Which routes Ferry quotes: a currency to itself (native → native, ERC-20 → ERC-20 of the same
  * symbol) across the configured chains or on one chain, and a swap between two configured currencies
  * of different symbols (on one chain or across) when a price source prices the pair for the
- * destination chain (./priceSources.ts). Everything else is refused with the most specific code:
+ * destination chain (../prices/priceSources.ts). Everything else is refused with the most specific code:
  * UNSUPPORTED_CHAIN, UNSUPPORTED_CURRENCY, then UNSUPPORTED_ROUTE.
  *
  * A `Route` carries everything the rest of the quote needs from the configuration (both currencies,
@@ -12,9 +12,9 @@
 import type { Address } from "viem";
 import type { ChainConfig, CurrencyConfig } from "../config/configSchema.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
-import type { PriceSource } from "./priceSource.ts";
-import type { PriceSources } from "./priceSources.ts";
-import { QuoteError, QuoteErrorCode } from "./quoteErrors.ts";
+import type { PriceSource } from "../prices/priceSource.ts";
+import type { PriceSources } from "../prices/priceSources.ts";
+import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
 
 /** A configured currency on its chain. `address` is canonical; the zero address is the native currency. */
 export type RouteCurrency = {

@@ -1,44 +1,26 @@
 /**
- * Chain reads the steps share: a receipt or transaction that may not exist yet (null instead of a
- * throw), the spec's `outTxs`/`inTxs` entry of a mined transaction, and the onchain facts that make a
- * step idempotent — the receiver's `Filled` log of a request and the Depository's `RequestExecuted`
+ * Chain reads the steps share: a receipt or transaction that may not exist yet (re-exported from
+ * ../transactions/transactionLookup.ts), the spec's `outTxs`/`inTxs` entry of a mined transaction,
+ * and the onchain facts that make a step idempotent — the receiver's `Filled` log of a request and the Depository's `RequestExecuted`
  * log of a payout. Those log lookups are bounded: they read backwards from the head in pieces
- * (./logScan.ts, the chain's maxLogRange, halved on a provider's range error) and stop at the block
+ * (./indexer/logScan.ts, the chain's maxLogRange, halved on a provider's range error) and stop at the block
  * before which the log cannot exist (a time the caller knows: the quote for a fill, the payout's
  * planning for a payout) — never one getLogs from the deployment block to the head.
  */
-import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hex, type PublicClient, type TransactionReceipt } from "viem";
+import type { Hex, PublicClient, TransactionReceipt } from "viem";
 import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
 import { depositoryAbi } from "../../abi/Depository.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
-import { findLogBackwards } from "./logScan.ts";
+import { findLogBackwards } from "./indexer/logScan.ts";
 import type { OnchainTx } from "../model/requestData.ts";
 import { canonicalAddress, canonicalHex } from "../model/values.ts";
 import { QUOTE_TTL_MAX_SECONDS } from "../config/configSchema.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 
+export { receiptOrNull, transactionKnown } from "../transactions/transactionLookup.ts";
+
 const FILLED_EVENT = attestedReceiverAbi.find((i) => i.type === "event" && i.name === "Filled")!;
 const REQUEST_EXECUTED_EVENT = depositoryAbi.find((i) => i.type === "event" && i.name === "RequestExecuted")!;
-
-export async function receiptOrNull(publicClient: PublicClient, hash: Hex): Promise<TransactionReceipt | null> {
-  try {
-    return await publicClient.getTransactionReceipt({ hash });
-  } catch (error) {
-    if (error instanceof TransactionReceiptNotFoundError) return null;
-    throw error;
-  }
-}
-
-/** Whether the node knows the transaction at all (mined or in its mempool). */
-export async function transactionKnown(publicClient: PublicClient, hash: Hex): Promise<boolean> {
-  try {
-    await publicClient.getTransaction({ hash });
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionNotFoundError) return false;
-    throw error;
-  }
-}
 
 /** The spec's transaction entry (`inTxs` / `outTxs`) of a mined transaction. */
 export async function onchainTxOf(client: ChainClient, receipt: TransactionReceipt): Promise<OnchainTx> {

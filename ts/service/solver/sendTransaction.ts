@@ -1,5 +1,5 @@
 /**
- * How a solver step sends a transaction: through the process's nonce manager (./nonceManager.ts), with
+ * How a solver step sends a transaction: through the process's nonce manager (../transactions/nonceManager.ts), with
  * the step's lease signal, so that the transaction and the step's own record of it (`record`, e.g.
  * `pending → submitted` with the hash and the nonce) are stored in one database transaction before
  * the broadcast. A process killed after that leaves a stored, signed transaction: the step that
@@ -11,11 +11,11 @@ import { keccak256, type Hex, type PublicClient } from "viem";
 import type { SolverWallet } from "../chains/chainClients.ts";
 import type { Repositories } from "../store/createStore.ts";
 import type { TxPurpose } from "../model/solverTransaction.ts";
-import type { OutgoingTx, SentTx } from "./nonceManager.ts";
+import type { OutgoingTx, SentTx } from "../transactions/nonceManager.ts";
 import type { SolverContext } from "./solverContext.ts";
-import { gasLimitWithin } from "./gasCap.ts";
+import { gasLimitWithin } from "../transactions/gasCap.ts";
 
-export type { OutgoingTx, SentTx } from "./nonceManager.ts";
+export type { OutgoingTx, SentTx } from "../transactions/nonceManager.ts";
 
 export async function sendRecorded(
   ctx: SolverContext,
@@ -29,8 +29,8 @@ export async function sendRecorded(
 
 /**
  * A transaction from a key the nonce manager does not manage — the attester's cancels
- * (./cancelBeforeRefund.ts): prepared by the node (nonce, fees; the gas limit within `tx.maxGas`,
- * ./gasCap.ts — a revert shows up here, before anything is sent), signed locally, its hash handed to
+ * (./payout/cancelBeforeRefund.ts): prepared by the node (nonce, fees; the gas limit within `tx.maxGas`,
+ * ../transactions/gasCap.ts — a revert shows up here, before anything is sent), signed locally, its hash handed to
  * `record` (a store write), then broadcast. A process killed after `record` leaves a hash the chain may
  * not know: the caller's resume logic checks the contract's state before sending again.
  */

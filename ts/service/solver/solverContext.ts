@@ -1,10 +1,10 @@
 /** What every solver step runs with: the store, the chains, the signing accounts, the nonce manager, a log, a clock and the metrics. */
 import type { Address, LocalAccount } from "viem";
-import type { NonceManager } from "./nonceManager.ts";
+import type { NonceManager } from "../transactions/nonceManager.ts";
 import type { ChainClients } from "../chains/chainClients.ts";
 import type { ChainConfig, SolverSettings } from "../config/configSchema.ts";
 import type { Logger } from "../logging/logger.ts";
-import type { PriceSources } from "../quote/priceSources.ts";
+import type { PriceSources } from "../prices/priceSources.ts";
 import type { Store } from "../store/createStore.ts";
 import type { SolverMetrics } from "./solverMetrics.ts";
 

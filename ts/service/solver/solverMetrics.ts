@@ -24,7 +24,7 @@
  *   the nonce manager's transactions not yet mined, the fee-bumped replacements it signed, the nonces
  *   lost to a transaction that was none of its own (database-wide, read at scrape time).
  *
- * Inventory gauges (balance, reserved per currency) are ../http/inventoryMetrics.ts's.
+ * Inventory gauges (balance, reserved per currency) are ../http/metrics/inventoryMetrics.ts's.
  * Every metric is created once per registry: several solvers (tests, benches) may share the app's.
  */
 import { Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";

@@ -6,9 +6,9 @@
  * after a deep reorg (../store/checkpoints.ts) is left as it is until an operator resumes the chain.
  */
 import type { StoredRequest } from "../model/storedRequest.ts";
-import { confirmFill } from "./confirmFill.ts";
-import { fillPending } from "./fillPending.ts";
-import { refund, repay } from "./repayAndRefund.ts";
+import { confirmFill } from "./fill/confirmFill.ts";
+import { fillPending } from "./fill/fillPending.ts";
+import { refund, repay } from "./payout/repayAndRefund.ts";
 import type { SolverContext } from "./solverContext.ts";
 
 export async function solverStep(ctx: SolverContext, requestId: string): Promise<StoredRequest | null> {

@@ -1,11 +1,11 @@
 /**
  * `startSolver({config, store, log})`: the solver of one process.
- * - **Indexers**, one loop per configured chain (./indexDeposits.ts), every `pollIntervalMs`.
+ * - **Indexers**, one loop per configured chain (./indexer/indexDeposits.ts), every `pollIntervalMs`.
  * - **Steps**: the work list (`store.listSolverWork`) is stepped by a pool of at most `concurrency`
  *   requests at once (`concurrencyPerChain` of them acting on one chain). Each step runs under the
  *   request's lease (`store.claimRequest`), renewed every third of `leaseMs` while it runs; a step
  *   whose lease could not be renewed, or that has run `stepTimeoutMs`, is aborted — it starts no new
- *   transaction (./nonceManager.ts checks the signal) and the calls in flight end within their RPC
+ *   transaction (../transactions/nonceManager.ts checks the signal) and the calls in flight end within their RPC
  *   timeouts. The lease only keeps loops from doing the same work twice: every write that matters is
  *   a compare-and-set in the store (a status transition, the nonce allocation with its record), so a
  *   step that outlived its lease still cannot fill twice.
@@ -14,7 +14,7 @@
  *   once; otherwise every `pollIntervalMs`. A work list that cannot be read (the database is down)
  *   is retried with a backoff doubling up to 2 s.
  * - **Stray deposits** (`store.listPendingStrayDeposits`): each under its own lease, one refund step
- *   (./refundStrayDeposit.ts), every `pollIntervalMs`; a non-retryable failure leaves it `ignored`
+ *   (./payout/refundStrayDeposit.ts), every `pollIntervalMs`; a non-retryable failure leaves it `ignored`
  *   with the error code as its reason, for an operator.
  * - **Allocator watch**: at most every `allocatorCheckIntervalMs` (10 s), the Depositories' allocators
  *   (./watchAllocator.ts).
@@ -39,18 +39,18 @@ import { CONFIG_DEFAULTS, type FerryConfig, type SolverSettings } from "../confi
 import { isRetryable } from "../errors/serviceError.ts";
 import type { Store } from "../store/createStore.ts";
 import type { SolverWorkItem } from "../store/solverWork.ts";
-import { indexDeposits, DEFAULT_INDEX_OPTIONS, type IndexDepositsOptions } from "./indexDeposits.ts";
+import { indexDeposits, DEFAULT_INDEX_OPTIONS, type IndexDepositsOptions } from "./indexer/indexDeposits.ts";
 import { withRpcDeadline } from "../chains/rpcDeadline.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { solverStep } from "./solverStep.ts";
-import { createPriceSources } from "../quote/priceSources.ts";
-import { refundStrayDeposit } from "./refundStrayDeposit.ts";
-import { createFeeOracle } from "./chainFees.ts";
-import { createNonceManager, type NonceManager } from "./nonceManager.ts";
+import { createPriceSources } from "../prices/priceSources.ts";
+import { refundStrayDeposit } from "./payout/refundStrayDeposit.ts";
+import { createFeeOracle } from "../transactions/chainFees.ts";
+import { createNonceManager, type NonceManager } from "../transactions/nonceManager.ts";
 import type { Registry } from "prom-client";
 import { createSolverMetrics } from "./solverMetrics.ts";
-import { GasCapExceededError } from "./gasCap.ts";
+import { GasCapExceededError } from "../transactions/gasCap.ts";
 import { createAllocatorWatch } from "./watchAllocator.ts";
 
 export type SolverOptions = {
@@ -115,7 +115,7 @@ function settingsOf(options: SolverOptions): SolverSettings {
 }
 
 /**
- * The nonce manager of the solver's key for one process (./nonceManager.ts): the solver's steps and the
+ * The nonce manager of the solver's key for one process (../transactions/nonceManager.ts): the solver's steps and the
  * permit-deposit submitter (../server.ts shares one between them) send through it.
  */
 export function createSolverNonceManager(options: { config: FerryConfig; store: Store; clients: ChainClients; log?: Logger; now?: () => Date; replaceAfterMs?: number }): NonceManager {

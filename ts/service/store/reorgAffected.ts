@@ -1,6 +1,6 @@
 /**
  * What a reorg of one chain below a block may have invalidated, for the deep-reorg recovery
- * (../solver/recoverDeepReorg.ts): requests credited from a deposit on that chain above the block, or
+ * (../solver/indexer/recoverDeepReorg.ts): requests credited from a deposit on that chain above the block, or
  * whose repayment or refund on that chain was recorded above it (or is still in flight: `prepared` /
  * `sent`), and the stray deposits recorded on it above the block (or whose refund was).
  */

@@ -1,6 +1,6 @@
 /**
  * App fees accrue in each chain's Depository as claimable balances: the repayment's settlement credits
- * `claimable[recipient][token]` (ts/service/solver/payoutPlan.ts), and the recipient withdraws with
+ * `claimable[recipient][token]` (ts/service/solver/payout/payoutPlan.ts), and the recipient withdraws with
  * `claim(token, to)`. This reads them — onchain, per configured chain and currency — for
  * GET /app-fees/{wallet}/balances and POST /app-fees/{wallet}/claim. No database: the Depository's
  * `claimable` mapping is the balance, so nothing can disagree with what `claim` pays.

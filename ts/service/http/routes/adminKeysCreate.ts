@@ -7,7 +7,7 @@ import { Type } from "typebox";
 import { MAX_API_KEY_NAME_LENGTH, MAX_API_KEY_RATE_LIMIT, type ApiKeyAdmin } from "../../admin/apiKeyAdmin.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses } from "../httpErrors.ts";
-import { ADMIN_SECURITY, adminErrorResponses, CreatedApiKeySchema } from "../adminRecords.ts";
+import { ADMIN_SECURITY, adminErrorResponses, CreatedApiKeySchema } from "../admin/adminRecords.ts";
 
 export const AdminKeysCreateBody = Type.Object(
   {

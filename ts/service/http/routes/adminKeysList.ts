@@ -2,7 +2,7 @@
 import { Type } from "typebox";
 import type { ApiKeyAdmin } from "../../admin/apiKeyAdmin.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
-import { ADMIN_SECURITY, adminErrorResponses, ApiKeyRecordSchema } from "../adminRecords.ts";
+import { ADMIN_SECURITY, adminErrorResponses, ApiKeyRecordSchema } from "../admin/adminRecords.ts";
 
 export const adminKeysListSchema = {
   summary: "List API keys",

@@ -8,7 +8,7 @@ import { Type } from "typebox";
 import type { ApiKeyAdmin } from "../../admin/apiKeyAdmin.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { ErrorBody } from "../httpErrors.ts";
-import { ADMIN_SECURITY, adminErrorResponses, ApiKeyId, ApiKeyReferrerSchema } from "../adminRecords.ts";
+import { ADMIN_SECURITY, adminErrorResponses, ApiKeyId, ApiKeyReferrerSchema } from "../admin/adminRecords.ts";
 
 export const adminKeysReferrerSchema = {
   summary: "Tie a referrer to an API key",

@@ -7,7 +7,7 @@ import { Type } from "typebox";
 import type { ApiKeyAdmin } from "../../admin/apiKeyAdmin.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { ErrorBody } from "../httpErrors.ts";
-import { ADMIN_SECURITY, adminErrorResponses, ApiKeyId, RevokedApiKeySchema } from "../adminRecords.ts";
+import { ADMIN_SECURITY, adminErrorResponses, ApiKeyId, RevokedApiKeySchema } from "../admin/adminRecords.ts";
 
 export const adminKeysRevokeSchema = {
   summary: "Revoke an API key",

@@ -7,7 +7,7 @@ import { Type } from "typebox";
 import type { ParkedAdmin } from "../../admin/parkedAdmin.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { ErrorBody } from "../httpErrors.ts";
-import { ADMIN_SECURITY, adminErrorResponses, ParkedRequestSchema, RequestIdParam } from "../adminRecords.ts";
+import { ADMIN_SECURITY, adminErrorResponses, ParkedRequestSchema, RequestIdParam } from "../admin/adminRecords.ts";
 
 export const adminParkedClearSchema = {
   summary: "Unpark a request",

@@ -6,7 +6,7 @@
 import { Type } from "typebox";
 import type { ParkedAdmin } from "../../admin/parkedAdmin.ts";
 import type { FerryApp } from "../ferryApp.ts";
-import { ADMIN_SECURITY, adminErrorResponses, ParkedRequestSchema } from "../adminRecords.ts";
+import { ADMIN_SECURITY, adminErrorResponses, ParkedRequestSchema } from "../admin/adminRecords.ts";
 
 export const adminParkedListSchema = {
   summary: "List parked requests",

@@ -9,7 +9,7 @@ import type { WebhookAdmin } from "../../admin/webhookAdmin.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { ErrorBody } from "../httpErrors.ts";
-import { ADMIN_SECURITY, adminErrorResponses, DeliveryLogSchema, RequestIdParam } from "../adminRecords.ts";
+import { ADMIN_SECURITY, adminErrorResponses, DeliveryLogSchema, RequestIdParam } from "../admin/adminRecords.ts";
 
 export const adminWebhookDeliveriesSchema = {
   summary: "Webhook delivery log",

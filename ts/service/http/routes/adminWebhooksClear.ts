@@ -3,7 +3,7 @@ import { Type } from "typebox";
 import type { WebhookAdmin } from "../../admin/webhookAdmin.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { ErrorBody } from "../httpErrors.ts";
-import { ADMIN_SECURITY, adminErrorResponses, ApiKeyId } from "../adminRecords.ts";
+import { ADMIN_SECURITY, adminErrorResponses, ApiKeyId } from "../admin/adminRecords.ts";
 
 export const adminWebhooksClearSchema = {
   summary: "Clear a webhook endpoint",

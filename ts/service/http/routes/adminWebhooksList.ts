@@ -7,7 +7,7 @@ import { Type } from "typebox";
 import type { WebhookAdmin } from "../../admin/webhookAdmin.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { ErrorBody } from "../httpErrors.ts";
-import { ADMIN_SECURITY, adminErrorResponses, ApiKeyId, WebhookConfigSchema } from "../adminRecords.ts";
+import { ADMIN_SECURITY, adminErrorResponses, ApiKeyId, WebhookConfigSchema } from "../admin/adminRecords.ts";
 
 export const adminWebhooksListSchema = {
   summary: "List webhook endpoints",

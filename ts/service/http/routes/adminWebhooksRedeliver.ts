@@ -8,7 +8,7 @@ import type { WebhookAdmin } from "../../admin/webhookAdmin.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, ErrorBody } from "../httpErrors.ts";
-import { ADMIN_SECURITY, adminErrorResponses } from "../adminRecords.ts";
+import { ADMIN_SECURITY, adminErrorResponses } from "../admin/adminRecords.ts";
 
 export const AdminWebhooksRedeliverBody = Type.Object(
   {

@@ -10,7 +10,7 @@ import type { WebhookAdmin } from "../../admin/webhookAdmin.ts";
 import { MAX_WEBHOOK_HEADERS } from "../../store/webhooks.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, ErrorBody } from "../httpErrors.ts";
-import { ADMIN_SECURITY, adminErrorResponses, WebhookConfigSchema } from "../adminRecords.ts";
+import { ADMIN_SECURITY, adminErrorResponses, WebhookConfigSchema } from "../admin/adminRecords.ts";
 
 export const AdminWebhooksSetBody = Type.Object(
   {

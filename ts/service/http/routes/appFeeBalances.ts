@@ -11,7 +11,7 @@ import type { ChainConfig } from "../../config/configSchema.ts";
 import { AddressString } from "../../model/values.ts";
 import { addressInput } from "../addressInput.ts";
 import { amountObject } from "../../quote/amountObject.ts";
-import { formatUsd, usdValueE8 } from "../../quote/usdPrice.ts";
+import { formatUsd, usdValueE8 } from "../../prices/usdPrice.ts";
 import { readAllClaimable } from "../appFees/claimableBalances.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { commonErrorResponses, ErrorBody } from "../httpErrors.ts";

@@ -3,7 +3,7 @@
  * quote's `authorize` step, exactly as @relayprotocol/relay-sdk posts it (the step item's `post`: the
  * body as quoted, `referrer` = the SDK's source added, the signature as a query parameter). The
  * service checks it against the stored quote and submits the deposit from its own wallet (the port,
- * ../../solver/submitPermitDeposit.ts, is injected by the process that owns the solver's clients).
+ * ../../solver/fill/submitPermitDeposit.ts, is injected by the process that owns the solver's clients).
  * 200 `{message, requestId, txHash?}`; the SDK then polls the item's `check` (the status goes
  * `depositing` → `pending` → … → `success`).
  *

@@ -1,6 +1,6 @@
 /**
  * POST /transactions/index {chainId, txHash, referrer?} — a client's nudge to index its deposit now
- * (the solver's ../../solver/indexTransaction.ts, injected). 200 `{message, requestIds}`:
+ * (the solver's ../../solver/indexer/indexTransaction.ts, injected). 200 `{message, requestIds}`:
  * - mined with enough confirmations: its deposits are recorded (`pending`) through the indexer's path;
  * - sent but not mined or not yet confirmed: the request is created in `waiting` with the inTxHash
  *   (when the input is a deposit for a known quote); the indexer finishes;

@@ -1,0 +1,77 @@
+/**
+ * Recording how a fill ended: `submitted → success` with `outTxs` from the receipt, or
+ * `submitted → failure` with the decoded reason and the spec's failedTx fields. A reverted fill whose
+ * request is nevertheless filled onchain is a success under the filling transaction when that is one
+ * of ours (a resend got there first), and a foreign fill otherwise (./verifyOnchainFill.ts).
+ */
+import type { Hex, TransactionReceipt } from "viem";
+import type { ChainClient } from "../../chains/chainClients.ts";
+import type { StoredRequest } from "../../model/storedRequest.ts";
+import { canonicalAddress, canonicalHex } from "../../model/values.ts";
+import { isFinal } from "../../chains/chainFinality.ts";
+import { requireSolverState } from "../../model/storedRequest.ts";
+import { fillNotBefore, findFillTx, isFilled, onchainTxOf } from "../chainReads.ts";
+import { decodeRevert, revertDataOf } from "../../transactions/revertReason.ts";
+import type { SolverContext } from "../solverContext.ts";
+import { FillLogNotFoundError } from "../solverErrors.ts";
+import { recordForeignFill, verifyOnchainFill } from "./verifyOnchainFill.ts";
+
+/**
+ * `submitted → success` under `receipt` — only when its fill is the one the service signed and sent
+ * (./verifyOnchainFill.ts); a foreign fill is recorded as such instead (failure, parked, never repaid).
+ */
+export async function recordFillSuccess(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: TransactionReceipt): Promise<StoredRequest> {
+  const verdict = await verifyOnchainFill(ctx, request, dest, receipt);
+  if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
+  const outTx = await onchainTxOf(dest, receipt);
+  const hash = canonicalHex(receipt.transactionHash);
+  const recorded = request.solver?.fill?.hash;
+  const updated = await ctx.store.transitionRequest(request.id, "success", {
+    txHashes: [hash],
+    // A replacement (same nonce, higher fees) landed: its hash takes the recorded one's place.
+    ...(recorded && recorded !== hash && { dropTxHash: recorded }),
+    data: { outTxs: [outTx] },
+    solver: { fill: { ...request.solver?.fill, hash, block: Number(receipt.blockNumber), status: "confirmed", digest: verdict.digest } },
+  });
+  ctx.log.info({ requestId: request.id, hash }, "fill confirmed");
+  return updated;
+}
+
+export async function recordFillReverted(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: TransactionReceipt): Promise<StoredRequest> {
+  if (await isFilled(dest, request.id)) {
+    const fillHash = await findFillTx(dest, request.id, fillNotBefore(requireSolverState(request).intent));
+    if (fillHash) {
+      const fillReceipt = await dest.publicClient.getTransactionReceipt({ hash: fillHash });
+      // The winning fill is confirmed at the destination's depth like any other.
+      if (!(await isFinal(dest, fillReceipt.blockNumber))) return request;
+      return recordFillSuccess(ctx, request, dest, fillReceipt);
+    }
+    // Filled, yet no log: never record a failure (a refund would pay twice).
+    throw new FillLogNotFoundError(request.id);
+  }
+  const tx = await dest.publicClient.getTransaction({ hash: receipt.transactionHash });
+  let revertData: Hex | null = null;
+  try {
+    // Replays the call on the state of its block to learn the custom error (receipts carry none).
+    await dest.publicClient.call({ account: tx.from, to: tx.to!, data: tx.input, value: tx.value, blockNumber: receipt.blockNumber });
+  } catch (error) {
+    revertData = revertDataOf(error);
+  }
+  const decoded = decodeRevert(revertData);
+  const outTx = await onchainTxOf(dest, receipt);
+  const hash = canonicalHex(receipt.transactionHash);
+  const updated = await ctx.store.transitionRequest(request.id, "failure", {
+    failReason: decoded.failReason,
+    txHashes: [hash],
+    data: {
+      outTxs: [outTx],
+      failedTxHash: hash,
+      failedTxBlockNumber: Number(receipt.blockNumber),
+      failedCallData: { from: canonicalAddress(tx.from), to: tx.to ? canonicalAddress(tx.to) : "", data: tx.input, value: tx.value.toString() },
+    },
+    details: { error: decoded.errorName, revertData: decoded.data, ...decoded.details },
+    solver: { fill: { ...(request.solver?.fill ?? { hash }), status: "reverted" } },
+  });
+  ctx.log.warn({ requestId: request.id, hash, failReason: decoded.failReason }, "fill reverted");
+  return updated;
+}

@@ -1,0 +1,125 @@
+/**
+ * The solver's step for a `pending` request:
+ * 1. already filled onchain (a previous process sent the fill and died before recording it, or
+ *    someone else filled it)? record that fill instead of sending again — a success only when it is
+ *    the solver's own (./verifyOnchainFill.ts), else a foreign fill, parked;
+ * 2. the checks of ./fillChecks.ts, in order → `failure` with their failReason;
+ * 3. otherwise send the fill (./sendFill.ts), recording `pending → submitted` with the hash before
+ *    the broadcast; a fill whose simulation reverts → `failure` with the decoded reason;
+ * 4. when the receipt is already there (automine, fast chains), finish right away (./confirmFill.ts).
+ */
+import { erc20Abi } from "viem";
+import type { ChainClient } from "../../chains/chainClients.ts";
+import type { QuotedIntent } from "../../model/quotedIntent.ts";
+import type { CreditedDeposit } from "../../model/solverState.ts";
+import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
+import { StoredValueInvalidError } from "../../model/storedValue.ts";
+import { ZERO_ADDRESS } from "../../model/values.ts";
+import { fillNotBefore, findFillTx, isFilled } from "../chainReads.ts";
+import { confirmFill } from "./confirmFill.ts";
+import { checkFill, type FillCheckInput } from "./fillChecks.ts";
+import { fillPreflight } from "./fillPreflight.ts";
+import { callsNativeValue } from "./fillTransaction.ts";
+import { sendFill } from "./sendFill.ts";
+import type { SolverContext } from "../solverContext.ts";
+import { FillLogNotFoundError } from "../solverErrors.ts";
+import { recordForeignFill, signedFillDigest, verifyOnchainFill } from "./verifyOnchainFill.ts";
+
+/** Gas a fill may use, for the balance check (a fill measures ~60–90k; calls are not used by the solver). */
+export const FILL_GAS_ALLOWANCE = 200_000n;
+
+export async function fillPending(ctx: SolverContext, request: StoredRequest): Promise<StoredRequest> {
+  const { intent, deposit } = requireSolverState(request);
+  if (!deposit) throw new StoredValueInvalidError("requests.solver_state", request.id, "deposit", "is missing on a pending request");
+  const dest = ctx.clients.get(request.destinationChainId);
+
+  if (await isFilled(dest, request.id)) {
+    const hash = await findFillTx(dest, request.id, fillNotBefore(intent));
+    if (hash) {
+      // Someone else's fill never passes through `submitted` (the service submitted nothing).
+      const verdict = await verifyOnchainFill(ctx, request, dest, await dest.publicClient.getTransactionReceipt({ hash }));
+      if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
+      const submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent" } } });
+      ctx.log.info({ requestId: request.id, hash }, "fill found onchain: recording it");
+      return confirmFill(ctx, submitted);
+    }
+    throw new FillLogNotFoundError(request.id);
+  }
+
+  const input = await fillCheckInput(dest, intent, deposit, ctx.settings.fillDeadlineMarginSeconds);
+  const check = checkFill(input);
+  if (!check.ok) {
+    ctx.log.info({ requestId: request.id, orderId: request.orderId, failReason: check.failReason }, "fill check failed");
+    return ctx.store.transitionRequest(request.id, "failure", { failReason: check.failReason, details: check.details });
+  }
+
+  // Swaps and calls: the calls' commitment, the fill-time price (./fillPreflight.ts).
+  const preflight = await fillPreflight(ctx, intent);
+  if (!preflight.ok) {
+    ctx.log.info({ requestId: request.id, orderId: request.orderId, failReason: preflight.failReason }, "fill preflight failed");
+    return ctx.store.transitionRequest(request.id, "failure", { failReason: preflight.failReason, details: preflight.details });
+  }
+
+  // The inventory: what the other fills in flight (every replica's) hold of these balances must leave
+  // enough for this one; reserved until the fill is mined. Native held: the gas allowance, plus the
+  // native the destination calls carry for an ERC-20 output (the gas top-up; ./fillTransaction.ts).
+  const native = intent.destinationCurrency === ZERO_ADDRESS;
+  const callsNative = native ? 0n : callsNativeValue(intent);
+  const reservation = await ctx.store.reserveFill({
+    requestId: request.id,
+    chainId: dest.config.id,
+    currency: intent.destinationCurrency,
+    amount: intent.destinationAmount,
+    gas: input.destination.gasCost + callsNative,
+    nativeBalance: input.destination.solverNativeBalance,
+    tokenBalance: input.destination.solverTokenBalance,
+  });
+  if (!reservation.ok) {
+    const details = { currency: intent.destinationCurrency, amount: intent.destinationAmount.toString(), reservedByFillsInFlight: (native ? reservation.reservedNative : reservation.reservedToken).toString() };
+    ctx.log.warn({ requestId: request.id, orderId: request.orderId, failReason: reservation.failReason, ...details }, "fill not reserved: the solver's inventory does not cover it");
+    return ctx.store.transitionRequest(request.id, "failure", { failReason: reservation.failReason, details });
+  }
+
+  let submitted: StoredRequest | undefined;
+  const digest = signedFillDigest(intent, dest.config.contracts.attestedReceiver);
+  const result = await sendFill(ctx, intent, dest, async ({ hash, txNonce }, repos) => {
+    submitted = await repos.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent", txNonce, digest } } });
+  });
+  if (!result.sent) {
+    // Filled between the check and the simulation: the next step records that fill (never a refund).
+    if (result.revert.failReason === "ORDER_ALREADY_FILLED") throw new FillLogNotFoundError(request.id);
+    ctx.log.warn({ requestId: request.id, failReason: result.revert.failReason }, "fill simulation reverted");
+    return ctx.store.transitionRequest(request.id, "failure", {
+      failReason: result.revert.failReason,
+      data: { failedCallData: result.callData },
+      details: { error: result.revert.errorName, revertData: result.revert.data, ...result.revert.details },
+    });
+  }
+  ctx.log.info({ requestId: request.id, orderId: request.orderId, txHash: result.hash, txNonce: result.txNonce }, "fill sent");
+  return confirmFill(ctx, submitted!);
+}
+
+/** Reads what ./fillChecks.ts needs from the destination chain. */
+export async function fillCheckInput(dest: ChainClient, intent: QuotedIntent, deposit: CreditedDeposit, deadlineMarginSeconds: number): Promise<FillCheckInput> {
+  const wallet = dest.solverWallet!;
+  const native = intent.destinationCurrency === ZERO_ADDRESS;
+  const [block, nativeBalance, tokenBalance, gasPrice] = await Promise.all([
+    dest.publicClient.getBlock({ blockTag: "latest" }),
+    dest.publicClient.getBalance({ address: wallet.account.address }),
+    native
+      ? Promise.resolve(0n)
+      : dest.publicClient.readContract({ address: intent.destinationCurrency, abi: erc20Abi, functionName: "balanceOf", args: [wallet.account.address] }),
+    dest.publicClient.getGasPrice(),
+  ]);
+  return {
+    intent,
+    deposit,
+    destination: {
+      latestBlockTime: Number(block.timestamp),
+      deadlineMarginSeconds,
+      solverNativeBalance: nativeBalance,
+      solverTokenBalance: tokenBalance,
+      gasCost: FILL_GAS_ALLOWANCE * gasPrice,
+    },
+  };
+}

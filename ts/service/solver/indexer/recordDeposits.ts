@@ -1,0 +1,159 @@
+/**
+ * Writes indexed deposits: for each deposit whose orderId has a quote, the request is created
+ * (`waiting`, unless it exists) and moved to `pending` with the deposit's `data` — and the indexer's
+ * checkpoint advances — all in one store transaction. Idempotent: a deposit seen twice (a re-read
+ * range, the index route and the indexer, two replicas) credits once, because requests.order_id is
+ * unique and only `waiting`/`depositing` may move to `pending`.
+ *
+ Only a deposit that matches its quote (./depositMatch.ts: the
+ * quoted origin chain and currency, at least the quoted amount) credits the order: anyone can
+ * deposit under a public orderId, and a deposit that does not match — 1 wei, a worthless token, the
+ * other chain — must never consume the order (`mismatch`: the request stays `waiting` for the real
+ * deposit). A deposit no request accounts for — that mismatch, a second deposit for an order already
+ * credited (`extra`, DOUBLE_SPEND) or one for an orderId never quoted (`unknown-order`,
+ * UNKNOWN_ORDER) — is recorded as a stray deposit in the same transaction, keyed by its log, so the
+ * solver returns it to its depositor (../payout/refundStrayDeposit.ts). Seeing the credited deposit itself again (`duplicate`) records nothing.
+ * Only deposits from the Depository's stray-tracking start on are recorded (./indexDeposits.ts): an
+ * earlier one arrived before this database watched the chain and may well be settled already.
+ */
+import type { Hex } from "viem";
+import type { ChainConfig } from "../../config/configSchema.ts";
+import type { Repositories, Store } from "../../store/createStore.ts";
+import { depositPatch, newRequestFor, type ObservedDeposit } from "./depositRequest.ts";
+import { StoredValueInvalidError } from "../../model/storedValue.ts";
+import type { StoredQuote } from "../../store/quotes.ts";
+import type { Logger } from "../../logging/logger.ts";
+import type { StrayDepositReason } from "../../store/strayDeposits.ts";
+import { depositMismatch, type DepositMismatch, type DepositTerms } from "./depositMatch.ts";
+
+export type DepositOutcome =
+  /** The request moved to `pending` now. */
+  | { orderId: string; outcome: "credited"; requestId: string }
+  /** This deposit was already credited (seen before). */
+  | { orderId: string; outcome: "duplicate"; requestId: string }
+  /** Not the quoted chain, currency or amount: never credited; recorded as a stray named by the mismatch (refunded). */
+  | { orderId: string; outcome: "mismatch"; reason: DepositMismatch; requestId: null }
+  /** Another deposit already credited this orderId: this one is not matched; recorded as a DOUBLE_SPEND stray (refunded). */
+  | { orderId: string; outcome: "extra"; requestId: string }
+  /** No quote (with an intent) for the orderId: nothing to match the funds to; recorded as an UNKNOWN_ORDER stray (refunded). */
+  | { orderId: string; outcome: "unknown-order"; requestId: null };
+
+/** The range's last block and its hash (the indexer verifies it is still the chain's before reading on). */
+export type Checkpoint = { chainId: number; contract: string; block: number; hash?: string };
+
+export async function recordDeposits(
+  deps: { store: Store; chains: readonly ChainConfig[]; log: Logger },
+  deposits: readonly ObservedDeposit[],
+  checkpoint?: Checkpoint,
+): Promise<DepositOutcome[]> {
+  return deps.store.transaction(async (tx) => {
+    const outcomes: DepositOutcome[] = [];
+    for (const deposit of deposits) outcomes.push(await recordDeposit(tx, deps, deposit));
+    if (checkpoint) await tx.setCheckpoint(checkpoint.chainId, checkpoint.contract, checkpoint.block, checkpoint.hash);
+    return outcomes;
+  });
+}
+
+/**
+ * A deposit sent but not yet mined (or not yet confirmed): creates the request in `waiting` with its
+ * inTxHash when its orderId has a quote and what is known of it matches the quote (chain, currency,
+ * and the amount unless it is an allowance-form call, whose amount is known only once mined), so
+ * status polls see it; the indexer moves it on. Returns the requestId, or null for an unknown order
+ * or a deposit that does not match (an attacker's pending 1-wei deposit never attaches its hash to
+ * the user's request). Idempotent (an existing request is left as it is). `status`: `depositing` for a
+ * relayed (signature-authorised) deposit call.
+ */
+export async function recordWaitingDeposit(
+  deps: { store: Store; chains: readonly ChainConfig[]; log: Logger },
+  deposit: DepositTerms & { orderId: string },
+  txHash: `0x${string}`,
+  status: "waiting" | "depositing" = "waiting",
+): Promise<string | null> {
+  const orderId = deposit.orderId;
+  return deps.store.transaction(async (tx) => {
+    const quote = await quoteOf(tx, deps, orderId);
+    if (!quote) return null;
+    const intent = quote.intent;
+    const mismatch = depositMismatch(intent, deposit);
+    if (mismatch) {
+      deps.log.warn({ orderId, chainId: deposit.chainId, txHash, mismatch }, "pending deposit does not match its quote: not attached to the request");
+      return null;
+    }
+    const existing = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId));
+    if (existing) return existing.id;
+    const created = await tx.createRequest({ ...newRequestFor(intent, quote.apiKeyId, txHash, null, deps.chains), status });
+    deps.log.info({ requestId: created.id, txHash, status }, `deposit seen before confirmation: request ${status}`);
+    return created.id;
+  });
+}
+
+async function recordDeposit(
+  tx: Repositories,
+  deps: { chains: readonly ChainConfig[]; log: Logger },
+  deposit: ObservedDeposit,
+): Promise<DepositOutcome> {
+  const orderId = deposit.orderId;
+  const quote = await quoteOf(tx, deps, orderId);
+  if (!quote) {
+    deps.log.warn({ chainId: deposit.chainId, orderId, txHash: deposit.txHash }, "deposit for an unknown order: not matched");
+    await recordStray(tx, deps, deposit, "UNKNOWN_ORDER", null);
+    return { orderId, outcome: "unknown-order", requestId: null };
+  }
+  const intent = quote.intent;
+  const mismatch = depositMismatch(intent, deposit);
+  if (mismatch) {
+    deps.log.warn(
+      { orderId, requestId: intent.requestId, chainId: deposit.chainId, txHash: deposit.txHash, token: deposit.token, amount: deposit.amount.toString(), mismatch },
+      "deposit does not match its quote: not credited (stray)",
+    );
+    await recordStray(tx, deps, deposit, mismatch, intent.requestId);
+    return { orderId, outcome: "mismatch", reason: mismatch, requestId: null };
+  }
+  let request = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId));
+  if (!request) request = await tx.createRequest(newRequestFor(intent, quote.apiKeyId, deposit.txHash, Number(deposit.blockNumber), deps.chains));
+  if (request.status === "waiting" || request.status === "depositing") {
+    await tx.transitionRequest(request.id, "pending", depositPatch(intent, deposit, deps.chains));
+    deps.log.info({ requestId: request.id, chainId: deposit.chainId, txHash: deposit.txHash }, "deposit indexed");
+    return { orderId, outcome: "credited", requestId: request.id };
+  }
+  const credited = request.solver?.deposit;
+  if (credited?.txHash === deposit.txHash && credited.logIndex === deposit.logIndex && credited.chainId === deposit.chainId) {
+    return { orderId, outcome: "duplicate", requestId: request.id };
+  }
+  deps.log.warn({ requestId: request.id, chainId: deposit.chainId, txHash: deposit.txHash }, "second deposit for an already credited order: not matched");
+  await recordStray(tx, deps, deposit, "DOUBLE_SPEND", request.id);
+  return { orderId, outcome: "extra", requestId: request.id };
+}
+
+/** The quote of `orderId`; a stored quote that does not decode counts as no quote (logged: an operator looks). */
+async function quoteOf(tx: Pick<Repositories, "getQuoteByOrderId">, deps: { log: Logger }, orderId: string): Promise<StoredQuote | null> {
+  try {
+    return await tx.getQuoteByOrderId(orderId);
+  } catch (error) {
+    if (!(error instanceof StoredValueInvalidError)) throw error;
+    deps.log.error({ orderId, code: error.code, field: error.field }, "stored quote does not decode: deposit not matched");
+    return null;
+  }
+}
+
+async function recordStray(tx: Repositories, deps: { log: Logger }, deposit: ObservedDeposit, reason: StrayDepositReason, requestId: Hex | null): Promise<void> {
+  const from = await tx.getStrayTrackingStart(deposit.chainId, deposit.depository);
+  if (from === null || Number(deposit.blockNumber) < from) {
+    deps.log.warn({ chainId: deposit.chainId, txHash: deposit.txHash, logIndex: deposit.logIndex, reason, trackedFrom: from }, "stray deposit before stray tracking started: not refunded");
+    return;
+  }
+  const recorded = await tx.recordStrayDeposit({
+    chainId: deposit.chainId,
+    txHash: deposit.txHash,
+    logIndex: deposit.logIndex,
+    depository: deposit.depository,
+    block: Number(deposit.blockNumber),
+    orderId: deposit.orderId,
+    depositor: deposit.depositor,
+    token: deposit.token,
+    amount: deposit.amount,
+    reason,
+    requestId,
+  });
+  if (recorded) deps.log.info({ chainId: deposit.chainId, txHash: deposit.txHash, logIndex: deposit.logIndex, reason }, "stray deposit recorded for refund");
+}

@@ -1,0 +1,75 @@
+/**
+ * After the fill: the solver's repayment (status stays `success`, the solver state records it) —
+ * planned only once the recorded fill is verified to be the solver's own (../fill/verifyOnchainFill.ts) —
+ * and after a failure: the refund (`failure → refund` once the refund payout is confirmed, its hash in
+ * `txHashes`). Before a refund is first signed, no fill may still land: while the fill deadline has not
+ * passed the attester cancels the requestId and the refund waits for it (./cancelBeforeRefund.ts); a
+ * request found filled is never refunded. A refund that cannot be made leaves the request in
+ * `failure` with a `refundFailReason` (AMOUNT_TOO_LOW_TO_REFUND: nothing was deposited to return) or,
+ * when the payout itself reverted (the Depository holds too little, a signature or expiry problem —
+ * a payee that cannot receive no longer reverts it: its part becomes claimable, ./payoutClaims.ts),
+ * with the refund payout's status `reverted` and its failReason for the operator — the spec's
+ * refundFailReason enum has no value for that. A refunded request's `data.appFees` amounts become "0":
+ * the refund returns the whole deposit, so no app fee was charged (on success they are the amounts
+ * credited by the repayment's settlement).
+ */
+import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
+import { advancePayout } from "./advancePayout.ts";
+import { fillNotBefore, findFillTx } from "../chainReads.ts";
+import { cancelBeforeRefund } from "./cancelBeforeRefund.ts";
+import type { SolverContext } from "../solverContext.ts";
+import { FilledRequestNotRefundableError } from "../solverErrors.ts";
+import { StoredValueInvalidError } from "../../model/storedValue.ts";
+import { recordForeignFill, verifyOnchainFill } from "../fill/verifyOnchainFill.ts";
+
+export async function repay(ctx: SolverContext, request: StoredRequest): Promise<StoredRequest> {
+  // The repayment is planned only after the recorded fill is checked to be the solver's own: a
+  // success written by a version that did not verify (or by hand) must not pay for a foreign fill.
+  if (requireSolverState(request).repayment === undefined) {
+    const fill = request.solver!.fill;
+    if (!fill?.hash) throw new StoredValueInvalidError("requests.solver_state", request.id, "fill", "is missing on a success: no repayment without the fill");
+    const dest = ctx.clients.get(request.destinationChainId);
+    const verdict = await verifyOnchainFill(ctx, request, dest, await dest.publicClient.getTransactionReceipt({ hash: fill.hash }));
+    if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
+  }
+  const progress = await advancePayout(ctx, request, "repayment");
+  return progress.request;
+}
+
+export async function refund(ctx: SolverContext, request: StoredRequest): Promise<StoredRequest> {
+  const state = requireSolverState(request);
+  if (!state.deposit || state.deposit.amount === 0n) {
+    return ctx.store.patchRequest(request.id, { refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
+  }
+  // Last guard before money leaves: no fill may land any more (the attester cancels the requestId while
+  // the deadline has not passed, and the refund waits for the cancel), and a request the receiver shows
+  // as filled is never refunded.
+  const refundStatus = state.refund?.status;
+  if ((refundStatus === undefined || refundStatus === "prepared") && ctx.clients.has(request.destinationChainId)) {
+    const cancelled = await cancelBeforeRefund(ctx, request);
+    request = cancelled.request;
+    if (cancelled.outcome === "waiting") return request;
+    if (cancelled.outcome === "filled") return refuseFilled(ctx, request);
+  }
+  const progress = await advancePayout(ctx, request, "refund");
+  if (progress.payout.status !== "confirmed") return progress.request;
+  ctx.log.info({ requestId: request.id, hash: progress.payout.hash }, "refund confirmed");
+  // The whole deposit went back: no app fee was charged, and the record says so.
+  const appFees = progress.request.data.appFees?.map((fee) => ({ ...fee, amount: "0", amountUsd: "0", amountUsdCurrent: "0" }));
+  return ctx.store.transitionRequest(request.id, "refund", { txHashes: [progress.payout.hash!], ...(appFees ? { data: { appFees } } : {}) });
+}
+
+/**
+ * A request in `failure` that the receiver shows as filled: never refunded. A fill the service did not
+ * sign and send is recorded as a foreign fill (details, parked FOREIGN_FILL); anything else (its own
+ * fill, or a fill whose log is not found) parks it as FILLED_REQUEST_NOT_REFUNDABLE for an operator.
+ */
+async function refuseFilled(ctx: SolverContext, request: StoredRequest): Promise<StoredRequest> {
+  const dest = ctx.clients.get(request.destinationChainId);
+  const hash = await findFillTx(dest, request.id, fillNotBefore(requireSolverState(request).intent));
+  if (hash) {
+    const verdict = await verifyOnchainFill(ctx, request, dest, await dest.publicClient.getTransactionReceipt({ hash }));
+    if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
+  }
+  throw new FilledRequestNotRefundableError(request.id);
+}

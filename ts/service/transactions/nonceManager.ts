@@ -1,0 +1,318 @@
+/**
+ * The nonce manager of the solver's key, one per process, over nonces kept in the store so that
+ * every process and replica sharing the key draws from one sequence (design: ../solver/README.md,
+ * "Transactions that land").
+ *
+ * `send` — a new transaction:
+ *   1. gas is estimated (the simulation: a call that would revert throws here, nothing is sent) — the
+ *      limit is the estimate + 20%, never above the transaction's `maxGas` (`solver.maxGasPerTransaction`,
+ *      ./gasCap.ts: an estimate above it is GAS_CAP_EXCEEDED, nothing sent) — and fees are taken from the chain's market (./chainFees.ts; ./transactionFees.ts): over the chain's
+ *      `maxTransactionFee` cap → TRANSACTION_FEE_CAP_EXCEEDED, nothing sent;
+ *   2. under this process's allocation lock of the key, one store transaction locks the key's next
+ *      nonce, signs with it, stores the transaction and its attempt, runs the caller's `record` (e.g.
+ *      `pending → submitted` with the hash) and moves the next nonce on — all or nothing: a nonce is
+ *      never handed out twice, nor without its transaction stored;
+ *   3. the raw transaction is queued for broadcast before the allocation lock is let go, so this
+ *      process's broadcasts of a key leave one at a time in nonce order while the next allocation
+ *      already runs; `send` resolves once its own broadcast was answered. A broadcast that fails is
+ *      not an error here: the transaction is stored, and `follow` re-broadcasts it. ("Nonce too
+ *      high" — a lower nonce, another replica's, has not reached a node that cannot queue
+ *      (automine) — is retried for a moment.)
+ * `follow` — a stored nonce, until it ends:
+ *   - a receipt for any of its attempts → `mined` (the attempt that landed, its receipt); a nonce stored
+ *     as mined whose attempt has no receipt any more (a reorg took its block away) is pending again and
+ *     followed as below — the callers confirm only receipts in final blocks (../chains/chainFinality.ts);
+ *   - the chain's nonce moved past it and none of its attempts has a receipt → `superseded` (the nonce
+ *     went to a transaction that is none of ours: the caller decides, e.g. the receiver's `filled`);
+ *   - otherwise `pending`: an attempt the node no longer knows (dropped from the mempool, or never
+ *     broadcast because the process died) is re-broadcast, bytes unchanged; an attempt older than
+ *     `replaceAfterMs` is replaced by the same call at the same nonce with fees bumped ≥ 12.5%, up to
+ *     the cap. A replacement never takes a new nonce, so at most one attempt of it can ever land.
+ * The first use of a key in a process raises the stored next nonce to the chain's pending nonce
+ * (transactions sent from the key by anything else are stepped over).
+ */
+import pLimit, { type LimitFunction } from "p-limit";
+import { keccak256, TransactionNotFoundError, type Address, type Hex, type TransactionReceipt } from "viem";
+import { alreadySent } from "../chains/alreadySent.ts";
+import type { ChainClient, ChainClients } from "../chains/chainClients.ts";
+import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
+import { ServiceError } from "../errors/serviceError.ts";
+import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
+import type { SolverTransaction, TxAttempt, TxPurpose } from "../model/solverTransaction.ts";
+import { canonicalAddress, canonicalHex } from "../model/values.ts";
+import type { Repositories, Store } from "../store/createStore.ts";
+import { receiptOrNull } from "./transactionLookup.ts";
+import type { FeeOracle } from "./chainFees.ts";
+import { gasLimitWithin } from "./gasCap.ts";
+import { bumpedFees, feeCost, initialFees, type Fees } from "./transactionFees.ts";
+
+/** `maxGas`: the gas cap (./gasCap.ts) — the limit is then chosen within it, or nothing is sent. */
+export type OutgoingTx = { to: Address; data: Hex; value?: bigint; maxGas?: bigint };
+
+/** A transaction as stored and broadcast: its first attempt's hash and its nonce. */
+export type SentTx = { chainId: number; address: Address; txNonce: number; hash: Hex };
+
+export type SendRequest = {
+  chainId: number;
+  purpose: TxPurpose;
+  /** What it is for: a requestId, a stray deposit key, a token. */
+  subject: string;
+  tx: OutgoingTx;
+  /** Runs inside the allocation's store transaction (its writes commit with the nonce, or not at all). */
+  record: (sent: SentTx, repos: Repositories) => Promise<void>;
+  /** Aborted when the caller's lease is lost: nothing is allocated after that. */
+  signal?: AbortSignal;
+  logFields?: Record<string, unknown>;
+};
+
+export type FollowResult =
+  | { state: "mined"; hash: Hex; receipt: TransactionReceipt; attempts: number }
+  | { state: "pending"; hash: Hex; attempts: number }
+  | { state: "superseded"; hash: Hex; attempts: number };
+
+export type NonceManagerSettings = {
+  /** How long an attempt may stay unmined before it is replaced with higher fees. */
+  replaceAfterMs: number;
+  /** The cap of max fee × gas limit per transaction, by chain id (wei). */
+  maxTransactionFee: (chainId: number) => bigint;
+};
+
+export type NonceManager = {
+  send(request: SendRequest): Promise<SentTx>;
+  follow(key: { chainId: number; txNonce: number }, logFields?: Record<string, unknown>): Promise<FollowResult>;
+};
+
+/** The first attempt of a transaction would cost more than the chain's cap: nothing is sent; retried later. */
+export class TransactionFeeCapExceededError extends ServiceError {
+  constructor(chainId: number, cost: bigint, cap: bigint) {
+    super("TRANSACTION_FEE_CAP_EXCEEDED", `a transaction on chain ${chainId} would cost up to ${cost} wei, over the cap of ${cap}: not sent`);
+  }
+}
+
+/** The step's lease was lost (or its time is up): no new transaction is started. */
+export class StepAbortedError extends ServiceError {
+  constructor(what: string) {
+    super("STEP_ABORTED", `${what}: the step's lease is lost or its time is up; retried by the lease holder`);
+  }
+}
+
+/** Gas headroom over the estimate: the estimate is the exact use on today's state; a fill's state can shift slightly. */
+const GAS_HEADROOM_PERCENT = 20n;
+/** How long a broadcast answered "nonce too high" (an automine node: a lower nonce is still on its way) is retried. */
+const NONCE_TOO_HIGH_RETRY_MS = 3000;
+
+export function createNonceManager(options: {
+  store: Store;
+  clients: ChainClients;
+  fees: FeeOracle;
+  settings: NonceManagerSettings;
+  log?: Logger;
+  now?: () => Date;
+}): NonceManager {
+  const { store, clients, fees, settings } = options;
+  const log = options.log ?? SILENT_LOG;
+  const now = options.now ?? (() => new Date());
+  // Per key: nonce allocations (a store transaction each) one at a time, and broadcasts one at a time
+  // in allocation order — the two overlap: allocation n+1 runs while n is being broadcast.
+  const allocations = new Map<string, LimitFunction>();
+  const broadcasts = new Map<string, LimitFunction>();
+  const synced = new Map<string, Promise<void>>();
+
+  const walletOf = (client: ChainClient) => {
+    const wallet = client.solverWallet;
+    if (!wallet) throw new KeyNotConfiguredError("solver");
+    return wallet;
+  };
+  const lockOf = (locks: Map<string, LimitFunction>, key: string) => {
+    let lock = locks.get(key);
+    if (!lock) locks.set(key, (lock = pLimit(1)));
+    return lock;
+  };
+  const sync = (client: ChainClient, address: Address) => {
+    const key = `${client.config.id}:${address}`;
+    let done = synced.get(key);
+    if (!done) {
+      done = (async () => {
+        const pending = await client.publicClient.getTransactionCount({ address, blockTag: "pending" });
+        const next = await store.syncNonce(client.config.id, address, pending);
+        log.info({ chainId: client.config.id, address, chainNonce: pending, nextNonce: next }, "nonce manager synced with the chain");
+      })();
+      synced.set(key, done);
+      done.catch(() => synced.delete(key));
+    }
+    return done;
+  };
+
+  const sign = async (client: ChainClient, nonce: number, call: { to: Address; data: Hex; value: bigint; gas: bigint }, fee: Fees): Promise<TxAttempt> => {
+    const wallet = walletOf(client);
+    const raw = await wallet.account.signTransaction!({
+      type: "eip1559",
+      chainId: client.config.id,
+      nonce,
+      to: call.to,
+      data: call.data,
+      value: call.value,
+      gas: call.gas,
+      maxFeePerGas: fee.maxFeePerGas,
+      maxPriorityFeePerGas: fee.maxPriorityFeePerGas,
+    });
+    return { hash: keccak256(raw), raw, maxFeePerGas: fee.maxFeePerGas, maxPriorityFeePerGas: fee.maxPriorityFeePerGas, sentAt: now().toISOString() };
+  };
+
+  /** Broadcasts `raw`; answers whether the node took it (or already had it). Never throws. */
+  const broadcast = async (client: ChainClient, raw: Hex, fields: Record<string, unknown>): Promise<"sent" | "known" | "nonce-used" | "underpriced" | "failed"> => {
+    const started = Date.now();
+    for (;;) {
+      try {
+        await client.publicClient.sendRawTransaction({ serializedTransaction: raw });
+        return "sent";
+      } catch (error) {
+        const refused = alreadySent(error);
+        if (refused) return refused;
+        const text = `${(error as { details?: string }).details ?? ""} ${(error as Error).message}`.toLowerCase();
+        if (/underpriced|fee too low|max fee per gas less than block base fee|feecap/.test(text)) return "underpriced";
+        if (/nonce too high/.test(text) && Date.now() - started < NONCE_TOO_HIGH_RETRY_MS) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          continue;
+        }
+        log.warn({ ...fields, err: errorFields(error) }, "broadcast failed; the transaction is stored and will be re-broadcast");
+        return "failed";
+      }
+    }
+  };
+
+  const send: NonceManager["send"] = async (request) => {
+    const client = clients.get(request.chainId);
+    const wallet = walletOf(client);
+    const address = canonicalAddress(wallet.account.address);
+    const value = request.tx.value ?? 0n;
+    // The simulation: a call that would revert throws here, before any nonce is taken.
+    const gas = await gasLimit(client, address, request.tx, value);
+    const cap = settings.maxTransactionFee(request.chainId);
+    const priced = initialFees(await fees.market(request.chainId), gas, cap);
+    if (!priced.ok) throw new TransactionFeeCapExceededError(request.chainId, priced.cost, cap);
+    const call = { to: canonicalAddress(request.tx.to), data: canonicalHex(request.tx.data), value, gas };
+    const fields = { ...request.logFields, chainId: request.chainId, purpose: request.purpose };
+    await sync(client, address);
+    const key = `${request.chainId}:${address}`;
+    const { sent, broadcasted } = await lockOf(allocations, key)(async () => {
+      if (request.signal?.aborted) throw new StepAbortedError(`${request.purpose} ${request.subject}`);
+      const { sent, attempt } = await store.transaction(async (repos) => {
+        const nonce = await repos.lockNextNonce(request.chainId, address);
+        if (nonce === null) throw new ServiceError("STORED_VALUE_INVALID", `solver_nonces has no row for ${request.chainId}:${address}`);
+        const attempt = await sign(client, nonce, call, priced.fees);
+        await repos.insertSolverTransaction({ chainId: request.chainId, address, nonce, purpose: request.purpose, subject: request.subject, call, attempt });
+        const sent: SentTx = { chainId: request.chainId, address, txNonce: nonce, hash: attempt.hash };
+        await request.record(sent, repos);
+        return { sent, attempt };
+      });
+      log.info({ ...fields, txHash: sent.hash, txNonce: sent.txNonce, maxFeePerGas: attempt.maxFeePerGas.toString(), gas: gas.toString() }, "transaction recorded; broadcasting");
+      // Queued while the allocation is still held, so broadcasts leave in nonce order; the next
+      // allocation does not wait for this broadcast's answer.
+      const broadcasted = lockOf(broadcasts, key)(() => broadcast(client, attempt.raw, { ...fields, txHash: sent.hash, txNonce: sent.txNonce }));
+      return { sent, broadcasted };
+    });
+    await broadcasted;
+    return sent;
+  };
+
+  const follow: NonceManager["follow"] = async ({ chainId, txNonce }, logFields = {}) => {
+    const client = clients.get(chainId);
+    const address = canonicalAddress(walletOf(client).account.address);
+    const key = { chainId, address, nonce: txNonce };
+    const stored = await store.getSolverTransaction(key);
+    if (!stored) throw new ServiceError("STORED_VALUE_INVALID", `solver_transactions has no nonce ${txNonce} for ${chainId}:${address}`);
+    const fields = { ...logFields, chainId, txNonce, purpose: stored.purpose };
+    const latest = stored.attempts.at(-1)!;
+    const attempts = stored.attempts.length;
+    if (stored.state === "superseded") return { state: "superseded", hash: latest.hash, attempts };
+    if (stored.state === "mined") {
+      const receipt = await receiptOrNull(client.publicClient, stored.minedHash!);
+      if (receipt) return { state: "mined", hash: stored.minedHash!, receipt, attempts };
+      // A reorg took the mined attempt's block away: the nonce is pending again, followed as any other.
+      await store.settleSolverTransaction(key, "pending", null);
+      log.warn({ ...fields, txHash: stored.minedHash }, "mined transaction no longer on the chain (reorg): following its nonce again");
+    }
+    // Receipts first: the common case (mined) costs one read per attempt.
+    const mined = await minedAttempt(client, stored);
+    if (mined) {
+      await store.settleSolverTransaction(key, "mined", mined.transactionHash);
+      if (attempts > 1) log.info({ ...fields, txHash: mined.transactionHash, attempts }, "a replacement was mined");
+      return { state: "mined", hash: canonicalHex(mined.transactionHash), receipt: mined, attempts };
+    }
+    // The chain's nonce first, then the receipts again: an attempt mined in between is not mistaken for a foreign transaction.
+    const chainNonce = await client.publicClient.getTransactionCount({ address, blockTag: "latest" });
+    if (chainNonce > txNonce) {
+      const late = await minedAttempt(client, stored);
+      if (late) {
+        await store.settleSolverTransaction(key, "mined", late.transactionHash);
+        return { state: "mined", hash: canonicalHex(late.transactionHash), receipt: late, attempts };
+      }
+      await store.settleSolverTransaction(key, "superseded", null);
+      log.warn({ ...fields, txHash: latest.hash }, "nonce consumed by a transaction that is none of ours: superseded");
+      return { state: "superseded", hash: latest.hash, attempts };
+    }
+    const known = await transactionKnown(client, latest.hash);
+    const age = now().getTime() - Date.parse(latest.sentAt);
+    if (known && age < settings.replaceAfterMs) return { state: "pending", hash: latest.hash, attempts };
+    if (!known) {
+      const outcome = await broadcast(client, latest.raw, { ...fields, txHash: latest.hash });
+      log.warn({ ...fields, txHash: latest.hash, outcome }, "transaction unknown to the node (dropped, or never broadcast): re-broadcast");
+      if (outcome !== "underpriced" && age < settings.replaceAfterMs) return { state: "pending", hash: latest.hash, attempts };
+    }
+    return replace(client, stored, fields);
+  };
+
+  /** Re-signs the nonce's call with bumped fees, stores the attempt, broadcasts it. */
+  const replace = async (client: ChainClient, stored: SolverTransaction, fields: Record<string, unknown>): Promise<FollowResult> => {
+    const latest = stored.attempts.at(-1)!;
+    const attempts = stored.attempts.length;
+    const cap = settings.maxTransactionFee(stored.chainId);
+    const next = bumpedFees(latest, await fees.market(stored.chainId), stored.call.gas, cap);
+    if (!next) {
+      log.warn({ ...fields, txHash: latest.hash, cap: cap.toString(), maxFeePerGas: latest.maxFeePerGas.toString() }, "transaction stuck and the fee cap leaves no room for a replacement: waiting");
+      return { state: "pending", hash: latest.hash, attempts };
+    }
+    const attempt = await sign(client, stored.nonce, stored.call, next);
+    const updated = await store.appendSolverTxAttempt({ chainId: stored.chainId, address: stored.address, nonce: stored.nonce }, attempt);
+    if (!updated) return { state: "pending", hash: latest.hash, attempts };
+    const outcome = await broadcast(client, attempt.raw, { ...fields, txHash: attempt.hash });
+    log.warn(
+      { ...fields, txHash: attempt.hash, replacedTxHash: latest.hash, maxFeePerGas: next.maxFeePerGas.toString(), cost: feeCost(next, stored.call.gas).toString(), outcome },
+      "transaction not mined in time: replaced with higher fees (same nonce)",
+    );
+    return { state: "pending", hash: attempt.hash, attempts: attempts + 1 };
+  };
+
+  return { send, follow };
+}
+
+/**
+ * The gas limit: the estimate + 20% headroom; with `maxGas`, the estimate must be within it
+ * (GAS_CAP_EXCEEDED otherwise) and the limit never exceeds it. A node that cannot estimate because an
+ * inner call runs out of gas at any limit gets the cap after a call at the cap succeeded (./gasCap.ts).
+ */
+async function gasLimit(client: ChainClient, from: Address, tx: OutgoingTx, value: bigint): Promise<bigint> {
+  if (tx.maxGas === undefined) {
+    const estimate = await client.publicClient.estimateGas({ account: from, to: tx.to, data: tx.data, value });
+    return estimate + (estimate * GAS_HEADROOM_PERCENT) / 100n;
+  }
+  const estimate = await gasLimitWithin(client.publicClient, client.config.id, from, { to: tx.to, data: tx.data, value }, tx.maxGas);
+  const padded = estimate + (estimate * GAS_HEADROOM_PERCENT) / 100n;
+  return padded < tx.maxGas ? padded : tx.maxGas;
+}
+
+async function minedAttempt(client: ChainClient, stored: SolverTransaction): Promise<TransactionReceipt | null> {
+  const receipts = await Promise.all([...stored.attempts].reverse().map((a) => receiptOrNull(client.publicClient, a.hash)));
+  return receipts.find((r) => r !== null) ?? null;
+}
+
+async function transactionKnown(client: ChainClient, hash: Hex): Promise<boolean> {
+  try {
+    await client.publicClient.getTransaction({ hash });
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionNotFoundError) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * A receipt or transaction that may not exist yet: null (or false) instead of viem's not-found throw;
+ * any other error is thrown. Used by the nonce manager and by the solver's steps.
+ */
+import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hex, type PublicClient, type TransactionReceipt } from "viem";
+
+export async function receiptOrNull(publicClient: PublicClient, hash: Hex): Promise<TransactionReceipt | null> {
+  try {
+    return await publicClient.getTransactionReceipt({ hash });
+  } catch (error) {
+    if (error instanceof TransactionReceiptNotFoundError) return null;
+    throw error;
+  }
+}
+
+/** Whether the node knows the transaction at all (mined or in its mempool). */
+export async function transactionKnown(publicClient: PublicClient, hash: Hex): Promise<boolean> {
+  try {
+    await publicClient.getTransaction({ hash });
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionNotFoundError) return false;
+    throw error;
+  }
+}
