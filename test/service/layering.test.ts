@@ -33,7 +33,8 @@ const RANKS: readonly (readonly string[])[] = [
   ["ts/service/config"],
   // The Logger type and the loggable form of an error, scrubbed of the config's secrets.
   ["ts/service/logging"],
-  ["ts/service/lifecycle"],
+  // The request lifecycle table; the loop every background worker runs (wake-ups, backoff, leased runs).
+  ["ts/service/lifecycle", "ts/service/worker"],
   ["ts/service/store"],
   ["ts/service/chains"],
   // What the solver and the server share: sending transactions (nonces, fees, the gas cap, revert
