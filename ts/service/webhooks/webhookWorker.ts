@@ -16,7 +16,7 @@ import { CONFIG_DEFAULTS, type WebhookSettings } from "../config/configSchema.ts
 import type { Engine } from "../store/engine.ts";
 import type { HostResolver } from "../store/webhookDestination.ts";
 import { claimWebhookEvents, recordWebhookAttempt, type WebhookJob } from "../store/webhookOutbox.ts";
-import { validateWebhookUrl, WebhookError, WebhookErrorCode } from "../store/webhooks.ts";
+import { validateWebhookUrl, WebhookError } from "../store/webhookRules.ts";
 import { WEBHOOK_SECRET_KEY_ENV, WEBHOOK_SECRET_KEY_PREVIOUS_ENV } from "../store/webhookSecrets.ts";
 import { isRetryable } from "../errors/serviceError.ts";
 import { SILENT_LOG, errorFields, type Logger } from "../logging/logger.ts";
@@ -76,7 +76,7 @@ function createWorker(options: WebhookWorkerOptions): InternalWorker {
   // A lease shorter than an attempt could let another worker send the same event while it is still in flight.
   if (!(settings.leaseMs > settings.timeoutMs)) throw new ConfigInvalidError("webhooks.leaseMs", "must be greater than webhooks.timeoutMs");
   for (const [name, key] of [[WEBHOOK_SECRET_KEY_ENV, secretKey], [WEBHOOK_SECRET_KEY_PREVIOUS_ENV, previousSecretKey]] as const) {
-    if (key !== undefined && key.length !== 32) throw new WebhookError(WebhookErrorCode.WEBHOOK_SECRET_KEY_INVALID, `${name} must be 32 bytes`, { field: name });
+    if (key !== undefined && key.length !== 32) throw new WebhookError("WEBHOOK_SECRET_KEY_INVALID", `${name} must be 32 bytes`, { field: name });
   }
   const engine = options.store.engine;
   const log = options.log ?? SILENT_LOG;
