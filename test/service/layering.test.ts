@@ -84,10 +84,7 @@ const KNOWN_VIOLATIONS: ReadonlyArray<{ from: string; to: string }> = [];
  * Import cycles not closed yet, each as its files sorted (as `importCycles` reports them). Remove an
  * entry with its fix: an entry that matches no cycle fails the test.
  */
-const KNOWN_CYCLES: ReadonlyArray<readonly string[]> = [
-  ["ts/service/quote/fixedPriceSource.ts", "ts/service/quote/priceSource.ts", "ts/service/quote/priceSources.ts", "ts/service/quote/quoteRoute.ts", "ts/service/quote/uniswapV2PriceSource.ts"],
-  ["ts/service/quote/permitReads.ts", "ts/service/quote/quoteService.ts"],
-];
+const KNOWN_CYCLES: ReadonlyArray<readonly string[]> = [];
 
 type Violation = { from: string; to: string; line: number; message: string };
 
