@@ -28,7 +28,8 @@ import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
 import { buildOrder, paymentDetails, type PaymentDetails } from "./quoteOrder.ts";
 import type { Route, RouteCurrency } from "./quoteRoute.ts";
 import { quoteSteps, type Step } from "./quoteSteps.ts";
-import { PERMIT_DEPOSIT_GAS, permitSteps, quotedPermit, type PermitKind, type PermitReads } from "./permitSteps.ts";
+import type { PermitKind } from "../model/permitTypedData.ts";
+import { PERMIT_DEPOSIT_GAS, permitSteps, quotedPermit, type PermitReads } from "./permitSteps.ts";
 import { convertCeil, formatUsd, rescale, usdToUnitsCeil, usdValueE8 } from "../prices/usdPrice.ts";
 
 /** A quote request, decoded: addresses canonical (lowercase), amounts bigint. */

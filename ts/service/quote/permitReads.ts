@@ -12,7 +12,8 @@ import { erc20Abi, type Address, type PublicClient } from "viem";
 import { PERMIT2_ADDRESS } from "../../core/permitDeposit.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { errorFields, type Logger } from "../logging/logger.ts";
-import type { PermitKind, PermitReads } from "./permitSteps.ts";
+import type { PermitKind } from "../model/permitTypedData.ts";
+import type { PermitReads } from "./permitSteps.ts";
 import type { Route } from "./quoteRoute.ts";
 
 /** The chain reads a permit needs (the quote service's client has them). */
