@@ -31,12 +31,10 @@ import {AttestationLib, FillAttestation} from "./libraries/AttestationLib.sol";
 /// and this contract; the full-ABI `fill(FillAttestation, bytes)` (and `fillWithCalls`) checks the
 /// attestation's chain and receiver explicitly.
 ///
-/// Gas (optimizer 1,000,000 runs, prague, both allow-lists on, existing recipient; tx receipts,
-/// scripts/bench-gas.ts): `fill_7hVe` native 66,290, ERC-20 75,272 (281 calldata bytes); the full-ABI
-/// `fill` native 68,493, ERC-20 79,751 (548 bytes). Where the native packed fill's gas goes
-/// (scripts/trace-fill.ts): 21,000 + 3,332 calldata + the digest SSTORE 20,000 + 3 cold SLOADs 6,300 +
-/// value CALL to a cold account 9,300 + ecrecover 3,100 + `Filled` (LOG2, four data words) 2,149 +
-/// keccaks 276 = 65,457 fixed, and 833 of code (dispatch ~100, the preimage ~250 with its memory).
+/// Gas: the packed `fill_7hVe` (281 calldata bytes) is what the solver sends; the full-ABI `fill` (548
+/// bytes) costs more. Their measured gas (scripts/bench-gas.ts) and where the packed fill's goes
+/// (scripts/trace-fill.ts: calldata, the digest SSTORE, cold reads, the payment, ecrecover, `Filled`)
+/// are in docs/performance.md ("Gas"), the only place absolute figures are kept.
 /// An ERC-20 fill reads its signer and currency in one slot (`_signerCurrencyAllowed`).
 contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
     using EnumerableSet for EnumerableSet.AddressSet;
@@ -190,7 +188,7 @@ contract AttestedReceiver is IAttestedReceiver, Ownable2Step {
         // path may have run). Native: the value CALL with a bounded gas stipend and no return-data
         // copy. ERC-20: the listed currency, no msg.value, then transferFrom(filler → recipient) with
         // SafeTransferLib's acceptance rule (returns true, or returns nothing from an address with
-        // code; else TransferFromFailed()). Then `log4` of `Filled` and `stop`.
+        // code; else TransferFromFailed()). Then `log2` of `Filled` and `stop`.
         assembly ("memory-safe") {
             let token := shr(96, calldataload(add(_FILL, _DESTINATION_CURRENCY)))
             let amount := shr(128, calldataload(add(_FILL, _DESTINATION_AMOUNT)))

@@ -25,13 +25,11 @@ import {AttestationLib} from "./libraries/AttestationLib.sol";
 /// delta would include the inner one, crediting it twice. `execute` needs no guard: it marks the
 /// request executed before any payout and keeps no balance reads across external calls.
 ///
-/// Gas (scripts/bench-gas.ts, receipts, solc 0.8.30, 1M runs, prague, via-IR): the compact entry points
-/// are what quotes and the solver call. Native deposit `depositNative_irOEa` 23,698 (floor 21,000 + 528
-/// calldata + the 2,012 `Deposited` log = 23,540; the other 158 are the dispatcher and ABI checks,
-/// the two checks and the log's setup); ERC-20 deposit `depositErc20_6R0X4` 47,127; allocator-signed
-/// native withdrawal `execute_kJ9b8` 63,977 (63,822 before claimables were reserved: the reserve is read
-/// in the allocator's slot, warm after the signature check; 63,989 while a claimable is owed). Via-IR's dispatcher is a chain of comparisons in selector
-/// order, which is why the hot entry points carry mined suffixes that make their selectors the lowest.
+/// Gas: the compact entry points (`depositNative_irOEa`, `depositErc20_6R0X4`, `execute_kJ9b8`) are what
+/// quotes and the solver call; their measured gas, budgets and where it goes are in docs/performance.md
+/// ("Gas", measured by scripts/bench-gas.ts), the only place absolute figures are kept. Via-IR's
+/// dispatcher is a chain of comparisons in selector order, which is why the hot entry points carry
+/// mined suffixes that make their selectors the lowest.
 contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransient {
     using SafeERC20 for IERC20;
 
@@ -161,7 +159,7 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
         if (rejected) _revertRejectedNativeDeposit(id);
         if (depositor == address(0)) depositor = msg.sender;
         // `emit Deposited(id, depositor, address(0), msg.value)`, encoded in scratch space instead of
-        // at the free-memory pointer. Measured: 24,010 -> 23,973 gas (via-IR), 24,164 -> 24,120 (legacy).
+        // at the free-memory pointer. Measured: 37 gas cheaper (via-IR), 44 (legacy).
         bytes32 topic0 = Deposited.selector;
         assembly ("memory-safe") {
             mstore(0x00, 0)
@@ -193,7 +191,7 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
     /// @inheritdoc IDepository
     function depositErc20_6R0X4(address token, uint256 amount, bytes32 id) external nonReentrant {
         // `_depositErc20(msg.sender, token, amount, id)` written out: the optimizer does not inline the
-        // shared function, and jumping to it costs this entry 47 gas (47,248 -> 47,201 measured).
+        // shared function, and jumping to it costs this entry 47 gas (measured).
         // Keep the two copies identical but for the depositor (mutation guards cover each).
         bytes32 topic0 = Deposited.selector;
         assembly ("memory-safe") {
@@ -416,7 +414,7 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
     // ---------------------------------------------------------------- internal
 
     /// @dev Solady's guard rather than OpenZeppelin's: 160 gas cheaper per ERC-20 deposit under legacy
-    /// codegen (48,257 -> 48,097), equal under via-IR. Its default falls back to an SSTORE-based guard
+    /// codegen, equal under via-IR. Its default falls back to an SSTORE-based guard
     /// on every chain but mainnet; every chain Ferry targets has EIP-1153 (the build targets prague),
     /// so always use transient storage.
     function _useTransientReentrancyGuardOnlyOnMainnet() internal pure override returns (bool) {
@@ -494,7 +492,7 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
     /// most a payout or a credit may use. Native never falls below what is owed (it leaves only through
     /// payouts and credits bounded by this, and claims that release what they take; it can only be
     /// added to from outside), so its subtraction is unchecked: measured 22 gas cheaper per native
-    /// withdrawal than the saturating form (63,999 -> 63,977, bench:gas). A token's balance can fall below (one that rebases down):
+    /// withdrawal than the saturating form (bench:gas). A token's balance can fall below (one that rebases down):
     /// then nothing is unreserved and only the claims go out.
     function _unreserved(address token) internal view returns (uint256 free) {
         if (token == address(0)) {
@@ -562,8 +560,8 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
     /// a reverting `transferFrom` bubbles its revert data up; one that returns something other than
     /// `true` reverts SafeERC20FailedOperation(token) (returning nothing is accepted: the token has code,
     /// `balanceOf` showed it). Nothing arrived, or the balance went down: ZeroDeposit. The ERC-20 deposit
-    /// as a whole measures 47,127 (`depositErc20_6R0X4`) against 47,995 (`depositErc20(0, token, amount,
-    /// id)`, bench:gas), which includes calldata and dispatch; this block's share alone was not measured.
+    /// as a whole (`depositErc20_6R0X4` against `depositErc20(0, token, amount, id)`) is measured in
+    /// docs/performance.md, calldata and dispatch included; this block's share alone was not measured.
     function _depositErc20(address depositor, address token, uint256 amount, bytes32 id) internal {
         bytes32 topic0 = Deposited.selector;
         assembly ("memory-safe") {
@@ -627,7 +625,7 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
     /// @dev `IERC20(token).balanceOf(address(this))` without the ABI encoder round trip. Reverts
     /// `SafeERC20FailedOperation(token)` when the call fails or returns less than one word (e.g. no
     /// code at `token`), so a broken token can never read as a zero balance. Measured on the ERC-20
-    /// deposit (two reads): 47,649 -> 47,325 gas (via-IR), 48,356 -> 48,095 (legacy).
+    /// deposit (two reads): 324 gas cheaper (via-IR), 261 (legacy).
     function _balanceOfSelf(address token) internal view returns (uint256 amount) {
         bool ok;
         assembly ("memory-safe") {

@@ -5,8 +5,8 @@
  */
 import { expect } from "chai";
 import { encodeAbiParameters } from "viem";
-import { getOrderId, hashOrder, type Order } from "../../ts/core/orderId.ts";
-import { orderFromJson, orderToJson } from "../../ts/core/orderJson.ts";
+import { getOrderId, hashOrder } from "../../ts/core/orderId.ts";
+import { orderFromJson, orderToJson, type Order } from "../../ts/core/orderJson.ts";
 import { loadOrderIdVectors } from "../vectors/vectorFiles.ts";
 
 const vectors = loadOrderIdVectors();

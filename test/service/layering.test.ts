@@ -7,6 +7,9 @@
  *
  * KNOWN_VIOLATIONS lists the wrong-way imports not fixed yet; it can only shrink: an entry that no
  * longer matches an import fails the test too, so a fix has to remove it.
+ *
+ * No import cycles either: files that import each other, directly or around a longer circle, type-only
+ * imports included, fail naming the files of the circle (KNOWN_CYCLES only shrinks, like KNOWN_VIOLATIONS).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -30,7 +33,8 @@ const RANKS: readonly (readonly string[])[] = [
   ["ts/service/config"],
   // The Logger type and the loggable form of an error, scrubbed of the config's secrets.
   ["ts/service/logging"],
-  ["ts/service/lifecycle"],
+  // The request lifecycle table; the loop every background worker runs (wake-ups, backoff, leased runs).
+  ["ts/service/lifecycle", "ts/service/worker"],
   ["ts/service/store"],
   ["ts/service/chains"],
   // What the solver and the server share: sending transactions (nonces, fees, the gas cap, revert
@@ -75,6 +79,12 @@ const OFF_LIMITS = ["test", "scripts"];
  * import fails the test.
  */
 const KNOWN_VIOLATIONS: ReadonlyArray<{ from: string; to: string }> = [];
+
+/**
+ * Import cycles not closed yet, each as its files sorted (as `importCycles` reports them). Remove an
+ * entry with its fix: an entry that matches no cycle fails the test.
+ */
+const KNOWN_CYCLES: ReadonlyArray<readonly string[]> = [];
 
 type Violation = { from: string; to: string; line: number; message: string };
 
@@ -147,6 +157,64 @@ function layeringViolations(files: readonly string[], read: (file: string) => st
   return { violations, unplaced };
 }
 
+/** The ts/ files `file` imports (relative specifiers resolved to repo paths), every import form counted. */
+function importedFiles(file: string, read: (file: string) => string): string[] {
+  return importsOf(read(file))
+    .imports.filter(({ specifier }) => specifier.startsWith("."))
+    .map(({ specifier }) => relative(ROOT, resolve(ROOT, dirname(file), specifier)).split("\\").join("/"))
+    .filter((target) => target.startsWith("ts/"));
+}
+
+/**
+ * The import cycles among `files`: each strongly connected component of the import graph with more than
+ * one file (or a file importing itself), as its files sorted; components sorted by their first file.
+ * Tarjan's algorithm, iterative so a deep import chain cannot overflow the stack.
+ */
+function importCycles(files: readonly string[], read: (file: string) => string): string[][] {
+  const graph = new Map(files.map((file) => [file, importedFiles(file, read)] as const));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  let next = 0;
+  for (const root of files) {
+    if (index.has(root)) continue;
+    const frames: Array<{ file: string; edges: string[]; at: number }> = [];
+    const enter = (file: string) => {
+      index.set(file, next);
+      low.set(file, next);
+      next += 1;
+      stack.push(file);
+      onStack.add(file);
+      frames.push({ file, edges: (graph.get(file) ?? []).filter((to) => graph.has(to)), at: 0 });
+    };
+    enter(root);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1]!;
+      if (frame.at < frame.edges.length) {
+        const to = frame.edges[frame.at++]!;
+        if (!index.has(to)) enter(to);
+        else if (onStack.has(to)) low.set(frame.file, Math.min(low.get(frame.file)!, index.get(to)!));
+        continue;
+      }
+      frames.pop();
+      const parent = frames[frames.length - 1];
+      if (parent) low.set(parent.file, Math.min(low.get(parent.file)!, low.get(frame.file)!));
+      if (low.get(frame.file) !== index.get(frame.file)) continue;
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== frame.file);
+      if (component.length > 1 || frame.edges.includes(frame.file)) cycles.push(component.sort());
+    }
+  }
+  return cycles.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
 const sameEdge = (a: { from: string; to: string }, b: { from: string; to: string }) => a.from === b.from && a.to === b.to;
 
 describe("layering of ts/", function () {
@@ -187,6 +255,29 @@ describe("layering of ts/", function () {
     }));
     expect(rows.map((row) => row.rank)).to.deep.equal(RANKS.map((_, rank) => rank));
     expect(rows.map((row) => row.layers)).to.deep.equal(RANKS);
+  });
+
+  it("layering_importCycles_none", function () {
+    const cycles = importCycles(files, read);
+    const key = (cycle: readonly string[]) => cycle.join(" ↔ ");
+    const known = new Set(KNOWN_CYCLES.map(key));
+    expect(cycles.map(key).filter((cycle) => !known.has(cycle)), "files that import each other (move the shared type to its owner)").to.deep.equal([]);
+    const found = new Set(cycles.map(key));
+    expect([...known].filter((cycle) => !found.has(cycle)), "KNOWN_CYCLES entries that no longer happen: remove them from the list").to.deep.equal([]);
+  });
+
+  it("layering_anImportCycle_isReportedWithItsFiles_typeOnlyIncluded", function () {
+    const planted: Record<string, string> = {
+      "ts/core/a.ts": 'import { b } from "./b.ts";',
+      "ts/core/b.ts": 'import type { C } from "./c.ts";',
+      "ts/core/c.ts": 'export type { A } from "./a.ts";\nimport { x } from "./x.ts";',
+      "ts/core/x.ts": 'import "./self.ts";',
+      "ts/core/self.ts": 'const me = await import("./self.ts");',
+    };
+    expect(importCycles(Object.keys(planted), (file) => planted[file]!)).to.deep.equal([
+      ["ts/core/a.ts", "ts/core/b.ts", "ts/core/c.ts"],
+      ["ts/core/self.ts"],
+    ]);
   });
 
   it("layering_aWrongWayImport_isReportedWithFileImportAndBothLayers", function () {

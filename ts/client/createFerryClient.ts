@@ -3,22 +3,10 @@
  * It talks only to `baseUrl` (through the given or the global `fetch`); a non-2xx answer throws
  * `FerryApiError` with the status, the service's `errorCode` and `message`, and `retryAfter` on 429.
  */
-import type {
-  AttestationRecord,
-  ChainRecord,
-  ExecutePermitResult,
-  HealthRecord,
-  IndexTransactionResult,
-  Quote,
-  QuoteRequest,
-  ReadinessRecord,
-  RequestFilters,
-  RequestRecord,
-  RequestsPage,
-  StatusRecord,
-} from "./apiTypes.ts";
+import type { ReadinessRecord, RequestFilters, RequestsPage } from "./apiTypes.ts";
 import { FerryApiError } from "./clientErrors.ts";
 import { executeQuote, type ExecuteQuoteOptions, type ExecuteQuoteResult } from "./executeQuote.ts";
+import type { FerryApi } from "./ferryApi.ts";
 import { requestsQueryString, statusPathOf } from "./requestPaths.ts";
 
 export type FerryClientOptions = {
@@ -32,31 +20,8 @@ export type FerryClientOptions = {
   requestTimeoutMs?: number;
 };
 
-export type FerryClient = {
-  readonly baseUrl: string;
-  getChains(): Promise<{ chains: ChainRecord[] }>;
-  getQuote(body: QuoteRequest): Promise<Quote>;
-  getStatus(requestId: string): Promise<StatusRecord>;
-  /** Follows a quote item's `check.endpoint` (`/intents/status?requestId=…` or `/intents/status/v3?requestId=…`). */
-  getStatusAt(checkEndpoint: string): Promise<StatusRecord>;
-  /** One page of GET /requests/v2; pass `continuation` back for the next one. */
-  getRequests(filters?: RequestFilters): Promise<RequestsPage>;
-  /** Every page from `filters.continuation` (or the first) to the last, following `continuation`. */
-  requestPages(filters?: RequestFilters): AsyncIterable<RequestsPage>;
-  /** Every request record across pages. */
-  allRequests(filters?: RequestFilters): AsyncIterable<RequestRecord>;
-  /** GET /requests/{requestId}/signature; `gate`: an AttestationGate to bind the attestations to (`gateAttestation`). */
-  getRequestSignature(requestId: string, options?: { gate?: string }): Promise<AttestationRecord>;
-  indexTransaction(args: { chainId: number; txHash: string }): Promise<IndexTransactionResult>;
-  /**
-   * POST /execute/permits?signature=… with a permit quote's `authorize` item's `post.body`: the service
-   * checks the signature against the stored quote and submits the deposit (`txHash`).
-   */
-  executePermit(args: { signature: string; body: Record<string, unknown> }): Promise<ExecutePermitResult>;
-  health(): Promise<HealthRecord>;
-  /** GET /ready: `{ready: false, checks}` on 503 NOT_READY instead of throwing. */
-  ready(): Promise<ReadinessRecord>;
-  /** `executeQuote` (./executeQuote.ts) with this client. */
+/** The endpoints (./ferryApi.ts) and `executeQuote` (./executeQuote.ts) with this client. */
+export type FerryClient = FerryApi & {
   executeQuote(options: Omit<ExecuteQuoteOptions, "client">): Promise<ExecuteQuoteResult>;
 };
 

@@ -21,7 +21,7 @@
 import { publicActions, type Account, type Chain, type Hash, type PublicClient, type Transport, type WalletClient } from "viem";
 import type { ChainRecord, Quote, StatusRecord, Step, StepItem } from "./apiTypes.ts";
 import { ExecuteQuoteError, ExecuteQuoteErrorCode } from "./clientErrors.ts";
-import type { FerryClient } from "./createFerryClient.ts";
+import type { FerryApi } from "./ferryApi.ts";
 import { verifyPermitSignature, type VerifiedPermitSignature } from "./permitSignature.ts";
 import { assertSendable, planQuoteExecution, verifyDepositStep, type PlannedAction, type PlannedTransaction } from "./quoteExecutionPlan.ts";
 import { waitForRequest } from "./waitForRequest.ts";
@@ -51,7 +51,7 @@ export type ExecuteProgress = {
 };
 
 export type ExecuteQuoteOptions = {
-  client: FerryClient;
+  client: FerryApi;
   quote: Quote;
   walletClient: WalletClient<Transport, Chain | undefined, Account>;
   /** Reads receipts on its chain. Default: the wallet's own transport. */

@@ -6,6 +6,7 @@ export * from "./apiTypes.ts";
 export * from "./clientErrors.ts";
 export * from "./createFerryClient.ts";
 export * from "./executeQuote.ts";
+export * from "./ferryApi.ts";
 export * from "./quoteExecutionPlan.ts";
 export * from "./requestPaths.ts";
 export * from "./waitForRequest.ts";

@@ -7,11 +7,11 @@
  */
 import type { StatusRecord } from "./apiTypes.ts";
 import { ExecuteQuoteError, ExecuteQuoteErrorCode, FerryApiError, RequestFailedError } from "./clientErrors.ts";
-import type { FerryClient } from "./createFerryClient.ts";
+import type { FerryApi } from "./ferryApi.ts";
 import { statusOutcome } from "./quoteExecutionPlan.ts";
 
 export type WaitForRequestOptions = {
-  client: Pick<FerryClient, "getStatus">;
+  client: Pick<FerryApi, "getStatus">;
   requestId: string;
   /** Default 1 s (the spec's recommended polling). */
   pollIntervalMs?: number;

@@ -3,8 +3,8 @@
  * domain and no "\x19\x01" prefix, over the types in docs/architecture.md "Protocol order id". The deposit's
  * bytes32 id onchain is this value.
  */
-import { hashStruct, keccak256, toHex, type Address, type Hex } from "viem";
-import { orderFromJson } from "./orderJson.ts";
+import { hashStruct, keccak256, toHex, type Hex } from "viem";
+import { orderFromJson, type Order, type OrderIdOptions } from "./orderJson.ts";
 
 /** EIP-712 types of the order. Field order is part of the hash. */
 export const ORDER_TYPES = {
@@ -69,39 +69,6 @@ export const ORDER_TYPE =
 
 /** keccak256(ORDER_TYPE). */
 export const ORDER_TYPEHASH: Hex = keccak256(toHex(ORDER_TYPE));
-
-/**
- * The order, typed: what is hashed, what the quote builds and what `orderFromJson` parses the wire
- * form into. Chain ids are protocol chain names; amounts are bigints; addresses are their raw bytes
- * as lowercase hex (`bytes` fields, since a chain may not be EVM); `calls` are encoded calls.
- * `orderToJson` (./orderJson.ts) writes it as `protocol.v2.orderData`.
- */
-export type Order = {
-  version: string;
-  solverChainId: string;
-  solver: Address;
-  salt: bigint;
-  inputs: {
-    payment: { chainId: string; currency: Hex; amount: bigint; weight: bigint };
-    refunds: { chainId: string; recipient: Hex; currency: Hex; minimumAmount: bigint; deadline: number; extraData: Hex }[];
-  }[];
-  output: {
-    chainId: string;
-    payments: { recipient: Hex; currency: Hex; minimumAmount: bigint; expectedAmount: bigint }[];
-    deadline: number;
-    calls: Hex[];
-    extraData: Hex;
-  };
-  fees: { recipientChainId: string; recipient: Hex; currencyChainId: string; currency: Hex; amount: bigint }[];
-};
-
-/** A virtual machine family; only `evm` addresses and calls can be encoded by the core today. */
-export type VmType = string;
-
-export type OrderIdOptions = {
-  /** Maps a protocol chain name to its VM (the chain's `vmType` in /chains). Default: every chain is `evm`. */
-  vmTypeOf?: (chainName: string) => VmType;
-};
 
 /**
  * The orderId of a quote's `protocol.v2.orderData` (the JSON form, as integrators pass it; loose

@@ -1,6 +1,6 @@
 /**
- * The order's wire form, `quote.protocol.v2.orderData`: the JSON a quote carries and integrators hash
- * with `getOrderId`. `orderToJson` writes a typed `Order` (./orderId.ts) in exactly the form Ferry's
+ * The typed `Order` and its wire form, `quote.protocol.v2.orderData`: the JSON a quote carries and integrators hash
+ * with `getOrderId`. `orderToJson` writes the typed `Order` (below) in exactly the form Ferry's
  * quotes have always carried (field order included); `orderFromJson` reads it back, and also the looser
  * notations other producers use.
  *
@@ -11,7 +11,39 @@
 import { encodeAbiParameters, toHex, type Address, type Hex } from "viem";
 import { InvalidInputError, UnsupportedVmError } from "./errors.ts";
 import { parseAddress, parseArray, parseHexBytes, parseObject, parseString, parseUint } from "./inputParsers.ts";
-import type { Order, OrderIdOptions } from "./orderId.ts";
+
+/**
+ * The order, typed: what is hashed, what the quote builds and what `orderFromJson` parses the wire
+ * form into. Chain ids are protocol chain names; amounts are bigints; addresses are their raw bytes
+ * as lowercase hex (`bytes` fields, since a chain may not be EVM); `calls` are encoded calls.
+ * `hashOrder` (./orderId.ts) hashes it, `orderToJson` writes it as `protocol.v2.orderData`.
+ */
+export type Order = {
+  version: string;
+  solverChainId: string;
+  solver: Address;
+  salt: bigint;
+  inputs: {
+    payment: { chainId: string; currency: Hex; amount: bigint; weight: bigint };
+    refunds: { chainId: string; recipient: Hex; currency: Hex; minimumAmount: bigint; deadline: number; extraData: Hex }[];
+  }[];
+  output: {
+    chainId: string;
+    payments: { recipient: Hex; currency: Hex; minimumAmount: bigint; expectedAmount: bigint }[];
+    deadline: number;
+    calls: Hex[];
+    extraData: Hex;
+  };
+  fees: { recipientChainId: string; recipient: Hex; currencyChainId: string; currency: Hex; amount: bigint }[];
+};
+
+/** A virtual machine family; only `evm` addresses and calls can be encoded by the core today. */
+export type VmType = string;
+
+export type OrderIdOptions = {
+  /** Maps a protocol chain name to its VM (the chain's `vmType` in /chains). Default: every chain is `evm`. */
+  vmTypeOf?: (chainName: string) => VmType;
+};
 
 /** `protocol.v2.orderData` as `orderToJson` writes it (and as the client receives it). */
 export type OrderJson = {

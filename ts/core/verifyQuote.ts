@@ -8,8 +8,8 @@ import { zeroAddress, type Address, type Hex } from "viem";
 import { decodeDeposit } from "./depositCalldata.ts";
 import { DepositMismatchError, FerryError, InvalidInputError, OrderIdMismatchError } from "./errors.ts";
 import { parseAddress, parseArray, parseBytes32, parseHexBytes, parseObject, parseString, parseUint } from "./inputParsers.ts";
-import { hashOrder, type OrderIdOptions } from "./orderId.ts";
-import { orderFromJson } from "./orderJson.ts";
+import { hashOrder } from "./orderId.ts";
+import { orderFromJson, type OrderIdOptions } from "./orderJson.ts";
 
 export type VerifyQuoteOptions = OrderIdOptions & {
   /** Who the deposit must credit. Default: `details.sender`, else the transaction's `from`. */

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { getAddress, isAddress, type Address, type Hex } from "viem";
 import { DeploymentRecordInvalidError } from "./deployErrors.ts";
 import type { FerryContractName } from "./ferryArtifacts.ts";
-import type { FerryAddresses } from "./ferryDeployment.ts";
+import type { FerryAddresses } from "./ferryPlan.ts";
 
 export const DEPLOYMENT_RECORD_FORMAT = "ferry-deployment-1";
 

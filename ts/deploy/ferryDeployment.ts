@@ -30,7 +30,7 @@ import { assertEvmSupport, probeEvmSupport } from "./evmSupport.ts";
 import { DETERMINISTIC_DEPLOYER, ensureDeterministicDeployer } from "./deterministicDeployer.ts";
 import { DEPLOYMENT_RECORD_FORMAT, mergeDeploymentRecords, sameAddresses, type CompilerRecord, type DeploymentRecord } from "./deploymentRecord.ts";
 import { FERRY_ABIS, FERRY_ARTIFACTS, FERRY_CONTRACTS, type FerryContractName } from "./ferryArtifacts.ts";
-import { DEFAULT_FERRY_SALT, planFerryContracts, type FerryPlan } from "./ferryPlan.ts";
+import { DEFAULT_FERRY_SALT, planFerryContracts, type FerryAddresses, type FerryPlan } from "./ferryPlan.ts";
 import { compareFerryState, type CheckRow, type ExpectedFerryState, type ObservedFerryState } from "./ferryStateCheck.ts";
 import { runtimeCodeFingerprint } from "./runtimeCode.ts";
 
@@ -46,8 +46,6 @@ export type FerryDeployOptions = {
   /** CREATE2 salt (32 bytes). Default: DEFAULT_FERRY_SALT. */
   salt?: Hex;
 };
-
-export type FerryAddresses = { depository: Address; attestedReceiver: Address; multicaller: Address };
 
 /** The contracts an owner holds, with the call the new owner must make to accept them. */
 export type PendingOwnership = { newOwner: Address; contracts: Array<{ contract: "Depository" | "AttestedReceiver"; address: Address }> };

@@ -14,7 +14,9 @@
 import { encodeDeployData, keccak256, stringToBytes, type Address, type Hex } from "viem";
 import { deterministicAddress, deterministicDeployCalldata } from "./create2.ts";
 import { FERRY_ABIS, FERRY_ARTIFACTS, FERRY_CONTRACTS, type FerryContractName } from "./ferryArtifacts.ts";
-import type { FerryAddresses } from "./ferryDeployment.ts";
+
+/** Where the three contracts are (or will be) on a chain: the plan computes them. */
+export type FerryAddresses = { depository: Address; attestedReceiver: Address; multicaller: Address };
 
 /** The salt when none is given: keccak256("ferry/v1"). */
 export const DEFAULT_FERRY_SALT: Hex = keccak256(stringToBytes("ferry/v1"));

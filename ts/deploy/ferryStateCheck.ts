@@ -5,7 +5,7 @@
 import { isAddressEqual, zeroAddress, type Address, type Hex } from "viem";
 import { FERRY_ARTIFACTS, type FerryContractName } from "./ferryArtifacts.ts";
 import { runtimeCodeFingerprint } from "./runtimeCode.ts";
-import type { FerryAddresses } from "./ferryDeployment.ts";
+import type { FerryAddresses } from "./ferryPlan.ts";
 
 /** The EIP-712 name and version the Depository is built with. */
 export const DEPOSITORY_EIP712 = { name: "FerryDepository", version: "1" } as const;

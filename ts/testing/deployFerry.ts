@@ -24,7 +24,8 @@ import { fillDigest, gateDigest, normalizeFillAttestation, type FillAttestation 
 import { encodeFill } from "../core/fillCalldata.ts";
 import { signAttestationDigest } from "../core/signAttestation.ts";
 import { signPayoutRequest } from "../core/payoutRequest.ts";
-import { deployFerryContracts, predictFerryAddresses, type FerryAddresses } from "../deploy/ferryDeployment.ts";
+import { deployFerryContracts, predictFerryAddresses } from "../deploy/ferryDeployment.ts";
+import type { FerryAddresses } from "../deploy/ferryPlan.ts";
 import { DEFAULT_FERRY_SALT } from "../deploy/ferryPlan.ts";
 
 export type DeployFerryOptions = {

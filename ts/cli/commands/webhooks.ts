@@ -9,7 +9,8 @@
 import { parseBytes32 } from "../../core/inputParsers.ts";
 import type { DeliveryLog } from "../../service/admin/webhookAdmin.ts";
 import { REDACTED } from "../../service/config/secret.ts";
-import { WebhookError, WebhookErrorCode, type WebhookConfig, type WebhookDelivery } from "../../service/store/webhooks.ts";
+import type { WebhookConfig, WebhookDelivery } from "../../service/store/webhooks.ts";
+import { WebhookError } from "../../service/store/webhookRules.ts";
 import {
   configuredWebhookSecretKeys,
   rotateWebhookSecrets,
@@ -104,10 +105,10 @@ export function parseHeaders(flags: readonly string[]): Record<string, string> {
     const colon = flag.indexOf(":");
     const name = colon < 0 ? "" : flag.slice(0, colon).trim();
     if (name === "") {
-      throw new WebhookError(WebhookErrorCode.INVALID_WEBHOOK_HEADER, `--header #${i + 1} must look like "Name: value"`, { field: "headers" });
+      throw new WebhookError("INVALID_WEBHOOK_HEADER", `--header #${i + 1} must look like "Name: value"`, { field: "headers" });
     }
     if (seen.has(name.toLowerCase())) {
-      throw new WebhookError(WebhookErrorCode.INVALID_WEBHOOK_HEADER, `header ${JSON.stringify(name.slice(0, 64))} is given twice`, { field: `headers.${name}` });
+      throw new WebhookError("INVALID_WEBHOOK_HEADER", `header ${JSON.stringify(name.slice(0, 64))} is given twice`, { field: `headers.${name}` });
     }
     seen.add(name.toLowerCase());
     // Optional whitespace around the value is not part of it (RFC 9110 field values).
@@ -220,7 +221,7 @@ async function rotateSecretKey(args: readonly string[], io: CliIo, globals: Glob
     async (store, loaded) => {
       const keys = configuredWebhookSecretKeys(loaded.webhooks);
       if (!keys) {
-        throw new WebhookError(WebhookErrorCode.WEBHOOK_SECRET_KEY_MISSING, `${WEBHOOK_SECRET_KEY_ENV} is not set: set it to the new key and ${WEBHOOK_SECRET_KEY_PREVIOUS_ENV} to the old one`, {
+        throw new WebhookError("WEBHOOK_SECRET_KEY_MISSING", `${WEBHOOK_SECRET_KEY_ENV} is not set: set it to the new key and ${WEBHOOK_SECRET_KEY_PREVIOUS_ENV} to the old one`, {
           field: WEBHOOK_SECRET_KEY_ENV,
         });
       }

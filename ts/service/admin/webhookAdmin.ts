@@ -9,7 +9,8 @@ import { REDACTED } from "../config/secret.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import type { Queryable } from "../store/engine.ts";
 import { RequestNotFoundError } from "../store/errors.ts";
-import { WebhookError, WebhookErrorCode, webhookStore, type WebhookAttempt, type WebhookConfig, type WebhookDelivery } from "../store/webhooks.ts";
+import { WebhookError } from "../store/webhookRules.ts";
+import { webhookStore, type WebhookAttempt, type WebhookConfig, type WebhookDelivery } from "../store/webhooks.ts";
 
 /** A delivery with every attempt of it, oldest first. */
 export type DeliveryLog = WebhookDelivery & { attemptLog: WebhookAttempt[] };
@@ -68,7 +69,7 @@ export function webhookAdmin(store: { engine: Queryable }, settings: WebhookAdmi
     async deliveryLog(target) {
       if ("eventId" in target) {
         const deliveries = await webhooks.listDeliveries({ eventId: target.eventId });
-        if (deliveries.length === 0) throw new WebhookError(WebhookErrorCode.UNKNOWN_EVENT, `unknown event: ${target.eventId}`, { field: "eventId" });
+        if (deliveries.length === 0) throw new WebhookError("UNKNOWN_EVENT", `unknown event: ${target.eventId}`, { field: "eventId" });
         return withAttempts(deliveries);
       }
       const requestId = target.requestId.toLowerCase();

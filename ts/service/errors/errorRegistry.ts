@@ -74,14 +74,24 @@ export const ERROR_REGISTRY = {
   // Quotes.
   /** `user`, `recipient`, `refundTo` or an app-fee recipient is the zero address: whatever is sent there is burned. */
   ZERO_ADDRESS_NOT_ALLOWED: caller(400),
+  /** A chain that is not configured, disabled, or (origin) closed for deposits. */
   UNSUPPORTED_CHAIN: caller(400),
+  /** A currency that is not configured on its chain. */
   UNSUPPORTED_CURRENCY: caller(400),
+  /** Both currencies are known but Ferry does not route between them (a swap, destination calls, deposit addresses). */
   UNSUPPORTED_ROUTE: caller(400),
+  /** Nothing (or less than one unit of the output) is left after fees. */
   AMOUNT_TOO_LOW: caller(400),
+  /** App fees that, with the service fee, take the whole amount (≥ 10000 bps). */
   INVALID_APP_FEES: caller(400),
+  /** A conversion needs a USD price the operator has not configured, or a swap's price source cannot be read. */
   PRICE_UNAVAILABLE: caller(400),
+  /** The swap's market (a pool) cannot give the output asked for, or the input is more than one quote may take from it. */
   INSUFFICIENT_LIQUIDITY: caller(400),
-  /** A swap's market is outside the price band around its reference (a pushed pool), or the output outvalues the input. */
+  /**
+   * A swap's market is outside the price band around its reference (TWAP, oracle; `quotes.priceBandBps`),
+   * e.g. a pool pushed by a trade, or the output outvalues the input at the reference. Retry once the market is back.
+   */
   PRICE_OUT_OF_BAND: caller(400),
   /** `topupGasAmount` is worth more than `quotes.topupGasMaxUsd`. */
   TOPUP_GAS_TOO_HIGH: caller(400),

@@ -12,6 +12,7 @@ import { pad, type Address, type Hex } from "viem";
 import { callsFillDigest, fillDigest, type FillAttestation, type RequestAttestation } from "../../core/attestationDigest.ts";
 import { hasCalls } from "./intentCalls.ts";
 import type { QuotedIntent } from "./quotedIntent.ts";
+import { canonicalHex } from "./values.ts";
 
 /** The fields an attestation is made of: a quoted intent's. */
 export type AttestedTerms = Pick<
@@ -65,4 +66,16 @@ export function isCallsAttestation(terms: Pick<AttestedTerms, "calls">): boolean
 /** The digest the attester signs for `terms`' v2 attestation `att` (and the receiver stores once filled). */
 export function signedDigestOf(terms: Pick<AttestedTerms, "calls">, att: FillAttestation): Hex {
   return hasCalls(terms) ? callsFillDigest(att) : fillDigest(att);
+}
+
+/** The service's fill of a quoted intent on one receiver: its v2 attestation and the digest the attester signs. */
+export type PreparedFill = { attestation: FillAttestation; digest: Hex };
+
+/**
+ * Built and hashed once per fill: the solver signs `digest`, sends `attestation` and records `digest`
+ * (the receiver stores it once filled). `receiver` is the destination AttestedReceiver, canonical.
+ */
+export function preparedFillOf(terms: AttestedTerms, receiver: Address): PreparedFill {
+  const attestation = fillAttestationOf(terms, receiver);
+  return { attestation, digest: canonicalHex(signedDigestOf(terms, attestation)) };
 }

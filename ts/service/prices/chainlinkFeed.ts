@@ -9,7 +9,7 @@
  * Any other round is PRICE_UNAVAILABLE naming the check, and the quote is refused.
  */
 import { parseAbi, type Address } from "viem";
-import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
+import { QuoteError } from "../errors/quoteErrors.ts";
 
 export const AGGREGATOR_V3_ABI = parseAbi([
   "function decimals() view returns (uint8)",
@@ -28,7 +28,7 @@ export type FeedReader = {
 
 /** The four checks, pure: the round as read and the chain's time (unix seconds). */
 export function checkRound(feed: Address, round: FeedRound, now: bigint, maxStalenessSeconds: number): bigint {
-  const refuse = (why: string) => new QuoteError(QuoteErrorCode.PRICE_UNAVAILABLE, `the price feed ${feed} ${why}`);
+  const refuse = (why: string) => new QuoteError("PRICE_UNAVAILABLE", `the price feed ${feed} ${why}`);
   if (round.answer <= 0n) throw refuse(`answered ${round.answer}: not a price`);
   if (round.updatedAt === 0n || round.startedAt === 0n) throw refuse(`round ${round.roundId} is incomplete`);
   if (round.answeredInRound < round.roundId) throw refuse(`round ${round.roundId} carries the answer of round ${round.answeredInRound}`);

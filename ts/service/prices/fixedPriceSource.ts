@@ -6,7 +6,7 @@
  */
 import { ceilDiv } from "./usdPrice.ts";
 import type { PriceCurve, PricedCurrency, PriceSource, SwapSide } from "./priceSource.ts";
-import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
+import { QuoteError } from "../errors/quoteErrors.ts";
 
 export type FixedPriceConfig = { chainId: number; base: string; quote: string; price: string };
 
@@ -15,10 +15,10 @@ const DECIMAL = /^(0|[1-9][0-9]{0,29})(?:\.([0-9]{1,18}))?$/;
 /** "3000.5" → {numerator: 30005, denominator: 10}. */
 export function parsePrice(price: string): { numerator: bigint; denominator: bigint } {
   const match = DECIMAL.exec(price);
-  if (!match) throw new QuoteError(QuoteErrorCode.PRICE_UNAVAILABLE, `not a price: ${price.slice(0, 40)}`);
+  if (!match) throw new QuoteError("PRICE_UNAVAILABLE", `not a price: ${price.slice(0, 40)}`);
   const fraction = match[2] ?? "";
   const numerator = BigInt(match[1]! + fraction);
-  if (numerator === 0n) throw new QuoteError(QuoteErrorCode.PRICE_UNAVAILABLE, "a fixed price of 0");
+  if (numerator === 0n) throw new QuoteError("PRICE_UNAVAILABLE", "a fixed price of 0");
   return { numerator, denominator: 10n ** BigInt(fraction.length) };
 }
 

@@ -13,21 +13,21 @@
  *   (decimals, a broken feed) cannot make a quote pay out more than it takes in.
  */
 import type { PriceCurve, PriceReading, SwapPrice } from "./priceSource.ts";
-import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
+import { QuoteError } from "../errors/quoteErrors.ts";
 
 const BPS = 10_000n;
 
 export function guardedCurve(reading: PriceReading, bandBps: bigint): PriceCurve {
   if (reading.deviationBps > bandBps) {
     throw new QuoteError(
-      QuoteErrorCode.PRICE_OUT_OF_BAND,
+      "PRICE_OUT_OF_BAND",
       `the market's price is ${formatBps(reading.deviationBps)} away from its reference (${reading.referenceLabel}); at most ${formatBps(bandBps)} is quoted: retry once it is back`,
     );
   }
   const { spot, reference, maxInput } = reading;
   const capped = (price: SwapPrice): SwapPrice => {
     if (maxInput !== undefined && price.amountIn > maxInput) {
-      throw new QuoteError(QuoteErrorCode.INSUFFICIENT_LIQUIDITY, `the input ${price.amountIn} is more than one quote may take from this market (${maxInput})`);
+      throw new QuoteError("INSUFFICIENT_LIQUIDITY", `the input ${price.amountIn} is more than one quote may take from this market (${maxInput})`);
     }
     return price;
   };
@@ -51,7 +51,7 @@ export function checkOutputValue(reference: PriceCurve, netInput: bigint, output
   const worth = reference.price("EXACT_INPUT", netInput).amountOutAtSpot;
   if (output * BPS > worth * (BPS + bandBps)) {
     throw new QuoteError(
-      QuoteErrorCode.PRICE_OUT_OF_BAND,
+      "PRICE_OUT_OF_BAND",
       `the output ${output} is worth more than the net input at the reference price (${worth}) plus ${formatBps(bandBps)}`,
     );
   }

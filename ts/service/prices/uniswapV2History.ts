@@ -11,7 +11,7 @@
  * it, has no reference: PRICE_UNAVAILABLE, and the quote is refused.
  */
 import { BaseError, ContractFunctionZeroDataError, parseAbi, type Address } from "viem";
-import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
+import { QuoteError } from "../errors/quoteErrors.ts";
 import { averagePrices, observationAt, type AveragePrices, type Observation, type PairState } from "./uniswapV2Twap.ts";
 
 export const UNISWAP_V2_ORACLE_ABI = parseAbi([
@@ -58,7 +58,7 @@ export function createPairHistory(pair: Address, windowSeconds: number): PairHis
   }
 
   const noHistory = (why: string) =>
-    new QuoteError(QuoteErrorCode.PRICE_UNAVAILABLE, `the pool ${pair} has no ${windowSeconds} s price history to check its price against (${why}); retry later`);
+    new QuoteError("PRICE_UNAVAILABLE", `the pool ${pair} has no ${windowSeconds} s price history to check its price against (${why}); retry later`);
 
   async function findAnchor(reader: HistoryReader, head: bigint, target: bigint): Promise<Observation & { blockNumber: bigint }> {
     const timestampOf = async (blockNumber: bigint) => (await reader.getBlock({ blockNumber })).timestamp;

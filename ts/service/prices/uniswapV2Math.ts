@@ -6,14 +6,14 @@
  * - in  = floor(rIn·out·10000 / ((rOut − out)·(10000 − fee))) + 1
  * - at spot (mid price, no fee, no impact): in·rOut / rIn
  */
-import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
+import { QuoteError } from "../errors/quoteErrors.ts";
 
 export type Reserves = { reserveIn: bigint; reserveOut: bigint };
 
 const BPS = 10_000n;
 
 function requireLiquidity({ reserveIn, reserveOut }: Reserves): void {
-  if (reserveIn <= 0n || reserveOut <= 0n) throw new QuoteError(QuoteErrorCode.INSUFFICIENT_LIQUIDITY, "the pool has no liquidity");
+  if (reserveIn <= 0n || reserveOut <= 0n) throw new QuoteError("INSUFFICIENT_LIQUIDITY", "the pool has no liquidity");
 }
 
 export function v2AmountOut(amountIn: bigint, reserves: Reserves, feeBps: bigint): bigint {
@@ -25,7 +25,7 @@ export function v2AmountOut(amountIn: bigint, reserves: Reserves, feeBps: bigint
 export function v2AmountIn(amountOut: bigint, reserves: Reserves, feeBps: bigint): bigint {
   requireLiquidity(reserves);
   if (amountOut >= reserves.reserveOut) {
-    throw new QuoteError(QuoteErrorCode.INSUFFICIENT_LIQUIDITY, `the pool holds ${reserves.reserveOut} of the output: it cannot give ${amountOut}`);
+    throw new QuoteError("INSUFFICIENT_LIQUIDITY", `the pool holds ${reserves.reserveOut} of the output: it cannot give ${amountOut}`);
   }
   return (reserves.reserveIn * amountOut * BPS) / ((reserves.reserveOut - amountOut) * (BPS - feeBps)) + 1n;
 }

@@ -22,7 +22,7 @@ import type { PriceSourceReference } from "../config/configSchema.ts";
 import { canonicalAddress } from "../model/values.ts";
 import { createChainlinkFeed, type FeedReader } from "./chainlinkFeed.ts";
 import type { PriceCurve, PriceReading, PriceSource } from "./priceSource.ts";
-import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
+import { QuoteError } from "../errors/quoteErrors.ts";
 import { v2AmountIn, v2AmountOut, v2AmountOutAtSpot, type Reserves } from "./uniswapV2Math.ts";
 import { createPairHistory, type HistoryReader, type PairReading } from "./uniswapV2History.ts";
 import { referenceReserveOut } from "./uniswapV2Twap.ts";
@@ -80,7 +80,7 @@ export function createUniswapV2PriceSource(config: UniswapV2Config, client: () =
 
   const reader = (): PairReader => {
     const found = client();
-    if (!found) throw new QuoteError(QuoteErrorCode.PRICE_UNAVAILABLE, `no client for chain ${config.chainId} to read the pool ${pair}`);
+    if (!found) throw new QuoteError("PRICE_UNAVAILABLE", `no client for chain ${config.chainId} to read the pool ${pair}`);
     return found;
   };
   const readTokens = (): Promise<PairTokens> =>
@@ -109,7 +109,7 @@ export function createUniswapV2PriceSource(config: UniswapV2Config, client: () =
       const r = reader();
       const [pairTokens, reading] = await Promise.all([readTokens(), feed ? history.head(r) : history.read(r)]);
       if (pairTokens.token0 !== baseToken && pairTokens.token1 !== baseToken) {
-        throw new QuoteError(QuoteErrorCode.PRICE_UNAVAILABLE, `the pool ${pair} does not hold ${baseToken}`);
+        throw new QuoteError("PRICE_UNAVAILABLE", `the pool ${pair} does not hold ${baseToken}`);
       }
       const baseIs0 = pairTokens.token0 === baseToken;
       const { reserve0, reserve1 } = reading.state;
@@ -129,7 +129,7 @@ export function createUniswapV2PriceSource(config: UniswapV2Config, client: () =
         const { average } = reading as PairReading;
         referenceOut = referenceReserveOut(reserveIn, inIs0 ? average.price0 : average.price1);
       }
-      if (reserveIn === 0n || reserveOut === 0n || referenceOut === 0n) throw new QuoteError(QuoteErrorCode.INSUFFICIENT_LIQUIDITY, "the pool has no liquidity");
+      if (reserveIn === 0n || reserveOut === 0n || referenceOut === 0n) throw new QuoteError("INSUFFICIENT_LIQUIDITY", "the pool has no liquidity");
       const deviation = reserveOut > referenceOut ? reserveOut - referenceOut : referenceOut - reserveOut;
       const scale = (curve: PriceCurve) => inRouteUnits(curve, { from: from.decimals, tokenIn: inDecimals, to: to.decimals, tokenOut: outDecimals });
       return {

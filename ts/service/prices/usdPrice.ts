@@ -4,7 +4,7 @@
  * round in the service's favour: a fee converted into the input currency is rounded up.
  */
 import { formatUnits } from "viem";
-import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
+import { QuoteError } from "../errors/quoteErrors.ts";
 
 export const USD_DECIMALS = 8;
 const USD_RE = /^(0|[1-9][0-9]{0,14})(?:\.([0-9]{1,8}))?$/;
@@ -12,7 +12,7 @@ const USD_RE = /^(0|[1-9][0-9]{0,14})(?:\.([0-9]{1,8}))?$/;
 /** "3000.5" → 300050000000n (1e-8 USD). Throws on anything but a plain decimal with ≤ 8 decimals. */
 export function parseUsd(value: string): bigint {
   const match = USD_RE.exec(value);
-  if (!match) throw new QuoteError(QuoteErrorCode.PRICE_UNAVAILABLE, `not a USD amount: ${value.slice(0, 32)}`);
+  if (!match) throw new QuoteError("PRICE_UNAVAILABLE", `not a USD amount: ${value.slice(0, 32)}`);
   return BigInt(match[1]!) * 10n ** 8n + BigInt((match[2] ?? "").padEnd(USD_DECIMALS, "0"));
 }
 
@@ -51,10 +51,10 @@ export function convertCeil(amount: bigint, from: Priced, to: Priced): bigint {
   if (amount === 0n) return 0n;
   if (from.symbol === to.symbol) return rescale(amount, from.decimals, to.decimals, true);
   const missing = [from, to].find((c) => c.usdPrice === undefined);
-  if (missing) throw new QuoteError(QuoteErrorCode.PRICE_UNAVAILABLE, `no USD price configured for ${missing.symbol}`);
+  if (missing) throw new QuoteError("PRICE_UNAVAILABLE", `no USD price configured for ${missing.symbol}`);
   const numerator = amount * parseUsd(from.usdPrice!) * 10n ** BigInt(to.decimals);
   const denominator = parseUsd(to.usdPrice!) * 10n ** BigInt(from.decimals);
-  if (denominator === 0n) throw new QuoteError(QuoteErrorCode.PRICE_UNAVAILABLE, `USD price of ${to.symbol} is 0`);
+  if (denominator === 0n) throw new QuoteError("PRICE_UNAVAILABLE", `USD price of ${to.symbol} is 0`);
   return ceilDiv(numerator, denominator);
 }
 
@@ -63,7 +63,7 @@ export function usdToUnitsCeil(usd: string, to: Priced): bigint {
   const valueE8 = parseUsd(usd);
   if (valueE8 === 0n) return 0n;
   if (to.usdPrice === undefined || parseUsd(to.usdPrice) === 0n) {
-    throw new QuoteError(QuoteErrorCode.PRICE_UNAVAILABLE, `no USD price configured for ${to.symbol}`);
+    throw new QuoteError("PRICE_UNAVAILABLE", `no USD price configured for ${to.symbol}`);
   }
   return ceilDiv(valueE8 * 10n ** BigInt(to.decimals), parseUsd(to.usdPrice));
 }

@@ -24,11 +24,12 @@ import { sweepTokensOf } from "../model/intentCalls.ts";
 import type { IntentCall, QuotedIntent, SwapTerms, TradeType } from "../model/quotedIntent.ts";
 import type { PriceReading } from "../prices/priceSource.ts";
 import { checkOutputValue, guardedCurve, pricedBy } from "../prices/priceGuard.ts";
-import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
+import { QuoteError } from "../errors/quoteErrors.ts";
 import { buildOrder, paymentDetails, type PaymentDetails } from "./quoteOrder.ts";
 import type { Route, RouteCurrency } from "./quoteRoute.ts";
 import { quoteSteps, type Step } from "./quoteSteps.ts";
-import { PERMIT_DEPOSIT_GAS, permitSteps, quotedPermit, type PermitKind, type PermitReads } from "./permitSteps.ts";
+import type { PermitKind } from "../model/permitTypedData.ts";
+import { PERMIT_DEPOSIT_GAS, permitSteps, quotedPermit, type PermitReads } from "./permitSteps.ts";
 import { convertCeil, formatUsd, rescale, usdToUnitsCeil, usdValueE8 } from "../prices/usdPrice.ts";
 
 /** A quote request, decoded: addresses canonical (lowercase), amounts bigint. */
@@ -155,7 +156,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
   const output: RouteCurrency = destination.currency;
   const { settings } = env;
   const swap = route.swap;
-  if (swap && !env.prices) throw new QuoteError(QuoteErrorCode.PRICE_UNAVAILABLE, "the swap's price was not read");
+  if (swap && !env.prices) throw new QuoteError("PRICE_UNAVAILABLE", "the swap's price was not read");
   const bandBps = BigInt(settings.priceBandBps);
   const prices = env.prices && guardedCurve(env.prices, bandBps);
 
@@ -166,7 +167,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     const maxTopup = usdToUnitsCeil(settings.topupGasMaxUsd, destination.native);
     if (topupGas > maxTopup) {
       throw new QuoteError(
-        QuoteErrorCode.TOPUP_GAS_TOO_HIGH,
+        "TOPUP_GAS_TOO_HIGH",
         `body/topupGasAmount: ${topupGas} wei is worth more than the top-up maximum of $${settings.topupGasMaxUsd} (${maxTopup} wei)`,
       );
     }

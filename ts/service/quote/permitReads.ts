@@ -8,13 +8,16 @@
  *   user's allowance to it (an approve step when short).
  * An RPC failure is 503 CHAIN_UNAVAILABLE.
  */
-import { erc20Abi, type Address } from "viem";
+import { erc20Abi, type Address, type PublicClient } from "viem";
 import { PERMIT2_ADDRESS } from "../../core/permitDeposit.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { errorFields, type Logger } from "../logging/logger.ts";
-import type { PermitKind, PermitReads } from "./permitSteps.ts";
-import type { QuoteChainClient } from "./quoteService.ts";
+import type { PermitKind } from "../model/permitTypedData.ts";
+import type { PermitReads } from "./permitSteps.ts";
 import type { Route } from "./quoteRoute.ts";
+
+/** The chain reads a permit needs (the quote service's client has them). */
+export type PermitReadClient = Pick<PublicClient, "readContract" | "getCode">;
 
 const EIP2612_READ_ABI = [
   {
@@ -35,7 +38,7 @@ const EIP2612_READ_ABI = [
   { type: "function", name: "nonces", stateMutability: "view", inputs: [{ name: "owner", type: "address" }], outputs: [{ type: "uint256" }] },
 ] as const;
 
-export async function readPermit(client: QuoteChainClient, route: Route, user: Address, asked: "auto" | PermitKind, log: Logger): Promise<PermitReads> {
+export async function readPermit(client: PermitReadClient, route: Route, user: Address, asked: "auto" | PermitKind, log: Logger): Promise<PermitReads> {
   const token = route.origin.currency.address;
   if (asked !== "permit2") {
     const eip2612 = await readEip2612(client, route, user, log);
@@ -55,7 +58,7 @@ export async function readPermit(client: QuoteChainClient, route: Route, user: A
 }
 
 /** The token's EIP-712 domain and the user's nonce, or undefined when the token does not offer them for this chain and address. */
-async function readEip2612(client: QuoteChainClient, route: Route, user: Address, log: Logger): Promise<PermitReads | undefined> {
+async function readEip2612(client: PermitReadClient, route: Route, user: Address, log: Logger): Promise<PermitReads | undefined> {
   const token = route.origin.currency.address;
   let domain;
   try {

@@ -16,11 +16,10 @@
  * gas is quoted in `relayerGas`); the item's `check` polls the status as the deposit step's does.
  */
 import { encodeFunctionData, erc20Abi, maxUint256, type Address, type Hex } from "viem";
-import { eip2612PermitTypedData, PERMIT2_ADDRESS, permit2DepositTypedData, permit2Nonce } from "../../core/permitDeposit.ts";
+import { PERMIT2_ADDRESS, permit2Nonce } from "../../core/permitDeposit.ts";
+import { permitTypedData, type PermitKind, type QuotedPermit } from "../model/permitTypedData.ts";
 import type { Route } from "./quoteRoute.ts";
 import { statusCheckEndpoint, type Step } from "./quoteSteps.ts";
-
-export type PermitKind = "eip2612" | "permit2";
 
 /**
  * Gas the relayer spends on the deposit transaction, by kind (receipts on an EDR chain, the worst case
@@ -35,28 +34,10 @@ export type PermitReads =
   | { kind: "eip2612"; tokenName: string; tokenVersion: string; nonce: bigint }
   | { kind: "permit2"; permit2Allowance: bigint };
 
-/** The quoted permit, as the intent stores it. */
-export type QuotedPermit = { kind: PermitKind; nonce: bigint; deadline: number; tokenName?: string; tokenVersion?: string };
-
 export function quotedPermit(reads: PermitReads, orderId: Hex, deadline: number): QuotedPermit {
   return reads.kind === "eip2612"
     ? { kind: "eip2612", nonce: reads.nonce, deadline, tokenName: reads.tokenName, tokenVersion: reads.tokenVersion }
     : { kind: "permit2", nonce: permit2Nonce(orderId), deadline };
-}
-
-/** The EIP-712 typed data the user signs for `permit` (bigints; `jsonTypedData` makes it the wire form). */
-export function permitTypedData(args: { permit: QuotedPermit; chainId: number; token: Address; depository: Address; user: Address; amount: bigint; orderId: Hex }) {
-  const { permit } = args;
-  if (permit.kind === "eip2612") {
-    return eip2612PermitTypedData(
-      { name: permit.tokenName!, version: permit.tokenVersion!, chainId: BigInt(args.chainId), verifyingContract: args.token },
-      { owner: args.user, spender: args.depository, value: args.amount, nonce: permit.nonce, deadline: BigInt(permit.deadline) },
-    );
-  }
-  return permit2DepositTypedData({
-    chainId: args.chainId,
-    deposit: { token: args.token, amount: args.amount, depository: args.depository, orderId: args.orderId, nonce: permit.nonce, deadline: BigInt(permit.deadline) },
-  });
 }
 
 /** Bigints as decimal strings, everything else as is: typed data as JSON carries it. */

@@ -12,7 +12,7 @@
  *   deposit whose `deposit − fees(deposit)` covers it (the output converted back, rounded up).
  */
 import type { TradeType } from "../model/quotedIntent.ts";
-import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
+import { QuoteError } from "../errors/quoteErrors.ts";
 import { ceilDiv, rescale } from "../prices/usdPrice.ts";
 
 export const BPS_DENOMINATOR = 10_000n;
@@ -65,14 +65,14 @@ function feesAt(deposit: bigint, inputs: AmountInputs) {
 }
 
 function tooLow(message: string): QuoteError {
-  return new QuoteError(QuoteErrorCode.AMOUNT_TOO_LOW, message);
+  return new QuoteError("AMOUNT_TOO_LOW", message);
 }
 
 export function quoteAmounts(inputs: AmountInputs): QuoteAmounts {
   if (inputs.amount <= 0n) throw tooLow("amount must be positive");
   const totalBps = inputs.serviceFeeBps + inputs.appFeeBps.reduce((a, b) => a + b, 0n);
   if (totalBps >= BPS_DENOMINATOR) {
-    throw new QuoteError(QuoteErrorCode.INVALID_APP_FEES, `service and app fees add up to ${totalBps} bps: nothing would be left`);
+    throw new QuoteError("INVALID_APP_FEES", `service and app fees add up to ${totalBps} bps: nothing would be left`);
   }
 
   if (inputs.tradeType === "EXACT_INPUT") {

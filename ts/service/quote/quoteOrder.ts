@@ -16,7 +16,7 @@
  */
 import { encodeAbiParameters, type Address } from "viem";
 import { encodeOrderCall } from "../../core/destinationCalls.ts";
-import type { Order } from "../../core/orderId.ts";
+import type { Order } from "../../core/orderJson.ts";
 import type { IntentCall } from "../model/quotedIntent.ts";
 import type { Route } from "./quoteRoute.ts";
 

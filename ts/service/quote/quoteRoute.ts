@@ -14,7 +14,7 @@ import type { ChainConfig, CurrencyConfig } from "../config/configSchema.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
 import type { PriceSource } from "../prices/priceSource.ts";
 import type { PriceSources } from "../prices/priceSources.ts";
-import { QuoteError, QuoteErrorCode } from "../errors/quoteErrors.ts";
+import { QuoteError } from "../errors/quoteErrors.ts";
 
 /** A configured currency on its chain. `address` is canonical; the zero address is the native currency. */
 export type RouteCurrency = {
@@ -46,23 +46,23 @@ export type RouteRequest = { originChainId: number; originCurrency: Address; des
 
 export function resolveRoute(chains: readonly ChainConfig[], request: RouteRequest, priceSources?: PriceSources): Route {
   const origin = chains.find((c) => c.id === request.originChainId);
-  if (!origin || origin.disabled) throw new QuoteError(QuoteErrorCode.UNSUPPORTED_CHAIN, `origin chain ${request.originChainId} is not supported`);
-  if (!origin.depositEnabled) throw new QuoteError(QuoteErrorCode.UNSUPPORTED_CHAIN, `deposits are disabled on chain ${origin.id}`);
+  if (!origin || origin.disabled) throw new QuoteError("UNSUPPORTED_CHAIN", `origin chain ${request.originChainId} is not supported`);
+  if (!origin.depositEnabled) throw new QuoteError("UNSUPPORTED_CHAIN", `deposits are disabled on chain ${origin.id}`);
   const destination = chains.find((c) => c.id === request.destinationChainId);
   if (!destination || destination.disabled) {
-    throw new QuoteError(QuoteErrorCode.UNSUPPORTED_CHAIN, `destination chain ${request.destinationChainId} is not supported`);
+    throw new QuoteError("UNSUPPORTED_CHAIN", `destination chain ${request.destinationChainId} is not supported`);
   }
   const originCurrency = findCurrency(origin, request.originCurrency);
-  if (!originCurrency) throw new QuoteError(QuoteErrorCode.UNSUPPORTED_CURRENCY, `currency ${request.originCurrency} is not supported on chain ${origin.id}`);
+  if (!originCurrency) throw new QuoteError("UNSUPPORTED_CURRENCY", `currency ${request.originCurrency} is not supported on chain ${origin.id}`);
   const destinationCurrency = findCurrency(destination, request.destinationCurrency);
   if (!destinationCurrency) {
-    throw new QuoteError(QuoteErrorCode.UNSUPPORTED_CURRENCY, `currency ${request.destinationCurrency} is not supported on chain ${destination.id}`);
+    throw new QuoteError("UNSUPPORTED_CURRENCY", `currency ${request.destinationCurrency} is not supported on chain ${destination.id}`);
   }
   const sameCurrency = originCurrency.isNative === destinationCurrency.isNative && originCurrency.symbol === destinationCurrency.symbol;
   const swap = sameCurrency ? undefined : priceSources?.find(destination.id, originCurrency, destinationCurrency);
   if (!sameCurrency && !swap) {
     throw new QuoteError(
-      QuoteErrorCode.UNSUPPORTED_ROUTE,
+      "UNSUPPORTED_ROUTE",
       `no route from ${originCurrency.symbol} on ${origin.id} to ${destinationCurrency.symbol} on ${destination.id}: no price source for the pair on chain ${destination.id}`,
     );
   }

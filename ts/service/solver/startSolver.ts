@@ -52,6 +52,8 @@ import type { Registry } from "prom-client";
 import { createSolverMetrics } from "./solverMetrics.ts";
 import { GasCapExceededError } from "../transactions/gasCap.ts";
 import { createAllocatorWatch } from "./watchAllocator.ts";
+import { runUnderLease } from "../worker/leasedRun.ts";
+import { startWorkerLoop } from "../worker/workerLoop.ts";
 
 export type SolverOptions = {
   config: FerryConfig;
@@ -92,8 +94,6 @@ export type RunningSolver = {
 
 export const DEFAULT_POLL_INTERVAL_MS = CONFIG_DEFAULTS.solver.pollIntervalMs;
 export const DEFAULT_CLAIM_TTL_MS = CONFIG_DEFAULTS.solver.leaseMs;
-/** The longest pause between work-list reads while they keep failing. */
-export const FAILURE_BACKOFF_MAX_MS = 2000;
 export const DEFAULT_ALLOCATOR_CHECK_MS = 10_000;
 
 /** Whether the config holds every key the solver needs (solver, attester, allocator). */
@@ -165,87 +165,49 @@ export function startSolver(options: SolverOptions): RunningSolver {
   const solver = createSolver(options);
   const settings = settingsOf(options);
   const ctx = solver.ctx;
-  let stopped = false;
 
-  // Wake-ups: one pending at most; a wait ends at once when one came while the loop was busy.
-  let woken = false;
-  let wake: (() => void) | null = null;
-  const nudge = () => {
-    if (wake) wake();
-    else woken = true;
-  };
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (woken || stopped) {
-        woken = false;
-        resolve();
-        return;
-      }
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = null;
-        resolve();
-      }
-      wake = done;
-    });
-  const stopListening = options.store.onOutboxChange(nudge);
-
-  const indexLoops = ctx.clients.all().map(async (client) => {
-    let failures = 0;
-    while (!stopped) {
-      try {
+  // Each chain's indexer: a pass every pollIntervalMs, backing off while it fails (../worker/workerLoop.ts).
+  const indexLoops = ctx.clients.all().map((client) =>
+    startWorkerLoop({
+      intervalMs: settings.pollIntervalMs,
+      pass: async () => {
         await withRpcDeadline(settings.stepTimeoutMs, `indexing chain ${client.config.id}`, () =>
           indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, options.index ?? DEFAULT_INDEX_OPTIONS),
         );
-        failures = 0;
-      } catch (error) {
-        failures += 1;
-        ctx.log.warn({ chainId: client.config.id, failures, err: errorFields(error) }, "deposit indexing failed; retrying");
-      }
-      if (stopped) break;
-      await delay(failures > 0 ? Math.min(FAILURE_BACKOFF_MAX_MS, settings.pollIntervalMs * 2 ** (failures - 1)) : settings.pollIntervalMs, () => stopped);
-    }
-  });
+      },
+      onFailure: (error, failures) => ctx.log.warn({ chainId: client.config.id, failures, err: errorFields(error) }, "deposit indexing failed; retrying"),
+    }),
+  );
 
-  const stepLoop = (async () => {
-    let failures = 0;
-    let lastStrays = 0;
-    while (!stopped) {
+  // The work list: woken by a status change committed anywhere and by each finished step.
+  let lastStrays = 0;
+  const stepLoop = startWorkerLoop({
+    intervalMs: settings.pollIntervalMs,
+    wakeOn: (wake) => options.store.onOutboxChange(wake),
+    pass: async () => {
       await solver.checkAllocators();
       try {
-        await solver.fillPool(nudge);
-        if (failures > 0) ctx.log.info({ failures }, "solver work list readable again");
-        failures = 0;
-      } catch (error) {
-        failures += 1;
-        ctx.log.warn({ failures, err: errorFields(error) }, "reading the solver's work failed; retrying with backoff");
+        await solver.fillPool(() => stepLoop.wake());
+      } finally {
+        // Strays and permit deposits are followed whether or not the work list could be read.
+        if (Date.now() - lastStrays >= settings.pollIntervalMs) {
+          lastStrays = Date.now();
+          await solver.refundStrays();
+          await solver.followPermitDeposits();
+        }
       }
-      if (Date.now() - lastStrays >= settings.pollIntervalMs) {
-        lastStrays = Date.now();
-        await solver.refundStrays();
-        await solver.followPermitDeposits();
-      }
-      if (stopped) break;
-      await sleep(failures > 0 ? Math.min(FAILURE_BACKOFF_MAX_MS, settings.pollIntervalMs * 2 ** (failures - 1)) : settings.pollIntervalMs);
-    }
-  })();
+    },
+    onFailure: (error, failures) => ctx.log.warn({ failures, err: errorFields(error) }, "reading the solver's work failed; retrying with backoff"),
+    onRecovered: (failures) => ctx.log.info({ failures }, "solver work list readable again"),
+  });
 
   return {
     tick: solver.tick,
     async stop() {
-      stopped = true;
-      stopListening();
-      wake?.();
-      await Promise.all([stepLoop, ...indexLoops]);
+      await Promise.all([stepLoop.stop(), ...indexLoops.map((loop) => loop.stop())]);
       await solver.drain();
     },
   };
-}
-
-async function delay(ms: number, stopped: () => boolean): Promise<void> {
-  const until = Date.now() + ms;
-  while (!stopped() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, Math.min(50, until - Date.now())));
 }
 
 export type Solver = {
@@ -287,38 +249,25 @@ export function createSolver(options: SolverOptions): Solver {
     return limit;
   };
 
-  /** One request's step under its lease: claim, renew while running, abort when the lease is in doubt, release. */
+  /** One request's step under its lease (../worker/leasedRun.ts): claimed, renewed while it runs, aborted when in doubt, released. */
   const stepUnderLease = async (item: SolverWorkItem): Promise<void> => {
-    if (!(await ctx.store.claimRequest(item.id, owner, settings.leaseMs).catch(() => false))) return;
-    const started = Date.now();
-    const abort = new AbortController();
-    let renewedAt = started;
-    const renewEvery = Math.max(100, Math.floor(settings.leaseMs / 3));
-    const renewal = setInterval(() => {
-      const elapsed = Date.now() - started;
-      if (elapsed >= settings.stepTimeoutMs || Date.now() - renewedAt > settings.leaseMs - renewEvery) {
-        if (!abort.signal.aborted) ctx.log.warn({ requestId: item.id, elapsedMs: elapsed }, "solver step took too long or lost its lease: no new transaction from it");
-        abort.abort();
-        return;
-      }
-      ctx.store.claimRequest(item.id, owner, settings.leaseMs).then(
-        (held) => {
-          if (held) renewedAt = Date.now();
-          else abort.abort();
-        },
-        () => {},
-      );
-    }, renewEvery);
-    metrics.stepStarted(item);
-    try {
-      await withRpcDeadline(settings.stepTimeoutMs, `solver step of ${item.id}`, () => solverStep({ ...ctx, signal: abort.signal }, item.id));
-    } catch (error) {
-      await onStepError(item.id, item.status, error);
-    } finally {
-      clearInterval(renewal);
-      metrics.stepEnded(item, Date.now() - started);
-      await ctx.store.releaseRequest(item.id, owner).catch(() => {});
-    }
+    await runUnderLease({
+      lease: { claim: (leaseMs) => ctx.store.claimRequest(item.id, owner, leaseMs), release: () => ctx.store.releaseRequest(item.id, owner) },
+      leaseMs: settings.leaseMs,
+      timeoutMs: settings.stepTimeoutMs,
+      onAbort: (elapsedMs) => ctx.log.warn({ requestId: item.id, elapsedMs }, "solver step took too long or lost its lease: no new transaction from it"),
+      run: async (signal) => {
+        const started = Date.now();
+        metrics.stepStarted(item);
+        try {
+          await withRpcDeadline(settings.stepTimeoutMs, `solver step of ${item.id}`, () => solverStep({ ...ctx, signal }, item.id));
+        } catch (error) {
+          await onStepError(item.id, item.status, error);
+        } finally {
+          metrics.stepEnded(item, Date.now() - started);
+        }
+      },
+    });
   };
 
   const start = (item: SolverWorkItem, onSettled?: () => void) => {

@@ -1,5 +1,5 @@
 import { Type, type Static } from "typebox";
-import { publicStatus } from "../model/publicStatus.ts";
+import { statusFactsOf } from "../model/publicRecords.ts";
 import { RequestStatus } from "../model/requestStatus.ts";
 import { Details } from "../model/solverState.ts";
 import type { StoredRequest } from "../model/storedRequest.ts";
@@ -37,24 +37,13 @@ export type OutboxEvent = {
 
 /**
  * Only ever called inside the transaction that changes the request's public status. The payload holds
- * the public facts (../model/publicStatus.ts): the public status, and no details while a refund is in
- * progress.
+ * the status facts as the public records project them (`statusFactsOf`, ../model/publicRecords.ts): the
+ * public status, and no details while a refund is in progress.
  */
 export async function insertOutboxEvent(tx: Queryable, request: StoredRequest, previousStatus: RequestStatus | null, at: string): Promise<void> {
-  const status = publicStatus(request);
-  const payload: OutboxPayload = {
-    requestId: request.id,
-    status,
-    previousStatus,
-    inTxHashes: request.inTxHashes,
-    txHashes: request.txHashes,
-    originChainId: request.originChainId,
-    destinationChainId: request.destinationChainId,
-    failReason: request.failReason,
-    refundFailReason: request.refundFailReason,
-    details: status === request.status ? request.details : null,
-    updatedAt: Date.parse(request.updatedAt),
-  };
+  const facts = statusFactsOf(request);
+  const payload: OutboxPayload = { requestId: request.id, previousStatus, ...facts, inTxHashes: [...facts.inTxHashes], txHashes: [...facts.txHashes] };
+  const status = facts.status;
   await tx.query(
     "INSERT INTO request_events (request_id, status, payload, created_at) VALUES ($1, $2, $3::jsonb, $4::timestamptz)",
     [request.id, status, JSON.stringify(payload), at],

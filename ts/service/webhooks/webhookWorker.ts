@@ -16,12 +16,13 @@ import { CONFIG_DEFAULTS, type WebhookSettings } from "../config/configSchema.ts
 import type { Engine } from "../store/engine.ts";
 import type { HostResolver } from "../store/webhookDestination.ts";
 import { claimWebhookEvents, recordWebhookAttempt, type WebhookJob } from "../store/webhookOutbox.ts";
-import { validateWebhookUrl, WebhookError, WebhookErrorCode } from "../store/webhooks.ts";
+import { validateWebhookUrl, WebhookError } from "../store/webhookRules.ts";
 import { WEBHOOK_SECRET_KEY_ENV, WEBHOOK_SECRET_KEY_PREVIOUS_ENV } from "../store/webhookSecrets.ts";
 import { isRetryable } from "../errors/serviceError.ts";
 import { SILENT_LOG, errorFields, type Logger } from "../logging/logger.ts";
 import { backoffDelayMs } from "./backoff.ts";
 import { postWebhook, webhookBody, type WebhookPostResult } from "./postWebhook.ts";
+import { startWorkerLoop } from "../worker/workerLoop.ts";
 
 /**
  * What one worker runs with: the config's webhook settings without the process switch and the key
@@ -64,9 +65,6 @@ export type RunningWebhookWorker = {
 
 export const DEFAULT_STOP_GRACE_MS = 5000;
 
-/** The longest pause between claims while they keep failing (e.g. the database is down). */
-export const FAILURE_BACKOFF_MAX_MS = 2000;
-
 export function createWebhookWorker(options: WebhookWorkerOptions): RunningWebhookWorker {
   return createWorker(options);
 }
@@ -76,7 +74,7 @@ function createWorker(options: WebhookWorkerOptions): InternalWorker {
   // A lease shorter than an attempt could let another worker send the same event while it is still in flight.
   if (!(settings.leaseMs > settings.timeoutMs)) throw new ConfigInvalidError("webhooks.leaseMs", "must be greater than webhooks.timeoutMs");
   for (const [name, key] of [[WEBHOOK_SECRET_KEY_ENV, secretKey], [WEBHOOK_SECRET_KEY_PREVIOUS_ENV, previousSecretKey]] as const) {
-    if (key !== undefined && key.length !== 32) throw new WebhookError(WebhookErrorCode.WEBHOOK_SECRET_KEY_INVALID, `${name} must be 32 bytes`, { field: name });
+    if (key !== undefined && key.length !== 32) throw new WebhookError("WEBHOOK_SECRET_KEY_INVALID", `${name} must be 32 bytes`, { field: name });
   }
   const engine = options.store.engine;
   const log = options.log ?? SILENT_LOG;
@@ -209,60 +207,29 @@ function createWorker(options: WebhookWorkerOptions): InternalWorker {
 export function startWebhookWorker(options: WebhookWorkerOptions): RunningWebhookWorker {
   const worker = createWorker(options);
   const log = options.log ?? SILENT_LOG;
-  let stopped = false;
-  let wake: (() => void) | null = null;
-  // A status change committed, or an attempt settled, while the loop is busy claiming: the next sleep
-  // ends at once (the claim in progress may have read the database before it).
-  let woken = false;
-  const nudge = () => {
-    if (wake) wake();
-    else woken = true;
-  };
-  const stopListening = (options.store.onOutboxChange ?? options.store.onOutboxCommit)?.(nudge);
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (woken) {
-        woken = false;
-        resolve();
-        return;
-      }
-      const done = () => {
-        clearTimeout(timer);
-        wake = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      wake = done;
-    });
-  worker.onSettled(nudge);
-  const loop = (async () => {
-    // Consecutive failed claims (the database is down): the pause doubles up to FAILURE_BACKOFF_MAX_MS,
-    // so an outage costs a log line every couple of seconds, not one per poll.
-    let failures = 0;
-    while (!stopped) {
-      let again = false;
-      try {
-        const { free, claimed, settled } = await worker.fill();
-        again = settled > 0 || (claimed > 0 && claimed === free);
-        if (failures > 0) log.info({ failures }, "webhook claims work again");
-        failures = 0;
-      } catch (error) {
-        log[failureLevel(error)]({ err: errorFields(error), failures: failures + 1 }, "webhook claim failed; retrying with backoff");
-        failures += 1;
-      }
-      if (stopped) break;
-      const pause = failures > 0 ? Math.min(FAILURE_BACKOFF_MAX_MS, options.settings.pollIntervalMs * 2 ** (failures - 1)) : options.settings.pollIntervalMs;
-      if (failures > 0 || !again || worker.inFlight() >= options.settings.batchSize) await sleep(pause);
-    }
-  })();
+  // Woken by a status change committed (here, or in a replica) and by an attempt that settled — also
+  // while the loop is busy claiming: the claim in progress may have read the database before it.
+  const loop = startWorkerLoop({
+    intervalMs: options.settings.pollIntervalMs,
+    wakeOn: (wake) => {
+      worker.onSettled(wake);
+      return (options.store.onOutboxChange ?? options.store.onOutboxCommit)?.(wake);
+    },
+    pass: async () => {
+      const { free, claimed, settled } = await worker.fill();
+      // Claim again at once after a full claim or after events settled without an attempt, while slots are free.
+      return (settled > 0 || (claimed > 0 && claimed === free)) && worker.inFlight() < options.settings.batchSize;
+    },
+    // Consecutive failed claims (the database is down) back off up to 2 s: a log line every couple of
+    // seconds during an outage, not one per poll.
+    onFailure: (error, failures) => log[failureLevel(error)]({ err: errorFields(error), failures }, "webhook claim failed; retrying with backoff"),
+    onRecovered: (failures) => log.info({ failures }, "webhook claims work again"),
+  });
   return {
     owner: worker.owner,
     tick: worker.tick,
     async stop(stopOptions) {
-      stopped = true;
-      stopListening?.();
-      wake?.();
-      await loop;
+      await loop.stop();
       await worker.stop(stopOptions);
     },
   };

@@ -16,7 +16,8 @@
  * tolerance, default `quotes.swapSlippageBps`; 0 for a currency to itself), txs (destination calls),
  * txsGasLimit (the calls' gas), topupGas / topupGasAmount (destination gas for the recipient).
  * Accepted with a documented meaning but no effect: useExternalLiquidity (Ferry has one liquidity
- * source, its solver's inventory), and the rest of BODY_IGNORED. Refused with 400 UNSUPPORTED_ROUTE:
+ * source, its solver's inventory), and the other fields the schema marks `Ignored()` (kept for the
+ * public client's bodies; they change nothing). Refused with 400 UNSUPPORTED_ROUTE:
  * a non-empty `authorizationList` and `useDepositAddress: true`. A field this schema does not know is
  * accepted and ignored (a newer client must not break); every known field is validated strictly.
  */
@@ -149,15 +150,6 @@ export const QuoteBody = Type.Object(
   { additionalProperties: true },
 );
 export type QuoteBody = Static<typeof QuoteBody>;
-
-/** The body fields accepted only for compatibility with the public client; they change nothing. */
-export const BODY_IGNORED = [
-  "useExternalLiquidity", "additionalData", "referrerAddress", "recoveryAddress", "refundOnOrigin", "enableTrueExactOutput", "explicitDeposit", "useFallbacks", "permitExpiry", "strict",
-  "latePaymentSlippageTolerance", "gasLimitForDepositSpecifiedTxs", "forceSolverExecution", "subsidizeFees",
-  "sponsoredFeeComponents", "maxSubsidizationAmount", "subsidizeRent", "includedSwapSources", "excludedSwapSources",
-  "includedOriginSwapSources", "includedDestinationSwapSources", "depositFeePayer", "maxRouteLength", "useSharedAccounts",
-  "includeComputeUnitLimit", "overridePriceImpact", "disableSwapProviderPreference", "disableOriginSwaps", "fixedRate",
-] as const;
 
 export const quoteSchema = {
   summary: "Quote",

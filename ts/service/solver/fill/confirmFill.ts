@@ -14,6 +14,7 @@
  * of the request's recorded fill (two loops that both saw the old nonce gone cannot both send).
  */
 import type { Hex } from "viem";
+import { preparedFillOf } from "../../model/attestations.ts";
 import type { SolverState } from "../../model/solverState.ts";
 import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
@@ -23,7 +24,7 @@ import { recordFillReverted, recordFillSuccess } from "./fillOutcome.ts";
 import { sendFill } from "./sendFill.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { FillLogNotFoundError } from "../solverErrors.ts";
-import { signedFillDigest } from "./verifyOnchainFill.ts";
+import { canonicalAddress } from "../../model/values.ts";
 
 export async function confirmFill(ctx: SolverContext, request: StoredRequest): Promise<StoredRequest> {
   const { intent, fill } = requireSolverState(request);
@@ -68,14 +69,15 @@ export async function confirmFill(ctx: SolverContext, request: StoredRequest): P
 
   ctx.log.warn({ ...logFields, lostTxHash: hash, txNonce: fill?.txNonce }, "recorded fill never landed: resending on a new nonce");
   let resent: StoredRequest = request;
-  const result = await sendFill(ctx, intent, dest, async (sent, repos) => {
+  const prepared = preparedFillOf(intent, canonicalAddress(dest.config.contracts.attestedReceiver));
+  const result = await sendFill(ctx, intent, dest, prepared, async (sent, repos) => {
     const current = await repos.lockRequest(request.id);
     if (!current || current.status !== "submitted" || !sameFill(current.solver?.fill, fill)) throw new FillRaceLostError(request.id);
     // The lost hash leaves the public txHashes: it never landed (the resend's hash takes its place).
     resent = await repos.patchRequest(request.id, {
       txHashes: [sent.hash],
       ...(hash && { dropTxHash: hash }),
-      solver: { fill: { hash: sent.hash, status: "sent", replaced: hash ?? null, txNonce: sent.txNonce, digest: signedFillDigest(intent, dest.config.contracts.attestedReceiver) } },
+      solver: { fill: { hash: sent.hash, status: "sent", replaced: hash ?? null, txNonce: sent.txNonce, digest: prepared.digest } },
     });
   });
   if (!result.sent) {

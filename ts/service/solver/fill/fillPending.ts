@@ -14,7 +14,8 @@ import type { QuotedIntent } from "../../model/quotedIntent.ts";
 import type { CreditedDeposit } from "../../model/solverState.ts";
 import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
 import { StoredValueInvalidError } from "../../model/storedValue.ts";
-import { ZERO_ADDRESS } from "../../model/values.ts";
+import { preparedFillOf } from "../../model/attestations.ts";
+import { canonicalAddress, ZERO_ADDRESS } from "../../model/values.ts";
 import { fillNotBefore, findFillTx, isFilled } from "../chainReads.ts";
 import { confirmFill } from "./confirmFill.ts";
 import { checkFill, type FillCheckInput } from "./fillChecks.ts";
@@ -23,7 +24,7 @@ import { callsNativeValue } from "./fillTransaction.ts";
 import { sendFill } from "./sendFill.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { FillLogNotFoundError } from "../solverErrors.ts";
-import { recordForeignFill, signedFillDigest, verifyOnchainFill } from "./verifyOnchainFill.ts";
+import { recordForeignFill, verifyOnchainFill } from "./verifyOnchainFill.ts";
 
 /** Gas a fill may use, for the balance check (a fill measures ~60–90k; calls are not used by the solver). */
 export const FILL_GAS_ALLOWANCE = 200_000n;
@@ -81,9 +82,10 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
   }
 
   let submitted: StoredRequest | undefined;
-  const digest = signedFillDigest(intent, dest.config.contracts.attestedReceiver);
-  const result = await sendFill(ctx, intent, dest, async ({ hash, txNonce }, repos) => {
-    submitted = await repos.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent", txNonce, digest } } });
+  // Built and hashed once: signed and sent by sendFill, its digest recorded with the fill.
+  const fill = preparedFillOf(intent, canonicalAddress(dest.config.contracts.attestedReceiver));
+  const result = await sendFill(ctx, intent, dest, fill, async ({ hash, txNonce }, repos) => {
+    submitted = await repos.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent", txNonce, digest: fill.digest } } });
   });
   if (!result.sent) {
     // Filled between the check and the simulation: the next step records that fill (never a refund).

@@ -21,7 +21,7 @@ import { fillTargetMismatches } from "../../../core/fillCalldata.ts";
 import { signAttestationDigest } from "../../../core/signAttestation.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { KeyNotConfiguredError } from "../../chains/serviceAccounts.ts";
-import { fillAttestationOf, signedDigestOf } from "../../model/attestations.ts";
+import type { PreparedFill } from "../../model/attestations.ts";
 import type { QuotedIntent } from "../../model/quotedIntent.ts";
 import type { RequestData } from "../../model/requestData.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../../model/values.ts";
@@ -41,14 +41,15 @@ export async function sendFill(
   ctx: SolverContext,
   intent: QuotedIntent,
   dest: ChainClient,
+  fill: PreparedFill,
   record: (sent: SentTx, repos: Repositories) => Promise<void>,
 ): Promise<SendFillResult> {
   const wallet = dest.solverWallet;
   if (!wallet) throw new KeyNotConfiguredError("solver");
   const receiver = canonicalAddress(dest.config.contracts.attestedReceiver);
-  const attestation = fillAttestationOf(intent, receiver);
+  const { attestation, digest } = fill;
   // A calls attestation for an intent with destination calls: fillWithCalls is the only path that takes it.
-  const signature = await signAttestationDigest(ctx.attester, signedDigestOf(intent, attestation));
+  const signature = await signAttestationDigest(ctx.attester, digest);
   const native = intent.destinationCurrency === ZERO_ADDRESS;
   if (!native) await ensureAllowance(ctx, dest, intent.destinationCurrency, intent.destinationAmount);
   // The packed fill_7hVe, or fillWithCalls for an intent with destination calls (./fillTransaction.ts).

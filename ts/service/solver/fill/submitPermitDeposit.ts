@@ -48,7 +48,7 @@ import type { ChainConfig } from "../../config/configSchema.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import type { Logger } from "../../logging/logger.ts";
 import type { QuotedIntent } from "../../model/quotedIntent.ts";
-import { permitTypedData } from "../../quote/permitSteps.ts";
+import { permitTypedData } from "../../model/permitTypedData.ts";
 import type { Store } from "../../store/createStore.ts";
 import { DEPOSITED_EVENT } from "../indexer/depositEvent.ts";
 import { newRequestFor } from "../indexer/depositRequest.ts";

@@ -22,7 +22,7 @@
 import { decodeEventLog, type Address, type Hex, type TransactionReceipt } from "viem";
 import { attestedReceiverAbi } from "../../../abi/AttestedReceiver.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
-import { fillAttestationOf, signedDigestOf, type AttestedTerms } from "../../model/attestations.ts";
+import { preparedFillOf, type AttestedTerms } from "../../model/attestations.ts";
 import type { Details } from "../../model/solverState.ts";
 import type { StoredRequest } from "../../model/storedRequest.ts";
 import { canonicalAddress, canonicalHex } from "../../model/values.ts";
@@ -51,7 +51,7 @@ export type FillVerdict = { ours: true; digest: Hex } | { ours: false; fill: Onc
  * the v2 fill digest, or the calls attestation digest for an intent with destination calls.
  */
 export function signedFillDigest(terms: AttestedTerms, receiver: Address): Hex {
-  return canonicalHex(signedDigestOf(terms, fillAttestationOf(terms, canonicalAddress(receiver))));
+  return preparedFillOf(terms, canonicalAddress(receiver)).digest;
 }
 
 /** The service's own fill of `terms`: its digest, and the `Filled` fields it produces when the solver sends it. Pure. */
