@@ -57,9 +57,8 @@ import { DEPOSITED_EVENT } from "../indexer/depositEvent.ts";
 import { newRequestFor } from "../indexer/depositRequest.ts";
 import { decodeRevert, isRevert, revertDataOf } from "../../transactions/revertReason.ts";
 import type { NonceManager } from "../../transactions/nonceManager.ts";
-import { fillDigest } from "../../../core/attestationDigest.ts";
 import { signAttestationDigest } from "../../../core/signAttestation.ts";
-import { fillAttestationOf } from "../../model/attestations.ts";
+import { fillAttestationOf, signedDigestOf } from "../../model/attestations.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../../model/values.ts";
 import { callsOverGasBudget, fillTransaction } from "./fillTransaction.ts";
 import { erc20Abi } from "viem";
@@ -191,7 +190,7 @@ export function createPermitDepositSubmitter(deps: {
       }
     }
     const attestation = fillAttestationOf(intent, receiver);
-    const signature = await signAttestationDigest(deps.attester, fillDigest(attestation));
+    const signature = await signAttestationDigest(deps.attester, signedDigestOf(intent, attestation));
     const tx = { to: receiver, ...fillTransaction(intent, attestation, signature, { chainId: dest.config.id, receiver }) };
     let reason: string;
     try {
