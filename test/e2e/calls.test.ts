@@ -8,7 +8,8 @@
  * - `topupGas`: an fUSD bridge whose recipient also gets destination ETH.
  */
 import { expect } from "chai";
-import { encodeFunctionData, erc20Abi, parseAbi, type Address } from "viem";
+import { encodeFunctionData, encodePacked, erc20Abi, parseAbi, type Abi, type Address, type Hex } from "viem";
+import packedV2RouterArtifact from "../../artifacts/contracts/mocks/PackedV2Router.sol/PackedV2Router.json" with { type: "json" };
 import { multicallerAbi } from "../../ts/abi/Multicaller.ts";
 import type { Quote } from "../../ts/client/apiTypes.ts";
 import { callsRequestId } from "../../ts/core/destinationCalls.ts";
@@ -93,6 +94,43 @@ describe("e2e: destination calls and gas top-up", function () {
     const hash = await stranger.writeContract({ address: multicaller, abi: multicallerAbi, functionName: "multicall", args: [[], stranger.account.address, [vault]] });
     await devnet.destination.publicClient.waitForTransactionReceipt({ hash });
     expect(await sharesOf(stranger.account.address), "the stranger took nothing").to.equal(0n);
+  });
+
+  it("a token a call outputs without naming it (packed calldata) cannot be left for a stranger: such calls are refused", async () => {
+    // The attack: a swap through a router that takes packed (non-ABI) calldata sends its output (WETH)
+    // to the Multicaller; the calldata names neither WETH nor anything ABI-shaped, so the sweep list
+    // missed it, the WETH stayed in the Multicaller and a stranger swept it to itself.
+    const user = devnet.users[4]!;
+    const strangerWallet = devnet.destination.wallet(devnet.users[5]!);
+    const multicaller = devnet.destination.file.contracts.multicaller!;
+    const weth = devnet.destination.file.contracts.wrappedNative!;
+    const pair = devnet.destination.file.contracts.uniswapV2Pair!;
+    const deployed = await strangerWallet.deployContract({ abi: packedV2RouterArtifact.abi as Abi, bytecode: packedV2RouterArtifact.bytecode as Hex });
+    const router = (await devnet.destination.publicClient.waitForTransactionReceipt({ hash: deployed })).contractAddress!;
+    const token0 = await devnet.destination.publicClient.readContract({ address: pair, abi: parseAbi(["function token0() view returns (address)"]), functionName: "token0" });
+    const amount = 30_000_000n; // 30 fUSD arrive in the Multicaller and are swapped for ~0.01 WETH
+    const txs = [
+      { to: fusd, data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [router, amount] }), value: "0" },
+      { to: router, data: encodePacked(["address", "bool", "uint128"], [pair, token0.toLowerCase() === fusd.toLowerCase(), amount]), value: "0" },
+    ];
+    const response = await fetch(`${devnet.file.apiUrl}/quote/v2`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ user: user.address, recipient: user.address, originChainId: ORIGIN, destinationChainId: DESTINATION, originCurrency: fusd, destinationCurrency: fusd, amount: amount.toString(), tradeType: "EXACT_OUTPUT", txs }),
+    });
+    const body = (await response.json()) as Quote & { errorCode?: string; message?: string };
+    const wethOf = (owner: Address) => devnet.destination.publicClient.readContract({ address: weth, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
+    if (response.status === 200) {
+      // Today: the fill succeeds and leaves the swap's WETH in the Multicaller for anyone to sweep.
+      await devnet.client.executeQuote({ quote: body, walletClient: devnet.origin.wallet(user), pollIntervalMs: 200, timeoutMs: 120_000 });
+      const left = await wethOf(multicaller);
+      const hash = await strangerWallet.writeContract({ address: multicaller, abi: multicallerAbi, functionName: "multicall", args: [[], strangerWallet.account.address, [weth]] });
+      await devnet.destination.publicClient.waitForTransactionReceipt({ hash });
+      expect.fail(`the quote was accepted: ${left} WETH stayed in the Multicaller and the stranger now holds ${await wethOf(strangerWallet.account.address)}`);
+    }
+    expect([response.status, body.errorCode]).to.deep.equal([400, "INVALID_REQUEST"]);
+    expect(body.message).to.match(/body\/txs\/1: .*not ABI-encoded/);
+    expect(await wethOf(multicaller)).to.equal(0n);
   });
 
   it("a reverting call ends in refund with EXECUTION_REVERTED and the decoded revert", async () => {

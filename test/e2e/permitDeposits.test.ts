@@ -18,6 +18,7 @@ import { encodeFunctionData, erc20Abi, maxUint256, parseSignature, type Address,
 import { depositoryAbi } from "../../ts/abi/Depository.ts";
 import { mockStablecoinAbi } from "../../ts/abi/MockStablecoin.ts";
 import { PERMIT2_ADDRESS } from "../../ts/core/permitDeposit.ts";
+import { DEVNET_USD_PRICES } from "../../ts/devnet/devnetConfig.ts";
 import type { Quote } from "../../ts/client/apiTypes.ts";
 import { ExecuteQuoteError } from "../../ts/client/clientErrors.ts";
 import type { ExecuteProgress } from "../../ts/client/executeQuote.ts";
@@ -279,6 +280,57 @@ describe("e2e: signature-authorised fUSD deposits (usePermit: EIP-2612, Permit2)
       expect(operatorSpent, "the operator paid no gas").to.equal(0n);
       expect(attackerSpent).to.equal(0n);
       expect(await fusdOf(attacker.address), "nothing was taken from the user either").to.equal(fusdBefore);
+    });
+
+    it("a fill that passes the simulation and fails later: the refund keeps the service's gas, the attacker's net is negative", async () => {
+      // The attack: a destination call that succeeds when POST /execute/permits simulates the fill
+      // (the Multicaller pulls 1 unit of fUSD the attacker approved to it) and fails by fill time (the
+      // attacker revoked the approval meanwhile). The operator paid the permit deposit, the cancel and
+      // the refund; the attacker got every token back.
+      const attacker = devnet.users[2]!;
+      const originWallet = devnet.origin.wallet(attacker);
+      const destWallet = devnet.destination.wallet(attacker);
+      const destFusd = devnet.destination.file.contracts.stablecoin!;
+      const multicaller = devnet.destination.file.contracts.multicaller!;
+      const approveMulticaller = async (amount: bigint) =>
+        devnet.destination.publicClient.waitForTransactionReceipt({
+          hash: await destWallet.writeContract({ address: destFusd, abi: erc20Abi, functionName: "approve", args: [multicaller, amount] }),
+        });
+      await approveMulticaller(1n);
+      const pull = { to: destFusd, data: encodeFunctionData({ abi: erc20Abi, functionName: "transferFrom", args: [attacker.address, attacker.address, 1n] }), value: "0" };
+      const amount = 10_000_000n;
+      const quote = (await quotePermit(attacker.address, attacker.address, amount, { txs: [pull] })) as PermitQuote & {
+        fees: { refundGas?: { amount: string } };
+        details: { refundCurrency: { amount: string; minimumAmount: string } };
+      };
+      const bound = BigInt(quote.fees.refundGas?.amount ?? "0");
+      const requestId = authorize(quote).requestId;
+      const operatorBefore = await operatorNative();
+      const fusdBefore = await fusdOf(attacker.address);
+      const automine = (on: boolean) => devnet.origin.publicClient.request({ method: "evm_setAutomine", params: [on] } as never);
+      await automine(false);
+      try {
+        const posted = await post(quote, await sign(originWallet, authorize(quote).items[0]!.data.sign!));
+        expect(posted.status, JSON.stringify(posted.body)).to.equal(200); // the simulation passed
+        await approveMulticaller(0n); // …and the state changes before the fill
+      } finally {
+        await automine(true);
+        await devnet.origin.publicClient.request({ method: "evm_mine", params: [] } as never);
+      }
+      expect(await settle(requestId)).to.equal("refund");
+      const operatorSpentWei = operatorBefore - (await operatorNative());
+      const lost = fusdBefore - (await fusdOf(attacker.address));
+      const record = (await (await fetch(`${devnet.file.apiUrl}/requests/v2?id=${requestId}`)).json()) as { requests: { data: { fees: { gas: string }; refundCurrencyData: { amount: string } } }[] };
+      const data = record.requests[0]!.data;
+      // The devnet prices ETH at its configured USD price; fUSD at $1: the operator's spend in fUSD units.
+      const ethUsd = Number(DEVNET_USD_PRICES.eth);
+      const spentFusd = (Number(operatorSpentWei) / 1e18) * ethUsd * 1e6;
+      console.log(`      operator spent ${operatorSpentWei} wei (≈${(spentFusd / 1e6).toFixed(6)} fUSD); the refund kept ${lost} fUSD units (quote bound ${bound}); record fees.gas ${data.fees.gas}, refunded ${data.refundCurrencyData.amount}`);
+      expect(lost > 0n, "the attacker's refund was reduced: attacker net < 0").to.equal(true);
+      expect(bound > 0n && lost <= bound, "kept at most what the quote showed").to.equal(true);
+      expect(BigInt(quote.details.refundCurrency.minimumAmount)).to.equal(BigInt(quote.details.currencyIn.amount) - bound);
+      expect(Number(lost)).to.be.at.least(Math.floor(spentFusd * 0.9), "the charge covers the operator's gas");
+      expect([data.fees.gas, data.refundCurrencyData.amount]).to.deep.equal([lost.toString(), (BigInt(quote.details.currencyIn.amount) - lost).toString()]);
     });
 
     it("failed permit requests of one user are rate-limited (429 PERMITS_RATE_LIMITED); another user is not", async () => {

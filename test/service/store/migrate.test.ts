@@ -5,6 +5,7 @@ import { describeEachEngine } from "./engines.ts";
 const TABLES = [
   "api_keys",
   "indexer_checkpoints",
+  "permit_failures",
   "quotes",
   "request_events",
   "requests",

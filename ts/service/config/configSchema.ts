@@ -260,7 +260,7 @@ export const ConfigFileSchema = Type.Object(
         {
           anonymousPerMinute: Type.Optional(Type.Integer({ minimum: 1 })),
           apiKeyPerMinute: Type.Optional(Type.Integer({ minimum: 1 })),
-          /** POST /execute/permits: failed permit requests (the fill or the deposit would revert) one user may make per hour (per process). */
+          /** POST /execute/permits: failed permit requests (the fill or the deposit would revert) one user may make per hour (counted in the store, shared by replicas). */
           failedPermitsPerUserPerHour: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
         },
         { additionalProperties: false },

@@ -109,6 +109,8 @@ export const QuoteSchema = Type.Object(
       relayerService: AmountSchema,
       app: AmountSchema,
       subsidized: AmountSchema,
+      /** Ferry's addition, permit quotes only: the most a refund keeps for the service's gas (deposit, cancel, refund payout); charged only on refund. */
+      refundGas: Type.Optional(AmountSchema),
     }),
     details: Type.Object({
       operation: Type.Union([Type.Literal("bridge"), Type.Literal("swap")], {

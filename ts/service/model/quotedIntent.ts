@@ -97,6 +97,13 @@ export const QuotedIntent = Type.Object(
       app: Uint256,
       /** What the gas top-up costs, in origin-currency units (part of the quote's `relayerGas` bucket). */
       topupGas: Type.Optional(Uint256),
+      /**
+       * A permit quote only: the most a refund keeps for the service's gas (the permit deposit, the
+       * attestation's cancel and the refund payout, at twice the quote-time gas prices), in
+       * origin-currency units — the quote's `fees.refundGas`. The refund keeps what was actually spent,
+       * converted into the origin currency, up to this (../solver/payout/permitRefundCharge.ts).
+       */
+      refundGas: Type.Optional(Uint256),
     }),
     appFees: Type.Array(Type.Object({ recipient: Address, bps: BpsString, amount: Uint256 })),
     /** Basis points, as quoted ("0" for same-currency routes at a fixed rate; the swap's tolerance otherwise). */

@@ -11,6 +11,9 @@
  * - `relayerGas`: fill gas estimate × destination gas price, converted into the input currency.
  * - `relayerService`: `serviceFeeBps` of the deposit + `fixedFeeUsd` converted into the input currency.
  * - `relayer` = relayerGas + relayerService; `app` = the sum of the app fees; `subsidized` 0.
+ * - `refundGas` (permit quotes only, Ferry's addition): the most a refund keeps for the gas the service
+ *   spent on the request (deposit + cancel + refund payout at twice the quote-time gas prices), paid
+ *   only if the request ends in refund; `details.refundCurrency.minimumAmount` is the deposit minus it.
  */
 import { formatUnits, maxUint256, type Address, type Hex } from "viem";
 import { callsRequestId } from "../../core/destinationCalls.ts";
@@ -29,7 +32,7 @@ import { buildOrder, paymentDetails, type PaymentDetails } from "./quoteOrder.ts
 import type { Route, RouteCurrency } from "./quoteRoute.ts";
 import { quoteSteps, type Step } from "./quoteSteps.ts";
 import type { PermitKind } from "../model/permitTypedData.ts";
-import { PERMIT_DEPOSIT_GAS, permitSteps, quotedPermit, type PermitReads } from "./permitSteps.ts";
+import { PERMIT_CANCEL_GAS, PERMIT_DEPOSIT_GAS, PERMIT_REFUND_GAS_PRICE_FACTOR, PERMIT_REFUND_PAYOUT_GAS, permitSteps, quotedPermit, type PermitReads } from "./permitSteps.ts";
 import { convertCeil, formatUsd, rescale, usdToUnitsCeil, usdValueE8 } from "../prices/usdPrice.ts";
 
 /** A quote request, decoded: addresses canonical (lowercase), amounts bigint. */
@@ -130,7 +133,8 @@ export type QuoteDetails = {
   route: { origin: RouteSide; destination: RouteSide };
 };
 
-export type QuoteFees = Record<"gas" | "relayer" | "relayerGas" | "relayerService" | "app" | "subsidized", AmountObject>;
+/** The spec's buckets, plus Ferry's `refundGas` on a permit quote: charged only when the request ends in refund. */
+export type QuoteFees = Record<"gas" | "relayer" | "relayerGas" | "relayerService" | "app" | "subsidized", AmountObject> & { refundGas?: AmountObject };
 
 export type Quote = {
   steps: Step[];
@@ -191,6 +195,12 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
   const permit = input.isNative ? undefined : env.permit;
   const permitGasCost = permit ? convertCeil(PERMIT_DEPOSIT_GAS[permit.kind] * env.originGasPrice, origin.native, input) : 0n;
   const relayerGas = fillGasCost + topupCost + permitGasCost;
+  // A permit request that ends in refund cost the service the deposit, the cancel and the refund
+  // payout while its user sent nothing: the refund keeps what that actually cost, up to this bound.
+  const refundGas = permit
+    ? convertCeil((PERMIT_DEPOSIT_GAS[permit.kind] + PERMIT_REFUND_PAYOUT_GAS) * env.originGasPrice * PERMIT_REFUND_GAS_PRICE_FACTOR, origin.native, input) +
+      convertCeil(PERMIT_CANCEL_GAS * env.destinationGasPrice * PERMIT_REFUND_GAS_PRICE_FACTOR, destination.native, input)
+    : undefined;
   const fixedFee = usdToUnitsCeil(settings.fixedFeeUsd, input);
 
   const convert: AmountConversion = prices
@@ -278,6 +288,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     relayerService: amountObject(input, amounts.relayerService),
     app: amountObject(input, amounts.app),
     subsidized: amountObject(input, 0n),
+    ...(refundGas !== undefined && { refundGas: amountObject(input, refundGas) }),
   };
 
   const inUsd = usdValueE8(amounts.originAmount, input);
@@ -319,7 +330,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     timeEstimate: settings.timeEstimateSeconds,
     currencyIn,
     currencyOut,
-    refundCurrency: amountObject(input, amounts.originAmount),
+    refundCurrency: amountObject(input, amounts.originAmount, refundGas === undefined ? undefined : amounts.originAmount - (refundGas < amounts.originAmount ? refundGas : amounts.originAmount)),
     totalImpact,
     swapImpact,
     expandedPriceImpact: {
@@ -374,6 +385,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
       relayerService: amounts.relayerService,
       app: amounts.app,
       ...(topupGas > 0n ? { topupGas: topupCost } : {}),
+      ...(refundGas !== undefined && { refundGas }),
     },
     appFees: appFees.map((fee) => ({ recipient: fee.recipient, bps: fee.bps.toString(), amount: fee.amount })),
     slippageToleranceBps: toleranceBps.toString(),

@@ -8,10 +8,13 @@
  * approve) that answers `balanceOf` on the destination chain. Sweeping a token with a zero balance
  * costs one `balanceOf` and nothing else.
  *
- * A token a call can output without naming it anywhere in the calldata (packed, non-ABI calldata of
- * an aggregator) is not found this way; those calls are refused when their candidates cannot all be
- * checked (more than `MAX_CALL_TOKEN_CANDIDATES`) or would make the sweep list too long
- * (`MAX_SWEEP_TOKENS`): INVALID_REQUEST, 400. Pure parts here; the one chain read is `readCallOutputs`.
+ * A token a call can output without naming it anywhere in the calldata cannot be found this way: a
+ * router taking packed, non-ABI calldata (no selector, addresses as 20-byte runs) sends its output to
+ * the Multicaller and nothing in the calldata says which token. So calls whose calldata is not
+ * ABI-shaped — empty, or a 4-byte selector and whole 32-byte words (length 4 + 32·k) — are refused
+ * (`unlistableCall`): INVALID_REQUEST, 400, naming the call. Calls are refused too when their
+ * candidates cannot all be checked (more than `MAX_CALL_TOKEN_CANDIDATES`) or would make the sweep
+ * list too long (`MAX_SWEEP_TOKENS`). Pure parts here; the one chain read is `readCallOutputs`.
  */
 import { erc20Abi, type Address, type PublicClient } from "viem";
 import { ServiceError } from "../errors/serviceError.ts";
@@ -55,16 +58,36 @@ export function callTokenCandidates(calls: readonly Pick<IntentCall, "to" | "dat
 }
 
 /**
+ * The index of the first call whose calldata is not ABI-shaped (not empty, and not a 4-byte selector
+ * followed by whole 32-byte words), or -1: what such a call outputs cannot be listed from its calldata.
+ */
+export function unlistableCall(calls: readonly Pick<IntentCall, "data">[]): number {
+  return calls.findIndex((call) => {
+    const bytes = (call.data.length - 2) / 2;
+    return bytes !== 0 && (bytes < 4 || (bytes - 4) % 32 !== 0);
+  });
+}
+
+/**
  * The sweep list of an intent with these calls: the destination currency (an ERC-20) first, then each
  * candidate the destination chain answers `balanceOf(multicaller)` for with a uint256 (an ERC-20 or an
  * ERC-4626 vault's shares; an account without code or a contract without that function is not a
- * token). INVALID_REQUEST when the calls name too many addresses or tokens; a read that fails for
+ * token). INVALID_REQUEST when a call's calldata is not ABI-shaped, or the calls name too many
+ * addresses or tokens; a read that fails for
  * another reason than "not a token" propagates (the caller answers CHAIN_UNAVAILABLE).
  */
 export async function readCallOutputs(
   client: Pick<PublicClient, "readContract">,
   args: { calls: readonly Pick<IntentCall, "to" | "data">[]; destinationCurrency: Address; multicaller: Address },
 ): Promise<Address[]> {
+  const packed = unlistableCall(args.calls);
+  if (packed >= 0) {
+    const bytes = (args.calls[packed]!.data.length - 2) / 2;
+    throw new ServiceError(
+      "INVALID_REQUEST",
+      `body/txs/${packed}: the call's calldata is not ABI-encoded (${bytes} bytes, not a 4-byte selector and 32-byte words): a token it sends to the Multicaller could not be listed for the sweep to the refund recipient`,
+    );
+  }
   const base = args.destinationCurrency === ZERO_ADDRESS ? [] : [args.destinationCurrency];
   const candidates = callTokenCandidates(args.calls, [args.destinationCurrency, args.multicaller]);
   if (candidates.length > MAX_CALL_TOKEN_CANDIDATES) {

@@ -29,6 +29,17 @@ import { statusCheckEndpoint, type Step } from "./quoteSteps.ts";
  */
 export const PERMIT_DEPOSIT_GAS: Record<PermitKind, bigint> = { eip2612: 125_000n, permit2: 110_000n };
 
+/**
+ * What a permit request that ends in refund costs the service besides the deposit: the attester's
+ * `cancel(requestId)` on the destination (41,415 in the Solidity test, ~47k as a transaction) and the
+ * refund payout on the origin, an ERC-20 `execute` with two calls — the rest to the refund recipient,
+ * the service's gas to the solver (~85k measured on the devnet). Rounded up.
+ */
+export const PERMIT_CANCEL_GAS = 60_000n;
+export const PERMIT_REFUND_PAYOUT_GAS = 100_000n;
+/** The quote bounds the refund's gas charge at this many times the quote-time gas prices (gas may rise before the refund). */
+export const PERMIT_REFUND_GAS_PRICE_FACTOR = 2n;
+
 /** What the quote read for a permit: the token's EIP-712 domain and the user's nonce, or the user's allowance to Permit2. */
 export type PermitReads =
   | { kind: "eip2612"; tokenName: string; tokenVersion: string; nonce: bigint }

@@ -51,6 +51,7 @@ import {
   type NewSolverTransaction,
   type SolverTxKey,
 } from "./solverTransactions.ts";
+import { countPermitFailures, recordPermitFailure } from "./permitFailures.ts";
 import { listReorgAffectedRequests, listReorgAffectedStrays } from "./reorgAffected.ts";
 import { reservedAmounts, reserveFill, type FillReservation, type ReservationResult, type ReservedAmount } from "./solverReservations.ts";
 
@@ -134,6 +135,9 @@ export type Repositories = {
   /** Inventory (./solverReservations.ts): a fill's reservation of the solver's balance, and what the fills in flight hold. */
   reserveFill(reservation: FillReservation): Promise<ReservationResult>;
   reservedAmounts(): Promise<ReservedAmount[]>;
+  /** POST /execute/permits' (./permitFailures.ts): a user's failed permit requests within a window, shared by every replica. */
+  countPermitFailures(user: string, windowMs: number): Promise<number>;
+  recordPermitFailure(user: string, windowMs: number): Promise<void>;
 };
 
 export type Store = Repositories & {
@@ -217,6 +221,8 @@ function repositories(ctx: StoreContext): Repositories {
     solverTransactionStats: () => solverTransactionStats(ctx),
     reserveFill: (r) => reserveFill(ctx, r),
     reservedAmounts: () => reservedAmounts(ctx),
+    countPermitFailures: (u, w) => countPermitFailures(ctx, u, w),
+    recordPermitFailure: (u, w) => recordPermitFailure(ctx, u, w),
   };
 }
 

@@ -25,7 +25,10 @@
  * user sent no transaction and got every token back. Now such a permit is refused before anything is
  * sent, and failed permit requests (the fill or the deposit would revert, after the signature proved
  * the user signed) count per user: over `failuresPerUserPerHour` in the last hour, POST
- * /execute/permits answers 429 PERMITS_RATE_LIMITED for that user (counted per process). An ERC-20
+ * /execute/permits answers 429 PERMITS_RATE_LIMITED for that user. The count is the store's
+ * (../store/permitFailures.ts), so replicas sharing a database share it: N replicas allow the limit
+ * once, not N times (concurrent posts of one user may each pass the check before any of them is
+ * recorded: the limit can be exceeded by the requests in flight at that moment, no more). An ERC-20
  * fill is simulated only once the solver allows the receiver to pull that token (the solver approves
  * it once per token, at its first fill); before that a plain fill is not simulated (it can only fail
  * for the solver's own reasons; logged) and a fill with destination calls is refused
@@ -54,9 +57,8 @@ import { DEPOSITED_EVENT } from "../indexer/depositEvent.ts";
 import { newRequestFor } from "../indexer/depositRequest.ts";
 import { decodeRevert, isRevert, revertDataOf } from "../../transactions/revertReason.ts";
 import type { NonceManager } from "../../transactions/nonceManager.ts";
-import { fillDigest } from "../../../core/attestationDigest.ts";
 import { signAttestationDigest } from "../../../core/signAttestation.ts";
-import { fillAttestationOf } from "../../model/attestations.ts";
+import { fillAttestationOf, signedDigestOf } from "../../model/attestations.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../../model/values.ts";
 import { callsOverGasBudget, fillTransaction } from "./fillTransaction.ts";
 import { erc20Abi } from "viem";
@@ -66,6 +68,8 @@ export type PermitSubmissionResult = { message: string; requestId: Hex; txHash?:
 
 /** How far back (blocks) a submission looks for the order's deposit made by someone else: more than a quote's lifetime on any chain. */
 const DEPOSIT_LOOKBACK_BLOCKS = 10_000n;
+/** The window `failuresPerUserPerHour` counts failed permit requests in. */
+const FAILURE_WINDOW_MS = 3600_000;
 
 export function createPermitDepositSubmitter(deps: {
   store: Store;
@@ -83,20 +87,18 @@ export function createPermitDepositSubmitter(deps: {
   now?: () => Date;
 }): { submit(submission: PermitSubmission, log: Logger): Promise<PermitSubmissionResult> } {
   const now = deps.now ?? (() => new Date());
-  const failures = createFailureCounter(deps.failuresPerUserPerHour, 3600_000);
   return {
     async submit(submission, log) {
       const quote = await deps.store.getQuote(submission.requestId);
       if (!quote) throw new ServiceError("REQUEST_NOT_FOUND", `no quote with requestId ${submission.requestId}`);
       const user = quote.intent.user;
-      const nowMs = now().getTime();
-      if (failures.exceeded(user, nowMs)) {
+      if ((await deps.store.countPermitFailures(user, FAILURE_WINDOW_MS)) >= deps.failuresPerUserPerHour) {
         throw new ServiceError("PERMITS_RATE_LIMITED", `too many failed permit requests for ${user} in the last hour; retry later`);
       }
       try {
         return await submitChecked(submission, quote, log);
       } catch (error) {
-        if (error instanceof ServiceError && (error.code === "PERMIT_FILL_WOULD_FAIL" || error.code === "PERMIT_DEPOSIT_REVERTED")) failures.record(user, nowMs);
+        if (error instanceof ServiceError && (error.code === "PERMIT_FILL_WOULD_FAIL" || error.code === "PERMIT_DEPOSIT_REVERTED")) await deps.store.recordPermitFailure(user, FAILURE_WINDOW_MS);
         throw error;
       }
     },
@@ -188,7 +190,7 @@ export function createPermitDepositSubmitter(deps: {
       }
     }
     const attestation = fillAttestationOf(intent, receiver);
-    const signature = await signAttestationDigest(deps.attester, fillDigest(attestation));
+    const signature = await signAttestationDigest(deps.attester, signedDigestOf(intent, attestation));
     const tx = { to: receiver, ...fillTransaction(intent, attestation, signature, { chainId: dest.config.id, receiver }) };
     let reason: string;
     try {
@@ -206,23 +208,6 @@ export function createPermitDepositSubmitter(deps: {
     log.warn({ requestId: intent.requestId, reason }, "permit refused: the fill would fail");
     throw new ServiceError("PERMIT_FILL_WOULD_FAIL", `the fill would fail (${reason}): no deposit is sent; ask for a quote whose destination calls succeed`);
   }
-}
-
-/** Failures per key within a sliding window: `exceeded` once `limit` are recorded within `windowMs`. */
-function createFailureCounter(limit: number, windowMs: number) {
-  const seen = new Map<string, number[]>();
-  const recent = (key: string, nowMs: number) => (seen.get(key) ?? []).filter((at) => nowMs - at < windowMs);
-  return {
-    exceeded(key: string, nowMs: number): boolean {
-      const times = recent(key, nowMs);
-      if (times.length === 0) seen.delete(key);
-      else seen.set(key, times);
-      return times.length >= limit;
-    },
-    record(key: string, nowMs: number): void {
-      seen.set(key, [...recent(key, nowMs), nowMs]);
-    },
-  };
 }
 
 async function depositCall(intent: QuotedIntent, kind: "eip2612" | "permit2", signature: Hex, depository: Address, allocator: LocalAccount | undefined): Promise<Hex> {

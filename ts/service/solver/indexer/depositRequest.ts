@@ -141,7 +141,8 @@ export function depositPatch(intent: QuotedIntent, deposit: ObservedDeposit, cha
         amount: deposit.amount.toString(),
         amountFormatted: formatAmount(deposit.amount, depositCurrency.decimals),
         amountUsd: "0",
-        minimumAmount: deposit.amount.toString(),
+        // A permit request's refund may keep the service's gas, up to the quote's `fees.refundGas`.
+        minimumAmount: (deposit.amount > (intent.fees.refundGas ?? 0n) ? deposit.amount - (intent.fees.refundGas ?? 0n) : 0n).toString(),
       },
     },
     solver: { deposit: creditedDeposit(deposit) },

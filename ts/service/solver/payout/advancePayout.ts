@@ -42,6 +42,7 @@ import { canonicalHex } from "../../model/values.ts";
 import { claimablePayoutsOf, claimDetails } from "./payoutClaims.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { PayoutLogNotFoundError } from "../solverErrors.ts";
+import { permitRefundCharge } from "./permitRefundCharge.ts";
 
 export type PayoutProgress = { payout: Payout; request: StoredRequest; tx?: OnchainTx };
 
@@ -50,6 +51,8 @@ export async function advancePayout(ctx: SolverContext, request: StoredRequest, 
   let payout = state[kind];
   if (!payout) {
     if (!state.deposit) throw new StoredValueInvalidError("requests.solver_state", request.id, "deposit", `is missing: no ${kind} without a deposit`);
+    const charge = kind === "refund" ? await permitRefundCharge(ctx, request) : undefined;
+    if (charge) ctx.log.info({ requestId: request.id, charge: charge.amount.toString(), spent: charge.spent.toString(), bound: charge.bound.toString() }, "permit refund keeps the service's gas");
     payout = planPayout({
       kind,
       requestId: request.id,
@@ -58,6 +61,7 @@ export async function advancePayout(ctx: SolverContext, request: StoredRequest, 
       solver: ctx.solver,
       refundTo: state.intent.refundTo,
       appFees: state.intent.appFees,
+      ...(charge && { refundCharge: charge.amount }),
       nowSeconds: Math.floor(ctx.now().getTime() / 1000),
     });
     request = await ctx.store.patchRequest(request.id, { solver: { [kind]: payout } });

@@ -6,7 +6,9 @@
  *   balance in the Depository by the same signed request (a `SettlementRequest` for `settle`; the app
  *   withdraws with `claim`, GET /app-fees/{wallet}/balances shows it); anything deposited above
  *   originAmount goes back to `refundTo`. Without app fees it stays a `CallRequest` for `execute`.
- * - **Refund** (after `failure`): the whole deposit goes back to `refundTo`.
+ * - **Refund** (after `failure`): the whole deposit goes back to `refundTo` — except, for a permit
+ *   request, the service's gas (`refundCharge`, ./permitRefundCharge.ts), paid to the solver by the
+ *   same signed request.
  *
  * The nonce is derived from the requestId and the kind (`keccak256(abi.encode("ferry.<kind>",
  * requestId))`), and the expiration is chosen once and stored in the request's solver state before
@@ -42,9 +44,16 @@ export function payoutCalls(args: {
   solver: Address;
   refundTo: Address;
   appFees?: readonly AppFeeShare[];
+  /** Refund only: what the refund keeps for the service's gas (≤ the deposit), paid to the solver. */
+  refundCharge?: bigint;
 }): { calls: Payout["calls"]; credits: Payout["calls"] } {
   const { token, amount: deposited } = args.deposit;
-  if (args.kind === "refund") return { calls: [{ to: args.refundTo, token, amount: deposited }], credits: [] };
+  if (args.kind === "refund") {
+    const charge = args.refundCharge !== undefined && args.refundCharge > 0n ? (args.refundCharge < deposited ? args.refundCharge : deposited) : 0n;
+    const calls = [{ to: args.refundTo, token, amount: deposited - charge }];
+    if (charge > 0n) calls.push({ to: args.solver, token, amount: charge });
+    return { calls, credits: [] };
+  }
   const settled = deposited < args.originAmount ? deposited : args.originAmount;
   const fees = (args.appFees ?? []).filter((fee) => fee.amount > 0n);
   const feeTotal = fees.reduce((sum, fee) => sum + fee.amount, 0n);
@@ -80,6 +89,7 @@ export function planPayout(args: {
   solver: Address;
   refundTo: Address;
   appFees?: readonly AppFeeShare[];
+  refundCharge?: bigint;
   nowSeconds: number;
 }): Payout {
   const { calls, credits } = payoutCalls(args);

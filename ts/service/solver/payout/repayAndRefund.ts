@@ -11,9 +11,13 @@
  * with the refund payout's status `reverted` and its failReason for the operator — the spec's
  * refundFailReason enum has no value for that. A refunded request's `data.appFees` amounts become "0":
  * the refund returns the whole deposit, so no app fee was charged (on success they are the amounts
- * credited by the repayment's settlement).
+ * credited by the repayment's settlement) — but a permit request's refund keeps the service's gas
+ * (./permitRefundCharge.ts): then `fees.gas` is what it kept and `refundCurrencyData.amount` what went back.
  */
+import type { Payout } from "../../model/payout.ts";
+import type { RequestData } from "../../model/requestData.ts";
 import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
+import { formatAmount } from "../indexer/depositRequest.ts";
 import { advancePayout } from "./advancePayout.ts";
 import { fillNotBefore, findFillTx } from "../chainReads.ts";
 import { cancelBeforeRefund } from "./cancelBeforeRefund.ts";
@@ -56,7 +60,23 @@ export async function refund(ctx: SolverContext, request: StoredRequest): Promis
   ctx.log.info({ requestId: request.id, hash: progress.payout.hash }, "refund confirmed");
   // The whole deposit went back: no app fee was charged, and the record says so.
   const appFees = progress.request.data.appFees?.map((fee) => ({ ...fee, amount: "0", amountUsd: "0", amountUsdCurrent: "0" }));
-  return ctx.store.transitionRequest(request.id, "refund", { txHashes: [progress.payout.hash!], ...(appFees ? { data: { appFees } } : {}) });
+  return ctx.store.transitionRequest(request.id, "refund", { txHashes: [progress.payout.hash!], data: { ...(appFees && { appFees }), ...refundCharged(progress.request, progress.payout) } });
+}
+
+/**
+ * A permit refund that kept the service's gas (its second call pays the solver): the record's
+ * `refundCurrencyData.amount` is what went back and `fees.gas` what was kept (no other fee was).
+ */
+function refundCharged(request: StoredRequest, payout: Payout): Pick<RequestData, "fees" | "refundCurrencyData"> {
+  const [returned, kept] = payout.calls;
+  if (!returned || !kept) return {};
+  const refundCurrencyData = request.data.refundCurrencyData;
+  return {
+    fees: { gas: kept.amount.toString(), fixed: "0", price: "0", gateway: "0" },
+    ...(refundCurrencyData && {
+      refundCurrencyData: { ...refundCurrencyData, amount: returned.amount.toString(), amountFormatted: formatAmount(returned.amount, refundCurrencyData.currency.decimals) },
+    }),
+  };
 }
 
 /**
