@@ -245,7 +245,7 @@ export const GUARDS: Guard[] = [
     what: "claim: what is claimed leaves the reserve (the rest can be paid out again)",
     file: DEPOSITORY,
     find: "if (token == address(0)) _claimableNative -= uint96(amount);",
-    replace: "",
+    replace: "if (token == address(0)) {}",
     tests: [T.depositoryClaimablesExploit],
   },
   {
@@ -563,6 +563,47 @@ export const GUARDS: Guard[] = [
     find: "if (block.timestamp > att.deadline) revert AttestationExpired(att.deadline);",
     replace: "",
     tests: [T.gateInvariant],
+  },
+  // ------------------------------------------------------------ checks without a guard before
+  {
+    id: "depository.balance-read",
+    what: "a token whose balanceOf fails (no code) never reads as a balance: payouts and credits in it revert",
+    file: DEPOSITORY,
+    find: "if (!ok) revert SafeERC20.SafeERC20FailedOperation(token);",
+    replace: "",
+    tests: [T.depository, T.depositoryTokens],
+  },
+  {
+    id: "depository.token-payout-gas-cap",
+    what: "execute: an ERC-20 payout's transfer gets at most TOKEN_PAYOUT_GAS",
+    file: DEPOSITORY,
+    find: "success := call(TOKEN_PAYOUT_GAS, token, 0,",
+    replace: "success := call(gas(), token, 0,",
+    tests: [T.depositoryExploit],
+  },
+  {
+    id: "depository.claim-releases-reserve-token",
+    what: "claim: an ERC-20 claimed leaves its reserve",
+    file: DEPOSITORY,
+    find: "else _claimableTokens[token] -= amount;",
+    replace: "else {}",
+    tests: [T.depositoryClaimablesExploit],
+  },
+  {
+    id: "receiver.fillAndCall-payout-gas-cap",
+    what: "fillAndCall: a native recipient gets at most 50,000 gas",
+    file: RECEIVER,
+    find: "success := call(_NATIVE_PAYOUT_GAS, recipient, amount, 0, 0, 0, 0)",
+    replace: "success := call(gas(), recipient, amount, 0, 0, 0, 0)",
+    tests: [T.receiverExploit],
+  },
+  {
+    id: "receiver.full-payout-gas-cap",
+    what: "fill(att, sig): a native recipient gets at most 50,000 gas",
+    file: RECEIVER,
+    find: "let recipient := calldataload(_ATT_DESTINATION_USER)\n                if iszero(call(_NATIVE_PAYOUT_GAS,",
+    replace: "let recipient := calldataload(_ATT_DESTINATION_USER)\n                if iszero(call(gas(),",
+    tests: [T.receiverFull, T.receiverExploit],
   },
 ];
 
