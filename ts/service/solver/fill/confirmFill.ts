@@ -13,7 +13,6 @@
  * `failure` (ORDER_EXPIRED); otherwise the fill is sent again on a new nonce, under a compare-and-set
  * of the request's recorded fill (two loops that both saw the old nonce gone cannot both send).
  */
-import type { Hex } from "viem";
 import type { SolverState } from "../../model/solverState.ts";
 import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
@@ -86,7 +85,7 @@ export async function confirmFill(ctx: SolverContext, request: StoredRequest): P
       details: { error: result.revert.errorName, revertData: result.revert.data },
     });
   }
-  const receipt = await receiptOrNull(dest.publicClient, result.hash as Hex);
+  const receipt = await receiptOrNull(dest.publicClient, result.hash);
   if (!receipt) return resent;
   if (!(await isFinal(dest, receipt.blockNumber))) return waitForFinality(ctx, resent, receipt.blockNumber);
   return receipt.status === "success" ? recordFillSuccess(ctx, resent, dest, receipt) : recordFillReverted(ctx, resent, dest, receipt);
