@@ -6,7 +6,7 @@ import type { LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { FerryConfig, KeyRole } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
-import type { Address } from "../model/values.ts";
+import { canonicalAddress, type Address } from "../model/values.ts";
 
 /** A signing account whose `address` is canonical (lowercase), made once here for the whole service. */
 export type ServiceAccount = LocalAccount & { address: Address };
@@ -24,8 +24,8 @@ export function resolveAccounts(config: FerryConfig): ServiceAccounts {
   const account = (role: KeyRole): ServiceAccount | undefined => {
     const key = config.keys[role]?.reveal();
     if (!key) return undefined;
-    // The address the config decoded (canonical) from the same key.
-    return { ...privateKeyToAccount(key as `0x${string}`), address: config.accounts[role]! };
+    const local = privateKeyToAccount(key as `0x${string}`);
+    return { ...local, address: canonicalAddress(local.address) };
   };
   const solver = account("solver");
   const attester = account("attester");
