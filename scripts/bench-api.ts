@@ -33,6 +33,7 @@ import { intFromEnv, machineLine, ms, table } from "./bench/benchEnv.ts";
 import type { LoadResult } from "./bench/loadTypes.ts";
 import { runLoad } from "./bench/runLoad.ts";
 import { benchRequest } from "./bench/benchRequest.ts";
+import { canonicalAddress, canonicalHex } from "../ts/service/model/values.ts";
 
 const SEEDED = intFromEnv("FERRY_BENCH_REQUESTS", 1_000);
 const CONNECTIONS = intFromEnv("FERRY_BENCH_CONNECTIONS", 10);
@@ -68,7 +69,7 @@ function combine(runs: readonly LoadResult[]): LoadResult {
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
-const hex32 = () => `0x${randomBytes(32).toString("hex")}` as const;
+const hex32 = () => canonicalHex(`0x${randomBytes(32).toString("hex")}`);
 
 log("bench:api — requests/s and latency of GET /intents/status/v3 and POST /quote/v2 (bridge, swaps), baseline GET /health (same server, same run)");
 log(machineLine());
@@ -112,7 +113,7 @@ try {
   for (let i = 0; i < SEEDED; i++) {
     const id = hex32();
     await server.store.createRequest(
-      benchRequest({ id, orderId: hex32(), user, recipient: user, originChainId: origin!.id, destinationChainId: destination!.id, inTxHashes: [hex32()] }),
+      benchRequest({ id, orderId: hex32(), user: canonicalAddress(user), recipient: canonicalAddress(user), originChainId: origin!.id, destinationChainId: destination!.id, inTxHashes: [hex32()] }),
     );
     // i % 4: 0 waiting, 1 pending, 2 submitted, 3 success.
     for (const status of path.slice(0, i % 4)) await server.store.transitionRequest(id, status, status === "pending" ? {} : { txHashes: [hex32()] });

@@ -27,12 +27,13 @@ import { startWebhookWorker } from "../ts/service/webhooks/webhookWorker.ts";
 import type { OutboxPayload } from "../ts/service/store/outbox.ts";
 import { intFromEnv, machineLine, ms, percentile, table } from "./bench/benchEnv.ts";
 import { benchRequest } from "./bench/benchRequest.ts";
+import { canonicalHex, canonicalAddress } from "../ts/service/model/values.ts";
 
 const EVENTS = Math.max(2, intFromEnv("FERRY_BENCH_EVENTS", 2000) & ~1);
 /** Requests per second in the paced run (two events each). */
 const RATE = intFromEnv("FERRY_BENCH_RATE", 50);
 const log = (line: string) => process.stdout.write(`${line}\n`);
-const hex32 = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
+const hex32 = (n: number) => canonicalHex(`0x${n.toString(16).padStart(64, "0")}`);
 
 log("bench:webhooks — deliveries/s and delivery lag through the webhook worker; baseline: signed POSTs without the store (same run)");
 log(machineLine());
@@ -71,7 +72,7 @@ try {
     for (let i = 0; i < requests; i++) {
       const id = hex32(++n);
       await store.createRequest(
-        benchRequest({ id, orderId: hex32(10_000_000 + n), user: `0x${"aa".repeat(20)}`, recipient: `0x${"bb".repeat(20)}`, originChainId: 1, destinationChainId: 2, apiKeyId: keyId }),
+        benchRequest({ id, orderId: hex32(10_000_000 + n), user: canonicalAddress(`0x${"aa".repeat(20)}`), recipient: canonicalAddress(`0x${"bb".repeat(20)}`), originChainId: 1, destinationChainId: 2, apiKeyId: keyId }),
       );
       await store.transitionRequest(id, "pending");
     }

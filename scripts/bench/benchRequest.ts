@@ -1,6 +1,6 @@
 /** A request as the indexer would create it, for the benches that seed the store directly. */
-import type { Address } from "viem";
 import type { NewRequest } from "../../ts/service/model/storedRequest.ts";
+import type { Address } from "../../ts/service/model/values.ts";
 
 const ZERO: Address = "0x0000000000000000000000000000000000000000";
 

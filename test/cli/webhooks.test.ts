@@ -8,6 +8,7 @@ import { decryptWebhookSecret } from "../../ts/service/store/webhookSecrets.ts";
 import { errorLine, type CliRun } from "./runCli.ts";
 import { pgliteDatabase, postgresDatabase, requirePostgres, type ServiceDatabase } from "./serviceDatabase.ts";
 import { withIntent } from "../service/fixtures/testRequest.ts";
+import { canonicalHex, canonicalAddress } from "../../ts/service/model/values.ts";
 
 const SECRET_KEY_HEX = randomBytes(32).toString("hex");
 const SECRET_KEY = Uint8Array.from(Buffer.from(SECRET_KEY_HEX, "hex"));
@@ -38,10 +39,10 @@ const hex32 = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
 
 function newRequest(n: number, apiKeyId: string | null) {
   return withIntent({
-    id: hex32(n),
-    orderId: hex32(1000 + n),
-    user: `0x${"aa".repeat(20)}`,
-    recipient: `0x${"bb".repeat(20)}`,
+    id: canonicalHex(hex32(n)),
+    orderId: canonicalHex(hex32(1000 + n)),
+    user: canonicalAddress(`0x${"aa".repeat(20)}`),
+    recipient: canonicalAddress(`0x${"bb".repeat(20)}`),
     originChainId: 31337,
     destinationChainId: 31338,
     apiKeyId,
@@ -149,7 +150,7 @@ describe("ferry webhooks", function () {
     const store: Store = await db.open();
     try {
       await store.createRequest(newRequest(1, key.id)); // event 1
-      await store.transitionRequest(hex32(1), "pending"); // event 2
+      await store.transitionRequest(canonicalHex(hex32(1)), "pending"); // event 2
       await store.createRequest(newRequest(2, null)); // event 3: no API key, nowhere to go
       const claim = (at: number) => claimWebhookEvents(store.engine, new Date(at), { owner: "test", leaseMs: 30_000, maxAttempts: 11, limit: 10, secretKeys: { current: SECRET_KEY } });
       const record = (job: { eventId: number; round: number; attempt: number }, at: number, statusCode: number | null, error: string | null, durationMs: number) =>

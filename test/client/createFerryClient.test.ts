@@ -12,9 +12,10 @@ import { fixtureConfig, listen, type Listening } from "../service/http/testApp.t
 import { testNewRequest, withIntent } from "../service/fixtures/testRequest.ts";
 import { testIntent } from "../service/fixtures/testIntent.ts";
 import type { RequestData } from "../../ts/service/model/requestData.ts";
+import { canonicalAddress, canonicalHex } from "../../ts/service/model/values.ts";
 
 const ATTESTER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
-const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as const;
+const hex = (n: number, bytes = 32) => canonicalHex(`0x${n.toString(16).padStart(bytes * 2, "0")}`);
 const USER = hex(0xa1, 20);
 const RECIPIENT = hex(0xb1, 20);
 

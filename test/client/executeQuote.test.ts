@@ -20,6 +20,7 @@ import { loadOrderIdVectors } from "../vectors/vectorFiles.ts";
 import { withIntent } from "../service/fixtures/testRequest.ts";
 import type { Bytes32 } from "../../ts/service/model/values.ts";
 import { getAddress } from "viem";
+import { canonicalAddress, canonicalHex } from "../../ts/service/model/values.ts";
 
 const { viem } = await network.create();
 const publicClient = await viem.getPublicClient();
@@ -97,8 +98,8 @@ describe("executeQuote (real chain, real service app)", function () {
           withIntent({
             id: step.requestId as Bytes32,
             orderId: quote.protocol.v2.orderId as Bytes32,
-            user: getAddress(step.items[0]!.data.from as string),
-            recipient: getAddress(step.items[0]!.data.from as string),
+            user: canonicalAddress(step.items[0]!.data.from as string),
+            recipient: canonicalAddress(step.items[0]!.data.from as string),
             originChainId: CHAIN_ID,
             destinationChainId: 31338,
             inTxHashes: [p.txHashes[0]!.txHash as Bytes32],
@@ -107,10 +108,10 @@ describe("executeQuote (real chain, real service app)", function () {
         );
         for (const { status, failReason, refundFailReason } of statuses) {
           await new Promise((resolve) => setTimeout(resolve, 250));
-          await store.transitionRequest(step.requestId, status, {
+          await store.transitionRequest(canonicalHex(step.requestId), status, {
             ...(failReason && { failReason }),
             ...(refundFailReason && { refundFailReason }),
-            ...(status === "submitted" && { txHashes: [`0x${"ee".repeat(32)}`] }),
+            ...(status === "submitted" && { txHashes: [canonicalHex(`0x${"ee".repeat(32)}`)] }),
           });
         }
       })();

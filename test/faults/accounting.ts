@@ -19,6 +19,7 @@ import { payoutNonce } from "../../ts/service/solver/payout/payoutPlan.ts";
 import type { Store } from "../../ts/service/store/createStore.ts";
 import type { TwoChains } from "../service/solver/twoChains.ts";
 import type { ReceivedWebhook } from "../service/webhooks/webhookReceiver.ts";
+import { canonicalHex } from "../../ts/service/model/values.ts";
 
 export type AccountedBridge = { requestId: Hex; orderId: Hex };
 
@@ -55,7 +56,7 @@ export async function accountingOf(env: TwoChains, store: Store, bridges: readon
     const id = bridge.requestId.toLowerCase();
     const what = (s: string) => `${s} of request ${id}`;
     expect(depositsById.get(bridge.orderId.toLowerCase()) ?? 0, what("Deposited logs")).to.equal(1);
-    const request = await store.getRequest(id);
+    const request = await store.getRequest(canonicalHex(id));
     expect(request, what("the stored request")).to.not.equal(null);
     const events = await store.requestEvents(id);
     const terminal = events.filter((e) => e.status === "success" || e.status === "refund");

@@ -17,6 +17,7 @@ import { depositoryAbi } from "../../ts/abi/Depository.ts";
 import type { StoredRequest } from "../../ts/service/model/storedRequest.ts";
 import type { FaultChains } from "./chainNodes.ts";
 import type { FaultService } from "./chainService.ts";
+import { canonicalHex } from "../../ts/service/model/values.ts";
 
 export type Expected = { requestId: Hex; orderId: Hex; outcome: "success" | "refund" | "never" };
 
@@ -43,10 +44,10 @@ export type Accounting = { deposits: number; fills: number; payouts: number; web
 export async function assertSettledExactlyOnce(chains: FaultChains, service: FaultService, expected: readonly Expected[], timeoutMs = 120_000): Promise<Accounting> {
   const { store } = service;
   await waitFor("every request to settle", timeoutMs, async () => {
-    for (const e of expected) if (!settled(await store.getRequest(e.requestId), e.outcome)) return false;
+    for (const e of expected) if (!settled(await store.getRequest(canonicalHex(e.requestId)), e.outcome)) return false;
     return true;
   }).catch(async (error: Error) => {
-    const states = await Promise.all(expected.map(async (e) => ({ ...e, request: await store.getRequest(e.requestId) })));
+    const states = await Promise.all(expected.map(async (e) => ({ ...e, request: await store.getRequest(canonicalHex(e.requestId)) })));
     throw new Error(
       `${error.message}: ${JSON.stringify(
         states.map((s) => ({ id: s.requestId, want: s.outcome, status: s.request?.status, parked: s.request?.parked, solver: s.request?.solver })),
@@ -62,7 +63,7 @@ export async function assertSettledExactlyOnce(chains: FaultChains, service: Fau
   const totals: Accounting = { deposits: 0, fills: 0, payouts: 0, webhookEvents: 0, webhookDeliveries: 0 };
 
   for (const e of expected) {
-    const request = await store.getRequest(e.requestId);
+    const request = await store.getRequest(canonicalHex(e.requestId));
     const deposits = await origin.getLogs({ address: depository, event: DEPOSITED, args: { id: e.orderId }, fromBlock: 0n, toBlock: "latest" });
     const fills = await destination.getLogs({ address: receiver, event: FILLED, args: { requestId: e.requestId }, fromBlock: 0n, toBlock: "latest" });
     totals.deposits += deposits.length;

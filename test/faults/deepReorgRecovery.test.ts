@@ -17,6 +17,7 @@ import { assertSettledExactlyOnce } from "./chainAccounting.ts";
 import { describeChainFault, sleep, until } from "./chainFaultSuite.ts";
 import type { FaultService } from "./chainService.ts";
 import { useFaultStack } from "./faultStack.ts";
+import { canonicalHex } from "../../ts/service/model/values.ts";
 
 const EXECUTED = depositoryAbi.find((i) => i.type === "event" && i.name === "RequestExecuted")!;
 
@@ -48,8 +49,8 @@ describeChainFault("deep reorg recovery", (engine) => {
     const vanished = await quoteWhenAnswered(service, chains.user(0).address, amount);
     await node.intervalMining(250);
     await service.deposit(chains.user(0), vanished.quote);
-    await until("A's repayment to be confirmed", 120_000, async () => (await service.store.getRequest(vanished.requestId))?.solver?.repayment?.status === "confirmed");
-    const repaid = (await service.store.getRequest(vanished.requestId))!;
+    await until("A's repayment to be confirmed", 120_000, async () => (await service.store.getRequest(canonicalHex(vanished.requestId)))?.solver?.repayment?.status === "confirmed");
+    const repaid = (await service.store.getRequest(canonicalHex(vanished.requestId)))!;
     const repayment = repaid.solver!.repayment!;
     const checkpointBefore = (await service.store.getIndexerCheckpoint(node.chainId, depositoryAddress))!.block;
 
@@ -77,7 +78,7 @@ describeChainFault("deep reorg recovery", (engine) => {
     expect(dry.records.find((r) => r.id === vanished.requestId)).to.include({ deposit: "gone" });
     expect(dry.resumed).to.equal(false);
     expect((await service.store.getIndexerCheckpoint(node.chainId, depositoryAddress))!.halted).not.to.equal(null);
-    expect((await service.store.getRequest(vanished.requestId))!.parked).to.equal(null);
+    expect((await service.store.getRequest(canonicalHex(vanished.requestId)))!.parked).to.equal(null);
     const report = await recoverDeepReorg(deps, { chainId: node.chainId, apply: true, ...fromBlock });
     console.log(`      [${engine}] ${JSON.stringify(report.records)}`);
     expect(report.resumed, JSON.stringify(report.waitingFor)).to.equal(true);
@@ -89,7 +90,7 @@ describeChainFault("deep reorg recovery", (engine) => {
     const totals = await assertSettledExactlyOnce(chains, service, [{ requestId: kept.requestId, orderId: kept.orderId, outcome: "success" }]);
     console.log(`      [${engine}] ${JSON.stringify(totals)}`);
     await sleep(3_000);
-    const after = (await service.store.getRequest(vanished.requestId))!;
+    const after = (await service.store.getRequest(canonicalHex(vanished.requestId)))!;
     expect(after.parked?.code).to.equal("DEEP_REORG_DEPOSIT_GONE");
     expect(after.solver?.repayment).to.include({ status: "reverted", failReason: "DEPOSIT_GONE" });
     const unpark = await parkedAdmin(service.store).unparkRequest(vanished.requestId).then(
@@ -101,7 +102,7 @@ describeChainFault("deep reorg recovery", (engine) => {
     const executions = await node.publicClient.getLogs({ address: depositoryAddress, event: EXECUTED, args: { requestHash: repayment.requestHash }, fromBlock: 0n, toBlock: "latest" });
     expect(executions, "A's repayment on the canonical chain").to.have.length(0);
     // B's repayment was paid in full (not made claimable for lack of funds).
-    const b = (await service.store.getRequest(kept.requestId))!;
+    const b = (await service.store.getRequest(canonicalHex(kept.requestId)))!;
     expect(b.solver?.repayment?.claimable ?? []).to.deep.equal([]);
     expect(await node.publicClient.getBalance({ address: depositoryAddress })).to.equal(0n);
     const metrics = await service.metrics();

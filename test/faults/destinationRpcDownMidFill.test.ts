@@ -10,6 +10,7 @@ import { describeChainFault, outageMs, sleep, until } from "./chainFaultSuite.ts
 import { startFaultChains, type FaultChains } from "./chainNodes.ts";
 import { startChainProxy, type ChainProxy } from "./chainProxy.ts";
 import { startFaultService, type FaultService } from "./chainService.ts";
+import { canonicalHex } from "../../ts/service/model/values.ts";
 
 describeChainFault("destination RPC down mid-fill", (engine) => {
   let chains: FaultChains;
@@ -43,7 +44,7 @@ describeChainFault("destination RPC down mid-fill", (engine) => {
     await destination.setMode({ kind: "forwardThenHang", methods: ["eth_sendRawTransaction"] });
     await service.deposit(chains.user(0), first.quote);
     await until("the fill to be broadcast", 60_000, () => (destination.counts.get("eth_sendRawTransaction") ?? 0) >= 1);
-    const submitted = await service.store.getRequest(first.requestId);
+    const submitted = await service.store.getRequest(canonicalHex(first.requestId));
     expect(submitted?.status, "the fill's hash is recorded before its broadcast").to.equal("submitted");
     // Then the destination RPC is down.
     await destination.setMode({ kind: "down" });
@@ -57,6 +58,6 @@ describeChainFault("destination RPC down mid-fill", (engine) => {
     console.log(`      [${engine}] destination down ${Date.now() - started} ms (after a lost fill answer); ${JSON.stringify(totals)}`);
     const solverNonceAfter = await chains.destination.publicClient.getTransactionCount({ address: chains.solver });
     expect(solverNonceAfter - solverNonceBefore, "fill transactions sent").to.equal(expected.length);
-    expect((await service.store.getRequest(first.requestId))!.txHashes).to.deep.equal(submitted!.txHashes);
+    expect((await service.store.getRequest(canonicalHex(first.requestId)))!.txHashes).to.deep.equal(submitted!.txHashes);
   });
 });

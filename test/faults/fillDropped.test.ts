@@ -12,6 +12,7 @@ import { depositBridge, fundLoadUsers, publicStatus, quoteBridge, type Deposited
 import { createScratchDatabase } from "./loadPostgres.ts";
 import { serviceLogLines, startLoadService, type LoadService } from "./loadService.ts";
 import { skipUnlessFaults } from "./faultSuite.ts";
+import { canonicalHex } from "../../ts/service/model/values.ts";
 
 type StatusRecord = { status: string; txHashes: string[] };
 
@@ -79,7 +80,7 @@ for (const engine of ["pglite", "postgres"] as const) {
       try {
         if (engine === "postgres") {
           store = await createStore({ databaseUrl: database!.url });
-          await waitUntil(async () => (await store!.getRequest(bridge.requestId))?.solver?.repayment?.status === "confirmed" || undefined, 30_000, "the repayment");
+          await waitUntil(async () => (await store!.getRequest(canonicalHex(bridge.requestId)))?.solver?.repayment?.status === "confirmed" || undefined, 30_000, "the repayment");
           await accountingOf(env!, store, [bridge]);
         } else {
           await waitUntil(async () => (await publicStatus(service!.url, bridge.requestId))?.status === "success" || undefined, 30_000, "success");

@@ -11,6 +11,7 @@ import { describeChainFault, until } from "./chainFaultSuite.ts";
 import { startFaultChains, type FaultChains } from "./chainNodes.ts";
 import { startChainProxy, type ChainProxy } from "./chainProxy.ts";
 import { startFaultService, type FaultService } from "./chainService.ts";
+import { canonicalHex } from "../../ts/service/model/values.ts";
 
 describeChainFault("one of two RPC URLs bad", (engine) => {
   let chains: FaultChains;
@@ -91,7 +92,7 @@ describeChainFault("one of two RPC URLs bad", (engine) => {
     await bad.destination.setMode({ kind: "hang" });
     const { expected } = await twoDeposits();
     const settled = await until("both deposits to succeed", 60_000, async () => {
-      for (const e of expected) if ((await service.store.getRequest(e.requestId))?.status !== "success") return false;
+      for (const e of expected) if ((await service.store.getRequest(canonicalHex(e.requestId)))?.status !== "success") return false;
       return true;
     });
     const quoteStarted = Date.now();

@@ -11,6 +11,7 @@ import { describeChainFault, outageMs, sleep, until } from "./chainFaultSuite.ts
 import { startFaultChains, type FaultChains } from "./chainNodes.ts";
 import { startChainProxy, type ChainProxy } from "./chainProxy.ts";
 import { startFaultService, type FaultService } from "./chainService.ts";
+import { canonicalHex } from "../../ts/service/model/values.ts";
 
 describeChainFault("origin RPC down 30 s", (engine) => {
   let chains: FaultChains;
@@ -39,8 +40,8 @@ describeChainFault("origin RPC down 30 s", (engine) => {
     const warm = await service.quote(user(0).address, amount);
     await service.deposit(user(0), warm.quote);
     expected.push({ requestId: warm.requestId, orderId: warm.orderId, outcome: "success" });
-    await until("the first request to succeed", 60_000, async () => (await service.store.getRequest(warm.requestId))?.status === "success").catch(async (error: Error) => {
-      const request = await service.store.getRequest(warm.requestId);
+    await until("the first request to succeed", 60_000, async () => (await service.store.getRequest(canonicalHex(warm.requestId)))?.status === "success").catch(async (error: Error) => {
+      const request = await service.store.getRequest(canonicalHex(warm.requestId));
       const checkpoint = await service.store.getIndexerCheckpoint(chains.origin.chainId, service.config.chains[0]!.contracts.depository);
       throw new Error(`${error.message}\n${JSON.stringify({ status: request?.status, checkpoint, head: String(await chains.origin.publicClient.getBlockNumber()) })}\n${service.logs().filter((l) => !l.includes("incoming request") && !l.includes("request completed")).slice(-30).join("")}`);
     });
@@ -76,7 +77,7 @@ describeChainFault("origin RPC down 30 s", (engine) => {
 
     const recovery = await until("every request to settle after the outage", 120_000, async () => {
       for (const e of expected) {
-        const request = await service.store.getRequest(e.requestId);
+        const request = await service.store.getRequest(canonicalHex(e.requestId));
         const done = e.outcome === "refund" ? request?.status === "refund" : request?.status === "success" && request.solver?.repayment?.status === "confirmed";
         if (!done) return false;
       }
@@ -85,7 +86,7 @@ describeChainFault("origin RPC down 30 s", (engine) => {
     const totals = await assertSettledExactlyOnce(chains, service, expected);
     console.log(`      [${engine}] origin down ${downFor} ms; all ${expected.length} settled ${recovery} ms after it came back; ${JSON.stringify(totals)}`);
     expect(totals.fills).to.equal(expected.length - 1);
-    expect((await service.store.getRequest(late.requestId))!.failReason).to.equal("ORDER_EXPIRED");
+    expect((await service.store.getRequest(canonicalHex(late.requestId)))!.failReason).to.equal("ORDER_EXPIRED");
     const metrics = await service.metrics();
     expect(metrics).to.match(new RegExp(`ferry_rpc_errors_total\\{chain_id="${chains.origin.chainId}",rpc="0:http://127\\.0\\.0\\.1:${origin.port}",kind="http"\\} [1-9]`));
     expect(metrics).to.match(new RegExp(`ferry_indexer_lag_blocks\\{chain_id="${chains.origin.chainId}"\\} \\d+`));

@@ -19,6 +19,7 @@ import { depositBridge, fundLoadUsers, publicStatus, quoteBridge, type Deposited
 import { privatePostgresAvailable, startPrivatePostgres, type PrivatePostgres } from "./loadPostgres.ts";
 import { startLoadService, type LoadService } from "./loadService.ts";
 import { FAULTS_ENABLED, skipUnlessFaults } from "./faultSuite.ts";
+import { canonicalHex } from "../../ts/service/model/values.ts";
 
 const OUTAGE_MS = 20_000;
 const BEFORE = 24;
@@ -65,7 +66,7 @@ describe("fault: PostgreSQL restarted under load", function () {
     // Load: the first deposits land at once; the database goes away while the solver works on them.
     const firstWave = Promise.all(quotes.slice(0, BEFORE).map((quote) => depositBridge(env!, quote)));
     firstWave.catch(() => {}); // awaited below; a failure before that must not be an unhandled rejection
-    await waitUntil(async () => (await Promise.all(quotes.slice(0, BEFORE).map((q) => store!.getRequest(q.requestId)))).some((r) => r !== null), 30_000, "the solver to have work");
+    await waitUntil(async () => (await Promise.all(quotes.slice(0, BEFORE).map((q) => store!.getRequest(canonicalHex(q.requestId))))).some((r) => r !== null), 30_000, "the solver to have work");
     await postgres!.stop();
     const stoppedAt = Date.now();
     bridges.push(...(await firstWave));

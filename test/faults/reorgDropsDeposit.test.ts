@@ -10,6 +10,7 @@ import { startFaultChains, type FaultChains } from "./chainNodes.ts";
 import { startChainProxy, type ChainProxy } from "./chainProxy.ts";
 import { reorg, sendSigned, signDeposit } from "./chainReorg.ts";
 import { startFaultService, type FaultService } from "./chainService.ts";
+import { canonicalHex } from "../../ts/service/model/values.ts";
 
 describeChainFault("reorg drops a seen deposit", (engine) => {
   let chains: FaultChains;
@@ -44,7 +45,7 @@ describeChainFault("reorg drops a seen deposit", (engine) => {
       // The service follows the chain with the deposit on it for a moment.
       seen: async () => {
         await sleep(1_000);
-        expect((await service.store.getRequest(dropped.requestId))?.status).to.equal("waiting");
+        expect((await service.store.getRequest(canonicalHex(dropped.requestId)))?.status).to.equal("waiting");
       },
     });
     // Well past the depth on the new chain, then a deposit that stays.

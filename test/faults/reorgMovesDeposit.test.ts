@@ -9,6 +9,7 @@ import { startFaultChains, type FaultChains } from "./chainNodes.ts";
 import { startChainProxy, type ChainProxy } from "./chainProxy.ts";
 import { reorg, sendSigned, signDeposit } from "./chainReorg.ts";
 import { startFaultService, type FaultService } from "./chainService.ts";
+import { canonicalHex } from "../../ts/service/model/values.ts";
 
 describeChainFault("reorg moves a seen deposit", (engine) => {
   let chains: FaultChains;
@@ -43,7 +44,7 @@ describeChainFault("reorg moves a seen deposit", (engine) => {
       },
       seen: async () => {
         await sleep(1_000);
-        expect((await service.store.getRequest(moved.requestId))?.status).to.equal("waiting");
+        expect((await service.store.getRequest(canonicalHex(moved.requestId)))?.status).to.equal("waiting");
       },
       after: async () => {
         await chains.origin.testClient.mine({ blocks: 2 });
@@ -54,9 +55,9 @@ describeChainFault("reorg moves a seen deposit", (engine) => {
     expect(again.block > first.block).to.equal(true);
     const totals = await assertSettledExactlyOnce(chains, service, [{ requestId: moved.requestId, orderId: moved.orderId, outcome: "success" }]);
     console.log(`      [${engine}] moved from block ${first.block} to ${again.block}; ${JSON.stringify(totals)}`);
-    const request = (await service.store.getRequest(moved.requestId))!;
+    const request = (await service.store.getRequest(canonicalHex(moved.requestId)))!;
     expect(request.solver!.deposit!.block).to.equal(Number(again.block));
     expect(request.inTxHashes).to.deep.equal([first.hash.toLowerCase()]);
-    expect(await service.store.listStrayDepositsByOrderId(moved.orderId)).to.deep.equal([]);
+    expect(await service.store.listStrayDepositsByOrderId(canonicalHex(moved.orderId))).to.deep.equal([]);
   });
 });

@@ -129,15 +129,15 @@ describe("parseConfig", function () {
     expect(invalid({ admin: { token: token } }).field).to.equal("admin");
   });
 
-  it("parses a chain with defaults and checksummed addresses", function () {
+  it("parses a chain with defaults and canonical (lowercase) addresses", function () {
     const config = resolveChainContracts(
-      parseConfig({ chains: [chain({ erc20Currencies: [{ address: "0x5fbdb2315678afecb367f032d93f642f64180aa3", symbol: "USDC", name: "USD Coin", decimals: 6 }] })] }, {}, "/"),
+      parseConfig({ chains: [chain({ erc20Currencies: [{ address: "0x5FbDB2315678afecb367f032d93F642f64180aa3", symbol: "USDC", name: "USD Coin", decimals: 6 }] })] }, {}, "/"),
       new Map(),
     );
     expect(config.chains[0]).to.deep.include({ confirmations: 12, finalityTag: null, maxLogRange: 2000, depositEnabled: true, disabled: false, baseChainId: 31337, tags: [] });
     expect(config.chains[0]!.rpcUrls).to.deep.equal(["http://127.0.0.1:8545"]);
     expect(config.chains[0]!.rpc).to.deep.equal({ timeoutMs: 4000, retryCount: 2, retryDelayMs: 250, maxHeadLagBlocks: 10 });
-    expect(config.chains[0]!.erc20Currencies[0]!.address).to.equal("0x5FbDB2315678afecb367f032d93F642f64180aa3");
+    expect(config.chains[0]!.erc20Currencies[0]!.address).to.equal("0x5fbdb2315678afecb367f032d93f642f64180aa3");
   });
 
   it("parseConfig_chainReading_fromTheFileThenTheEnvironment", function () {
@@ -231,7 +231,7 @@ describe("parseConfig", function () {
   it("reads private keys from the env names in keyEnv only, and derives their addresses", function () {
     const config = parseConfig({ keyEnv: { solver: "MY_SOLVER" } }, { MY_SOLVER: KEY, FERRY_SOLVER_KEY: "0xdead" }, "/");
     expect(config.keys.solver?.reveal()).to.equal(KEY);
-    expect(config.accounts.solver).to.equal(KEY_ADDRESS);
+    expect(config.accounts.solver).to.equal(KEY_ADDRESS.toLowerCase());
     expect(config.keys.allocator).to.equal(undefined);
   });
 
@@ -391,7 +391,7 @@ describe("redactConfig", function () {
     for (const secret of material) expect(text).not.to.contain(secret);
     expect(redacted.keys).to.deep.equal({ allocator: "[redacted]", attester: "[redacted]", solver: "[redacted]", relayer: "[redacted]" });
     expect(redacted.database.url).to.equal("postgres://ferry:[redacted]@db.internal:5432/ferry");
-    expect(redacted.accounts.solver).to.equal(KEY_ADDRESS);
+    expect(redacted.accounts.solver).to.equal(KEY_ADDRESS.toLowerCase());
     expect(redacted.webhooks.secretKey).to.equal("[redacted]");
     expect(redacted.webhooks.previousSecretKey).to.equal("[redacted]");
   });

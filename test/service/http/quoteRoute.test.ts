@@ -21,6 +21,7 @@ import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { deployFerry, type FerryFixture } from "../../../ts/testing/deployFerry.ts";
 import { errorBody, listen, type Listening } from "./testApp.ts";
+import { canonicalHex } from "../../../ts/service/model/values.ts";
 
 // Hardhat accounts #3 (solver) and #4 (attester).
 const SOLVER_KEY = "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6";
@@ -128,7 +129,7 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     expect(quote.fillDeadline - quote.expiresAt).to.be.within(600, 601 + Math.max(0, destinationNow - originNow));
 
     const requestId = quote.steps[0]!.requestId as Hex;
-    const stored = await store.getQuote(requestId);
+    const stored = await store.getQuote(canonicalHex(requestId));
     expect(stored, "stored").to.not.equal(null);
     expect(stored!.quote).to.deep.equal(quote);
     expect(stored!.orderId).to.equal(quote.protocol.v2.orderId);
@@ -146,7 +147,7 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
       fillDeadline: quote.fillDeadline,
       referrer: "shop",
     });
-    expect((await store.getQuoteByOrderId(quote.protocol.v2.orderId))!.intent).to.deep.equal(stored!.intent);
+    expect((await store.getQuoteByOrderId(canonicalHex(quote.protocol.v2.orderId)))!.intent).to.deep.equal(stored!.intent);
   });
 
   it("adds an approve step while the allowance is short and drops it once approved; the deposit then goes through", async () => {
@@ -174,7 +175,7 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
   it("answers status `waiting` and both attestations for a quoted requestId before any deposit is indexed", async () => {
     const quote = await quoteOf(nativeBody());
     const requestId = quote.steps[0]!.requestId;
-    const stored = (await store.getQuote(requestId))!;
+    const stored = (await store.getQuote(canonicalHex(requestId)))!;
     for (const path of ["/intents/status/v3", "/intents/status"]) {
       const response = await fetch(`${server.url}${path}?requestId=${requestId}`);
       expect(response.status).to.equal(200);
@@ -260,7 +261,7 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     expect(quote.fees.app.amount).to.equal(((10n ** 17n * 50n) / 10_000n).toString());
     expect(quote.protocol.v2.orderSignature).to.match(/^0x[0-9a-f]{130}$/);
     expect(BigInt(quote.fees.gas.amount) % 56_000n).to.equal(0n); // (35_000 + 21_000) × gas price
-    const stored = (await store.getQuote(quote.steps[0]!.requestId))!;
+    const stored = (await store.getQuote(canonicalHex(quote.steps[0]!.requestId)))!;
     expect(stored.intent.referrer).to.equal("ferry-quote-test");
     expect(stored.intent.refundTo).to.equal(app!.account.address.toLowerCase());
     expect(stored.intent.appFees).to.deep.equal([{ recipient: app!.account.address.toLowerCase(), bps: "50", amount: BigInt(quote.fees.app.amount) }]);

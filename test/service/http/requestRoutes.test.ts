@@ -15,11 +15,12 @@ import { errorBody, FIXTURE_ADDRESSES, FIXTURE_STABLECOIN, fixtureConfig, listen
 import { withIntent } from "../fixtures/testRequest.ts";
 import type { RequestData } from "../../../ts/service/model/requestData.ts";
 import type { NewRequest } from "../../../ts/service/model/storedRequest.ts";
+import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
 
 const ATTESTER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const ATTESTER = privateKeyToAccount(ATTESTER_KEY).address;
 const T = Date.UTC(2026, 0, 1);
-const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as const;
+const hex = (n: number, bytes = 32) => canonicalHex(`0x${n.toString(16).padStart(bytes * 2, "0")}`);
 const USER = hex(0xa1, 20);
 const RECIPIENT = hex(0xb1, 20);
 
@@ -188,7 +189,7 @@ describe("request routes over HTTP", function () {
       clock.ms = T + 10_000;
       await create(2, {}, { user: hex(0xa2, 20), originChainId: 31338, destinationChainId: 31337, originBlock: 20 });
       await store.transitionRequest(hex(2), "pending");
-      await store.saveQuote({ requestId: hex(1), orderId: hex(0x1001), orderData: { salt: "0x01" }, quote: {}, intent: testIntent(1, { orderId: hex(0x1001) as `0x${string}` }), expiresAt: new Date(T + 60_000) });
+      await store.saveQuote({ requestId: hex(1), orderId: hex(0x1001), orderData: { salt: "0x01" }, quote: {}, intent: testIntent(1, { orderId: hex(0x1001) }), expiresAt: new Date(T + 60_000) });
       const ids = async (qs: string, status = 200) => {
         const response = await get(`/requests/v2?${qs}`);
         expect(response.status, qs).to.equal(status);

@@ -17,15 +17,16 @@ import { testIntent } from "../fixtures/testIntent.ts";
 import { hex, testNewRequest } from "../fixtures/testRequest.ts";
 import { describeEachEngine } from "../store/engines.ts";
 import { errorBody, fixtureConfig, listen, logCapture, type Listening } from "./testApp.ts";
+import { canonicalAddress } from "../../../ts/service/model/values.ts";
 
 const NONCE = 987_654_321_123n;
 const REQUEST_HASH = hex(0x7e57ab1e);
 const PAYOUT: Payout = {
   chainId: 31337,
-  depository: `0x${"11".repeat(20)}`,
+  depository: canonicalAddress(`0x${"11".repeat(20)}`),
   nonce: NONCE,
   expiration: 2_000_000_000,
-  calls: [{ to: `0x${"90".repeat(20)}`, token: `0x${"00".repeat(20)}`, amount: 10n ** 18n }],
+  calls: [{ to: canonicalAddress(`0x${"90".repeat(20)}`), token: canonicalAddress(`0x${"00".repeat(20)}`), amount: 10n ** 18n }],
   requestHash: REQUEST_HASH,
   status: "sent",
   hash: hex(0xabcdef),

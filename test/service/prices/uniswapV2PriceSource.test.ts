@@ -14,6 +14,7 @@ import { deployDevnetMarket, DEVNET_TWAP_WINDOW_SECONDS } from "../../../ts/devn
 import { createUniswapV2PriceSource, UNISWAP_V2_PAIR_ABI } from "../../../ts/service/prices/uniswapV2PriceSource.ts";
 import { v2AmountOut } from "../../../ts/service/prices/uniswapV2Math.ts";
 import { codeOf } from "../quote/quoteFixture.ts";
+import { canonicalAddress } from "../../../ts/service/model/values.ts";
 
 const chain = await network.create();
 const publicClient = (await chain.viem.getPublicClient()) as unknown as PublicClient;
@@ -27,7 +28,7 @@ describe("uniswapV2PriceSource on a real pair", function () {
   const usd = () => ({ symbol: "fUSD", decimals: 6, address: fusd.toLowerCase() as Address, isNative: false });
   const source = (reference: Parameters<typeof createUniswapV2PriceSource>[0]["reference"] = { type: "twap", windowSeconds: DEVNET_TWAP_WINDOW_SECONDS }) =>
     createUniswapV2PriceSource(
-      { chainId: 31337, base: "ETH", quote: "fUSD", pair: market.uniswapV2Pair, baseToken: market.wrappedNative, quoteToken: fusd, feeBps: 30, reference, maxReserveBps: 500 },
+      { chainId: 31337, base: "ETH", quote: "fUSD", pair: canonicalAddress(market.uniswapV2Pair), baseToken: canonicalAddress(market.wrappedNative), quoteToken: canonicalAddress(fusd), feeBps: 30, reference, maxReserveBps: 500 },
       () => publicClient,
     );
   const mined = async (hash: Hex) => expect((await publicClient.waitForTransactionReceipt({ hash })).status).to.equal("success");
@@ -89,7 +90,7 @@ describe("uniswapV2PriceSource on a real pair", function () {
     const feed = (await publicClient.waitForTransactionReceipt({ hash })).contractAddress!;
     const now = (await publicClient.getBlock()).timestamp;
     await mined(await wallet!.writeContract({ address: feed, abi: feedArtifact.abi as Abi, functionName: "setRound", args: [1n, 3_000n * 10n ** 8n, now, now, 1n] }));
-    const withFeed = source({ type: "chainlink", feed, maxStalenessSeconds: 3_600 });
+    const withFeed = source({ type: "chainlink", feed: canonicalAddress(feed), maxStalenessSeconds: 3_600 });
     const reading = await withFeed.read(eth, usd());
     expect(reading.referenceLabel).to.equal(`chainlink:${feed.toLowerCase()}`);
     expect(Number(reading.reference.price("EXACT_INPUT", parseEther("1")).amountOutAtSpot) / 1e6).to.be.closeTo(3_000, 0.000001);

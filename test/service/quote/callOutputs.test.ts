@@ -3,11 +3,12 @@
 import { expect } from "chai";
 import { encodeFunctionData, encodePacked, erc20Abi, type Hex } from "viem";
 import { callTokenCandidates, unlistableCall } from "../../../ts/service/quote/callOutputs.ts";
+import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
 
-const TOKEN = "0x1111111111111111111111111111111111111111";
-const ROUTER = "0x2222222222222222222222222222222222222222";
-const approve = encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [ROUTER, 5n] });
-const call = (data: Hex) => ({ to: ROUTER, data });
+const TOKEN = canonicalAddress("0x1111111111111111111111111111111111111111");
+const ROUTER = canonicalAddress("0x2222222222222222222222222222222222222222");
+const approve = canonicalHex(encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [ROUTER, 5n] }));
+const call = (data: Hex) => ({ to: ROUTER, data: canonicalHex(data) });
 
 describe("callOutputs", () => {
   it("unlistableCall_acceptsEmptyAndAbiShapedCalldata", () => {

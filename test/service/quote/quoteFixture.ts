@@ -5,6 +5,7 @@ import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
 import { parseConfig, resolveChainContracts } from "../../../ts/service/config/parseConfig.ts";
 import { buildQuote, type BuiltQuote, type QuoteEnvironment, type QuoteRequest } from "../../../ts/service/quote/buildQuote.ts";
 import { resolveRoute } from "../../../ts/service/quote/quoteRoute.ts";
+import { canonicalHex } from "../../../ts/service/model/values.ts";
 
 export const ADDR = {
   depository: "0x1111111111111111111111111111111111111111",
@@ -77,7 +78,7 @@ export function environment(config: FerryConfig, overrides: Partial<QuoteEnviron
     userBalance: 5n * 10n ** 18n,
     now: NOW,
     salt: BigInt(`0x${"5a".repeat(32)}`),
-    requestId: `0x${"7e".repeat(32)}` as Hex,
+    requestId: canonicalHex(`0x${"7e".repeat(32)}`),
     ...overrides,
   };
 }

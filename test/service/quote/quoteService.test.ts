@@ -15,6 +15,7 @@ import { createQuoteService, type QuoteServiceDeps } from "../../../ts/service/q
 import { resolveRoute, type RouteRequest } from "../../../ts/service/quote/quoteRoute.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { DESTINATION, nativeRequest, NOW, ORIGIN, quoteConfig } from "./quoteFixture.ts";
+import { canonicalHex } from "../../../ts/service/model/values.ts";
 
 // Hardhat account #3.
 const SOLVER = privateKeyToAccount("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6");
@@ -96,7 +97,7 @@ describe("quoteService", function () {
   it("quote_storesTheQuoteWithItsIntent_andTheOrderDataOnce", async () => {
     const quote = await service().quote(nativeRequest(), { includeOrderSignature: false, apiKeyId: null });
     const requestId = quote.steps[0]!.requestId;
-    const stored = await store.getQuote(requestId);
+    const stored = await store.getQuote(canonicalHex(requestId));
     expect(stored!.quote).to.deep.equal(quote);
     expect(stored!.orderData).to.deep.equal(quote.protocol.v2.orderData);
     expect(stored!.intent).to.deep.include({ requestId, orderId: quote.protocol.v2.orderId, expiresAt: quote.expiresAt });
@@ -148,7 +149,7 @@ describe("quoteService", function () {
     expect(quote.expiresAt - (originTime + ttlSeconds), "and the window is the TTL, not more").to.be.below(5);
     expect(quote.fillDeadline, "the destination's clock gets the whole fill window").to.be.at.least(destinationTime + ttlSeconds + fillWindowSeconds);
     expect(quote.protocol.v2.orderData.output.deadline).to.equal(quote.fillDeadline);
-    const stored = await store.getQuote(quote.steps[0]!.requestId);
+    const stored = await store.getQuote(canonicalHex(quote.steps[0]!.requestId));
     expect([stored!.intent.expiresAt, stored!.intent.fillDeadline]).to.deep.equal([quote.expiresAt, quote.fillDeadline]);
   });
 

@@ -18,6 +18,7 @@ import { createQuoteService } from "../../../ts/service/quote/quoteService.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { ADDR, DESTINATION, nativeRequest, ORIGIN } from "./quoteFixture.ts";
 import { QUOTE_SOLVER, quoteChains } from "./quoteChains.ts";
+import { canonicalAddress } from "../../../ts/service/model/values.ts";
 
 const SOLVER = QUOTE_SOLVER;
 const { origin, destination, clients } = await quoteChains();
@@ -77,7 +78,7 @@ describe("swap pricing across decimals (18-decimal fUSD in, a 6-decimal fUSD poo
 
   const quote = (c: ReturnType<typeof config>, amount: bigint, tradeType: "EXACT_INPUT" | "EXACT_OUTPUT" = "EXACT_INPUT") =>
     createQuoteService({ chains: c.chains, settings: c.quotes, clients, solver: SOLVER, store }).quote(
-      nativeRequest({ originCurrency: token18.toLowerCase() as Address, destinationCurrency: zeroAddress, amount, tradeType }),
+      nativeRequest({ originCurrency: canonicalAddress(token18), destinationCurrency: zeroAddress, amount, tradeType }),
       { includeOrderSignature: false, apiKeyId: null },
     );
 

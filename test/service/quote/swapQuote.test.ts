@@ -4,7 +4,7 @@
  * top-up. The Uniswap V2 source against a real pool is exercised end to end (test/e2e/swap.test.ts).
  */
 import { expect } from "chai";
-import { encodeFunctionData, erc20Abi, zeroAddress, type Hex } from "viem";
+import { encodeFunctionData, erc20Abi, zeroAddress } from "viem";
 import { callsRequestId, encodeOrderCall } from "../../../ts/core/destinationCalls.ts";
 import { getOrderId } from "../../../ts/core/orderId.ts";
 import { isFerryError } from "../../../ts/core/errors.ts";
@@ -13,6 +13,7 @@ import type { TransactionData } from "../../../ts/service/quote/quoteSteps.ts";
 import { createPriceSources } from "../../../ts/service/prices/priceSources.ts";
 import { resolveRoute } from "../../../ts/service/quote/quoteRoute.ts";
 import { ADDR, DESTINATION, environment, nativeRequest, ORIGIN, quoteConfig, type TestEnvironment } from "./quoteFixture.ts";
+import { canonicalHex } from "../../../ts/service/model/values.ts";
 
 const config = quoteConfig({
   quotes: {
@@ -100,7 +101,7 @@ describe("buildQuote: swaps, calls, gas top-up", () => {
 
   it("calls_areBoundIntoTheOrderAndTheRequestId_andLeftoversGoToTheRefundRecipient", async () => {
     const approve = encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [ADDR.app, 10n] });
-    const calls = [{ to: ADDR.stablecoin, data: approve, value: 0n }];
+    const calls = [{ to: ADDR.stablecoin, data: canonicalHex(approve), value: 0n }];
     const request = nativeRequest({ originCurrency: ADDR.stablecoin, destinationCurrency: ADDR.stablecoin, amount: 100_000_000n, calls, refundTo: ADDR.app });
     const { quote: q, intent } = await quote(request);
     expect(intent.calls).to.deep.equal(calls);
@@ -115,7 +116,7 @@ describe("buildQuote: swaps, calls, gas top-up", () => {
   });
 
   it("calls_withNativeValue_needANativeOutputThatCoversThem", async () => {
-    const call = { to: ADDR.app, data: "0x" as Hex, value: 1n };
+    const call = { to: ADDR.app, data: "0x" as const, value: 1n };
     const code = async (request: QuoteRequest) => {
       try {
         await quote(request);

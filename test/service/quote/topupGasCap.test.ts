@@ -11,6 +11,7 @@ import { createQuoteService, type QuoteServiceDeps } from "../../../ts/service/q
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { ADDR, codeOf, DESTINATION, nativeRequest, quoteConfig } from "./quoteFixture.ts";
 import { QUOTE_SOLVER, quoteChains } from "./quoteChains.ts";
+import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
 
 const SOLVER = QUOTE_SOLVER;
 const { clients } = await quoteChains();
@@ -39,7 +40,7 @@ describe("gas top-up: capped in USD, priced from the price sources, in the capac
 
   it("the default top-up ($2) is priced from the destination's price source, not the static usdPrice", async () => {
     const quote = await service().quote(request(), options);
-    const stored = await store.getQuote(quote.steps.at(-1)!.requestId);
+    const stored = await store.getQuote(canonicalHex(quote.steps.at(-1)!.requestId));
     // $2 at 2,000 USD per ETH (the fixed source × USDC's $1): 0.001 ETH; the static 3,000 would give 0.000667.
     expect(stored!.intent.topupGas).to.equal(parseEther("0.001"));
   });
@@ -47,7 +48,7 @@ describe("gas top-up: capped in USD, priced from the price sources, in the capac
   it("a top-up the solver's native balance cannot pay is refused by the capacity check", async () => {
     const line = (currency: `0x${string}`, balance: bigint): InventoryLine => ({
       chainId: DESTINATION,
-      currency,
+      currency: canonicalAddress(currency),
       symbol: currency === zeroAddress ? "ETH" : "USDC",
       decimals: currency === zeroAddress ? 18 : 6,
       balance,

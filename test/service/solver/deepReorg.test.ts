@@ -18,6 +18,7 @@ import { createStore, type Store } from "../../../ts/service/store/createStore.t
 import type { Logger } from "../../../ts/service/logging/logger.ts";
 import { depository, filledLogs } from "./solverHelpers.ts";
 import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
+import { canonicalHex } from "../../../ts/service/model/values.ts";
 
 describe("solver after a reorg deeper than the confirmation depth", function () {
   this.timeout(300_000);
@@ -83,7 +84,7 @@ describe("solver after a reorg deeper than the confirmation depth", function () 
       await mine(2);
       await solver.tick();
     }
-    const indexed = await indexTransaction({ store, client: clients.get(origin.chainId), chains: config.chains, log }, nextTx);
+    const indexed = await indexTransaction({ store, client: clients.get(origin.chainId), chains: config.chains, log }, canonicalHex(nextTx));
     expect(indexed.state).to.equal("waiting");
     expect((await store.getRequest(next.requestId))?.status).to.equal("waiting");
     expect(await filledLogs(env, next.requestId)).to.have.length(0);
@@ -98,7 +99,7 @@ describe("solver after a reorg deeper than the confirmation depth", function () 
     // ...then indexing resumes from the last good block (its hash as the chain has it now).
     const current = await origin.publicClient.getBlock({ blockNumber: BigInt(lastGood.block) });
     expect(current.hash).to.equal(lastGood.hash);
-    expect(await store.resumeIndexer(origin.chainId, depository(env, origin), { block: lastGood.block, hash: current.hash })).to.equal(true);
+    expect(await store.resumeIndexer(origin.chainId, depository(env, origin), { block: lastGood.block, hash: canonicalHex(current.hash) })).to.equal(true);
     for (let i = 0; i < 10 && (await store.getRequest(next.requestId))?.status !== "success"; i++) {
       await mine(2);
       await solver.tick();

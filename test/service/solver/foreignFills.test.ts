@@ -26,6 +26,7 @@ import { describeEachEngine } from "../store/engines.ts";
 import { ATTACKER } from "./hostileContracts.ts";
 import { depository, filledLogs, tickUntil } from "./solverHelpers.ts";
 import { deposit, makeIntent, NATIVE, saveQuote, startTwoChains, tokenBalance, type TwoChains } from "./twoChains.ts";
+import { canonicalHex } from "../../../ts/service/model/values.ts";
 
 describe("solver: foreign fills", function () {
   this.timeout(600_000);
@@ -179,12 +180,12 @@ describe("solver: foreign fills", function () {
       await saveQuote(engine.store, intent);
       const txHash = await deposit(env, { orderId: intent.orderId, amount: intent.originAmount });
       const client = createChainClients(env.config.chains).get(env.origin.chainId);
-      await indexTransaction({ store: engine.store, client, chains: env.config.chains, log: SILENT_LOG }, txHash);
+      await indexTransaction({ store: engine.store, client, chains: env.config.chains, log: SILENT_LOG }, canonicalHex(txHash));
       const pending = (await engine.store.getRequest(intent.requestId))!;
       expect(pending.status).to.equal("pending");
       const foreign = await attackerFill(intent, { destinationAmount: 1n }, secondSigner);
-      await engine.store.transitionRequest(pending.id, "submitted", { txHashes: [foreign], solver: { fill: { hash: foreign, status: "sent" } } });
-      await engine.store.transitionRequest(pending.id, "success", { txHashes: [foreign], solver: { fill: { hash: foreign, status: "confirmed" } } });
+      await engine.store.transitionRequest(pending.id, "submitted", { txHashes: [canonicalHex(foreign)], solver: { fill: { hash: canonicalHex(foreign), status: "sent" } } });
+      await engine.store.transitionRequest(pending.id, "success", { txHashes: [canonicalHex(foreign)], solver: { fill: { hash: canonicalHex(foreign), status: "confirmed" } } });
       const solverBefore = await tokenBalance(env.origin, NATIVE, env.solver);
 
       const solver = newSolver();

@@ -18,6 +18,7 @@ import { describeEachEngine } from "../store/engines.ts";
 import { ATTACKER, deployWorthlessToken } from "./hostileContracts.ts";
 import { depository, filledLogs, tickUntil } from "./solverHelpers.ts";
 import { deposit, freshAddress, makeIntent, NATIVE, saveQuote, startTwoChains, tokenBalance, type TwoChains } from "./twoChains.ts";
+import { canonicalHex } from "../../../ts/service/model/values.ts";
 
 describe("solver: front-run deposits", function () {
   this.timeout(600_000);
@@ -66,7 +67,7 @@ describe("solver: front-run deposits", function () {
     async function strayOf(orderId: Hex, txHash: Hex, done: (s: StoredStrayDeposit) => boolean, solver = newSolver()): Promise<StoredStrayDeposit> {
       let stray: StoredStrayDeposit | undefined;
       for (let i = 0; i < 20; i++) {
-        stray = (await engine.store.listStrayDepositsByOrderId(orderId)).find((s) => s.txHash === txHash);
+        stray = (await engine.store.listStrayDepositsByOrderId(canonicalHex(orderId))).find((s) => s.txHash === txHash);
         if (stray && done(stray)) return stray;
         await solver.tick();
       }
@@ -143,14 +144,14 @@ describe("solver: front-run deposits", function () {
       try {
         attack = await attackerDeposit({ chain: env.origin, orderId: intent.orderId, amount: 1n, depositor: freshAddress(), wait: false });
         // POST /transactions/index on the attacker's pending transaction.
-        expect(await indexTransaction(deps, attack)).to.deep.equal({ state: "waiting", requestIds: [] });
+        expect(await indexTransaction(deps, canonicalHex(attack))).to.deep.equal({ state: "waiting", requestIds: [] });
         expect(await engine.store.getRequest(intent.requestId)).to.equal(null);
         await env.origin.testClient.mine({ blocks: 1 });
       } finally {
         await env.origin.testClient.setAutomine(true);
       }
       // Mined and confirmed: still not the order's deposit.
-      expect(await indexTransaction(deps, attack!)).to.deep.equal({ state: "indexed", requestIds: [] });
+      expect(await indexTransaction(deps, canonicalHex(attack!))).to.deep.equal({ state: "indexed", requestIds: [] });
       await expectUserDepositFills(intent, newSolver());
     });
 

@@ -13,6 +13,7 @@ import { describeEachEngine } from "../store/engines.ts";
 import { attackerWrite, blocklistTokenAbi, deployBlocklistToken, deployGasBurningRecipient, deployRevertingRecipient } from "./hostileContracts.ts";
 import { depository, filledLogs, tickUntil } from "./solverHelpers.ts";
 import { chainNow, deposit, freshId, makeIntent, NATIVE, saveQuote, startTwoChains, tokenBalance, type TwoChains } from "./twoChains.ts";
+import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
 
 /** What a griefed payout may cost the operator at most (docs/performance.md: ~143k for a 5M-gas burner). */
 const PAYOUT_GAS_BOUND = 200_000n;
@@ -62,7 +63,7 @@ describe("solver: hostile payees", function () {
       const wallet = env.origin.walletClient(env.user.privateKey);
       const hash = await wallet.writeContract({ chain: wallet.chain, address: depository(env, env.origin), abi: depositoryAbi, functionName: "depositNative", args: [burner, freshId()], value: amount });
       const receipt = await env.origin.publicClient.waitForTransactionReceipt({ hash });
-      const key = { chainId: env.origin.chainId, txHash: hash.toLowerCase(), logIndex: receipt.logs[0]!.logIndex };
+      const key = { chainId: env.origin.chainId, txHash: canonicalHex(hash), logIndex: receipt.logs[0]!.logIndex };
       const solver = newSolver();
       let stray: StoredStrayDeposit | null = null;
       for (let i = 0; i < 10 && stray?.state !== "refunded"; i++) {
@@ -80,7 +81,7 @@ describe("solver: hostile payees", function () {
     for (const hostile of ["rejectsNative", "burnsGas"] as const) {
       it(`repayment_refundToThat${hostile === "rejectsNative" ? "RejectsNative" : "BurnsGas"}_theSolverIsRepaid_andTheExcessIsRecordedClaimable`, async () => {
         const refundTo = hostile === "rejectsNative" ? await deployRevertingRecipient(env.origin) : await deployGasBurningRecipient(env.origin, 5_000_000n);
-        const intent = makeIntent(env, { refundTo });
+        const intent = makeIntent(env, { refundTo: canonicalAddress(refundTo) });
         await saveQuote(engine.store, intent);
         const excess = parseEther("0.05");
         await deposit(env, { orderId: intent.orderId, amount: intent.originAmount + excess });
@@ -104,9 +105,9 @@ describe("solver: hostile payees", function () {
     it("repayment_refundToBlocklistedByTheToken_theSolverIsRepaid_andTheExcessIsRecordedClaimable", async () => {
       const token = await deployBlocklistToken(env.origin);
       const intent = makeIntent(env, {
-        originCurrency: token,
+        originCurrency: canonicalAddress(token),
         originAmount: parseUnits("100", 6),
-        destinationCurrency: env.stablecoin.toLowerCase() as Address,
+        destinationCurrency: canonicalAddress(env.stablecoin),
         destinationAmount: parseUnits("99", 6),
       });
       await saveQuote(engine.store, intent);
@@ -127,7 +128,7 @@ describe("solver: hostile payees", function () {
         const refundTo = hostile === "rejectsNative" ? await deployRevertingRecipient(env.origin) : await deployGasBurningRecipient(env.origin, 5_000_000n);
         // The quote expired before the deposit: the fill is never attempted, the deposit is refunded.
         // (A second before the latest block: the devnet may mine blocks sharing a timestamp.)
-        const intent = makeIntent(env, { refundTo, expiresAt: (await chainNow(env.origin)) - 1 });
+        const intent = makeIntent(env, { refundTo: canonicalAddress(refundTo), expiresAt: (await chainNow(env.origin)) - 1 });
         await saveQuote(engine.store, intent);
         await deposit(env, { orderId: intent.orderId, amount: intent.originAmount });
         const done = await tickUntil(newSolver(), engine.store, intent.requestId, (r) => r.status === "refund" || r.parked !== null || r.solver?.refund?.status === "reverted");
@@ -143,7 +144,7 @@ describe("solver: hostile payees", function () {
 
     it("fill_toARecipientThatBurnsGas_isNeverSent_andTheDepositIsRefunded", async () => {
       const recipient = await deployGasBurningRecipient(env.destination, 5_000_000n);
-      const intent = makeIntent(env, { recipient });
+      const intent = makeIntent(env, { recipient: canonicalAddress(recipient) });
       await saveQuote(engine.store, intent);
       await deposit(env, { orderId: intent.orderId, amount: intent.originAmount });
       const solverNonce = await env.destination.publicClient.getTransactionCount({ address: env.solver });

@@ -12,6 +12,7 @@ import { hex, testNewRequest } from "../fixtures/testRequest.ts";
 import { describeEachEngine } from "../store/engines.ts";
 import { filledLogs } from "./solverHelpers.ts";
 import { deposit, makeIntent, saveQuote, startTwoChains, tokenBalance, type TwoChains } from "./twoChains.ts";
+import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
 
 describe("quoteCapacity", () => {
   it("capacityShortfall_withinAvailable_isNull_overBalance_isBalanceTooLow_else_isCapacityExceeded", () => {
@@ -46,16 +47,16 @@ describeEachEngine("inventory reservations", (engine) => {
     const store = engine.store;
     const token = "0x00000000000000000000000000000000000000aa" as Address;
     for (let n = 1; n <= 3; n++) await pending(store, n);
-    expect((await store.reserveFill({ requestId: hex(1), chainId: 31338, currency: token, amount: 70n, gas: 5n, nativeBalance: 6n, tokenBalance: 100n })).ok).to.equal(true);
+    expect((await store.reserveFill({ requestId: hex(1), chainId: 31338, currency: canonicalAddress(token), amount: 70n, gas: 5n, nativeBalance: 6n, tokenBalance: 100n })).ok).to.equal(true);
     // The token is held; native gas too (6 − 5 = 1 left).
-    const second = await store.reserveFill({ requestId: hex(2), chainId: 31338, currency: token, amount: 20n, gas: 5n, nativeBalance: 6n, tokenBalance: 100n });
+    const second = await store.reserveFill({ requestId: hex(2), chainId: 31338, currency: canonicalAddress(token), amount: 20n, gas: 5n, nativeBalance: 6n, tokenBalance: 100n });
     expect(second.ok === false && second.failReason).to.equal("SOLVER_CAPACITY_EXCEEDED");
-    expect((await store.reserveFill({ requestId: hex(3), chainId: 31338, currency: token, amount: 101n, gas: 0n, nativeBalance: 6n, tokenBalance: 100n })).ok).to.equal(false);
+    expect((await store.reserveFill({ requestId: hex(3), chainId: 31338, currency: canonicalAddress(token), amount: 101n, gas: 0n, nativeBalance: 6n, tokenBalance: 100n })).ok).to.equal(false);
     // Request 1's fill landed (success): its reservation no longer counts.
     await store.transitionRequest(hex(1), "submitted");
     await store.transitionRequest(hex(1), "success");
-    expect((await store.reserveFill({ requestId: hex(2), chainId: 31338, currency: token, amount: 20n, gas: 5n, nativeBalance: 6n, tokenBalance: 30n })).ok).to.equal(true);
-    const third = await store.reserveFill({ requestId: hex(3), chainId: 31338, currency: token, amount: 200n, gas: 0n, nativeBalance: 6n, tokenBalance: 30n });
+    expect((await store.reserveFill({ requestId: hex(2), chainId: 31338, currency: canonicalAddress(token), amount: 20n, gas: 5n, nativeBalance: 6n, tokenBalance: 30n })).ok).to.equal(true);
+    const third = await store.reserveFill({ requestId: hex(3), chainId: 31338, currency: canonicalAddress(token), amount: 200n, gas: 0n, nativeBalance: 6n, tokenBalance: 30n });
     expect(third.ok === false && third.failReason).to.equal("SOLVER_BALANCE_TOO_LOW");
   });
 });
@@ -94,7 +95,7 @@ describe("inventory on real chains", function () {
       for (const r of refused) expect(await filledLogs(env, r!.id)).to.have.length(0);
       expect((await tokenBalance(env.destination, zeroAddress, env.solver)) > 0n, "the solver never overspent").to.equal(true);
       // What is left is published: below one more fill.
-      const inventory = createSolverInventory({ chains: env.config.chains, clients: createChainClients(env.config.chains), store, solver: env.solver });
+      const inventory = createSolverInventory({ chains: env.config.chains, clients: createChainClients(env.config.chains), store, solver: canonicalAddress(env.solver) });
       const line = await inventory.line(env.destination.chainId, zeroAddress);
       expect(line!.reserved).to.equal(0n);
       expect(line!.available < parseEther("0.99")).to.equal(true);
@@ -107,21 +108,21 @@ describe("inventory on real chains", function () {
   it("line_aConfiguredTokenThatCannotBeRead_throwsForThatToken_only_theChainsOtherLinesStayReadable", async () => {
     // A configured ERC-20 with no code at its address (a misconfiguration, or a token gone): its balance
     // read fails. Failed before: the whole chain's lines threw, so every quote to the chain was 503.
-    const broken = "0x00000000000000000000000000000000000000bb" as Address;
+    const broken = canonicalAddress("0x00000000000000000000000000000000000000bb");
     const chains = env.config.chains.map((c) =>
       c.id === env.destination.chainId ? { ...c, erc20Currencies: [...c.erc20Currencies, { ...c.erc20Currencies[0]!, address: broken, symbol: "BRK" }] } : c,
     );
     const { createStore } = await import("../../../ts/service/store/createStore.ts");
     const store = await createStore();
     try {
-      const inventory = createSolverInventory({ chains, clients: createChainClients(chains), store, solver: env.solver });
+      const inventory = createSolverInventory({ chains, clients: createChainClients(chains), store, solver: canonicalAddress(env.solver) });
       const native = await inventory.line(env.destination.chainId, zeroAddress);
       expect(native!.balance > 0n).to.equal(true);
       const lines = await inventory.lines(env.destination.chainId);
       expect(lines.map((l) => l.currency)).to.not.include(broken);
       expect(lines.map((l) => l.currency)).to.include(zeroAddress);
       let thrown: unknown;
-      await inventory.line(env.destination.chainId, broken).catch((error: unknown) => (thrown = error));
+      await inventory.line(env.destination.chainId, canonicalHex(broken)).catch((error: unknown) => (thrown = error));
       expect(thrown, "the unreadable token's own line throws").to.not.equal(undefined);
     } finally {
       await store.close();

@@ -10,6 +10,7 @@ import { payoutNonce } from "../../../ts/service/solver/payout/payoutPlan.ts";
 import { createStore } from "../../../ts/service/store/createStore.ts";
 import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
 import { filledLogs, waitFor } from "./solverHelpers.ts";
+import { canonicalHex } from "../../../ts/service/model/values.ts";
 
 type Service = { child: ChildProcess; url: string; output: () => string; exited: Promise<unknown> };
 
@@ -90,7 +91,7 @@ describe("solver crash safety (service killed with SIGKILL)", function () {
   async function readRequest(requestId: string) {
     const store = await createStore({ dataDir });
     try {
-      return await store.getRequest(requestId);
+      return await store.getRequest(canonicalHex(requestId));
     } finally {
       await store.close();
     }

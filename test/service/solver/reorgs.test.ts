@@ -15,6 +15,7 @@ import { createStore, type Store } from "../../../ts/service/store/createStore.t
 import type { DevnetChain } from "../../../ts/devnet/devnetChain.ts";
 import { depository, filledLogs } from "./solverHelpers.ts";
 import { makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
+import { canonicalHex } from "../../../ts/service/model/values.ts";
 
 describe("solver under reorgs (EDR snapshots)", function () {
   this.timeout(300_000);
@@ -71,7 +72,7 @@ describe("solver under reorgs (EDR snapshots)", function () {
     let request: StoredRequest | null = null;
     for (let i = 0; i < maxTicks; i++) {
       await solver.tick();
-      request = await store.getRequest(requestId);
+      request = await store.getRequest(canonicalHex(requestId));
       if (request && done(request)) return request;
       for (const chain of chains) await mine(chain);
     }

@@ -10,6 +10,7 @@ import { createSolver } from "../../../ts/service/solver/startSolver.ts";
 import type { Payout } from "../../../ts/service/model/payout.ts";
 import { chainNow, deposit, freshAddress, makeIntent, NATIVE, saveQuote, startTwoChains, tokenBalance, type TwoChains } from "./twoChains.ts";
 import { depository, filledLogs, tickUntil } from "./solverHelpers.ts";
+import { canonicalAddress } from "../../../ts/service/model/values.ts";
 
 describe("solver", function () {
   this.timeout(300_000);
@@ -67,9 +68,9 @@ describe("solver", function () {
   it("fill_erc20DepositAboveTheQuote_paysTheRecipientAndReturnsTheExcessWithTheRepayment", async () => {
     const amount = parseUnits("100", 6);
     const intent = makeIntent(env, {
-      originCurrency: env.stablecoin.toLowerCase() as Address,
+      originCurrency: canonicalAddress(env.stablecoin),
       originAmount: amount,
-      destinationCurrency: env.stablecoin.toLowerCase() as Address,
+      destinationCurrency: canonicalAddress(env.stablecoin),
       destinationAmount: parseUnits("99", 6),
     });
     await saveQuote(store, intent);

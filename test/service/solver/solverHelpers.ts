@@ -5,6 +5,7 @@ import type { DevnetChain } from "../../../ts/devnet/devnetChain.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
 import type { StoredRequest } from "../../../ts/service/model/storedRequest.ts";
 import type { TwoChains } from "./twoChains.ts";
+import { canonicalAddress } from "../../../ts/service/model/values.ts";
 
 export async function tickUntil(
   solver: { tick(): Promise<void> },
@@ -16,7 +17,7 @@ export async function tickUntil(
   let request: StoredRequest | null = null;
   for (let i = 0; i < maxTicks; i++) {
     await solver.tick();
-    request = await store.getRequest(requestId.toLowerCase());
+    request = await store.getRequest(canonicalAddress(requestId.toLowerCase()));
     if (request && done(request)) return request;
   }
   throw new Error(`request ${requestId} never got there: ${JSON.stringify(request && { status: request.status, failReason: request.failReason, data: request.data })}`);

@@ -12,11 +12,12 @@ import { decodeDepositCall } from "../../../ts/service/solver/indexer/depositEve
 import { formatAmount } from "../../../ts/service/solver/indexer/depositRequest.ts";
 import { payoutNonce, payoutRequestOf, planPayout, PAYOUT_TTL_SECONDS } from "../../../ts/service/solver/payout/payoutPlan.ts";
 import { decodeRevert } from "../../../ts/service/transactions/revertReason.ts";
+import { canonicalHex, canonicalAddress } from "../../../ts/service/model/values.ts";
 
-const ID = `0x${"11".repeat(32)}` as Hex;
-const SOLVER = `0x${"22".repeat(20)}` as Address;
-const REFUND_TO = `0x${"33".repeat(20)}` as Address;
-const DEPOSIT = { chainId: 1, depository: `0x${"44".repeat(20)}` as Address, txHash: ID, logIndex: 0, block: 5, blockTimestamp: 100, depositor: REFUND_TO, token: zeroAddress, amount: 150n };
+const ID = canonicalHex(`0x${"11".repeat(32)}`);
+const SOLVER = canonicalAddress(`0x${"22".repeat(20)}`);
+const REFUND_TO = canonicalAddress(`0x${"33".repeat(20)}`);
+const DEPOSIT = { chainId: 1, depository: canonicalAddress(`0x${"44".repeat(20)}`), txHash: ID, logIndex: 0, block: 5, blockTimestamp: 100, depositor: REFUND_TO, token: zeroAddress, amount: 150n };
 
 describe("solver pure parts", () => {
   it("nextBlockRange_startsAtTheDeploymentBlock_resumesAfterTheCheckpoint_andStopsAtTheFinalBlock", () => {

@@ -4,12 +4,13 @@ import { expect } from "chai";
 import { describeEachEngine } from "../store/engines.ts";
 import type { Payout } from "../../../ts/service/model/payout.ts";
 import { testNewRequest } from "../fixtures/testRequest.ts";
+import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
 
-const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as const;
+const hex = (n: number, bytes = 32) => canonicalHex(`0x${n.toString(16).padStart(bytes * 2, "0")}`);
 const newRequest = (n: number) => testNewRequest(n);
 const PAYOUT: Payout = {
   chainId: 31337,
-  depository: `0x${"dd".repeat(20)}`,
+  depository: canonicalAddress(`0x${"dd".repeat(20)}`),
   nonce: 1n,
   expiration: 100,
   calls: [],
@@ -70,7 +71,7 @@ describeEachEngine("store solverWork", (engine) => {
   it("patchRequest_mergesDataWithoutAStatusChangeOrAnEvent", async () => {
     const { store } = engine;
     await store.createRequest({ ...newRequest(20), data: { slippageTolerance: "1" } });
-    const patched = await store.patchRequest(hex(20), { data: { subsidizedRequest: false }, txHashes: [`0x${hex(7).slice(2).toUpperCase()}`, hex(8)] });
+    const patched = await store.patchRequest(hex(20), { data: { subsidizedRequest: false }, txHashes: [canonicalAddress(`0x${hex(7).slice(2).toUpperCase()}`), hex(8)] });
     expect(patched.status).to.equal("waiting");
     expect(patched.data).to.deep.equal({ slippageTolerance: "1", subsidizedRequest: false });
     expect(patched.txHashes).to.deep.equal([hex(7), hex(8)]);

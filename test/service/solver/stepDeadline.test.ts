@@ -9,6 +9,7 @@ import { createStore, type Store } from "../../../ts/service/store/createStore.t
 import { startChainProxy, type ChainProxy } from "../../faults/chainProxy.ts";
 import { filledLogs, waitFor } from "./solverHelpers.ts";
 import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
+import { canonicalAddress } from "../../../ts/service/model/values.ts";
 
 const TTL_MS = 3_000;
 
@@ -76,7 +77,7 @@ describe("solver steps under a hanging RPC", function () {
     await waitFor(
       async () => {
         await loops[0]!.tick();
-        const request = await store.getRequest(intent.requestId.toLowerCase());
+        const request = await store.getRequest(canonicalAddress(intent.requestId.toLowerCase()));
         return request?.status === "success";
       },
       60_000,

@@ -17,6 +17,7 @@ import { createStore, type Store } from "../../../ts/service/store/createStore.t
 import type { StoredStrayDeposit, StrayDepositKey } from "../../../ts/service/store/strayDeposits.ts";
 import { depository, filledLogs, tickUntil } from "./solverHelpers.ts";
 import { deposit, freshAddress, freshId, makeIntent, NATIVE, saveQuote, startTwoChains, tokenBalance, type TwoChains } from "./twoChains.ts";
+import { canonicalHex } from "../../../ts/service/model/values.ts";
 
 describe("solver stray deposits", function () {
   this.timeout(300_000);
@@ -58,7 +59,7 @@ describe("solver stray deposits", function () {
     const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
     if (receipt.status !== "success") throw new Error(`deposit ${hash} reverted`);
     const log = receipt.logs.find((l) => l.address.toLowerCase() === target.toLowerCase())!;
-    return { chainId: chain.chainId, txHash: hash.toLowerCase(), logIndex: log.logIndex };
+    return { chainId: chain.chainId, txHash: canonicalHex(hash.toLowerCase()), logIndex: log.logIndex };
   }
 
   async function tickUntilStray(solver: { tick(): Promise<void> }, key: StrayDepositKey, done: (s: StoredStrayDeposit) => boolean, maxTicks = 20): Promise<StoredStrayDeposit> {
@@ -90,7 +91,7 @@ describe("solver stray deposits", function () {
     const refund = stray.refund!;
     expect(refund.status).to.equal("confirmed");
     expect(refund.calls).to.deep.equal([{ to: stray.depositor, token: token.toLowerCase(), amount }]);
-    expect(refund.nonce).to.equal(strayRefundNonce(key.chainId, key.txHash as Hex, key.logIndex));
+    expect(refund.nonce).to.equal(strayRefundNonce(key.chainId, key.txHash, key.logIndex));
     const receipt = await env.origin.publicClient.getTransactionReceipt({ hash: refund.hash! });
     expect(receipt.status).to.equal("success");
     const logs = await executions(refund.requestHash);
@@ -177,10 +178,10 @@ describe("solver stray deposits", function () {
     const client = createChainClients(env.config.chains).get(env.origin.chainId);
     const deps = { store, client, chains: env.config.chains, log: SILENT_LOG };
     // POST /transactions/index's logic, twice and concurrently, before and after the indexer.
-    const results = await Promise.all([indexTransaction(deps, key.txHash as Hex), indexTransaction(deps, key.txHash as Hex)]);
+    const results = await Promise.all([indexTransaction(deps, key.txHash), indexTransaction(deps, key.txHash)]);
     expect(results.map((r) => r.state)).to.deep.equal(["indexed", "indexed"]);
     const stray = await tickUntilStray(newSolver(), key, refunded);
-    await indexTransaction(deps, key.txHash as Hex);
+    await indexTransaction(deps, key.txHash);
     await newSolver().tick();
     expect(await store.listStrayDepositsByOrderId(stray.orderId)).to.deep.equal([stray]);
     await expectRefunded(stray, key, NATIVE, amount);

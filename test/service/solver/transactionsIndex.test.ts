@@ -16,6 +16,7 @@ import { deposit, freshAddress, makeIntent, saveQuote, startTwoChains, type TwoC
 import { withServerDeps } from "../http/testApp.ts";
 import { mockStablecoinAbi } from "../../../ts/abi/MockStablecoin.ts";
 import { hardhatTestAccount } from "../../../ts/devnet/devnetAccounts.ts";
+import { canonicalAddress } from "../../../ts/service/model/values.ts";
 
 describe("POST /transactions/index", function () {
   this.timeout(300_000);
@@ -190,7 +191,7 @@ describe("POST /transactions/index", function () {
 
   for (const kind of ["eip2612", "permit2"] as const) {
     it(`recordsAnUnminedPermitDeposit_${kind}_asDepositing_andTheIndexerCreditsIt`, async () => {
-      const intent = makeIntent(env, { originCurrency: env.stablecoin.toLowerCase() as Address, originAmount: 5_000_000n, destinationCurrency: env.stablecoin.toLowerCase() as Address, destinationAmount: 4_900_000n });
+      const intent = makeIntent(env, { originCurrency: canonicalAddress(env.stablecoin), originAmount: 5_000_000n, destinationCurrency: canonicalAddress(env.stablecoin), destinationAmount: 4_900_000n });
       await saveQuote(store, intent);
       const call = await permitDepositCall(intent, kind);
       // Someone relays the user's signed permit (here a third account): the calldata is all the nudge sees.

@@ -19,6 +19,7 @@ import { devnetConfig } from "../../../ts/devnet/devnetConfig.ts";
 import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
 import type { QuotedIntent } from "../../../ts/service/model/quotedIntent.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
+import { canonicalAddress, canonicalHex, type Address as CanonicalAddress, type Bytes32 } from "../../../ts/service/model/values.ts";
 
 export type TwoChains = {
   origin: DevnetChain;
@@ -70,14 +71,14 @@ export async function startTwoChains(options: { attesterKey?: Hex } = {}): Promi
 let counter = 0n;
 const SEED = generatePrivateKey();
 /** A fresh bytes32 (random seed, then a counter). */
-export function freshId(): Hex {
+export function freshId(): Bytes32 {
   counter += 1n;
-  return keccak256(`${SEED}${numberToHex(counter, { size: 32 }).slice(2)}` as Hex);
+  return canonicalHex(keccak256(`${SEED}${numberToHex(counter, { size: 32 }).slice(2)}` as Hex));
 }
 
 /** A fresh address with no history (a clean balance to measure refunds and fills against). */
-export function freshAddress(): Address {
-  return privateKeyToAccount(generatePrivateKey()).address.toLowerCase() as Address;
+export function freshAddress(): CanonicalAddress {
+  return canonicalAddress(privateKeyToAccount(generatePrivateKey()).address);
 }
 
 export const NATIVE: Address = zeroAddress;
@@ -97,14 +98,14 @@ export function makeIntent(env: TwoChains, overrides: Partial<QuotedIntent> = {}
     requestId: freshId(),
     orderId: freshId(),
     tradeType: "EXACT_INPUT",
-    user: env.user.address.toLowerCase() as Address,
+    user: canonicalAddress(env.user.address),
     recipient: freshAddress(),
     refundTo: freshAddress(),
     originChainId: env.origin.chainId,
-    originCurrency: NATIVE,
+    originCurrency: canonicalAddress(NATIVE),
     originAmount: parseEther("1"),
     destinationChainId: env.destination.chainId,
-    destinationCurrency: NATIVE,
+    destinationCurrency: canonicalAddress(NATIVE),
     destinationAmount: parseEther("0.99"),
     expiresAt: now,
     fillDeadline: now + 3600,

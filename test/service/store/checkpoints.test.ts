@@ -1,8 +1,9 @@
 import { expect } from "chai";
+import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
 import { describeEachEngine } from "./engines.ts";
 
 describeEachEngine("store checkpoints", (engine) => {
-  const depository = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+  const depository = canonicalAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3");
 
   it("getCheckpoint_returnsNull_beforeTheFirstSet", async () => {
     expect(await engine.store.getCheckpoint(31337, depository)).to.equal(null);
@@ -11,7 +12,7 @@ describeEachEngine("store checkpoints", (engine) => {
   it("setCheckpoint_upserts_perChainAndContract", async () => {
     const { store } = engine;
     await store.setCheckpoint(31337, depository, 10);
-    await store.setCheckpoint(31337, depository.toLowerCase(), 25);
+    await store.setCheckpoint(31337, canonicalAddress("0x5FBDB2315678AFECB367F032D93F642F64180AA3"), 25);
     await store.setCheckpoint(31338, depository, 3);
     await store.setCheckpoint(31337, "0x0000000000000000000000000000000000000001", 99);
     expect(await store.getCheckpoint(31337, depository)).to.equal(25);
@@ -31,7 +32,7 @@ describeEachEngine("store checkpoints", (engine) => {
     expect(await engine.store.getCheckpoint(2 ** 40, depository)).to.equal(2 ** 40 + 1);
   });
 
-  const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+  const hash = (n: number) => canonicalHex(`0x${n.toString(16).padStart(64, "0")}`);
 
   it("setCheckpoint_withAHash_keepsTheBlockHashAndTheLast32RangeEnds", async () => {
     const { store } = engine;

@@ -5,15 +5,16 @@ import { encodeCursor, type RequestFilters } from "../../../ts/service/store/lis
 import type { NewRequest } from "../../../ts/service/model/storedRequest.ts";
 import { describeEachEngine, type TestClock } from "./engines.ts";
 import { withIntent } from "../fixtures/testRequest.ts";
+import { canonicalAddress, canonicalHex, type Bytes32 } from "../../../ts/service/model/values.ts";
 
 const T = Date.UTC(2026, 0, 1);
 const T_SECONDS = T / 1000;
-const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as const;
+const hex = (n: number, bytes = 32) => canonicalHex(`0x${n.toString(16).padStart(bytes * 2, "0")}`);
 const address = (n: number) => hex(n, 20);
 const [U1, U2, U3, R1, R2, R3] = [0xa1, 0xa2, 0xa3, 0xb1, 0xb2, 0xb3].map(address);
 const [H1, H2, H3, H3_OUT, H5] = [0x1, 0x2, 0x3, 0x33, 0x5].map((n) => hex(0xf000 + n));
 
-type Step = { at: number; to: "pending" | "submitted" | "success" | "failure"; txHashes?: `0x${string}`[] };
+type Step = { at: number; to: "pending" | "submitted" | "success" | "failure"; txHashes?: Bytes32[] };
 
 async function seed(store: Store, clock: TestClock, rows: { n: number; at: number; request: Omit<NewRequest, "id" | "orderId" | "solver">; steps?: Step[] }[]) {
   for (const { n, at, request } of rows) {
@@ -81,10 +82,10 @@ describeEachEngine("store listRequests", (engine) => {
     const cases: [string, RequestFilters, number[]][] = [
       ["no filter: everything, newest first", {}, [6, 5, 4, 3, 2, 1]],
       ["user: sender or recipient", { user: U1 }, [4, 2, 1]],
-      ["user: case-insensitive", { user: U3.toUpperCase().replace("0X", "0x") }, [5, 3]],
+      ["user: case-insensitive", { user: canonicalAddress(U3.toUpperCase().replace("0X", "0x")) }, [5, 3]],
       ["hash: an origin transaction", { hash: H1 }, [1]],
       ["hash: a destination transaction", { hash: H3_OUT }, [3]],
-      ["hash: case-insensitive", { hash: H2.toUpperCase().replace("0X", "0x") }, [2]],
+      ["hash: case-insensitive", { hash: canonicalHex(H2.toUpperCase().replace("0X", "0x")) }, [2]],
       ["hash: unknown", { hash: hex(0xdead) }, []],
       ["originChainId", { originChainId: 1 }, [6, 3, 1]],
       ["destinationChainId", { destinationChainId: 2 }, [6, 4, 1]],

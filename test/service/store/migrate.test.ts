@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { loadMigrations } from "../../../ts/service/store/migrate.ts";
 import { describeEachEngine } from "./engines.ts";
+import { canonicalAddress } from "../../../ts/service/model/values.ts";
 
 const TABLES = [
   "api_keys",
@@ -42,7 +43,7 @@ describeEachEngine("store migrations", (engine) => {
   it("createStore_reopensAnExistingDatabase_withoutReapplying_andKeepsData", async () => {
     const db = await engine.freshDatabase();
     const first = await db.open();
-    await first.setCheckpoint(1, "0xAbC", 42);
+    await first.setCheckpoint(1, canonicalAddress("0xAbC"), 42);
     await first.close();
     const second = await db.open();
     try {

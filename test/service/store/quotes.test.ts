@@ -3,10 +3,11 @@
  * its order is stored once (order_data), and the quote is read back with it.
  */
 import { expect } from "chai";
+import { canonicalHex } from "../../../ts/service/model/values.ts";
 import { testIntent } from "../fixtures/testIntent.ts";
+import { hex } from "../fixtures/testRequest.ts";
 import { describeEachEngine } from "./engines.ts";
 
-const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as `0x${string}`;
 
 const intent = testIntent;
 
@@ -17,7 +18,7 @@ describeEachEngine("store quotes", (engine) => {
     const quote = { steps: [{ id: "deposit" }], fees: { gas: { amount: "1" } } };
     const saved = await store.saveQuote({
       requestId: hex(1),
-      orderId: hex(1001).toUpperCase().replace("0X", "0x"),
+      orderId: canonicalHex(hex(1001).toUpperCase().replace("0X", "0x")),
       orderData,
       quote,
       intent: intent(1, { referrer: "app" }),

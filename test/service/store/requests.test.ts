@@ -7,9 +7,10 @@ import type { Payout } from "../../../ts/service/model/payout.ts";
 import { StoredValueInvalidError } from "../../../ts/service/model/storedValue.ts";
 import { describeEachEngine } from "./engines.ts";
 import { hex, testNewRequest } from "../fixtures/testRequest.ts";
+import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
 
 const newRequest = (n: number, overrides: Partial<NewRequest> = {}): NewRequest =>
-  testNewRequest(n, { user: `0x${"Aa".repeat(20)}`, recipient: `0x${"Bb".repeat(20)}`, ...overrides });
+  testNewRequest(n, { user: canonicalAddress(`0x${"Aa".repeat(20)}`), recipient: canonicalAddress(`0x${"Bb".repeat(20)}`), ...overrides });
 
 /** The path from `waiting` (or `depositing`) that ends in `to`. */
 const PATHS: Record<RequestStatus, RequestStatus[]> = {
@@ -23,17 +24,17 @@ const PATHS: Record<RequestStatus, RequestStatus[]> = {
 };
 
 describeEachEngine("store requests", (engine) => {
-  it("createRequest_roundTrips_andLowercasesAddressesAndHashes", async () => {
+  it("createRequest_roundTrips_withCanonicalAddressesAndHashes", async () => {
     const { store, clock } = engine;
     const created = await store.createRequest(
-      newRequest(1, { inTxHashes: [`0x${hex(0xabc).slice(2).toUpperCase()}`], data: { slippageTolerance: "50" }, referrer: "app", originBlock: 7 }),
+      newRequest(1, { inTxHashes: [canonicalHex(`0x${hex(0xabc).slice(2).toUpperCase()}`)], data: { slippageTolerance: "50" }, referrer: "app", originBlock: 7 }),
     );
     const expected = {
       id: hex(1),
       orderId: hex(1001),
       status: "waiting",
-      user: `0x${"aa".repeat(20)}`,
-      recipient: `0x${"bb".repeat(20)}`,
+      user: canonicalAddress(`0x${"aa".repeat(20)}`),
+      recipient: canonicalAddress(`0x${"bb".repeat(20)}`),
       originChainId: 31337,
       destinationChainId: 31338,
       inTxHashes: [hex(0xabc)],
@@ -42,7 +43,7 @@ describeEachEngine("store requests", (engine) => {
       refundFailReason: null,
       data: { slippageTolerance: "50" },
       details: null,
-      solver: { intent: { ...newRequest(1).solver.intent, user: `0x${"aa".repeat(20)}`, recipient: `0x${"bb".repeat(20)}` } },
+      solver: { intent: { ...newRequest(1).solver.intent, user: canonicalAddress(`0x${"aa".repeat(20)}`), recipient: canonicalAddress(`0x${"bb".repeat(20)}`) } },
       parked: null,
       referrer: "app",
       apiKeyId: null,
@@ -52,7 +53,7 @@ describeEachEngine("store requests", (engine) => {
     };
     expect(created).to.deep.equal(expected);
     expect(await store.getRequest(hex(1))).to.deep.equal(expected);
-    expect(await store.getRequestByOrderId(hex(1001).toUpperCase().replace("0X", "0x"))).to.deep.equal(expected);
+    expect(await store.getRequestByOrderId(canonicalHex(hex(1001).toUpperCase().replace("0X", "0x")))).to.deep.equal(expected);
   });
 
   it("getRequest_throwsATypedErrorNamingTheField_whenTheRowIsCorrupted", async () => {
@@ -84,10 +85,10 @@ describeEachEngine("store requests", (engine) => {
     const created = await store.createRequest(newRequest(1));
     const payout: Payout = {
       chainId: 31337,
-      depository: `0x${"dd".repeat(20)}`,
+      depository: canonicalAddress(`0x${"dd".repeat(20)}`),
       nonce: 7n,
       expiration: 100,
-      calls: [{ to: `0x${"ee".repeat(20)}`, token: `0x${"00".repeat(20)}`, amount: 5n }],
+      calls: [{ to: canonicalAddress(`0x${"ee".repeat(20)}`), token: canonicalAddress(`0x${"00".repeat(20)}`), amount: 5n }],
       requestHash: hex(0x99),
       status: "prepared",
     };

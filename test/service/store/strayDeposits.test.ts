@@ -3,19 +3,20 @@
 import { expect } from "chai";
 import type { NewStrayDeposit } from "../../../ts/service/store/strayDeposits.ts";
 import type { Payout } from "../../../ts/service/model/payout.ts";
+import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
 import { describeEachEngine } from "./engines.ts";
 
-const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as const;
-const PAYOUT: Payout = { chainId: 31337, depository: `0x${"dd".repeat(20)}`, nonce: 1n, expiration: 100, calls: [], requestHash: hex(0x99), status: "prepared" };
+const hex = (n: number, bytes = 32) => canonicalHex(`0x${n.toString(16).padStart(bytes * 2, "0")}`);
+const PAYOUT: Payout = { chainId: 31337, depository: canonicalAddress(`0x${"dd".repeat(20)}`), nonce: 1n, expiration: 100, calls: [], requestHash: hex(0x99), status: "prepared" };
 const stray = (n: number, overrides: Partial<NewStrayDeposit> = {}): NewStrayDeposit => ({
   chainId: 31337,
   txHash: hex(n),
   logIndex: 0,
-  depository: `0x${"Dd".repeat(20)}`,
+  depository: canonicalAddress(`0x${"Dd".repeat(20)}`),
   block: 10 + n,
   orderId: hex(5000 + n),
-  depositor: `0x${"Aa".repeat(20)}`,
-  token: `0x${"00".repeat(20)}`,
+  depositor: canonicalAddress(`0x${"Aa".repeat(20)}`),
+  token: "0x0000000000000000000000000000000000000000",
   amount: 1000n,
   reason: "UNKNOWN_ORDER",
   ...overrides,
@@ -27,7 +28,7 @@ describeEachEngine("store strayDeposits", (engine) => {
     const { store } = engine;
     const first = stray(1, { reason: "DOUBLE_SPEND", requestId: hex(77) });
     expect(await store.recordStrayDeposit(first)).to.equal(true);
-    expect(await store.recordStrayDeposit({ ...first, txHash: `0x${first.txHash.slice(2).toUpperCase()}`, amount: 5n })).to.equal(false);
+    expect(await store.recordStrayDeposit({ ...first, txHash: canonicalHex(`0x${first.txHash.slice(2).toUpperCase()}`), amount: 5n })).to.equal(false);
     // Another log of the same transaction, and the same transaction hash on another chain, are other deposits.
     expect(await store.recordStrayDeposit({ ...first, logIndex: 1 })).to.equal(true);
     expect(await store.recordStrayDeposit({ ...first, chainId: 31338 })).to.equal(true);
@@ -116,10 +117,10 @@ describeEachEngine("store strayDeposits", (engine) => {
 
   it("startStrayTracking_setsTheStartOnce_perChainAndContract", async () => {
     const { store } = engine;
-    const contract = `0x${"Dd".repeat(20)}`;
+    const contract = canonicalAddress(`0x${"Dd".repeat(20)}`);
     expect(await store.getStrayTrackingStart(31337, contract)).to.equal(null);
     expect(await store.startStrayTracking(31337, contract, 100)).to.equal(100);
-    expect(await store.startStrayTracking(31337, contract.toLowerCase(), 500)).to.equal(100);
+    expect(await store.startStrayTracking(31337, canonicalAddress(`0x${"DD".repeat(20)}`), 500)).to.equal(100);
     expect(await store.getStrayTrackingStart(31337, contract)).to.equal(100);
     expect(await store.getStrayTrackingStart(31338, contract)).to.equal(null);
   });

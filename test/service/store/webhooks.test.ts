@@ -8,8 +8,9 @@ import { webhookStore, type WebhookStore } from "../../../ts/service/store/webho
 import { decryptWebhookSecret } from "../../../ts/service/store/webhookSecrets.ts";
 import { describeEachEngine } from "./engines.ts";
 import { withIntent } from "../fixtures/testRequest.ts";
+import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
 
-const hex = (n: number, bytes = 32) => `0x${n.toString(16).padStart(bytes * 2, "0")}` as const;
+const hex = (n: number, bytes = 32) => canonicalHex(`0x${n.toString(16).padStart(bytes * 2, "0")}`);
 const SECRET_KEY = randomBytes(32);
 
 async function rejects(promise: Promise<unknown>, code: string): Promise<void> {
@@ -47,8 +48,8 @@ describeEachEngine("store webhooks", (engine) => {
     await store.createRequest(withIntent({
       id: requestId,
       orderId: hex(1000 + n),
-      user: `0x${"aa".repeat(20)}`,
-      recipient: `0x${"bb".repeat(20)}`,
+      user: canonicalAddress(`0x${"aa".repeat(20)}`),
+      recipient: canonicalAddress(`0x${"bb".repeat(20)}`),
       originChainId: 31337,
       destinationChainId: 31338,
       apiKeyId: keyId ?? null,

@@ -16,6 +16,7 @@ import { createSolver } from "../../../ts/service/solver/startSolver.ts";
 import { deployGasBurningRecipient } from "../solver/hostileContracts.ts";
 import { depository, filledLogs, tickUntil } from "../solver/solverHelpers.ts";
 import { deposit, freshAddress, freshId, makeIntent, saveQuote, startTwoChains, type TwoChains } from "../solver/twoChains.ts";
+import { canonicalHex } from "../../../ts/service/model/values.ts";
 
 describe("solver: gas cap", function () {
   this.timeout(600_000);
@@ -93,7 +94,7 @@ describe("solver: gas cap", function () {
     const nonceBefore = await env.origin.publicClient.getTransactionCount({ address: env.solver });
     const solver = createSolver({ config, store });
     for (let i = 0; i < 3; i++) await solver.tick();
-    const [stray] = await store.listStrayDepositsByOrderId(orderId);
+    const [stray] = await store.listStrayDepositsByOrderId(canonicalHex(orderId));
     expect(stray).to.include({ txHash: hash.toLowerCase(), state: "ignored", ignoredReason: "GAS_CAP_EXCEEDED" });
     // Planned (stored before signing), never sent.
     expect(stray!.refund).to.include({ status: "prepared" });

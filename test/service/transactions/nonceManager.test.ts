@@ -12,6 +12,7 @@ import { createNonceManager, type NonceManager } from "../../../ts/service/trans
 import type { Store } from "../../../ts/service/store/createStore.ts";
 import { describeEachEngine } from "../store/engines.ts";
 import { startTwoChains, type TwoChains } from "../solver/twoChains.ts";
+import { canonicalAddress } from "../../../ts/service/model/values.ts";
 
 describeEachEngine("nonce manager", (engine) => {
   let env: TwoChains | undefined;
@@ -41,7 +42,7 @@ describeEachEngine("nonce manager", (engine) => {
     return pair;
   }
 
-  const selfTransfer = (n: number) => ({ to: env!.solver, data: `0x${n.toString(16).padStart(8, "0")}` as Hex, value: 0n });
+  const selfTransfer = (n: number) => ({ to: canonicalAddress(env!.solver), data: `0x${n.toString(16).padStart(8, "0")}` as Hex, value: 0n });
 
   it("send_twoManagersOnOneDatabaseSendingAtOnce_neverShareANonce_andEveryTransactionLands", async function () {
     this.timeout(180_000);
@@ -125,7 +126,7 @@ describeEachEngine("nonce manager", (engine) => {
     // cancel(requestId) from an address that is not a signer reverts.
     const data = encodeFunctionData({ abi: attestedReceiverAbi, functionName: "cancel", args: [`0x${"11".repeat(32)}`] });
     let recorded = false;
-    const error = await nonceManager.send({ chainId, purpose: "approve", subject: "revert", tx: { to: receiver, data }, record: async () => void (recorded = true) }).catch((e: unknown) => e);
+    const error = await nonceManager.send({ chainId, purpose: "approve", subject: "revert", tx: { to: canonicalAddress(receiver), data }, record: async () => void (recorded = true) }).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(Error);
     expect(recorded).to.equal(false);
     const next = await nonceManager.send({ chainId, purpose: "approve", subject: "after-revert", tx: selfTransfer(3), record: async () => {} });

@@ -10,14 +10,15 @@ import type { NewRequest } from "../../../ts/service/model/storedRequest.ts";
 import { createOutboxTail, type OutboxTail } from "../../../ts/service/websocket/outboxTail.ts";
 import { describeEachEngine } from "../store/engines.ts";
 import { withIntent } from "../fixtures/testRequest.ts";
+import { canonicalHex, canonicalAddress } from "../../../ts/service/model/values.ts";
 
 const hex = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
 const request = (n: number): NewRequest =>
   withIntent({
-    id: hex(n),
-    orderId: hex(0x9000 + n),
-    user: `0x${"aa".repeat(20)}`,
-    recipient: `0x${"bb".repeat(20)}`,
+    id: canonicalHex(hex(n)),
+    orderId: canonicalHex(hex(0x9000 + n)),
+    user: canonicalAddress(`0x${"aa".repeat(20)}`),
+    recipient: canonicalAddress(`0x${"bb".repeat(20)}`),
     originChainId: 31337,
     destinationChainId: 31338,
   });
@@ -58,7 +59,7 @@ describeEachEngine("websocket outbox tail", (engine) => {
     await t.poll();
     expect(delivered, "events before the start are not delivered").to.deep.equal([]);
 
-    await store.transitionRequest(hex(1), "pending");
+    await store.transitionRequest(canonicalHex(hex(1)), "pending");
     await store.createRequest(request(2));
     await t.poll();
     await t.poll();

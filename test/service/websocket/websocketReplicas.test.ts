@@ -8,8 +8,9 @@ import { describeEachEngine } from "../store/engines.ts";
 import { fixtureConfig, listen, type Listening } from "../http/testApp.ts";
 import { connect, isUpdate, subscribe, wsUrl } from "./wsTestClient.ts";
 import { withIntent } from "../fixtures/testRequest.ts";
+import { canonicalHex, canonicalAddress } from "../../../ts/service/model/values.ts";
 
-const hex = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
+const hex = (n: number) => canonicalHex(`0x${n.toString(16).padStart(64, "0")}`);
 
 describeEachEngine("websocket across replicas", (engine) => {
   const stores: Store[] = [];
@@ -43,8 +44,8 @@ describeEachEngine("websocket across replicas", (engine) => {
     await writer.createRequest(withIntent({
       id,
       orderId: hex(0x78),
-      user: `0x${"aa".repeat(20)}`,
-      recipient: `0x${"bb".repeat(20)}`,
+      user: canonicalAddress(`0x${"aa".repeat(20)}`),
+      recipient: canonicalAddress(`0x${"bb".repeat(20)}`),
       originChainId: 31337,
       destinationChainId: 31338,
     }));

@@ -16,6 +16,7 @@ import type { NewRequest } from "../../../ts/service/model/storedRequest.ts";
 import { fixtureConfig, listen, logCapture, type Listening } from "../http/testApp.ts";
 import { connect, isUpdate, subscribe, unsubscribe, upgradeRejection, wsUrl, type TestSocket } from "./wsTestClient.ts";
 import { withIntent } from "../fixtures/testRequest.ts";
+import { canonicalHex, canonicalAddress } from "../../../ts/service/model/values.ts";
 
 const hex = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -24,10 +25,10 @@ let nextId = 1;
 function newRequest(overrides: Partial<NewRequest> = {}): NewRequest {
   const n = nextId++;
   return withIntent({
-    id: hex(n),
-    orderId: hex(0x100000 + n),
-    user: `0x${"aa".repeat(20)}`,
-    recipient: `0x${"bb".repeat(20)}`,
+    id: canonicalHex(hex(n)),
+    orderId: canonicalHex(hex(0x100000 + n)),
+    user: canonicalAddress(`0x${"aa".repeat(20)}`),
+    recipient: canonicalAddress(`0x${"bb".repeat(20)}`),
     originChainId: 31337,
     destinationChainId: 31338,
     ...overrides,
@@ -188,8 +189,8 @@ describe("websocket route", function () {
 
       const before = Date.now();
       await store.createRequest(request);
-      await store.transitionRequest(request.id, "pending", { inTxHashes: [hex(0xdead)] });
-      await store.transitionRequest(request.id, "submitted", { txHashes: [hex(0xbeef)] });
+      await store.transitionRequest(request.id, "pending", { inTxHashes: [canonicalHex(hex(0xdead))] });
+      await store.transitionRequest(request.id, "submitted", { txHashes: [canonicalHex(hex(0xbeef))] });
       await store.transitionRequest(request.id, "success");
       const updates = [];
       for (let i = 0; i < 4; i++) updates.push(await socket.next(isUpdate(request.id)));
@@ -211,7 +212,7 @@ describe("websocket route", function () {
     it("sends the current status once right after the ack when the request has one, then only newer changes", async () => {
       const request = newRequest();
       await store.createRequest(request);
-      await store.transitionRequest(request.id, "pending", { inTxHashes: [hex(0xabc)] });
+      await store.transitionRequest(request.id, "pending", { inTxHashes: [canonicalHex(hex(0xabc))] });
       const socket = await open();
       socket.send(subscribe(request.id.toUpperCase().replace("0X", "0x")));
       const ack = await socket.next();
@@ -238,7 +239,7 @@ describe("websocket route", function () {
         orderId: request.orderId,
         orderData: {},
         quote: {},
-        intent: testIntent(7, { requestId: request.id as `0x${string}`, orderId: request.orderId as `0x${string}` }),
+        intent: testIntent(7, { requestId: canonicalHex(request.id), orderId: canonicalHex(request.orderId) }),
         expiresAt: new Date(Date.now() + 60_000),
       });
       const socket = await open();
@@ -247,7 +248,7 @@ describe("websocket route", function () {
       const waiting = await socket.next(isUpdate(request.id));
       expect(waiting.data).to.deep.include({ status: "waiting", inTxHashes: [], txHashes: [], originChainId: 31337, destinationChainId: 31338 });
       expect(waiting.data.updatedAt).to.equal(Date.parse(quote.createdAt));
-      await store.createRequest({ ...request, inTxHashes: [hex(0xfeed)] });
+      await store.createRequest({ ...request, inTxHashes: [canonicalAddress(hex(0xfeed))] });
       await store.transitionRequest(request.id, "pending");
       const next = [await socket.next(isUpdate(request.id)), await socket.next(isUpdate(request.id))];
       expect(next.map((u) => u.data.status)).to.deep.equal(["waiting", "pending"]);

@@ -76,7 +76,7 @@ async function run(args: readonly string[], io: CliIo, _globals: GlobalFlags): P
   }
   for (const [index, chain] of config.chains.entries()) {
     await checkContracts(networks[index]!.publicClient, chain, index, config.deploymentsDir);
-    progress(`chain ${chain.id}: Depository ${chain.contracts.depository}, AttestedReceiver ${chain.contracts.attestedReceiver}, Multicaller ${chain.contracts.multicaller} found`);
+    progress(`chain ${chain.id}: Depository ${getAddress(chain.contracts.depository)}, AttestedReceiver ${getAddress(chain.contracts.attestedReceiver)}, Multicaller ${getAddress(chain.contracts.multicaller)} found`);
   }
 
   const store = await openStore(config);
@@ -93,7 +93,7 @@ async function run(args: readonly string[], io: CliIo, _globals: GlobalFlags): P
   progress(`listening on ${server.url} (websocket ${config.websocket.enabled ? server.url.replace(/^http/, "ws") + config.websocket.path : "off"}; admin API ${config.admin.token ? "on" : "off: set FERRY_ADMIN_TOKEN"})`);
   progress(
     server.solver
-      ? `solver started: ${config.accounts.solver} every ${config.solver.pollIntervalMs} ms`
+      ? `solver started: ${getAddress(config.accounts.solver!)} every ${config.solver.pollIntervalMs} ms`
       : `solver off (${config.solver.enabled ? "its keys are not all set" : "FERRY_SOLVER=off"})`,
   );
   progress(server.webhooks ? "webhook worker started" : `webhook worker off (${config.webhooks.enabled ? "FERRY_WEBHOOK_SECRET_KEY is not set" : "FERRY_WEBHOOKS=off"})`);

@@ -10,6 +10,7 @@ import type { Queryable } from "../store/engine.ts";
 import { RequestNotFoundError } from "../store/errors.ts";
 import { parkedRequestStore, type ParkedRequest } from "../store/parkedRequests.ts";
 import { DEPOSIT_GONE_PARK_CODE } from "../store/reorgAffected.ts";
+import { canonicalHex } from "../model/values.ts";
 
 export type ParkedAdmin = {
   listParkedRequests(limit?: number): Promise<ParkedRequest[]>;
@@ -21,7 +22,7 @@ export function parkedAdmin(store: { engine: Queryable }): ParkedAdmin {
   return {
     listParkedRequests: (limit) => parked.listParkedRequests(limit),
     async unparkRequest(requestId) {
-      const id = requestId.toLowerCase();
+      const id = canonicalHex(requestId);
       const { rows: gone } = await store.engine.query("SELECT 1 FROM requests WHERE id = $1 AND parked->>'code' = $2", [id, DEPOSIT_GONE_PARK_CODE]);
       if (gone.length > 0) {
         throw new ServiceError("REQUEST_DEPOSIT_GONE", `request ${id} was credited for a deposit a deep reorg removed (${DEPOSIT_GONE_PARK_CODE}): it stays parked`);

@@ -11,6 +11,7 @@ import type { Queryable } from "../store/engine.ts";
 import { RequestNotFoundError } from "../store/errors.ts";
 import { WebhookError } from "../store/webhookRules.ts";
 import { webhookStore, type WebhookAttempt, type WebhookConfig, type WebhookDelivery } from "../store/webhooks.ts";
+import { canonicalHex } from "../model/values.ts";
 
 /** A delivery with every attempt of it, oldest first. */
 export type DeliveryLog = WebhookDelivery & { attemptLog: WebhookAttempt[] };
@@ -72,7 +73,7 @@ export function webhookAdmin(store: { engine: Queryable }, settings: WebhookAdmi
         if (deliveries.length === 0) throw new WebhookError("UNKNOWN_EVENT", `unknown event: ${target.eventId}`, { field: "eventId" });
         return withAttempts(deliveries);
       }
-      const requestId = target.requestId.toLowerCase();
+      const requestId = canonicalHex(target.requestId);
       const { rows } = await store.engine.query("SELECT 1 FROM requests WHERE id = $1", [requestId]);
       if (rows.length === 0) throw new RequestNotFoundError(requestId);
       // Oldest first reads as a story.

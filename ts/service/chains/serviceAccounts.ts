@@ -6,20 +6,26 @@ import type { LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { FerryConfig, KeyRole } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
+import { canonicalAddress, type Address } from "../model/values.ts";
+
+/** A signing account whose `address` is canonical (lowercase), made once here for the whole service. */
+export type ServiceAccount = LocalAccount & { address: Address };
 
 export type ServiceAccounts = {
   /** Fills, is repaid, signs orderSignature. */
-  solver?: LocalAccount;
+  solver?: ServiceAccount;
   /** Signs fill (v2) and request (v1) attestations. */
-  attester?: LocalAccount;
+  attester?: ServiceAccount;
   /** Signs Depository payouts. */
-  allocator?: LocalAccount;
+  allocator?: ServiceAccount;
 };
 
 export function resolveAccounts(config: FerryConfig): ServiceAccounts {
-  const account = (role: KeyRole) => {
+  const account = (role: KeyRole): ServiceAccount | undefined => {
     const key = config.keys[role]?.reveal();
-    return key ? privateKeyToAccount(key as `0x${string}`) : undefined;
+    if (!key) return undefined;
+    const local = privateKeyToAccount(key as `0x${string}`);
+    return { ...local, address: canonicalAddress(local.address) };
   };
   const solver = account("solver");
   const attester = account("attester");
@@ -34,7 +40,7 @@ export class KeyNotConfiguredError extends ServiceError {
 }
 
 /** The account of `role`, or KEY_NOT_CONFIGURED. */
-export function requireAccount(accounts: ServiceAccounts, role: keyof ServiceAccounts): LocalAccount {
+export function requireAccount(accounts: ServiceAccounts, role: keyof ServiceAccounts): ServiceAccount {
   const account = accounts[role];
   if (!account) throw new KeyNotConfiguredError(role);
   return account;

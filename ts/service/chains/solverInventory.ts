@@ -7,9 +7,9 @@
  * For the native currency the capacity also keeps back one fill's gas (`gasReserve`, the gas a fill may
  * cost at today's price), so a quote never promises the last wei the fill's own gas needs.
  */
-import { erc20Abi, type Address } from "viem";
+import { erc20Abi } from "viem";
 import type { ChainConfig } from "../config/configSchema.ts";
-import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
+import { ZERO_ADDRESS, type Address } from "../model/values.ts";
 import type { Store } from "../store/createStore.ts";
 import type { ChainClients } from "./chainClients.ts";
 
@@ -77,7 +77,7 @@ export function createSolverInventory(options: {
     const { publicClient } = options.clients.get(chain.id);
     const currencies = [
       { address: ZERO_ADDRESS, symbol: chain.nativeCurrency.symbol, decimals: chain.nativeCurrency.decimals },
-      ...chain.erc20Currencies.map((c) => ({ address: canonicalAddress(c.address), symbol: c.symbol, decimals: c.decimals })),
+      ...chain.erc20Currencies.map((c) => ({ address: c.address, symbol: c.symbol, decimals: c.decimals })),
     ];
     const [balances, gasPrice, amounts] = await Promise.all([
       Promise.allSettled(
@@ -123,9 +123,8 @@ export function createSolverInventory(options: {
     lines: async (chainId) => (await chainLines(chainId)).lines,
     async line(chainId, currency) {
       const { lines, failed } = await chainLines(chainId);
-      const address = canonicalAddress(currency);
-      if (failed.has(address)) throw failed.get(address);
-      return lines.find((l) => l.currency === address);
+      if (failed.has(currency)) throw failed.get(currency);
+      return lines.find((l) => l.currency === currency);
     },
   };
 }

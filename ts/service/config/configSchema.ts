@@ -5,7 +5,7 @@
  * rejected.
  */
 import { Type, type Static } from "typebox";
-import type { Address } from "viem";
+import type { Address } from "../model/values.ts";
 import type { Secret } from "./secret.ts";
 
 const AddressString = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "EVM address" });
@@ -56,7 +56,9 @@ export const PriceReferenceFileSchema = Type.Union([
     { additionalProperties: false },
   ),
 ]);
-export type PriceSourceReference = Static<typeof PriceReferenceFileSchema>;
+type PriceReferenceFile = Static<typeof PriceReferenceFileSchema>;
+/** A uniswapV2 source's reference, its Chainlink feed (if any) decoded to a canonical `Address`. */
+export type PriceSourceReference = Exclude<PriceReferenceFile, { type: "chainlink" }> | (Omit<Extract<PriceReferenceFile, { type: "chainlink" }>, "feed"> & { feed: Address });
 
 /** A uniswapV2 source's reference when the file names none: the pair's 30-minute TWAP. */
 export const DEFAULT_PRICE_REFERENCE: PriceSourceReference = { type: "twap", windowSeconds: 1_800 };
@@ -445,7 +447,10 @@ export type ConfigFile = Static<typeof ConfigFileSchema>;
 /** A price source as configured, defaults applied (a uniswapV2 source's fee, reference and depth cap). */
 export type PriceSourceConfig =
   | Extract<Static<typeof PriceSourceFileSchema>, { type: "fixed" }>
-  | (Omit<Extract<Static<typeof PriceSourceFileSchema>, { type: "uniswapV2" }>, "feeBps" | "reference" | "maxReserveBps"> & {
+  | (Omit<Extract<Static<typeof PriceSourceFileSchema>, { type: "uniswapV2" }>, "feeBps" | "reference" | "maxReserveBps" | "pair" | "baseToken" | "quoteToken"> & {
+      pair: Address;
+      baseToken: Address;
+      quoteToken: Address;
       feeBps: number;
       reference: PriceSourceReference;
       maxReserveBps: number;

@@ -16,12 +16,12 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { Value } from "typebox/value";
-import { getAddress, type Address } from "viem";
 import { isEip55Address } from "../../core/inputParsers.ts";
 import { privateKeyToAddress } from "viem/accounts";
 import type { DeploymentRecord } from "../../deploy/deploymentRecord.ts";
 import { ConfigInvalidError } from "./configErrors.ts";
 import { addressFilter } from "./addressFilter.ts";
+import { canonicalAddress, type Address } from "../model/values.ts";
 import {
   ADMIN_TOKEN_LENGTH,
   CONFIG_DEFAULTS,
@@ -184,7 +184,7 @@ function readKeys(env: Env, keyEnv: ConfigFile["keyEnv"]): Pick<FerryConfig, "ke
     if (!/^0x[0-9a-fA-F]{64}$/.test(value)) throw new ConfigInvalidError(name, "must be a 32-byte hex private key");
     let address: Address;
     try {
-      address = privateKeyToAddress(value as `0x${string}`);
+      address = canonicalAddress(privateKeyToAddress(value as `0x${string}`));
     } catch {
       throw new ConfigInvalidError(name, "is not a valid secp256k1 private key");
     }
@@ -194,14 +194,13 @@ function readKeys(env: Env, keyEnv: ConfigFile["keyEnv"]): Pick<FerryConfig, "ke
   return { keys, accounts };
 }
 
-function checksum(address: string | undefined, path = "address"): Address | undefined {
-  return address === undefined ? undefined : configAddress(address, path);
-}
-
-/** A configured address by ts/core's one rule (one case, or mixed case that is its EIP-55 checksum), checksummed. */
+/**
+ * A configured address by ts/core's one rule (one case, or mixed case that is its EIP-55 checksum),
+ * decoded to its canonical (lowercase) form: the one place the config's addresses are normalised.
+ */
 function configAddress(address: string, path: string): Address {
   if (!isEip55Address(address)) throw new ConfigInvalidError(path, "has a mixed-case EIP-55 checksum that does not match: check it for a typo");
-  return getAddress(address);
+  return canonicalAddress(address);
 }
 
 /**
@@ -253,7 +252,7 @@ function chainDefaults(chain: NonNullable<ConfigFile["chains"]>[number], env: En
       logoURI: currency.logoURI ?? "",
     })),
     contracts: Object.fromEntries(
-      Object.entries(chain.contracts ?? {}).map(([name, address]) => [name, checksum(address, `chains[${chain.id}].contracts.${name}`)]),
+      Object.entries(chain.contracts ?? {}).map(([name, address]) => [name, address === undefined ? undefined : configAddress(address, `chains[${chain.id}].contracts.${name}`)]),
     ) as UnresolvedChainConfig["contracts"],
     depositEnabled: chain.depositEnabled ?? true,
     disabled: chain.disabled ?? false,
@@ -271,11 +270,18 @@ function quoteSettings(file: ConfigFile["quotes"], env: Env): QuoteSettings {
     fixedFeeUsd: file?.fixedFeeUsd ?? defaults.fixedFeeUsd,
     timeEstimateSeconds: file?.timeEstimateSeconds ?? defaults.timeEstimateSeconds,
     gas: { ...defaults.gas, ...file?.gas },
-    priceSources: (file?.priceSources ?? []).map((source) =>
-      source.type === "uniswapV2"
-        ? { ...source, feeBps: source.feeBps ?? 30, reference: source.reference ?? DEFAULT_PRICE_REFERENCE, maxReserveBps: source.maxReserveBps ?? DEFAULT_MAX_RESERVE_BPS }
-        : source,
-    ),
+    priceSources: (file?.priceSources ?? []).map((source) => {
+      if (source.type !== "uniswapV2") return source;
+      // Canonical like every configured address (the schema checked the shape; no EIP-55 check here, as before).
+      const reference = source.reference ?? DEFAULT_PRICE_REFERENCE;
+      return {
+        ...source,
+        ...{ pair: canonicalAddress(source.pair), baseToken: canonicalAddress(source.baseToken), quoteToken: canonicalAddress(source.quoteToken) },
+        feeBps: source.feeBps ?? 30,
+        reference: reference.type === "chainlink" ? { ...reference, feed: canonicalAddress(reference.feed) } : reference,
+        maxReserveBps: source.maxReserveBps ?? DEFAULT_MAX_RESERVE_BPS,
+      };
+    }),
     swapSlippageBps: file?.swapSlippageBps ?? defaults.swapSlippageBps,
     topupGasUsd: file?.topupGasUsd ?? defaults.topupGasUsd,
     topupGasMaxUsd: envUsd(env, "FERRY_TOPUP_GAS_MAX_USD") ?? file?.topupGasMaxUsd ?? defaults.topupGasMaxUsd,
@@ -332,9 +338,8 @@ function checkUnique(chains: UnresolvedChainConfig[]): void {
     names.add(chain.name);
     const symbols = new Set<string>();
     chain.erc20Currencies.forEach((currency, j) => {
-      const key = currency.address.toLowerCase();
-      if (symbols.has(key)) throw new ConfigInvalidError(`chains[${i}].erc20Currencies[${j}].address`, "duplicate currency");
-      symbols.add(key);
+      if (symbols.has(currency.address)) throw new ConfigInvalidError(`chains[${i}].erc20Currencies[${j}].address`, "duplicate currency");
+      symbols.add(currency.address);
     });
   });
 }
@@ -397,7 +402,8 @@ export function resolveChainContracts(
 ): FerryConfig {
   const chains = config.chains.map((chain, i): ChainConfig => {
     const record = records.get(chain.id);
-    const contracts = { ...record?.addresses, ...chain.contracts };
+    const recorded = Object.entries(record?.addresses ?? {}).map(([name, address]) => [name, canonicalAddress(address)] as const);
+    const contracts = { ...Object.fromEntries(recorded), ...chain.contracts };
     for (const name of ["depository", "attestedReceiver", "multicaller"] as const) {
       if (!contracts[name]) {
         throw new ConfigInvalidError(

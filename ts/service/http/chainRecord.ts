@@ -18,9 +18,13 @@
  *   checks, the same on every chain — so integrators can pin it ([] without an attester key).
  */
 import { Type, type Static } from "typebox";
-import { zeroAddress, type Address } from "viem";
+import { getAddress, zeroAddress } from "viem";
 import { CONFIG_DEFAULTS, type ChainConfig } from "../config/configSchema.ts";
 import { strayRefundMinimum } from "../config/strayRefundMinimum.ts";
+import type { Address } from "../model/values.ts";
+
+/** How the record shows an address (the config holds them canonical, lowercase): its EIP-55 checksum. */
+const shown = (address: Address) => getAddress(address);
 
 const Currency = {
   id: Type.String(),
@@ -134,7 +138,7 @@ export function toChainRecord(
     id: currency.symbol.toLowerCase(),
     symbol: currency.symbol,
     name: currency.name,
-    address: currency.address,
+    address: shown(currency.address),
     decimals: currency.decimals,
   }));
   return {
@@ -173,20 +177,20 @@ export function toChainRecord(
     })),
     solverCurrencies: [native, ...erc20s],
     contracts: {
-      multicall3: chain.contracts.multicall3 ?? NOT_DEPLOYED,
-      multicaller: chain.contracts.multicaller,
+      multicall3: chain.contracts.multicall3 ? shown(chain.contracts.multicall3) : NOT_DEPLOYED,
+      multicaller: shown(chain.contracts.multicaller),
       onlyOwnerMulticaller: NOT_DEPLOYED,
-      serviceReceiver: chain.contracts.attestedReceiver,
+      serviceReceiver: shown(chain.contracts.attestedReceiver),
       erc20Router: NOT_DEPLOYED,
       approvalProxy: NOT_DEPLOYED,
       v3: { erc20Router: NOT_DEPLOYED, approvalProxy: NOT_DEPLOYED },
     },
     vmType: "evm",
     baseChainId: chain.baseChainId,
-    solverAddresses: solverAddress ? [solverAddress] : [],
-    attestationSigners: attesterAddress ? [attesterAddress] : [],
+    solverAddresses: solverAddress ? [shown(solverAddress)] : [],
+    attestationSigners: attesterAddress ? [shown(attesterAddress)] : [],
     tags: chain.tags,
-    protocol: { v2: { chainId: chain.name, depository: chain.contracts.depository } },
+    protocol: { v2: { chainId: chain.name, depository: shown(chain.contracts.depository) } },
   };
 }
 

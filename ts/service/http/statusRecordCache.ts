@@ -25,6 +25,7 @@ import { LRUCache } from "lru-cache";
 import type { Store } from "../store/createStore.ts";
 import { quoteStatusRecord, toStatusRecord } from "../model/publicRecords.ts";
 import { SILENT_LOG, errorFields, type Logger } from "../logging/logger.ts";
+import type { Bytes32 } from "../model/values.ts";
 
 export type StatusRecordCacheOptions = {
   store: Pick<Store, "getRequest" | "getQuote" | "listRequestsUpdatedSince" | "onRequestsChanged">;
@@ -42,7 +43,7 @@ export type StatusRecordCacheOptions = {
 
 export type StatusRecordCache = {
   /** The Status record of `requestId` (lowercase) as JSON text, or undefined for an id never quoted. */
-  read(requestId: string): Promise<string | undefined>;
+  read(requestId: Bytes32): Promise<string | undefined>;
   /** Starts the refresh loop (idempotent). */
   start(): void;
   /** Stops the refresh loop and waits for a refresh in flight. */
@@ -59,7 +60,7 @@ export const STATUS_CACHE_DEFAULTS = { lookbackMs: 5_000, maxAgeMs: 30_000, maxE
 
 export function createStatusRecordCache(options: StatusRecordCacheOptions): StatusRecordCache {
   const { store, refreshMs } = options;
-  const readRecord = async (requestId: string): Promise<{ body: string; updatedAt: number | null } | undefined> => {
+  const readRecord = async (requestId: Bytes32): Promise<{ body: string; updatedAt: number | null } | undefined> => {
     const stored = await store.getRequest(requestId);
     if (stored) return { body: JSON.stringify(toStatusRecord(stored)), updatedAt: Date.parse(stored.updatedAt) };
     const quote = await store.getQuote(requestId);

@@ -12,7 +12,7 @@ import { pad, type Address, type Hex } from "viem";
 import { callsFillDigest, fillDigest, type FillAttestation, type RequestAttestation } from "../../core/attestationDigest.ts";
 import { hasCalls } from "./intentCalls.ts";
 import type { QuotedIntent } from "./quotedIntent.ts";
-import { canonicalHex } from "./values.ts";
+import { canonicalHex, type Bytes32 } from "./values.ts";
 
 /** The fields an attestation is made of: a quoted intent's. */
 export type AttestedTerms = Pick<
@@ -69,7 +69,7 @@ export function signedDigestOf(terms: Pick<AttestedTerms, "calls">, att: FillAtt
 }
 
 /** The service's fill of a quoted intent on one receiver: its v2 attestation and the digest the attester signs. */
-export type PreparedFill = { attestation: FillAttestation; digest: Hex };
+export type PreparedFill = { attestation: FillAttestation; digest: Bytes32 };
 
 /**
  * Built and hashed once per fill: the solver signs `digest`, sends `attestation` and records `digest`

@@ -7,7 +7,7 @@
  * `callsRequestId(orderId, calls, sweepTokens)`: the quote derives it, the solver checks it again
  * before it signs, and the receiver checks it onchain.
  */
-import type { Address } from "viem";
+import type { Address } from "./values.ts";
 import { callsRequestId, type DestinationCall } from "../../core/destinationCalls.ts";
 import type { QuotedIntent } from "./quotedIntent.ts";
 import { ZERO_ADDRESS } from "./values.ts";

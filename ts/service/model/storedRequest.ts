@@ -4,22 +4,22 @@
  * state (./solverState.ts) with its parking note. Ids and addresses are canonical (lowercase);
  * timestamps ISO 8601 UTC with milliseconds.
  */
-import type { Address, Hex } from "viem";
+import type { Address, Bytes32 } from "./values.ts";
 import type { RequestData } from "./requestData.ts";
 import type { RequestStatus } from "./requestStatus.ts";
 import type { Details, Parked, SolverState, SolverStatePatch } from "./solverState.ts";
 import { StoredValueInvalidError } from "./storedValue.ts";
 
 export type StoredRequest = {
-  id: Hex;
-  orderId: Hex;
+  id: Bytes32;
+  orderId: Bytes32;
   status: RequestStatus;
   user: Address;
   recipient: Address;
   originChainId: number;
   destinationChainId: number;
-  inTxHashes: Hex[];
-  txHashes: Hex[];
+  inTxHashes: Bytes32[];
+  txHashes: Bytes32[];
   failReason: string | null;
   refundFailReason: string | null;
   data: RequestData;
@@ -35,15 +35,15 @@ export type StoredRequest = {
 };
 
 export type NewRequest = {
-  id: Hex;
-  orderId: Hex;
+  id: Bytes32;
+  orderId: Bytes32;
   /** `waiting` (default) or `depositing` (gasless). */
   status?: RequestStatus;
   user: Address;
   recipient: Address;
   originChainId: number;
   destinationChainId: number;
-  inTxHashes?: Hex[];
+  inTxHashes?: Bytes32[];
   data?: RequestData;
   solver: SolverState;
   referrer?: string | null;
@@ -56,10 +56,10 @@ export type NewRequest = {
  * `data` and `solver` are merged field by field; `details` replaces the previous value.
  */
 export type RequestPatch = {
-  inTxHashes?: Hex[];
-  txHashes?: Hex[];
+  inTxHashes?: Bytes32[];
+  txHashes?: Bytes32[];
   /** A destination hash to take out of `txHashes` (a fill the chain never saw, replaced by a resend). */
-  dropTxHash?: Hex;
+  dropTxHash?: Bytes32;
   failReason?: string;
   refundFailReason?: string;
   originBlock?: number;

@@ -3,16 +3,22 @@
  * what travels (JSON strings in HTTP bodies, jsonb in the database, the config file), the decoded side
  * is what the code behind the boundary works with.
  *
- * - Addresses and 32-byte ids are canonical: lowercase `0x` hex, typed as viem's `Address` / `Hex`.
- *   Every address comparison in the service is then a plain `===`.
+ * - Addresses, 32-byte ids and hex data are canonical: lowercase `0x` hex, and the type says so
+ *   (`Address`, `Bytes32`, `CanonicalHex` are ``Lowercase<`0x${string}`>``). viem's own `Address`/`Hex`
+ *   (`0x${string}`, checksummed or any case) is not assignable to them, so the compiler rejects a value
+ *   that skipped the boundary; a canonical value is still a viem `Address`/`Hex` and goes to viem
+ *   unchanged. Each is made by exactly one function here (`canonicalAddress`, `canonicalHex`), called
+ *   where a value enters: the config, the service's accounts, a decoded chain log, a store row, an
+ *   HTTP input. Every address comparison in the service is then a plain `===`, and nothing behind a
+ *   boundary lowercases again.
  * - Token amounts are `bigint` in code and decimal strings on the wire (uint256: at most 2^256 − 1).
  * - Chain ids are positive safe integers; times are unix seconds (integers).
  *
  * The plain string schemas (`AddressString`, …) are the same patterns for schemas that validate
  * without decoding (HTTP responses, the OpenAPI document).
  */
-import { Type, type StaticDecode, type TSchema } from "typebox";
-import { maxUint256, type Address as ViemAddress, type Hex } from "viem";
+import { Type, type TSchema } from "typebox";
+import { maxUint256 } from "viem";
 import { InvalidInputError } from "../../core/errors.ts";
 
 export const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
@@ -25,30 +31,52 @@ export const Bytes32String = Type.String({ pattern: BYTES32_PATTERN, description
 export const HexDataString = Type.String({ pattern: HEX_DATA_PATTERN, description: "0x-prefixed hex bytes" });
 export const UintString = Type.String({ pattern: UINT_PATTERN, description: "Integer in smallest units (decimal string)" });
 
-/** The canonical form of an address: lowercase. */
-export const canonicalAddress = (value: string): ViemAddress => value.toLowerCase() as ViemAddress;
-/** The canonical form of hex data (ids, hashes, calldata): lowercase. */
-export const canonicalHex = (value: string): Hex => value.toLowerCase() as Hex;
+/**
+ * Lowercase `0x` hex: the canonical form of every address, id, hash and byte string in the service.
+ * `Lowercase<…>` (as Ponder types its addresses) makes it a type: viem's `0x${string}` is not
+ * assignable to it, a lowercase literal is.
+ */
+export type CanonicalHex = Lowercase<`0x${string}`>;
+/** An EVM address in canonical (lowercase) form. Use viem's `Address` only for values not yet canonical. */
+export type Address = CanonicalHex;
+/** A 32-byte id or hash (requestId, orderId, transaction or block hash) in canonical form. */
+export type Bytes32 = CanonicalHex;
+
+/** The one way to an `Address`: lowercase the (already shape-checked) address. */
+export const canonicalAddress = (value: string): Address => value.toLowerCase() as Address;
+/** The one way to a `CanonicalHex` (ids, hashes, calldata): lowercase the (already shape-checked) hex. */
+export const canonicalHex = (value: string): CanonicalHex => value.toLowerCase() as CanonicalHex;
+
+/** `T` with every hex field (an address, id, hash or bytes: viem's `0x${string}`) in canonical form. */
+export type CanonicalFields<T> = { [K in keyof T]: T[K] extends `0x${string}` ? CanonicalHex : T[K] };
+
+/**
+ * A decoded chain record (a log's `args`, a call's fields) with every hex string field in canonical
+ * form, the rest as it is: the one step that makes a decoded log's addresses and ids canonical.
+ */
+export function canonicalFields<T extends object>(record: T): CanonicalFields<T> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) out[key] = typeof value === "string" && value.startsWith("0x") ? canonicalHex(value) : value;
+  return out as CanonicalFields<T>;
+}
 
 /** Whether an integer fits a uint256 (0 ≤ value ≤ 2^256 − 1). */
 export const fitsUint256 = (value: bigint): boolean => value >= 0n && value <= maxUint256;
 
-/** An EVM address, decoded to its canonical lowercase form. */
+/** An EVM address, decoded to its canonical lowercase form (encoded as it is: already canonical). */
 export const Address = Type.Codec(AddressString)
-  .Decode((value) => canonicalAddress(value))
-  .Encode((value: ViemAddress) => canonicalAddress(value));
-export type Address = StaticDecode<typeof Address>;
+  .Decode(canonicalAddress)
+  .Encode((value: Address): string => value);
 
 /** A 32-byte id or hash (requestId, orderId, transaction hash), lowercase. */
 export const Bytes32 = Type.Codec(Bytes32String)
-  .Decode((value) => canonicalHex(value))
-  .Encode((value: Hex) => canonicalHex(value));
-export type Bytes32 = StaticDecode<typeof Bytes32>;
+  .Decode(canonicalHex)
+  .Encode((value: Bytes32): string => value);
 
 /** Arbitrary bytes (calldata, revert data), lowercase. */
 export const HexData = Type.Codec(HexDataString)
-  .Decode((value) => canonicalHex(value))
-  .Encode((value: Hex) => canonicalHex(value));
+  .Decode(canonicalHex)
+  .Encode((value: CanonicalHex): string => value);
 
 /** A uint256 amount: a decimal string on the wire, a bigint in code. */
 export const Uint256 = Type.Codec(UintString)
@@ -66,7 +94,7 @@ export const LogIndex = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTE
 /** Basis points as the spec writes them: a decimal string, 0–10000. */
 export const BpsString = Type.String({ pattern: "^(0|[1-9][0-9]{0,3}|10000)$", description: "Basis points, 0–10000" });
 
-export const ZERO_ADDRESS: ViemAddress = "0x0000000000000000000000000000000000000000";
+export const ZERO_ADDRESS: Address = "0x0000000000000000000000000000000000000000";
 
 /**
  * Text the service accepts anywhere (query values, path params, body strings and keys): well-formed

@@ -10,10 +10,8 @@
  * disabling the source: a swap route that silently disappears is found later than a service that
  * does not start). The sources convert with the decimals read onchain in any case (./uniswapV2PriceSource.ts).
  */
-import type { Address } from "viem";
 import type { ChainConfig, PriceSourceConfig } from "../config/configSchema.ts";
 import { ConfigInvalidError } from "../config/configErrors.ts";
-import { canonicalAddress } from "../model/values.ts";
 import { createChainlinkFeed } from "./chainlinkFeed.ts";
 import { createUniswapV2PriceSource, type PairReader } from "./uniswapV2PriceSource.ts";
 
@@ -28,19 +26,19 @@ export async function checkPriceSources(
     const chain = chains.find((c) => c.id === config.chainId);
     const client = clients.get(config.chainId);
     if (!chain || !client) throw new ConfigInvalidError(`${field}.chainId`, `chain ${config.chainId} is not configured`);
-    const pair = canonicalAddress(config.pair as Address);
-    const source = createUniswapV2PriceSource({ ...config, pair, baseToken: config.baseToken as Address, quoteToken: config.quoteToken as Address }, () => client);
+    const pair = config.pair;
+    const source = createUniswapV2PriceSource(config, () => client);
     const tokens = await source.tokens();
     const sides = [
-      { name: "baseToken", token: canonicalAddress(config.baseToken as Address), symbol: config.base, decimals: tokens.baseDecimals },
-      { name: "quoteToken", token: canonicalAddress(config.quoteToken as Address), symbol: config.quote, decimals: tokens.quoteDecimals },
+      { name: "baseToken", token: config.baseToken, symbol: config.base, decimals: tokens.baseDecimals },
+      { name: "quoteToken", token: config.quoteToken, symbol: config.quote, decimals: tokens.quoteDecimals },
     ];
     for (const side of sides) {
       if (side.token !== tokens.token0 && side.token !== tokens.token1) {
         throw new ConfigInvalidError(`${field}.${side.name}`, `the pair ${pair} on chain ${chain.id} holds ${tokens.token0} and ${tokens.token1}, not ${side.token}`);
       }
       const configured =
-        chain.erc20Currencies.find((currency) => canonicalAddress(currency.address) === side.token) ??
+        chain.erc20Currencies.find((currency) => currency.address === side.token) ??
         (chain.nativeCurrency.symbol === side.symbol ? chain.nativeCurrency : undefined);
       if (configured && configured.decimals !== side.decimals) {
         throw new ConfigInvalidError(
@@ -50,7 +48,7 @@ export async function checkPriceSources(
       }
     }
     if (config.reference.type === "chainlink") {
-      const feed = createChainlinkFeed(canonicalAddress(config.reference.feed as Address), config.reference.maxStalenessSeconds);
+      const feed = createChainlinkFeed(config.reference.feed, config.reference.maxStalenessSeconds);
       try {
         await feed.decimals(client);
       } catch (cause) {

@@ -5,7 +5,6 @@
  * solver delivers from its inventory; none → 400 UNSUPPORTED_ROUTE. The solver looks the source up
  * again by the id the intent stored.
  */
-import type { Address } from "viem";
 import type { PriceSourceConfig } from "../config/configSchema.ts";
 import { createFixedPriceSource } from "./fixedPriceSource.ts";
 import type { PricedCurrency, PriceSource } from "./priceSource.ts";
@@ -23,10 +22,7 @@ export function createPriceSources(configs: readonly PriceSourceConfig[], client
   const sources = configs.map((config) =>
     config.type === "fixed"
       ? createFixedPriceSource(config)
-      : createUniswapV2PriceSource(
-          { ...config, pair: config.pair as Address, baseToken: config.baseToken as Address, quoteToken: config.quoteToken as Address },
-          () => clients.get(config.chainId),
-        ),
+      : createUniswapV2PriceSource(config, () => clients.get(config.chainId)),
   );
   return {
     find: (chainId, from, to) => sources.find((source) => source.chainId === chainId && source.prices(from, to)),

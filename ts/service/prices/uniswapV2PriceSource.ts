@@ -17,9 +17,9 @@
  * The solver does not swap on the pool: it delivers from its inventory and re-prices at fill time
  * against the reference (../solver/fill/swapRepricing.ts).
  */
-import { erc20Abi, parseAbi, type Address } from "viem";
+import { erc20Abi, parseAbi, type Address as ViemAddress } from "viem";
 import type { PriceSourceReference } from "../config/configSchema.ts";
-import { canonicalAddress } from "../model/values.ts";
+import { canonicalFields, type Address } from "../model/values.ts";
 import { createChainlinkFeed, type FeedReader } from "./chainlinkFeed.ts";
 import type { PriceCurve, PriceReading, PriceSource } from "./priceSource.ts";
 import { QuoteError } from "../errors/quoteErrors.ts";
@@ -68,14 +68,12 @@ export type UniswapV2PriceSource = PriceSource & {
 };
 
 export function createUniswapV2PriceSource(config: UniswapV2Config, client: () => PairReader | undefined): UniswapV2PriceSource {
-  const pair = canonicalAddress(config.pair);
-  const baseToken = canonicalAddress(config.baseToken);
-  const quoteToken = canonicalAddress(config.quoteToken);
+  const { pair, baseToken, quoteToken } = config;
   const fee = BigInt(config.feeBps);
   const reference = config.reference;
   const history = createPairHistory(pair, reference.type === "twap" ? reference.windowSeconds : 0);
-  const feed = reference.type === "chainlink" ? createChainlinkFeed(canonicalAddress(reference.feed as Address), reference.maxStalenessSeconds) : undefined;
-  const referenceLabel = reference.type === "twap" ? `twap:${reference.windowSeconds}s` : `chainlink:${canonicalAddress(reference.feed as Address)}`;
+  const feed = reference.type === "chainlink" ? createChainlinkFeed(reference.feed, reference.maxStalenessSeconds) : undefined;
+  const referenceLabel = reference.type === "twap" ? `twap:${reference.windowSeconds}s` : `chainlink:${reference.feed}`;
   let tokens: Promise<PairTokens> | undefined;
 
   const reader = (): PairReader => {
@@ -87,12 +85,12 @@ export function createUniswapV2PriceSource(config: UniswapV2Config, client: () =
     (tokens ??= (async () => {
       const r = reader();
       const [token0, token1, baseDecimals, quoteDecimals] = await Promise.all([
-        r.readContract({ address: pair, abi: UNISWAP_V2_PAIR_ABI, functionName: "token0" }) as Promise<Address>,
-        r.readContract({ address: pair, abi: UNISWAP_V2_PAIR_ABI, functionName: "token1" }) as Promise<Address>,
+        r.readContract({ address: pair, abi: UNISWAP_V2_PAIR_ABI, functionName: "token0" }) as Promise<ViemAddress>,
+        r.readContract({ address: pair, abi: UNISWAP_V2_PAIR_ABI, functionName: "token1" }) as Promise<ViemAddress>,
         r.readContract({ address: baseToken, abi: erc20Abi, functionName: "decimals" }) as Promise<number>,
         r.readContract({ address: quoteToken, abi: erc20Abi, functionName: "decimals" }) as Promise<number>,
       ]);
-      return { token0: canonicalAddress(token0), token1: canonicalAddress(token1), baseDecimals: Number(baseDecimals), quoteDecimals: Number(quoteDecimals) };
+      return { ...canonicalFields({ token0, token1 }), baseDecimals: Number(baseDecimals), quoteDecimals: Number(quoteDecimals) };
     })().catch((error: unknown) => {
       tokens = undefined;
       throw error;

@@ -15,12 +15,13 @@
  *   spent on the request (deposit + cancel + refund payout at twice the quote-time gas prices), paid
  *   only if the request ends in refund; `details.refundCurrency.minimumAmount` is the deposit minus it.
  */
-import { formatUnits, maxUint256, type Address, type Hex } from "viem";
+import { formatUnits, maxUint256, type Hex } from "viem";
 import { callsRequestId } from "../../core/destinationCalls.ts";
 import { hashOrder } from "../../core/orderId.ts";
 import { orderToJson, type OrderJson } from "../../core/orderJson.ts";
 import type { QuoteSettings } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
+import { canonicalHex, type Address, type Bytes32 } from "../model/values.ts";
 import { amountObject, type AmountObject } from "./amountObject.ts";
 import { BPS_DENOMINATOR, quoteAmounts, sameCurrency, type AmountConversion } from "./quoteAmounts.ts";
 import { sweepTokensOf } from "../model/intentCalls.ts";
@@ -90,7 +91,7 @@ export type QuoteEnvironment = {
   /** Random uint256: the order's salt. */
   salt: bigint;
   /** Random bytes32 (lowercase): the service-level requestId (an intent with calls derives its own). */
-  requestId: Hex;
+  requestId: Bytes32;
   /** Set for a usePermit quote of an ERC-20 deposit: what the quote read for the permit (./permitSteps.ts). */
   permit?: PermitReads;
   /**
@@ -177,7 +178,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     }
   }
   const recipient = request.calls.length > 0 ? request.refundTo : request.recipient;
-  const calls: IntentCall[] = [...request.calls, ...(topupGas > 0n ? [{ to: recipient, data: "0x" as Hex, value: topupGas }] : [])];
+  const calls: IntentCall[] = [...request.calls, ...(topupGas > 0n ? [{ to: recipient, data: "0x" as const, value: topupGas }] : [])];
   const callsValue = request.calls.reduce((sum, call) => sum + call.value, 0n);
   if (callsValue > 0n && !output.isNative) {
     throw new ServiceError("INVALID_REQUEST", "body/txs: calls carry native value, but the output currency is an ERC-20 (the calls spend the output)");
@@ -256,9 +257,9 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     fillDeadline,
     appFees,
   });
-  const orderId = hashOrder(order);
   const sweepTokens = calls.length > 0 ? (env.sweepTokens ? [...env.sweepTokens] : sweepTokensOf({ destinationCurrency: output.address })) : undefined;
-  const requestId = sweepTokens ? callsRequestId(orderId, calls, sweepTokens) : env.requestId;
+  const orderId = canonicalHex(hashOrder(order));
+  const requestId = sweepTokens ? canonicalHex(callsRequestId(orderId, calls, sweepTokens)) : env.requestId;
 
   const currencyIn = amountObject(input, amounts.originAmount);
   const currencyOut = amountObject(output, amounts.destinationAmount, minimumAmount);

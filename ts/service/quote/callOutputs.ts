@@ -16,10 +16,10 @@
  * candidates cannot all be checked (more than `MAX_CALL_TOKEN_CANDIDATES`) or would make the sweep
  * list too long (`MAX_SWEEP_TOKENS`). Pure parts here; the one chain read is `readCallOutputs`.
  */
-import { erc20Abi, type Address, type PublicClient } from "viem";
+import { erc20Abi, type PublicClient } from "viem";
 import { ServiceError } from "../errors/serviceError.ts";
 import type { IntentCall } from "../model/quotedIntent.ts";
-import { ZERO_ADDRESS } from "../model/values.ts";
+import { canonicalAddress, ZERO_ADDRESS, type Address } from "../model/values.ts";
 
 /** The most tokens an intent sweeps (the destination currency included): each costs the fill a `balanceOf` (~2.6k gas) and a transfer when non-zero. */
 export const MAX_SWEEP_TOKENS = 16;
@@ -42,10 +42,10 @@ export function callTokenCandidates(calls: readonly Pick<IntentCall, "to" | "dat
   const add = (address: string) => {
     if (skip.has(address) || seen.has(address)) return;
     seen.add(address);
-    out.push(address as Address);
+    out.push(canonicalAddress(address));
   };
   for (const call of calls) {
-    add(call.to.toLowerCase());
+    add(call.to);
     const args = call.data.slice(10);
     for (let i = 0; i + 64 <= args.length; i += 64) {
       const word = args.slice(i, i + 64);

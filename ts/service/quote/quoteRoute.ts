@@ -9,9 +9,8 @@
  * both native currencies, the Depository and AttestedReceiver), canonical (lowercase addresses), so
  * the quote resolves it once and never comes back here.
  */
-import type { Address } from "viem";
 import type { ChainConfig, CurrencyConfig } from "../config/configSchema.ts";
-import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
+import { canonicalAddress, ZERO_ADDRESS, type Address } from "../model/values.ts";
 import type { PriceSource } from "../prices/priceSource.ts";
 import type { PriceSources } from "../prices/priceSources.ts";
 import { QuoteError } from "../errors/quoteErrors.ts";
@@ -79,15 +78,15 @@ function routeEnd(chain: ChainConfig, currency: RouteCurrency): RouteEnd {
     chain,
     currency,
     native: currency.isNative ? currency : nativeCurrency(chain),
-    depository: canonicalAddress(chain.contracts.depository),
-    attestedReceiver: canonicalAddress(chain.contracts.attestedReceiver),
+    depository: chain.contracts.depository,
+    attestedReceiver: chain.contracts.attestedReceiver,
   };
 }
 
 /** The configured currency at a canonical `address` on `chain`, or undefined. */
 export function findCurrency(chain: ChainConfig, address: Address): RouteCurrency | undefined {
   if (address === ZERO_ADDRESS) return nativeCurrency(chain);
-  const erc20 = chain.erc20Currencies.find((c) => canonicalAddress(c.address) === address);
+  const erc20 = chain.erc20Currencies.find((c) => c.address === address);
   return erc20 && routeCurrency(chain, erc20, address, false);
 }
 

@@ -10,12 +10,12 @@
  * without a solver key; CHAIN_UNAVAILABLE when a chain of the route has no client or does not answer.
  */
 import { randomBytes } from "node:crypto";
-import { bytesToBigInt, erc20Abi, toHex, type Address, type LocalAccount, type PublicClient } from "viem";
+import { bytesToBigInt, erc20Abi, toHex, type LocalAccount, type PublicClient } from "viem";
 import { signOrder } from "../../core/orderSignature.ts";
 import type { ChainConfig, QuoteSettings } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
-import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
+import { canonicalAddress, canonicalHex, ZERO_ADDRESS, type Address } from "../model/values.ts";
 import type { Store } from "../store/createStore.ts";
 import { buildQuote, type Quote, type QuoteRequest } from "./buildQuote.ts";
 import { capacityShortfall } from "./quoteCapacity.ts";
@@ -101,7 +101,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         now: originNow,
         destinationClockAhead: Math.max(wall, destinationTime) - originNow,
         salt: bytesToBigInt(random()),
-        requestId: toHex(random()),
+        requestId: canonicalHex(toHex(random())),
         ...(permit && { permit }),
         ...(prices ? { prices } : {}),
         ...(sweepTokens && { sweepTokens }),
@@ -162,7 +162,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     if (request.calls.length === 0) return undefined;
     const client = clients.get(resolved.destination.chain.id);
     if (!client) throw new ServiceError("CHAIN_UNAVAILABLE", "no RPC client for the destination chain");
-    const multicaller = canonicalAddress(resolved.destination.chain.contracts.multicaller);
+    const multicaller = resolved.destination.chain.contracts.multicaller;
     try {
       return await readCallOutputs(client, { calls: request.calls, destinationCurrency: resolved.destination.currency.address, multicaller });
     } catch (cause) {

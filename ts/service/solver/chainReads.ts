@@ -13,7 +13,7 @@ import { depositoryAbi } from "../../abi/Depository.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
 import { findLogBackwards } from "./indexer/logScan.ts";
 import type { OnchainTx } from "../model/requestData.ts";
-import { canonicalAddress, canonicalHex } from "../model/values.ts";
+import { canonicalAddress, canonicalHex, type Bytes32 } from "../model/values.ts";
 import { QUOTE_TTL_MAX_SECONDS } from "../config/configSchema.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 
@@ -51,7 +51,7 @@ export const CLOCK_SKEW_SECONDS = 3_600;
  * Reads backwards from the head for the first log of `query`, stopping below the block whose time is
  * before `notBefore` (unix seconds) or at the deployment block.
  */
-async function findBackwards(client: ChainClient, query: Parameters<typeof findLogBackwards>[1], notBefore: number): Promise<Hex | null> {
+async function findBackwards(client: ChainClient, query: Parameters<typeof findLogBackwards>[1], notBefore: number): Promise<Bytes32 | null> {
   const head = await client.publicClient.getBlockNumber({ cacheTime: 0 });
   const floor = BigInt(client.config.deploymentBlock ?? 0);
   const log = await findLogBackwards(client, query, head, async (pieceStart) => {
@@ -59,7 +59,7 @@ async function findBackwards(client: ChainClient, query: Parameters<typeof findL
     const block = await client.publicClient.getBlock({ blockNumber: pieceStart });
     return Number(block.timestamp) < notBefore - CLOCK_SKEW_SECONDS;
   });
-  return log?.transactionHash ?? null;
+  return log?.transactionHash ? canonicalHex(log.transactionHash) : null;
 }
 
 /** The earliest time a fill of `intent` can have happened: its quote's, at the longest quote TTL before its expiry. */
@@ -71,7 +71,7 @@ export function fillNotBefore(intent: Pick<QuotedIntent, "expiresAt">): number {
  * The transaction that filled `requestId` on this chain's receiver, from its `Filled` log. `notBefore`:
  * a time no fill of the request can precede (its quote's time at the earliest).
  */
-export async function findFillTx(client: ChainClient, requestId: Hex, notBefore: number): Promise<Hex | null> {
+export async function findFillTx(client: ChainClient, requestId: Hex, notBefore: number): Promise<Bytes32 | null> {
   return findBackwards(client, { address: client.config.contracts.attestedReceiver, event: FILLED_EVENT, args: { requestId } }, notBefore);
 }
 
@@ -83,7 +83,7 @@ export async function isFilled(client: ChainClient, requestId: Hex): Promise<boo
  * The transaction that executed the payout with struct hash `requestHash`, from its `RequestExecuted`
  * log. `notBefore`: when the payout was planned (nothing signed it earlier).
  */
-export async function findPayoutTx(client: ChainClient, requestHash: Hex, notBefore: number): Promise<Hex | null> {
+export async function findPayoutTx(client: ChainClient, requestHash: Hex, notBefore: number): Promise<Bytes32 | null> {
   return findBackwards(client, { address: client.config.contracts.depository, event: REQUEST_EXECUTED_EVENT, args: { requestHash } }, notBefore);
 }
 

@@ -1,7 +1,8 @@
 /** What every solver step runs with: the store, the chains, the signing accounts, the nonce manager, a log, a clock and the metrics. */
-import type { Address, LocalAccount } from "viem";
 import type { NonceManager } from "../transactions/nonceManager.ts";
 import type { ChainClients } from "../chains/chainClients.ts";
+import type { ServiceAccount } from "../chains/serviceAccounts.ts";
+import type { Address } from "../model/values.ts";
 import type { ChainConfig, SolverSettings } from "../config/configSchema.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { PriceSources } from "../prices/priceSources.ts";
@@ -14,9 +15,9 @@ export type SolverContext = {
   chains: readonly ChainConfig[];
   log: Logger;
   /** Signs fill attestations (an AttestedReceiver signer). */
-  attester: LocalAccount;
+  attester: ServiceAccount;
   /** Signs Depository payouts (the Depository's allocator). */
-  allocator: LocalAccount;
+  allocator: ServiceAccount;
   /** The solver's address: fills from it, is repaid to it. Its wallet lives in `clients`. */
   solver: Address;
   /** Every transaction the solver sends goes through it (nonces shared across replicas, fees, replacement). */

@@ -10,8 +10,9 @@ import { confirmFill } from "./fill/confirmFill.ts";
 import { fillPending } from "./fill/fillPending.ts";
 import { refund, repay } from "./payout/repayAndRefund.ts";
 import type { SolverContext } from "./solverContext.ts";
+import type { Bytes32 } from "../model/values.ts";
 
-export async function solverStep(ctx: SolverContext, requestId: string): Promise<StoredRequest | null> {
+export async function solverStep(ctx: SolverContext, requestId: Bytes32): Promise<StoredRequest | null> {
   let request = await ctx.store.getRequest(requestId);
   if (!request || request.parked) return request;
   const halted = await ctx.store.listHaltedChains();

@@ -54,6 +54,7 @@ import { GasCapExceededError } from "../transactions/gasCap.ts";
 import { createAllocatorWatch } from "./watchAllocator.ts";
 import { runUnderLease } from "../worker/leasedRun.ts";
 import { startWorkerLoop } from "../worker/workerLoop.ts";
+import type { Bytes32 } from "../model/values.ts";
 
 export type SolverOptions = {
   config: FerryConfig;
@@ -293,7 +294,7 @@ export function createSolver(options: SolverOptions): Solver {
     return started;
   };
 
-  const onStepError = async (requestId: string, status: string, error: unknown) => {
+  const onStepError = async (requestId: Bytes32, status: string, error: unknown) => {
     countAlert(error);
     if (isRetryable(error)) {
       ctx.log.warn({ requestId, status, err: errorFields(error) }, "solver step failed; retrying");

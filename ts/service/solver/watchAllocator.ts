@@ -20,26 +20,27 @@ import type { Address } from "viem";
 import { depositoryAbi } from "../../abi/Depository.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
 import { errorFields } from "../logging/logger.ts";
-import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
+import { canonicalFields, ZERO_ADDRESS } from "../model/values.ts";
 import type { SolverContext } from "./solverContext.ts";
 
 export type AllocatorWatch = { check(): Promise<void> };
 
 export function createAllocatorWatch(ctx: SolverContext): AllocatorWatch {
-  const expected = canonicalAddress(ctx.allocator.address);
+  const expected = ctx.allocator.address;
   // What was last seen and reported per chain: alerts fire on changes, gauges follow the state.
   const pending = new Map<number, { newAllocator: Address; eta: number; labels: Record<string, string> }>();
   const mismatched = new Map<number, Address>();
 
   const checkChain = async (client: ChainClient) => {
     const chainId = client.config.id;
-    const depository = canonicalAddress(client.config.contracts.depository);
+    const depository = client.config.contracts.depository;
     const [allocator, [proposed, etaRaw]] = await Promise.all([
       client.publicClient.readContract({ address: depository, abi: depositoryAbi, functionName: "allocator" }),
       client.publicClient.readContract({ address: depository, abi: depositoryAbi, functionName: "pendingAllocatorChange" }),
     ]);
     const base = { chain_id: String(chainId), depository };
-    const newAllocator = canonicalAddress(proposed);
+    const read = canonicalFields({ allocator, proposed });
+    const newAllocator = read.proposed;
     const eta = Number(etaRaw);
 
     const previous = pending.get(chainId);
@@ -58,7 +59,7 @@ export function createAllocatorWatch(ctx: SolverContext): AllocatorWatch {
       else ctx.log.error(fields, "ALLOCATOR CHANGE PROPOSED to an allocator that is not the service's: if the operator did not propose it, follow the incident playbook (refund open deposits before the eta)");
     }
 
-    const onchain = canonicalAddress(allocator);
+    const onchain = read.allocator;
     ctx.metrics.allocatorMismatch.set(base, onchain === expected ? 0 : 1);
     if (onchain !== expected && mismatched.get(chainId) !== onchain) {
       ctx.log.error({ ...base, chainId, onchainAllocator: onchain, allocator: expected }, "the Depository's allocator is not the service's configured allocator: payouts it signs will revert");

@@ -37,7 +37,7 @@ import {
 } from "./strayDeposits.ts";
 import type { RequestStatus } from "../model/requestStatus.ts";
 import type { SolverTransaction, TxAttempt, TxPurpose, TxState } from "../model/solverTransaction.ts";
-import type { Address } from "viem";
+import type { Address, Bytes32 } from "../model/values.ts";
 import {
   appendSolverTxAttempt,
   findPendingSolverTransaction,
@@ -76,30 +76,30 @@ export const OUTBOX_CHANNEL = "ferry_outbox";
 /** The repositories, bound to a database. Inside `transaction`, every call joins that transaction. */
 export type Repositories = {
   saveQuote(quote: NewQuote): Promise<StoredQuote>;
-  getQuote(requestId: string): Promise<StoredQuote | null>;
-  getQuoteByOrderId(orderId: string): Promise<StoredQuote | null>;
+  getQuote(requestId: Bytes32): Promise<StoredQuote | null>;
+  getQuoteByOrderId(orderId: Bytes32): Promise<StoredQuote | null>;
   /** The stored orders of several requests in one query (GET /requests/v2?includeOrderData=true). */
   getOrderDataByRequestIds(requestIds: readonly string[]): Promise<Map<string, unknown>>;
   createRequest(request: NewRequest): Promise<StoredRequest>;
-  getRequest(id: string): Promise<StoredRequest | null>;
-  getRequestByOrderId(orderId: string): Promise<StoredRequest | null>;
+  getRequest(id: Bytes32): Promise<StoredRequest | null>;
+  getRequestByOrderId(orderId: Bytes32): Promise<StoredRequest | null>;
   /** The request with its row locked until the surrounding transaction ends (use inside `transaction`). */
-  lockRequest(id: string): Promise<StoredRequest | null>;
-  transitionRequest(id: string, to: RequestStatus, patch?: RequestPatch): Promise<StoredRequest>;
+  lockRequest(id: Bytes32): Promise<StoredRequest | null>;
+  transitionRequest(id: Bytes32, to: RequestStatus, patch?: RequestPatch): Promise<StoredRequest>;
   /** A write that is not a status change (no outbox event). */
-  patchRequest(id: string, patch: RequestPatch): Promise<StoredRequest>;
+  patchRequest(id: Bytes32, patch: RequestPatch): Promise<StoredRequest>;
   /** The solver parks a request it cannot step (a non-retryable error); `countParkedRequests` feeds /metrics. */
-  parkRequest(id: string, reason: { code: string; message: string }): Promise<void>;
+  parkRequest(id: Bytes32, reason: { code: string; message: string }): Promise<void>;
   countParkedRequests(): Promise<number>;
   listRequests(filters?: RequestFilters): Promise<RequestPage>;
   /** Requests written since `since` (ids and `updated_at` in unix ms), newest first; `truncated` past `limit`. */
   listRequestsUpdatedSince(since: Date, limit?: number): Promise<{ changes: Array<{ id: string; updatedAt: number }>; truncated: boolean }>;
-  getCheckpoint(chainId: number, contract: string): Promise<number | null>;
+  getCheckpoint(chainId: number, contract: Address): Promise<number | null>;
   /** The indexer's (./checkpoints.ts): the block and its hash (appended to the recent range ends), a deep reorg's halt, the operator's resume. */
-  setCheckpoint(chainId: number, contract: string, block: number, hash?: string): Promise<void>;
-  getIndexerCheckpoint(chainId: number, contract: string): Promise<IndexerCheckpoint | null>;
-  haltIndexer(chainId: number, contract: string, halt: IndexerHalt): Promise<void>;
-  resumeIndexer(chainId: number, contract: string, at: { block: number; hash: string }): Promise<boolean>;
+  setCheckpoint(chainId: number, contract: Address, block: number, hash?: Bytes32): Promise<void>;
+  getIndexerCheckpoint(chainId: number, contract: Address): Promise<IndexerCheckpoint | null>;
+  haltIndexer(chainId: number, contract: Address, halt: IndexerHalt): Promise<void>;
+  resumeIndexer(chainId: number, contract: Address, at: { block: number; hash: Bytes32 }): Promise<boolean>;
   listHaltedChains(): Promise<number[]>;
   /** The deep-reorg recovery's (./reorgAffected.ts): requests and strays whose deposit or payout on the chain lies above the block. */
   listReorgAffectedRequests(chainId: number, block: number): Promise<StoredRequest[]>;
@@ -116,19 +116,19 @@ export type Repositories = {
   recordStrayDeposit(stray: NewStrayDeposit): Promise<boolean>;
   getStrayDeposit(key: StrayDepositKey): Promise<StoredStrayDeposit | null>;
   listPendingStrayDeposits(limit?: number): Promise<StoredStrayDeposit[]>;
-  listStrayDepositsByOrderId(orderId: string): Promise<StoredStrayDeposit[]>;
+  listStrayDepositsByOrderId(orderId: Bytes32): Promise<StoredStrayDeposit[]>;
   patchStrayDeposit(key: StrayDepositKey, patch: StrayDepositPatch): Promise<StoredStrayDeposit>;
   claimStrayDeposit(key: StrayDepositKey, owner: string, ttlMs: number): Promise<boolean>;
   releaseStrayDeposit(key: StrayDepositKey, owner: string): Promise<void>;
-  getStrayTrackingStart(chainId: number, contract: string): Promise<number | null>;
-  startStrayTracking(chainId: number, contract: string, fromBlock: number): Promise<number>;
+  getStrayTrackingStart(chainId: number, contract: Address): Promise<number | null>;
+  startStrayTracking(chainId: number, contract: Address, fromBlock: number): Promise<number>;
   /** The nonce manager's (./solverTransactions.ts): next nonce per sender, every sent transaction with its attempts. */
   syncNonce(chainId: number, address: Address, chainNonce: number): Promise<number>;
   lockNextNonce(chainId: number, address: Address): Promise<number | null>;
   insertSolverTransaction(t: NewSolverTransaction): Promise<SolverTransaction>;
   getSolverTransaction(key: SolverTxKey): Promise<SolverTransaction | null>;
   appendSolverTxAttempt(key: SolverTxKey, attempt: TxAttempt): Promise<SolverTransaction | null>;
-  settleSolverTransaction(key: SolverTxKey, state: TxState, minedHash: string | null): Promise<void>;
+  settleSolverTransaction(key: SolverTxKey, state: TxState, minedHash: Bytes32 | null): Promise<void>;
   findPendingSolverTransaction(chainId: number, purpose: TxPurpose, subject: string): Promise<SolverTransaction | null>;
   listPendingSolverTransactions(purpose: TxPurpose, limit: number): Promise<SolverTransaction[]>;
   solverTransactionStats(): ReturnType<typeof solverTransactionStats>;

@@ -3,6 +3,7 @@ import { isRequestStatus, type RequestStatus } from "../model/requestStatus.ts";
 import type { StoreContext } from "./engine.ts";
 import { InvalidCursorError } from "./errors.ts";
 import type { StoredRequest } from "../model/storedRequest.ts";
+import type { Address, Bytes32 } from "../model/values.ts";
 import { REQUEST_COLUMNS, requestFromRow } from "./requests.ts";
 
 export const LIST_LIMIT = { min: 1, max: 50, default: 20 } as const;
@@ -12,15 +13,15 @@ export type RequestFilters = {
   limit?: number;
   continuation?: string;
   /** Sender or recipient. */
-  user?: string;
+  user?: Address;
   /** Any origin or destination transaction hash. */
-  hash?: string;
+  hash?: Bytes32;
   originChainId?: number;
   destinationChainId?: number;
   /** Either direction; ignored when originChainId or destinationChainId is set. */
   chainId?: number | string;
-  id?: string;
-  orderId?: string;
+  id?: Bytes32;
+  orderId?: Bytes32;
   /** Unix seconds, creation time, inclusive (endTimestamp includes its whole second). */
   startTimestamp?: number;
   endTimestamp?: number;
@@ -102,11 +103,11 @@ export async function listRequests({ db }: StoreContext, filters: RequestFilters
   const param = (value: unknown) => (params.push(value), `$${params.length}`);
 
   if (filters.user !== undefined) {
-    const p = param(filters.user.toLowerCase());
+    const p = param(filters.user);
     where.push(`("user" = ${p} OR recipient = ${p})`);
   }
   if (filters.hash !== undefined) {
-    const p = param(filters.hash.toLowerCase());
+    const p = param(filters.hash);
     where.push(`(${p} = ANY(in_tx_hashes) OR ${p} = ANY(tx_hashes))`);
   }
   if (filters.originChainId !== undefined || filters.destinationChainId !== undefined) {
@@ -119,7 +120,7 @@ export async function listRequests({ db }: StoreContext, filters: RequestFilters
     where.push(`(origin_chain_id = ${p} OR destination_chain_id = ${p})`);
   }
   if (filters.id !== undefined) where.push(`id = ${param(filters.id)}`);
-  if (filters.orderId !== undefined) where.push(`order_id = ${param(filters.orderId.toLowerCase())}`);
+  if (filters.orderId !== undefined) where.push(`order_id = ${param(filters.orderId)}`);
   if (filters.startTimestamp !== undefined) where.push(`created_at >= to_timestamp(${param(filters.startTimestamp)}::double precision)`);
   if (filters.endTimestamp !== undefined) where.push(`created_at < to_timestamp(${param(filters.endTimestamp)}::double precision + 1)`);
   if (filters.startBlock !== undefined) where.push(`origin_block >= ${param(filters.startBlock)}`);

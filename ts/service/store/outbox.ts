@@ -4,7 +4,7 @@ import { RequestStatus } from "../model/requestStatus.ts";
 import { Details } from "../model/solverState.ts";
 import type { StoredRequest } from "../model/storedRequest.ts";
 import { decodeStored } from "../model/storedValue.ts";
-import { Nullable } from "../model/values.ts";
+import { Bytes32, Nullable } from "../model/values.ts";
 import { isoColumn, type Queryable, type Row, type StoreContext } from "./engine.ts";
 
 
@@ -28,7 +28,7 @@ export type OutboxPayload = Static<typeof OutboxPayload>;
 
 export type OutboxEvent = {
   id: number;
-  requestId: string;
+  requestId: Bytes32;
   status: RequestStatus;
   payload: OutboxPayload;
   createdAt: string;
@@ -54,7 +54,7 @@ const EVENT_COLUMNS = `id, request_id, status, payload, ${isoColumn("created_at"
 
 const EventRow = Type.Object({
   id: Type.Integer(),
-  request_id: Type.String(),
+  request_id: Bytes32,
   status: RequestStatus,
   payload: OutboxPayload,
   created_at: Type.String(),

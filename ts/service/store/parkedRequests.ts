@@ -35,7 +35,7 @@ export type ParkedRequestStore = {
   /** Parked requests, the most recently parked first; at most `limit` (default 100, at most 1000). */
   listParkedRequests(limit?: number): Promise<ParkedRequest[]>;
   /** Clears `parked`; returns the request as it was parked, or undefined when it was not parked (or is unknown). */
-  unparkRequest(id: string): Promise<ParkedRequest | undefined>;
+  unparkRequest(id: Bytes32): Promise<ParkedRequest | undefined>;
 };
 
 export function parkedRequestStore(store: { engine: Queryable }): ParkedRequestStore {
@@ -58,7 +58,7 @@ export function parkedRequestStore(store: { engine: Queryable }): ParkedRequestS
         `UPDATE requests r SET parked = NULL FROM (SELECT id, parked AS was FROM requests WHERE id = $1 AND parked IS NOT NULL FOR UPDATE) old
           WHERE r.id = old.id
           RETURNING r.id, r.status, r.origin_chain_id, r.destination_chain_id, old.was AS parked, ${isoColumn("r.updated_at", "updated_at")}`,
-        [id.toLowerCase()],
+        [id],
       );
       return rows[0] ? decode(rows[0]) : undefined;
     },

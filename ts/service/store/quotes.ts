@@ -1,5 +1,7 @@
 import { QuotedIntent } from "../model/quotedIntent.ts";
 import { decodeStored, encodeStored } from "../model/storedValue.ts";
+import { Type } from "typebox";
+import { Bytes32 } from "../model/values.ts";
 import { isoColumn, type StoreContext } from "./engine.ts";
 
 /**
@@ -7,8 +9,8 @@ import { isoColumn, type StoreContext } from "./engine.ts";
  * stored without its `protocol.v2.orderData`, and read back with it.
  */
 export type StoredQuote = {
-  requestId: string;
-  orderId: string;
+  requestId: Bytes32;
+  orderId: Bytes32;
   /** The quote's `protocol.v2.orderData` (GET /requests/v2?includeOrderData=true). */
   orderData: unknown;
   /** The quote as answered, `protocol.v2.orderData` included. */
@@ -25,6 +27,8 @@ export type NewQuote = Omit<StoredQuote, "createdAt" | "expiresAt" | "apiKeyId">
 
 type QuoteRow = { request_id: string; order_id: string; order_data: unknown; quote: unknown; intent: unknown; expires_at: string; api_key_id: string | null; created_at: string };
 
+const QuoteIds = Type.Object({ request_id: Bytes32, order_id: Bytes32 });
+
 /** The order's JSON path inside a quote: stored in `order_data` only, put back on read. */
 const ORDER_DATA_PATH = "'{protocol,v2,orderData}'";
 
@@ -32,16 +36,19 @@ const QUOTE_COLUMNS =
   `request_id, order_id, order_data, jsonb_set(quote, ${ORDER_DATA_PATH}, order_data) AS quote, intent, ` +
   `${isoColumn("expires_at")}, api_key_id, ${isoColumn("created_at")}`;
 
-const fromRow = (r: QuoteRow): StoredQuote => ({
-  requestId: r.request_id,
-  orderId: r.order_id,
-  orderData: r.order_data,
-  quote: r.quote,
-  intent: decodeStored(QuotedIntent, r.intent, "quotes.intent", r.request_id),
-  expiresAt: r.expires_at,
-  apiKeyId: r.api_key_id,
-  createdAt: r.created_at,
-});
+const fromRow = (r: QuoteRow): StoredQuote => {
+  const ids = decodeStored(QuoteIds, r, "quotes", r.request_id);
+  return {
+    requestId: ids.request_id,
+    orderId: ids.order_id,
+    orderData: r.order_data,
+    quote: r.quote,
+    intent: decodeStored(QuotedIntent, r.intent, "quotes.intent", r.request_id),
+    expiresAt: r.expires_at,
+    apiKeyId: r.api_key_id,
+    createdAt: r.created_at,
+  };
+};
 
 /**
  * Stores a quote. Returns the stored quote from what was given (only the database's own values are
@@ -56,7 +63,7 @@ export async function saveQuote({ db, now }: StoreContext, quote: NewQuote): Pro
      RETURNING ${isoColumn("expires_at")}, ${isoColumn("created_at")}`,
     [
       quote.requestId,
-      quote.orderId.toLowerCase(),
+      quote.orderId,
       JSON.stringify(quote.orderData),
       JSON.stringify(quote.quote),
       JSON.stringify(encodeStored(QuotedIntent, quote.intent)),
@@ -67,7 +74,7 @@ export async function saveQuote({ db, now }: StoreContext, quote: NewQuote): Pro
   );
   return {
     requestId: quote.requestId,
-    orderId: quote.orderId.toLowerCase(),
+    orderId: quote.orderId,
     orderData: quote.orderData,
     quote: quote.quote,
     intent: quote.intent,
@@ -77,16 +84,14 @@ export async function saveQuote({ db, now }: StoreContext, quote: NewQuote): Pro
   };
 }
 
-export async function getQuote({ db }: StoreContext, requestId: string): Promise<StoredQuote | null> {
+export async function getQuote({ db }: StoreContext, requestId: Bytes32): Promise<StoredQuote | null> {
   const { rows } = await db.query<QuoteRow>(`SELECT ${QUOTE_COLUMNS} FROM quotes WHERE request_id = $1`, [requestId]);
   return rows.length === 0 ? null : fromRow(rows[0]);
 }
 
 /** The indexer's lookup: a Depository deposit carries the orderId, not the requestId. */
-export async function getQuoteByOrderId({ db }: StoreContext, orderId: string): Promise<StoredQuote | null> {
-  const { rows } = await db.query<QuoteRow>(`SELECT ${QUOTE_COLUMNS} FROM quotes WHERE order_id = $1 ORDER BY created_at DESC LIMIT 1`, [
-    orderId.toLowerCase(),
-  ]);
+export async function getQuoteByOrderId({ db }: StoreContext, orderId: Bytes32): Promise<StoredQuote | null> {
+  const { rows } = await db.query<QuoteRow>(`SELECT ${QUOTE_COLUMNS} FROM quotes WHERE order_id = $1 ORDER BY created_at DESC LIMIT 1`, [orderId]);
   return rows.length === 0 ? null : fromRow(rows[0]);
 }
 

@@ -15,7 +15,7 @@ import { publicStatus } from "../model/publicStatus.ts";
 import { Details, Parked, SolverState, SolverStatePatch } from "../model/solverState.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import { decodeStored, encodeStored } from "../model/storedValue.ts";
-import { Address, BlockNumber, Bytes32, canonicalAddress, canonicalHex, ChainId, Nullable } from "../model/values.ts";
+import { Address, BlockNumber, Bytes32, ChainId, Nullable } from "../model/values.ts";
 import { InvalidInputError } from "../../core/errors.ts";
 import { isoColumn, type Db, type Row, type StoreContext } from "./engine.ts";
 import { RequestNotFoundError } from "./errors.ts";
@@ -110,14 +110,14 @@ export async function createRequest({ db, now }: StoreContext, request: NewReque
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13, $14::timestamptz, $14::timestamptz)
        RETURNING ${REQUEST_COLUMNS}`,
       [
-        canonicalHex(request.id),
-        canonicalHex(request.orderId),
+        request.id,
+        request.orderId,
         status,
-        canonicalAddress(request.user),
-        canonicalAddress(request.recipient),
+        request.user,
+        request.recipient,
         request.originChainId,
         request.destinationChainId,
-        [...new Set((request.inTxHashes ?? []).map(canonicalHex))],
+        [...new Set(request.inTxHashes ?? [])],
         JSON.stringify(request.data ?? {}),
         JSON.stringify(encodeStored(SolverState, request.solver)),
         request.referrer ?? null,
@@ -132,19 +132,19 @@ export async function createRequest({ db, now }: StoreContext, request: NewReque
   });
 }
 
-export async function getRequest({ db }: StoreContext, id: string): Promise<StoredRequest | null> {
-  const { rows } = await db.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1`, [id.toLowerCase()]);
+export async function getRequest({ db }: StoreContext, id: Bytes32): Promise<StoredRequest | null> {
+  const { rows } = await db.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1`, [id]);
   return rows.length === 0 ? null : requestFromRow(rows[0]!);
 }
 
 /** The request, its row locked until the surrounding transaction ends (a compare-and-set of the solver's writes). */
-export async function lockRequest({ db }: StoreContext, id: string): Promise<StoredRequest | null> {
-  const { rows } = await db.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1 FOR UPDATE`, [id.toLowerCase()]);
+export async function lockRequest({ db }: StoreContext, id: Bytes32): Promise<StoredRequest | null> {
+  const { rows } = await db.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1 FOR UPDATE`, [id]);
   return rows.length === 0 ? null : requestFromRow(rows[0]!);
 }
 
-export async function getRequestByOrderId({ db }: StoreContext, orderId: string): Promise<StoredRequest | null> {
-  const { rows } = await db.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE order_id = $1`, [orderId.toLowerCase()]);
+export async function getRequestByOrderId({ db }: StoreContext, orderId: Bytes32): Promise<StoredRequest | null> {
+  const { rows } = await db.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE order_id = $1`, [orderId]);
   return rows.length === 0 ? null : requestFromRow(rows[0]!);
 }
 
@@ -152,7 +152,7 @@ export async function getRequestByOrderId({ db }: StoreContext, orderId: string)
  * The one UPDATE every write of a request runs: hashes appended (deduplicated, in order), `data` and
  * `solver_state` merged field by field, the rest replaced when given. `status` null keeps the status.
  */
-async function updateRequest(db: Db, id: string, at: string, status: string | null, patch: RequestPatch): Promise<StoredRequest | null> {
+async function updateRequest(db: Db, id: Bytes32, at: string, status: string | null, patch: RequestPatch): Promise<StoredRequest | null> {
   const { rows } = await db.query(
     `UPDATE requests SET
        status = coalesce($2, status),
@@ -169,8 +169,8 @@ async function updateRequest(db: Db, id: string, at: string, status: string | nu
     [
       id,
       status,
-      (patch.inTxHashes ?? []).map(canonicalHex),
-      (patch.txHashes ?? []).map(canonicalHex),
+      patch.inTxHashes ?? [],
+      patch.txHashes ?? [],
       patch.failReason ?? null,
       patch.refundFailReason ?? null,
       patch.originBlock ?? null,
@@ -179,7 +179,7 @@ async function updateRequest(db: Db, id: string, at: string, status: string | nu
       patch.details !== undefined,
       patch.details === undefined || patch.details === null ? null : JSON.stringify(patch.details),
       at,
-      patch.dropTxHash ? canonicalHex(patch.dropTxHash) : null,
+      patch.dropTxHash ?? null,
     ],
   );
   return rows.length === 0 ? null : requestFromRow(rows[0]!);
@@ -192,7 +192,7 @@ async function updateRequest(db: Db, id: string, at: string, status: string | nu
  */
 export async function transitionRequest(
   { db, now }: StoreContext,
-  id: string,
+  id: Bytes32,
   to: RequestStatus,
   patch: RequestPatch = {},
 ): Promise<StoredRequest> {
@@ -219,7 +219,7 @@ async function insertEventIfPublicStatusChanged(tx: Db, before: StoredRequest, a
  * Used for the solver's bookkeeping: payouts being prepared and sent, a resent fill, a refund that
  * cannot be made.
  */
-export async function patchRequest({ db, now }: StoreContext, id: string, patch: RequestPatch): Promise<StoredRequest> {
+export async function patchRequest({ db, now }: StoreContext, id: Bytes32, patch: RequestPatch): Promise<StoredRequest> {
   // A patch may end a refund in progress (a refund that cannot be made, a reverted refund payout):
   // the public status then turns `failure`, with its event.
   const mayEndRefund = patch.refundFailReason !== undefined || patch.solver?.refund !== undefined;
@@ -262,7 +262,7 @@ export async function listRequestsUpdatedSince(
  * error). A parked `failure` shows as `failure` (no refund is coming without an operator): its event
  * is written with it.
  */
-export async function parkRequest({ db, now }: StoreContext, id: string, reason: { code: string; message: string }): Promise<void> {
+export async function parkRequest({ db, now }: StoreContext, id: Bytes32, reason: { code: string; message: string }): Promise<void> {
   const at = now().toISOString();
   const parked = { code: reason.code.slice(0, 64), message: reason.message.slice(0, 1000), at };
   await db.transaction(async (tx: Db) => {

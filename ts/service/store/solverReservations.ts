@@ -9,12 +9,13 @@
  * A reservation counts while its request is `pending` or `submitted`; after that the fill is mined
  * (the balance itself is lower) or will not happen. Reserving again for the same request replaces it.
  */
-import type { Address } from "viem";
-import { canonicalAddress, ZERO_ADDRESS } from "../model/values.ts";
+import { Type } from "typebox";
+import { decodeStored } from "../model/storedValue.ts";
+import { Address, ChainId, Uint256, ZERO_ADDRESS, type Bytes32 } from "../model/values.ts";
 import type { StoreContext } from "./engine.ts";
 
 export type FillReservation = {
-  requestId: string;
+  requestId: Bytes32;
   chainId: number;
   /** Zero address = native. */
   currency: Address;
@@ -36,14 +37,14 @@ export type ReservedAmount = { chainId: number; currency: Address; reserved: big
 const IN_FLIGHT = "r.status IN ('pending', 'submitted')";
 
 export async function reserveFill({ db, now }: StoreContext, r: FillReservation): Promise<ReservationResult> {
-  const currency = canonicalAddress(r.currency);
+  const currency = r.currency;
   const native = currency === ZERO_ADDRESS;
   return db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('ferry.solver_reservations.' || $1::text, 0))", [r.chainId]);
     const { rows } = await tx.query<{ currency: string; amount: string; gas: string }>(
       `SELECT s.currency, sum(s.amount)::text AS amount, sum(s.gas)::text AS gas FROM solver_reservations s JOIN requests r ON r.id = s.request_id
        WHERE s.chain_id = $1 AND s.request_id <> $2 AND ${IN_FLIGHT} GROUP BY s.currency`,
-      [r.chainId, r.requestId.toLowerCase()],
+      [r.chainId, r.requestId],
     );
     let reservedNative = 0n;
     let reservedToken = 0n;
@@ -62,15 +63,17 @@ export async function reserveFill({ db, now }: StoreContext, r: FillReservation)
     await tx.query(
       `INSERT INTO solver_reservations (request_id, chain_id, currency, amount, gas, created_at) VALUES ($1, $2, $3, $4::numeric, $5::numeric, $6::timestamptz)
        ON CONFLICT (request_id) DO UPDATE SET chain_id = EXCLUDED.chain_id, currency = EXCLUDED.currency, amount = EXCLUDED.amount, gas = EXCLUDED.gas, created_at = EXCLUDED.created_at`,
-      [r.requestId.toLowerCase(), r.chainId, currency, r.amount.toString(), r.gas.toString(), now().toISOString()],
+      [r.requestId, r.chainId, currency, r.amount.toString(), r.gas.toString(), now().toISOString()],
     );
     return { ok: true, reservedNative, reservedToken };
   });
 }
 
+const ReservedRow = Type.Object({ chain_id: ChainId, currency: Address, amount: Uint256, gas: Uint256 });
+
 /** What the fills in flight hold, per chain and currency (gas folded into the native currency). */
 export async function reservedAmounts({ db }: StoreContext): Promise<ReservedAmount[]> {
-  const { rows } = await db.query<{ chain_id: number; currency: string; amount: string; gas: string }>(
+  const { rows } = await db.query(
     `SELECT s.chain_id, s.currency, sum(s.amount)::text AS amount, sum(s.gas)::text AS gas FROM solver_reservations s JOIN requests r ON r.id = s.request_id
      WHERE ${IN_FLIGHT} GROUP BY s.chain_id, s.currency`,
   );
@@ -82,8 +85,9 @@ export async function reservedAmounts({ db }: StoreContext): Promise<ReservedAmo
     totals.set(key, line);
   };
   for (const row of rows) {
-    add(Number(row.chain_id), canonicalAddress(row.currency), BigInt(row.amount));
-    add(Number(row.chain_id), ZERO_ADDRESS, BigInt(row.gas));
+    const r = decodeStored(ReservedRow, { ...row, chain_id: Number(row.chain_id) }, "solver_reservations", `${String(row.chain_id)}:${String(row.currency)}`);
+    add(r.chain_id, r.currency, r.amount);
+    add(r.chain_id, ZERO_ADDRESS, r.gas);
   }
   return [...totals.values()];
 }

@@ -5,10 +5,10 @@
  * `store.transaction` together with the caller's own record of the hash: no nonce is ever handed out
  * twice across processes, and no nonce is handed out without its transaction stored.
  */
-import type { Address } from "viem";
+import { Type } from "typebox";
 import { SolverTransaction, TxAttempt, TxCall, type TxPurpose, type TxState } from "../model/solverTransaction.ts";
 import { decodeStored, encodeStored } from "../model/storedValue.ts";
-import { canonicalAddress, canonicalHex } from "../model/values.ts";
+import { Address, type Bytes32 } from "../model/values.ts";
 import { isoColumn, type Row, type StoreContext } from "./engine.ts";
 
 export type SolverTxKey = { chainId: number; address: Address; nonce: number };
@@ -47,7 +47,7 @@ export async function syncNonce({ db }: StoreContext, chainId: number, address: 
     `INSERT INTO solver_nonces (chain_id, address, next_nonce) VALUES ($1, $2, $3)
      ON CONFLICT (chain_id, address) DO UPDATE SET next_nonce = GREATEST(solver_nonces.next_nonce, EXCLUDED.next_nonce)
      RETURNING next_nonce`,
-    [chainId, canonicalAddress(address), chainNonce],
+    [chainId, address, chainNonce],
   );
   return Number(rows[0]!.next_nonce);
 }
@@ -56,7 +56,7 @@ export async function syncNonce({ db }: StoreContext, chainId: number, address: 
 export async function lockNextNonce({ db }: StoreContext, chainId: number, address: Address): Promise<number | null> {
   const { rows } = await db.query<{ next_nonce: number }>("SELECT next_nonce FROM solver_nonces WHERE chain_id = $1 AND address = $2 FOR UPDATE", [
     chainId,
-    canonicalAddress(address),
+    address,
   ]);
   return rows.length === 0 ? null : Number(rows[0]!.next_nonce);
 }
@@ -67,16 +67,16 @@ export async function insertSolverTransaction({ db, now }: StoreContext, t: NewS
   const { rows } = await db.query(
     `INSERT INTO solver_transactions (chain_id, address, nonce, purpose, subject, call, attempts, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::timestamptz, $8::timestamptz) RETURNING ${COLUMNS}`,
-    [t.chainId, canonicalAddress(t.address), t.nonce, t.purpose, t.subject, JSON.stringify(encodeStored(TxCall, t.call)), JSON.stringify([encodeStored(TxAttempt, t.attempt)]), at],
+    [t.chainId, t.address, t.nonce, t.purpose, t.subject, JSON.stringify(encodeStored(TxCall, t.call)), JSON.stringify([encodeStored(TxAttempt, t.attempt)]), at],
   );
-  await db.query("UPDATE solver_nonces SET next_nonce = GREATEST(next_nonce, $3) WHERE chain_id = $1 AND address = $2", [t.chainId, canonicalAddress(t.address), t.nonce + 1]);
+  await db.query("UPDATE solver_nonces SET next_nonce = GREATEST(next_nonce, $3) WHERE chain_id = $1 AND address = $2", [t.chainId, t.address, t.nonce + 1]);
   return fromRow(rows[0]!);
 }
 
 export async function getSolverTransaction({ db }: StoreContext, key: SolverTxKey): Promise<SolverTransaction | null> {
   const { rows } = await db.query(`SELECT ${COLUMNS} FROM solver_transactions WHERE chain_id = $1 AND address = $2 AND nonce = $3`, [
     key.chainId,
-    canonicalAddress(key.address),
+    key.address,
     key.nonce,
   ]);
   return rows.length === 0 ? null : fromRow(rows[0]!);
@@ -87,7 +87,7 @@ export async function appendSolverTxAttempt({ db, now }: StoreContext, key: Solv
   const { rows } = await db.query(
     `UPDATE solver_transactions SET attempts = attempts || $4::jsonb, updated_at = $5::timestamptz
      WHERE chain_id = $1 AND address = $2 AND nonce = $3 AND state = 'pending' RETURNING ${COLUMNS}`,
-    [key.chainId, canonicalAddress(key.address), key.nonce, JSON.stringify([encodeStored(TxAttempt, attempt)]), now().toISOString()],
+    [key.chainId, key.address, key.nonce, JSON.stringify([encodeStored(TxAttempt, attempt)]), now().toISOString()],
   );
   return rows.length === 0 ? null : fromRow(rows[0]!);
 }
@@ -96,13 +96,13 @@ export async function appendSolverTxAttempt({ db, now }: StoreContext, key: Solv
  * Records how the nonce ended: `mined` (with the attempt that landed) or `superseded` — or `pending`
  * again (minedHash null) when a reorg took the mined attempt's block away and the nonce is followed anew.
  */
-export async function settleSolverTransaction({ db, now }: StoreContext, key: SolverTxKey, state: TxState, minedHash: string | null): Promise<void> {
+export async function settleSolverTransaction({ db, now }: StoreContext, key: SolverTxKey, state: TxState, minedHash: Bytes32 | null): Promise<void> {
   await db.query("UPDATE solver_transactions SET state = $4, mined_hash = $5, updated_at = $6::timestamptz WHERE chain_id = $1 AND address = $2 AND nonce = $3", [
     key.chainId,
-    canonicalAddress(key.address),
+    key.address,
     key.nonce,
     state,
-    minedHash === null ? null : canonicalHex(minedHash),
+    minedHash,
     now().toISOString(),
   ]);
 }
@@ -125,14 +125,20 @@ export async function listPendingSolverTransactions({ db }: StoreContext, purpos
   return rows.map(fromRow);
 }
 
+const Count = Type.Integer({ minimum: 0 });
+const StatsRow = Type.Object({ chain_id: Type.Integer(), address: Address, pending: Count, replacements: Count, superseded: Count });
+
 /** Per (chain, sender): pending transactions and how many attempts they took (metrics). */
 export async function solverTransactionStats({ db }: StoreContext): Promise<Array<{ chainId: number; address: Address; pending: number; replacements: number; superseded: number }>> {
-  const { rows } = await db.query<{ chain_id: number; address: string; pending: number; replacements: number; superseded: number }>(
+  const { rows } = await db.query(
     `SELECT chain_id, address,
        count(*) FILTER (WHERE state = 'pending')::int AS pending,
        coalesce(sum(jsonb_array_length(attempts) - 1), 0)::int AS replacements,
        count(*) FILTER (WHERE state = 'superseded')::int AS superseded
      FROM solver_transactions GROUP BY chain_id, address`,
   );
-  return rows.map((r) => ({ chainId: Number(r.chain_id), address: canonicalAddress(r.address), pending: Number(r.pending), replacements: Number(r.replacements), superseded: Number(r.superseded) }));
+  return rows.map((row) => {
+    const r = decodeStored(StatsRow, row, "solver_transactions", `${String(row.chain_id)}:${String(row.address)}`);
+    return { chainId: r.chain_id, address: r.address, pending: r.pending, replacements: r.replacements, superseded: r.superseded };
+  });
 }

@@ -3,9 +3,8 @@
  * apart. Writes to a request go through ./requests.ts (`transitionRequest` for status changes with
  * their outbox event, `patchRequest` for bookkeeping).
  */
-import type { Hex } from "viem";
 import type { RequestStatus } from "../model/requestStatus.ts";
-import { canonicalHex } from "../model/values.ts";
+import { canonicalHex, type Bytes32 } from "../model/values.ts";
 import { type StoreContext } from "./engine.ts";
 
 /**
@@ -13,7 +12,7 @@ import { type StoreContext } from "./engine.ts";
  * destination for a fill, the origin for a payout) — the solver's per-chain limit. The step re-reads
  * (and decodes) the request under its lease.
  */
-export type SolverWorkItem = { id: Hex; status: RequestStatus; chainId: number };
+export type SolverWorkItem = { id: Bytes32; status: RequestStatus; chainId: number };
 
 /**
  * Requests the solver still has to act on, least recently updated first: `pending` (fill),

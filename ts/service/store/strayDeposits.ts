@@ -6,10 +6,9 @@
  * `stray_tracking` holds, per Depository, the first block whose strays are tracked (migration 0005).
  */
 import { Type } from "typebox";
-import type { Address, Hex } from "viem";
 import { Payout } from "../model/payout.ts";
 import { decodeStored, encodeStored } from "../model/storedValue.ts";
-import { Address as AddressValue, BlockNumber, Bytes32, canonicalAddress, canonicalHex, ChainId, LogIndex, Uint256 } from "../model/values.ts";
+import { Address, BlockNumber, Bytes32, ChainId, LogIndex, Uint256 } from "../model/values.ts";
 import { isoColumn, type Row, type StoreContext } from "./engine.ts";
 import { StrayDepositNotFoundError } from "./errors.ts";
 
@@ -23,22 +22,22 @@ export type StrayDepositReason = (typeof STRAY_DEPOSIT_REASONS)[number];
 export type StrayDepositState = "pending" | "refunded" | "ignored";
 
 /** A deposit's identity: its log. */
-export type StrayDepositKey = { chainId: number; txHash: string; logIndex: number };
+export type StrayDepositKey = { chainId: number; txHash: Bytes32; logIndex: number };
 
 export type NewStrayDeposit = {
   chainId: number;
-  txHash: Hex;
+  txHash: Bytes32;
   logIndex: number;
   depository: Address;
   block: number;
-  orderId: Hex;
+  orderId: Bytes32;
   depositor: Address;
   /** Zero address = native. */
   token: Address;
   amount: bigint;
   reason: StrayDepositReason;
   /** DOUBLE_SPEND: the request holding the credited deposit; a mismatch: the quoted request it did not match. */
-  requestId?: Hex | null;
+  requestId?: Bytes32 | null;
 };
 
 export type StoredStrayDeposit = Required<NewStrayDeposit> & {
@@ -60,11 +59,11 @@ const StrayRow = Type.Object({
   chain_id: ChainId,
   tx_hash: Bytes32,
   log_index: LogIndex,
-  depository: AddressValue,
+  depository: Address,
   block: BlockNumber,
   order_id: Bytes32,
-  depositor: AddressValue,
-  token: AddressValue,
+  depositor: Address,
+  token: Address,
   amount: Uint256,
   reason: Type.Union(STRAY_DEPOSIT_REASONS.map((reason) => Type.Literal(reason))),
   request_id: Type.Union([Bytes32, Type.Null()]),
@@ -98,7 +97,7 @@ function fromRow(row: Row): StoredStrayDeposit {
 }
 
 const KEY_WHERE = "chain_id = $1 AND tx_hash = $2 AND log_index = $3";
-const keyParams = (key: StrayDepositKey) => [key.chainId, key.txHash.toLowerCase(), key.logIndex];
+const keyParams = (key: StrayDepositKey) => [key.chainId, key.txHash, key.logIndex];
 
 /** Records a stray deposit once. Returns true when this call recorded it, false when it already was. */
 export async function recordStrayDeposit({ db, now }: StoreContext, stray: NewStrayDeposit): Promise<boolean> {
@@ -109,14 +108,14 @@ export async function recordStrayDeposit({ db, now }: StoreContext, stray: NewSt
      ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING RETURNING chain_id`,
     [
       ...keyParams(stray),
-      canonicalAddress(stray.depository),
+      stray.depository,
       stray.block,
-      canonicalHex(stray.orderId),
-      canonicalAddress(stray.depositor),
-      canonicalAddress(stray.token),
+      stray.orderId,
+      stray.depositor,
+      stray.token,
       stray.amount.toString(),
       stray.reason,
-      stray.requestId ? canonicalHex(stray.requestId) : null,
+      stray.requestId ?? null,
       at,
     ],
   );
@@ -143,8 +142,8 @@ export async function listPendingStrayDeposits({ db }: StoreContext, limit = 50)
 }
 
 /** All strays of an orderId (operators, tests), oldest first. */
-export async function listStrayDepositsByOrderId({ db }: StoreContext, orderId: string): Promise<StoredStrayDeposit[]> {
-  const { rows } = await db.query(`SELECT ${COLUMNS} FROM stray_deposits WHERE order_id = $1 ORDER BY block, log_index`, [orderId.toLowerCase()]);
+export async function listStrayDepositsByOrderId({ db }: StoreContext, orderId: Bytes32): Promise<StoredStrayDeposit[]> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM stray_deposits WHERE order_id = $1 ORDER BY block, log_index`, [orderId]);
   return rows.map(fromRow);
 }
 
@@ -181,17 +180,17 @@ export async function releaseStrayDeposit({ db }: StoreContext, key: StrayDeposi
 }
 
 /** The first block of `contract` on `chainId` whose stray deposits are recorded, or null before the indexer first ran there. */
-export async function getStrayTrackingStart({ db }: StoreContext, chainId: number, contract: string): Promise<number | null> {
-  const { rows } = await db.query<{ from_block: number }>("SELECT from_block FROM stray_tracking WHERE chain_id = $1 AND contract = $2", [chainId, contract.toLowerCase()]);
+export async function getStrayTrackingStart({ db }: StoreContext, chainId: number, contract: Address): Promise<number | null> {
+  const { rows } = await db.query<{ from_block: number }>("SELECT from_block FROM stray_tracking WHERE chain_id = $1 AND contract = $2", [chainId, contract]);
   return rows.length === 0 ? null : Number(rows[0].from_block);
 }
 
 /** Starts tracking strays of `contract` on `chainId` from `fromBlock`, unless already started (never moved). Returns the start in force. */
-export async function startStrayTracking({ db }: StoreContext, chainId: number, contract: string, fromBlock: number): Promise<number> {
+export async function startStrayTracking({ db }: StoreContext, chainId: number, contract: Address, fromBlock: number): Promise<number> {
   const { rows } = await db.query<{ from_block: number }>(
     `INSERT INTO stray_tracking (chain_id, contract, from_block) VALUES ($1, $2, $3)
      ON CONFLICT (chain_id, contract) DO UPDATE SET from_block = stray_tracking.from_block RETURNING from_block`,
-    [chainId, contract.toLowerCase(), fromBlock],
+    [chainId, contract, fromBlock],
   );
   return Number(rows[0].from_block);
 }

@@ -32,14 +32,14 @@
  * (transactions sent from the key by anything else are stepped over).
  */
 import pLimit, { type LimitFunction } from "p-limit";
-import { keccak256, TransactionNotFoundError, type Address, type Hex, type TransactionReceipt } from "viem";
+import { keccak256, TransactionNotFoundError, type Hex, type TransactionReceipt } from "viem";
 import { alreadySent } from "../chains/alreadySent.ts";
 import type { ChainClient, ChainClients } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import type { SolverTransaction, TxAttempt, TxPurpose } from "../model/solverTransaction.ts";
-import { canonicalAddress, canonicalHex } from "../model/values.ts";
+import { canonicalAddress, canonicalFields, type Address, type Bytes32 } from "../model/values.ts";
 import type { Repositories, Store } from "../store/createStore.ts";
 import { receiptOrNull } from "./transactionLookup.ts";
 import type { FeeOracle } from "./chainFees.ts";
@@ -50,7 +50,7 @@ import { bumpedFees, feeCost, initialFees, type Fees } from "./transactionFees.t
 export type OutgoingTx = { to: Address; data: Hex; value?: bigint; maxGas?: bigint };
 
 /** A transaction as stored and broadcast: its first attempt's hash and its nonce. */
-export type SentTx = { chainId: number; address: Address; txNonce: number; hash: Hex };
+export type SentTx = { chainId: number; address: Address; txNonce: number; hash: Bytes32 };
 
 export type SendRequest = {
   chainId: number;
@@ -66,9 +66,9 @@ export type SendRequest = {
 };
 
 export type FollowResult =
-  | { state: "mined"; hash: Hex; receipt: TransactionReceipt; attempts: number }
-  | { state: "pending"; hash: Hex; attempts: number }
-  | { state: "superseded"; hash: Hex; attempts: number };
+  | { state: "mined"; hash: Bytes32; receipt: TransactionReceipt; attempts: number }
+  | { state: "pending"; hash: Bytes32; attempts: number }
+  | { state: "superseded"; hash: Bytes32; attempts: number };
 
 export type NonceManagerSettings = {
   /** How long an attempt may stay unmined before it is replaced with higher fees. */
@@ -156,7 +156,7 @@ export function createNonceManager(options: {
       maxFeePerGas: fee.maxFeePerGas,
       maxPriorityFeePerGas: fee.maxPriorityFeePerGas,
     });
-    return { hash: keccak256(raw), raw, maxFeePerGas: fee.maxFeePerGas, maxPriorityFeePerGas: fee.maxPriorityFeePerGas, sentAt: now().toISOString() };
+    return { ...canonicalFields({ hash: keccak256(raw), raw }), maxFeePerGas: fee.maxFeePerGas, maxPriorityFeePerGas: fee.maxPriorityFeePerGas, sentAt: now().toISOString() };
   };
 
   /** Broadcasts `raw`; answers whether the node took it (or already had it). Never throws. */
@@ -191,7 +191,7 @@ export function createNonceManager(options: {
     const cap = settings.maxTransactionFee(request.chainId);
     const priced = initialFees(await fees.market(request.chainId), gas, cap);
     if (!priced.ok) throw new TransactionFeeCapExceededError(request.chainId, priced.cost, cap);
-    const call = { to: canonicalAddress(request.tx.to), data: canonicalHex(request.tx.data), value, gas };
+    const call = { ...canonicalFields({ to: request.tx.to, data: request.tx.data }), value, gas };
     const fields = { ...request.logFields, chainId: request.chainId, purpose: request.purpose };
     await sync(client, address);
     const key = `${request.chainId}:${address}`;
@@ -236,17 +236,17 @@ export function createNonceManager(options: {
     // Receipts first: the common case (mined) costs one read per attempt.
     const mined = await minedAttempt(client, stored);
     if (mined) {
-      await store.settleSolverTransaction(key, "mined", mined.transactionHash);
-      if (attempts > 1) log.info({ ...fields, txHash: mined.transactionHash, attempts }, "a replacement was mined");
-      return { state: "mined", hash: canonicalHex(mined.transactionHash), receipt: mined, attempts };
+      await store.settleSolverTransaction(key, "mined", mined.hash);
+      if (attempts > 1) log.info({ ...fields, txHash: mined.hash, attempts }, "a replacement was mined");
+      return { state: "mined", hash: mined.hash, receipt: mined.receipt, attempts };
     }
     // The chain's nonce first, then the receipts again: an attempt mined in between is not mistaken for a foreign transaction.
     const chainNonce = await client.publicClient.getTransactionCount({ address, blockTag: "latest" });
     if (chainNonce > txNonce) {
       const late = await minedAttempt(client, stored);
       if (late) {
-        await store.settleSolverTransaction(key, "mined", late.transactionHash);
-        return { state: "mined", hash: canonicalHex(late.transactionHash), receipt: late, attempts };
+        await store.settleSolverTransaction(key, "mined", late.hash);
+        return { state: "mined", hash: late.hash, receipt: late.receipt, attempts };
       }
       await store.settleSolverTransaction(key, "superseded", null);
       log.warn({ ...fields, txHash: latest.hash }, "nonce consumed by a transaction that is none of ours: superseded");
@@ -302,9 +302,12 @@ async function gasLimit(client: ChainClient, from: Address, tx: OutgoingTx, valu
   return padded < tx.maxGas ? padded : tx.maxGas;
 }
 
-async function minedAttempt(client: ChainClient, stored: SolverTransaction): Promise<TransactionReceipt | null> {
-  const receipts = await Promise.all([...stored.attempts].reverse().map((a) => receiptOrNull(client.publicClient, a.hash)));
-  return receipts.find((r) => r !== null) ?? null;
+/** The receipt of whichever stored attempt was mined, with that attempt's (canonical) hash. */
+async function minedAttempt(client: ChainClient, stored: SolverTransaction): Promise<{ hash: Bytes32; receipt: TransactionReceipt } | null> {
+  const attempts = [...stored.attempts].reverse();
+  const receipts = await Promise.all(attempts.map((a) => receiptOrNull(client.publicClient, a.hash)));
+  const i = receipts.findIndex((r) => r !== null);
+  return i < 0 ? null : { hash: attempts[i]!.hash, receipt: receipts[i]! };
 }
 
 async function transactionKnown(client: ChainClient, hash: Hex): Promise<boolean> {

@@ -19,6 +19,7 @@ import type { StoredQuote } from "../store/quotes.ts";
 import { createOutboxTail, type OutboxTail } from "./outboxTail.ts";
 import { operationSuccessMessage, statusUpdateMessage } from "./websocketMessages.ts";
 import type { WebsocketMetrics } from "./websocketMetrics.ts";
+import type { Bytes32 } from "../model/values.ts";
 
 /** What the hub sends to: one websocket connection. `send` may drop the message (closed, slow). */
 export type HubConnection = { readonly id: string; send(text: string): void };
@@ -35,7 +36,7 @@ type Subscription = {
 export type StatusHubOptions = {
   engine: Queryable;
   /** The quote of a requestId (the store's getQuote): the `waiting` status before the deposit. */
-  getQuote(requestId: string): Promise<StoredQuote | null>;
+  getQuote(requestId: Bytes32): Promise<StoredQuote | null>;
   pollIntervalMs: number;
   metrics?: WebsocketMetrics;
   onError?: (error: Error) => void;
@@ -51,7 +52,7 @@ export type StatusHub = {
    * the changes. Subscribing twice to one request only acks again. Throws when the current status
    * cannot be read (the subscription is then removed and nothing was sent).
    */
-  subscribe(connection: HubConnection, requestId: string): Promise<void>;
+  subscribe(connection: HubConnection, requestId: Bytes32): Promise<void>;
   /** Removes one subscription; returns whether it existed. */
   unsubscribe(connection: HubConnection, requestId: string): boolean;
   /** Removes every subscription of a connection (it closed). */
@@ -123,7 +124,7 @@ export function createStatusHub(options: StatusHubOptions): StatusHub {
   }
 
   /** The current status of a request and the last event id it reflects; null for an id Ferry has never seen. */
-  async function currentStatus(requestId: string): Promise<{ data: StatusEventData; afterId: number } | null> {
+  async function currentStatus(requestId: Bytes32): Promise<{ data: StatusEventData; afterId: number } | null> {
     const found = await requestWithLastEventId(ctx, requestId);
     if (found) return { data: { ...toStatusRecord(found.request), requestId }, afterId: found.lastEventId };
     const quote = await options.getQuote(requestId);

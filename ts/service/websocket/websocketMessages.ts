@@ -5,6 +5,7 @@
  */
 import { STATUS_EVENT, type StatusEventData } from "../events/statusEvent.ts";
 import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
+import { canonicalHex, type Bytes32 } from "../model/values.ts";
 
 export const WebsocketErrorCode = {
   /** Not JSON, not a JSON object, binary, or no string `type`. */
@@ -38,8 +39,8 @@ export class WebsocketMessageError extends ServiceError {
   }
 }
 
-/** A valid client message; `requestId` is lowercased (requests are stored and looked up lowercase). */
-export type ClientMessage = { type: Operation; event: typeof STATUS_EVENT; requestId: string };
+/** A valid client message; `requestId` is decoded to its canonical (lowercase) form, as requests are stored. */
+export type ClientMessage = { type: Operation; event: typeof STATUS_EVENT; requestId: Bytes32 };
 
 const REQUEST_ID = /^0x[0-9a-fA-F]{64}$/;
 
@@ -71,7 +72,7 @@ export function parseClientMessage(text: string): ClientMessage {
   if (!isObject(filters) || Object.keys(filters).some((key) => key !== "id") || typeof filters.id !== "string" || !REQUEST_ID.test(filters.id)) {
     throw new WebsocketMessageError(WebsocketErrorCode.INVALID_REQUEST_ID, "filters must be {id} with id = 0x + 64 hex digits", { operation });
   }
-  return { type: operation, event: STATUS_EVENT, requestId: filters.id.toLowerCase() };
+  return { type: operation, event: STATUS_EVENT, requestId: canonicalHex(filters.id) };
 }
 
 /** Sent once, first, on every connection. */

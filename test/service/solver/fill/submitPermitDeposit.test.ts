@@ -1,6 +1,7 @@
 // POST /execute/permits' submitter across replicas: failed permit requests (the fill would revert) are
 // counted per user in the store, so two service instances on one database allow the limit once, not
 // twice. Real EDR chains (the fill is really simulated and reverts), both store engines.
+import { canonicalAddress, canonicalHex } from "../../../../ts/service/model/values.ts";
 import { expect } from "chai";
 import { encodeFunctionData, erc20Abi, maxUint256, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -45,13 +46,13 @@ describeEachEngine("permit submissions on replicas sharing one store", (engine) 
 
   /** A Permit2 quote of fUSD whose destination call always reverts, and the user's real signature over it. */
   const revertingPermit = async (store: Store): Promise<{ intent: QuotedIntent; signature: Hex }> => {
-    const depository = env!.config.chains.find((c) => c.id === env!.origin.chainId)!.contracts.depository.toLowerCase() as `0x${string}`;
+    const depository = canonicalAddress(env!.config.chains.find((c) => c.id === env!.origin.chainId)!.contracts.depository);
     const intent = makeIntent(env!, {
-      originCurrency: env!.stablecoin.toLowerCase() as `0x${string}`,
+      originCurrency: canonicalAddress(env!.stablecoin),
       originAmount: 10_000_000n,
       destinationAmount: 1n,
       fillGasLimit: 1_000_000n,
-      calls: [{ to: env!.stablecoin.toLowerCase() as `0x${string}`, data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [env!.user.address, maxUint256] }), value: 0n }],
+      calls: [{ to: canonicalAddress(env!.stablecoin), data: canonicalHex(encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [env!.user.address, maxUint256] })), value: 0n }],
     });
     intent.permit = { kind: "permit2", nonce: BigInt(intent.orderId) >> 8n, deadline: intent.expiresAt };
     await saveQuote(store, intent);

@@ -2,17 +2,18 @@
 // app fees, each app fee is a credit of the same signed settlement, excess goes back to refundTo, and a
 // refund never credits anything.
 import { expect } from "chai";
-import { zeroAddress, type Address, type Hex } from "viem";
+import { zeroAddress } from "viem";
 import { payoutRequestHash } from "../../../../ts/core/payoutRequest.ts";
 import { settlementRequestHash } from "../../../../ts/core/settlementRequest.ts";
 import { planPayout, settlementRequestOf } from "../../../../ts/service/solver/payout/payoutPlan.ts";
+import { canonicalAddress, canonicalHex } from "../../../../ts/service/model/values.ts";
 
-const ID = `0x${"11".repeat(32)}` as Hex;
-const SOLVER = `0x${"22".repeat(20)}` as Address;
-const REFUND_TO = `0x${"33".repeat(20)}` as Address;
-const APP_A = `0x${"aa".repeat(20)}` as Address;
-const APP_B = `0x${"bb".repeat(20)}` as Address;
-const DEPOSIT = { chainId: 1, depository: `0x${"44".repeat(20)}` as Address, txHash: ID, logIndex: 0, block: 5, blockTimestamp: 100, depositor: REFUND_TO, token: zeroAddress, amount: 1_050n };
+const ID = canonicalHex(`0x${"11".repeat(32)}`);
+const SOLVER = canonicalAddress(`0x${"22".repeat(20)}`);
+const REFUND_TO = canonicalAddress(`0x${"33".repeat(20)}`);
+const APP_A = canonicalAddress(`0x${"aa".repeat(20)}`);
+const APP_B = canonicalAddress(`0x${"bb".repeat(20)}`);
+const DEPOSIT = { chainId: 1, depository: canonicalAddress(`0x${"44".repeat(20)}`), txHash: ID, logIndex: 0, block: 5, blockTimestamp: 100, depositor: REFUND_TO, token: zeroAddress, amount: 1_050n };
 const base = { requestId: ID, deposit: DEPOSIT, originAmount: 1_000n, solver: SOLVER, refundTo: REFUND_TO, nowSeconds: 1000 };
 
 describe("payout plan: app fees", () => {

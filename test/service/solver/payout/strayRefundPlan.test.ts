@@ -5,17 +5,19 @@ import { payoutRequestHash } from "../../../../ts/core/payoutRequest.ts";
 import type { ChainConfig } from "../../../../ts/service/config/configSchema.ts";
 import { PAYOUT_TTL_SECONDS, payoutNonce } from "../../../../ts/service/solver/payout/payoutPlan.ts";
 import { planStrayRefund, strayBelowRefundGas, strayIgnoredReason, strayRefundNonce, type StrayDepositFacts } from "../../../../ts/service/solver/payout/strayRefundPlan.ts";
+import { canonicalHex, canonicalAddress } from "../../../../ts/service/model/values.ts";
 
-const txHash = `0x${"ab".repeat(32)}` as Hex;
-// Stray records are decoded canonical (lowercase); the configured token may be written in any case.
-const stablecoin = `0x${"5c".repeat(20)}` as Address;
-const chain = { id: 31337, nativeCurrency: { decimals: 18 }, erc20Currencies: [{ address: `0x${"5C".repeat(20)}`, decimals: 6 }] } as unknown as ChainConfig;
+const txHash = canonicalHex(`0x${"ab".repeat(32)}`);
+// Stray records and the config are decoded canonical (lowercase): the configured token, written in
+// another case in the file, is the same canonical address.
+const stablecoin = canonicalAddress(`0x${"5c".repeat(20)}`);
+const chain = { id: 31337, nativeCurrency: { decimals: 18 }, erc20Currencies: [{ address: canonicalAddress(`0x${"5C".repeat(20)}`), decimals: 6 }] } as unknown as ChainConfig;
 const stray: StrayDepositFacts = {
   chainId: 31337,
   txHash,
   logIndex: 3,
-  depository: `0x${"dd".repeat(20)}`,
-  depositor: `0x${"aa".repeat(20)}`,
+  depository: canonicalAddress(`0x${"dd".repeat(20)}`),
+  depositor: canonicalAddress(`0x${"aa".repeat(20)}`),
   token: zeroAddress,
   amount: 1000n,
 };
@@ -34,7 +36,7 @@ describe("strayRefundPlan", () => {
   it("strayIgnoredReason_refundsNativeAndConfiguredErc20s_only", () => {
     expect(strayIgnoredReason(stray, chain, "1")).to.equal(null);
     expect(strayIgnoredReason({ ...stray, token: stablecoin }, chain, "1")).to.equal(null);
-    expect(strayIgnoredReason({ ...stray, token: `0x${"11".repeat(20)}` }, chain, "1")).to.equal("UNSUPPORTED_CURRENCY");
+    expect(strayIgnoredReason({ ...stray, token: canonicalAddress(`0x${"11".repeat(20)}`) }, chain, "1")).to.equal("UNSUPPORTED_CURRENCY");
     expect(strayIgnoredReason({ ...stray, amount: 0n }, chain, "1")).to.equal("AMOUNT_TOO_LOW_TO_REFUND");
     // Without a usdPrice or a strayRefundMinimum of its own, a currency has no dust threshold.
     expect(strayIgnoredReason({ ...stray, amount: 1n }, chain, "1")).to.equal(null);

@@ -21,13 +21,13 @@ export type ClaimableBalance = { chain: ChainConfig; depository: Address; curren
 
 /** Every currency configured on `chain`: the native one first, then the ERC-20s. */
 export function chainCurrencies(chain: ChainConfig): RouteCurrency[] {
-  const addresses = [ZERO_ADDRESS, ...chain.erc20Currencies.map((c) => canonicalAddress(c.address))];
+  const addresses = [ZERO_ADDRESS, ...chain.erc20Currencies.map((c) => c.address)];
   return addresses.map((address) => findCurrency(chain, address)!);
 }
 
 /** `claimable(wallet, currency)` on the chain's Depository; CHAIN_UNAVAILABLE when the RPC fails. */
 export async function readClaimable(client: ChainClient, wallet: Address, currency: RouteCurrency): Promise<ClaimableBalance> {
-  const depository = canonicalAddress(client.config.contracts.depository);
+  const depository = client.config.contracts.depository;
   try {
     const amount = await client.publicClient.readContract({ address: depository, abi: depositoryAbi, functionName: "claimable", args: [wallet, currency.address] });
     return { chain: client.config, depository, currency, amount };

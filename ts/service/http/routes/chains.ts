@@ -4,7 +4,7 @@
  * now; ../chains/solverInventory.ts, read at most once a second) — absent when the chain did not answer.
  */
 import { Type } from "typebox";
-import type { Address } from "viem";
+import type { Address } from "../../model/values.ts";
 import type { ChainConfig } from "../../config/configSchema.ts";
 import { ChainRecord, toChainRecord, withCapacity } from "../chainRecord.ts";
 import type { SolverInventory } from "../../chains/solverInventory.ts";

@@ -65,7 +65,7 @@ export const executePermitsSchema = {
 
 export function registerExecutePermitsRoute(app: FerryApp, options: { submitter: PermitDepositSubmitter }): void {
   app.post("/execute/permits", { schema: executePermitsSchema }, async (request) => {
-    const submission = { requestId: canonicalHex(request.body.requestId), kind: request.body.kind, signature: request.query.signature as Hex };
+    const submission = { requestId: canonicalHex(request.body.requestId), kind: request.body.kind, signature: canonicalHex(request.query.signature) };
     try {
       return await options.submitter.submit(submission, request.log as Logger);
     } catch (error) {

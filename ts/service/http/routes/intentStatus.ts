@@ -13,6 +13,7 @@ import { commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 import { RequestId, StatusRecord } from "../../model/publicRecords.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import type { StatusRecordCache } from "../statusRecordCache.ts";
+import { canonicalHex } from "../../model/values.ts";
 
 export const intentStatusSchema = {
   summary: "Intent status",
@@ -28,7 +29,7 @@ export const intentStatusSchema = {
 export function registerIntentStatusRoutes(app: FerryApp, options: { statusRecords: StatusRecordCache }): void {
   for (const url of ["/intents/status/v3", "/intents/status"]) {
     app.get(url, { schema: intentStatusSchema }, async (request, reply) => {
-      const requestId = request.query.requestId.toLowerCase();
+      const requestId = canonicalHex(request.query.requestId);
       // The record arrives serialized (../statusRecordCache.ts): Fastify sends a string with a JSON
       // content type as is, without running the response serializer again (hence the cast).
       const body = await options.statusRecords.read(requestId);

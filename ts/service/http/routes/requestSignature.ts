@@ -30,7 +30,7 @@
  * chain has no receiver configured.
  */
 import { Type } from "typebox";
-import type { LocalAccount } from "viem";
+import { getAddress, type LocalAccount } from "viem";
 import { fillDigest, gateDigest, requestDigest } from "../../../core/attestationDigest.ts";
 import { signAttestationDigest } from "../../../core/signAttestation.ts";
 import type { ChainConfig } from "../../config/configSchema.ts";
@@ -38,7 +38,7 @@ import { ServiceError } from "../../errors/serviceError.ts";
 import { fillAttestationOf, isCallsAttestation, requestAttestationOf, signedDigestOf } from "../../model/attestations.ts";
 import { RequestId } from "../../model/publicRecords.ts";
 import type { QuotedIntent } from "../../model/quotedIntent.ts";
-import { Address, AddressString, canonicalAddress } from "../../model/values.ts";
+import { Address, AddressString, canonicalAddress, canonicalHex, type Bytes32 } from "../../model/values.ts";
 import type { Store } from "../../store/createStore.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { commonErrorResponses, ErrorBody } from "../httpErrors.ts";
@@ -119,7 +119,7 @@ export const requestSignatureSchema = {
 };
 
 /** The quoted intent a requestId is attested from: its request's, else its quote's (deposit not indexed yet). */
-async function intentOf(store: Store, requestId: string): Promise<QuotedIntent> {
+async function intentOf(store: Store, requestId: Bytes32): Promise<QuotedIntent> {
   const stored = await store.getRequest(requestId);
   if (stored?.solver) return stored.solver.intent;
   const quote = stored ? null : await store.getQuote(requestId);
@@ -135,7 +135,7 @@ export function registerRequestSignatureRoute(
   options: { store: Store; chains: readonly ChainConfig[]; attester: LocalAccount | undefined },
 ): void {
   app.get("/requests/:requestId/signature", { schema: requestSignatureSchema }, async (request) => {
-    const intent = await intentOf(options.store, request.params.requestId.toLowerCase());
+    const intent = await intentOf(options.store, canonicalHex(request.params.requestId));
     const attester = options.attester;
     if (!attester) throw new ServiceError("ATTESTER_NOT_CONFIGURED", "this service has no attester key");
     const v1 = requestAttestationOf(intent);
@@ -148,10 +148,10 @@ export function registerRequestSignatureRoute(
       destinationChainId: intent.destinationChainId,
       destinationUser: intent.recipient,
     };
-    const signer = attester.address;
+    const signer = getAddress(attester.address);
     const receiver = options.chains.find((c) => c.id === intent.destinationChainId)?.contracts.attestedReceiver;
     if (!receiver) return { requestData, signature, signer };
-    const v2 = fillAttestationOf(intent, canonicalAddress(receiver));
+    const v2 = fillAttestationOf(intent, receiver);
     const attestation = {
       requestId: v2.requestId,
       orderId: v2.orderId,

@@ -25,6 +25,7 @@ import { commonErrorResponses } from "../httpErrors.ts";
 import { RequestRecord, RequestStatusSchema, toRequestRecord } from "../../model/publicRecords.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import { addressInput } from "../addressInput.ts";
+import { canonicalAddress, canonicalHex } from "../../model/values.ts";
 
 const Bool = Type.Union([Type.Literal("true"), Type.Literal("false")]);
 const Str = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
@@ -101,13 +102,14 @@ export function registerRequestsRoute(app: FerryApp, options: { store: Store }):
       sortBy: (q.sortBy ?? "createdAt") as "createdAt" | "updatedAt",
       sortDirection: (q.sortDirection ?? "desc") as "asc" | "desc",
       ...(q.continuation !== undefined && { continuation: q.continuation }),
-      ...(q.user !== undefined && { user: EVM_ADDRESS.test(q.user) ? addressInput(q.user, "querystring/user") : q.user }),
-      ...(q.hash !== undefined && { hash: q.hash }),
+      // A `user` that is not an address matches nothing (canonical form only, as every value is compared).
+      ...(q.user !== undefined && { user: EVM_ADDRESS.test(q.user) ? addressInput(q.user, "querystring/user") : canonicalAddress(q.user) }),
+      ...(q.hash !== undefined && { hash: canonicalHex(q.hash) }),
       ...(q.originChainId !== undefined && { originChainId: q.originChainId }),
       ...(q.destinationChainId !== undefined && { destinationChainId: q.destinationChainId }),
       ...(q.chainId !== undefined && { chainId: Number(q.chainId) }),
-      ...(q.id !== undefined && { id: q.id.toLowerCase() }),
-      ...(q.orderId !== undefined && { orderId: q.orderId }),
+      ...(q.id !== undefined && { id: canonicalHex(q.id) }),
+      ...(q.orderId !== undefined && { orderId: canonicalHex(q.orderId) }),
       ...(q.startTimestamp !== undefined && { startTimestamp: q.startTimestamp }),
       ...(q.endTimestamp !== undefined && { endTimestamp: q.endTimestamp }),
       ...(q.startBlock !== undefined && { startBlock: q.startBlock }),

@@ -88,7 +88,7 @@ export async function confirmFill(ctx: SolverContext, request: StoredRequest): P
       details: { error: result.revert.errorName, revertData: result.revert.data },
     });
   }
-  const receipt = await receiptOrNull(dest.publicClient, result.hash as Hex);
+  const receipt = await receiptOrNull(dest.publicClient, result.hash);
   if (!receipt) return resent;
   if (!(await isFinal(dest, receipt.blockNumber))) return waitForFinality(ctx, resent, receipt.blockNumber);
   return receipt.status === "success" ? recordFillSuccess(ctx, resent, dest, receipt) : recordFillReverted(ctx, resent, dest, receipt);

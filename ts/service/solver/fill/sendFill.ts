@@ -16,7 +16,7 @@
  * attester signed says, to the attested recipient, so the standing allowance is bounded by the
  * attester key rather than by the amount.
  */
-import { encodeFunctionData, erc20Abi, maxUint256, type Address } from "viem";
+import { encodeFunctionData, erc20Abi, maxUint256 } from "viem";
 import { fillTargetMismatches } from "../../../core/fillCalldata.ts";
 import { signAttestationDigest } from "../../../core/signAttestation.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
@@ -24,7 +24,7 @@ import { KeyNotConfiguredError } from "../../chains/serviceAccounts.ts";
 import type { PreparedFill } from "../../model/attestations.ts";
 import type { QuotedIntent } from "../../model/quotedIntent.ts";
 import type { RequestData } from "../../model/requestData.ts";
-import { canonicalAddress, ZERO_ADDRESS } from "../../model/values.ts";
+import { ZERO_ADDRESS, type Address } from "../../model/values.ts";
 import { callsOverGasBudget, fillTransaction } from "./fillTransaction.ts";
 import { decodeRevert, isRevert, revertDataOf, type DecodedRevert } from "../../transactions/revertReason.ts";
 import { sendRecorded, type OutgoingTx, type SentTx } from "../sendTransaction.ts";
@@ -46,7 +46,7 @@ export async function sendFill(
 ): Promise<SendFillResult> {
   const wallet = dest.solverWallet;
   if (!wallet) throw new KeyNotConfiguredError("solver");
-  const receiver = canonicalAddress(dest.config.contracts.attestedReceiver);
+  const receiver = dest.config.contracts.attestedReceiver;
   const { attestation, digest } = fill;
   // A calls attestation for an intent with destination calls: fillWithCalls is the only path that takes it.
   const signature = await signAttestationDigest(ctx.attester, digest);
@@ -54,7 +54,7 @@ export async function sendFill(
   if (!native) await ensureAllowance(ctx, dest, intent.destinationCurrency, intent.destinationAmount);
   // The packed fill_7hVe, or fillWithCalls for an intent with destination calls (./fillTransaction.ts).
   const tx: OutgoingTx = { to: receiver, ...fillTransaction(intent, attestation, signature, { chainId: dest.config.id, receiver }), maxGas: BigInt(ctx.settings.maxGasPerTransaction) };
-  const callData = { from: canonicalAddress(wallet.account.address), to: receiver, data: tx.data, value: (tx.value ?? 0n).toString() };
+  const callData = { from: ctx.solver, to: receiver, data: tx.data, value: (tx.value ?? 0n).toString() };
   try {
     // Destination calls: simulated and held to the quoted gas first (./fillTransaction.ts).
     const overBudget = await callsOverGasBudget(dest.publicClient, wallet.account.address, tx, intent);
@@ -84,7 +84,7 @@ async function ensureAllowance(ctx: SolverContext, dest: ChainClient, token: Add
   // One approval per token at a time, through the nonce manager (its nonce shared with the fills);
   // the fill waits for it (its simulation would fail on the short allowance) and never blocks on it
   // longer than a look: a step that finds it pending retries later.
-  const subject = canonicalAddress(token);
+  const subject = token;
   const pending = await ctx.store.findPendingSolverTransaction(dest.config.id, "approve", subject);
   let txNonce = pending?.nonce;
   if (txNonce === undefined) {

@@ -59,11 +59,12 @@ import { decodeRevert, isRevert, revertDataOf } from "../../transactions/revertR
 import type { NonceManager } from "../../transactions/nonceManager.ts";
 import { signAttestationDigest } from "../../../core/signAttestation.ts";
 import { fillAttestationOf, signedDigestOf } from "../../model/attestations.ts";
-import { canonicalAddress, ZERO_ADDRESS } from "../../model/values.ts";
+import { canonicalAddress, canonicalHex, ZERO_ADDRESS } from "../../model/values.ts";
 import { callsOverGasBudget, fillTransaction } from "./fillTransaction.ts";
 import { erc20Abi } from "viem";
+import type { Bytes32 } from "../../model/values.ts";
 
-export type PermitSubmission = { requestId: Hex; kind: string; signature: Hex };
+export type PermitSubmission = { requestId: Bytes32; kind: string; signature: Hex };
 export type PermitSubmissionResult = { message: string; requestId: Hex; txHash?: Hex };
 
 /** How far back (blocks) a submission looks for the order's deposit made by someone else: more than a quote's lifetime on any chain. */
@@ -112,7 +113,7 @@ export function createPermitDepositSubmitter(deps: {
       if (Math.floor(now().getTime() / 1000) > intent.expiresAt) throw new ServiceError("QUOTE_EXPIRED", `quote ${requestId} expired at ${intent.expiresAt}; ask for a new one`);
 
       const client = deps.clients.get(intent.originChainId);
-      const depository = client.config.contracts.depository.toLowerCase() as Address;
+      const depository = client.config.contracts.depository;
       const typed = permitTypedData({
         permit,
         chainId: intent.originChainId,
@@ -147,7 +148,7 @@ export function createPermitDepositSubmitter(deps: {
       if (!wallet) throw new KeyNotConfiguredError("solver");
       await simulateFill(intent, log);
       const data = await depositCall(intent, permit.kind, signature, depository, deps.allocator);
-      let hash: Hex;
+      let hash: Bytes32;
       try {
         const tx = { to: depository, data, maxGas: deps.maxGas };
         hash = (await deps.transactions.send({ chainId: intent.originChainId, purpose: "permit-deposit", subject: requestId, tx, record: async () => {}, logFields: { requestId } })).hash;
@@ -176,7 +177,7 @@ export function createPermitDepositSubmitter(deps: {
     const dest = deps.clients.get(intent.destinationChainId);
     const solver = dest.solverWallet?.account.address;
     if (!solver) throw new KeyNotConfiguredError("solver");
-    const receiver = canonicalAddress(dest.config.contracts.attestedReceiver);
+    const receiver = dest.config.contracts.attestedReceiver;
     if (intent.destinationCurrency !== ZERO_ADDRESS) {
       const allowance = await dest.publicClient.readContract({ address: intent.destinationCurrency, abi: erc20Abi, functionName: "allowance", args: [solver, receiver] });
       if (allowance < intent.destinationAmount) {
@@ -228,11 +229,12 @@ async function depositCall(intent: QuotedIntent, kind: "eip2612" | "permit2", si
 }
 
 /** The hash of a recent `Deposited(orderId, …)` on the Depository, or null. */
-async function depositAlreadyOnchain(publicClient: ChainClients extends { get(id: number): infer C } ? C extends { publicClient: infer P } ? P : never : never, depository: Address, orderId: Hex): Promise<Hex | null> {
+async function depositAlreadyOnchain(publicClient: ChainClients extends { get(id: number): infer C } ? C extends { publicClient: infer P } ? P : never : never, depository: Address, orderId: Hex): Promise<Bytes32 | null> {
   const head = await publicClient.getBlockNumber({ cacheTime: 0 });
   const fromBlock = head > DEPOSIT_LOOKBACK_BLOCKS ? head - DEPOSIT_LOOKBACK_BLOCKS : 0n;
   const logs = await publicClient.getLogs({ address: depository, event: DEPOSITED_EVENT, args: { id: orderId }, fromBlock, toBlock: head });
-  return logs[0]?.transactionHash ?? null;
+  const hash = logs[0]?.transactionHash;
+  return hash ? canonicalHex(hash) : null;
 }
 
 /** Creates the request in `depositing` with the deposit's hash, unless one exists (the indexer may have been first). */
@@ -240,7 +242,7 @@ async function recordDepositing(
   deps: { store: Store; chains: readonly ChainConfig[] },
   intent: QuotedIntent,
   apiKeyId: string | null,
-  hash: Hex,
+  hash: Bytes32,
   log: Logger,
 ): Promise<void> {
   try {

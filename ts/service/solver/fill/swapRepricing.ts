@@ -83,7 +83,7 @@ export function swapCurrencies(
     const chain = chains.find((c) => c.id === chainId);
     if (!chain) return undefined;
     if (address === ZERO_ADDRESS) return { symbol: chain.nativeCurrency.symbol, decimals: chain.nativeCurrency.decimals, address, isNative: true };
-    const erc20 = chain.erc20Currencies.find((c) => canonicalAddress(c.address) === address);
+    const erc20 = chain.erc20Currencies.find((c) => c.address === address);
     return erc20 && { symbol: erc20.symbol, decimals: erc20.decimals, address, isNative: false };
   };
   const from = find(intent.originChainId, intent.originCurrency);

@@ -19,39 +19,39 @@
  * ORDER_ALREADY_FILLED, `details` naming the foreign fill, parked (FOREIGN_FILL) — never repaid and
  * never refunded automatically, because the recipient may have been paid in full by someone else.
  */
-import { decodeEventLog, type Address, type Hex, type TransactionReceipt } from "viem";
+import { decodeEventLog, type TransactionReceipt } from "viem";
 import { attestedReceiverAbi } from "../../../abi/AttestedReceiver.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { preparedFillOf, type AttestedTerms } from "../../model/attestations.ts";
 import type { Details } from "../../model/solverState.ts";
 import type { StoredRequest } from "../../model/storedRequest.ts";
-import { canonicalAddress, canonicalHex } from "../../model/values.ts";
+import { canonicalFields, canonicalHex, type Address, type Bytes32 } from "../../model/values.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { ForeignFillError } from "../solverErrors.ts";
 
 const FILLED_EVENT = attestedReceiverAbi.find((i) => i.type === "event" && i.name === "Filled")!;
 
 /** What the service's own fill of a request looks like onchain. */
-export type SignedFill = { digest: Hex; recipient: Address; filler: Address; currency: Address; amount: bigint };
+export type SignedFill = { digest: Bytes32; recipient: Address; filler: Address; currency: Address; amount: bigint };
 
 /** The fill the receiver recorded: the `Filled` log of one transaction (null when it has none) and `filledDigest`. */
 export type OnchainFill = {
-  txHash: Hex;
-  digest: Hex;
+  txHash: Bytes32;
+  digest: Bytes32;
   event: { recipient: Address; filler: Address; currency: Address; amount: bigint } | null;
 };
 
 /** The fields compared, in this order (the first is the commitment itself, which covers the orderId). */
 export type FillField = "digest" | "filler" | "recipient" | "currency" | "amount";
 
-export type FillVerdict = { ours: true; digest: Hex } | { ours: false; fill: OnchainFill; expected: SignedFill; mismatches: (FillField | "event")[] };
+export type FillVerdict = { ours: true; digest: Bytes32 } | { ours: false; fill: OnchainFill; expected: SignedFill; mismatches: (FillField | "event")[] };
 
 /**
  * The digest the service signs for `terms` on `receiver` (what `filledDigest` holds after its own fill):
  * the v2 fill digest, or the calls attestation digest for an intent with destination calls.
  */
-export function signedFillDigest(terms: AttestedTerms, receiver: Address): Hex {
-  return preparedFillOf(terms, canonicalAddress(receiver)).digest;
+export function signedFillDigest(terms: AttestedTerms, receiver: Address): Bytes32 {
+  return canonicalHex(preparedFillOf(terms, receiver).digest);
 }
 
 /** The service's own fill of `terms`: its digest, and the `Filled` fields it produces when the solver sends it. Pure. */
@@ -59,7 +59,7 @@ export function signedFillOf(terms: AttestedTerms, receiver: Address, solver: Ad
   return {
     digest: signedFillDigest(terms, receiver),
     recipient: terms.recipient,
-    filler: canonicalAddress(solver),
+    filler: solver,
     currency: terms.destinationCurrency,
     amount: terms.destinationAmount,
   };
@@ -77,28 +77,24 @@ export function fillMismatches(signed: SignedFill, fill: OnchainFill): (FillFiel
 }
 
 /** Reads the fill of `requestId` recorded by `receipt`'s transaction on `dest`'s receiver. */
-export async function readOnchainFill(dest: ChainClient, requestId: Hex, receipt: TransactionReceipt): Promise<OnchainFill> {
-  const receiver = canonicalAddress(dest.config.contracts.attestedReceiver);
+export async function readOnchainFill(dest: ChainClient, requestId: Bytes32, receipt: TransactionReceipt): Promise<OnchainFill> {
+  const receiver = dest.config.contracts.attestedReceiver;
   const digest = await dest.publicClient.readContract({ address: receiver, abi: attestedReceiverAbi, functionName: "filledDigest", args: [requestId] });
   let event: OnchainFill["event"] = null;
   for (const log of receipt.logs) {
-    if (canonicalAddress(log.address) !== receiver) continue;
     let decoded;
     try {
       decoded = decodeEventLog({ abi: [FILLED_EVENT], data: log.data, topics: log.topics, strict: true });
     } catch {
       continue;
     }
-    if (canonicalHex(decoded.args.requestId) !== canonicalHex(requestId)) continue;
-    event = {
-      recipient: canonicalAddress(decoded.args.recipient),
-      filler: canonicalAddress(decoded.args.filler),
-      currency: canonicalAddress(decoded.args.currency),
-      amount: decoded.args.amount,
-    };
+    const args = canonicalFields({ ...decoded.args, emitter: log.address });
+    if (args.emitter !== receiver || args.requestId !== requestId) continue;
+    event = { recipient: args.recipient, filler: args.filler, currency: args.currency, amount: args.amount };
     break;
   }
-  return { txHash: canonicalHex(receipt.transactionHash), digest: canonicalHex(digest), event };
+  const read = canonicalFields({ txHash: receipt.transactionHash, digest });
+  return { txHash: read.txHash, digest: read.digest, event };
 }
 
 /** Whether the fill in `receipt` is the solver's own fill of `request`. */

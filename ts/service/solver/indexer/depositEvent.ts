@@ -3,8 +3,8 @@
  * deposit call decoded from a transaction's input (for a deposit not yet mined: the direct forms and the
  * signature-authorised ones). Pure.
  */
-import { decodeEventLog, decodeFunctionData, type Address, type Hex, type Log } from "viem";
-import { canonicalAddress, canonicalHex, ZERO_ADDRESS } from "../../model/values.ts";
+import { decodeEventLog, decodeFunctionData, type Hex, type Log } from "viem";
+import { canonicalFields, ZERO_ADDRESS, type Address, type Bytes32 } from "../../model/values.ts";
 import { decodeDeposit } from "../../../core/depositCalldata.ts";
 import { DEPOSITORY_DEPOSIT_ABI } from "../../../core/depositoryAbi.ts";
 import { depositoryAbi } from "../../../abi/Depository.ts";
@@ -18,40 +18,45 @@ export const DEPOSITED_EVENT = DEPOSITORY_DEPOSIT_ABI.find((item): item is Extra
 export type DepositLog = {
   chainId: number;
   depository: Address;
-  orderId: Hex;
+  orderId: Bytes32;
   depositor: Address;
   /** Zero address = native. */
   token: Address;
   amount: bigint;
-  txHash: Hex;
+  txHash: Bytes32;
   logIndex: number;
   blockNumber: bigint;
-  blockHash: Hex;
+  blockHash: Bytes32;
 };
 
-/** The `Deposited` logs of `depository` among `logs` (other contracts' and other events' logs are skipped). */
+/**
+ * The `Deposited` logs of `depository` among `logs` (other contracts' and other events' logs are
+ * skipped), decoded once: every address, id and hash canonical.
+ */
 export function decodeDepositLogs(chainId: number, depository: Address, logs: readonly Log[]): DepositLog[] {
   const out: DepositLog[] = [];
-  for (const log of logs) {
-    if (log.address.toLowerCase() !== depository.toLowerCase() || log.blockNumber === null || log.transactionHash === null) continue;
+  for (const raw of logs) {
+    if (raw.blockNumber === null || raw.transactionHash === null || raw.blockHash === null) continue;
+    const log = canonicalFields({ address: raw.address, transactionHash: raw.transactionHash, blockHash: raw.blockHash });
+    if (log.address !== depository) continue;
     let decoded;
     try {
-      decoded = decodeEventLog({ abi: [DEPOSITED_EVENT], data: log.data, topics: log.topics, strict: true });
+      decoded = decodeEventLog({ abi: [DEPOSITED_EVENT], data: raw.data, topics: raw.topics, strict: true });
     } catch {
       continue;
     }
-    const { args } = decoded;
+    const args = canonicalFields(decoded.args);
     out.push({
       chainId,
-      depository: canonicalAddress(depository),
-      orderId: canonicalHex(args.id),
-      depositor: canonicalAddress(args.depositor),
-      token: canonicalAddress(args.token),
+      depository,
+      orderId: args.id,
+      depositor: args.depositor,
+      token: args.token,
       amount: args.amount,
-      txHash: canonicalHex(log.transactionHash),
-      logIndex: log.logIndex ?? 0,
-      blockNumber: log.blockNumber,
-      blockHash: log.blockHash!,
+      txHash: log.transactionHash,
+      logIndex: raw.logIndex ?? 0,
+      blockNumber: raw.blockNumber,
+      blockHash: log.blockHash,
     });
   }
   return out;
@@ -62,7 +67,7 @@ export function decodeDepositLogs(chainId: number, depository: Address, logs: re
  * until mined); `relayed` for the signature-authorised forms (`depositErc20Permit`, `depositPermit2`),
  * which anyone may send for the depositor.
  */
-export type DepositCall = { orderId: Hex; token: Address; amount: bigint | null; relayed: boolean };
+export type DepositCall = { orderId: Bytes32; token: Address; amount: bigint | null; relayed: boolean };
 
 /** The signature-authorised deposit functions (the full ABI's items: the core's fragments cover the direct forms only). */
 const PERMIT_DEPOSIT_ABI = depositoryAbi.filter((item) => item.type === "function" && (item.name === "depositErc20Permit" || item.name === "depositPermit2"));
@@ -76,12 +81,13 @@ function decodePermitDepositCall(input: Hex): DepositCall | null {
   try {
     const call = decodeFunctionData({ abi: PERMIT_DEPOSIT_ABI, data: input });
     if (call.functionName === "depositErc20Permit") {
-      const [deposit] = call.args;
-      return { orderId: canonicalHex(deposit.id), token: canonicalAddress(deposit.token), amount: deposit.amount, relayed: true };
+      const deposit = canonicalFields(call.args[0]);
+      return { orderId: deposit.id, token: deposit.token, amount: deposit.amount, relayed: true };
     }
     if (call.functionName === "depositPermit2") {
       const [, token, amount, id] = call.args;
-      return { orderId: canonicalHex(id), token: canonicalAddress(token), amount, relayed: true };
+      const deposit = canonicalFields({ id, token });
+      return { orderId: deposit.id, token: deposit.token, amount, relayed: true };
     }
     return null;
   } catch {
@@ -97,6 +103,7 @@ function decodeDirectDepositCall(input: Hex, value: bigint): DepositCall | null 
   } catch {
     return null;
   }
-  if (call.kind === "native") return { orderId: canonicalHex(call.id), token: ZERO_ADDRESS, amount: value, relayed: false };
-  return { orderId: canonicalHex(call.id), token: canonicalAddress(call.token), amount: call.amount, relayed: false };
+  const deposit = canonicalFields(call);
+  if (deposit.kind === "native") return { orderId: deposit.id, token: ZERO_ADDRESS, amount: value, relayed: false };
+  return { orderId: deposit.id, token: deposit.token, amount: deposit.amount, relayed: false };
 }

@@ -13,6 +13,7 @@ import type { NewRequest, RequestPatch } from "../../model/storedRequest.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../../model/values.ts";
 import type { DepositLog } from "./depositEvent.ts";
 import { formatUsd, usdValueE8 } from "../../prices/usdPrice.ts";
+import type { Bytes32 } from "../../model/values.ts";
 
 /** A deposit log plus the transaction facts the request record reports. */
 export type ObservedDeposit = DepositLog & {
@@ -29,7 +30,7 @@ export function currencyObject(chain: ChainConfig | undefined, chainId: number, 
     const n = chain.nativeCurrency;
     return { chainId, address: ZERO_ADDRESS, symbol: n.symbol, name: n.name, decimals: n.decimals, metadata: { logoURI: n.logoURI, verified: true } };
   }
-  const erc20 = chain?.erc20Currencies.find((c) => canonicalAddress(c.address) === address);
+  const erc20 = chain?.erc20Currencies.find((c) => c.address === address);
   if (erc20) {
     return { chainId, address, symbol: erc20.symbol, name: erc20.name, decimals: erc20.decimals, metadata: { logoURI: erc20.logoURI, verified: true } };
   }
@@ -79,7 +80,7 @@ export function inTxOf(deposit: ObservedDeposit): OnchainTx {
 export function newRequestFor(
   intent: QuotedIntent,
   apiKeyId: string | null,
-  inTxHash: Hex,
+  inTxHash: Bytes32,
   originBlock: number | null,
   chains: readonly ChainConfig[],
 ): NewRequest {
@@ -124,7 +125,7 @@ export function quoteData(intent: QuotedIntent, originChain: ChainConfig | undef
 function originUsdPrice(chain: ChainConfig | undefined, address: Address): string | undefined {
   if (!chain) return undefined;
   if (address === ZERO_ADDRESS) return chain.nativeCurrency.usdPrice;
-  return chain.erc20Currencies.find((c) => canonicalAddress(c.address) === address)?.usdPrice;
+  return chain.erc20Currencies.find((c) => c.address === address)?.usdPrice;
 }
 
 /** What indexing the deposit records: the public `inTxs` and refund currency, and the credited deposit. */

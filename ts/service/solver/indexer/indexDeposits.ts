@@ -35,6 +35,7 @@ import type { Logger } from "../../logging/logger.ts";
 import type { ChainConfig } from "../../config/configSchema.ts";
 import { scanLogs } from "./logScan.ts";
 import { followTip, verifyCheckpoint } from "./reorgDetection.ts";
+import { canonicalHex } from "../../model/values.ts";
 
 export type IndexDepositsOptions = {
   /** Ranges (each at most the chain's maxLogRange blocks) per step, so one step stays short while catching up. */
@@ -127,7 +128,7 @@ export async function indexDeposits(
     }
     const end = await headerAt(range.toBlock);
     const deposits = await enrichDeposits(client, decodeDepositLogs(chainId, contract, logs as Log[]));
-    outcomes.push(...(await recordDeposits(deps, deposits, { chainId, contract, block: Number(range.toBlock), hash: end.hash })));
+    outcomes.push(...(await recordDeposits(deps, deposits, { chainId, contract, block: Number(range.toBlock), hash: canonicalHex(end.hash) })));
     checkpoint = Number(range.toBlock);
   }
   if (checkpoint !== null) {

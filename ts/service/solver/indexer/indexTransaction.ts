@@ -7,7 +7,7 @@
  * for a known quote (`depositing` for a signature-authorised one, `depositErc20Permit` /
  * `depositPermit2`, which a relayer sends for the user); the indexer finishes.
  */
-import type { Hex } from "viem";
+import type { Bytes32 } from "../../model/values.ts";
 import type { ChainConfig } from "../../config/configSchema.ts";
 import type { Store } from "../../store/createStore.ts";
 import { readChainFinality } from "../../chains/chainFinality.ts";
@@ -48,7 +48,7 @@ export type IndexTransactionResult = {
 
 export async function indexTransaction(
   deps: { store: Store; client: ChainClient; chains: readonly ChainConfig[]; log: Logger },
-  txHash: Hex,
+  txHash: Bytes32,
 ): Promise<IndexTransactionResult> {
   const { client } = deps;
   const receipt = await receiptOrNull(client.publicClient, txHash);
@@ -73,7 +73,7 @@ export async function indexTransaction(
     if (error instanceof ViemTransactionNotFoundError) throw new TransactionNotFoundError(client.config.id, txHash);
     throw error;
   }
-  if (tx.to?.toLowerCase() !== client.config.contracts.depository.toLowerCase()) throw new NotADepositError(txHash, "it is not sent to the Depository");
+  if (tx.to?.toLowerCase() !== client.config.contracts.depository) throw new NotADepositError(txHash, "it is not sent to the Depository");
   const call = decodeDepositCall(tx.input, tx.value);
   if (!call) throw new NotADepositError(txHash, "its input is not a deposit call");
   // A relayed (signature-authorised) deposit is `depositing`, as the service's own permit submissions are.
@@ -88,7 +88,7 @@ export async function indexTransaction(
  */
 export function createTransactionIndexer(deps: { store: Store; clients: ChainClients; chains: readonly ChainConfig[] }): {
   supports(chainId: number): boolean;
-  index(chainId: number, txHash: Hex, log: Logger): Promise<IndexTransactionResult>;
+  index(chainId: number, txHash: Bytes32, log: Logger): Promise<IndexTransactionResult>;
 } {
   return {
     supports: (chainId) => deps.clients.has(chainId),

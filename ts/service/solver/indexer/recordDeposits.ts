@@ -25,6 +25,7 @@ import type { StoredQuote } from "../../store/quotes.ts";
 import type { Logger } from "../../logging/logger.ts";
 import type { StrayDepositReason } from "../../store/strayDeposits.ts";
 import { depositMismatch, type DepositMismatch, type DepositTerms } from "./depositMatch.ts";
+import type { Address, Bytes32 } from "../../model/values.ts";
 
 export type DepositOutcome =
   /** The request moved to `pending` now. */
@@ -39,7 +40,7 @@ export type DepositOutcome =
   | { orderId: string; outcome: "unknown-order"; requestId: null };
 
 /** The range's last block and its hash (the indexer verifies it is still the chain's before reading on). */
-export type Checkpoint = { chainId: number; contract: string; block: number; hash?: string };
+export type Checkpoint = { chainId: number; contract: Address; block: number; hash?: Bytes32 };
 
 export async function recordDeposits(
   deps: { store: Store; chains: readonly ChainConfig[]; log: Logger },
@@ -65,8 +66,8 @@ export async function recordDeposits(
  */
 export async function recordWaitingDeposit(
   deps: { store: Store; chains: readonly ChainConfig[]; log: Logger },
-  deposit: DepositTerms & { orderId: string },
-  txHash: `0x${string}`,
+  deposit: DepositTerms & { orderId: Bytes32 },
+  txHash: Bytes32,
   status: "waiting" | "depositing" = "waiting",
 ): Promise<string | null> {
   const orderId = deposit.orderId;
@@ -126,7 +127,7 @@ async function recordDeposit(
 }
 
 /** The quote of `orderId`; a stored quote that does not decode counts as no quote (logged: an operator looks). */
-async function quoteOf(tx: Pick<Repositories, "getQuoteByOrderId">, deps: { log: Logger }, orderId: string): Promise<StoredQuote | null> {
+async function quoteOf(tx: Pick<Repositories, "getQuoteByOrderId">, deps: { log: Logger }, orderId: Bytes32): Promise<StoredQuote | null> {
   try {
     return await tx.getQuoteByOrderId(orderId);
   } catch (error) {
@@ -136,7 +137,7 @@ async function quoteOf(tx: Pick<Repositories, "getQuoteByOrderId">, deps: { log:
   }
 }
 
-async function recordStray(tx: Repositories, deps: { log: Logger }, deposit: ObservedDeposit, reason: StrayDepositReason, requestId: Hex | null): Promise<void> {
+async function recordStray(tx: Repositories, deps: { log: Logger }, deposit: ObservedDeposit, reason: StrayDepositReason, requestId: Bytes32 | null): Promise<void> {
   const from = await tx.getStrayTrackingStart(deposit.chainId, deposit.depository);
   if (from === null || Number(deposit.blockNumber) < from) {
     deps.log.warn({ chainId: deposit.chainId, txHash: deposit.txHash, logIndex: deposit.logIndex, reason, trackedFrom: from }, "stray deposit before stray tracking started: not refunded");

@@ -41,11 +41,13 @@ import { ServiceError } from "../../errors/serviceError.ts";
 import type { Logger } from "../../logging/logger.ts";
 import type { Payout, PayoutKind } from "../../model/payout.ts";
 import type { StoredRequest } from "../../model/storedRequest.ts";
+import type { Address, Bytes32 } from "../../model/values.ts";
 import type { Store } from "../../store/createStore.ts";
 import { DEPOSIT_GONE_PARK_CODE } from "../../store/reorgAffected.ts";
 import type { StoredStrayDeposit } from "../../store/strayDeposits.ts";
 import { isPayoutExecuted, receiptOrNull, transactionKnown } from "../chainReads.ts";
 import { decodeDepositLogs } from "./depositEvent.ts";
+import { canonicalAddress, canonicalHex } from "../../model/values.ts";
 
 /** The failReason of a payout (or a stray's ignored reason) that must never be sent: its deposit is gone. */
 export const DEPOSIT_GONE = "DEPOSIT_GONE";
@@ -53,7 +55,7 @@ export const DEPOSIT_GONE = "DEPOSIT_GONE";
 export type DepositCheck = { state: "kept"; block: number; logIndex: number } | { state: "gone" } | { state: "unconfirmed"; why: string };
 
 /** The deposit as recorded: where its `Deposited` log was and what it said. */
-export type RecordedDeposit = { txHash: Hex; depository: string; orderId: string; depositor: string; token: string; amount: bigint };
+export type RecordedDeposit = { txHash: Bytes32; depository: Address; orderId: Bytes32; depositor: Address; token: Address; amount: bigint };
 
 export type RecoveredRecord = {
   /** The request id, or the stray deposit's `txHash:logIndex`. */
@@ -89,12 +91,8 @@ export async function checkDeposit(client: ChainClient, deposit: RecordedDeposit
   if (!receipt) return (await transactionKnown(client.publicClient, deposit.txHash)) ? { state: "unconfirmed", why: "the deposit transaction is back in the mempool" } : { state: "gone" };
   if (!(await isFinal(client, receipt.blockNumber))) return { state: "unconfirmed", why: `the deposit transaction is in block ${receipt.blockNumber}, not final yet` };
   if (receipt.status !== "success") return { state: "gone" };
-  const log = decodeDepositLogs(client.config.id, deposit.depository as Hex, receipt.logs).find(
-    (entry) =>
-      entry.orderId === deposit.orderId.toLowerCase() &&
-      entry.depositor === deposit.depositor.toLowerCase() &&
-      entry.token === deposit.token.toLowerCase() &&
-      entry.amount === deposit.amount,
+  const log = decodeDepositLogs(client.config.id, deposit.depository, receipt.logs).find(
+    (entry) => entry.orderId === deposit.orderId && entry.depositor === deposit.depositor && entry.token === deposit.token && entry.amount === deposit.amount,
   );
   return log ? { state: "kept", block: Number(log.blockNumber), logIndex: log.logIndex } : { state: "gone" };
 }
@@ -113,7 +111,7 @@ const bumped = (fee: bigint) => fee + fee / 8n + 1n;
 async function voidSolverNonce(deps: ReorgRecoveryDeps, client: ChainClient, txNonce: number): Promise<string> {
   const wallet = client.solverWallet;
   if (!wallet) throw new KeyNotConfiguredError("solver");
-  const address = wallet.account.address;
+  const address = canonicalAddress(wallet.account.address);
   const key = { chainId: client.config.id, address, nonce: txNonce };
   const onchain = await client.publicClient.getTransactionCount({ address, blockTag: "latest" });
   if (onchain > txNonce) {
@@ -143,7 +141,7 @@ async function payoutLanded(client: ChainClient, payout: Payout): Promise<boolea
 }
 
 /** The resume block and its current hash, checked against the halt. */
-async function resumePoint(deps: ReorgRecoveryDeps, client: ChainClient, options: ReorgRecoveryOptions): Promise<{ block: number; hash: Hex }> {
+async function resumePoint(deps: ReorgRecoveryDeps, client: ChainClient, options: ReorgRecoveryOptions): Promise<{ block: number; hash: Bytes32 }> {
   const { chainId } = options;
   const checkpoint = await deps.store.getIndexerCheckpoint(chainId, client.config.contracts.depository);
   const halt = checkpoint?.halted ?? null;
@@ -161,14 +159,14 @@ async function resumePoint(deps: ReorgRecoveryDeps, client: ChainClient, options
   if (lastGood && block > lastGood.block) {
     throw new ServiceError("REORG_RESUME_BLOCK_UNKNOWN", `chain ${chainId}: --from-block ${block} is above the newest recorded block still on the chain (${lastGood.block}); give ${lastGood.block} or lower`);
   }
-  const header = await client.publicClient.getBlock({ blockNumber: BigInt(block) });
-  if (lastGood && block === lastGood.block && header.hash.toLowerCase() !== lastGood.hash.toLowerCase()) {
+  const hash = canonicalHex((await client.publicClient.getBlock({ blockNumber: BigInt(block) })).hash);
+  if (lastGood && block === lastGood.block && hash !== lastGood.hash) {
     throw new ServiceError(
       "REORG_RESUME_BLOCK_UNKNOWN",
-      `chain ${chainId}: block ${block} changed again since the halt (now ${header.hash}); give a lower --from-block, below the new fork`,
+      `chain ${chainId}: block ${block} changed again since the halt (now ${hash}); give a lower --from-block, below the new fork`,
     );
   }
-  return { block, hash: header.hash };
+  return { block, hash };
 }
 
 export async function recoverDeepReorg(deps: ReorgRecoveryDeps, options: ReorgRecoveryOptions): Promise<ReorgRecoveryReport> {

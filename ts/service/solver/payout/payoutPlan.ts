@@ -16,10 +16,11 @@
  * the struct hash) makes a second execution impossible, and two different structs are never signed
  * for one request and kind.
  */
-import { encodeAbiParameters, keccak256, type Address, type Hex } from "viem";
+import { encodeAbiParameters, keccak256, type Hex } from "viem";
 import { payoutRequestHash, type PayoutRequest } from "../../../core/payoutRequest.ts";
 import { settlementRequestHash, type SettlementRequest } from "../../../core/settlementRequest.ts";
 import type { Payout, PayoutKind } from "../../model/payout.ts";
+import { canonicalHex, type Address } from "../../model/values.ts";
 import type { CreditedDeposit } from "../../model/solverState.ts";
 
 /** How long a signed payout stays executable: long enough to survive an outage, bounded all the same. */
@@ -76,8 +77,8 @@ export function preparedPayout(args: {
   const expiration = args.nowSeconds + PAYOUT_TTL_SECONDS;
   const credits = args.credits ?? [];
   const base = { chainId: args.chainId, depository: args.depository, nonce: args.nonce, expiration, calls: args.calls, status: "prepared" as const };
-  if (credits.length === 0) return { ...base, requestHash: payoutRequestHash({ calls: args.calls, nonce: args.nonce, expiration: BigInt(expiration) }) };
-  return { ...base, credits, requestHash: settlementRequestHash({ calls: args.calls, credits, nonce: args.nonce, expiration: BigInt(expiration) }) };
+  if (credits.length === 0) return { ...base, requestHash: canonicalHex(payoutRequestHash({ calls: args.calls, nonce: args.nonce, expiration: BigInt(expiration) })) };
+  return { ...base, credits, requestHash: canonicalHex(settlementRequestHash({ calls: args.calls, credits, nonce: args.nonce, expiration: BigInt(expiration) })) };
 }
 
 /** A request's repayment or refund, planned (status `prepared`). */

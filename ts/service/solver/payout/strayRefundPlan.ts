@@ -56,7 +56,7 @@ export function strayRefundNonce(chainId: number, txHash: Hex, logIndex: number)
  */
 export function strayIgnoredReason(stray: StrayDepositFacts, chain: ChainConfig, strayRefundMinimumUsd: string): StrayIgnoredReason | null {
   if (stray.amount === 0n) return StrayIgnoredReason.AMOUNT_TOO_LOW_TO_REFUND;
-  const currency = stray.token === ZERO_ADDRESS ? chain.nativeCurrency : chain.erc20Currencies.find((c) => canonicalAddress(c.address) === stray.token);
+  const currency = stray.token === ZERO_ADDRESS ? chain.nativeCurrency : chain.erc20Currencies.find((c) => c.address === stray.token);
   if (!currency) return StrayIgnoredReason.UNSUPPORTED_CURRENCY;
   if (stray.amount < strayRefundMinimum(currency, strayRefundMinimumUsd)) return StrayIgnoredReason.AMOUNT_TOO_LOW_TO_REFUND;
   return null;
@@ -71,7 +71,7 @@ export function strayIgnoredReason(stray: StrayDepositFacts, chain: ChainConfig,
 export function strayBelowRefundGas(stray: Pick<StrayDepositFacts, "token" | "amount">, chain: ChainConfig, refundGasCost: bigint, factor: number): boolean {
   const cost = (refundGasCost * BigInt(Math.round(factor * 100)) + 99n) / 100n;
   if (stray.token === ZERO_ADDRESS) return stray.amount < cost;
-  const currency = chain.erc20Currencies.find((c) => canonicalAddress(c.address) === stray.token);
+  const currency = chain.erc20Currencies.find((c) => c.address === stray.token);
   if (!currency) return true;
   const native = chain.nativeCurrency;
   if (native.symbol !== currency.symbol && (native.usdPrice === undefined || currency.usdPrice === undefined)) return currency.strayRefundMinimum === undefined;
