@@ -9,6 +9,7 @@
  */
 import { expect } from "chai";
 import { encodeFunctionData, encodePacked, erc20Abi, parseAbi, type Abi, type Address, type Hex } from "viem";
+import packedPathRouterArtifact from "../../artifacts/contracts/mocks/PackedPathRouter.sol/PackedPathRouter.json" with { type: "json" };
 import packedV2RouterArtifact from "../../artifacts/contracts/mocks/PackedV2Router.sol/PackedV2Router.json" with { type: "json" };
 import { multicallerAbi } from "../../ts/abi/Multicaller.ts";
 import type { Quote } from "../../ts/client/apiTypes.ts";
@@ -17,6 +18,7 @@ import { waitForRequest } from "../../ts/client/waitForRequest.ts";
 import { DEVNET_VAULT_CAP } from "../../ts/devnet/devnetMarket.ts";
 import { DESTINATION, ORIGIN, freshRecipient, startE2eDevnet, type E2eDevnet } from "./e2eDevnet.ts";
 
+const PATH_ROUTER_ABI = parseAbi(["function exactInput(uint256 amountIn, uint256 minOut, bytes path, address to) returns (uint256)"]);
 const VAULT_ABI = parseAbi(["function deposit(uint256 assets, address receiver) returns (uint256)", "function balanceOf(address) view returns (uint256)", "function convertToAssets(uint256) view returns (uint256)"]);
 
 describe("e2e: destination calls and gas top-up", function () {
@@ -35,6 +37,20 @@ describe("e2e: destination calls and gas top-up", function () {
 
   const fusdOf = (chain: "origin" | "destination", address: Address) =>
     devnet[chain].publicClient.readContract({ address: fusd, abi: erc20Abi, functionName: "balanceOf", args: [address] });
+
+  /** The destination's swap fixtures: a stranger's wallet (users[5]), the Multicaller, WETH and the WETH/fUSD pair. */
+  const swapSetup = () => ({
+    strangerWallet: devnet.destination.wallet(devnet.users[5]!),
+    multicaller: devnet.destination.file.contracts.multicaller!,
+    weth: devnet.destination.file.contracts.wrappedNative!,
+    pair: devnet.destination.file.contracts.uniswapV2Pair!,
+  });
+
+  /** A router mock deployed on the destination by `wallet` (a stranger: the routers are anyone's). */
+  const deployRouter = async (wallet: ReturnType<E2eDevnet["destination"]["wallet"]>, artifact: { abi: unknown; bytecode: string }, args: readonly unknown[]): Promise<Address> => {
+    const hash = await wallet.deployContract({ abi: artifact.abi as Abi, bytecode: artifact.bytecode as Hex, args });
+    return (await devnet.destination.publicClient.waitForTransactionReceipt({ hash })).contractAddress!;
+  };
 
   /** The user's calls: approve the vault for `amount`, deposit `amount` for `owner`. */
   const vaultCalls = (amount: bigint, owner: Address) => [
@@ -101,12 +117,8 @@ describe("e2e: destination calls and gas top-up", function () {
     // to the Multicaller; the calldata names neither WETH nor anything ABI-shaped, so the sweep list
     // missed it, the WETH stayed in the Multicaller and a stranger swept it to itself.
     const user = devnet.users[4]!;
-    const strangerWallet = devnet.destination.wallet(devnet.users[5]!);
-    const multicaller = devnet.destination.file.contracts.multicaller!;
-    const weth = devnet.destination.file.contracts.wrappedNative!;
-    const pair = devnet.destination.file.contracts.uniswapV2Pair!;
-    const deployed = await strangerWallet.deployContract({ abi: packedV2RouterArtifact.abi as Abi, bytecode: packedV2RouterArtifact.bytecode as Hex });
-    const router = (await devnet.destination.publicClient.waitForTransactionReceipt({ hash: deployed })).contractAddress!;
+    const { strangerWallet, multicaller, weth, pair } = swapSetup();
+    const router = await deployRouter(strangerWallet, packedV2RouterArtifact, []);
     const token0 = await devnet.destination.publicClient.readContract({ address: pair, abi: parseAbi(["function token0() view returns (address)"]), functionName: "token0" });
     const amount = 30_000_000n; // 30 fUSD arrive in the Multicaller and are swapped for ~0.01 WETH
     const txs = [
@@ -131,6 +143,36 @@ describe("e2e: destination calls and gas top-up", function () {
     expect([response.status, body.errorCode]).to.deep.equal([400, "INVALID_REQUEST"]);
     expect(body.message).to.match(/body\/txs\/1: .*not ABI-encoded/);
     expect(await wethOf(multicaller)).to.equal(0n);
+  });
+
+  it("a token hidden in a packed path of ABI-shaped calldata is found by tracing the fill and goes to the refund recipient", async () => {
+    // The attack: an ABI-encoded router call whose route is a packed `bytes` path (tokenIn ‖ fee ‖
+    // tokenOut, Uniswap V3 style) swaps the fUSD for WETH and sends it to the Multicaller. No 32-byte
+    // word of the calldata is WETH, so the calldata scan missed it: the WETH stayed in the Multicaller
+    // and a stranger swept it to itself.
+    const user = devnet.users[3]!;
+    const { strangerWallet, multicaller, weth, pair } = swapSetup();
+    const router = await deployRouter(strangerWallet, packedPathRouterArtifact, [pair]);
+    const amount = 30_000_000n; // 30 fUSD arrive in the Multicaller and are swapped for ~0.01 WETH
+    const path = encodePacked(["address", "uint24", "address"], [fusd, 3000, weth]);
+    const txs = [
+      { to: fusd, data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [router, amount] }), value: "0" },
+      { to: router, data: encodeFunctionData({ abi: PATH_ROUTER_ABI, functionName: "exactInput", args: [amount, 1n, path, multicaller] }), value: "0" },
+    ];
+    const wethOf = (owner: Address) => devnet.destination.publicClient.readContract({ address: weth, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
+    const quote = await callQuote(user.address, amount, txs);
+    const requestId = quote.steps.at(-1)!.requestId as Hex;
+    const calls = txs.map((c) => ({ to: c.to.toLowerCase() as Address, data: c.data, value: 0n }));
+    const userBefore = await wethOf(user.address);
+    const result = await devnet.client.executeQuote({ quote, walletClient: devnet.origin.wallet(user), pollIntervalMs: 200, timeoutMs: 120_000 });
+    expect(result.status.status).to.equal("success");
+    const left = await wethOf(multicaller);
+    const hash = await strangerWallet.writeContract({ address: multicaller, abi: multicallerAbi, functionName: "multicall", args: [[], strangerWallet.account.address, [weth]] });
+    await devnet.destination.publicClient.waitForTransactionReceipt({ hash });
+    expect(left, `${left} WETH stayed in the Multicaller; the stranger swept ${await wethOf(strangerWallet.account.address)}`).to.equal(0n);
+    expect((await wethOf(user.address)) > userBefore, "the refund recipient got the swap's WETH").to.equal(true);
+    // The sweep list the requestId commits to: the output currency, then the traced WETH.
+    expect(requestId).to.equal(callsRequestId(quote.protocol.v2.orderId as Hex, calls, [fusd.toLowerCase() as Address, weth.toLowerCase() as Address]));
   });
 
   it("a reverting call ends in refund with EXECUTION_REVERTED and the decoded revert", async () => {

@@ -174,6 +174,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
       solver: accounts.solver,
       store: deps.store,
       ...(inventory && { inventory }),
+      ...(accounts.attester && { attester: accounts.attester }),
     });
     registerQuoteRoute(app, { quotes, referrers: apiKeyStore(deps.store) });
     registerAppFeeBalancesRoute(app, { chains: config.chains, clients: chainClients });

@@ -16,7 +16,7 @@
  * candidates cannot all be checked (more than `MAX_CALL_TOKEN_CANDIDATES`) or would make the sweep
  * list too long (`MAX_SWEEP_TOKENS`). Pure parts here; the one chain read is `readCallOutputs`.
  */
-import { erc20Abi, type PublicClient } from "viem";
+import { erc20Abi, toHex, type Hex, type PublicClient } from "viem";
 import { ServiceError } from "../errors/serviceError.ts";
 import type { IntentCall } from "../model/quotedIntent.ts";
 import { canonicalAddress, ZERO_ADDRESS, type Address } from "../model/values.ts";
@@ -116,6 +116,88 @@ async function answersBalanceOf(client: Pick<PublicClient, "readContract">, addr
 function isNotAToken(error: unknown): boolean {
   for (let e = error as { name?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
     if (e.name === "ContractFunctionRevertedError" || e.name === "ContractFunctionZeroDataError" || e.name === "AbiDecodingZeroDataError" || e.name === "AbiDecodingDataSizeTooSmallError") return true;
+  }
+  return false;
+}
+
+/** `Transfer(address indexed from, address indexed to, uint256 value)`: the ERC-20 (and ERC-4626 shares) transfer event. */
+export const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+
+/** One frame of `debug_traceCall`'s `callTracer` output with `{ withLog: true }` (the fields read here). */
+export type CallFrame = {
+  error?: string;
+  calls?: readonly CallFrame[];
+  logs?: readonly { address: string; topics?: readonly string[]; data?: string }[];
+};
+
+/**
+ * The tokens that emitted an ERC-20 `Transfer(from, to, value)` to `holder` anywhere in a traced call
+ * (canonical, first-seen order, deduplicated), from frames that did not revert (a reverted frame's logs
+ * never happened). An ERC-721 `Transfer` has a 4th topic (the indexed id) and is not counted.
+ */
+export function tokensTransferredTo(frame: CallFrame, holder: Address): Address[] {
+  const to = `0x${"0".repeat(24)}${holder.slice(2).toLowerCase()}`;
+  const out: Address[] = [];
+  const walk = (f: CallFrame) => {
+    if (f.error) return;
+    for (const log of f.logs ?? []) {
+      const topics = log.topics ?? [];
+      if (topics.length !== 3 || topics[0]?.toLowerCase() !== TRANSFER_TOPIC || topics[2]?.toLowerCase() !== to) continue;
+      const token = log.address.toLowerCase() as Address;
+      if (!out.includes(token)) out.push(token);
+    }
+    for (const call of f.calls ?? []) walk(call);
+  };
+  walk(frame);
+  return out;
+}
+
+/** The sweep list extended by `traced` (deduplicated, order kept); INVALID_REQUEST past `MAX_SWEEP_TOKENS`. */
+export function withTracedOutputs(sweepTokens: readonly Address[], traced: readonly Address[]): Address[] {
+  const tokens = [...sweepTokens];
+  for (const token of traced) if (token !== ZERO_ADDRESS && !tokens.includes(token)) tokens.push(token);
+  if (tokens.length > MAX_SWEEP_TOKENS) {
+    throw new ServiceError("INVALID_REQUEST", `body/txs: the calls can leave ${tokens.length} different tokens behind; at most ${MAX_SWEEP_TOKENS} can be swept to the refund recipient`);
+  }
+  return tokens;
+}
+
+/** A client that can send `debug_traceCall` (viem's `request`, untyped for this non-standard method). */
+export type TraceClient = { request(args: { method: string; params: readonly unknown[] }): Promise<unknown> };
+
+/**
+ * The tokens the fill transaction `tx` (sent by `from`) transfers to `multicaller`, from one
+ * `debug_traceCall` with the `callTracer` and `{ withLog: true }` at the latest block. `"unsupported"`
+ * when the node has no such method or tracer (the caller keeps the calldata scan); `"reverted"` when
+ * the simulated fill reverts (the fill-time checks decide; the caller keeps the scan). Other errors
+ * propagate.
+ */
+export async function traceCallOutputs(
+  client: TraceClient,
+  args: { from: Address; tx: { to: Address; data: Hex; value: bigint }; multicaller: Address },
+): Promise<Address[] | "unsupported" | "reverted"> {
+  let frame: CallFrame;
+  try {
+    frame = (await client.request({
+      method: "debug_traceCall",
+      params: [{ from: args.from, to: args.tx.to, data: args.tx.data, value: toHex(args.tx.value) }, "latest", { tracer: "callTracer", tracerConfig: { withLog: true } }],
+    })) as CallFrame;
+  } catch (error) {
+    if (isUnsupportedMethod(error)) return "unsupported";
+    throw error;
+  }
+  if (!frame || typeof frame !== "object") return "unsupported";
+  if (frame.error) return "reverted";
+  return tokensTransferredTo(frame, args.multicaller);
+}
+
+/** JSON-RPC "method not found" / "not supported" (-32601, -32004, EIP-1193 4200), or a tracer the node does not know. */
+function isUnsupportedMethod(error: unknown): boolean {
+  for (let e = error as { name?: string; code?: number; message?: string; details?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === -32601 || e.code === -32004 || e.code === 4200) return true;
+    if (e.name === "MethodNotFoundRpcError" || e.name === "MethodNotSupportedRpcError" || e.name === "UnsupportedProviderMethodError") return true;
+    const text = `${e.details ?? ""} ${e.message ?? ""}`.toLowerCase();
+    if (/(method|tracer).*(not found|not supported|unsupported|does not exist|not available)|unknown (method|tracer)/.test(text)) return true;
   }
   return false;
 }

@@ -10,7 +10,7 @@
  * without a solver key; CHAIN_UNAVAILABLE when a chain of the route has no client or does not answer.
  */
 import { randomBytes } from "node:crypto";
-import { bytesToBigInt, erc20Abi, toHex, type LocalAccount, type PublicClient } from "viem";
+import { bytesToBigInt, encodeFunctionData, erc20Abi, toHex, type LocalAccount, type PublicClient } from "viem";
 import { signOrder } from "../../core/orderSignature.ts";
 import type { ChainConfig, QuoteSettings } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
@@ -26,10 +26,15 @@ import { referenceUsdPrice } from "../prices/referenceUsdPrice.ts";
 import { createPriceSources, type PriceSources } from "../prices/priceSources.ts";
 import { resolveRoute, type Route, type RouteRequest } from "./quoteRoute.ts";
 import { readPermit } from "./permitReads.ts";
-import { readCallOutputs } from "./callOutputs.ts";
+import { readCallOutputs, traceCallOutputs, withTracedOutputs, type TraceClient } from "./callOutputs.ts";
+import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
+import { multicallerCalls } from "../../core/destinationCalls.ts";
+import { signAttestationDigest } from "../../core/signAttestation.ts";
+import { fillAttestationOf, signedDigestOf } from "../model/attestations.ts";
+import type { QuotedIntent } from "../model/quotedIntent.ts";
 
 /** The chain reads a quote makes. */
-export type QuoteChainClient = Pick<PublicClient, "getGasPrice" | "getBalance" | "readContract" | "getCode" | "getBlock">;
+export type QuoteChainClient = Pick<PublicClient, "getGasPrice" | "getBalance" | "readContract" | "getCode" | "getBlock"> & Partial<Pick<PublicClient, "request">>;
 
 export type QuoteServiceDeps = {
   chains: readonly ChainConfig[];
@@ -52,6 +57,12 @@ export type QuoteServiceDeps = {
   inventory?: Pick<SolverInventory, "line">;
   /** Swap price sources; default: `settings.priceSources` read through `clients`. */
   priceSources?: PriceSources;
+  /**
+   * The attester key: with it, a quote with destination calls traces its fill (`debug_traceCall`) to
+   * list every token the calls send to the Multicaller (./callOutputs.ts). Without it, the calldata
+   * scan only.
+   */
+  attester?: LocalAccount;
 };
 
 export type QuoteOptions = {
@@ -72,6 +83,8 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   const priceSources = deps.priceSources ?? createPriceSources(settings.priceSources, clients);
   const route = deps.resolveRoute ?? ((request: RouteRequest) => resolveRoute(chains, request, priceSources));
   const solverAddress = solver && canonicalAddress(solver.address);
+  /** Destination chains whose RPC cannot trace (found once, logged once): the calldata scan only. */
+  const untraceable = new Set<number>();
 
   return {
     async quote(request, options) {
@@ -94,7 +107,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       // not shorten the deposit window.
       const wall = Math.floor(now().getTime() / 1000);
       const originNow = Math.max(wall, originTime);
-      const { quote, intent } = buildQuote(request, resolved, {
+      const env = {
         settings,
         solver: solverAddress,
         ...reads,
@@ -105,7 +118,12 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         ...(permit && { permit }),
         ...(prices ? { prices } : {}),
         ...(sweepTokens && { sweepTokens }),
-      });
+      };
+      let { quote, intent } = buildQuote(request, resolved, env);
+      // With calls: the fill is traced once; tokens it sends to the Multicaller that the calldata scan
+      // missed join the sweep list (a new list is a new requestId: the quote is rebuilt, same salt).
+      const traced = sweepTokens && (await traceSweepTokens(intent, routed, solverAddress, log));
+      if (traced && sweepTokens && traced.length > sweepTokens.length) ({ quote, intent } = buildQuote(request, resolved, { ...env, sweepTokens: traced }));
       // The gas top-up is paid from the solver's native balance on the destination: it must fit too.
       const topupShortfall = nativeCapacity && intent.topupGas ? capacityShortfall(nativeCapacity, intent.topupGas) : null;
       if (topupShortfall) {
@@ -170,6 +188,45 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       log.warn({ err: errorFields(cause) }, "quote: reading the calls' tokens failed");
       throw new ServiceError("CHAIN_UNAVAILABLE", "the destination chain did not answer; retry", { cause });
     }
+  }
+
+  /**
+   * The quote's fill as the solver will send it (`fillWithCalls`, the attestation signed alike), traced
+   * from the solver's address on the destination chain: the sweep list extended by every ERC-20 it
+   * transfers to the Multicaller (./callOutputs.ts). Undefined — the calldata scan stands — without an
+   * attester, when the node cannot trace (logged once per chain) or when the simulated fill reverts
+   * (the fill-time checks decide). INVALID_REQUEST when the list grows past MAX_SWEEP_TOKENS.
+   */
+  async function traceSweepTokens(intent: QuotedIntent, resolved: Route, from: Address, log: Logger): Promise<Address[] | undefined> {
+    if (!deps.attester || !intent.calls?.length || !intent.sweepTokens) return undefined;
+    const chain = resolved.destination.chain;
+    if (untraceable.has(chain.id)) return undefined;
+    const client = clients.get(chain.id);
+    if (!client?.request) return undefined;
+    const receiver = canonicalAddress(chain.contracts.attestedReceiver);
+    const multicaller = canonicalAddress(chain.contracts.multicaller);
+    const attestation = fillAttestationOf(intent, receiver);
+    const signature = await signAttestationDigest(deps.attester, signedDigestOf(intent, attestation));
+    const native = intent.destinationCurrency === ZERO_ADDRESS;
+    const tx = {
+      to: receiver,
+      data: encodeFunctionData({ abi: attestedReceiverAbi, functionName: "fillWithCalls", args: [attestation, signature, multicallerCalls(intent.calls), [...intent.sweepTokens]] }),
+      value: native ? intent.destinationAmount : intent.calls.reduce((sum, call) => sum + call.value, 0n),
+    };
+    let traced: Awaited<ReturnType<typeof traceCallOutputs>>;
+    try {
+      traced = await traceCallOutputs(client as unknown as TraceClient, { from, tx, multicaller });
+    } catch (cause) {
+      log.warn({ err: errorFields(cause) }, "quote: tracing the calls failed");
+      throw new ServiceError("CHAIN_UNAVAILABLE", "the destination chain did not answer; retry", { cause });
+    }
+    if (traced === "unsupported") {
+      untraceable.add(chain.id);
+      log.warn({ chainId: chain.id }, "quote: the destination RPC has no debug_traceCall/callTracer: calls' outputs are listed from their calldata only");
+      return undefined;
+    }
+    if (traced === "reverted") return undefined;
+    return withTracedOutputs(intent.sweepTokens, traced);
   }
 
   /**
