@@ -94,7 +94,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       // not shorten the deposit window.
       const wall = Math.floor(now().getTime() / 1000);
       const originNow = Math.max(wall, originTime);
-      const { quote, intent } = buildQuote(request, resolved, {
+      const { quote, intent, order } = buildQuote(request, resolved, {
         settings,
         solver: solverAddress,
         ...reads,
@@ -124,7 +124,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       await store.saveQuote({
         requestId: intent.requestId,
         orderId: intent.orderId,
-        orderData: quote.protocol.v2.orderData,
+        orderData: order,
         quote,
         intent,
         expiresAt: new Date(intent.expiresAt * 1000),
