@@ -8,6 +8,8 @@ import { recoverMessageAddress } from "viem";
 import { callsFillDigest, fillDigest, gateDigest, normalizeFillAttestation, normalizeRequestAttestation, requestDigest } from "../../../ts/core/attestationDigest.ts";
 import { verifyAttestation } from "../../../ts/core/verifyAttestation.ts";
 import { testIntent } from "../fixtures/testIntent.ts";
+import { testOrder } from "../fixtures/testOrder.ts";
+import { orderToJson } from "../../../ts/core/orderJson.ts";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { testClock } from "../store/engines.ts";
@@ -189,7 +191,8 @@ describe("request routes over HTTP", function () {
       clock.ms = T + 10_000;
       await create(2, {}, { user: hex(0xa2, 20), originChainId: 31338, destinationChainId: 31337, originBlock: 20 });
       await store.transitionRequest(hex(2), "pending");
-      await store.saveQuote({ requestId: hex(1), orderId: hex(0x1001), orderData: { salt: "0x01" }, quote: {}, intent: testIntent(1, { orderId: hex(0x1001) }), expiresAt: new Date(T + 60_000) });
+      const quoted = testIntent(1, { orderId: hex(0x1001) });
+      await store.saveQuote({ requestId: hex(1), orderId: hex(0x1001), orderData: testOrder(quoted), quote: {}, intent: quoted, expiresAt: new Date(T + 60_000) });
       const ids = async (qs: string, status = 200) => {
         const response = await get(`/requests/v2?${qs}`);
         expect(response.status, qs).to.equal(status);
@@ -218,7 +221,7 @@ describe("request routes over HTTP", function () {
       expect(await ids("privateChainsToInclude=a,b&includeChildRequests=true&includeAuthenticatedData=false")).to.have.length(2);
 
       const withOrder = (await (await get(`/requests/v2?includeOrderData=true&id=${hex(1)}`)).json()) as { requests: { orderData?: unknown }[] };
-      expect(withOrder.requests[0]!.orderData).to.deep.equal({ salt: "0x01" });
+      expect(withOrder.requests[0]!.orderData, "the order's wire form").to.deep.equal(orderToJson(testOrder(quoted)));
       const without = (await (await get(`/requests/v2?id=${hex(1)}`)).json()) as { requests: Record<string, unknown>[] };
       expect(without.requests[0]).to.not.have.property("orderData");
     });

@@ -14,6 +14,7 @@ import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
 import type { Payout } from "../../../ts/service/model/payout.ts";
 import { testIntent } from "../fixtures/testIntent.ts";
+import { testOrder } from "../fixtures/testOrder.ts";
 import { hex, testNewRequest } from "../fixtures/testRequest.ts";
 import { describeEachEngine } from "../store/engines.ts";
 import { errorBody, fixtureConfig, listen, logCapture, type Listening } from "./testApp.ts";
@@ -75,7 +76,7 @@ describeEachEngine("GET /requests/v2 visibility", (engine) => {
       engine.clock.ms += 1_000;
       await engine.store.createRequest(testNewRequest(n, { apiKeyId: owner, referrer, inTxHashes: [hex(0xf000 + n)] }));
       const intent = testIntent(n, { requestId: hex(n), orderId: hex(1000 + n) });
-      await engine.store.saveQuote({ requestId: hex(n), orderId: hex(1000 + n), orderData: { salt: hex(0x5a17 + n) }, quote: {}, intent, expiresAt: new Date(engine.clock.ms + 60_000), apiKeyId: owner });
+      await engine.store.saveQuote({ requestId: hex(n), orderId: hex(1000 + n), orderData: { ...testOrder(intent), salt: BigInt(hex(0x5a17 + n)) }, quote: {}, intent, expiresAt: new Date(engine.clock.ms + 60_000), apiKeyId: owner });
       await engine.store.patchRequest(hex(n), { solver: { repayment: PAYOUT } });
     }
   });
@@ -90,7 +91,12 @@ describeEachEngine("GET /requests/v2 visibility", (engine) => {
     ] as const) {
       const served = await records(query, key);
       expect(served.map((r) => r.id)).to.have.members([hex(1), hex(2), hex(3)]);
-      const text = JSON.stringify(served);
+      // The order is public (the quote carried it) and names its `solver`: the secrets are looked for beside it,
+      // and the order itself holds only the order's fields.
+      const text = JSON.stringify(served.map(({ orderData: _order, ...rest }) => rest));
+      for (const record of served.filter((r) => r.orderData !== undefined)) {
+        expect(Object.keys(record.orderData as object)).to.deep.equal(["version", "solverChainId", "solver", "salt", "inputs", "output", "fees"]);
+      }
       for (const secret of [NONCE.toString(), REQUEST_HASH, hex(0xabcdef), "repayment", "solver", "parked", "SOME_CODE", "apiKeyId", mine.id, theirs.id, "intent"]) {
         expect(text, `${query || "(no flags)"}: ${secret}`).to.not.include(secret);
       }

@@ -12,6 +12,7 @@ import type { Store } from "../../../ts/service/store/createStore.ts";
 import { createStatusRecordCache } from "../../../ts/service/http/statusRecordCache.ts";
 import { toStatusRecord } from "../../../ts/service/model/publicRecords.ts";
 import { testIntent } from "../fixtures/testIntent.ts";
+import { testOrder } from "../fixtures/testOrder.ts";
 import { hex, testNewRequest } from "../fixtures/testRequest.ts";
 import { describeEachEngine } from "../store/engines.ts";
 import { fixtureConfig, listen, type Listening } from "./testApp.ts";
@@ -99,7 +100,7 @@ describeEachEngine("status route served from the status cache", (engine) => {
 
   it("serves a quoted requestId as waiting, then its request once another process creates the row", async () => {
     const intent = testIntent(4, { requestId: hex(4), orderId: hex(1004) });
-    await engine.store.saveQuote({ requestId: hex(4), orderId: hex(1004), orderData: {}, quote: {}, intent, expiresAt: new Date(Date.now() + 60_000) });
+    await engine.store.saveQuote({ requestId: hex(4), orderId: hex(1004), orderData: testOrder(intent), quote: {}, intent, expiresAt: new Date(Date.now() + 60_000) });
     expect((await status(4)).body.status).to.equal("waiting");
     expect((await status(4)).body.status).to.equal("waiting");
     expect(reads, "the quote's record is cached too").to.equal(2);
@@ -112,7 +113,7 @@ describeEachEngine("status route served from the status cache", (engine) => {
   it("does not cache an unknown requestId: quoted a moment later, it is found", async () => {
     expect((await status(5)).code).to.equal(404);
     const intent = testIntent(5, { requestId: hex(5), orderId: hex(1005) });
-    await engine.store.saveQuote({ requestId: hex(5), orderId: hex(1005), orderData: {}, quote: {}, intent, expiresAt: new Date(Date.now() + 60_000) });
+    await engine.store.saveQuote({ requestId: hex(5), orderId: hex(1005), orderData: testOrder(intent), quote: {}, intent, expiresAt: new Date(Date.now() + 60_000) });
     expect((await status(5)).body.status).to.equal("waiting");
   });
 

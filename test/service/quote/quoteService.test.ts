@@ -10,6 +10,7 @@ import { type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { isFerryError } from "../../../ts/core/errors.ts";
 import { getOrderId } from "../../../ts/core/orderId.ts";
+import { orderToJson } from "../../../ts/core/orderJson.ts";
 import { recoverOrderSigner } from "../../../ts/core/orderSignature.ts";
 import { createQuoteService, type QuoteServiceDeps } from "../../../ts/service/quote/quoteService.ts";
 import { resolveRoute, type RouteRequest } from "../../../ts/service/quote/quoteRoute.ts";
@@ -99,7 +100,7 @@ describe("quoteService", function () {
     const requestId = quote.steps[0]!.requestId;
     const stored = await store.getQuote(canonicalHex(requestId));
     expect(stored!.quote).to.deep.equal(quote);
-    expect(stored!.orderData).to.deep.equal(quote.protocol.v2.orderData);
+    expect(orderToJson(stored!.orderData), "the typed order, whose wire form the quote carries").to.deep.equal(quote.protocol.v2.orderData);
     expect(stored!.intent).to.deep.include({ requestId, orderId: quote.protocol.v2.orderId, expiresAt: quote.expiresAt });
     const { rows } = await store.engine.query<{ order_data: unknown; quote_order: unknown }>(
       "SELECT order_data, quote #> '{protocol,v2,orderData}' AS quote_order FROM quotes WHERE request_id = $1",

@@ -20,6 +20,7 @@ import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
 import type { QuotedIntent } from "../../../ts/service/model/quotedIntent.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
 import { canonicalAddress, canonicalHex, type Address as CanonicalAddress, type Bytes32 } from "../../../ts/service/model/values.ts";
+import { testOrder } from "../fixtures/testOrder.ts";
 
 export type TwoChains = {
   origin: DevnetChain;
@@ -122,7 +123,7 @@ export async function saveQuote(store: Store, intent: QuotedIntent): Promise<voi
   await store.saveQuote({
     requestId: intent.requestId,
     orderId: intent.orderId,
-    orderData: { test: true },
+    orderData: testOrder(intent),
     quote: { test: true },
     intent,
     expiresAt: new Date(intent.expiresAt * 1000),

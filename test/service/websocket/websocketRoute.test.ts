@@ -9,6 +9,7 @@ import { Registry } from "prom-client";
 import WebSocket from "ws";
 import { statusEventData } from "../../../ts/service/events/statusEvent.ts";
 import { testIntent } from "../fixtures/testIntent.ts";
+import { testOrder } from "../fixtures/testOrder.ts";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { insertOutboxEvent } from "../../../ts/service/store/outbox.ts";
@@ -234,12 +235,13 @@ describe("websocket route", function () {
 
     it("sends `waiting` from the quote for a requestId quoted but not deposited, then the deposit's events", async () => {
       const request = newRequest();
+      const intent = testIntent(7, { requestId: canonicalHex(request.id), orderId: canonicalHex(request.orderId) });
       const quote = await store.saveQuote({
         requestId: request.id,
         orderId: request.orderId,
-        orderData: {},
+        orderData: testOrder(intent),
         quote: {},
-        intent: testIntent(7, { requestId: canonicalHex(request.id), orderId: canonicalHex(request.orderId) }),
+        intent,
         expiresAt: new Date(Date.now() + 60_000),
       });
       const socket = await open();

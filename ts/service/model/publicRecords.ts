@@ -16,6 +16,7 @@
  *   `waiting`, built from the quote's intent, with no hashes and `updatedAt` = the quote's time.
  */
 import { Type, type Static } from "typebox";
+import { orderToJson, type Order } from "../../core/orderJson.ts";
 import { publicStatus } from "./publicStatus.ts";
 import type { QuotedIntent } from "./quotedIntent.ts";
 import { RequestData } from "./requestData.ts";
@@ -124,10 +125,11 @@ export function toStatusRecord(request: StoredRequest): StatusRecord {
 }
 
 /**
- * The Request record. `orderData` is the quote's order (with includeOrderData); `authenticated` adds
- * what the integrator gave at quote time (`referrer`) — only for a caller whose API key made the request.
+ * The Request record. `order` is the quote's order (with includeOrderData), served in its wire form
+ * (`orderToJson`, as the quote carried it); `authenticated` adds what the integrator gave at quote time
+ * (`referrer`) — only for a caller whose API key made the request.
  */
-export function toRequestRecord(request: StoredRequest, orderData?: unknown, authenticated = false): RequestRecord {
+export function toRequestRecord(request: StoredRequest, order?: Order, authenticated = false): RequestRecord {
   const status = publicStatus(request);
   return {
     id: request.id,
@@ -140,7 +142,7 @@ export function toRequestRecord(request: StoredRequest, orderData?: unknown, aut
       failReason: failReasonOf(status, request.failReason),
       ...(request.refundFailReason !== null ? { refundFailReason: request.refundFailReason } : {}),
     },
-    ...(orderData !== undefined ? { orderData } : {}),
+    ...(order !== undefined ? { orderData: orderToJson(order) } : {}),
     ...(authenticated ? { referrer: request.referrer } : {}),
     createdAt: request.createdAt,
     updatedAt: request.updatedAt,

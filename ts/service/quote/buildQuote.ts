@@ -18,7 +18,7 @@
 import { formatUnits, maxUint256, type Hex } from "viem";
 import { callsRequestId } from "../../core/destinationCalls.ts";
 import { hashOrder } from "../../core/orderId.ts";
-import { orderToJson, type OrderJson } from "../../core/orderJson.ts";
+import { orderToJson, type Order, type OrderJson } from "../../core/orderJson.ts";
 import type { QuoteSettings } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { canonicalHex, type Address, type Bytes32 } from "../model/values.ts";
@@ -148,7 +148,8 @@ export type Quote = {
   fillDeadline: number;
 };
 
-export type BuiltQuote = { quote: Quote; intent: QuotedIntent };
+/** `order` is the typed order the quote carries as `protocol.v2.orderData` (stored with the quote). */
+export type BuiltQuote = { quote: Quote; intent: QuotedIntent; order: Order };
 
 /** The router name in `details.route`: Ferry fills from its own liquidity. */
 export const FERRY_ROUTER = "ferry";
@@ -404,6 +405,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
       fillDeadline,
     },
     intent,
+    order,
   };
 }
 

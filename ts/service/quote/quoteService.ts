@@ -119,11 +119,11 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         ...(prices ? { prices } : {}),
         ...(sweepTokens && { sweepTokens }),
       };
-      let { quote, intent } = buildQuote(request, resolved, env);
+      let { quote, intent, order } = buildQuote(request, resolved, env);
       // With calls: the fill is traced once; tokens it sends to the Multicaller that the calldata scan
       // missed join the sweep list (a new list is a new requestId: the quote is rebuilt, same salt).
       const traced = sweepTokens && (await traceSweepTokens(intent, routed, solverAddress, log));
-      if (traced && sweepTokens && traced.length > sweepTokens.length) ({ quote, intent } = buildQuote(request, resolved, { ...env, sweepTokens: traced }));
+      if (traced && sweepTokens && traced.length > sweepTokens.length) ({ quote, intent, order } = buildQuote(request, resolved, { ...env, sweepTokens: traced }));
       // The gas top-up is paid from the solver's native balance on the destination: it must fit too.
       const topupShortfall = nativeCapacity && intent.topupGas ? capacityShortfall(nativeCapacity, intent.topupGas) : null;
       if (topupShortfall) {
@@ -142,7 +142,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       await store.saveQuote({
         requestId: intent.requestId,
         orderId: intent.orderId,
-        orderData: quote.protocol.v2.orderData,
+        orderData: order,
         quote,
         intent,
         expiresAt: new Date(intent.expiresAt * 1000),

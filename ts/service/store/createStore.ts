@@ -1,3 +1,4 @@
+import type { Order } from "../../core/orderJson.ts";
 import { getCheckpoint, getIndexerCheckpoint, haltIndexer, listHaltedChains, resumeIndexer, setCheckpoint, type IndexerCheckpoint, type IndexerHalt } from "./checkpoints.ts";
 import { engineDb, type Db, type Engine, type StoreContext } from "./engine.ts";
 import { listRequests, type RequestFilters, type RequestPage } from "./listRequests.ts";
@@ -79,7 +80,7 @@ export type Repositories = {
   getQuote(requestId: Bytes32): Promise<StoredQuote | null>;
   getQuoteByOrderId(orderId: Bytes32): Promise<StoredQuote | null>;
   /** The stored orders of several requests in one query (GET /requests/v2?includeOrderData=true). */
-  getOrderDataByRequestIds(requestIds: readonly string[]): Promise<Map<string, unknown>>;
+  getOrderDataByRequestIds(requestIds: readonly string[]): Promise<Map<string, Order>>;
   createRequest(request: NewRequest): Promise<StoredRequest>;
   getRequest(id: Bytes32): Promise<StoredRequest | null>;
   getRequestByOrderId(orderId: Bytes32): Promise<StoredRequest | null>;

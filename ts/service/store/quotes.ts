@@ -1,3 +1,5 @@
+import type { Order } from "../../core/orderJson.ts";
+import { OrderData } from "../model/orderData.ts";
 import { QuotedIntent } from "../model/quotedIntent.ts";
 import { decodeStored, encodeStored } from "../model/storedValue.ts";
 import { Type } from "typebox";
@@ -11,8 +13,11 @@ import { isoColumn, type StoreContext } from "./engine.ts";
 export type StoredQuote = {
   requestId: Bytes32;
   orderId: Bytes32;
-  /** The quote's `protocol.v2.orderData` (GET /requests/v2?includeOrderData=true). */
-  orderData: unknown;
+  /**
+   * The quote's order, typed: `protocol.v2.orderData` is its wire form (`orderToJson`). Decoded when
+   * the row is read (a stored value that is not such an order is a StoredValueInvalidError).
+   */
+  orderData: Order;
   /** The quote as answered, `protocol.v2.orderData` included. */
   quote: unknown;
   /** What the quote commits Ferry to, decoded (a malformed stored intent is a StoredValueInvalidError). */
@@ -41,7 +46,7 @@ const fromRow = (r: QuoteRow): StoredQuote => {
   return {
     requestId: ids.request_id,
     orderId: ids.order_id,
-    orderData: r.order_data,
+    orderData: decodeStored(OrderData, r.order_data, "quotes.order_data", r.request_id),
     quote: r.quote,
     intent: decodeStored(QuotedIntent, r.intent, "quotes.intent", r.request_id),
     expiresAt: r.expires_at,
@@ -64,7 +69,7 @@ export async function saveQuote({ db, now }: StoreContext, quote: NewQuote): Pro
     [
       quote.requestId,
       quote.orderId,
-      JSON.stringify(quote.orderData),
+      JSON.stringify(encodeStored(OrderData, quote.orderData)),
       JSON.stringify(quote.quote),
       JSON.stringify(encodeStored(QuotedIntent, quote.intent)),
       quote.expiresAt.toISOString(),
@@ -95,12 +100,12 @@ export async function getQuoteByOrderId({ db }: StoreContext, orderId: Bytes32):
   return rows.length === 0 ? null : fromRow(rows[0]);
 }
 
-/** The stored orders (`order_data`) of several requestIds in one query, by requestId (ids without a quote are absent). */
-export async function getOrderDataByRequestIds({ db }: StoreContext, requestIds: readonly string[]): Promise<Map<string, unknown>> {
+/** The stored orders (`order_data`, decoded) of several requestIds in one query, by requestId (ids without a quote are absent). */
+export async function getOrderDataByRequestIds({ db }: StoreContext, requestIds: readonly string[]): Promise<Map<string, Order>> {
   if (requestIds.length === 0) return new Map();
   const { rows } = await db.query<{ request_id: string; order_data: unknown }>(
     "SELECT request_id, order_data FROM quotes WHERE request_id = ANY($1::text[])",
     [[...requestIds]],
   );
-  return new Map(rows.map((r) => [r.request_id, r.order_data]));
+  return new Map(rows.map((r) => [r.request_id, decodeStored(OrderData, r.order_data, "quotes.order_data", r.request_id)]));
 }
