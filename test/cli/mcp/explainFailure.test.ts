@@ -37,9 +37,9 @@ describe("explainFailure", () => {
     expect(explainFailure({ requestId: ID, status: "success", txHashes: ["0x03"] }).explanation).to.equal("The request succeeded: the recipient was paid on the destination chain. Fill: 0x03.");
   });
 
-  it("explains every failReason the solver records (read from ts/service/solver, so a new one fails here)", () => {
+  it("explains every failReason the solver records (read from ts/service/solver and its rooms, so a new one fails here)", () => {
     const dir = new URL("../../../ts/service/solver/", import.meta.url);
-    const written = readdirSync(dir)
+    const written = readdirSync(dir, { recursive: true, encoding: "utf8" })
       .filter((file) => file.endsWith(".ts"))
       .flatMap((file) => [...readFileSync(new URL(file, dir), "utf8").matchAll(/failReason: "([A-Z_]+)"/g)].map((match) => match[1]!));
     const reasons = new Set([...written, ...Object.values(FAIL_REASON_BY_ERROR)]);
