@@ -10,7 +10,7 @@
  * without a solver key; CHAIN_UNAVAILABLE when a chain of the route has no client or does not answer.
  */
 import { randomBytes } from "node:crypto";
-import { bytesToBigInt, encodeFunctionData, erc20Abi, toHex, type LocalAccount, type PublicClient } from "viem";
+import { bytesToBigInt, erc20Abi, toHex, type LocalAccount, type PublicClient } from "viem";
 import { signOrder } from "../../core/orderSignature.ts";
 import type { ChainConfig, QuoteSettings } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
@@ -27,10 +27,9 @@ import { createPriceSources, type PriceSources } from "../prices/priceSources.ts
 import { resolveRoute, type Route, type RouteRequest } from "./quoteRoute.ts";
 import { readPermit } from "./permitReads.ts";
 import { readCallOutputs, traceCallOutputs, withTracedOutputs, type TraceClient } from "./callOutputs.ts";
-import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
-import { multicallerCalls } from "../../core/destinationCalls.ts";
 import { signAttestationDigest } from "../../core/signAttestation.ts";
-import { fillAttestationOf, signedDigestOf } from "../model/attestations.ts";
+import { preparedFillOf } from "../model/attestations.ts";
+import { fillTransaction } from "../transactions/fillTransaction.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 
 /** The chain reads a quote makes. */
@@ -205,14 +204,10 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     if (!client?.request) return undefined;
     const receiver = canonicalAddress(chain.contracts.attestedReceiver);
     const multicaller = canonicalAddress(chain.contracts.multicaller);
-    const attestation = fillAttestationOf(intent, receiver);
-    const signature = await signAttestationDigest(deps.attester, signedDigestOf(intent, attestation));
-    const native = intent.destinationCurrency === ZERO_ADDRESS;
-    const tx = {
-      to: receiver,
-      data: encodeFunctionData({ abi: attestedReceiverAbi, functionName: "fillWithCalls", args: [attestation, signature, multicallerCalls(intent.calls), [...intent.sweepTokens]] }),
-      value: native ? intent.destinationAmount : intent.calls.reduce((sum, call) => sum + call.value, 0n),
-    };
+    const { attestation, digest } = preparedFillOf(intent, receiver);
+    const signature = await signAttestationDigest(deps.attester, digest);
+    // fillWithCalls exactly as the solver sends it (the intent has calls).
+    const tx = { to: receiver, ...fillTransaction(intent, attestation, signature, { chainId: chain.id, receiver }) };
     let traced: Awaited<ReturnType<typeof traceCallOutputs>>;
     try {
       traced = await traceCallOutputs(client as unknown as TraceClient, { from, tx, multicaller });

@@ -20,7 +20,7 @@ import { fillNotBefore, findFillTx, isFilled } from "../chainReads.ts";
 import { confirmFill } from "./confirmFill.ts";
 import { checkFill, type FillCheckInput } from "./fillChecks.ts";
 import { fillPreflight } from "./fillPreflight.ts";
-import { callsNativeValue } from "./fillTransaction.ts";
+import { callsNativeValue } from "../../transactions/fillTransaction.ts";
 import { sendFill } from "./sendFill.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { FillLogNotFoundError } from "../solverErrors.ts";

@@ -2,7 +2,7 @@
  * Builds and sends the fill of a request: the v2 fill attestation of its quoted intent (one builder,
  * ../../model/attestations.ts, shared with the signature route), signed by the attester; an ERC-20 fill
  * first makes sure the receiver may pull the solver's tokens; then the fill transaction is prepared
- * (./fillTransaction.ts: the packed `fill_7hVe` — ts/core's `encodeFill`, the attestation without
+ * (../../transactions/fillTransaction.ts: the packed `fill_7hVe` — ts/core's `encodeFill`, the attestation without
  * destination chain and receiver and an EIP-2098 signature, refused with FILL_TARGET_MISMATCH when the
  * attestation names another chain or receiver than the transaction's — or `fillWithCalls` for an
  * intent with destination calls) (its gas estimate is a simulation: a fill
@@ -25,7 +25,7 @@ import type { PreparedFill } from "../../model/attestations.ts";
 import type { QuotedIntent } from "../../model/quotedIntent.ts";
 import type { RequestData } from "../../model/requestData.ts";
 import { ZERO_ADDRESS, type Address } from "../../model/values.ts";
-import { callsOverGasBudget, fillTransaction } from "./fillTransaction.ts";
+import { callsOverGasBudget, fillTransaction } from "../../transactions/fillTransaction.ts";
 import { decodeRevert, isRevert, revertDataOf, type DecodedRevert } from "../../transactions/revertReason.ts";
 import { sendRecorded, type OutgoingTx, type SentTx } from "../sendTransaction.ts";
 import type { SolverContext } from "../solverContext.ts";
@@ -52,11 +52,11 @@ export async function sendFill(
   const signature = await signAttestationDigest(ctx.attester, digest);
   const native = intent.destinationCurrency === ZERO_ADDRESS;
   if (!native) await ensureAllowance(ctx, dest, intent.destinationCurrency, intent.destinationAmount);
-  // The packed fill_7hVe, or fillWithCalls for an intent with destination calls (./fillTransaction.ts).
+  // The packed fill_7hVe, or fillWithCalls for an intent with destination calls (../../transactions/fillTransaction.ts).
   const tx: OutgoingTx = { to: receiver, ...fillTransaction(intent, attestation, signature, { chainId: dest.config.id, receiver }), maxGas: BigInt(ctx.settings.maxGasPerTransaction) };
   const callData = { from: ctx.solver, to: receiver, data: tx.data, value: (tx.value ?? 0n).toString() };
   try {
-    // Destination calls: simulated and held to the quoted gas first (./fillTransaction.ts).
+    // Destination calls: simulated and held to the quoted gas first (../../transactions/fillTransaction.ts).
     const overBudget = await callsOverGasBudget(dest.publicClient, wallet.account.address, tx, intent);
     if (overBudget) return { sent: false, revert: overBudget, callData };
     const sent = await sendRecorded(ctx, dest.config.id, { purpose: "fill", subject: intent.requestId, logFields: { requestId: intent.requestId, orderId: intent.orderId } }, tx, record);

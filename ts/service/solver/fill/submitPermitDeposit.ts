@@ -58,9 +58,9 @@ import { newRequestFor } from "../indexer/depositRequest.ts";
 import { decodeRevert, isRevert, revertDataOf } from "../../transactions/revertReason.ts";
 import type { NonceManager } from "../../transactions/nonceManager.ts";
 import { signAttestationDigest } from "../../../core/signAttestation.ts";
-import { fillAttestationOf, signedDigestOf } from "../../model/attestations.ts";
+import { preparedFillOf } from "../../model/attestations.ts";
 import { canonicalAddress, canonicalHex, ZERO_ADDRESS } from "../../model/values.ts";
-import { callsOverGasBudget, fillTransaction } from "./fillTransaction.ts";
+import { callsOverGasBudget, fillTransaction } from "../../transactions/fillTransaction.ts";
 import { erc20Abi } from "viem";
 import type { Bytes32 } from "../../model/values.ts";
 
@@ -190,8 +190,8 @@ export function createPermitDepositSubmitter(deps: {
         throw new ServiceError("PERMIT_FILL_WOULD_FAIL", "the fill's destination calls cannot be simulated yet (no fill of this token so far): deposit with the transaction steps (a quote without usePermit)");
       }
     }
-    const attestation = fillAttestationOf(intent, receiver);
-    const signature = await signAttestationDigest(deps.attester, signedDigestOf(intent, attestation));
+    const { attestation, digest } = preparedFillOf(intent, receiver);
+    const signature = await signAttestationDigest(deps.attester, digest);
     const tx = { to: receiver, ...fillTransaction(intent, attestation, signature, { chainId: dest.config.id, receiver }) };
     let reason: string;
     try {

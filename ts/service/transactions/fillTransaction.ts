@@ -4,20 +4,20 @@
  * packed form (an amount of 2^128 or more, an origin chain id of 2^64 or more: `fitsPackedFill`), the
  * full-ABI `fill(att, sig)` — or
  * `fillWithCalls(att, sig, calls, sweepTokens)` for an intent with destination calls (`txs`, the gas
- * top-up) — the calls exactly as quoted (../../model/intentCalls.ts), so the receiver's commitment check
+ * top-up) — the calls exactly as quoted (../model/intentCalls.ts), so the receiver's commitment check
  * (requestId = callsRequestId(orderId, calls, sweepTokens)) holds. msg.value: a native output's amount
  * (the calls spend from it inside the Multicaller); for an ERC-20 output, the native the calls carry
  * (the gas top-up, which the quote charged for).
  */
 import { encodeFunctionData, type Address, type Hex, type PublicClient } from "viem";
-import { attestedReceiverAbi } from "../../../abi/AttestedReceiver.ts";
-import type { FillAttestation } from "../../../core/attestationDigest.ts";
-import { encodeFill, fitsPackedFill, type FillTarget } from "../../../core/fillCalldata.ts";
-import { multicallerCalls } from "../../../core/destinationCalls.ts";
-import { hasCalls, sweepTokensOf } from "../../model/intentCalls.ts";
-import type { QuotedIntent } from "../../model/quotedIntent.ts";
-import { ZERO_ADDRESS } from "../../model/values.ts";
-import type { DecodedRevert } from "../../transactions/revertReason.ts";
+import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
+import type { FillAttestation } from "../../core/attestationDigest.ts";
+import { encodeFill, fitsPackedFill, type FillTarget } from "../../core/fillCalldata.ts";
+import { multicallerCalls } from "../../core/destinationCalls.ts";
+import { hasCalls, sweepTokensOf } from "../model/intentCalls.ts";
+import type { QuotedIntent } from "../model/quotedIntent.ts";
+import { ZERO_ADDRESS } from "../model/values.ts";
+import type { DecodedRevert } from "./revertReason.ts";
 
 export function fillTransaction(intent: QuotedIntent, attestation: FillAttestation, signature: Hex, target: FillTarget): { data: Hex; value: bigint } {
   const native = intent.destinationCurrency === ZERO_ADDRESS;
