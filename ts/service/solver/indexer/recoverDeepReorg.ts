@@ -47,7 +47,7 @@ import { DEPOSIT_GONE_PARK_CODE } from "../../store/reorgAffected.ts";
 import type { StoredStrayDeposit } from "../../store/strayDeposits.ts";
 import { isPayoutExecuted, receiptOrNull, transactionKnown } from "../chainReads.ts";
 import { decodeDepositLogs } from "./depositEvent.ts";
-import { canonicalAddress, canonicalHex } from "../../model/values.ts";
+import { canonicalHex } from "../../model/values.ts";
 
 /** The failReason of a payout (or a stray's ignored reason) that must never be sent: its deposit is gone. */
 export const DEPOSIT_GONE = "DEPOSIT_GONE";
@@ -111,7 +111,7 @@ const bumped = (fee: bigint) => fee + fee / 8n + 1n;
 async function voidSolverNonce(deps: ReorgRecoveryDeps, client: ChainClient, txNonce: number): Promise<string> {
   const wallet = client.solverWallet;
   if (!wallet) throw new KeyNotConfiguredError("solver");
-  const address = canonicalAddress(wallet.account.address);
+  const address = wallet.account.address;
   const key = { chainId: client.config.id, address, nonce: txNonce };
   const onchain = await client.publicClient.getTransactionCount({ address, blockTag: "latest" });
   if (onchain > txNonce) {

@@ -42,7 +42,7 @@ export async function permitRefundCharge(ctx: SolverContext, request: StoredRequ
   const deposit = state.deposit;
   if (!state.intent.permit || bound === undefined || bound === 0n || !deposit || deposit.token === ZERO_ADDRESS) return undefined;
   const origin = ctx.clients.get(deposit.chainId);
-  const token = origin.config.erc20Currencies.find((c) => canonicalAddress(c.address) === deposit.token);
+  const token = origin.config.erc20Currencies.find((c) => c.address === deposit.token);
   let spent: bigint;
   try {
     if (!token) throw new Error(`token ${deposit.token} is not configured on chain ${deposit.chainId}`);
