@@ -13,7 +13,8 @@ import { depositoryAbi } from "../../abi/Depository.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
 import { findLogBackwards } from "./indexer/logScan.ts";
 import type { OnchainTx } from "../model/requestData.ts";
-import { canonicalAddress, canonicalHex, type Bytes32 } from "../model/values.ts";
+import { canonicalHex, type Bytes32 } from "../model/values.ts";
+import { readTransaction } from "../chains/readTransaction.ts";
 import { QUOTE_TTL_MAX_SECONDS } from "../config/configSchema.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 
@@ -26,11 +27,11 @@ const REQUEST_EXECUTED_EVENT = depositoryAbi.find((i) => i.type === "event" && i
 export async function onchainTxOf(client: ChainClient, receipt: TransactionReceipt): Promise<OnchainTx> {
   const [block, tx] = await Promise.all([
     client.publicClient.getBlock({ blockNumber: receipt.blockNumber }),
-    client.publicClient.getTransaction({ hash: receipt.transactionHash }),
+    readTransaction(client.publicClient, receipt.transactionHash),
   ]);
   return {
     fee: (receipt.gasUsed * receipt.effectiveGasPrice).toString(),
-    data: { from: canonicalAddress(tx.from), to: tx.to ? canonicalAddress(tx.to) : null, input: tx.input, value: tx.value.toString() },
+    data: { from: tx.from, to: tx.to, input: tx.input, value: tx.value.toString() },
     stateChanges: [],
     hash: canonicalHex(receipt.transactionHash),
     block: Number(receipt.blockNumber),
