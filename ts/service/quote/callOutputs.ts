@@ -143,7 +143,7 @@ export function tokensTransferredTo(frame: CallFrame, holder: Address): Address[
     for (const log of f.logs ?? []) {
       const topics = log.topics ?? [];
       if (topics.length !== 3 || topics[0]?.toLowerCase() !== TRANSFER_TOPIC || topics[2]?.toLowerCase() !== to) continue;
-      const token = log.address.toLowerCase() as Address;
+      const token = canonicalAddress(log.address);
       if (!out.includes(token)) out.push(token);
     }
     for (const call of f.calls ?? []) walk(call);
