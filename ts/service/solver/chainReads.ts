@@ -23,8 +23,8 @@ export { receiptOrNull, transactionKnown } from "../transactions/transactionLook
 const FILLED_EVENT = attestedReceiverAbi.find((i) => i.type === "event" && i.name === "Filled")!;
 const REQUEST_EXECUTED_EVENT = depositoryAbi.find((i) => i.type === "event" && i.name === "RequestExecuted")!;
 
-/** The spec's transaction entry (`inTxs` / `outTxs`) of a mined transaction. */
-export async function onchainTxOf(client: ChainClient, receipt: TransactionReceipt): Promise<OnchainTx> {
+/** The spec's transaction entry (`inTxs` / `outTxs`) of a mined transaction, its hash canonical (as read). */
+export async function onchainTxOf(client: ChainClient, receipt: TransactionReceipt): Promise<OnchainTx & { hash: Bytes32 }> {
   const [block, tx] = await Promise.all([
     client.publicClient.getBlock({ blockNumber: receipt.blockNumber }),
     readTransaction(client.publicClient, receipt.transactionHash),
@@ -33,7 +33,7 @@ export async function onchainTxOf(client: ChainClient, receipt: TransactionRecei
     fee: (receipt.gasUsed * receipt.effectiveGasPrice).toString(),
     data: { from: tx.from, to: tx.to, input: tx.input, value: tx.value.toString() },
     stateChanges: [],
-    hash: canonicalHex(receipt.transactionHash),
+    hash: tx.hash,
     block: Number(receipt.blockNumber),
     type: "onchain",
     chainId: client.config.id,

@@ -7,7 +7,6 @@
 import type { Hex, TransactionReceipt } from "viem";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import type { StoredRequest } from "../../model/storedRequest.ts";
-import { canonicalHex } from "../../model/values.ts";
 import { readTransaction } from "../../chains/readTransaction.ts";
 import { isFinal } from "../../chains/chainFinality.ts";
 import { requireSolverState } from "../../model/storedRequest.ts";
@@ -25,7 +24,7 @@ export async function recordFillSuccess(ctx: SolverContext, request: StoredReque
   const verdict = await verifyOnchainFill(ctx, request, dest, receipt);
   if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
   const outTx = await onchainTxOf(dest, receipt);
-  const hash = canonicalHex(receipt.transactionHash);
+  const hash = outTx.hash;
   const recorded = request.solver?.fill?.hash;
   const updated = await ctx.store.transitionRequest(request.id, "success", {
     txHashes: [hash],
@@ -60,7 +59,7 @@ export async function recordFillReverted(ctx: SolverContext, request: StoredRequ
   }
   const decoded = decodeRevert(revertData);
   const outTx = await onchainTxOf(dest, receipt);
-  const hash = canonicalHex(receipt.transactionHash);
+  const hash = tx.hash;
   const updated = await ctx.store.transitionRequest(request.id, "failure", {
     failReason: decoded.failReason,
     txHashes: [hash],
