@@ -136,7 +136,7 @@ export type CallFrame = {
  * never happened). An ERC-721 `Transfer` has a 4th topic (the indexed id) and is not counted.
  */
 export function tokensTransferredTo(frame: CallFrame, holder: Address): Address[] {
-  const to = `0x${"0".repeat(24)}${holder.slice(2).toLowerCase()}`;
+  const to = `0x${"0".repeat(24)}${holder.slice(2)}`;
   const out: Address[] = [];
   const walk = (f: CallFrame) => {
     if (f.error) return;
