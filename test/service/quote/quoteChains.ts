@@ -2,10 +2,11 @@
 import { network } from "hardhat";
 import type { PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { serviceAccountOf } from "../../../ts/service/chains/serviceAccounts.ts";
 import { DESTINATION, ORIGIN } from "./quoteFixture.ts";
 
 /** Hardhat account #3: the account quotes are made for (orderData.solver). */
-export const QUOTE_SOLVER = privateKeyToAccount("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6");
+export const QUOTE_SOLVER = serviceAccountOf(privateKeyToAccount("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6"));
 
 export async function quoteChains() {
   const origin = await network.create("origin");

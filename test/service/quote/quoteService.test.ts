@@ -6,8 +6,9 @@
  */
 import { expect } from "chai";
 import { network } from "hardhat";
-import { type Hex, type PublicClient } from "viem";
+import { getAddress, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { serviceAccountOf } from "../../../ts/service/chains/serviceAccounts.ts";
 import { isFerryError } from "../../../ts/core/errors.ts";
 import { getOrderId } from "../../../ts/core/orderId.ts";
 import { orderToJson } from "../../../ts/core/orderJson.ts";
@@ -19,7 +20,7 @@ import { DESTINATION, nativeRequest, NOW, ORIGIN, quoteConfig } from "./quoteFix
 import { canonicalHex } from "../../../ts/service/model/values.ts";
 
 // Hardhat account #3.
-const SOLVER = privateKeyToAccount("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6");
+const SOLVER = serviceAccountOf(privateKeyToAccount("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6"));
 const config = quoteConfig();
 const origin = await network.create("origin");
 const destination = await network.create("destination");
@@ -113,8 +114,8 @@ describe("quoteService", function () {
   it("quote_signsTheOrderIdWithTheSolverKey_whenAsked", async () => {
     const quote = await service().quote(nativeRequest(), { includeOrderSignature: true, apiKeyId: null });
     const { orderId, orderSignature } = quote.protocol.v2;
-    expect(await recoverOrderSigner(orderId, orderSignature as Hex)).to.equal(SOLVER.address);
-    expect(quote.protocol.v2.orderData.solver).to.equal(SOLVER.address.toLowerCase());
+    expect(await recoverOrderSigner(orderId, orderSignature as Hex)).to.equal(getAddress(SOLVER.address));
+    expect(quote.protocol.v2.orderData.solver).to.equal(SOLVER.address);
   });
 
   it("quote_isSolverNotConfigured_withoutASolverKey_beforeAnyWork", async () => {

@@ -1,11 +1,14 @@
 // Failed permit requests per user (../../../ts/service/store/permitFailures.ts), on both engines: counted
-// within the window on the store's clock, per user whatever the address's case, old rows forgotten.
+// within the window on the store's clock, per user (a canonical Address: the type refuses any other
+// case), old rows forgotten.
 import { expect } from "chai";
+import { getAddress } from "viem";
+import type { Address } from "../../../ts/service/model/values.ts";
 import { describeEachEngine } from "./engines.ts";
 
 const HOUR = 3600_000;
-const USER = "0x15d34aaf54267db7d7c367839aaf71a00a2c6a65";
-const OTHER = "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc";
+const USER: Address = "0x15d34aaf54267db7d7c367839aaf71a00a2c6a65";
+const OTHER: Address = "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc";
 
 describeEachEngine("permit failures", (engine) => {
   it("permitFailures_countedPerUserWithinTheWindow", async () => {
@@ -13,7 +16,12 @@ describeEachEngine("permit failures", (engine) => {
     expect(await store.countPermitFailures(USER, HOUR)).to.equal(0);
     await store.recordPermitFailure(USER, HOUR);
     clock.ms += 10 * 60_000;
-    await store.recordPermitFailure(USER.toUpperCase().replace("0X", "0x"), HOUR);
+    // The repository takes the canonical Address only: a checksummed one does not compile (never called).
+    const checksummed = () =>
+      // @ts-expect-error viem's checksummed address is not the canonical Address
+      store.recordPermitFailure(getAddress(USER), HOUR);
+    expect(checksummed).to.be.a("function");
+    await store.recordPermitFailure(USER, HOUR);
     await store.recordPermitFailure(OTHER, HOUR);
     expect(await store.countPermitFailures(USER, HOUR)).to.equal(2);
     expect(await store.countPermitFailures(OTHER, HOUR)).to.equal(1);

@@ -7,6 +7,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { attestedReceiverAbi } from "../../../ts/abi/AttestedReceiver.ts";
 import { isFerryError } from "../../../ts/core/errors.ts";
 import { createChainClients, type ChainClients } from "../../../ts/service/chains/chainClients.ts";
+import { serviceAccountOf } from "../../../ts/service/chains/serviceAccounts.ts";
 import { createFeeOracle } from "../../../ts/service/transactions/chainFees.ts";
 import { createNonceManager, type NonceManager } from "../../../ts/service/transactions/nonceManager.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
@@ -28,7 +29,7 @@ describeEachEngine("nonce manager", (engine) => {
   });
 
   function manager(store: Store, cap = 10n ** 17n, adjust?: (clients: ChainClients) => void): NonceManager {
-    const clients = createChainClients(env!.config.chains, { solver: privateKeyToAccount(env!.keyEnv.FERRY_SOLVER_KEY as Hex), pollingIntervalMs: 50 });
+    const clients = createChainClients(env!.config.chains, { solver: serviceAccountOf(privateKeyToAccount(env!.keyEnv.FERRY_SOLVER_KEY as Hex)), pollingIntervalMs: 50 });
     adjust?.(clients);
     return createNonceManager({ store, clients, fees: createFeeOracle(clients), settings: { replaceAfterMs: 60_000, maxTransactionFee: () => cap } });
   }

@@ -6,13 +6,15 @@
  * all over the chain's one RPC transport (./rpcTransport.ts: every URL of `rpcUrls`, timeouts, retries
  * with backoff, failover by health, metrics per URL). Nothing connects until the first call.
  */
-import { createPublicClient, createWalletClient, defineChain, type Account, type Chain, type LocalAccount, type PublicClient, type Transport, type WalletClient } from "viem";
+import { createPublicClient, createWalletClient, defineChain, type Chain, type PublicClient, type Transport, type WalletClient } from "viem";
 import type { ChainConfig } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import type { ChainMetrics } from "./chainMetrics.ts";
+import type { ServiceAccount } from "./serviceAccounts.ts";
 import { createRpcEndpoints, type RpcEndpoints } from "./rpcTransport.ts";
 
-export type SolverWallet = WalletClient<Transport, Chain, Account>;
+/** A wallet of one of the service's accounts: its `account.address` is canonical (./serviceAccounts.ts). */
+export type SolverWallet = WalletClient<Transport, Chain, ServiceAccount>;
 
 export type ChainClient = {
   config: ChainConfig;
@@ -37,9 +39,9 @@ export type ChainClients = {
 
 export type ChainClientOptions = {
   /** Signs the solver's fills and payouts. */
-  solver?: LocalAccount;
+  solver?: ServiceAccount;
   /** Signs the attester's cancellations on the receiver. */
-  attester?: LocalAccount;
+  attester?: ServiceAccount;
   /** How often viem polls (receipts, blocks). Default 1 s. */
   pollingIntervalMs?: number;
   /** The process's chain metrics (./chainMetrics.ts). */

@@ -5,11 +5,18 @@
  * Deposits are credited, and fills and payouts confirmed, only in final blocks. `finalBlock` is pure;
  * `readChainFinality` reads the head (and the tag's block) through the chain's client.
  */
-import type { Hex } from "viem";
+import type { BlockTag } from "viem";
+import { canonicalFields, type Bytes32 } from "../model/values.ts";
 import type { ChainClient } from "./chainClients.ts";
 
-/** A block as the reorg checks need it. */
-export type BlockHeader = { number: bigint; hash: Hex; parentHash: Hex };
+/** A block as the reorg checks need it, its hashes canonical: compared with recorded ones by `===`. */
+export type BlockHeader = { number: bigint; hash: Bytes32; parentHash: Bytes32 };
+
+/** The header of block `at` (a number or a tag), read now: the one place a block's hashes become canonical. */
+export async function readHeader(client: ChainClient, at: bigint | Exclude<BlockTag, "pending">): Promise<BlockHeader> {
+  const block = typeof at === "bigint" ? await client.publicClient.getBlock({ blockNumber: at }) : await client.publicClient.getBlock({ blockTag: at });
+  return { number: block.number, ...canonicalFields({ hash: block.hash, parentHash: block.parentHash }) };
+}
 
 /** The newest final block: min(head − (confirmations − 1), the tag's block); confirmations 0 counts as 1. */
 export function finalBlock(head: bigint, confirmations: number, tagBlock: bigint | null): bigint {
@@ -22,11 +29,10 @@ export type ChainFinality = { head: BlockHeader; final: bigint };
 /** The chain's head and its newest final block, read now (one call, two with a finality tag). */
 export async function readChainFinality(client: ChainClient): Promise<ChainFinality> {
   const { publicClient, config } = client;
-  const [latest, tagged] = await Promise.all([
-    publicClient.getBlock({ blockTag: "latest" }),
+  const [head, tagged] = await Promise.all([
+    readHeader(client, "latest"),
     config.finalityTag ? publicClient.getBlock({ blockTag: config.finalityTag }) : Promise.resolve(null),
   ]);
-  const head = { number: latest.number, hash: latest.hash, parentHash: latest.parentHash };
   return { head, final: finalBlock(head.number, config.confirmations, tagged ? tagged.number : null) };
 }
 

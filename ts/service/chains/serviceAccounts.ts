@@ -24,13 +24,17 @@ export function resolveAccounts(config: FerryConfig): ServiceAccounts {
   const account = (role: KeyRole): ServiceAccount | undefined => {
     const key = config.keys[role]?.reveal();
     if (!key) return undefined;
-    const local = privateKeyToAccount(key as `0x${string}`);
-    return { ...local, address: canonicalAddress(local.address) };
+    return serviceAccountOf(privateKeyToAccount(key as `0x${string}`));
   };
   const solver = account("solver");
   const attester = account("attester");
   const allocator = account("allocator");
   return { ...(solver && { solver }), ...(attester && { attester }), ...(allocator && { allocator }) };
+}
+
+/** `local` with its address in canonical form: the one place a signing account's address is lowercased. */
+export function serviceAccountOf(local: LocalAccount): ServiceAccount {
+  return { ...local, address: canonicalAddress(local.address) };
 }
 
 export class KeyNotConfiguredError extends ServiceError {

@@ -136,14 +136,14 @@ export type CallFrame = {
  * never happened). An ERC-721 `Transfer` has a 4th topic (the indexed id) and is not counted.
  */
 export function tokensTransferredTo(frame: CallFrame, holder: Address): Address[] {
-  const to = `0x${"0".repeat(24)}${holder.slice(2).toLowerCase()}`;
+  const to = `0x${"0".repeat(24)}${holder.slice(2)}`;
   const out: Address[] = [];
   const walk = (f: CallFrame) => {
     if (f.error) return;
     for (const log of f.logs ?? []) {
       const topics = log.topics ?? [];
       if (topics.length !== 3 || topics[0]?.toLowerCase() !== TRANSFER_TOPIC || topics[2]?.toLowerCase() !== to) continue;
-      const token = log.address.toLowerCase() as Address;
+      const token = canonicalAddress(log.address);
       if (!out.includes(token)) out.push(token);
     }
     for (const call of f.calls ?? []) walk(call);

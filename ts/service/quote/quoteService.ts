@@ -15,11 +15,12 @@ import { signOrder } from "../../core/orderSignature.ts";
 import type { ChainConfig, QuoteSettings } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
-import { canonicalAddress, canonicalHex, ZERO_ADDRESS, type Address } from "../model/values.ts";
+import { canonicalHex, ZERO_ADDRESS, type Address } from "../model/values.ts";
 import type { Store } from "../store/createStore.ts";
 import { buildQuote, type Quote, type QuoteRequest } from "./buildQuote.ts";
 import { capacityShortfall } from "./quoteCapacity.ts";
 import type { SolverInventory } from "../chains/solverInventory.ts";
+import type { ServiceAccount } from "../chains/serviceAccounts.ts";
 import { isFerryError } from "../../core/errors.ts";
 import type { PriceReading } from "../prices/priceSource.ts";
 import { referenceUsdPrice } from "../prices/referenceUsdPrice.ts";
@@ -41,7 +42,7 @@ export type QuoteServiceDeps = {
   /** A client per chain id (the app's chain clients). */
   clients: { get(chainId: number): QuoteChainClient | undefined };
   /** The solver key's account: orderData.solver, and the orderSignature. Without it every quote is SOLVER_NOT_CONFIGURED. */
-  solver: LocalAccount | undefined;
+  solver: ServiceAccount | undefined;
   store: Pick<Store, "saveQuote">;
   /** Default: the system clock. */
   now?: () => Date;
@@ -81,7 +82,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   const random = deps.randomBytes32 ?? (() => randomBytes(32));
   const priceSources = deps.priceSources ?? createPriceSources(settings.priceSources, clients);
   const route = deps.resolveRoute ?? ((request: RouteRequest) => resolveRoute(chains, request, priceSources));
-  const solverAddress = solver && canonicalAddress(solver.address);
+  const solverAddress = solver?.address;
   /** Destination chains whose RPC cannot trace (found once, logged once): the calldata scan only. */
   const untraceable = new Set<number>();
 
@@ -202,8 +203,8 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     if (untraceable.has(chain.id)) return undefined;
     const client = clients.get(chain.id);
     if (!client?.request) return undefined;
-    const receiver = canonicalAddress(chain.contracts.attestedReceiver);
-    const multicaller = canonicalAddress(chain.contracts.multicaller);
+    const receiver = chain.contracts.attestedReceiver;
+    const multicaller = chain.contracts.multicaller;
     const { attestation, digest } = preparedFillOf(intent, receiver);
     const signature = await signAttestationDigest(deps.attester, digest);
     // fillWithCalls exactly as the solver sends it (the intent has calls).

@@ -13,7 +13,8 @@ import { depositoryAbi } from "../../abi/Depository.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
 import { findLogBackwards } from "./indexer/logScan.ts";
 import type { OnchainTx } from "../model/requestData.ts";
-import { canonicalAddress, canonicalHex, type Bytes32 } from "../model/values.ts";
+import { canonicalHex, type Bytes32 } from "../model/values.ts";
+import { readTransaction } from "../chains/readTransaction.ts";
 import { QUOTE_TTL_MAX_SECONDS } from "../config/configSchema.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 
@@ -22,17 +23,17 @@ export { receiptOrNull, transactionKnown } from "../transactions/transactionLook
 const FILLED_EVENT = attestedReceiverAbi.find((i) => i.type === "event" && i.name === "Filled")!;
 const REQUEST_EXECUTED_EVENT = depositoryAbi.find((i) => i.type === "event" && i.name === "RequestExecuted")!;
 
-/** The spec's transaction entry (`inTxs` / `outTxs`) of a mined transaction. */
-export async function onchainTxOf(client: ChainClient, receipt: TransactionReceipt): Promise<OnchainTx> {
+/** The spec's transaction entry (`inTxs` / `outTxs`) of a mined transaction, its hash canonical (as read). */
+export async function onchainTxOf(client: ChainClient, receipt: TransactionReceipt): Promise<OnchainTx & { hash: Bytes32 }> {
   const [block, tx] = await Promise.all([
     client.publicClient.getBlock({ blockNumber: receipt.blockNumber }),
-    client.publicClient.getTransaction({ hash: receipt.transactionHash }),
+    readTransaction(client.publicClient, receipt.transactionHash),
   ]);
   return {
     fee: (receipt.gasUsed * receipt.effectiveGasPrice).toString(),
-    data: { from: canonicalAddress(tx.from), to: tx.to ? canonicalAddress(tx.to) : null, input: tx.input, value: tx.value.toString() },
+    data: { from: tx.from, to: tx.to, input: tx.input, value: tx.value.toString() },
     stateChanges: [],
-    hash: canonicalHex(receipt.transactionHash),
+    hash: tx.hash,
     block: Number(receipt.blockNumber),
     type: "onchain",
     chainId: client.config.id,

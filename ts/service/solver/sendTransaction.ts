@@ -7,13 +7,14 @@
  * it, replacing it with higher fees when it is stuck, and learns that the nonce went elsewhere only
  * from the chain.
  */
-import { keccak256, type Hex, type PublicClient } from "viem";
+import { keccak256, type PublicClient } from "viem";
 import type { SolverWallet } from "../chains/chainClients.ts";
 import type { Repositories } from "../store/createStore.ts";
 import type { TxPurpose } from "../model/solverTransaction.ts";
 import type { OutgoingTx, SentTx } from "../transactions/nonceManager.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { gasLimitWithin } from "../transactions/gasCap.ts";
+import { canonicalHex, type Bytes32 } from "../model/values.ts";
 
 export type { OutgoingTx, SentTx } from "../transactions/nonceManager.ts";
 
@@ -31,14 +32,14 @@ export async function sendRecorded(
  * A transaction from a key the nonce manager does not manage — the attester's cancels
  * (./payout/cancelBeforeRefund.ts): prepared by the node (nonce, fees; the gas limit within `tx.maxGas`,
  * ../transactions/gasCap.ts — a revert shows up here, before anything is sent), signed locally, its hash handed to
- * `record` (a store write), then broadcast. A process killed after `record` leaves a hash the chain may
+ * `record` (a store write; the hash canonical, as the return value), then broadcast. A process killed after `record` leaves a hash the chain may
  * not know: the caller's resume logic checks the contract's state before sending again.
  */
-export async function sendRecordedFrom(wallet: SolverWallet, publicClient: PublicClient, tx: OutgoingTx, record: (hash: Hex) => Promise<void>): Promise<Hex> {
+export async function sendRecordedFrom(wallet: SolverWallet, publicClient: PublicClient, tx: OutgoingTx, record: (hash: Bytes32) => Promise<void>): Promise<Bytes32> {
   const gas = tx.maxGas === undefined ? undefined : await gasLimitWithin(publicClient, wallet.chain.id, wallet.account.address, tx, tx.maxGas);
   const prepared = await wallet.prepareTransactionRequest({ account: wallet.account, chain: wallet.chain, to: tx.to, data: tx.data, value: tx.value ?? 0n, ...(gas !== undefined && { gas }) });
   const serialized = await wallet.signTransaction(prepared as Parameters<SolverWallet["signTransaction"]>[0]);
-  const hash = keccak256(serialized);
+  const hash = canonicalHex(keccak256(serialized));
   await record(hash);
   await publicClient.sendRawTransaction({ serializedTransaction: serialized });
   return hash;

@@ -350,7 +350,7 @@ export function createSolver(options: SolverOptions): Solver {
       return;
     }
     for (const tx of pending) {
-      if (!ctx.clients.has(tx.chainId) || ctx.clients.get(tx.chainId).solverWallet?.account.address.toLowerCase() !== tx.address) continue;
+      if (!ctx.clients.has(tx.chainId) || ctx.clients.get(tx.chainId).solverWallet?.account.address !== tx.address) continue;
       try {
         await withRpcDeadline(settings.stepTimeoutMs, `permit deposit ${tx.subject}`, () => ctx.transactions.follow({ chainId: tx.chainId, txNonce: tx.nonce }, { requestId: tx.subject }));
       } catch (error) {

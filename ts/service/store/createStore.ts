@@ -137,8 +137,8 @@ export type Repositories = {
   reserveFill(reservation: FillReservation): Promise<ReservationResult>;
   reservedAmounts(): Promise<ReservedAmount[]>;
   /** POST /execute/permits' (./permitFailures.ts): a user's failed permit requests within a window, shared by every replica. */
-  countPermitFailures(user: string, windowMs: number): Promise<number>;
-  recordPermitFailure(user: string, windowMs: number): Promise<void>;
+  countPermitFailures(user: Address, windowMs: number): Promise<number>;
+  recordPermitFailure(user: Address, windowMs: number): Promise<void>;
 };
 
 export type Store = Repositories & {

@@ -39,7 +39,7 @@ import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import type { SolverTransaction, TxAttempt, TxPurpose } from "../model/solverTransaction.ts";
-import { canonicalAddress, canonicalFields, type Address, type Bytes32 } from "../model/values.ts";
+import { canonicalFields, type Address, type Bytes32 } from "../model/values.ts";
 import type { Repositories, Store } from "../store/createStore.ts";
 import { receiptOrNull } from "./transactionLookup.ts";
 import type { FeeOracle } from "./chainFees.ts";
@@ -184,7 +184,7 @@ export function createNonceManager(options: {
   const send: NonceManager["send"] = async (request) => {
     const client = clients.get(request.chainId);
     const wallet = walletOf(client);
-    const address = canonicalAddress(wallet.account.address);
+    const address = wallet.account.address;
     const value = request.tx.value ?? 0n;
     // The simulation: a call that would revert throws here, before any nonce is taken.
     const gas = await gasLimit(client, address, request.tx, value);
@@ -218,7 +218,7 @@ export function createNonceManager(options: {
 
   const follow: NonceManager["follow"] = async ({ chainId, txNonce }, logFields = {}) => {
     const client = clients.get(chainId);
-    const address = canonicalAddress(walletOf(client).account.address);
+    const address = walletOf(client).account.address;
     const key = { chainId, address, nonce: txNonce };
     const stored = await store.getSolverTransaction(key);
     if (!stored) throw new ServiceError("STORED_VALUE_INVALID", `solver_transactions has no nonce ${txNonce} for ${chainId}:${address}`);

@@ -24,7 +24,6 @@ import { recordFillReverted, recordFillSuccess } from "./fillOutcome.ts";
 import { sendFill } from "./sendFill.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { FillLogNotFoundError } from "../solverErrors.ts";
-import { canonicalAddress } from "../../model/values.ts";
 
 export async function confirmFill(ctx: SolverContext, request: StoredRequest): Promise<StoredRequest> {
   const { intent, fill } = requireSolverState(request);
@@ -69,7 +68,7 @@ export async function confirmFill(ctx: SolverContext, request: StoredRequest): P
 
   ctx.log.warn({ ...logFields, lostTxHash: hash, txNonce: fill?.txNonce }, "recorded fill never landed: resending on a new nonce");
   let resent: StoredRequest = request;
-  const prepared = preparedFillOf(intent, canonicalAddress(dest.config.contracts.attestedReceiver));
+  const prepared = preparedFillOf(intent, dest.config.contracts.attestedReceiver);
   const result = await sendFill(ctx, intent, dest, prepared, async (sent, repos) => {
     const current = await repos.lockRequest(request.id);
     if (!current || current.status !== "submitted" || !sameFill(current.solver?.fill, fill)) throw new FillRaceLostError(request.id);

@@ -7,7 +7,7 @@
 import type { Hex, TransactionReceipt } from "viem";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import type { StoredRequest } from "../../model/storedRequest.ts";
-import { canonicalAddress, canonicalHex } from "../../model/values.ts";
+import { readTransaction } from "../../chains/readTransaction.ts";
 import { isFinal } from "../../chains/chainFinality.ts";
 import { requireSolverState } from "../../model/storedRequest.ts";
 import { fillNotBefore, findFillTx, isFilled, onchainTxOf } from "../chainReads.ts";
@@ -24,7 +24,7 @@ export async function recordFillSuccess(ctx: SolverContext, request: StoredReque
   const verdict = await verifyOnchainFill(ctx, request, dest, receipt);
   if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
   const outTx = await onchainTxOf(dest, receipt);
-  const hash = canonicalHex(receipt.transactionHash);
+  const hash = outTx.hash;
   const recorded = request.solver?.fill?.hash;
   const updated = await ctx.store.transitionRequest(request.id, "success", {
     txHashes: [hash],
@@ -49,7 +49,7 @@ export async function recordFillReverted(ctx: SolverContext, request: StoredRequ
     // Filled, yet no log: never record a failure (a refund would pay twice).
     throw new FillLogNotFoundError(request.id);
   }
-  const tx = await dest.publicClient.getTransaction({ hash: receipt.transactionHash });
+  const tx = await readTransaction(dest.publicClient, receipt.transactionHash);
   let revertData: Hex | null = null;
   try {
     // Replays the call on the state of its block to learn the custom error (receipts carry none).
@@ -59,7 +59,7 @@ export async function recordFillReverted(ctx: SolverContext, request: StoredRequ
   }
   const decoded = decodeRevert(revertData);
   const outTx = await onchainTxOf(dest, receipt);
-  const hash = canonicalHex(receipt.transactionHash);
+  const hash = tx.hash;
   const updated = await ctx.store.transitionRequest(request.id, "failure", {
     failReason: decoded.failReason,
     txHashes: [hash],
@@ -67,7 +67,7 @@ export async function recordFillReverted(ctx: SolverContext, request: StoredRequ
       outTxs: [outTx],
       failedTxHash: hash,
       failedTxBlockNumber: Number(receipt.blockNumber),
-      failedCallData: { from: canonicalAddress(tx.from), to: tx.to ? canonicalAddress(tx.to) : "", data: tx.input, value: tx.value.toString() },
+      failedCallData: { from: tx.from, to: tx.to ?? "", data: tx.input, value: tx.value.toString() },
     },
     details: { error: decoded.errorName, revertData: decoded.data, ...decoded.details },
     solver: { fill: { ...(request.solver?.fill ?? { hash }), status: "reverted" } },

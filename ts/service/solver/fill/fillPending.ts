@@ -15,7 +15,7 @@ import type { CreditedDeposit } from "../../model/solverState.ts";
 import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
 import { StoredValueInvalidError } from "../../model/storedValue.ts";
 import { preparedFillOf } from "../../model/attestations.ts";
-import { canonicalAddress, ZERO_ADDRESS } from "../../model/values.ts";
+import { ZERO_ADDRESS } from "../../model/values.ts";
 import { fillNotBefore, findFillTx, isFilled } from "../chainReads.ts";
 import { confirmFill } from "./confirmFill.ts";
 import { checkFill, type FillCheckInput } from "./fillChecks.ts";
@@ -83,7 +83,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
 
   let submitted: StoredRequest | undefined;
   // Built and hashed once: signed and sent by sendFill, its digest recorded with the fill.
-  const fill = preparedFillOf(intent, canonicalAddress(dest.config.contracts.attestedReceiver));
+  const fill = preparedFillOf(intent, dest.config.contracts.attestedReceiver);
   const result = await sendFill(ctx, intent, dest, fill, async ({ hash, txNonce }, repos) => {
     submitted = await repos.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent", txNonce, digest: fill.digest } } });
   });

@@ -25,7 +25,7 @@ import type { ChainClient } from "../../chains/chainClients.ts";
 import { preparedFillOf, type AttestedTerms } from "../../model/attestations.ts";
 import type { Details } from "../../model/solverState.ts";
 import type { StoredRequest } from "../../model/storedRequest.ts";
-import { canonicalFields, canonicalHex, type Address, type Bytes32 } from "../../model/values.ts";
+import { canonicalFields, type Address, type Bytes32 } from "../../model/values.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { ForeignFillError } from "../solverErrors.ts";
 
@@ -51,7 +51,7 @@ export type FillVerdict = { ours: true; digest: Bytes32 } | { ours: false; fill:
  * the v2 fill digest, or the calls attestation digest for an intent with destination calls.
  */
 export function signedFillDigest(terms: AttestedTerms, receiver: Address): Bytes32 {
-  return canonicalHex(preparedFillOf(terms, receiver).digest);
+  return preparedFillOf(terms, receiver).digest;
 }
 
 /** The service's own fill of `terms`: its digest, and the `Filled` fields it produces when the solver sends it. Pure. */

@@ -37,15 +37,14 @@ export function decodeDepositLogs(chainId: number, depository: Address, logs: re
   const out: DepositLog[] = [];
   for (const raw of logs) {
     if (raw.blockNumber === null || raw.transactionHash === null || raw.blockHash === null) continue;
-    const log = canonicalFields({ address: raw.address, transactionHash: raw.transactionHash, blockHash: raw.blockHash });
-    if (log.address !== depository) continue;
     let decoded;
     try {
       decoded = decodeEventLog({ abi: [DEPOSITED_EVENT], data: raw.data, topics: raw.topics, strict: true });
     } catch {
       continue;
     }
-    const args = canonicalFields(decoded.args);
+    const args = canonicalFields({ ...decoded.args, emitter: raw.address, transactionHash: raw.transactionHash, blockHash: raw.blockHash });
+    if (args.emitter !== depository) continue;
     out.push({
       chainId,
       depository,
@@ -53,10 +52,10 @@ export function decodeDepositLogs(chainId: number, depository: Address, logs: re
       depositor: args.depositor,
       token: args.token,
       amount: args.amount,
-      txHash: log.transactionHash,
+      txHash: args.transactionHash,
       logIndex: raw.logIndex ?? 0,
       blockNumber: raw.blockNumber,
-      blockHash: log.blockHash,
+      blockHash: args.blockHash,
     });
   }
   return out;
@@ -80,16 +79,10 @@ export function decodeDepositCall(input: Hex, value: bigint): DepositCall | null
 function decodePermitDepositCall(input: Hex): DepositCall | null {
   try {
     const call = decodeFunctionData({ abi: PERMIT_DEPOSIT_ABI, data: input });
-    if (call.functionName === "depositErc20Permit") {
-      const deposit = canonicalFields(call.args[0]);
-      return { orderId: deposit.id, token: deposit.token, amount: deposit.amount, relayed: true };
-    }
-    if (call.functionName === "depositPermit2") {
-      const [, token, amount, id] = call.args;
-      const deposit = canonicalFields({ id, token });
-      return { orderId: deposit.id, token: deposit.token, amount, relayed: true };
-    }
-    return null;
+    const fields = call.functionName === "depositErc20Permit" ? call.args[0] : call.functionName === "depositPermit2" ? { id: call.args[3], token: call.args[1], amount: call.args[2] } : null;
+    if (!fields) return null;
+    const deposit = canonicalFields({ id: fields.id, token: fields.token });
+    return { orderId: deposit.id, token: deposit.token, amount: fields.amount, relayed: true };
   } catch {
     return null;
   }

@@ -4,13 +4,13 @@
  * gains (the spec's request-record fields filled from what happened onchain) and the credited
  * deposit in its solver state. Pure.
  */
-import type { Address, Hex } from "viem";
+import type { Hex } from "viem";
 import type { ChainConfig } from "../../config/configSchema.ts";
 import type { QuotedIntent } from "../../model/quotedIntent.ts";
 import type { CurrencyObject, OnchainTx, RequestData } from "../../model/requestData.ts";
 import type { CreditedDeposit } from "../../model/solverState.ts";
 import type { NewRequest, RequestPatch } from "../../model/storedRequest.ts";
-import { canonicalAddress, ZERO_ADDRESS } from "../../model/values.ts";
+import { ZERO_ADDRESS, type Address } from "../../model/values.ts";
 import type { DepositLog } from "./depositEvent.ts";
 import { formatUsd, usdValueE8 } from "../../prices/usdPrice.ts";
 import type { Bytes32 } from "../../model/values.ts";
@@ -65,7 +65,7 @@ export function creditedDeposit(deposit: ObservedDeposit): CreditedDeposit {
 export function inTxOf(deposit: ObservedDeposit): OnchainTx {
   return {
     fee: deposit.txFee.toString(),
-    data: deposit.txInput === "0x" ? {} : { from: canonicalAddress(deposit.txFrom), to: deposit.depository, input: deposit.txInput },
+    data: deposit.txInput === "0x" ? {} : { from: deposit.txFrom, to: deposit.depository, input: deposit.txInput },
     stateChanges: [],
     hash: deposit.txHash,
     block: Number(deposit.blockNumber),

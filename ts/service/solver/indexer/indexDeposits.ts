@@ -26,7 +26,7 @@ import type { Log } from "viem";
 import type { Store } from "../../store/createStore.ts";
 import { nextBlockRange } from "./blockRange.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
-import { readChainFinality, type BlockHeader } from "../../chains/chainFinality.ts";
+import { readChainFinality, readHeader, type BlockHeader } from "../../chains/chainFinality.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import { DEPOSITED_EVENT, decodeDepositLogs } from "./depositEvent.ts";
 import { enrichDeposits } from "./observeDeposits.ts";
@@ -73,10 +73,7 @@ export async function indexDeposits(
 
   const { head, final } = await readChainFinality(client);
   const windowSize = Math.min(256, Math.max(client.config.confirmations, 1) + 2);
-  const header = async (n: bigint): Promise<BlockHeader> => {
-    const block = await client.publicClient.getBlock({ blockNumber: n });
-    return { number: block.number, hash: block.hash, parentHash: block.parentHash };
-  };
+  const header = (n: bigint): Promise<BlockHeader> => readHeader(client, n);
   const followed = await followTip(tipWindows.get(client) ?? [], head, header, windowSize);
   tipWindows.set(client, followed.window);
   if (followed.reorg) {
@@ -124,11 +121,11 @@ export async function indexDeposits(
     const logs = await scanLogs(client, { address: contract, event: DEPOSITED_EVENT }, range.fromBlock, range.toBlock);
     for (const entry of logs as Log[]) {
       const expected = entry.blockNumber === null ? undefined : windowHash(entry.blockNumber);
-      if (expected !== undefined && entry.blockHash !== null && expected.toLowerCase() !== entry.blockHash.toLowerCase()) throw new LogsFromAnotherForkError(chainId, entry.blockNumber!);
+      if (expected !== undefined && entry.blockHash !== null && expected !== canonicalHex(entry.blockHash)) throw new LogsFromAnotherForkError(chainId, entry.blockNumber!);
     }
     const end = await headerAt(range.toBlock);
     const deposits = await enrichDeposits(client, decodeDepositLogs(chainId, contract, logs as Log[]));
-    outcomes.push(...(await recordDeposits(deps, deposits, { chainId, contract, block: Number(range.toBlock), hash: canonicalHex(end.hash) })));
+    outcomes.push(...(await recordDeposits(deps, deposits, { chainId, contract, block: Number(range.toBlock), hash: end.hash })));
     checkpoint = Number(range.toBlock);
   }
   if (checkpoint !== null) {

@@ -21,6 +21,7 @@ import { TransactionNotFoundError as ViemTransactionNotFoundError } from "viem";
 import { ServiceError } from "../../errors/serviceError.ts";
 import { isFerryError } from "../../../core/errors.ts";
 import { withRpcDeadline } from "../../chains/rpcDeadline.ts";
+import { readTransaction } from "../../chains/readTransaction.ts";
 
 /** How long the index route waits for the chain: a hanging RPC answers 503 CHAIN_UNAVAILABLE after this. */
 export const INDEX_ROUTE_CHAIN_READS_MS = 5_000;
@@ -68,12 +69,12 @@ export async function indexTransaction(
   }
   let tx;
   try {
-    tx = await client.publicClient.getTransaction({ hash: txHash });
+    tx = await readTransaction(client.publicClient, txHash);
   } catch (error) {
     if (error instanceof ViemTransactionNotFoundError) throw new TransactionNotFoundError(client.config.id, txHash);
     throw error;
   }
-  if (tx.to?.toLowerCase() !== client.config.contracts.depository) throw new NotADepositError(txHash, "it is not sent to the Depository");
+  if (tx.to !== client.config.contracts.depository) throw new NotADepositError(txHash, "it is not sent to the Depository");
   const call = decodeDepositCall(tx.input, tx.value);
   if (!call) throw new NotADepositError(txHash, "its input is not a deposit call");
   // A relayed (signature-authorised) deposit is `depositing`, as the service's own permit submissions are.

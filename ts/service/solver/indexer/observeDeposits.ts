@@ -4,6 +4,8 @@
  */
 import type { Hex, Log, TransactionReceipt } from "viem";
 import type { ChainClient } from "../../chains/chainClients.ts";
+import { readTransaction } from "../../chains/readTransaction.ts";
+import type { Address } from "../../model/values.ts";
 import { decodeDepositLogs, type DepositLog } from "./depositEvent.ts";
 import type { ObservedDeposit } from "./depositRequest.ts";
 
@@ -16,7 +18,7 @@ export async function depositsInReceipt(client: ChainClient, receipt: Transactio
 export async function enrichDeposits(client: ChainClient, logs: DepositLog[], knownReceipt?: TransactionReceipt): Promise<ObservedDeposit[]> {
   const { publicClient } = client;
   const blocks = new Map<bigint, Promise<number>>();
-  const txs = new Map<Hex, Promise<{ fee: bigint; input: Hex; from: Hex }>>();
+  const txs = new Map<Hex, Promise<{ fee: bigint; input: Hex; from: Address }>>();
   const blockTime = (n: bigint) => {
     if (!blocks.has(n)) blocks.set(n, publicClient.getBlock({ blockNumber: n }).then((b) => Number(b.timestamp)));
     return blocks.get(n)!;
@@ -28,7 +30,7 @@ export async function enrichDeposits(client: ChainClient, logs: DepositLog[], kn
         (async () => {
           const [receipt, tx] = await Promise.all([
             knownReceipt && knownReceipt.transactionHash.toLowerCase() === hash ? knownReceipt : publicClient.getTransactionReceipt({ hash }),
-            publicClient.getTransaction({ hash }),
+            readTransaction(publicClient, hash),
           ]);
           return { fee: receipt.gasUsed * receipt.effectiveGasPrice, input: tx.input, from: tx.from };
         })(),

@@ -35,7 +35,7 @@
  */
 import type { Hex } from "viem";
 import type { ChainClients, ChainClient } from "../../chains/chainClients.ts";
-import { isFinal } from "../../chains/chainFinality.ts";
+import { isFinal, readHeader } from "../../chains/chainFinality.ts";
 import { KeyNotConfiguredError } from "../../chains/serviceAccounts.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import type { Logger } from "../../logging/logger.ts";
@@ -47,7 +47,6 @@ import { DEPOSIT_GONE_PARK_CODE } from "../../store/reorgAffected.ts";
 import type { StoredStrayDeposit } from "../../store/strayDeposits.ts";
 import { isPayoutExecuted, receiptOrNull, transactionKnown } from "../chainReads.ts";
 import { decodeDepositLogs } from "./depositEvent.ts";
-import { canonicalAddress, canonicalHex } from "../../model/values.ts";
 
 /** The failReason of a payout (or a stray's ignored reason) that must never be sent: its deposit is gone. */
 export const DEPOSIT_GONE = "DEPOSIT_GONE";
@@ -111,7 +110,7 @@ const bumped = (fee: bigint) => fee + fee / 8n + 1n;
 async function voidSolverNonce(deps: ReorgRecoveryDeps, client: ChainClient, txNonce: number): Promise<string> {
   const wallet = client.solverWallet;
   if (!wallet) throw new KeyNotConfiguredError("solver");
-  const address = canonicalAddress(wallet.account.address);
+  const address = wallet.account.address;
   const key = { chainId: client.config.id, address, nonce: txNonce };
   const onchain = await client.publicClient.getTransactionCount({ address, blockTag: "latest" });
   if (onchain > txNonce) {
@@ -159,7 +158,7 @@ async function resumePoint(deps: ReorgRecoveryDeps, client: ChainClient, options
   if (lastGood && block > lastGood.block) {
     throw new ServiceError("REORG_RESUME_BLOCK_UNKNOWN", `chain ${chainId}: --from-block ${block} is above the newest recorded block still on the chain (${lastGood.block}); give ${lastGood.block} or lower`);
   }
-  const hash = canonicalHex((await client.publicClient.getBlock({ blockNumber: BigInt(block) })).hash);
+  const { hash } = await readHeader(client, BigInt(block));
   if (lastGood && block === lastGood.block && hash !== lastGood.hash) {
     throw new ServiceError(
       "REORG_RESUME_BLOCK_UNKNOWN",

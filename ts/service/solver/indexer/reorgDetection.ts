@@ -11,9 +11,9 @@
  *   recorded range end still on the chain (where an operator may resume) and how deep the reorg is
  *   at least. The caller halts the chain.
  */
-import type { Hex } from "viem";
 import type { BlockHeader } from "../../chains/chainFinality.ts";
 import type { BlockRef, IndexerCheckpoint } from "../../store/checkpoints.ts";
+import type { Bytes32 } from "../../model/values.ts";
 
 export type HeaderAt = (block: bigint) => Promise<BlockHeader>;
 
@@ -36,7 +36,7 @@ export async function followTip(window: readonly BlockHeader[], tip: BlockHeader
   if (tip.number === last.number && tip.hash === last.hash) return { window: [...window], reorg: null };
   if (tip.number - last.number > BigInt(maxSize)) return { window: [tip], reorg: null };
   const first = window[0]!;
-  const ours = new Map(window.map((b) => [b.number, b.hash] as [bigint, Hex]));
+  const ours = new Map(window.map((b) => [b.number, b.hash] as [bigint, Bytes32]));
   const segment: BlockHeader[] = [tip];
   for (;;) {
     const oldest = segment[0]!;
@@ -59,7 +59,7 @@ export type CheckpointVerdict =
   | {
       ok: false;
       /** The chain's hash now at the checkpoint's block. */
-      actualHash: Hex;
+      actualHash: Bytes32;
       /** The newest recorded range end still on the chain, or null when none of the recent ones is. */
       lastGood: BlockRef | null;
       /** Blocks the reorg dropped at least (checkpoint − last good), or null when no recorded block is still good. */
@@ -75,11 +75,11 @@ export async function verifyCheckpoint(checkpoint: Pick<IndexerCheckpoint, "bloc
   if (checkpoint.hash === null) return { ok: true };
   // A read that fails is retried by the caller: only a hash the chain serves decides.
   const actual = await header(BigInt(checkpoint.block));
-  if (actual.hash.toLowerCase() === checkpoint.hash.toLowerCase()) return { ok: true };
+  if (actual.hash === checkpoint.hash) return { ok: true };
   for (const ref of [...checkpoint.recent].reverse()) {
     if (ref.block >= checkpoint.block) continue;
     const now = await header(BigInt(ref.block));
-    if (now.hash.toLowerCase() === ref.hash.toLowerCase()) return { ok: false, actualHash: actual.hash, lastGood: ref, depth: checkpoint.block - ref.block };
+    if (now.hash === ref.hash) return { ok: false, actualHash: actual.hash, lastGood: ref, depth: checkpoint.block - ref.block };
   }
   return { ok: false, actualHash: actual.hash, lastGood: null, depth: null };
 }

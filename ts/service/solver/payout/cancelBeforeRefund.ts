@@ -23,7 +23,7 @@ import { attestedReceiverAbi } from "../../../abi/AttestedReceiver.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { KeyNotConfiguredError } from "../../chains/serviceAccounts.ts";
 import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
-import { canonicalHex } from "../../model/values.ts";
+import { canonicalHex, type Bytes32 } from "../../model/values.ts";
 import { receiptOrNull, transactionKnown } from "../chainReads.ts";
 import { decodeRevert, isRevert, revertDataOf } from "../../transactions/revertReason.ts";
 import { sendRecordedFrom } from "../sendTransaction.ts";
@@ -71,10 +71,10 @@ async function sendCancel(ctx: SolverContext, request: StoredRequest, dest: Chai
   if (!wallet) throw new KeyNotConfiguredError("attester");
   let current = request;
   const data = encodeFunctionData({ abi: attestedReceiverAbi, functionName: "cancel", args: [request.id] });
-  let hash: Hex;
+  let hash: Bytes32;
   try {
     hash = await sendRecordedFrom(wallet, dest.publicClient, { to: dest.config.contracts.attestedReceiver, data, maxGas: BigInt(ctx.settings.maxGasPerTransaction) }, async (h) => {
-      current = await ctx.store.patchRequest(request.id, { solver: { cancel: { hash: canonicalHex(h), status: "sent" } } });
+      current = await ctx.store.patchRequest(request.id, { solver: { cancel: { hash: h, status: "sent" } } });
     });
   } catch (error) {
     if (!isRevert(error)) throw error;
@@ -90,7 +90,7 @@ async function sendCancel(ctx: SolverContext, request: StoredRequest, dest: Chai
   ctx.log.info({ requestId: request.id, hash }, "attestation cancelled before the refund: waiting for the cancel to be mined");
   const receipt = await receiptOrNull(dest.publicClient, hash);
   if (receipt?.status === "success") {
-    return { outcome: "clear", request: await ctx.store.patchRequest(request.id, { solver: { cancel: { hash: canonicalHex(hash), status: "confirmed", block: Number(receipt.blockNumber) } } }) };
+    return { outcome: "clear", request: await ctx.store.patchRequest(request.id, { solver: { cancel: { hash, status: "confirmed", block: Number(receipt.blockNumber) } } }) };
   }
   return { outcome: "waiting", request: current };
 }

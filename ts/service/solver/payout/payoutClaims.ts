@@ -6,11 +6,11 @@
  * payee's: the service records which calls became claimable and tells the payee how to claim
  * (`claim(token, to)` on the Depository, sent by the payee, to any address it chooses). Pure.
  */
-import { decodeEventLog, type Address, type TransactionReceipt } from "viem";
+import { decodeEventLog, type TransactionReceipt } from "viem";
 import { depositoryAbi } from "../../../abi/Depository.ts";
 import type { ClaimablePayout, Payout } from "../../model/payout.ts";
 import type { Details } from "../../model/solverState.ts";
-import { canonicalAddress } from "../../model/values.ts";
+import { canonicalFields, type Address } from "../../model/values.ts";
 
 const PAYOUT_CLAIMABLE_EVENT = depositoryAbi.find((i) => i.type === "event" && i.name === "PayoutClaimable")!;
 
@@ -18,15 +18,15 @@ const PAYOUT_CLAIMABLE_EVENT = depositoryAbi.find((i) => i.type === "event" && i
 export function claimablePayoutsOf(receipt: TransactionReceipt, depository: Address, nonce: bigint): ClaimablePayout[] {
   const out: ClaimablePayout[] = [];
   for (const log of receipt.logs) {
-    if (canonicalAddress(log.address) !== canonicalAddress(depository)) continue;
     let decoded;
     try {
       decoded = decodeEventLog({ abi: [PAYOUT_CLAIMABLE_EVENT], data: log.data, topics: log.topics, strict: true });
     } catch {
       continue;
     }
-    if (decoded.args.nonce !== nonce) continue;
-    out.push({ index: Number(decoded.args.index), to: canonicalAddress(decoded.args.to), token: canonicalAddress(decoded.args.token), amount: decoded.args.amount });
+    const args = canonicalFields({ ...decoded.args, emitter: log.address });
+    if (args.emitter !== depository || args.nonce !== nonce) continue;
+    out.push({ index: Number(args.index), to: args.to, token: args.token, amount: args.amount });
   }
   return out.sort((a, b) => a.index - b.index);
 }

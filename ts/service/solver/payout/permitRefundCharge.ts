@@ -21,7 +21,8 @@
 import type { Hex } from "viem";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
-import { canonicalAddress, ZERO_ADDRESS } from "../../model/values.ts";
+import { ZERO_ADDRESS, type Address } from "../../model/values.ts";
+import { readTransaction } from "../../chains/readTransaction.ts";
 import { PERMIT_REFUND_PAYOUT_GAS } from "../../quote/permitSteps.ts";
 import { convertCeil } from "../../prices/usdPrice.ts";
 import { receiptOrNull } from "../chainReads.ts";
@@ -42,7 +43,7 @@ export async function permitRefundCharge(ctx: SolverContext, request: StoredRequ
   const deposit = state.deposit;
   if (!state.intent.permit || bound === undefined || bound === 0n || !deposit || deposit.token === ZERO_ADDRESS) return undefined;
   const origin = ctx.clients.get(deposit.chainId);
-  const token = origin.config.erc20Currencies.find((c) => canonicalAddress(c.address) === deposit.token);
+  const token = origin.config.erc20Currencies.find((c) => c.address === deposit.token);
   let spent: bigint;
   try {
     if (!token) throw new Error(`token ${deposit.token} is not configured on chain ${deposit.chainId}`);
@@ -65,9 +66,9 @@ export async function permitRefundCharge(ctx: SolverContext, request: StoredRequ
 }
 
 /** The fee of the deposit transaction when the solver sent it, else 0 (someone else paid for it). */
-async function depositFee(client: ChainClient, hash: Hex, solver: string): Promise<bigint> {
-  const tx = await client.publicClient.getTransaction({ hash });
-  if (canonicalAddress(tx.from) !== canonicalAddress(solver)) return 0n;
+async function depositFee(client: ChainClient, hash: Hex, solver: Address): Promise<bigint> {
+  const tx = await readTransaction(client.publicClient, hash);
+  if (tx.from !== solver) return 0n;
   return minedFee(client, hash);
 }
 
