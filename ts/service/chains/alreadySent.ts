@@ -9,6 +9,7 @@
  *
  * Used by the RPC transport (a raw transaction another URL already took counts as sent) and by the
  * nonce manager (../transactions/nonceManager.ts: how a broadcast ended). Anything else → undefined.
+ * `nodeErrorText` is the text it matches, and the text the service's other node-error checks match.
  */
 export type AlreadySent = "known" | "nonce-used";
 
@@ -16,9 +17,18 @@ const KNOWN = /already known|known transaction|already imported|already exists/;
 const NONCE_USED = /nonce too low|nonce has already been used|nonce.*too low/;
 
 export function alreadySent(error: unknown): AlreadySent | undefined {
-  const { details, message } = (error ?? {}) as { details?: unknown; message?: unknown };
-  const text = `${typeof details === "string" ? details : ""} ${typeof message === "string" ? message : String(message ?? "")}`.toLowerCase();
+  const text = nodeErrorText(error);
   if (KNOWN.test(text)) return "known";
   if (NONCE_USED.test(text)) return "nonce-used";
   return undefined;
+}
+
+/**
+ * A node error's text as the matchers read it: its `details` (the node's own words, when viem has
+ * them) and its `message`, lowercased — the one place a node error's text is normalised (here, the
+ * nonce manager's fee and nonce checks, the quote's "method not supported" check).
+ */
+export function nodeErrorText(error: unknown): string {
+  const { details, message } = (error ?? {}) as { details?: unknown; message?: unknown };
+  return `${typeof details === "string" ? details : ""} ${typeof message === "string" ? message : String(message ?? "")}`.toLowerCase();
 }

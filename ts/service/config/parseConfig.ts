@@ -184,7 +184,7 @@ function readKeys(env: Env, keyEnv: ConfigFile["keyEnv"]): Pick<FerryConfig, "ke
     if (!/^0x[0-9a-fA-F]{64}$/.test(value)) throw new ConfigInvalidError(name, "must be a 32-byte hex private key");
     let address: Address;
     try {
-      address = canonicalAddress(privateKeyToAddress(value as `0x${string}`));
+      address = configAddress(privateKeyToAddress(value as `0x${string}`), name);
     } catch {
       throw new ConfigInvalidError(name, "is not a valid secp256k1 private key");
     }
@@ -402,7 +402,7 @@ export function resolveChainContracts(
 ): FerryConfig {
   const chains = config.chains.map((chain, i): ChainConfig => {
     const record = records.get(chain.id);
-    const recorded = Object.entries(record?.addresses ?? {}).map(([name, address]) => [name, canonicalAddress(address)] as const);
+    const recorded = Object.entries(record?.addresses ?? {}).map(([name, address]) => [name, configAddress(address, `${chain.id}.json addresses.${name}`)] as const);
     const contracts = { ...Object.fromEntries(recorded), ...chain.contracts };
     for (const name of ["depository", "attestedReceiver", "multicaller"] as const) {
       if (!contracts[name]) {

@@ -33,7 +33,7 @@
  */
 import pLimit, { type LimitFunction } from "p-limit";
 import { keccak256, TransactionNotFoundError, type Hex, type TransactionReceipt } from "viem";
-import { alreadySent } from "../chains/alreadySent.ts";
+import { alreadySent, nodeErrorText } from "../chains/alreadySent.ts";
 import type { ChainClient, ChainClients } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
 import { ServiceError } from "../errors/serviceError.ts";
@@ -169,7 +169,7 @@ export function createNonceManager(options: {
       } catch (error) {
         const refused = alreadySent(error);
         if (refused) return refused;
-        const text = `${(error as { details?: string }).details ?? ""} ${(error as Error).message}`.toLowerCase();
+        const text = nodeErrorText(error);
         if (/underpriced|fee too low|max fee per gas less than block base fee|feecap/.test(text)) return "underpriced";
         if (/nonce too high/.test(text) && Date.now() - started < NONCE_TOO_HIGH_RETRY_MS) {
           await new Promise((resolve) => setTimeout(resolve, 20));
