@@ -207,6 +207,12 @@ describe("request routes over HTTP", function () {
       expect(await ids("chainId=31338&originChainId=31337")).to.deep.equal([hex(1)]);
       expect(await ids(`id=${hex(2)}`)).to.deep.equal([hex(2)]);
       expect(await ids(`orderId=${hex(0x1001)}`)).to.deep.equal([hex(1)]);
+      // Ids and hashes are read canonical at the boundary (the validator decodes them): any case matches.
+      const upper = (value: string) => `0x${value.slice(2).toUpperCase()}`;
+      expect(await ids(`hash=${upper(hex(0xf001))}`)).to.deep.equal([hex(1)]);
+      expect(await ids(`id=${upper(hex(0xab))}`)).to.deep.equal([]);
+      expect(await ids(`id=${upper(hex(2))}`)).to.deep.equal([hex(2)]);
+      expect(await ids(`orderId=${upper(hex(0x1001))}`)).to.deep.equal([hex(1)]);
       expect(await ids(`startTimestamp=${T / 1000 + 5}`)).to.deep.equal([hex(2)]);
       expect(await ids(`endTimestamp=${T / 1000}`)).to.deep.equal([hex(1)]);
       expect(await ids("startBlock=15")).to.deep.equal([hex(2)]);
@@ -366,6 +372,9 @@ describe("request routes over HTTP", function () {
       expect(body.signature).to.equal(without.signature);
       expect(without.gateAttestation).to.equal(undefined);
       expect(body.gateAttestation.gate).to.equal(gate);
+      // The gate and the path's requestId are read canonical: upper case answers the same record.
+      const shouted = (await (await get(`/requests/${`0x${hex(1).slice(2).toUpperCase()}`}/signature?gate=0x${"6A".repeat(20)}`)).json()) as typeof body;
+      expect(shouted.gateAttestation).to.deep.equal(body.gateAttestation);
       expect(body.gateAttestation.chainId).to.equal(31337);
       const v2 = fillDigest(normalizeFillAttestation(body.fillAttestation.attestation));
       const v1 = requestDigest(normalizeRequestAttestation({ requestId: hex(1), ...body.requestData }));

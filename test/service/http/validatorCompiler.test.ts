@@ -6,10 +6,11 @@
  * latency while four 1 MiB strings are. The bounded report still names the first problem.
  */
 import { expect } from "chai";
-import { Type } from "typebox";
+import { Type, type TSchema } from "typebox";
 import { Compile } from "typebox/compile";
 import { boundedValidatorCompiler, reportable } from "../../../ts/service/http/validatorCompiler.ts";
 import { QuoteBody } from "../../../ts/service/http/routes/quote.ts";
+import { Address, Bytes32, HexData } from "../../../ts/service/model/values.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { errorBody, fixtureConfig, listen, type Listening } from "./testApp.ts";
 
@@ -106,5 +107,27 @@ describe("schema validation cost of a hostile body", function () {
     expect(Object.keys(copy)).to.include("__proto__");
     // The quote body's schema is open (unknown fields are ignored): 90,000 unknown keys become none.
     expect(Object.keys(reportable(QuoteBody, JSON.parse(manyKeys)) as object)).to.deep.equal([]);
+  });
+
+  it("a valid value is decoded by its schema's codecs (ids canonical); a schema without codecs passes the value as it is", () => {
+    const compile = (schema: TSchema, httpPart: string) =>
+      boundedValidatorCompiler({ schema, httpPart, method: "GET", url: "/" }) as (value: unknown) => { value?: unknown; error?: unknown };
+    const schema = Type.Object({ id: Bytes32, gate: Type.Optional(Address), note: Type.String() }, { additionalProperties: false });
+    const id = `0x${"AB".repeat(32)}`;
+    expect(compile(schema, "querystring")({ id, gate: `0x${"Cd".repeat(20)}`, note: "KeepsCase" }).value).to.deep.equal({
+      id: id.toLowerCase(),
+      gate: `0x${"cd".repeat(20)}`,
+      note: "KeepsCase",
+    });
+    expect(compile(schema, "querystring")({ id: "0x12", note: "n" }).error, "checked before it is decoded").to.not.equal(undefined);
+    // An open body: unknown fields kept, a field named __proto__ stays a field.
+    const open = Type.Object({ txs: Type.Array(Type.Object({ data: HexData })) });
+    const body = JSON.parse('{"__proto__": {"polluted": true}, "txs": [{"data": "0xABcd"}], "newer": 1}') as Record<string, unknown>;
+    const decoded = compile(open, "body")(body).value as Record<string, unknown>;
+    expect(Object.getPrototypeOf(decoded)).to.equal(Object.prototype);
+    expect(decoded).to.deep.include({ txs: [{ data: "0xabcd" }], newer: 1 });
+    expect(Object.keys(decoded)).to.include("__proto__");
+    const plain = { name: "N" };
+    expect(compile(Type.Object({ name: Type.String() }), "body")(plain).value).to.equal(plain);
   });
 });

@@ -5,7 +5,7 @@
  */
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import { registerAjvFormats, type TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { registerAjvFormats } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import type { Registry } from "prom-client";
 import type { FerryConfig } from "../config/configSchema.ts";
@@ -13,7 +13,7 @@ import { secretValues } from "../config/redactConfig.ts";
 import { cachedApiKeyVerifier } from "./apiKeyCache.ts";
 import { installApiKeyRateLimit, NO_API_KEYS } from "./apiKeyRateLimit.ts";
 import { clientErrorHandler, formatValidationErrors, frameworkErrorHandler, installErrorHandlers, notFoundBody } from "./errorHandler.ts";
-import type { FerryApp } from "./ferryApp.ts";
+import type { FerryApp, FerryTypeProvider } from "./ferryApp.ts";
 import { installHttpMetrics } from "./metrics/httpMetrics.ts";
 import { installStoreMetrics } from "./metrics/storeMetrics.ts";
 import { installStrictQueryIntegers } from "./strictQueryIntegers.ts";
@@ -109,7 +109,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     return503OnClosing: true,
     // Long path params reach the route's schema (a 400 naming the param) instead of the router's 414.
     routerOptions: { maxParamLength: 8_192 },
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  }).withTypeProvider<FerryTypeProvider>();
   // TypeBox validates: query strings and path params are converted to the schema's types, bodies are
   // taken as sent (no coercion of "5" into 5), and unknown fields are a 400 naming them, never
   // silently dropped (schemas say additionalProperties: false). A failing value's error report is

@@ -13,11 +13,16 @@
  * problem the full value has at the top of the report survives the cut (an unknown field, too many
  * items, a wrong type, a missing field); should the cut ever leave nothing to report, the full value
  * is reported instead.
+ *
+ * A value that passes is decoded by the codecs in its schema (../model/values.ts: `Address`, `Bytes32`,
+ * `HexData` arrive canonical), so a route reads its ids and addresses canonical, parsed once here.
+ * Schemas without a codec (most) pass their value as it is.
  */
 import type { FastifySchemaCompiler } from "fastify";
 import type { TSchema } from "typebox";
 import { Compile } from "typebox/compile";
 import { Value } from "typebox/value";
+import { decodeChecked, hasCodec } from "../model/storedValue.ts";
 
 type SchemaNode = { type?: unknown; properties?: Record<string, SchemaNode>; additionalProperties?: unknown; items?: unknown; maxItems?: unknown };
 
@@ -64,10 +69,12 @@ function define(target: Record<string, unknown>, key: string, value: unknown): v
 
 export const boundedValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const validator = Compile(schema);
+  const decodes = hasCodec(schema);
   return (value: unknown) => {
     // Only query strings, params and headers are converted (they arrive as text); bodies are not coerced.
     const converted = httpPart === "body" ? value : Value.Convert(schema, value);
-    if (validator.Check(converted)) return { value: converted };
+    // A valid value is decoded by its schema's codecs, if it has any (e.g. `Bytes32`: canonical ids).
+    if (validator.Check(converted)) return { value: decodes ? decodeChecked(schema, converted) : converted };
     const errors = validator.Errors(reportable(schema, converted));
     return { error: errors.length > 0 ? errors : validator.Errors(converted) };
   };

@@ -37,6 +37,22 @@ export function decodeStored<S extends TSchema>(schema: S, value: unknown, where
   }
 }
 
+/**
+ * A value its schema's check has already passed, with every codec applied (decoded): e.g. the HTTP
+ * validator's (../http/validatorCompiler.ts) route inputs, whose canonical fields arrive canonical.
+ */
+export function decodeChecked<S extends TSchema>(schema: S, value: unknown): StaticDecode<S> {
+  return transform(schema, value, "decode") as StaticDecode<S>;
+}
+
+/** Whether `schema` has a codec anywhere `decodeChecked` applies one (a value of a schema without any passes as it is). */
+export function hasCodec(schema: TSchema): boolean {
+  const node = schema as SchemaNode;
+  if (node["~codec"]) return true;
+  const children = [...(node.anyOf ?? []), ...Object.values(node.properties ?? {}), ...Object.values(node.patternProperties ?? {}), ...(node.items ? [node.items] : [])];
+  return children.some((child) => hasCodec(child as TSchema));
+}
+
 /** The stored (JSON) form of a decoded value. */
 export function encodeStored<S extends TSchema>(schema: S, value: StaticDecode<S>): StaticEncode<S> {
   return transform(schema, value, "encode") as StaticEncode<S>;
@@ -69,7 +85,11 @@ function transform(schema: TSchema, value: unknown, direction: "decode" | "encod
     const additional = node.patternProperties ? (Object.values(node.patternProperties)[0] as TSchema) : undefined;
     for (const [key, item] of entries) {
       const property = node.properties?.[key] ?? additional;
-      if (item !== undefined) out[key] = property ? transform(property, item, direction) : item;
+      if (item === undefined) continue;
+      const decoded = property ? transform(property, item, direction) : item;
+      // A field named __proto__ (an open HTTP body may carry one) stays a field, never the copy's prototype.
+      if (key === "__proto__") Object.defineProperty(out, key, { value: decoded, enumerable: true, writable: true, configurable: true });
+      else out[key] = decoded;
     }
     return out;
   }

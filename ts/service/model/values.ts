@@ -17,7 +17,7 @@
  * The plain string schemas (`AddressString`, …) are the same patterns for schemas that validate
  * without decoding (HTTP responses, the OpenAPI document).
  */
-import { Type, type TSchema } from "typebox";
+import { Type, type TSchema, type TString } from "typebox";
 import { maxUint256 } from "viem";
 import { InvalidInputError } from "../../core/errors.ts";
 
@@ -68,15 +68,20 @@ export const Address = Type.Codec(AddressString)
   .Decode(canonicalAddress)
   .Encode((value: Address): string => value);
 
+/**
+ * `schema` (a string schema: its own pattern, length and description, as the OpenAPI document shows
+ * it) decoded to canonical hex: how a route's ids, hashes and hex inputs are read canonical once.
+ */
+export const CanonicalHexOf = (schema: TString) =>
+  Type.Codec(schema)
+    .Decode(canonicalHex)
+    .Encode((value: CanonicalHex): string => value);
+
 /** A 32-byte id or hash (requestId, orderId, transaction hash), lowercase. */
-export const Bytes32 = Type.Codec(Bytes32String)
-  .Decode(canonicalHex)
-  .Encode((value: Bytes32): string => value);
+export const Bytes32 = CanonicalHexOf(Bytes32String);
 
 /** Arbitrary bytes (calldata, revert data), lowercase. */
-export const HexData = Type.Codec(HexDataString)
-  .Decode(canonicalHex)
-  .Encode((value: CanonicalHex): string => value);
+export const HexData = CanonicalHexOf(HexDataString);
 
 /** A uint256 amount: a decimal string on the wire, a bigint in code. */
 export const Uint256 = Type.Codec(UintString)

@@ -17,7 +17,7 @@ import type { Hex } from "viem";
 import { isFerryError } from "../../../core/errors.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import type { Logger } from "../../logging/logger.ts";
-import { BYTES32_PATTERN, canonicalHex } from "../../model/values.ts";
+import { BYTES32_PATTERN, CanonicalHexOf } from "../../model/values.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 
@@ -28,7 +28,7 @@ export type PermitDepositSubmitter = {
 
 export const ExecutePermitsQuery = Type.Object(
   {
-    signature: Type.String({ pattern: "^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$", description: "The user's EIP-712 signature (65 bytes, or 64-byte EIP-2098)" }),
+    signature: CanonicalHexOf(Type.String({ pattern: "^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$", description: "The user's EIP-712 signature (65 bytes, or 64-byte EIP-2098)" })),
     referrer: Type.Optional(Type.String({ maxLength: 256, description: "Accepted and ignored" })),
   },
   { additionalProperties: false },
@@ -37,7 +37,7 @@ export const ExecutePermitsQuery = Type.Object(
 export const ExecutePermitsBody = Type.Object(
   {
     kind: Type.String({ maxLength: 32, description: "The quoted kind: `eip2612` or `permit2` (the step item's post.body)" }),
-    requestId: Type.String({ pattern: BYTES32_PATTERN, description: "The quote's requestId" }),
+    requestId: CanonicalHexOf(Type.String({ pattern: BYTES32_PATTERN, description: "The quote's requestId" })),
     api: Type.Optional(Type.String({ maxLength: 32, description: "Accepted and ignored (`bridge`)" })),
     referrer: Type.Optional(Type.String({ maxLength: 256, description: "Accepted and ignored (the SDK sends its source)" })),
   },
@@ -65,7 +65,7 @@ export const executePermitsSchema = {
 
 export function registerExecutePermitsRoute(app: FerryApp, options: { submitter: PermitDepositSubmitter }): void {
   app.post("/execute/permits", { schema: executePermitsSchema }, async (request) => {
-    const submission = { requestId: canonicalHex(request.body.requestId), kind: request.body.kind, signature: canonicalHex(request.query.signature) };
+    const submission = { requestId: request.body.requestId, kind: request.body.kind, signature: request.query.signature };
     try {
       return await options.submitter.submit(submission, request.log as Logger);
     } catch (error) {

@@ -13,7 +13,7 @@ import { commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 import { RequestId, StatusRecord } from "../../model/publicRecords.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import type { StatusRecordCache } from "../statusRecordCache.ts";
-import { canonicalHex } from "../../model/values.ts";
+import { CanonicalHexOf } from "../../model/values.ts";
 
 export const intentStatusSchema = {
   summary: "Intent status",
@@ -22,14 +22,14 @@ export const intentStatusSchema = {
     "404 REQUEST_NOT_FOUND for a requestId never quoted; 400 for a malformed one. Poll about once per second.",
   tags: ["Status"],
   // `referrer`: @relayprotocol/relay-sdk appends `&referrer=<source>` to check.endpoint; accepted and ignored.
-  querystring: Type.Object({ requestId: RequestId, referrer: Type.Optional(Type.String({ maxLength: 256 })) }, { additionalProperties: false }),
+  querystring: Type.Object({ requestId: CanonicalHexOf(RequestId), referrer: Type.Optional(Type.String({ maxLength: 256 })) }, { additionalProperties: false }),
   response: { 200: StatusRecord, 404: ErrorBody, ...commonErrorResponses },
 };
 
 export function registerIntentStatusRoutes(app: FerryApp, options: { statusRecords: StatusRecordCache }): void {
   for (const url of ["/intents/status/v3", "/intents/status"]) {
     app.get(url, { schema: intentStatusSchema }, async (request, reply) => {
-      const requestId = canonicalHex(request.query.requestId);
+      const requestId = request.query.requestId;
       // The record arrives serialized (../statusRecordCache.ts): Fastify sends a string with a JSON
       // content type as is, without running the response serializer again (hence the cast).
       const body = await options.statusRecords.read(requestId);

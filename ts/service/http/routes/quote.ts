@@ -21,13 +21,13 @@
  * a non-empty `authorizationList` and `useDepositAddress: true`. A field this schema does not know is
  * accepted and ignored (a newer client must not break); every known field is validated strictly.
  */
-import { Type, type Static } from "typebox";
+import { Type, type StaticDecode } from "typebox";
 import type { QuoteRequest } from "../../quote/buildQuote.ts";
 import type { QuoteService } from "../../quote/quoteService.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import { isFerryError } from "../../../core/errors.ts";
 import { withRpcDeadline } from "../../chains/rpcDeadline.ts";
-import { AddressString, canonicalAddress, canonicalHex, fitsUint256, HexDataString, UintString, ZERO_ADDRESS } from "../../model/values.ts";
+import { AddressString, CanonicalHexOf, fitsUint256, HexDataString, UintString, ZERO_ADDRESS } from "../../model/values.ts";
 import { addressInput } from "../addressInput.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
@@ -81,7 +81,7 @@ export const QuoteBody = Type.Object(
           {
             to: AddressString,
             value: Type.Optional(Type.String({ ...UintString, description: "Native wei the call carries (native outputs only); default 0" })),
-            data: Type.Optional(Type.String({ ...HexDataString, maxLength: 24_578, description: "Calldata; default 0x" })),
+            data: Type.Optional(CanonicalHexOf(Type.String({ ...HexDataString, maxLength: 24_578, description: "Calldata; default 0x" }))),
             originalTxValue: Type.Optional(Type.String({ maxLength: 80, description: "Accepted and ignored" })),
           },
           { additionalProperties: false },
@@ -149,7 +149,7 @@ export const QuoteBody = Type.Object(
   // Unknown fields are accepted and ignored: a newer client's extra field must not break a quote.
   { additionalProperties: true },
 );
-export type QuoteBody = Static<typeof QuoteBody>;
+export type QuoteBody = StaticDecode<typeof QuoteBody>;
 
 export const quoteSchema = {
   summary: "Quote",
@@ -209,7 +209,7 @@ export function toQuoteRequest(body: QuoteBody): QuoteRequest {
   }));
   const calls = (body.txs ?? []).map((tx, i) => ({
     to: bodyAddress(tx.to, `txs/${i}/to`, { payee: false }),
-    data: canonicalHex(tx.data ?? "0x"),
+    data: tx.data ?? "0x",
     value: uint256(tx.value ?? "0", `txs/${i}/value`),
   }));
   return {

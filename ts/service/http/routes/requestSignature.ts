@@ -38,7 +38,7 @@ import { ServiceError } from "../../errors/serviceError.ts";
 import { fillAttestationOf, isCallsAttestation, requestAttestationOf, signedDigestOf } from "../../model/attestations.ts";
 import { RequestId } from "../../model/publicRecords.ts";
 import type { QuotedIntent } from "../../model/quotedIntent.ts";
-import { Address, AddressString, canonicalAddress, canonicalHex, type Bytes32 } from "../../model/values.ts";
+import { Address, AddressString, CanonicalHexOf, type Bytes32 } from "../../model/values.ts";
 import type { Store } from "../../store/createStore.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { commonErrorResponses, ErrorBody } from "../httpErrors.ts";
@@ -110,7 +110,7 @@ export const requestSignatureSchema = {
     "With ?gate=<address>, also the gate attestation for that AttestationGate (the only signature a gate accepts). " +
     "404 REQUEST_NOT_FOUND; 409 ATTESTATION_UNAVAILABLE when the request lacks the attested fields.",
   tags: ["Requests"],
-  params: Type.Object({ requestId: RequestId }, { additionalProperties: false }),
+  params: Type.Object({ requestId: CanonicalHexOf(RequestId) }, { additionalProperties: false }),
   querystring: Type.Object(
     { gate: Type.Optional(Address) },
     { additionalProperties: false },
@@ -135,7 +135,7 @@ export function registerRequestSignatureRoute(
   options: { store: Store; chains: readonly ChainConfig[]; attester: LocalAccount | undefined },
 ): void {
   app.get("/requests/:requestId/signature", { schema: requestSignatureSchema }, async (request) => {
-    const intent = await intentOf(options.store, canonicalHex(request.params.requestId));
+    const intent = await intentOf(options.store, request.params.requestId);
     const attester = options.attester;
     if (!attester) throw new ServiceError("ATTESTER_NOT_CONFIGURED", "this service has no attester key");
     const v1 = requestAttestationOf(intent);
@@ -172,7 +172,7 @@ export function registerRequestSignatureRoute(
       type: isCallsAttestation(intent) ? ("CallsFillAttestation" as const) : ("FillAttestation" as const),
     };
     if (request.query.gate === undefined) return { requestData, signature, signer, fillAttestation };
-    const gate = canonicalAddress(request.query.gate);
+    const gate = request.query.gate;
     const chainId = BigInt(intent.originChainId);
     const gateAttestation = {
       gate,

@@ -25,7 +25,7 @@ import { commonErrorResponses } from "../httpErrors.ts";
 import { RequestRecord, RequestStatusSchema, toRequestRecord } from "../../model/publicRecords.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import { addressInput } from "../addressInput.ts";
-import { canonicalAddress, canonicalHex } from "../../model/values.ts";
+import { canonicalAddress, CanonicalHexOf } from "../../model/values.ts";
 
 const Bool = Type.Union([Type.Literal("true"), Type.Literal("false")]);
 const Str = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
@@ -39,13 +39,13 @@ export const RequestsQuery = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: LIST_LIMIT.min, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default, description: "Page size" })),
     continuation: Type.Optional(Str(512, "The `continuation` of the previous page (same sortBy and sortDirection)")),
     user: Type.Optional(Str(66, "Sender or recipient address")),
-    hash: Type.Optional(Str(66, "Origin or destination transaction hash")),
+    hash: Type.Optional(CanonicalHexOf(Str(66, "Origin or destination transaction hash"))),
     originChainId: Type.Optional(ChainIdNumber),
     destinationChainId: Type.Optional(ChainIdNumber),
     chainId: Type.Optional(Type.String({ pattern: "^[0-9]{1,15}$", description: "Either direction; ignored when originChainId or destinationChainId is set" })),
     privateChainsToInclude: Type.Optional(Str(1024, "Accepted and ignored (Ferry has no private chains)")),
-    id: Type.Optional(Str(66, "requestId")),
-    orderId: Type.Optional(Str(66, "Protocol orderId")),
+    id: Type.Optional(CanonicalHexOf(Str(66, "requestId"))),
+    orderId: Type.Optional(CanonicalHexOf(Str(66, "Protocol orderId"))),
     includeOrderData: Type.Optional(Bool),
     startTimestamp: Type.Optional(Uint("Unix seconds, creation time, inclusive")),
     endTimestamp: Type.Optional(Uint("Unix seconds, creation time, inclusive")),
@@ -104,12 +104,12 @@ export function registerRequestsRoute(app: FerryApp, options: { store: Store }):
       ...(q.continuation !== undefined && { continuation: q.continuation }),
       // A `user` that is not an address matches nothing (canonical form only, as every value is compared).
       ...(q.user !== undefined && { user: EVM_ADDRESS.test(q.user) ? addressInput(q.user, "querystring/user") : canonicalAddress(q.user) }),
-      ...(q.hash !== undefined && { hash: canonicalHex(q.hash) }),
+      ...(q.hash !== undefined && { hash: q.hash }),
       ...(q.originChainId !== undefined && { originChainId: q.originChainId }),
       ...(q.destinationChainId !== undefined && { destinationChainId: q.destinationChainId }),
       ...(q.chainId !== undefined && { chainId: Number(q.chainId) }),
-      ...(q.id !== undefined && { id: canonicalHex(q.id) }),
-      ...(q.orderId !== undefined && { orderId: canonicalHex(q.orderId) }),
+      ...(q.id !== undefined && { id: q.id }),
+      ...(q.orderId !== undefined && { orderId: q.orderId }),
       ...(q.startTimestamp !== undefined && { startTimestamp: q.startTimestamp }),
       ...(q.endTimestamp !== undefined && { endTimestamp: q.endTimestamp }),
       ...(q.startBlock !== undefined && { startBlock: q.startBlock }),

@@ -17,7 +17,7 @@ import type { Hex } from "viem";
 import { isFerryError } from "../../../core/errors.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import type { Logger } from "../../logging/logger.ts";
-import { canonicalHex } from "../../model/values.ts";
+import { CanonicalHexOf } from "../../model/values.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 
@@ -36,7 +36,7 @@ export const TransactionsIndexBody = Type.Object(
     chainId: Type.Union([Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), Type.String({ pattern: "^[1-9][0-9]{0,15}$" })], {
       description: "The chain the transaction was sent on: a number, or its decimal string (what @relayprotocol/relay-sdk sends)",
     }),
-    txHash: Type.String({ pattern: "^0x[0-9a-fA-F]{64}$", description: "The deposit transaction's hash" }),
+    txHash: CanonicalHexOf(Type.String({ pattern: "^0x[0-9a-fA-F]{64}$", description: "The deposit transaction's hash" })),
     referrer: Type.Optional(Type.String({ maxLength: 256, description: "Accepted and ignored (the SDK sends its source)" })),
   },
   { additionalProperties: false },
@@ -63,7 +63,7 @@ export const transactionsIndexSchema = {
 export function registerTransactionsIndexRoute(app: FerryApp, options: { indexer: TransactionIndexer }): void {
   const { indexer } = options;
   app.post("/transactions/index", { schema: transactionsIndexSchema }, async (request) =>
-    indexTransactionNow(indexer, Number(request.body.chainId), canonicalHex(request.body.txHash), request.log as Logger),
+    indexTransactionNow(indexer, Number(request.body.chainId), request.body.txHash, request.log as Logger),
   );
 }
 
