@@ -7,24 +7,30 @@
  * before which the log cannot exist (a time the caller knows: the quote for a fill, the payout's
  * planning for a payout) — never one getLogs from the deployment block to the head.
  */
-import type { Hex, PublicClient, TransactionReceipt } from "viem";
+import type { Hex, PublicClient } from "viem";
 import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
 import { depositoryAbi } from "../../abi/Depository.ts";
 import type { ChainClient } from "../chains/chainClients.ts";
 import { findLogBackwards } from "./indexer/logScan.ts";
 import type { OnchainTx } from "../model/requestData.ts";
 import { canonicalHex, type Bytes32 } from "../model/values.ts";
+import type { Receipt } from "../chains/readReceipt.ts";
 import { readTransaction } from "../chains/readTransaction.ts";
 import { QUOTE_TTL_MAX_SECONDS } from "../config/configSchema.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 
 export { receiptOrNull, transactionKnown } from "../transactions/transactionLookup.ts";
 
+/** The fill digest `dest`'s AttestedReceiver recorded for `requestId` (zero when unfilled), canonical. */
+export async function filledDigestOf(dest: ChainClient, requestId: Bytes32): Promise<Bytes32> {
+  return canonicalHex(await dest.publicClient.readContract({ address: dest.config.contracts.attestedReceiver, abi: attestedReceiverAbi, functionName: "filledDigest", args: [requestId] }));
+}
+
 const FILLED_EVENT = attestedReceiverAbi.find((i) => i.type === "event" && i.name === "Filled")!;
 const REQUEST_EXECUTED_EVENT = depositoryAbi.find((i) => i.type === "event" && i.name === "RequestExecuted")!;
 
 /** The spec's transaction entry (`inTxs` / `outTxs`) of a mined transaction, its hash canonical (as read). */
-export async function onchainTxOf(client: ChainClient, receipt: TransactionReceipt): Promise<OnchainTx & { hash: Bytes32 }> {
+export async function onchainTxOf(client: ChainClient, receipt: Receipt): Promise<OnchainTx & { hash: Bytes32 }> {
   const [block, tx] = await Promise.all([
     client.publicClient.getBlock({ blockNumber: receipt.blockNumber }),
     readTransaction(client.publicClient, receipt.transactionHash),

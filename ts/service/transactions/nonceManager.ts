@@ -32,7 +32,8 @@
  * (transactions sent from the key by anything else are stepped over).
  */
 import pLimit, { type LimitFunction } from "p-limit";
-import { keccak256, TransactionNotFoundError, type Hex, type TransactionReceipt } from "viem";
+import { keccak256, TransactionNotFoundError, type Hex } from "viem";
+import type { Receipt } from "../chains/readReceipt.ts";
 import { alreadySent, nodeErrorText } from "../chains/alreadySent.ts";
 import type { ChainClient, ChainClients } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
@@ -66,7 +67,7 @@ export type SendRequest = {
 };
 
 export type FollowResult =
-  | { state: "mined"; hash: Bytes32; receipt: TransactionReceipt; attempts: number }
+  | { state: "mined"; hash: Bytes32; receipt: Receipt; attempts: number }
   | { state: "pending"; hash: Bytes32; attempts: number }
   | { state: "superseded"; hash: Bytes32; attempts: number };
 
@@ -303,7 +304,7 @@ async function gasLimit(client: ChainClient, from: Address, tx: OutgoingTx, valu
 }
 
 /** The receipt of whichever stored attempt was mined, with that attempt's (canonical) hash. */
-async function minedAttempt(client: ChainClient, stored: SolverTransaction): Promise<{ hash: Bytes32; receipt: TransactionReceipt } | null> {
+async function minedAttempt(client: ChainClient, stored: SolverTransaction): Promise<{ hash: Bytes32; receipt: Receipt } | null> {
   const attempts = [...stored.attempts].reverse();
   const receipts = await Promise.all(attempts.map((a) => receiptOrNull(client.publicClient, a.hash)));
   const i = receipts.findIndex((r) => r !== null);

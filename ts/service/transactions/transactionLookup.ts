@@ -2,11 +2,13 @@
  * A receipt or transaction that may not exist yet: null (or false) instead of viem's not-found throw;
  * any other error is thrown. Used by the nonce manager and by the solver's steps.
  */
-import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hex, type PublicClient, type TransactionReceipt } from "viem";
+import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hex, type PublicClient } from "viem";
+import { readReceipt, type Receipt } from "../chains/readReceipt.ts";
 
-export async function receiptOrNull(publicClient: PublicClient, hash: Hex): Promise<TransactionReceipt | null> {
+/** The receipt (../chains/readReceipt.ts: its hashes canonical), or null while there is none. */
+export async function receiptOrNull(publicClient: PublicClient, hash: Hex): Promise<Receipt | null> {
   try {
-    return await publicClient.getTransactionReceipt({ hash });
+    return await readReceipt(publicClient, hash);
   } catch (error) {
     if (error instanceof TransactionReceiptNotFoundError) return null;
     throw error;

@@ -19,6 +19,7 @@ import type { SolverState } from "../../model/solverState.ts";
 import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import { isFinal } from "../../chains/chainFinality.ts";
+import { readReceipt } from "../../chains/readReceipt.ts";
 import { fillNotBefore, findFillTx, isFilled, receiptOrNull, transactionKnown } from "../chainReads.ts";
 import { recordFillReverted, recordFillSuccess } from "./fillOutcome.ts";
 import { sendFill } from "./sendFill.ts";
@@ -52,7 +53,7 @@ export async function confirmFill(ctx: SolverContext, request: StoredRequest): P
   if (await isFilled(dest, request.id)) {
     const fillHash = await findFillTx(dest, request.id, fillNotBefore(intent));
     if (!fillHash) throw new FillLogNotFoundError(request.id);
-    const receipt = await dest.publicClient.getTransactionReceipt({ hash: fillHash });
+    const receipt = await readReceipt(dest.publicClient, fillHash);
     if (!(await isFinal(dest, receipt.blockNumber))) return waitForFinality(ctx, request, receipt.blockNumber);
     return recordFillSuccess(ctx, request, dest, receipt);
   }

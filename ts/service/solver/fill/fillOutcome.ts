@@ -4,9 +4,10 @@
  * request is nevertheless filled onchain is a success under the filling transaction when that is one
  * of ours (a resend got there first), and a foreign fill otherwise (./verifyOnchainFill.ts).
  */
-import type { Hex, TransactionReceipt } from "viem";
+import type { Hex } from "viem";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import type { StoredRequest } from "../../model/storedRequest.ts";
+import { readReceipt, type Receipt } from "../../chains/readReceipt.ts";
 import { readTransaction } from "../../chains/readTransaction.ts";
 import { isFinal } from "../../chains/chainFinality.ts";
 import { requireSolverState } from "../../model/storedRequest.ts";
@@ -20,7 +21,7 @@ import { recordForeignFill, verifyOnchainFill } from "./verifyOnchainFill.ts";
  * `submitted → success` under `receipt` — only when its fill is the one the service signed and sent
  * (./verifyOnchainFill.ts); a foreign fill is recorded as such instead (failure, parked, never repaid).
  */
-export async function recordFillSuccess(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: TransactionReceipt): Promise<StoredRequest> {
+export async function recordFillSuccess(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: Receipt): Promise<StoredRequest> {
   const verdict = await verifyOnchainFill(ctx, request, dest, receipt);
   if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
   const outTx = await onchainTxOf(dest, receipt);
@@ -37,11 +38,11 @@ export async function recordFillSuccess(ctx: SolverContext, request: StoredReque
   return updated;
 }
 
-export async function recordFillReverted(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: TransactionReceipt): Promise<StoredRequest> {
+export async function recordFillReverted(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: Receipt): Promise<StoredRequest> {
   if (await isFilled(dest, request.id)) {
     const fillHash = await findFillTx(dest, request.id, fillNotBefore(requireSolverState(request).intent));
     if (fillHash) {
-      const fillReceipt = await dest.publicClient.getTransactionReceipt({ hash: fillHash });
+      const fillReceipt = await readReceipt(dest.publicClient, fillHash);
       // The winning fill is confirmed at the destination's depth like any other.
       if (!(await isFinal(dest, fillReceipt.blockNumber))) return request;
       return recordFillSuccess(ctx, request, dest, fillReceipt);

@@ -10,6 +10,7 @@
  */
 import { erc20Abi } from "viem";
 import type { ChainClient } from "../../chains/chainClients.ts";
+import { readReceipt } from "../../chains/readReceipt.ts";
 import type { QuotedIntent } from "../../model/quotedIntent.ts";
 import type { CreditedDeposit } from "../../model/solverState.ts";
 import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
@@ -38,7 +39,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
     const hash = await findFillTx(dest, request.id, fillNotBefore(intent));
     if (hash) {
       // Someone else's fill never passes through `submitted` (the service submitted nothing).
-      const verdict = await verifyOnchainFill(ctx, request, dest, await dest.publicClient.getTransactionReceipt({ hash }));
+      const verdict = await verifyOnchainFill(ctx, request, dest, await readReceipt(dest.publicClient, hash));
       if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
       const submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent" } } });
       ctx.log.info({ requestId: request.id, hash }, "fill found onchain: recording it");

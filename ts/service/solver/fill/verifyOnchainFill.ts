@@ -19,9 +19,11 @@
  * ORDER_ALREADY_FILLED, `details` naming the foreign fill, parked (FOREIGN_FILL) — never repaid and
  * never refunded automatically, because the recipient may have been paid in full by someone else.
  */
-import { decodeEventLog, type TransactionReceipt } from "viem";
+import { decodeEventLog } from "viem";
 import { attestedReceiverAbi } from "../../../abi/AttestedReceiver.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
+import type { Receipt } from "../../chains/readReceipt.ts";
+import { filledDigestOf } from "../chainReads.ts";
 import { preparedFillOf, type AttestedTerms } from "../../model/attestations.ts";
 import type { Details } from "../../model/solverState.ts";
 import type { StoredRequest } from "../../model/storedRequest.ts";
@@ -77,9 +79,9 @@ export function fillMismatches(signed: SignedFill, fill: OnchainFill): (FillFiel
 }
 
 /** Reads the fill of `requestId` recorded by `receipt`'s transaction on `dest`'s receiver. */
-export async function readOnchainFill(dest: ChainClient, requestId: Bytes32, receipt: TransactionReceipt): Promise<OnchainFill> {
+export async function readOnchainFill(dest: ChainClient, requestId: Bytes32, receipt: Receipt): Promise<OnchainFill> {
   const receiver = dest.config.contracts.attestedReceiver;
-  const digest = await dest.publicClient.readContract({ address: receiver, abi: attestedReceiverAbi, functionName: "filledDigest", args: [requestId] });
+  const digest = await filledDigestOf(dest, requestId);
   let event: OnchainFill["event"] = null;
   for (const log of receipt.logs) {
     let decoded;
@@ -93,12 +95,11 @@ export async function readOnchainFill(dest: ChainClient, requestId: Bytes32, rec
     event = { recipient: args.recipient, filler: args.filler, currency: args.currency, amount: args.amount };
     break;
   }
-  const read = canonicalFields({ txHash: receipt.transactionHash, digest });
-  return { txHash: read.txHash, digest: read.digest, event };
+  return { txHash: receipt.transactionHash, digest, event };
 }
 
 /** Whether the fill in `receipt` is the solver's own fill of `request`. */
-export async function verifyOnchainFill(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: TransactionReceipt): Promise<FillVerdict> {
+export async function verifyOnchainFill(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: Receipt): Promise<FillVerdict> {
   const intent = request.solver!.intent;
   const expected = signedFillOf(intent, dest.config.contracts.attestedReceiver, ctx.solver);
   const fill = await readOnchainFill(dest, request.id, receipt);

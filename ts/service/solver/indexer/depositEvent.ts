@@ -71,32 +71,34 @@ export type DepositCall = { orderId: Bytes32; token: Address; amount: bigint | n
 /** The signature-authorised deposit functions (the full ABI's items: the core's fragments cover the direct forms only). */
 const PERMIT_DEPOSIT_ABI = depositoryAbi.filter((item) => item.type === "function" && (item.name === "depositErc20Permit" || item.name === "depositPermit2"));
 
-/** Decodes `input` as one of the Depository's deposit functions (direct or signature-authorised), or null. */
+/** Decodes `input` as one of the Depository's deposit functions (direct or signature-authorised), or null: its orderId and token canonical. */
 export function decodeDepositCall(input: Hex, value: bigint): DepositCall | null {
-  return decodeDirectDepositCall(input, value) ?? decodePermitDepositCall(input);
+  const call = decodeDirectDepositCall(input, value) ?? decodePermitDepositCall(input);
+  return call && { ...call, ...canonicalFields({ orderId: call.orderId, token: call.token }) };
 }
 
-function decodePermitDepositCall(input: Hex): DepositCall | null {
+/** A deposit call as decoded, its orderId and token as the input spells them. */
+type RawDepositCall = { orderId: Hex; token: Hex; amount: bigint | null; relayed: boolean };
+
+function decodePermitDepositCall(input: Hex): RawDepositCall | null {
   try {
     const call = decodeFunctionData({ abi: PERMIT_DEPOSIT_ABI, data: input });
     const fields = call.functionName === "depositErc20Permit" ? call.args[0] : call.functionName === "depositPermit2" ? { id: call.args[3], token: call.args[1], amount: call.args[2] } : null;
     if (!fields) return null;
-    const deposit = canonicalFields({ id: fields.id, token: fields.token });
-    return { orderId: deposit.id, token: deposit.token, amount: fields.amount, relayed: true };
+    return { orderId: fields.id, token: fields.token, amount: fields.amount, relayed: true };
   } catch {
     return null;
   }
 }
 
 /** The direct forms (the sender-credited compact ones included), through ts/core's `decodeDeposit`. */
-function decodeDirectDepositCall(input: Hex, value: bigint): DepositCall | null {
+function decodeDirectDepositCall(input: Hex, value: bigint): RawDepositCall | null {
   let call;
   try {
     call = decodeDeposit(input);
   } catch {
     return null;
   }
-  const deposit = canonicalFields(call);
-  if (deposit.kind === "native") return { orderId: deposit.id, token: ZERO_ADDRESS, amount: value, relayed: false };
-  return { orderId: deposit.id, token: deposit.token, amount: deposit.amount, relayed: false };
+  if (call.kind === "native") return { orderId: call.id, token: ZERO_ADDRESS, amount: value, relayed: false };
+  return { orderId: call.id, token: call.token, amount: call.amount, relayed: false };
 }

@@ -2,20 +2,21 @@
  * Reads deposits from a chain: the `Deposited` logs of a block range or of one receipt, each enriched
  * with what the request record reports (block time, the transaction's fee and input).
  */
-import type { Hex, Log, TransactionReceipt } from "viem";
+import type { Hex, Log } from "viem";
 import type { ChainClient } from "../../chains/chainClients.ts";
+import { readReceipt, type Receipt } from "../../chains/readReceipt.ts";
 import { readTransaction } from "../../chains/readTransaction.ts";
 import type { Address } from "../../model/values.ts";
 import { decodeDepositLogs, type DepositLog } from "./depositEvent.ts";
 import type { ObservedDeposit } from "./depositRequest.ts";
 
 /** The Depository's deposits in one mined transaction. */
-export async function depositsInReceipt(client: ChainClient, receipt: TransactionReceipt): Promise<ObservedDeposit[]> {
+export async function depositsInReceipt(client: ChainClient, receipt: Receipt): Promise<ObservedDeposit[]> {
   return enrichDeposits(client, decodeDepositLogs(client.config.id, client.config.contracts.depository, receipt.logs as Log[]), receipt);
 }
 
 /** Decoded deposit logs with the facts the request record reports (block time, the transaction's fee, input and sender). */
-export async function enrichDeposits(client: ChainClient, logs: DepositLog[], knownReceipt?: TransactionReceipt): Promise<ObservedDeposit[]> {
+export async function enrichDeposits(client: ChainClient, logs: DepositLog[], knownReceipt?: Receipt): Promise<ObservedDeposit[]> {
   const { publicClient } = client;
   const blocks = new Map<bigint, Promise<number>>();
   const txs = new Map<Hex, Promise<{ fee: bigint; input: Hex; from: Address }>>();
@@ -29,7 +30,7 @@ export async function enrichDeposits(client: ChainClient, logs: DepositLog[], kn
         hash,
         (async () => {
           const [receipt, tx] = await Promise.all([
-            knownReceipt && knownReceipt.transactionHash.toLowerCase() === hash ? knownReceipt : publicClient.getTransactionReceipt({ hash }),
+            knownReceipt && knownReceipt.transactionHash === hash ? knownReceipt : readReceipt(publicClient, hash),
             readTransaction(publicClient, hash),
           ]);
           return { fee: receipt.gasUsed * receipt.effectiveGasPrice, input: tx.input, from: tx.from };

@@ -21,7 +21,7 @@
  * Returns the payout as stored after the step. `stepPayout` is the same step for a payout planned
  * and stored elsewhere (a stray deposit's refund).
  */
-import { encodeFunctionData, type Hex, type TransactionReceipt } from "viem";
+import { encodeFunctionData, type Hex } from "viem";
 import { depositoryAbi } from "../../../abi/Depository.ts";
 import { encodeExecute } from "../../../core/executeCalldata.ts";
 import { signPayoutRequest } from "../../../core/payoutRequest.ts";
@@ -32,13 +32,13 @@ import type { OnchainTx } from "../../model/requestData.ts";
 import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
 import { StoredValueInvalidError } from "../../model/storedValue.ts";
 import { isFinal } from "../../chains/chainFinality.ts";
+import { readReceipt, type Receipt } from "../../chains/readReceipt.ts";
 import { CLOCK_SKEW_SECONDS, findPayoutTx, isPayoutExecuted, onchainTxOf, receiptOrNull, transactionKnown } from "../chainReads.ts";
 import { PAYOUT_TTL_SECONDS, payoutRequestOf, planPayout, settlementRequestOf } from "./payoutPlan.ts";
 import { decodeRevert, isRevert, revertDataOf } from "../../transactions/revertReason.ts";
 import { sendRecorded, type SentTx } from "../sendTransaction.ts";
 import type { Repositories } from "../../store/createStore.ts";
 import type { TxPurpose } from "../../model/solverTransaction.ts";
-import { canonicalHex } from "../../model/values.ts";
 import { claimablePayoutsOf, claimDetails } from "./payoutClaims.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { PayoutLogNotFoundError } from "../solverErrors.ts";
@@ -98,7 +98,7 @@ export async function stepPayout(
     return next;
   };
   // Landed: which calls the Depository made claimable (payee could not receive within its gas) is part of the record.
-  const confirmed = async (base: Payout, receipt: TransactionReceipt) => {
+  const confirmed = async (base: Payout, receipt: Receipt) => {
     const claimable = claimablePayoutsOf(receipt, base.depository, base.nonce);
     if (claimable.length > 0) {
       ctx.metrics.payoutsClaimable.inc({ kind: String(logFields.kind ?? "payout") });
@@ -109,11 +109,11 @@ export async function stepPayout(
         );
       }
     }
-    return record({ ...base, hash: canonicalHex(receipt.transactionHash), status: "confirmed", block: Number(receipt.blockNumber), ...(claimable.length > 0 && { claimable }) });
+    return record({ ...base, hash: receipt.transactionHash, status: "confirmed", block: Number(receipt.blockNumber), ...(claimable.length > 0 && { claimable }) });
   };
   // A receipt of the payout's own transaction: final → confirmed / reverted; not final → wait (undefined
   // with `wait`); reverted because another transaction executed it → undefined (recorded from its log below).
-  const settle = async (receipt: TransactionReceipt, current: Payout): Promise<{ payout: Payout; tx?: OnchainTx } | "wait" | undefined> => {
+  const settle = async (receipt: Receipt, current: Payout): Promise<{ payout: Payout; tx?: OnchainTx } | "wait" | undefined> => {
     if (!(await isFinal(client, receipt.blockNumber))) return "wait";
     if (receipt.status === "success") {
       const tx = await onchainTxOf(client, receipt);
@@ -151,7 +151,7 @@ export async function stepPayout(
   if (await isPayoutExecuted(client, payout.nonce)) {
     const hash = await findPayoutTx(client, payout.requestHash, payout.expiration - PAYOUT_TTL_SECONDS - CLOCK_SKEW_SECONDS);
     if (hash) {
-      const receipt = await client.publicClient.getTransactionReceipt({ hash });
+      const receipt = await readReceipt(client.publicClient, hash);
       if (!(await isFinal(client, receipt.blockNumber))) return { payout: await record({ ...payout, hash, status: "sent" }) };
       const tx = await onchainTxOf(client, receipt);
       return { payout: await confirmed({ ...payout, hash }, receipt), tx };
@@ -176,7 +176,7 @@ export async function stepPayout(
     if (await isPayoutExecuted(client, payout.nonce)) {
       const hash = await findPayoutTx(client, payout.requestHash, payout.expiration - PAYOUT_TTL_SECONDS - CLOCK_SKEW_SECONDS);
       if (hash) {
-        const receipt = await client.publicClient.getTransactionReceipt({ hash });
+        const receipt = await readReceipt(client.publicClient, hash);
         if (!(await isFinal(client, receipt.blockNumber))) return { payout: await record({ ...current, hash, status: "sent" }) };
         return { payout: await confirmed({ ...current, hash }, receipt), tx: await onchainTxOf(client, receipt) };
       }

@@ -23,8 +23,8 @@ import { attestedReceiverAbi } from "../../../abi/AttestedReceiver.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { KeyNotConfiguredError } from "../../chains/serviceAccounts.ts";
 import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
-import { canonicalHex, type Bytes32 } from "../../model/values.ts";
-import { receiptOrNull, transactionKnown } from "../chainReads.ts";
+import type { Bytes32 } from "../../model/values.ts";
+import { filledDigestOf, receiptOrNull, transactionKnown } from "../chainReads.ts";
 import { decodeRevert, isRevert, revertDataOf } from "../../transactions/revertReason.ts";
 import { sendRecordedFrom } from "../sendTransaction.ts";
 import type { SolverContext } from "../solverContext.ts";
@@ -102,8 +102,4 @@ async function recordConfirmed(ctx: SolverContext, request: StoredRequest): Prom
   const receipt = await receiptOrNull(ctx.clients.get(request.destinationChainId).publicClient, cancel.hash);
   if (receipt?.status !== "success") return request;
   return ctx.store.patchRequest(request.id, { solver: { cancel: { ...cancel, status: "confirmed", block: Number(receipt.blockNumber) } } });
-}
-
-async function filledDigestOf(dest: ChainClient, requestId: Hex): Promise<Hex> {
-  return canonicalHex(await dest.publicClient.readContract({ address: dest.config.contracts.attestedReceiver, abi: attestedReceiverAbi, functionName: "filledDigest", args: [requestId] }));
 }

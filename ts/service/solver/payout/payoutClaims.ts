@@ -6,7 +6,8 @@
  * payee's: the service records which calls became claimable and tells the payee how to claim
  * (`claim(token, to)` on the Depository, sent by the payee, to any address it chooses). Pure.
  */
-import { decodeEventLog, type TransactionReceipt } from "viem";
+import { decodeEventLog } from "viem";
+import type { Receipt } from "../../chains/readReceipt.ts";
 import { depositoryAbi } from "../../../abi/Depository.ts";
 import type { ClaimablePayout, Payout } from "../../model/payout.ts";
 import type { Details } from "../../model/solverState.ts";
@@ -15,7 +16,7 @@ import { canonicalFields, type Address } from "../../model/values.ts";
 const PAYOUT_CLAIMABLE_EVENT = depositoryAbi.find((i) => i.type === "event" && i.name === "PayoutClaimable")!;
 
 /** The calls of the payout with `nonce` that `receipt`'s `execute` made claimable, in call order. */
-export function claimablePayoutsOf(receipt: TransactionReceipt, depository: Address, nonce: bigint): ClaimablePayout[] {
+export function claimablePayoutsOf(receipt: Receipt, depository: Address, nonce: bigint): ClaimablePayout[] {
   const out: ClaimablePayout[] = [];
   for (const log of receipt.logs) {
     let decoded;

@@ -77,8 +77,9 @@ export function preparedPayout(args: {
   const expiration = args.nowSeconds + PAYOUT_TTL_SECONDS;
   const credits = args.credits ?? [];
   const base = { chainId: args.chainId, depository: args.depository, nonce: args.nonce, expiration, calls: args.calls, status: "prepared" as const };
-  if (credits.length === 0) return { ...base, requestHash: canonicalHex(payoutRequestHash({ calls: args.calls, nonce: args.nonce, expiration: BigInt(expiration) })) };
-  return { ...base, credits, requestHash: canonicalHex(settlementRequestHash({ calls: args.calls, credits, nonce: args.nonce, expiration: BigInt(expiration) })) };
+  const terms = { calls: args.calls, nonce: args.nonce, expiration: BigInt(expiration) };
+  const requestHash = credits.length === 0 ? payoutRequestHash(terms) : settlementRequestHash({ ...terms, credits });
+  return { ...base, ...(credits.length > 0 && { credits }), requestHash: canonicalHex(requestHash) };
 }
 
 /** A request's repayment or refund, planned (status `prepared`). */

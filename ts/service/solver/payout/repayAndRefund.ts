@@ -19,6 +19,7 @@ import type { RequestData } from "../../model/requestData.ts";
 import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
 import { formatAmount } from "../indexer/depositRequest.ts";
 import { advancePayout } from "./advancePayout.ts";
+import { readReceipt } from "../../chains/readReceipt.ts";
 import { fillNotBefore, findFillTx } from "../chainReads.ts";
 import { cancelBeforeRefund } from "./cancelBeforeRefund.ts";
 import type { SolverContext } from "../solverContext.ts";
@@ -33,7 +34,7 @@ export async function repay(ctx: SolverContext, request: StoredRequest): Promise
     const fill = request.solver!.fill;
     if (!fill?.hash) throw new StoredValueInvalidError("requests.solver_state", request.id, "fill", "is missing on a success: no repayment without the fill");
     const dest = ctx.clients.get(request.destinationChainId);
-    const verdict = await verifyOnchainFill(ctx, request, dest, await dest.publicClient.getTransactionReceipt({ hash: fill.hash }));
+    const verdict = await verifyOnchainFill(ctx, request, dest, await readReceipt(dest.publicClient, fill.hash));
     if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
   }
   const progress = await advancePayout(ctx, request, "repayment");
@@ -88,7 +89,7 @@ async function refuseFilled(ctx: SolverContext, request: StoredRequest): Promise
   const dest = ctx.clients.get(request.destinationChainId);
   const hash = await findFillTx(dest, request.id, fillNotBefore(requireSolverState(request).intent));
   if (hash) {
-    const verdict = await verifyOnchainFill(ctx, request, dest, await dest.publicClient.getTransactionReceipt({ hash }));
+    const verdict = await verifyOnchainFill(ctx, request, dest, await readReceipt(dest.publicClient, hash));
     if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
   }
   throw new FilledRequestNotRefundableError(request.id);
