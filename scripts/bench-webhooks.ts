@@ -21,7 +21,7 @@ import type { AddressInfo } from "node:net";
 import { CONFIG_DEFAULTS } from "../ts/service/config/configSchema.ts";
 import { apiKeyStore } from "../ts/service/store/apiKeys.ts";
 import { createStore } from "../ts/service/store/createStore.ts";
-import { webhookStore } from "../ts/service/store/webhooks.ts";
+import { webhookStore } from "../ts/service/store/webhooks/webhooks.ts";
 import { postWebhook, webhookBody } from "../ts/service/webhooks/postWebhook.ts";
 import { startWebhookWorker } from "../ts/service/webhooks/webhookWorker.ts";
 import type { OutboxPayload } from "../ts/service/store/outbox.ts";

@@ -3,8 +3,8 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import type { Store } from "../../ts/service/store/createStore.ts";
-import { claimWebhookEvents, recordWebhookAttempt } from "../../ts/service/store/webhookOutbox.ts";
-import { decryptWebhookSecret } from "../../ts/service/store/webhookSecrets.ts";
+import { claimWebhookEvents, recordWebhookAttempt } from "../../ts/service/store/webhooks/webhookOutbox.ts";
+import { decryptWebhookSecret } from "../../ts/service/store/webhooks/webhookSecrets.ts";
 import { errorLine, type CliRun } from "./runCli.ts";
 import { pgliteDatabase, postgresDatabase, requirePostgres, type ServiceDatabase } from "./serviceDatabase.ts";
 import { withIntent } from "../service/fixtures/testRequest.ts";

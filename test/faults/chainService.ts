@@ -16,8 +16,8 @@ import type { FerryConfig, RpcSettings } from "../../ts/service/config/configSch
 import { startServer, type RunningServer } from "../../ts/service/server.ts";
 import { apiKeyStore } from "../../ts/service/store/apiKeys.ts";
 import { createStore, type Store } from "../../ts/service/store/createStore.ts";
-import { webhookStore } from "../../ts/service/store/webhooks.ts";
-import { parseWebhookSecretKey } from "../../ts/service/store/webhookSecrets.ts";
+import { webhookStore } from "../../ts/service/store/webhooks/webhooks.ts";
+import { parseWebhookSecretKey } from "../../ts/service/store/webhooks/webhookSecrets.ts";
 import { startReceiver, type Receiver } from "../service/webhooks/webhookReceiver.ts";
 import type { ChainNode, FaultChains } from "./chainNodes.ts";
 

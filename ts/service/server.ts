@@ -28,7 +28,7 @@ import { createStore, type Store } from "./store/createStore.ts";
 import { createSolverNonceManager, solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
 import type { NonceManager } from "./transactions/nonceManager.ts";
 import { SILENT_LOG, type Logger } from "./logging/logger.ts";
-import { configuredWebhookSecretKeys, requireReadableWebhookSecrets, type WebhookSecretAudit, type WebhookSecretKeys } from "./store/webhookSecrets.ts";
+import { configuredWebhookSecretKeys, requireReadableWebhookSecrets, type WebhookSecretAudit, type WebhookSecretKeys } from "./store/webhooks/webhookSecrets.ts";
 import { startWebhookWorker, type RunningWebhookWorker, type WebhookWorkerSettings } from "./webhooks/webhookWorker.ts";
 
 export const SHUTDOWN_TIMEOUT_MS = 10_000;

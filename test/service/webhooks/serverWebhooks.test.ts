@@ -6,8 +6,8 @@ import { parseConfig, resolveChainContracts } from "../../../ts/service/config/p
 import { startServer, type RunningServer } from "../../../ts/service/server.ts";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
-import { webhookStore } from "../../../ts/service/store/webhooks.ts";
-import { parseWebhookSecretKey } from "../../../ts/service/store/webhookSecrets.ts";
+import { webhookStore } from "../../../ts/service/store/webhooks/webhooks.ts";
+import { parseWebhookSecretKey } from "../../../ts/service/store/webhooks/webhookSecrets.ts";
 import { startReceiver, waitUntil, type Receiver } from "./webhookReceiver.ts";
 import { seedRequest } from "./webhookFixtures.ts";
 

@@ -10,7 +10,7 @@ import { expect } from "chai";
 import { isFerryError } from "../../../ts/core/errors.ts";
 import { addressFilter } from "../../../ts/service/config/addressFilter.ts";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
-import { webhookStore } from "../../../ts/service/store/webhooks.ts";
+import { webhookStore } from "../../../ts/service/store/webhooks/webhooks.ts";
 import { postWebhook } from "../../../ts/service/webhooks/postWebhook.ts";
 import { startWebhookWorker, type WebhookWorkerSettings } from "../../../ts/service/webhooks/webhookWorker.ts";
 import { describeEachEngine } from "../store/engines.ts";

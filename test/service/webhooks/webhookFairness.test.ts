@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
-import { webhookStore } from "../../../ts/service/store/webhooks.ts";
+import { webhookStore } from "../../../ts/service/store/webhooks/webhooks.ts";
 import { startWebhookWorker, type RunningWebhookWorker, type WebhookWorkerSettings } from "../../../ts/service/webhooks/webhookWorker.ts";
 import { describeEachEngine } from "../store/engines.ts";
 import { startReceiver, waitUntil, type Receiver } from "./webhookReceiver.ts";

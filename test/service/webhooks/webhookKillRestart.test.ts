@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
 import { createStore } from "../../../ts/service/store/createStore.ts";
-import { ABANDONED } from "../../../ts/service/store/webhookOutbox.ts";
-import { webhookStore } from "../../../ts/service/store/webhooks.ts";
-import { parseWebhookSecretKey } from "../../../ts/service/store/webhookSecrets.ts";
+import { ABANDONED } from "../../../ts/service/store/webhooks/webhookOutbox.ts";
+import { webhookStore } from "../../../ts/service/store/webhooks/webhooks.ts";
+import { parseWebhookSecretKey } from "../../../ts/service/store/webhooks/webhookSecrets.ts";
 import { seedRequest } from "./webhookFixtures.ts";
 import { startReceiver, waitUntil, type Receiver } from "./webhookReceiver.ts";
 

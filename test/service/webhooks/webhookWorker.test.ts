@@ -4,7 +4,7 @@ import { expect } from "chai";
 import { statusEventBody } from "../../../ts/service/events/statusEvent.ts";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
-import { webhookStore } from "../../../ts/service/store/webhooks.ts";
+import { webhookStore } from "../../../ts/service/store/webhooks/webhooks.ts";
 import { startWebhookWorker, type RunningWebhookWorker, type WebhookWorkerSettings } from "../../../ts/service/webhooks/webhookWorker.ts";
 import { SILENT_LOG, type Logger } from "../../../ts/service/logging/logger.ts";
 import { describeEachEngine } from "../store/engines.ts";

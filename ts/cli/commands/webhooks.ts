@@ -9,15 +9,15 @@
 import { parseBytes32 } from "../../core/inputParsers.ts";
 import type { DeliveryLog } from "../../service/admin/webhookAdmin.ts";
 import { REDACTED } from "../../service/config/secret.ts";
-import type { WebhookConfig, WebhookDelivery } from "../../service/store/webhooks.ts";
-import { WebhookError } from "../../service/store/webhookRules.ts";
+import type { WebhookConfig, WebhookDelivery } from "../../service/store/webhooks/webhooks.ts";
+import { WebhookError } from "../../service/store/webhooks/webhookRules.ts";
 import {
   configuredWebhookSecretKeys,
   rotateWebhookSecrets,
   secretKeyMismatch,
   WEBHOOK_SECRET_KEY_ENV,
   WEBHOOK_SECRET_KEY_PREVIOUS_ENV,
-} from "../../service/store/webhookSecrets.ts";
+} from "../../service/store/webhooks/webhookSecrets.ts";
 import { EXIT, UsageError, printResult, type CliIo } from "../cliIo.ts";
 import { runSubcommand, type CommandGroup, type GlobalFlags } from "../commandGroup.ts";
 import { parseCommandArgs, requiredFlag, type ParsedCommand } from "../parseCommandArgs.ts";

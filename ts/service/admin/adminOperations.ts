@@ -5,7 +5,7 @@
  * CLI's HTTP client of the admin API (ts/cli/adminClient.ts), so both paths behave and print alike.
  */
 import type { FerryConfig } from "../config/configSchema.ts";
-import { parseWebhookSecretKey } from "../store/webhookSecrets.ts";
+import { parseWebhookSecretKey } from "../store/webhooks/webhookSecrets.ts";
 import type { Queryable } from "../store/engine.ts";
 import { apiKeyAdmin, type ApiKeyAdmin } from "./apiKeyAdmin.ts";
 import { parkedAdmin, type ParkedAdmin } from "./parkedAdmin.ts";

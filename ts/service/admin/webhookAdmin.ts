@@ -9,8 +9,8 @@ import { REDACTED } from "../config/secret.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import type { Queryable } from "../store/engine.ts";
 import { RequestNotFoundError } from "../store/errors.ts";
-import { WebhookError } from "../store/webhookRules.ts";
-import { webhookStore, type WebhookAttempt, type WebhookConfig, type WebhookDelivery } from "../store/webhooks.ts";
+import { WebhookError } from "../store/webhooks/webhookRules.ts";
+import { webhookStore, type WebhookAttempt, type WebhookConfig, type WebhookDelivery } from "../store/webhooks/webhooks.ts";
 import { canonicalHex } from "../model/values.ts";
 
 /** A delivery with every attempt of it, oldest first. */

@@ -5,7 +5,7 @@
  * a 2xx counts as delivered; the response body is not read.
  *
  * The connection only goes to an address outside the deny-list (`denied`, config
- * `webhooks.denyNetworks`): the host is resolved once per attempt (../store/webhookDestination.ts: an
+ * `webhooks.denyNetworks`): the host is resolved once per attempt (../store/webhooks/webhookDestination.ts: an
  * IP literal is its own address; a name's answers in a denied range are dropped, none left →
  * WEBHOOK_ADDRESS_DENIED without connecting), and the connection's `lookup` is pinned to exactly those
  * checked addresses — no second DNS query between the check and the connect, so a name re-pointed after
@@ -17,7 +17,7 @@ import type { LookupAddress, LookupOptions } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { AddressFilter } from "../config/addressFilter.ts";
-import { resolveWebhookDestination, systemResolver, type HostResolver, type ResolvedAddress } from "../store/webhookDestination.ts";
+import { resolveWebhookDestination, systemResolver, type HostResolver, type ResolvedAddress } from "../store/webhooks/webhookDestination.ts";
 import { webhookSignatureHeaders } from "../../core/webhookSignature.ts";
 import { statusEventBody } from "../events/statusEvent.ts";
 import type { OutboxPayload } from "../store/outbox.ts";

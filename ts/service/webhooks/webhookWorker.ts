@@ -1,7 +1,7 @@
 /**
  * `startWebhookWorker({store, settings, secretKey})`: the delivery loop. Each tick
  * keeps up to `batchSize` attempts in flight:
- * 1. claims due events for the free slots (../store/webhookOutbox.ts: one short transaction,
+ * 1. claims due events for the free slots (../store/webhooks/webhookOutbox.ts: one short transaction,
  *    `FOR UPDATE SKIP LOCKED`, the oldest pending event of each request only, attempt + 1, a lease);
  * 2. posts each, outside any transaction (./postWebhook.ts);
  * 3. records each outcome in its own transaction, guarded by the lease: delivered, pending again after
@@ -14,10 +14,10 @@ import { ConfigInvalidError } from "../config/configErrors.ts";
 import { addressFilter } from "../config/addressFilter.ts";
 import { CONFIG_DEFAULTS, type WebhookSettings } from "../config/configSchema.ts";
 import type { Engine } from "../store/engine.ts";
-import type { HostResolver } from "../store/webhookDestination.ts";
-import { claimWebhookEvents, recordWebhookAttempt, type WebhookJob } from "../store/webhookOutbox.ts";
-import { validateWebhookUrl, WebhookError } from "../store/webhookRules.ts";
-import { WEBHOOK_SECRET_KEY_ENV, WEBHOOK_SECRET_KEY_PREVIOUS_ENV } from "../store/webhookSecrets.ts";
+import type { HostResolver } from "../store/webhooks/webhookDestination.ts";
+import { claimWebhookEvents, recordWebhookAttempt, type WebhookJob } from "../store/webhooks/webhookOutbox.ts";
+import { validateWebhookUrl, WebhookError } from "../store/webhooks/webhookRules.ts";
+import { WEBHOOK_SECRET_KEY_ENV, WEBHOOK_SECRET_KEY_PREVIOUS_ENV } from "../store/webhooks/webhookSecrets.ts";
 import { isRetryable } from "../errors/serviceError.ts";
 import { SILENT_LOG, errorFields, type Logger } from "../logging/logger.ts";
 import { backoffDelayMs } from "./backoff.ts";
@@ -49,7 +49,7 @@ export type WebhookWorkerOptions = {
   now?: () => Date;
   /** The backoff jitter source, in [0, 1). */
   random?: () => number;
-  /** How an endpoint's name is resolved, once per attempt (../store/webhookDestination.ts). Default: the system resolver. */
+  /** How an endpoint's name is resolved, once per attempt (../store/webhooks/webhookDestination.ts). Default: the system resolver. */
   resolve?: HostResolver;
 };
 

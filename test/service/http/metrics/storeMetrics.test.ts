@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { apiKeyStore } from "../../../../ts/service/store/apiKeys.ts";
-import { claimWebhookEvents, recordWebhookAttempt } from "../../../../ts/service/store/webhookOutbox.ts";
-import { webhookStore } from "../../../../ts/service/store/webhooks.ts";
+import { claimWebhookEvents, recordWebhookAttempt } from "../../../../ts/service/store/webhooks/webhookOutbox.ts";
+import { webhookStore } from "../../../../ts/service/store/webhooks/webhooks.ts";
 import { describeEachEngine } from "../../store/engines.ts";
 import { seedRequest } from "../../webhooks/webhookFixtures.ts";
 import { fixtureConfig, listen, type Listening } from "../testApp.ts";

@@ -3,7 +3,7 @@
  * database-wide figures:
  * - `ferry_solver_parked_requests`: the requests the solver parked after a non-retryable error (see
  *   ../../solver/startSolver.ts) and left for an operator;
- * - the webhook backlog (../../store/webhookOutbox.ts `webhookBacklog`, one read per scrape):
+ * - the webhook backlog (../../store/webhooks/webhookOutbox.ts `webhookBacklog`, one read per scrape):
  *   `ferry_webhook_events{state}` (pending, delivered, failed, skipped),
  *   `ferry_webhook_oldest_pending_age_seconds` (0 with nothing pending), and per endpoint — labelled
  *   with its API key id, never its URL — `ferry_webhook_endpoint_pending_events`,
@@ -12,7 +12,7 @@
  */
 import { Gauge, type Registry } from "prom-client";
 import type { Store } from "../../store/createStore.ts";
-import { webhookBacklog, type WebhookBacklog } from "../../store/webhookOutbox.ts";
+import { webhookBacklog, type WebhookBacklog } from "../../store/webhooks/webhookOutbox.ts";
 
 export function installStoreMetrics(registry: Registry, store: Pick<Store, "countParkedRequests" | "engine">, now: () => number = Date.now): void {
   new Gauge({

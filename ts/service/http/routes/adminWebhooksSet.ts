@@ -7,7 +7,7 @@
  */
 import { Type } from "typebox";
 import type { WebhookAdmin } from "../../admin/webhookAdmin.ts";
-import { MAX_WEBHOOK_HEADERS } from "../../store/webhookRules.ts";
+import { MAX_WEBHOOK_HEADERS } from "../../store/webhooks/webhookRules.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, ErrorBody } from "../httpErrors.ts";
 import { ADMIN_SECURITY, adminErrorResponses, WebhookConfigSchema } from "../admin/adminRecords.ts";

@@ -3,9 +3,9 @@
  * the codes they throw. The store's setWebhook applies the same rules (./webhooks.test.ts, both engines).
  */
 import { expect } from "chai";
-import { isFerryError } from "../../../ts/core/errors.ts";
-import { addressFilter } from "../../../ts/service/config/addressFilter.ts";
-import { checkWebhookDestination, isLoopbackHost, MAX_WEBHOOK_HEADERS, validateWebhookHeaders, validateWebhookUrl, WebhookError } from "../../../ts/service/store/webhookRules.ts";
+import { isFerryError } from "../../../../ts/core/errors.ts";
+import { addressFilter } from "../../../../ts/service/config/addressFilter.ts";
+import { checkWebhookDestination, isLoopbackHost, MAX_WEBHOOK_HEADERS, validateWebhookHeaders, validateWebhookUrl, WebhookError } from "../../../../ts/service/store/webhooks/webhookRules.ts";
 
 function thrownBy(run: () => unknown): unknown {
   try {

@@ -15,9 +15,9 @@
  *   it stopped.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import type { WebhookSettings } from "../config/configSchema.ts";
-import { ServiceError } from "../errors/serviceError.ts";
-import type { Queryable } from "./engine.ts";
+import type { WebhookSettings } from "../../config/configSchema.ts";
+import { ServiceError } from "../../errors/serviceError.ts";
+import type { Queryable } from "../engine.ts";
 
 export const WEBHOOK_SECRET_KEY_ENV = "FERRY_WEBHOOK_SECRET_KEY";
 export const WEBHOOK_SECRET_KEY_PREVIOUS_ENV = "FERRY_WEBHOOK_SECRET_KEY_PREVIOUS";

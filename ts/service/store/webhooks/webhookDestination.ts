@@ -1,15 +1,15 @@
 /**
  * Where a webhook may connect: its URL's host resolved once into addresses, and those split by the
- * deny-list (`webhooks.denyNetworks`, ../config/addressFilter.ts). Used when a webhook is set (a name
+ * deny-list (`webhooks.denyNetworks`, ../../config/addressFilter.ts). Used when a webhook is set (a name
  * that resolves into a denied range is refused) and at every delivery attempt, which then connects to
- * exactly the addresses checked here (../webhooks/postWebhook.ts pins its connection's lookup to them),
+ * exactly the addresses checked here (../../webhooks/postWebhook.ts pins its connection's lookup to them),
  * so DNS cannot answer one address to the check and another to the connection (rebinding).
  *
  * `localhost` and `*.localhost` are loopback whatever DNS says (RFC 6761): denied whenever loopback is.
  */
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import type { AddressFilter } from "../config/addressFilter.ts";
+import type { AddressFilter } from "../../config/addressFilter.ts";
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
 

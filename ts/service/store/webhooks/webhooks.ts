@@ -11,13 +11,13 @@
  * claim/record functions are in ./webhookOutbox.ts; the URL and header rules, and WebhookError, in
  * ./webhookRules.ts.
  */
-import { addressFilter } from "../config/addressFilter.ts";
-import { CONFIG_DEFAULTS } from "../config/configSchema.ts";
-import type { RequestStatus } from "../model/requestStatus.ts";
-import { hashApiKey } from "./apiKeys.ts";
+import { addressFilter } from "../../config/addressFilter.ts";
+import { CONFIG_DEFAULTS } from "../../config/configSchema.ts";
+import type { RequestStatus } from "../../model/requestStatus.ts";
+import { hashApiKey } from "../apiKeys.ts";
 import { encryptWebhookSecret, WEBHOOK_SECRET_KEY_ENV } from "./webhookSecrets.ts";
-import { ServiceError } from "../errors/serviceError.ts";
-import { isoColumn, type Queryable } from "./engine.ts";
+import { ServiceError } from "../../errors/serviceError.ts";
+import { isoColumn, type Queryable } from "../engine.ts";
 import type { HostResolver } from "./webhookDestination.ts";
 import { checkWebhookDestination, validateWebhookHeaders, validateWebhookUrl, WebhookError } from "./webhookRules.ts";
 

@@ -4,12 +4,12 @@
  * name resolved when set, ./webhookDestination.ts) and the custom headers (names, values, none of
  * Ferry's own). A configuration or log request that cannot be honoured throws `WebhookError`.
  */
-import type { AddressFilter } from "../config/addressFilter.ts";
-import type { ErrorCode } from "../errors/errorRegistry.ts";
-import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
+import type { AddressFilter } from "../../config/addressFilter.ts";
+import type { ErrorCode } from "../../errors/errorRegistry.ts";
+import { ServiceError, type ServiceErrorOptions } from "../../errors/serviceError.ts";
 import { isLocalhostName, resolveWebhookDestination, systemResolver, type HostResolver } from "./webhookDestination.ts";
 
-/** The registered codes a webhook configuration or log request is refused with (../errors/errorRegistry.ts). */
+/** The registered codes a webhook configuration or log request is refused with (../../errors/errorRegistry.ts). */
 export type WebhookErrorCode = Extract<
   ErrorCode,
   "UNKNOWN_API_KEY" | "INVALID_WEBHOOK_URL" | "INVALID_WEBHOOK_HEADER" | "WEBHOOK_SECRET_KEY_MISSING" | "WEBHOOK_SECRET_KEY_INVALID" | "UNKNOWN_EVENT"

@@ -15,9 +15,9 @@
  *   failed after the last attempt); and the endpoint's state: a delivery clears its failures, a failure
  *   counts one more and pauses it (migration 0009).
  */
-import { OutboxPayload } from "./outbox.ts";
-import { decodeStored } from "../model/storedValue.ts";
-import { isoColumn, type Engine, type Queryable } from "./engine.ts";
+import { OutboxPayload } from "../outbox.ts";
+import { decodeStored } from "../../model/storedValue.ts";
+import { isoColumn, type Engine, type Queryable } from "../engine.ts";
 import { openWebhookSecret, type WebhookSecretKeys } from "./webhookSecrets.ts";
 
 export type WebhookJob = {

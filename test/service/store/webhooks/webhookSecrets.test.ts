@@ -4,17 +4,17 @@
 // rotateWebhookSecrets re-encrypts them under the new key, one transaction per secret (crash-safe, re-runnable).
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
-import { isFerryError } from "../../../ts/core/errors.ts";
-import { verifyWebhook } from "../../../ts/core/webhookSignature.ts";
-import { parseConfig, resolveChainContracts } from "../../../ts/service/config/parseConfig.ts";
-import { startServer, type RunningServer } from "../../../ts/service/server.ts";
-import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
-import type { Queryable } from "../../../ts/service/store/engine.ts";
-import { auditWebhookSecrets, decryptWebhookSecret, rotateWebhookSecrets, type WebhookSecretKeys } from "../../../ts/service/store/webhookSecrets.ts";
-import { webhookStore } from "../../../ts/service/store/webhooks.ts";
-import { seedRequest } from "../webhooks/webhookFixtures.ts";
-import { startReceiver, waitUntil, type Receiver } from "../webhooks/webhookReceiver.ts";
-import { describeEachEngine } from "./engines.ts";
+import { isFerryError } from "../../../../ts/core/errors.ts";
+import { verifyWebhook } from "../../../../ts/core/webhookSignature.ts";
+import { parseConfig, resolveChainContracts } from "../../../../ts/service/config/parseConfig.ts";
+import { startServer, type RunningServer } from "../../../../ts/service/server.ts";
+import { apiKeyStore } from "../../../../ts/service/store/apiKeys.ts";
+import type { Queryable } from "../../../../ts/service/store/engine.ts";
+import { auditWebhookSecrets, decryptWebhookSecret, rotateWebhookSecrets, type WebhookSecretKeys } from "../../../../ts/service/store/webhooks/webhookSecrets.ts";
+import { webhookStore } from "../../../../ts/service/store/webhooks/webhooks.ts";
+import { seedRequest } from "../../webhooks/webhookFixtures.ts";
+import { startReceiver, waitUntil, type Receiver } from "../../webhooks/webhookReceiver.ts";
+import { describeEachEngine } from "../engines.ts";
 
 const OLD_HEX = randomBytes(32).toString("hex");
 const NEW_HEX = randomBytes(32).toString("hex");

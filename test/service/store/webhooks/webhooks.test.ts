@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
-import { isFerryError } from "../../../ts/core/errors.ts";
-import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
-import type { Store } from "../../../ts/service/store/createStore.ts";
-import { ABANDONED, claimWebhookEvents, recordWebhookAttempt, type ClaimOptions } from "../../../ts/service/store/webhookOutbox.ts";
-import { webhookStore, type WebhookStore } from "../../../ts/service/store/webhooks.ts";
-import { decryptWebhookSecret } from "../../../ts/service/store/webhookSecrets.ts";
-import { describeEachEngine } from "./engines.ts";
-import { withIntent } from "../fixtures/testRequest.ts";
-import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
+import { isFerryError } from "../../../../ts/core/errors.ts";
+import { apiKeyStore } from "../../../../ts/service/store/apiKeys.ts";
+import type { Store } from "../../../../ts/service/store/createStore.ts";
+import { ABANDONED, claimWebhookEvents, recordWebhookAttempt, type ClaimOptions } from "../../../../ts/service/store/webhooks/webhookOutbox.ts";
+import { webhookStore, type WebhookStore } from "../../../../ts/service/store/webhooks/webhooks.ts";
+import { decryptWebhookSecret } from "../../../../ts/service/store/webhooks/webhookSecrets.ts";
+import { describeEachEngine } from "../engines.ts";
+import { withIntent } from "../../fixtures/testRequest.ts";
+import { canonicalAddress, canonicalHex } from "../../../../ts/service/model/values.ts";
 
 const hex = (n: number, bytes = 32) => canonicalHex(`0x${n.toString(16).padStart(bytes * 2, "0")}`);
 const SECRET_KEY = randomBytes(32);
