@@ -13,7 +13,7 @@ import { createChainClients } from "../../../ts/service/chains/chainClients.ts";
 import { SILENT_LOG } from "../../../ts/service/logging/logger.ts";
 import { indexTransaction } from "../../../ts/service/solver/indexer/indexTransaction.ts";
 import { createSolver } from "../../../ts/service/solver/startSolver.ts";
-import type { StoredStrayDeposit } from "../../../ts/service/store/strayDeposits.ts";
+import type { StoredStrayDeposit } from "../../../ts/service/store/solver/strayDeposits.ts";
 import { describeEachEngine } from "../store/engines.ts";
 import { ATTACKER, deployWorthlessToken } from "./hostileContracts.ts";
 import { depository, filledLogs, tickUntil } from "./solverHelpers.ts";

@@ -8,7 +8,7 @@ import { parseEther, parseUnits, type Address, type Hex } from "viem";
 import { depositoryAbi } from "../../../ts/abi/Depository.ts";
 import { createSolver } from "../../../ts/service/solver/startSolver.ts";
 import type { StoredRequest } from "../../../ts/service/model/storedRequest.ts";
-import type { StoredStrayDeposit } from "../../../ts/service/store/strayDeposits.ts";
+import type { StoredStrayDeposit } from "../../../ts/service/store/solver/strayDeposits.ts";
 import { describeEachEngine } from "../store/engines.ts";
 import { attackerWrite, blocklistTokenAbi, deployBlocklistToken, deployGasBurningRecipient, deployRevertingRecipient } from "./hostileContracts.ts";
 import { depository, filledLogs, tickUntil } from "./solverHelpers.ts";

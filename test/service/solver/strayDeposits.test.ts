@@ -14,7 +14,7 @@ import { indexTransaction } from "../../../ts/service/solver/indexer/indexTransa
 import { SILENT_LOG } from "../../../ts/service/logging/logger.ts";
 import { strayRefundNonce } from "../../../ts/service/solver/payout/strayRefundPlan.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
-import type { StoredStrayDeposit, StrayDepositKey } from "../../../ts/service/store/strayDeposits.ts";
+import type { StoredStrayDeposit, StrayDepositKey } from "../../../ts/service/store/solver/strayDeposits.ts";
 import { depository, filledLogs, tickUntil } from "./solverHelpers.ts";
 import { deposit, freshAddress, freshId, makeIntent, NATIVE, saveQuote, startTwoChains, tokenBalance, type TwoChains } from "./twoChains.ts";
 import { canonicalHex } from "../../../ts/service/model/values.ts";

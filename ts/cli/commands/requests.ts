@@ -4,7 +4,7 @@
  * a running service's admin API or in its database (../adminTarget.ts).
  */
 import { parseBytes32 } from "../../core/inputParsers.ts";
-import type { ParkedRequest } from "../../service/store/parkedRequests.ts";
+import type { ParkedRequest } from "../../service/store/solver/parkedRequests.ts";
 import { EXIT, UsageError, printResult, type CliIo } from "../cliIo.ts";
 import { runSubcommand, type CommandGroup, type GlobalFlags } from "../commandGroup.ts";
 import { integerFlag, parseCommandArgs } from "../parseCommandArgs.ts";

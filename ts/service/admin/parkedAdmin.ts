@@ -8,8 +8,8 @@
 import { ServiceError } from "../errors/serviceError.ts";
 import type { Queryable } from "../store/engine.ts";
 import { RequestNotFoundError } from "../store/errors.ts";
-import { parkedRequestStore, type ParkedRequest } from "../store/parkedRequests.ts";
-import { DEPOSIT_GONE_PARK_CODE } from "../store/reorgAffected.ts";
+import { parkedRequestStore, type ParkedRequest } from "../store/solver/parkedRequests.ts";
+import { DEPOSIT_GONE_PARK_CODE } from "../store/solver/reorgAffected.ts";
 import { canonicalHex } from "../model/values.ts";
 
 export type ParkedAdmin = {

@@ -1,6 +1,6 @@
 /**
  * The solver's inventory per chain and currency: its balance (native and every configured ERC-20),
- * what the fills in flight hold of it (../store/solverReservations.ts, database-wide: every replica's
+ * what the fills in flight hold of it (../store/solver/solverReservations.ts, database-wide: every replica's
  * fills), and what is left — the capacity a new fill can count on. Read at most once per `ttlMs` per
  * chain (a quote, GET /chains and /metrics share the reads); concurrent callers share one read.
  *

@@ -5,7 +5,7 @@
  * - the balance itself is below the amount → `SOLVER_BALANCE_TOO_LOW`;
  * - the balance covers it but the fills in flight hold too much of it → `SOLVER_CAPACITY_EXCEEDED`.
  * Both are the spec's failReasons too: a deposit that still arrives when capacity is gone fails with
- * the same reason at fill time (../store/solverReservations.ts), and is refunded.
+ * the same reason at fill time (../store/solver/solverReservations.ts), and is refunded.
  */
 import type { InventoryLine } from "../chains/solverInventory.ts";
 

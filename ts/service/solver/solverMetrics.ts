@@ -29,7 +29,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";
 import type { Store } from "../store/createStore.ts";
-import type { SolverWorkItem } from "../store/solverWork.ts";
+import type { SolverWorkItem } from "../store/solver/solverWork.ts";
 
 export type SolverMetrics = {
   foreignFills: Counter<"chain_id">;

@@ -3,7 +3,7 @@
  * confirm (or resend), `success` → repayment, `failure` → refund. Run only under the request's
  * lease (./startSolver.ts). Re-reads the request under the lease, so a stale work-list entry that
  * another loop already moved on does nothing. A request whose origin or destination chain is halted
- * after a deep reorg (../store/checkpoints.ts) is left as it is until an operator resumes the chain.
+ * after a deep reorg (../store/solver/checkpoints.ts) is left as it is until an operator resumes the chain.
  */
 import type { StoredRequest } from "../model/storedRequest.ts";
 import { confirmFill } from "./fill/confirmFill.ts";

@@ -38,7 +38,7 @@ import { requireAccount, resolveAccounts, type ServiceAccounts } from "../chains
 import { CONFIG_DEFAULTS, type FerryConfig, type SolverSettings } from "../config/configSchema.ts";
 import { isRetryable } from "../errors/serviceError.ts";
 import type { Store } from "../store/createStore.ts";
-import type { SolverWorkItem } from "../store/solverWork.ts";
+import type { SolverWorkItem } from "../store/solver/solverWork.ts";
 import { indexDeposits, DEFAULT_INDEX_OPTIONS, type IndexDepositsOptions } from "./indexer/indexDeposits.ts";
 import { withRpcDeadline } from "../chains/rpcDeadline.ts";
 import type { SolverContext } from "./solverContext.ts";

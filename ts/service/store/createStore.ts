@@ -1,5 +1,5 @@
 import type { Order } from "../../core/orderJson.ts";
-import { getCheckpoint, getIndexerCheckpoint, haltIndexer, listHaltedChains, resumeIndexer, setCheckpoint, type IndexerCheckpoint, type IndexerHalt } from "./checkpoints.ts";
+import { getCheckpoint, getIndexerCheckpoint, haltIndexer, listHaltedChains, resumeIndexer, setCheckpoint, type IndexerCheckpoint, type IndexerHalt } from "./solver/checkpoints.ts";
 import { engineDb, type Db, type Engine, type StoreContext } from "./engine.ts";
 import { listRequests, type RequestFilters, type RequestPage } from "./listRequests.ts";
 import { migrate } from "./migrate.ts";
@@ -19,7 +19,7 @@ import {
   patchRequest,
   transitionRequest,
 } from "./requests.ts";
-import { claimRequest, countSolverWork, listSolverWork, releaseRequest, type SolverWorkItem } from "./solverWork.ts";
+import { claimRequest, countSolverWork, listSolverWork, releaseRequest, type SolverWorkItem } from "./solver/solverWork.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import {
   claimStrayDeposit,
@@ -35,7 +35,7 @@ import {
   type StoredStrayDeposit,
   type StrayDepositKey,
   type StrayDepositPatch,
-} from "./strayDeposits.ts";
+} from "./solver/strayDeposits.ts";
 import type { RequestStatus } from "../model/requestStatus.ts";
 import type { SolverTransaction, TxAttempt, TxPurpose, TxState } from "../model/solverTransaction.ts";
 import type { Address, Bytes32 } from "../model/values.ts";
@@ -51,10 +51,10 @@ import {
   syncNonce,
   type NewSolverTransaction,
   type SolverTxKey,
-} from "./solverTransactions.ts";
+} from "./solver/solverTransactions.ts";
 import { countPermitFailures, recordPermitFailure } from "./permitFailures.ts";
-import { listReorgAffectedRequests, listReorgAffectedStrays } from "./reorgAffected.ts";
-import { reservedAmounts, reserveFill, type FillReservation, type ReservationResult, type ReservedAmount } from "./solverReservations.ts";
+import { listReorgAffectedRequests, listReorgAffectedStrays } from "./solver/reorgAffected.ts";
+import { reservedAmounts, reserveFill, type FillReservation, type ReservationResult, type ReservedAmount } from "./solver/solverReservations.ts";
 
 export type StoreOptions = {
   /** PostgreSQL connection string (`DATABASE_URL`). When absent, the embedded PGlite engine is used. */
@@ -96,24 +96,24 @@ export type Repositories = {
   /** Requests written since `since` (ids and `updated_at` in unix ms), newest first; `truncated` past `limit`. */
   listRequestsUpdatedSince(since: Date, limit?: number): Promise<{ changes: Array<{ id: string; updatedAt: number }>; truncated: boolean }>;
   getCheckpoint(chainId: number, contract: Address): Promise<number | null>;
-  /** The indexer's (./checkpoints.ts): the block and its hash (appended to the recent range ends), a deep reorg's halt, the operator's resume. */
+  /** The indexer's (./solver/checkpoints.ts): the block and its hash (appended to the recent range ends), a deep reorg's halt, the operator's resume. */
   setCheckpoint(chainId: number, contract: Address, block: number, hash?: Bytes32): Promise<void>;
   getIndexerCheckpoint(chainId: number, contract: Address): Promise<IndexerCheckpoint | null>;
   haltIndexer(chainId: number, contract: Address, halt: IndexerHalt): Promise<void>;
   resumeIndexer(chainId: number, contract: Address, at: { block: number; hash: Bytes32 }): Promise<boolean>;
   listHaltedChains(): Promise<number[]>;
-  /** The deep-reorg recovery's (./reorgAffected.ts): requests and strays whose deposit or payout on the chain lies above the block. */
+  /** The deep-reorg recovery's (./solver/reorgAffected.ts): requests and strays whose deposit or payout on the chain lies above the block. */
   listReorgAffectedRequests(chainId: number, block: number): Promise<StoredRequest[]>;
   listReorgAffectedStrays(chainId: number, block: number): Promise<StrayDepositKey[]>;
   pendingOutboxEvents(limit?: number): Promise<OutboxEvent[]>;
   requestEvents(requestId: string): Promise<OutboxEvent[]>;
   markOutboxDelivered(id: number): Promise<void>;
-  /** The solver's (./solverWork.ts): work list and per-request lease. */
+  /** The solver's (./solver/solverWork.ts): work list and per-request lease. */
   listSolverWork(limit?: number, exclude?: readonly string[]): Promise<SolverWorkItem[]>;
   claimRequest(requestId: string, owner: string, ttlMs: number): Promise<boolean>;
   countSolverWork(): ReturnType<typeof countSolverWork>;
   releaseRequest(requestId: string, owner: string): Promise<void>;
-  /** Stray deposits (./strayDeposits.ts): recorded once by the indexer, refunded by the solver under their own lease. */
+  /** Stray deposits (./solver/strayDeposits.ts): recorded once by the indexer, refunded by the solver under their own lease. */
   recordStrayDeposit(stray: NewStrayDeposit): Promise<boolean>;
   getStrayDeposit(key: StrayDepositKey): Promise<StoredStrayDeposit | null>;
   listPendingStrayDeposits(limit?: number): Promise<StoredStrayDeposit[]>;
@@ -123,7 +123,7 @@ export type Repositories = {
   releaseStrayDeposit(key: StrayDepositKey, owner: string): Promise<void>;
   getStrayTrackingStart(chainId: number, contract: Address): Promise<number | null>;
   startStrayTracking(chainId: number, contract: Address, fromBlock: number): Promise<number>;
-  /** The nonce manager's (./solverTransactions.ts): next nonce per sender, every sent transaction with its attempts. */
+  /** The nonce manager's (./solver/solverTransactions.ts): next nonce per sender, every sent transaction with its attempts. */
   syncNonce(chainId: number, address: Address, chainNonce: number): Promise<number>;
   lockNextNonce(chainId: number, address: Address): Promise<number | null>;
   insertSolverTransaction(t: NewSolverTransaction): Promise<SolverTransaction>;
@@ -133,7 +133,7 @@ export type Repositories = {
   findPendingSolverTransaction(chainId: number, purpose: TxPurpose, subject: string): Promise<SolverTransaction | null>;
   listPendingSolverTransactions(purpose: TxPurpose, limit: number): Promise<SolverTransaction[]>;
   solverTransactionStats(): ReturnType<typeof solverTransactionStats>;
-  /** Inventory (./solverReservations.ts): a fill's reservation of the solver's balance, and what the fills in flight hold. */
+  /** Inventory (./solver/solverReservations.ts): a fill's reservation of the solver's balance, and what the fills in flight hold. */
   reserveFill(reservation: FillReservation): Promise<ReservationResult>;
   reservedAmounts(): Promise<ReservedAmount[]>;
   /** POST /execute/permits' (./permitFailures.ts): a user's failed permit requests within a window, shared by every replica. */

@@ -23,7 +23,7 @@ import { depositPatch, newRequestFor, type ObservedDeposit } from "./depositRequ
 import { StoredValueInvalidError } from "../../model/storedValue.ts";
 import type { StoredQuote } from "../../store/quotes.ts";
 import type { Logger } from "../../logging/logger.ts";
-import type { StrayDepositReason } from "../../store/strayDeposits.ts";
+import type { StrayDepositReason } from "../../store/solver/strayDeposits.ts";
 import { depositMismatch, type DepositMismatch, type DepositTerms } from "./depositMatch.ts";
 import type { Address, Bytes32 } from "../../model/values.ts";
 

@@ -9,7 +9,7 @@
  * 1. the resume block `n`: the halt's `lastGood` (the newest recorded block still on the chain), or the
  *    operator's `fromBlock` (required when the halt has none; never above `lastGood`); its hash is read
  *    now, and must still be `lastGood`'s;
- * 2. every request credited from a deposit on the chain above `n` (../../store/reorgAffected.ts): its
+ * 2. every request credited from a deposit on the chain above `n` (../../store/solver/reorgAffected.ts): its
  *    `Deposited` log is looked up in the deposit transaction's receipt on the canonical chain (same
  *    Depository, orderId, depositor, token and amount):
  *    - there, in a final block → kept (a moved deposit's block and log index are updated);
@@ -43,8 +43,8 @@ import type { Payout, PayoutKind } from "../../model/payout.ts";
 import type { StoredRequest } from "../../model/storedRequest.ts";
 import type { Address, Bytes32 } from "../../model/values.ts";
 import type { Store } from "../../store/createStore.ts";
-import { DEPOSIT_GONE_PARK_CODE } from "../../store/reorgAffected.ts";
-import type { StoredStrayDeposit } from "../../store/strayDeposits.ts";
+import { DEPOSIT_GONE_PARK_CODE } from "../../store/solver/reorgAffected.ts";
+import type { StoredStrayDeposit } from "../../store/solver/strayDeposits.ts";
 import { isPayoutExecuted, receiptOrNull, transactionKnown } from "../chainReads.ts";
 import { decodeDepositLogs } from "./depositEvent.ts";
 

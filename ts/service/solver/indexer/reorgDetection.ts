@@ -12,7 +12,7 @@
  *   at least. The caller halts the chain.
  */
 import type { BlockHeader } from "../../chains/chainFinality.ts";
-import type { BlockRef, IndexerCheckpoint } from "../../store/checkpoints.ts";
+import type { BlockRef, IndexerCheckpoint } from "../../store/solver/checkpoints.ts";
 import type { Bytes32 } from "../../model/values.ts";
 
 export type HeaderAt = (block: bigint) => Promise<BlockHeader>;

@@ -12,7 +12,7 @@
  * A refund whose payout reverted stays `pending` with `refund.status = reverted` and its failReason,
  * out of the work list, for an operator (as a request's reverted refund does).
  */
-import type { StoredStrayDeposit, StrayDepositKey } from "../../store/strayDeposits.ts";
+import type { StoredStrayDeposit, StrayDepositKey } from "../../store/solver/strayDeposits.ts";
 import { signedPayoutCall, stepPayout } from "./advancePayout.ts";
 import { ChainNotConfiguredError } from "../../chains/chainClients.ts";
 import type { SolverContext } from "../solverContext.ts";

@@ -25,7 +25,7 @@ import { encodeAbiParameters, keccak256, type Hex } from "viem";
 import type { ChainConfig } from "../../config/configSchema.ts";
 import type { Payout } from "../../model/payout.ts";
 import { canonicalAddress, ZERO_ADDRESS } from "../../model/values.ts";
-import type { StoredStrayDeposit } from "../../store/strayDeposits.ts";
+import type { StoredStrayDeposit } from "../../store/solver/strayDeposits.ts";
 import { preparedPayout } from "./payoutPlan.ts";
 import { strayRefundMinimum } from "../../config/strayRefundMinimum.ts";
 import { convertCeil } from "../../prices/usdPrice.ts";

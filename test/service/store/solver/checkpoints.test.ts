@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
-import { describeEachEngine } from "./engines.ts";
+import { canonicalAddress, canonicalHex } from "../../../../ts/service/model/values.ts";
+import { describeEachEngine } from "../engines.ts";
 
 describeEachEngine("store checkpoints", (engine) => {
   const depository = canonicalAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3");

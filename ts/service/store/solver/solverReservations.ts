@@ -10,9 +10,9 @@
  * (the balance itself is lower) or will not happen. Reserving again for the same request replaces it.
  */
 import { Type } from "typebox";
-import { decodeStored } from "../model/storedValue.ts";
-import { Address, ChainId, Uint256, ZERO_ADDRESS, type Bytes32 } from "../model/values.ts";
-import type { StoreContext } from "./engine.ts";
+import { decodeStored } from "../../model/storedValue.ts";
+import { Address, ChainId, Uint256, ZERO_ADDRESS, type Bytes32 } from "../../model/values.ts";
+import type { StoreContext } from "../engine.ts";
 
 export type FillReservation = {
   requestId: Bytes32;

@@ -1,10 +1,10 @@
 // The stray-deposit repository on both engines: recorded once per log (re-reads, replicas, the index
 // route), exact uint256 amounts, the solver's pending list, patches, and the per-stray lease.
 import { expect } from "chai";
-import type { NewStrayDeposit } from "../../../ts/service/store/strayDeposits.ts";
-import type { Payout } from "../../../ts/service/model/payout.ts";
-import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
-import { describeEachEngine } from "./engines.ts";
+import type { NewStrayDeposit } from "../../../../ts/service/store/solver/strayDeposits.ts";
+import type { Payout } from "../../../../ts/service/model/payout.ts";
+import { canonicalAddress, canonicalHex } from "../../../../ts/service/model/values.ts";
+import { describeEachEngine } from "../engines.ts";
 
 const hex = (n: number, bytes = 32) => canonicalHex(`0x${n.toString(16).padStart(bytes * 2, "0")}`);
 const PAYOUT: Payout = { chainId: 31337, depository: canonicalAddress(`0x${"dd".repeat(20)}`), nonce: 1n, expiration: 100, calls: [], requestHash: hex(0x99), status: "prepared" };

@@ -6,16 +6,16 @@
  * `stray_tracking` holds, per Depository, the first block whose strays are tracked (migration 0005).
  */
 import { Type } from "typebox";
-import { Payout } from "../model/payout.ts";
-import { decodeStored, encodeStored } from "../model/storedValue.ts";
-import { Address, BlockNumber, Bytes32, ChainId, LogIndex, Uint256 } from "../model/values.ts";
-import { isoColumn, type Row, type StoreContext } from "./engine.ts";
-import { StrayDepositNotFoundError } from "./errors.ts";
+import { Payout } from "../../model/payout.ts";
+import { decodeStored, encodeStored } from "../../model/storedValue.ts";
+import { Address, BlockNumber, Bytes32, ChainId, LogIndex, Uint256 } from "../../model/values.ts";
+import { isoColumn, type Row, type StoreContext } from "../engine.ts";
+import { StrayDepositNotFoundError } from "../errors.ts";
 
 /**
  * Why a deposit is stray: a second deposit for a credited order (DOUBLE_SPEND), an orderId never
  * quoted (UNKNOWN_ORDER), or a deposit under a quoted orderId that does not match the quote
- * (migration 0007: the mismatch, as ../solver/indexer/depositMatch.ts names it).
+ * (migration 0007: the mismatch, as ../../solver/indexer/depositMatch.ts names it).
  */
 export const STRAY_DEPOSIT_REASONS = ["DOUBLE_SPEND", "UNKNOWN_ORDER", "DEPOSIT_CHAIN_MISMATCH", "INCORRECT_DEPOSIT_CURRENCY", "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL"] as const;
 export type StrayDepositReason = (typeof STRAY_DEPOSIT_REASONS)[number];

@@ -1,16 +1,16 @@
 /**
  * What a reorg of one chain below a block may have invalidated, for the deep-reorg recovery
- * (../solver/indexer/recoverDeepReorg.ts): requests credited from a deposit on that chain above the block, or
+ * (../../solver/indexer/recoverDeepReorg.ts): requests credited from a deposit on that chain above the block, or
  * whose repayment or refund on that chain was recorded above it (or is still in flight: `prepared` /
  * `sent`), and the stray deposits recorded on it above the block (or whose refund was).
  */
-import { requestFromRow, REQUEST_COLUMNS } from "./requests.ts";
-import type { StoreContext } from "./engine.ts";
-import type { StoredRequest } from "../model/storedRequest.ts";
+import { requestFromRow, REQUEST_COLUMNS } from "../requests.ts";
+import type { StoreContext } from "../engine.ts";
+import type { StoredRequest } from "../../model/storedRequest.ts";
 import type { StrayDepositKey } from "./strayDeposits.ts";
 import { Type } from "typebox";
-import { decodeStored } from "../model/storedValue.ts";
-import { Bytes32, ChainId, LogIndex } from "../model/values.ts";
+import { decodeStored } from "../../model/storedValue.ts";
+import { Bytes32, ChainId, LogIndex } from "../../model/values.ts";
 
 const StrayKeyRow = Type.Object({ chain_id: ChainId, tx_hash: Bytes32, log_index: LogIndex });
 

@@ -1,15 +1,15 @@
 /**
  * Parked requests for the operator (the admin API, `ferry requests parked|unpark`): the solver parks a
- * request on a non-retryable error (`requests.parked`, ./requests.ts `parkRequest`) and leaves it alone
+ * request on a non-retryable error (`requests.parked`, ../requests.ts `parkRequest`) and leaves it alone
  * until an operator clears the column, which puts it back on the solver's work list at its next tick.
- * Works on a store's engine like ./apiKeys.ts; each row is decoded once here.
+ * Works on a store's engine like ../apiKeys.ts; each row is decoded once here.
  */
 import { Type } from "typebox";
-import { Parked } from "../model/solverState.ts";
-import { RequestStatus } from "../model/requestStatus.ts";
-import { decodeStored } from "../model/storedValue.ts";
-import { Bytes32, ChainId } from "../model/values.ts";
-import { isoColumn, type Queryable } from "./engine.ts";
+import { Parked } from "../../model/solverState.ts";
+import { RequestStatus } from "../../model/requestStatus.ts";
+import { decodeStored } from "../../model/storedValue.ts";
+import { Bytes32, ChainId } from "../../model/values.ts";
+import { isoColumn, type Queryable } from "../engine.ts";
 
 export type ParkedRequest = {
   id: string;

@@ -1,11 +1,11 @@
 /**
  * The solver's repository: its work list and the per-request lease that keeps concurrent solver loops
- * apart. Writes to a request go through ./requests.ts (`transitionRequest` for status changes with
+ * apart. Writes to a request go through ../requests.ts (`transitionRequest` for status changes with
  * their outbox event, `patchRequest` for bookkeeping).
  */
-import type { RequestStatus } from "../model/requestStatus.ts";
-import { canonicalHex, type Bytes32 } from "../model/values.ts";
-import { type StoreContext } from "./engine.ts";
+import type { RequestStatus } from "../../model/requestStatus.ts";
+import { canonicalHex, type Bytes32 } from "../../model/values.ts";
+import { type StoreContext } from "../engine.ts";
 
 /**
  * A work-list entry: which request, in which status, and the chain its next step acts on (the

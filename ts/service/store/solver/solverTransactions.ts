@@ -6,10 +6,10 @@
  * twice across processes, and no nonce is handed out without its transaction stored.
  */
 import { Type } from "typebox";
-import { SolverTransaction, TxAttempt, TxCall, type TxPurpose, type TxState } from "../model/solverTransaction.ts";
-import { decodeStored, encodeStored } from "../model/storedValue.ts";
-import { Address, type Bytes32 } from "../model/values.ts";
-import { isoColumn, type Row, type StoreContext } from "./engine.ts";
+import { SolverTransaction, TxAttempt, TxCall, type TxPurpose, type TxState } from "../../model/solverTransaction.ts";
+import { decodeStored, encodeStored } from "../../model/storedValue.ts";
+import { Address, type Bytes32 } from "../../model/values.ts";
+import { isoColumn, type Row, type StoreContext } from "../engine.ts";
 
 export type SolverTxKey = { chainId: number; address: Address; nonce: number };
 

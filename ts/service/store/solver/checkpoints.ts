@@ -5,9 +5,9 @@
  * deeper than the confirmation depth (`halted`, cleared only by an operator: `resumeIndexer`).
  */
 import { Type, type StaticDecode } from "typebox";
-import { decodeStored } from "../model/storedValue.ts";
-import { Bytes32, type Address } from "../model/values.ts";
-import type { StoreContext } from "./engine.ts";
+import { decodeStored } from "../../model/storedValue.ts";
+import { Bytes32, type Address } from "../../model/values.ts";
+import type { StoreContext } from "../engine.ts";
 
 /** How many range ends `recent` keeps. */
 export const RECENT_CHECKPOINTS = 32;
