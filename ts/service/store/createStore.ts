@@ -54,6 +54,7 @@ import {
 } from "./solverTransactions.ts";
 import { countPermitFailures, recordPermitFailure } from "./permitFailures.ts";
 import { listReorgAffectedRequests, listReorgAffectedStrays } from "./reorgAffected.ts";
+import { getAppFundingOrder, saveAppFundingOrder, type AppFundingOrder } from "./appFundingOrders.ts";
 import { appBalanceStore, type AppBalanceOptions, type AppBalanceStore } from "./appBalances.ts";
 import { reservedAmounts, reserveFill, type FillReservation, type ReservationResult, type ReservedAmount } from "./solverReservations.ts";
 
@@ -144,6 +145,9 @@ export type Repositories = {
   recordPermitFailure(user: Address, windowMs: number): Promise<void>;
   /** The app ledger (./appBalances.ts): inside `transaction`, its holds, settles and releases commit with the caller's other writes. */
   appBalances: AppBalanceStore;
+  /** Funding orders (./appFundingOrders.ts): POST /app-balance/deposits' order ids, looked up by the indexer. */
+  saveAppFundingOrder(order: Omit<AppFundingOrder, "createdAt">): Promise<AppFundingOrder>;
+  getAppFundingOrder(orderId: Bytes32): Promise<AppFundingOrder | null>;
 };
 
 export type Store = Repositories & {
@@ -230,6 +234,8 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     countPermitFailures: (u, w) => countPermitFailures(ctx, u, w),
     recordPermitFailure: (u, w) => recordPermitFailure(ctx, u, w),
     appBalances: appBalanceStore(ctx.db, { ...ledger, now: ctx.now }),
+    saveAppFundingOrder: (o) => saveAppFundingOrder(ctx, o),
+    getAppFundingOrder: (id) => getAppFundingOrder(ctx, id),
   };
 }
 
