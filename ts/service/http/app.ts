@@ -16,6 +16,7 @@ import { clientErrorHandler, formatValidationErrors, frameworkErrorHandler, inst
 import type { FerryApp } from "./ferryApp.ts";
 import { installHttpMetrics } from "./metrics/httpMetrics.ts";
 import { installStoreMetrics } from "./metrics/storeMetrics.ts";
+import { installAppBalanceMetrics } from "./metrics/appBalanceMetrics.ts";
 import { installStrictQueryIntegers } from "./strictQueryIntegers.ts";
 import { installWellFormedText } from "./wellFormedText.ts";
 import { boundedValidatorCompiler } from "./validatorCompiler.ts";
@@ -156,6 +157,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   if (inventory) installInventoryMetrics(registry, { chains: config.chains, inventory });
   if (deps.store) {
     installStoreMetrics(registry, deps.store);
+    installAppBalanceMetrics(registry, deps.store);
     const accounts = deps.accounts ?? resolveAccounts(config);
     const statusRecords = createStatusRecordCache({ store: deps.store, refreshMs: config.server.statusCacheRefreshMs, log: app.log });
     app.addHook("onReady", async () => statusRecords.start());

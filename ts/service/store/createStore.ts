@@ -55,7 +55,7 @@ import {
 import { countPermitFailures, recordPermitFailure } from "./permitFailures.ts";
 import { listReorgAffectedRequests, listReorgAffectedStrays } from "./reorgAffected.ts";
 import { getAppFundingOrder, saveAppFundingOrder, type AppFundingOrder } from "./appFundingOrders.ts";
-import { appBalanceStore, type AppBalanceOptions, type AppBalanceStore } from "./appBalances.ts";
+import { appBalanceStore, type AppBalanceOptions, type AppBalanceStore, type LedgerObservation } from "./appBalances.ts";
 import { reservedAmounts, reserveFill, type FillReservation, type ReservationResult, type ReservedAmount } from "./solverReservations.ts";
 
 export type StoreOptions = {
@@ -175,6 +175,8 @@ export type Store = Repositories & {
    * Returns the unsubscribe function.
    */
   onRequestsChanged(listener: (requestIds: readonly string[]) => void): () => void;
+  /** Calls `listener` with what the app ledger did through this store (held, debited, released, refused: ./appBalances.ts), for metrics. */
+  onLedgerObservation(listener: (observation: LedgerObservation) => void): () => void;
   /** Applies pending migrations (createStore already did; safe to call again). Returns the versions applied. */
   migrate(): Promise<number[]>;
   close(): Promise<void>;
@@ -283,7 +285,15 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
   // The repositories whose calls write outbox events tell the listeners once their transaction has
   // committed: at once for a call of its own, at the end of `transaction` for calls made inside it.
   // Writes of a request's public fields (create, transition, patch) tell the change listeners the same way.
-  const top = repositories({ db, now }, options.appBalances);
+  const ledgerListeners = new Set<(observation: LedgerObservation) => void>();
+  const ledger: Omit<AppBalanceOptions, "now"> = {
+    ...options.appBalances,
+    observe: (observation) => {
+      options.appBalances?.observe?.(observation);
+      notify(ledgerListeners, observation);
+    },
+  };
+  const top = repositories({ db, now }, ledger);
   return {
     ...top,
     createRequest: async (request) => {
@@ -308,7 +318,7 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
       let wroteEvents = false;
       const changed = new Set<string>();
       const result = await db.transaction((tx) => {
-        const repos = repositories({ db: tx, now }, options.appBalances);
+        const repos = repositories({ db: tx, now }, ledger);
         return fn({
           ...repos,
           createRequest: async (request) => {
@@ -350,6 +360,10 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
     onRequestsChanged(listener) {
       changeListeners.add(listener);
       return () => void changeListeners.delete(listener);
+    },
+    onLedgerObservation(listener) {
+      ledgerListeners.add(listener);
+      return () => void ledgerListeners.delete(listener);
     },
     migrate: () => migrate(engine),
     close: async () => {
