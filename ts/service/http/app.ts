@@ -29,6 +29,7 @@ import { registerAppFeeBalancesRoute } from "./routes/appFeeBalances.ts";
 import { registerAppFeeClaimRoute } from "./routes/appFeeClaim.ts";
 import { registerAppBalanceRoute } from "./routes/appBalance.ts";
 import { registerAppBalanceDepositsRoute } from "./routes/appBalanceDeposits.ts";
+import { registerAppBalanceWithdrawalsRoute } from "./routes/appBalanceWithdrawals.ts";
 import { registerExecutePermitsRoute, type PermitDepositSubmitter } from "./routes/executePermits.ts";
 import { registerIntentStatusRoutes } from "./routes/intentStatus.ts";
 import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
@@ -185,6 +186,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     registerAppFeeClaimRoute(app, { chains: config.chains, clients: chainClients });
     registerAppBalanceRoute(app, { ledger: deps.store.appBalances });
     registerAppBalanceDepositsRoute(app, { chains: config.chains, store: deps.store, ...(config.appBalances && { settings: config.appBalances }) });
+    registerAppBalanceWithdrawalsRoute(app, { chains: config.chains, store: deps.store, ...(config.appBalances && { settings: config.appBalances }) });
     if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, registry, secrets });
     // The operator's admin API (./admin/adminRoutes.ts): only with FERRY_ADMIN_TOKEN.
     if (config.admin.token) await registerAdminRoutes(app, { admin: adminOperations(deps.store, config), token: config.admin.token });

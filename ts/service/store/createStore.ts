@@ -38,7 +38,7 @@ import {
 } from "./strayDeposits.ts";
 import type { RequestStatus } from "../model/requestStatus.ts";
 import type { SolverTransaction, TxAttempt, TxPurpose, TxState } from "../model/solverTransaction.ts";
-import type { Address, Bytes32 } from "../model/values.ts";
+import { canonicalAddress, type Address, type Bytes32 } from "../model/values.ts";
 import {
   appendSolverTxAttempt,
   findPendingSolverTransaction,
@@ -54,6 +54,17 @@ import {
 } from "./solverTransactions.ts";
 import { countPermitFailures, recordPermitFailure } from "./permitFailures.ts";
 import { listReorgAffectedRequests, listReorgAffectedStrays } from "./reorgAffected.ts";
+import {
+  claimAppWithdrawal,
+  createAppWithdrawal,
+  getAppWithdrawal,
+  listPendingAppWithdrawals,
+  patchAppWithdrawal,
+  releaseAppWithdrawal,
+  type AppWithdrawal,
+  type NewAppWithdrawal,
+} from "./appWithdrawals.ts";
+import type { Payout } from "../model/payout.ts";
 import { getAppFundingOrder, saveAppFundingOrder, type AppFundingOrder } from "./appFundingOrders.ts";
 import { appBalanceStore, type AppBalanceOptions, type AppBalanceStore, type LedgerObservation } from "./appBalances.ts";
 import { reservedAmounts, reserveFill, type FillReservation, type ReservationResult, type ReservedAmount } from "./solverReservations.ts";
@@ -148,6 +159,15 @@ export type Repositories = {
   /** Funding orders (./appFundingOrders.ts): POST /app-balance/deposits' order ids, looked up by the indexer. */
   saveAppFundingOrder(order: Omit<AppFundingOrder, "createdAt">): Promise<AppFundingOrder>;
   getAppFundingOrder(orderId: Bytes32): Promise<AppFundingOrder | null>;
+  /** The address an app's withdrawals are paid to (`ferry keys funding-address`), null when none is set. */
+  getApiKeyFundingAddress(apiKeyId: string): Promise<Address | null>;
+  /** Withdrawals (./appWithdrawals.ts): created with their hold, paid by the solver under a lease. */
+  createAppWithdrawal(w: NewAppWithdrawal): Promise<AppWithdrawal>;
+  getAppWithdrawal(id: string): Promise<AppWithdrawal | null>;
+  listPendingAppWithdrawals(limit?: number): Promise<AppWithdrawal[]>;
+  patchAppWithdrawal(id: string, patch: { payout: Payout; state?: "paid" | "failed"; failReason?: string }): Promise<AppWithdrawal>;
+  claimAppWithdrawal(id: string, owner: string, ttlMs: number): Promise<boolean>;
+  releaseAppWithdrawal(id: string, owner: string): Promise<void>;
 };
 
 export type Store = Repositories & {
@@ -238,6 +258,16 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     appBalances: appBalanceStore(ctx.db, { ...ledger, now: ctx.now }),
     saveAppFundingOrder: (o) => saveAppFundingOrder(ctx, o),
     getAppFundingOrder: (id) => getAppFundingOrder(ctx, id),
+    getApiKeyFundingAddress: async (id) => {
+      const { rows } = await ctx.db.query<{ funding_address: string | null }>("SELECT funding_address FROM api_keys WHERE id = $1 AND revoked_at IS NULL", [id]);
+      return rows[0]?.funding_address ? canonicalAddress(rows[0].funding_address) : null;
+    },
+    createAppWithdrawal: (w) => createAppWithdrawal(ctx, w),
+    getAppWithdrawal: (id) => getAppWithdrawal(ctx, id),
+    listPendingAppWithdrawals: (l) => listPendingAppWithdrawals(ctx, l),
+    patchAppWithdrawal: (id, p) => patchAppWithdrawal(ctx, id, p),
+    claimAppWithdrawal: (id, o, t) => claimAppWithdrawal(ctx, id, o, t),
+    releaseAppWithdrawal: (id, o) => releaseAppWithdrawal(ctx, id, o),
   };
 }
 
