@@ -6,7 +6,7 @@
 import type { FastifyRequest } from "fastify";
 import { Type, type Static } from "typebox";
 import { ServiceError } from "../errors/serviceError.ts";
-import type { AppBalance, LedgerEntry } from "../store/appBalances.ts";
+import { appBalanceView } from "../admin/appBalanceAdmin.ts";
 
 const UsdMicros = (description: string) => Type.String({ pattern: "^(0|[1-9][0-9]*)$", description: `${description} (USD micro-units, 6 decimals, decimal string)` });
 
@@ -39,25 +39,8 @@ export const AppBalanceSchema = Type.Object(
 );
 export type AppBalanceRecord = Static<typeof AppBalanceSchema>;
 
-export function appBalanceRecord(apiKeyId: string, balance: AppBalance, entries: readonly LedgerEntry[]): AppBalanceRecord {
-  return {
-    apiKeyId,
-    availableUsd: balance.availableUsd.toString(),
-    heldUsd: balance.heldUsd.toString(),
-    creditedUsd: balance.creditedUsd.toString(),
-    debitedUsd: balance.debitedUsd.toString(),
-    entries: entries.map((e) => ({
-      kind: e.kind,
-      amountUsd: e.amountUsd.toString(),
-      purpose: e.purpose,
-      reference: e.reference,
-      source: e.source,
-      currency: e.currency,
-      amount: e.amount === null ? null : e.amount.toString(),
-      createdAt: e.createdAt,
-    })),
-  };
-}
+/** The record of a balance (../admin/appBalanceAdmin.ts's view: the admin API shows the same). */
+export const appBalanceRecord = appBalanceView;
 
 /** The caller's key id; 401 API_KEY_REQUIRED without x-api-key (a wrong key is already 401 INVALID_API_KEY). */
 export function callerKeyId(request: FastifyRequest, what: string): string {
