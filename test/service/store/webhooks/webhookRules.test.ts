@@ -1,5 +1,5 @@
 /**
- * ts/service/store/webhookRules.ts on its own (pure, no database): the endpoint and header rules and
+ * ts/service/store/webhooks/webhookRules.ts on its own (pure, no database): the endpoint and header rules and
  * the codes they throw. The store's setWebhook applies the same rules (./webhooks.test.ts, both engines).
  */
 import { expect } from "chai";
