@@ -79,7 +79,7 @@ describe("e2e: POST /execute (relayed rawCalls, ERC-4337 handleOps, EIP-7702)", 
   };
 
   /** A user operation of `sender` (a Simple7702Account-delegated EOA) running `calls`, zero fees, signed by `key`. */
-  const userOperation = async (key: Hex, calls: { to: Address; value: bigint; data: Hex }[]) => {
+  const userOperation = async (key: Hex, calls: { to: Address; value: bigint; data: Hex }[], limits = { verification: 100_000n, call: 150_000n }) => {
     const sender = privateKeyToAccount(key);
     const nonce = await devnet.origin.publicClient.readContract({ address: ENTRY_POINT_V08, abi: ENTRY_POINT_ABI, functionName: "getNonce", args: [sender.address, 0n] });
     const op = {
@@ -87,7 +87,7 @@ describe("e2e: POST /execute (relayed rawCalls, ERC-4337 handleOps, EIP-7702)", 
       nonce,
       initCode: "0x" as Hex,
       callData: encodeFunctionData({ abi: ACCOUNT_ABI, functionName: "executeBatch", args: [calls.map((c) => ({ target: c.to, value: c.value, data: c.data }))] }),
-      accountGasLimits: concatHex([pad(numberToHex(100_000n), { size: 16 }), pad(numberToHex(150_000n), { size: 16 })]),
+      accountGasLimits: concatHex([pad(numberToHex(limits.verification), { size: 16 }), pad(numberToHex(limits.call), { size: 16 })]),
       preVerificationGas: 50_000n,
       gasFees: pad("0x0", { size: 32 }),
       paymasterAndData: "0x" as Hex,
@@ -163,6 +163,18 @@ describe("e2e: POST /execute (relayed rawCalls, ERC-4337 handleOps, EIP-7702)", 
     }
     for (let i = 0; i < 300 && (await appBalance()).availableUsd === "0"; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await appBalance()).availableUsd).to.equal("30000000");
+  });
+
+  it("refuses a user operation that would make the relayer pay for huge gas (400 EXECUTION_GAS_TOO_HIGH): nothing sent", async () => {
+    const user = devnet.users[2]!;
+    const op = await userOperation(user.privateKey, [{ to: freshRecipient(), value: 0n, data: "0x" }], { verification: 2_000_000n, call: 5_000_000n });
+    const before = await relayerNonce();
+    const balance = await appBalance();
+    const response = await post({ executionKind: "rawCalls", data: { chainId: ORIGIN, to: ENTRY_POINT_V08, data: encodeFunctionData({ abi: ENTRY_POINT_ABI, functionName: "handleOps", args: [[op], relayer] }), value: "0", authorizationList: [await delegation(user.privateKey)] } });
+    expect(response.status, JSON.stringify(response.body)).to.equal(400);
+    expect(response.body.errorCode).to.equal("EXECUTION_GAS_TOO_HIGH");
+    expect(await relayerNonce()).to.equal(before);
+    expect((await appBalance()).heldUsd).to.equal(balance.heldUsd);
   });
 
   it("relays an EIP-7702 EntryPoint.handleOps with zero-fee user operation: the EOA deposits without gas, the request is followed to success", async () => {
