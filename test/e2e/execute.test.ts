@@ -29,6 +29,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { ENTRY_POINT_V08 } from "../../ts/devnet/devnetAccountAbstraction.ts";
 import { DEVNET_RELAYER_INDEX } from "../../ts/devnet/devnetChains.ts";
 import { hardhatTestAccount } from "../../ts/devnet/devnetAccounts.ts";
+import { startGaslessProxy } from "../../examples/gasless-proxy/node-http.ts";
 import { DESTINATION, NATIVE, ORIGIN, freshRecipient, startE2eDevnet, type E2eDevnet } from "./e2eDevnet.ts";
 
 type QuoteSteps = { steps: { id: string; kind: string; requestId: Hex; items: { data: { to: Address; data: Hex; value: string; chainId: number } }[] }[]; details: { currencyOut: { amount: string } } };
@@ -137,6 +138,23 @@ describe("e2e: POST /execute (relayed rawCalls, ERC-4337 handleOps, EIP-7702)", 
     expect(details.revert.name).to.equal("ERC20InsufficientAllowance");
     expect(details.revert.args.spender).to.equal(relayer);
     expect(await relayerNonce()).to.equal(before);
+  });
+
+  it("an app backend's proxy (examples/gasless-proxy) adds the key: a keyless client's /execute reaches the relayer", async () => {
+    const { server, url } = await startGaslessProxy({ ferryUrl: devnet.file.apiUrl, apiKey: devnet.file.apiKey });
+    try {
+      const response = await fetch(`${url}/execute`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ executionKind: "rawCalls", data: { chainId: ORIGIN, to: freshRecipient(), data: "0x", value: "0" } }),
+      });
+      const body = (await response.json()) as { errorCode?: string };
+      // Through the proxy the key is there: no 401; the still unfunded balance answers instead.
+      expect(response.status, JSON.stringify(body)).to.equal(400);
+      expect(body.errorCode).to.equal("SPONSOR_BALANCE_TOO_LOW");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("refuses a call the app balance cannot pay for (400 SPONSOR_BALANCE_TOO_LOW): nothing sent", async () => {
