@@ -42,7 +42,8 @@ const RANKS: readonly (readonly string[])[] = [
   ["ts/service/transactions", "ts/service/prices"],
   // Pricing, status events and the operator's admin operations (keys, webhooks, parked requests), each on the store.
   ["ts/service/quote", "ts/service/events", "ts/service/admin"],
-  ["ts/service/solver", "ts/service/webhooks", "ts/service/websocket"],
+  // The solver; POST /execute's relayer (it creates a relayed deposit's request as the indexer would); event delivery.
+  ["ts/service/solver", "ts/service/relay", "ts/service/webhooks", "ts/service/websocket"],
   ["ts/service/http"],
   ["ts/service/server.ts"],
   // Entry points and fixtures built on everything below.
@@ -61,6 +62,8 @@ const FORBIDDEN: ReadonlyArray<{ from: string; to: readonly string[]; why: strin
   { from: "ts/service/webhooks", to: ["ts/service/solver", "ts/service/websocket"], why: "webhooks read the outbox only" },
   { from: "ts/service/websocket", to: ["ts/service/solver", "ts/service/webhooks"], why: "the websocket reads the outbox only" },
   { from: "ts/service/http", to: ["ts/service/solver"], why: "routes read the store; solver internals stay behind it" },
+  { from: "ts/service/solver", to: ["ts/service/relay"], why: "the solver follows chains; relaying for apps is the relayer's" },
+  { from: "ts/service/relay", to: ["ts/service/webhooks", "ts/service/websocket"], why: "the relayer writes requests; delivery reads the outbox" },
   {
     from: "ts/testing",
     to: RANKS.flat().filter((layer) => layer.startsWith("ts/service") || layer === "ts/cli" || layer === "ts/devnet"),

@@ -2,7 +2,9 @@
  * The devnet's chains, ready for the service: two EDR chains on loopback (hardhat.config.ts "origin"
  * 31337 and "destination" 31338), Ferry deployed on both at the same addresses (ts/deploy, records
  * written to `deploymentsDir`), the 6-decimal stablecoin at the same address on both, minted to every
- * funded test account, and the canonical Permit2 at its canonical address (./devnetPermit2.ts). `startDevnet` (npm start), the benchmarks and the solver tests all start
+ * funded test account, the canonical Permit2 at its canonical address (./devnetPermit2.ts), and ERC-4337's
+ * EntryPoint v0.8 at its canonical address with its SimpleAccountFactory and Simple7702Account
+ * (./devnetAccountAbstraction.ts). `startDevnet` (npm start), the benchmarks and the solver tests all start
  * their chains here, so they run exactly what `npm start` runs.
  */
 import type { NetworkManager } from "hardhat/types/network";
@@ -16,6 +18,7 @@ import type { DevnetChainInput } from "./devnetConfig.ts";
 import { deployDevnetMarket, type DevnetMarket } from "./devnetMarket.ts";
 import { DEVNET_STABLECOIN, stablecoinAddress, deployStablecoin } from "./devnetStablecoin.ts";
 import { ensurePermit2 } from "./devnetPermit2.ts";
+import { deployAccountAbstraction, type DevnetAccountAbstraction } from "./devnetAccountAbstraction.ts";
 
 /** The chains: hardhat.config.ts network → protocol name. */
 export const DEVNET_CHAINS = [
@@ -23,8 +26,14 @@ export const DEVNET_CHAINS = [
   { network: "destination", name: "ferry-destination", displayName: "Ferry Destination" },
 ] as const;
 
-/** The service's keys by env name, taken from the devnet roles (allocator, attester, solver). */
-export type DevnetServiceEnv = { FERRY_ALLOCATOR_KEY: `0x${string}`; FERRY_ATTESTER_KEY: `0x${string}`; FERRY_SOLVER_KEY: `0x${string}` };
+/**
+ * The service's keys by env name, taken from the devnet roles (allocator, attester, solver) and, for
+ * POST /execute, the relayer: the last funded test account (10,000 ETH on both chains).
+ */
+export type DevnetServiceEnv = { FERRY_ALLOCATOR_KEY: `0x${string}`; FERRY_ATTESTER_KEY: `0x${string}`; FERRY_SOLVER_KEY: `0x${string}`; FERRY_RELAYER_KEY: `0x${string}` };
+
+/** The relayer of POST /execute on the devnet: Hardhat's last funded test account (none of the listed roles). */
+export const DEVNET_RELAYER_INDEX = HARDHAT_FUNDED_ACCOUNTS - 1;
 
 export type DevnetChains = {
   /** Origin first, then destination. */
@@ -34,6 +43,8 @@ export type DevnetChains = {
   stablecoin: Address;
   /** The destination chain's market (./devnetMarket.ts): a Uniswap V2 WETH/fUSD pool and an ERC-4626 vault. */
   market: DevnetMarket & { chainId: number };
+  /** ERC-4337 (the same addresses on both chains). */
+  accountAbstraction: DevnetAccountAbstraction;
   accounts: DevnetAccount[];
   serviceEnv: DevnetServiceEnv;
   /** Stops both chains (idempotent). */
@@ -69,6 +80,7 @@ export async function startDevnetChains(options: {
 
     const inputs: DevnetChainInput[] = [];
     let stablecoin: Address | undefined;
+    let accountAbstraction: DevnetAccountAbstraction | undefined;
     const holders = Array.from({ length: HARDHAT_FUNDED_ACCOUNTS }, (_, i) => hardhatTestAccount(i).address);
     for (const [i, chain] of chains.entries()) {
       const spec = DEVNET_CHAINS[i]!;
@@ -88,6 +100,8 @@ export async function startDevnetChains(options: {
       stablecoin = await deployStablecoin({ publicClient: chain.publicClient, walletClient, holders });
       // Permit2 deposits (usePermit) go through the canonical Permit2 at its canonical address.
       await ensurePermit2({ publicClient: chain.publicClient, testClient: chain.testClient });
+      // POST /execute relays EntryPoint.handleOps and EIP-7702 delegations to the package's accounts.
+      accountAbstraction = await deployAccountAbstraction({ publicClient: chain.publicClient, walletClient });
       inputs.push({ id: chain.chainId, name: spec.name, displayName: spec.displayName, rpcUrl: chain.rpcUrl, record: result.record });
     }
     const destination = chains[1]!;
@@ -97,8 +111,9 @@ export async function startDevnetChains(options: {
       FERRY_ALLOCATOR_KEY: allocator.privateKey,
       FERRY_ATTESTER_KEY: attester.privateKey,
       FERRY_SOLVER_KEY: solver.privateKey,
+      FERRY_RELAYER_KEY: hardhatTestAccount(DEVNET_RELAYER_INDEX).privateKey,
     };
-    return { chains: [...chains], inputs, stablecoin: stablecoin!, market, accounts, serviceEnv, close };
+    return { chains: [...chains], inputs, stablecoin: stablecoin!, market, accountAbstraction: accountAbstraction!, accounts, serviceEnv, close };
   } catch (error) {
     await close();
     throw error;

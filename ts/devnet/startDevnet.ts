@@ -87,7 +87,7 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
       ports: [options.originPort, options.destinationPort],
       log,
     });
-    const { inputs, stablecoin, accounts, market } = devnetChains;
+    const { inputs, stablecoin, accounts, market, accountAbstraction } = devnetChains;
     // The service's keys, through the environment as for any deployment (never printed).
     Object.assign(env, devnetChains.serviceEnv);
     // Webhook signing keys are stored encrypted under this key (ts/service/webhooks/README.md): a fresh
@@ -136,6 +136,7 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
         contracts: {
           ...input.record.addresses,
           stablecoin,
+          ...accountAbstraction,
           ...(input.id === market.chainId
             ? { wrappedNative: market.wrappedNative, uniswapV2Factory: market.uniswapV2Factory, uniswapV2Pair: market.uniswapV2Pair, vault: market.vault }
             : {}),

@@ -23,6 +23,9 @@ import { createChainMetrics } from "./chains/chainMetrics.ts";
 import { resolveAccounts, type ServiceAccounts } from "./chains/serviceAccounts.ts";
 import { createTransactionIndexer } from "./solver/indexer/indexTransaction.ts";
 import { createPermitDepositSubmitter } from "./solver/fill/submitPermitDeposit.ts";
+import { createRelayExecutor } from "./relay/relayExecution.ts";
+import { createRelayer, startRelayFollower } from "./relay/relayer.ts";
+import type { WorkerLoop } from "./worker/workerLoop.ts";
 import { configuredStoreOptions } from "./store/configuredStore.ts";
 import { createStore, type Store } from "./store/createStore.ts";
 import { createSolverNonceManager, solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
@@ -99,6 +102,8 @@ export async function startServer(options: {
     // submitter share it (its log is the app's, bound once the app exists).
     const processLog = lateBoundLogger();
     const transactions = createSolverNonceManager({ config, store, clients, log: processLog });
+    // POST /execute: the relayer's own nonce manager (its key, its nonces), when the relayer key is set.
+    const relayer = accounts.relayer ? createRelayer({ config, store, clients, relayer: accounts.relayer, log: processLog }) : undefined;
     const deps: AppDeps = {
       checks: [...clients.all().map(rpcReadinessCheck), databaseReadinessCheck(store)],
       metricsRegistry,
@@ -115,6 +120,18 @@ export async function startServer(options: {
         maxGas: BigInt(config.solver.maxGasPerTransaction),
         failuresPerUserPerHour: config.rateLimits.failedPermitsPerUserPerHour,
       }),
+      ...(relayer && {
+        executor: createRelayExecutor({
+          store,
+          clients,
+          chains: config.chains,
+          relayer: accounts.relayer,
+          transactions: relayer.transactions,
+          fees: relayer.fees,
+          maxTransactionFee: relayer.maxTransactionFee,
+          maxGas: BigInt(config.solver.maxGasPerTransaction),
+        }),
+      }),
       ...options.deps,
       store,
     };
@@ -128,6 +145,8 @@ export async function startServer(options: {
     const log = serviceLogger(app);
     processLog.bind(log);
     const solver = maybeStartSolver({ config, store, log, accounts, clients, metricsRegistry, transactions }, options.solver);
+    const relayFollower: WorkerLoop | undefined =
+      relayer && accounts.relayer ? startRelayFollower({ store, clients, transactions: relayer.transactions, relayer: accounts.relayer, intervalMs: solverPollMs, log }) : undefined;
     if (webhookSecrets && webhookSecrets.previous > 0) {
       log.warn({ previous: webhookSecrets.previous }, "webhook secrets still under FERRY_WEBHOOK_SECRET_KEY_PREVIOUS: run ferry webhooks rotate-secret-key");
     }
@@ -135,7 +154,7 @@ export async function startServer(options: {
     // The solver and the webhook worker stop (in-flight work finishes or is left under its lease) before
     // the app closes, and so before the store does.
     const close = async () => {
-      await Promise.all([solver?.stop(), webhooks?.stop()]);
+      await Promise.all([solver?.stop(), webhooks?.stop(), relayFollower?.stop()]);
       await app.close();
     };
     return { app, url, store, ...(solver ? { solver } : {}), ...(webhooks ? { webhooks } : {}), ...(webhookSecrets ? { webhookSecrets } : {}), close };

@@ -18,6 +18,8 @@ export type ServiceAccounts = {
   attester?: ServiceAccount;
   /** Signs Depository payouts. */
   allocator?: ServiceAccount;
+  /** Sends POST /execute's relayed transactions (and pays their gas, charged to the app). */
+  relayer?: ServiceAccount;
 };
 
 export function resolveAccounts(config: FerryConfig): ServiceAccounts {
@@ -29,7 +31,8 @@ export function resolveAccounts(config: FerryConfig): ServiceAccounts {
   const solver = account("solver");
   const attester = account("attester");
   const allocator = account("allocator");
-  return { ...(solver && { solver }), ...(attester && { attester }), ...(allocator && { allocator }) };
+  const relayer = account("relayer");
+  return { ...(solver && { solver }), ...(attester && { attester }), ...(allocator && { allocator }), ...(relayer && { relayer }) };
 }
 
 /** `local` with its address in canonical form: the one place a signing account's address is lowercased. */

@@ -135,6 +135,16 @@ export const ERROR_REGISTRY = {
   /** A settle debiting more than the hold: the service's own bug, never the caller's. */
   APP_BALANCE_SPEND_EXCEEDS_HOLD: fault,
 
+  // Relayed executions (POST /execute).
+  /** The call would revert: answered with the spec's simulation error body (`error`, `requestId`, `details`), nothing sent. */
+  EXECUTION_SIMULATION_FAILED: caller(400),
+  /** The quote named by `requestId` deposits on another chain than `data.chainId`. */
+  EXECUTE_CHAIN_MISMATCH: caller(400),
+  /** The call's gas estimate is over the relayer's cap (`solver.maxGasPerTransaction`): nothing sent. */
+  EXECUTION_GAS_TOO_HIGH: caller(400),
+  /** The chain's fees rose between pricing the hold and signing: nothing sent, the hold released; retry. */
+  EXECUTION_FEES_MOVED: transient,
+
   // Chains and the solver.
   /** An RPC call failed or timed out; the same call may work later. */
   CHAIN_UNAVAILABLE: transient,

@@ -31,6 +31,7 @@ import { registerAppBalanceRoute } from "./routes/appBalance.ts";
 import { registerAppBalanceDepositsRoute } from "./routes/appBalanceDeposits.ts";
 import { registerAppBalanceWithdrawalsRoute } from "./routes/appBalanceWithdrawals.ts";
 import { registerExecutePermitsRoute, type PermitDepositSubmitter } from "./routes/executePermits.ts";
+import { registerExecuteRoute, type Executor } from "./routes/execute.ts";
 import { registerIntentStatusRoutes } from "./routes/intentStatus.ts";
 import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
 import { registerRequestsRoute } from "./routes/requests.ts";
@@ -85,6 +86,8 @@ export type AppDeps = {
   inventory?: SolverInventory;
   /** Submits the deposits of usePermit quotes (POST /execute/permits, registered only with it and a store). */
   permitSubmitter?: PermitDepositSubmitter;
+  /** Relays POST /execute's calls (registered only with it and a store). */
+  executor?: Executor;
 };
 
 export type BuildAppOptions = {
@@ -172,6 +175,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
       registerTransactionsSingleRoute(app, { indexer: deps.transactionIndexer });
     }
     if (deps.permitSubmitter) registerExecutePermitsRoute(app, { submitter: deps.permitSubmitter });
+    if (deps.executor) registerExecuteRoute(app, { executor: deps.executor });
     const quotes = createQuoteService({
       chains: config.chains,
       settings: config.quotes,

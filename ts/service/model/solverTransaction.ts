@@ -7,7 +7,11 @@
 import { Type, type StaticDecode } from "typebox";
 import { Address, Bytes32, ChainId, HexData, Nullable, Uint256 } from "./values.ts";
 
-/** What the transaction does for whom: a fill or a payout of a request, a stray refund, an approval, a permit deposit submitted for a user (POST /execute/permits). */
+/**
+ * What the transaction does for whom: a fill or a payout of a request, a stray refund, an approval, a
+ * permit deposit submitted for a user (POST /execute/permits), a call relayed for an app (POST /execute,
+ * sent from the relayer's key).
+ */
 export const TxPurpose = Type.Union([
   Type.Literal("fill"),
   Type.Literal("repayment"),
@@ -15,11 +19,32 @@ export const TxPurpose = Type.Union([
   Type.Literal("stray-refund"),
   Type.Literal("approve"),
   Type.Literal("permit-deposit"),
+  Type.Literal("execute"),
 ]);
 export type TxPurpose = StaticDecode<typeof TxPurpose>;
 
-/** The call every attempt of the nonce makes (a replacement re-signs the same call with higher fees). */
-export const TxCall = Type.Object({ to: Address, data: HexData, value: Uint256, gas: Uint256 }, { additionalProperties: false });
+/** A signed EIP-7702 authorization carried by a type-4 transaction (the authority's own signature: re-sent unchanged by every attempt). */
+export const TxAuthorization = Type.Object(
+  {
+    chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+    address: Address,
+    nonce: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+    yParity: Type.Integer({ minimum: 0, maximum: 1 }),
+    r: Bytes32,
+    s: Bytes32,
+  },
+  { additionalProperties: false },
+);
+export type TxAuthorization = StaticDecode<typeof TxAuthorization>;
+
+/**
+ * The call every attempt of the nonce makes (a replacement re-signs the same call with higher fees).
+ * With `authorizationList` it is an EIP-7702 (type 4) transaction, else EIP-1559 (type 2).
+ */
+export const TxCall = Type.Object(
+  { to: Address, data: HexData, value: Uint256, gas: Uint256, authorizationList: Type.Optional(Type.Array(TxAuthorization, { minItems: 1, maxItems: 16 })) },
+  { additionalProperties: false },
+);
 export type TxCall = StaticDecode<typeof TxCall>;
 
 /** One signed attempt: its hash, the raw bytes (re-broadcast as they are), its EIP-1559 fees. */

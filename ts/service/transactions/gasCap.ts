@@ -14,7 +14,7 @@
  *   transaction is simulated with `eth_call` at the cap: it succeeds → the cap is the limit (only
  *   the gas used is paid); it reverts → that revert is passed on.
  */
-import type { Address, Hex, PublicClient } from "viem";
+import type { Address, Hex, PublicClient, SignedAuthorizationList } from "viem";
 import { ServiceError } from "../errors/serviceError.ts";
 import { isRevert } from "./revertReason.ts";
 
@@ -35,10 +35,10 @@ export async function gasLimitWithin(
   publicClient: PublicClient,
   chainId: number,
   from: Address,
-  tx: { to: Address; data: Hex; value?: bigint },
+  tx: { to: Address; data: Hex; value?: bigint; authorizationList?: SignedAuthorizationList },
   cap: bigint,
 ): Promise<bigint> {
-  const call = { account: from, to: tx.to, data: tx.data, value: tx.value ?? 0n };
+  const call = { account: from, to: tx.to, data: tx.data, value: tx.value ?? 0n, ...(tx.authorizationList && { authorizationList: tx.authorizationList }) };
   let estimate: bigint;
   try {
     estimate = await publicClient.estimateGas(call);

@@ -1,5 +1,5 @@
 /**
- * The nonce manager of the solver's key, one per process, over nonces kept in the store so that
+ * The nonce manager of one key — the solver's, or the relayer's (`account`) — one per key and process, over nonces kept in the store so that
  * every process and replica sharing the key draws from one sequence (design: ../solver/README.md,
  * "Transactions that land").
  *
@@ -30,16 +30,19 @@
  *     the cap. A replacement never takes a new nonce, so at most one attempt of it can ever land.
  * The first use of a key in a process raises the stored next nonce to the chain's pending nonce
  * (transactions sent from the key by anything else are stepped over).
+ *
+ * A call with an `authorizationList` (POST /execute's EIP-7702 delegations) is estimated with it and
+ * sent as a type-4 transaction; every attempt of its nonce carries the same signed authorizations.
  */
 import pLimit, { type LimitFunction } from "p-limit";
 import { keccak256, TransactionNotFoundError, type Hex } from "viem";
 import type { Receipt } from "../chains/readReceipt.ts";
 import { alreadySent, nodeErrorText } from "../chains/alreadySent.ts";
 import type { ChainClient, ChainClients } from "../chains/chainClients.ts";
-import { KeyNotConfiguredError } from "../chains/serviceAccounts.ts";
+import { KeyNotConfiguredError, type ServiceAccount } from "../chains/serviceAccounts.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
-import type { SolverTransaction, TxAttempt, TxPurpose } from "../model/solverTransaction.ts";
+import type { SolverTransaction, TxAttempt, TxAuthorization, TxCall, TxPurpose } from "../model/solverTransaction.ts";
 import { canonicalFields, type Address, type Bytes32 } from "../model/values.ts";
 import type { Repositories, Store } from "../store/createStore.ts";
 import { receiptOrNull } from "./transactionLookup.ts";
@@ -48,7 +51,7 @@ import { gasLimitWithin } from "./gasCap.ts";
 import { bumpedFees, feeCost, initialFees, type Fees } from "./transactionFees.ts";
 
 /** `maxGas`: the gas cap (./gasCap.ts) — the limit is then chosen within it, or nothing is sent. */
-export type OutgoingTx = { to: Address; data: Hex; value?: bigint; maxGas?: bigint };
+export type OutgoingTx = { to: Address; data: Hex; value?: bigint; maxGas?: bigint; authorizationList?: readonly TxAuthorization[] };
 
 /** A transaction as stored and broadcast: its first attempt's hash and its nonce. */
 export type SentTx = { chainId: number; address: Address; txNonce: number; hash: Bytes32 };
@@ -61,6 +64,12 @@ export type SendRequest = {
   tx: OutgoingTx;
   /** Runs inside the allocation's store transaction (its writes commit with the nonce, or not at all). */
   record: (sent: SentTx, repos: Repositories) => Promise<void>;
+  /**
+   * Runs once the transaction is priced (gas limit, first attempt's max fee, their product: the most
+   * the first attempt can cost) and before a nonce is taken: a throw here sends nothing (e.g. an app
+   * balance that cannot cover the cost; POST /execute holds it here).
+   */
+  beforeAllocation?: (priced: { gas: bigint; maxFeePerGas: bigint; costWei: bigint }) => Promise<void>;
   /** Aborted when the caller's lease is lost: nothing is allocated after that. */
   signal?: AbortSignal;
   logFields?: Record<string, unknown>;
@@ -107,6 +116,8 @@ export function createNonceManager(options: {
   clients: ChainClients;
   fees: FeeOracle;
   settings: NonceManagerSettings;
+  /** The sending key; default the solver's (each chain client's solver wallet). */
+  account?: ServiceAccount;
   log?: Logger;
   now?: () => Date;
 }): NonceManager {
@@ -119,7 +130,8 @@ export function createNonceManager(options: {
   const broadcasts = new Map<string, LimitFunction>();
   const synced = new Map<string, Promise<void>>();
 
-  const walletOf = (client: ChainClient) => {
+  const walletOf = (client: ChainClient): { account: ServiceAccount } => {
+    if (options.account) return { account: options.account };
     const wallet = client.solverWallet;
     if (!wallet) throw new KeyNotConfiguredError("solver");
     return wallet;
@@ -144,10 +156,9 @@ export function createNonceManager(options: {
     return done;
   };
 
-  const sign = async (client: ChainClient, nonce: number, call: { to: Address; data: Hex; value: bigint; gas: bigint }, fee: Fees): Promise<TxAttempt> => {
+  const sign = async (client: ChainClient, nonce: number, call: TxCall, fee: Fees): Promise<TxAttempt> => {
     const wallet = walletOf(client);
-    const raw = await wallet.account.signTransaction!({
-      type: "eip1559",
+    const common = {
       chainId: client.config.id,
       nonce,
       to: call.to,
@@ -156,7 +167,10 @@ export function createNonceManager(options: {
       gas: call.gas,
       maxFeePerGas: fee.maxFeePerGas,
       maxPriorityFeePerGas: fee.maxPriorityFeePerGas,
-    });
+    };
+    const raw = call.authorizationList
+      ? await wallet.account.signTransaction!({ ...common, type: "eip7702", authorizationList: call.authorizationList.map(signedAuthorization) })
+      : await wallet.account.signTransaction!({ ...common, type: "eip1559" });
     return { ...canonicalFields({ hash: keccak256(raw), raw }), maxFeePerGas: fee.maxFeePerGas, maxPriorityFeePerGas: fee.maxPriorityFeePerGas, sentAt: now().toISOString() };
   };
 
@@ -192,7 +206,8 @@ export function createNonceManager(options: {
     const cap = settings.maxTransactionFee(request.chainId);
     const priced = initialFees(await fees.market(request.chainId), gas, cap);
     if (!priced.ok) throw new TransactionFeeCapExceededError(request.chainId, priced.cost, cap);
-    const call = { ...canonicalFields({ to: request.tx.to, data: request.tx.data }), value, gas };
+    await request.beforeAllocation?.({ gas, maxFeePerGas: priced.fees.maxFeePerGas, costWei: feeCost(priced.fees, gas) });
+    const call: TxCall = { ...canonicalFields({ to: request.tx.to, data: request.tx.data }), value, gas, ...(request.tx.authorizationList && { authorizationList: [...request.tx.authorizationList] }) };
     const fields = { ...request.logFields, chainId: request.chainId, purpose: request.purpose };
     await sync(client, address);
     const key = `${request.chainId}:${address}`;
@@ -294,11 +309,13 @@ export function createNonceManager(options: {
  * inner call runs out of gas at any limit gets the cap after a call at the cap succeeded (./gasCap.ts).
  */
 async function gasLimit(client: ChainClient, from: Address, tx: OutgoingTx, value: bigint): Promise<bigint> {
+  // A delegation (EIP-7702) changes the code the call runs: it is estimated with the authorizations.
+  const authorizationList = tx.authorizationList?.map(signedAuthorization);
   if (tx.maxGas === undefined) {
-    const estimate = await client.publicClient.estimateGas({ account: from, to: tx.to, data: tx.data, value });
+    const estimate = await client.publicClient.estimateGas({ account: from, to: tx.to, data: tx.data, value, ...(authorizationList && { authorizationList }) });
     return estimate + (estimate * GAS_HEADROOM_PERCENT) / 100n;
   }
-  const estimate = await gasLimitWithin(client.publicClient, client.config.id, from, { to: tx.to, data: tx.data, value }, tx.maxGas);
+  const estimate = await gasLimitWithin(client.publicClient, client.config.id, from, { to: tx.to, data: tx.data, value, ...(authorizationList && { authorizationList }) }, tx.maxGas);
   const padded = estimate + (estimate * GAS_HEADROOM_PERCENT) / 100n;
   return padded < tx.maxGas ? padded : tx.maxGas;
 }
@@ -319,4 +336,9 @@ async function transactionKnown(client: ChainClient, hash: Hex): Promise<boolean
     if (error instanceof TransactionNotFoundError) return false;
     throw error;
   }
+}
+
+/** A stored authorization in viem's signed form. */
+export function signedAuthorization(a: TxAuthorization): { chainId: number; address: Hex; nonce: number; yParity: number; r: Hex; s: Hex } {
+  return { chainId: a.chainId, address: a.address, nonce: a.nonce, yParity: a.yParity, r: a.r, s: a.s };
 }

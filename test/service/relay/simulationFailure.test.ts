@@ -1,0 +1,55 @@
+import { expect } from "chai";
+import { encodeErrorResult, encodeFunctionData, erc20Abi, parseAbi, type Hex } from "viem";
+import { failingPath, simulationFailure, type TracedFrame } from "../../../ts/service/relay/simulationFailure.ts";
+
+const TOKEN = "0x1111111111111111111111111111111111111111";
+const ACCOUNT = "0x2222222222222222222222222222222222222222";
+const names = { contracts: new Map([[TOKEN, "stablecoin"]]), abis: [erc20Abi] };
+
+const insufficientBalance = encodeErrorResult({
+  abi: parseAbi(["error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)"]),
+  errorName: "ERC20InsufficientBalance",
+  args: [ACCOUNT, 1n, 2n],
+});
+const transfer = encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [ACCOUNT, 2n] });
+
+describe("relay/simulationFailure", () => {
+  it("follows the last failing child down to the innermost frame", () => {
+    const inner: TracedFrame = { type: "CALL", to: TOKEN, input: transfer, output: insufficientBalance, error: "execution reverted" };
+    const top: TracedFrame = { type: "CALL", to: ACCOUNT, input: "0x12345678", error: "execution reverted", calls: [{ type: "STATICCALL", to: TOKEN, input: "0x70a08231" }, inner] };
+    expect(failingPath(top)).to.deep.equal([top, inner]);
+  });
+
+  it("builds the spec's body: frames named, the innermost revert decoded, error = the failReason", () => {
+    const top: TracedFrame = {
+      type: "CALL",
+      to: ACCOUNT,
+      input: "0x12345678",
+      error: "execution reverted",
+      gasUsed: "0x5208",
+      calls: [{ type: "CALL", to: TOKEN, input: transfer, output: insufficientBalance, error: "execution reverted", revertReason: "x" }],
+    };
+    const body = simulationFailure({ requestId: "0xab", trace: top, revertData: undefined, names });
+    expect(body.error).to.equal("TRANSFER_AMOUNT_EXCEEDS_BALANCE");
+    expect(body.requestId).to.equal("0xab");
+    expect(body.details.topLevel).to.deep.equal({ type: "CALL", address: ACCOUNT, selector: "0x12345678", error: "execution reverted", gasUsed: "21000" });
+    expect(body.details.innermost).to.deep.include({ address: TOKEN, contract: "stablecoin", function: "transfer", selector: transfer.slice(0, 10), revertReason: "x" });
+    expect(body.details.path).to.have.length(2);
+    expect(body.details.revert).to.deep.include({ type: "customError", name: "ERC20InsufficientBalance" });
+    expect(body.message).to.contain("stablecoin.transfer");
+  });
+
+  it("labels an unknown custom error UNKNOWN_CUSTOM_ERROR_<selector> with rawArgsHex; no trace → the top-level data", () => {
+    const data = "0xdeadbeef000000000000000000000000000000000000000000000000000000000000002a" as Hex;
+    const body = simulationFailure({ requestId: "0x01", trace: undefined, revertData: data, names });
+    expect(body.error).to.equal("UNKNOWN_CUSTOM_ERROR_0xdeadbeef");
+    expect(body.details.revert.rawArgsHex).to.equal(`0x${data.slice(10)}`);
+    expect(body.details.topLevel).to.equal(undefined);
+  });
+
+  it("an empty revert is `empty`", () => {
+    const body = simulationFailure({ requestId: "0x01", trace: { type: "CALL", to: TOKEN, input: "0x", error: "execution reverted" }, revertData: undefined, names });
+    expect(body.details.revert.type).to.equal("empty");
+    expect(body.error).to.equal("EMPTY_REVERT");
+  });
+});
