@@ -63,6 +63,8 @@ export function adminClient(options: AdminClientOptions): AdminOperations {
     listApiKeys: async () => (await call<{ keys: Awaited<ReturnType<AdminOperations["listApiKeys"]>> }>("GET", "/admin/keys")).keys,
     revokeApiKey: (keyId) => call("DELETE", `/admin/keys/${id(keyId)}`),
     setApiKeyReferrer: (keyId, referrer) => call("PUT", `/admin/keys/${id(keyId)}/referrer`, { referrer }),
+    appBalance: (keyId, limit = 20) => call("GET", `/admin/keys/${id(keyId)}/balance?limit=${limit}`),
+    setApiKeyFundingAddress: (keyId, fundingAddress) => call("PUT", `/admin/keys/${id(keyId)}/funding-address`, { fundingAddress }),
     setWebhook: (input) => call("PUT", "/admin/webhooks", input),
     clearWebhook: async (keyId) => void (await call("DELETE", `/admin/webhooks/${id(keyId)}`)),
     listWebhooks: async (keyId) =>

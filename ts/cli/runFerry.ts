@@ -22,13 +22,18 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "Ferry's contracts at the same addresses on every chain; --check verifies",
     load: async () => (await import("./commands/deploy.ts")).deployCommand,
   },
+  balances: {
+    usage: "balances show <keyId>",
+    summary: "an app's balance and its ledger (admin API or database)",
+    load: async () => (await import("./commands/balances.ts")).balances,
+  },
   devnet: {
     usage: "devnet send-steps <quote.json>",
     summary: "send a quote's steps from a devnet account (reads .devnet/devnet.json)",
     load: async () => (await import("./commands/devnet.ts")).devnet,
   },
   keys: {
-    usage: "keys create|list|revoke",
+    usage: "keys create|list|revoke|referrer|funding-address",
     summary: "the service's API keys (admin API or database)",
     load: async () => (await import("./commands/keys.ts")).keys,
   },

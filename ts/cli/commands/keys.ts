@@ -1,5 +1,5 @@
 /**
- * `ferry keys create|list|revoke`: the service's API keys, through its admin API or in its database
+ * `ferry keys create|list|revoke|referrer|funding-address`: the service's API keys, through its admin API or in its database
  * (../adminTarget.ts decides which). The plaintext key exists only in `create`'s output: the store
  * keeps its hash.
  */
@@ -26,6 +26,9 @@ Commands:
                      attributed to the key (its webhooks fire). The official client sends its
                      \`source\` as \`referrer\`, and x-api-key only to the reference's hosts.
                      Attribution only: no rate limit or privilege. One key per referrer.
+  funding-address <keyId> <address> | --clear <keyId>
+                     where the app's balance withdrawals are paid (POST /app-balance/withdrawals
+                     pays only there; without one they are refused)
 
 ${TARGET_HELP}
 
@@ -108,6 +111,20 @@ async function referrer(args: readonly string[], io: CliIo, globals: GlobalFlags
   return EXIT.OK;
 }
 
+async function fundingAddress(args: readonly string[], io: CliIo, globals: GlobalFlags): Promise<number> {
+  const parsed = parseCommandArgs(args, { ...TARGET_OPTIONS, clear: { type: "boolean" } }, { min: 0, max: 2 });
+  if (parsed.help) return help(io);
+  const json = parsed.json || globals.json;
+  const clear = parsed.values.clear === true;
+  const id = keyId(parsed.positionals[0], "ferry keys funding-address <keyId> <address> | --clear <keyId>");
+  if (clear && parsed.positionals.length > 1) throw new UsageError("--clear takes only <keyId>");
+  const address = clear ? null : (parsed.positionals[1] ?? "");
+  if (address !== null && !/^0x[0-9a-fA-F]{40}$/.test(address)) throw new UsageError("<address> must be 0x and 40 hex digits (or --clear)");
+  const updated = await withAdmin(io, parsed, "write", (admin) => admin.setApiKeyFundingAddress(id, address));
+  printResult(io, json, updated.fundingAddress === null ? `${id}: no funding address (withdrawals refused)` : `${id}: withdrawals paid to ${updated.fundingAddress}`, updated);
+  return EXIT.OK;
+}
+
 function rateLimitText(rateLimit: number | null): string {
   return rateLimit === null ? "default rate limit" : `${rateLimit}/min`;
 }
@@ -126,5 +143,5 @@ function help(io: CliIo): number {
 
 export const keys: CommandGroup = {
   help: HELP,
-  run: (args, io, globals) => runSubcommand("keys", HELP, { create, list, revoke, referrer }, args, io, globals, (m) => new UsageError(m)),
+  run: (args, io, globals) => runSubcommand("keys", HELP, { create, list, revoke, referrer, "funding-address": fundingAddress }, args, io, globals, (m) => new UsageError(m)),
 };

@@ -8,17 +8,20 @@ import type { FerryConfig } from "../config/configSchema.ts";
 import { parseWebhookSecretKey } from "../store/webhookSecrets.ts";
 import type { Queryable } from "../store/engine.ts";
 import { apiKeyAdmin, type ApiKeyAdmin } from "./apiKeyAdmin.ts";
+import { appBalanceAdmin, type AppBalanceAdmin } from "./appBalanceAdmin.ts";
+import type { AppBalanceStore } from "../store/appBalances.ts";
 import { parkedAdmin, type ParkedAdmin } from "./parkedAdmin.ts";
 import { webhookAdmin, type WebhookAdmin } from "./webhookAdmin.ts";
 
-export type AdminOperations = ApiKeyAdmin & WebhookAdmin & ParkedAdmin;
+export type AdminOperations = ApiKeyAdmin & WebhookAdmin & ParkedAdmin & AppBalanceAdmin;
 
 /** The operations on `store`, with the webhook secret key and http policy of `config`. */
-export function adminOperations(store: { engine: Queryable }, config: Pick<FerryConfig, "webhooks">, now?: () => Date): AdminOperations {
+export function adminOperations(store: { engine: Queryable; appBalances: AppBalanceStore }, config: Pick<FerryConfig, "webhooks">, now?: () => Date): AdminOperations {
   const secretKey = config.webhooks.secretKey ? parseWebhookSecretKey(config.webhooks.secretKey.reveal()) : undefined;
   return {
     ...apiKeyAdmin(store, now),
     ...webhookAdmin(store, { ...(secretKey ? { secretKey } : {}), allowHttp: config.webhooks.allowHttp, denyNetworks: config.webhooks.denyNetworks, ...(now ? { now } : {}) }),
     ...parkedAdmin(store),
+    ...appBalanceAdmin(store),
   };
 }

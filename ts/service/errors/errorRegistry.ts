@@ -130,6 +130,8 @@ export const ERROR_REGISTRY = {
   APP_BALANCE_HOLD_CONFLICT: caller(409),
   /** A settled hold released, or a released one settled: a hold ends once. */
   APP_BALANCE_HOLD_ENDED: caller(409),
+  /** A withdrawal for an app whose key has no funding address (`ferry keys funding-address`): the operator sets it, never the caller. */
+  APP_FUNDING_ADDRESS_MISSING: caller(409),
   /** A settle debiting more than the hold: the service's own bug, never the caller's. */
   APP_BALANCE_SPEND_EXCEEDS_HOLD: fault,
 

@@ -16,6 +16,7 @@ import { clientErrorHandler, formatValidationErrors, frameworkErrorHandler, inst
 import type { FerryApp } from "./ferryApp.ts";
 import { installHttpMetrics } from "./metrics/httpMetrics.ts";
 import { installStoreMetrics } from "./metrics/storeMetrics.ts";
+import { installAppBalanceMetrics } from "./metrics/appBalanceMetrics.ts";
 import { installStrictQueryIntegers } from "./strictQueryIntegers.ts";
 import { installWellFormedText } from "./wellFormedText.ts";
 import { boundedValidatorCompiler } from "./validatorCompiler.ts";
@@ -26,6 +27,9 @@ import { apiKeyStore, type ApiKeyVerifier } from "../store/apiKeys.ts";
 import { registerChainsRoute } from "./routes/chains.ts";
 import { registerAppFeeBalancesRoute } from "./routes/appFeeBalances.ts";
 import { registerAppFeeClaimRoute } from "./routes/appFeeClaim.ts";
+import { registerAppBalanceRoute } from "./routes/appBalance.ts";
+import { registerAppBalanceDepositsRoute } from "./routes/appBalanceDeposits.ts";
+import { registerAppBalanceWithdrawalsRoute } from "./routes/appBalanceWithdrawals.ts";
 import { registerExecutePermitsRoute, type PermitDepositSubmitter } from "./routes/executePermits.ts";
 import { registerIntentStatusRoutes } from "./routes/intentStatus.ts";
 import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
@@ -157,6 +161,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   if (inventory) installInventoryMetrics(registry, { chains: config.chains, inventory });
   if (deps.store) {
     installStoreMetrics(registry, deps.store);
+    installAppBalanceMetrics(registry, deps.store);
     const accounts = deps.accounts ?? resolveAccounts(config);
     const statusRecords = createStatusRecordCache({ store: deps.store, refreshMs: config.server.statusCacheRefreshMs, log: app.log });
     app.addHook("onReady", async () => statusRecords.start());
@@ -183,6 +188,9 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     registerQuoteRoute(app, { quotes, referrers: apiKeyStore(deps.store) });
     registerAppFeeBalancesRoute(app, { chains: config.chains, clients: chainClients });
     registerAppFeeClaimRoute(app, { chains: config.chains, clients: chainClients });
+    registerAppBalanceRoute(app, { ledger: deps.store.appBalances });
+    registerAppBalanceDepositsRoute(app, { chains: config.chains, store: deps.store, ...(config.appBalances && { settings: config.appBalances }) });
+    registerAppBalanceWithdrawalsRoute(app, { chains: config.chains, store: deps.store, ...(config.appBalances && { settings: config.appBalances }) });
     if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, registry, secrets });
     // The operator's admin API (./admin/adminRoutes.ts): only with FERRY_ADMIN_TOKEN.
     if (config.admin.token) await registerAdminRoutes(app, { admin: adminOperations(deps.store, config), token: config.admin.token });

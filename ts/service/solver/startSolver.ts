@@ -46,6 +46,7 @@ import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { solverStep } from "./solverStep.ts";
 import { createPriceSources } from "../prices/priceSources.ts";
 import { refundStrayDeposit } from "./payout/refundStrayDeposit.ts";
+import { stepAppWithdrawal } from "./payout/appWithdrawal.ts";
 import { createFeeOracle } from "../transactions/chainFees.ts";
 import { createNonceManager, type NonceManager } from "../transactions/nonceManager.ts";
 import type { Registry } from "prom-client";
@@ -194,6 +195,7 @@ export function startSolver(options: SolverOptions): RunningSolver {
         if (Date.now() - lastStrays >= settings.pollIntervalMs) {
           lastStrays = Date.now();
           await solver.refundStrays();
+          await solver.payAppWithdrawals();
           await solver.followPermitDeposits();
         }
       }
@@ -218,6 +220,8 @@ export type Solver = {
   /** Reads the work list and starts steps for the free slots; `onSettled` is called as each ends. */
   fillPool(onSettled: () => void): Promise<number>;
   refundStrays(): Promise<void>;
+  /** Pays the pending app-balance withdrawals (./payout/appWithdrawal.ts), each under its lease. */
+  payAppWithdrawals(): Promise<void>;
   /** Follows the pending permit deposits (sent for POST /execute/permits, no request step follows them) until they are mined or superseded. */
   followPermitDeposits(): Promise<void>;
   /** The Depositories' allocators (./watchAllocator.ts), at most every `allocatorCheckIntervalMs`. */
@@ -341,6 +345,28 @@ export function createSolver(options: SolverOptions): Solver {
     }
   };
 
+  const payAppWithdrawals = async () => {
+    let withdrawals;
+    try {
+      withdrawals = await ctx.store.listPendingAppWithdrawals(batch);
+    } catch (error) {
+      ctx.log.warn({ err: errorFields(error) }, "reading the app withdrawals failed; retrying next tick");
+      return;
+    }
+    for (const withdrawal of withdrawals) {
+      if (!(await ctx.store.claimAppWithdrawal(withdrawal.id, owner, settings.leaseMs).catch(() => false))) continue;
+      try {
+        await withRpcDeadline(settings.stepTimeoutMs, `app withdrawal ${withdrawal.id}`, () => stepAppWithdrawal(ctx, withdrawal.id));
+      } catch (error) {
+        countAlert(error);
+        // Retried next tick whatever it was: the hold stays until the payout is mined or reverts.
+        ctx.log.warn({ withdrawal: withdrawal.id, err: errorFields(error) }, "app withdrawal step failed; retrying next tick");
+      } finally {
+        await ctx.store.releaseAppWithdrawal(withdrawal.id, owner).catch(() => {});
+      }
+    }
+  };
+
   const followPermitDeposits = async () => {
     let pending;
     try {
@@ -384,6 +410,7 @@ export function createSolver(options: SolverOptions): Solver {
     const pool = pLimit(settings.concurrency);
     await Promise.all(work.filter((item) => !inFlight.has(item.id)).map((item) => pool(() => start(item))));
     await refundStrays();
+    await payAppWithdrawals();
     await followPermitDeposits();
     if (work.length > 0) ctx.log.debug({ indexMs: indexed - started, workMs: Date.now() - indexed, requests: work.length }, "solver tick");
   };
@@ -403,6 +430,7 @@ export function createSolver(options: SolverOptions): Solver {
     tick,
     fillPool,
     refundStrays,
+    payAppWithdrawals,
     followPermitDeposits,
     checkAllocators,
     drain: async () => {

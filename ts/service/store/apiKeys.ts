@@ -12,6 +12,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ServiceError } from "../errors/serviceError.ts";
 import { isoColumn, type Queryable } from "./engine.ts";
+import type { Address } from "../model/values.ts";
 
 /** A verified key as the HTTP layer and the websocket see it; `rateLimit` (per minute) overrides `rateLimits.apiKeyPerMinute` when set. */
 export type ApiKey = { id: string; rateLimit?: number | null };
@@ -52,6 +53,8 @@ export type ApiKeyStore = {
   setReferrer(id: string, referrer: string | null): Promise<boolean>;
   /** The id of the unrevoked key a referrer is tied to. */
   keyIdForReferrer(referrer: string): Promise<string | undefined>;
+  /** Sets where the key's app-balance withdrawals are paid (canonical address; null clears); false when no such unrevoked key. */
+  setFundingAddress(id: string, address: Address | null): Promise<boolean>;
 };
 
 /** What a caller-chosen key may look like: long enough not to be guessed, safe in a header. */
@@ -111,6 +114,10 @@ export function apiKeyStore(store: { engine: Queryable }, now: () => Date = () =
         if ((error as { code?: unknown }).code === "23505" && referrer !== null) throw new ReferrerTakenError(referrer);
         throw error;
       }
+    },
+    async setFundingAddress(id, address) {
+      const { rowCount } = await db.query("UPDATE api_keys SET funding_address = $2 WHERE id = $1 AND revoked_at IS NULL", [id, address]);
+      return rowCount > 0;
     },
     async keyIdForReferrer(referrer) {
       const { rows } = await db.query<{ id: string }>("SELECT id FROM api_keys WHERE referrer = $1 AND revoked_at IS NULL", [referrer]);

@@ -97,6 +97,8 @@ export type AppBalanceStore = {
   getHold(holdId: string): Promise<AppBalanceHold | null>;
   /** The app's ledger lines, newest first (default 50, at most 500). */
   entries(apiKeyId: string, options?: { limit?: number }): Promise<LedgerEntry[]>;
+  /** Every app together, per purpose (metrics): what is held now, and what was ever debited. */
+  totals(): Promise<Array<{ purpose: HoldPurpose; heldUsd: bigint; debitedUsd: bigint }>>;
 };
 
 export class SponsorBalanceTooLowError extends ServiceError {
@@ -401,6 +403,14 @@ export function appBalanceStore(db: Db, options: AppBalanceOptions = {}): AppBal
         [requireKeyId(apiKeyId), limit],
       );
       return rows.map(entryOf);
+    },
+
+    async totals() {
+      const { rows } = await db.query<{ purpose: string; held: string; debited: string }>(
+        `SELECT purpose, COALESCE(sum(amount_usd) FILTER (WHERE state = 'held'), 0)::text AS held, COALESCE(sum(spent_usd) FILTER (WHERE state = 'settled'), 0)::text AS debited
+         FROM app_balance_holds GROUP BY purpose ORDER BY purpose`,
+      );
+      return rows.filter((r) => isHoldPurpose(r.purpose)).map((r) => ({ purpose: r.purpose as HoldPurpose, heldUsd: BigInt(r.held), debitedUsd: BigInt(r.debited) }));
     },
   };
 }

@@ -38,7 +38,7 @@ import {
 } from "./strayDeposits.ts";
 import type { RequestStatus } from "../model/requestStatus.ts";
 import type { SolverTransaction, TxAttempt, TxPurpose, TxState } from "../model/solverTransaction.ts";
-import type { Address, Bytes32 } from "../model/values.ts";
+import { canonicalAddress, type Address, type Bytes32 } from "../model/values.ts";
 import {
   appendSolverTxAttempt,
   findPendingSolverTransaction,
@@ -54,7 +54,19 @@ import {
 } from "./solverTransactions.ts";
 import { countPermitFailures, recordPermitFailure } from "./permitFailures.ts";
 import { listReorgAffectedRequests, listReorgAffectedStrays } from "./reorgAffected.ts";
-import { appBalanceStore, type AppBalanceOptions, type AppBalanceStore } from "./appBalances.ts";
+import {
+  claimAppWithdrawal,
+  createAppWithdrawal,
+  getAppWithdrawal,
+  listPendingAppWithdrawals,
+  patchAppWithdrawal,
+  releaseAppWithdrawal,
+  type AppWithdrawal,
+  type NewAppWithdrawal,
+} from "./appWithdrawals.ts";
+import type { Payout } from "../model/payout.ts";
+import { getAppFundingOrder, saveAppFundingOrder, type AppFundingOrder } from "./appFundingOrders.ts";
+import { appBalanceStore, type AppBalanceOptions, type AppBalanceStore, type LedgerObservation } from "./appBalances.ts";
 import { reservedAmounts, reserveFill, type FillReservation, type ReservationResult, type ReservedAmount } from "./solverReservations.ts";
 
 export type StoreOptions = {
@@ -144,6 +156,18 @@ export type Repositories = {
   recordPermitFailure(user: Address, windowMs: number): Promise<void>;
   /** The app ledger (./appBalances.ts): inside `transaction`, its holds, settles and releases commit with the caller's other writes. */
   appBalances: AppBalanceStore;
+  /** Funding orders (./appFundingOrders.ts): POST /app-balance/deposits' order ids, looked up by the indexer. */
+  saveAppFundingOrder(order: Omit<AppFundingOrder, "createdAt">): Promise<AppFundingOrder>;
+  getAppFundingOrder(orderId: Bytes32): Promise<AppFundingOrder | null>;
+  /** The address an app's withdrawals are paid to (`ferry keys funding-address`), null when none is set. */
+  getApiKeyFundingAddress(apiKeyId: string): Promise<Address | null>;
+  /** Withdrawals (./appWithdrawals.ts): created with their hold, paid by the solver under a lease. */
+  createAppWithdrawal(w: NewAppWithdrawal): Promise<AppWithdrawal>;
+  getAppWithdrawal(id: string): Promise<AppWithdrawal | null>;
+  listPendingAppWithdrawals(limit?: number): Promise<AppWithdrawal[]>;
+  patchAppWithdrawal(id: string, patch: { payout: Payout; state?: "paid" | "failed"; failReason?: string }): Promise<AppWithdrawal>;
+  claimAppWithdrawal(id: string, owner: string, ttlMs: number): Promise<boolean>;
+  releaseAppWithdrawal(id: string, owner: string): Promise<void>;
 };
 
 export type Store = Repositories & {
@@ -171,6 +195,8 @@ export type Store = Repositories & {
    * Returns the unsubscribe function.
    */
   onRequestsChanged(listener: (requestIds: readonly string[]) => void): () => void;
+  /** Calls `listener` with what the app ledger did through this store (held, debited, released, refused: ./appBalances.ts), for metrics. */
+  onLedgerObservation(listener: (observation: LedgerObservation) => void): () => void;
   /** Applies pending migrations (createStore already did; safe to call again). Returns the versions applied. */
   migrate(): Promise<number[]>;
   close(): Promise<void>;
@@ -230,6 +256,18 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     countPermitFailures: (u, w) => countPermitFailures(ctx, u, w),
     recordPermitFailure: (u, w) => recordPermitFailure(ctx, u, w),
     appBalances: appBalanceStore(ctx.db, { ...ledger, now: ctx.now }),
+    saveAppFundingOrder: (o) => saveAppFundingOrder(ctx, o),
+    getAppFundingOrder: (id) => getAppFundingOrder(ctx, id),
+    getApiKeyFundingAddress: async (id) => {
+      const { rows } = await ctx.db.query<{ funding_address: string | null }>("SELECT funding_address FROM api_keys WHERE id = $1 AND revoked_at IS NULL", [id]);
+      return rows[0]?.funding_address ? canonicalAddress(rows[0].funding_address) : null;
+    },
+    createAppWithdrawal: (w) => createAppWithdrawal(ctx, w),
+    getAppWithdrawal: (id) => getAppWithdrawal(ctx, id),
+    listPendingAppWithdrawals: (l) => listPendingAppWithdrawals(ctx, l),
+    patchAppWithdrawal: (id, p) => patchAppWithdrawal(ctx, id, p),
+    claimAppWithdrawal: (id, o, t) => claimAppWithdrawal(ctx, id, o, t),
+    releaseAppWithdrawal: (id, o) => releaseAppWithdrawal(ctx, id, o),
   };
 }
 
@@ -277,7 +315,15 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
   // The repositories whose calls write outbox events tell the listeners once their transaction has
   // committed: at once for a call of its own, at the end of `transaction` for calls made inside it.
   // Writes of a request's public fields (create, transition, patch) tell the change listeners the same way.
-  const top = repositories({ db, now }, options.appBalances);
+  const ledgerListeners = new Set<(observation: LedgerObservation) => void>();
+  const ledger: Omit<AppBalanceOptions, "now"> = {
+    ...options.appBalances,
+    observe: (observation) => {
+      options.appBalances?.observe?.(observation);
+      notify(ledgerListeners, observation);
+    },
+  };
+  const top = repositories({ db, now }, ledger);
   return {
     ...top,
     createRequest: async (request) => {
@@ -302,7 +348,7 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
       let wroteEvents = false;
       const changed = new Set<string>();
       const result = await db.transaction((tx) => {
-        const repos = repositories({ db: tx, now }, options.appBalances);
+        const repos = repositories({ db: tx, now }, ledger);
         return fn({
           ...repos,
           createRequest: async (request) => {
@@ -344,6 +390,10 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
     onRequestsChanged(listener) {
       changeListeners.add(listener);
       return () => void changeListeners.delete(listener);
+    },
+    onLedgerObservation(listener) {
+      ledgerListeners.add(listener);
+      return () => void ledgerListeners.delete(listener);
     },
     migrate: () => migrate(engine),
     close: async () => {

@@ -13,6 +13,8 @@ import { registerAdminKeysCreateRoute } from "../routes/adminKeysCreate.ts";
 import { registerAdminKeysListRoute } from "../routes/adminKeysList.ts";
 import { registerAdminKeysRevokeRoute } from "../routes/adminKeysRevoke.ts";
 import { registerAdminKeysReferrerRoute } from "../routes/adminKeysReferrer.ts";
+import { registerAdminKeysBalanceRoute } from "../routes/adminKeysBalance.ts";
+import { registerAdminKeysFundingAddressRoute } from "../routes/adminKeysFundingAddress.ts";
 import { registerAdminParkedClearRoute } from "../routes/adminParkedClear.ts";
 import { registerAdminParkedListRoute } from "../routes/adminParkedList.ts";
 import { registerAdminWebhookDeliveriesRoute } from "../routes/adminWebhookDeliveries.ts";
@@ -29,6 +31,8 @@ export async function registerAdminRoutes(app: FerryApp, options: { admin: Admin
     registerAdminKeysCreateRoute(scope, { admin });
     registerAdminKeysRevokeRoute(scope, { admin });
     registerAdminKeysReferrerRoute(scope, { admin });
+    registerAdminKeysBalanceRoute(scope, { admin });
+    registerAdminKeysFundingAddressRoute(scope, { admin });
     registerAdminWebhooksListRoute(scope, { admin });
     registerAdminWebhooksSetRoute(scope, { admin });
     registerAdminWebhooksClearRoute(scope, { admin });

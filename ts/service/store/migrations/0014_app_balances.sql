@@ -90,7 +90,8 @@ CREATE INDEX app_funding_orders_key ON app_funding_orders (api_key_id, created_a
 ALTER TABLE api_keys ADD COLUMN funding_address text;
 
 -- Withdrawals: one row per POST /app-balance/withdrawals, holding its "withdrawal" hold until the
--- allocator-signed Depository payout is mined (settled) or cannot be sent (released).
+-- allocator-signed Depository payout is mined (settled) or cannot be sent (released). The solver
+-- steps each under a lease (lease_owner, lease_expires_at), as it does stray refunds.
 CREATE TABLE app_withdrawals (
   id          text PRIMARY KEY,
   api_key_id  text NOT NULL,
@@ -100,11 +101,13 @@ CREATE TABLE app_withdrawals (
   amount      numeric(78,0) NOT NULL CHECK (amount > 0),
   recipient   text NOT NULL,
   hold_id     text NOT NULL REFERENCES app_balance_holds (id),
-  state       text NOT NULL CHECK (state IN ('pending', 'sent', 'paid', 'failed')),
+  state       text NOT NULL CHECK (state IN ('pending', 'paid', 'failed')),
   payout      jsonb,
   tx_hash     text,
   fail_reason text,
+  lease_owner      text,
+  lease_expires_at timestamptz(3),
   created_at  timestamptz(3) NOT NULL,
   updated_at  timestamptz(3) NOT NULL
 );
-CREATE INDEX app_withdrawals_pending ON app_withdrawals (state) WHERE state IN ('pending', 'sent');
+CREATE INDEX app_withdrawals_pending ON app_withdrawals (state) WHERE state = 'pending';
