@@ -22,6 +22,7 @@ import { createChainClients, type ChainClients } from "./chains/chainClients.ts"
 import { createChainMetrics } from "./chains/chainMetrics.ts";
 import { resolveAccounts, type ServiceAccounts } from "./chains/serviceAccounts.ts";
 import { createTransactionIndexer } from "./solver/indexer/indexTransaction.ts";
+import { createFastFiller } from "./solver/fill/fastFill.ts";
 import { createPermitDepositSubmitter } from "./solver/fill/submitPermitDeposit.ts";
 import { createRelayExecutor } from "./relay/relayExecution.ts";
 import { createRelayer, startRelayFollower } from "./relay/relayer.ts";
@@ -110,6 +111,7 @@ export async function startServer(options: {
       accounts,
       chainClients: clients,
       transactionIndexer: createTransactionIndexer({ store, clients, chains: config.chains }),
+      fastFiller: createFastFiller({ store, clients, chains: config.chains }),
       permitSubmitter: createPermitDepositSubmitter({
         store,
         clients,

@@ -6,6 +6,7 @@ import { buildApp, type AppDeps } from "../../../ts/service/http/app.ts";
 import type { FerryApp } from "../../../ts/service/http/ferryApp.ts";
 import { createChainClients } from "../../../ts/service/chains/chainClients.ts";
 import { createTransactionIndexer } from "../../../ts/service/solver/indexer/indexTransaction.ts";
+import { createFastFiller } from "../../../ts/service/solver/fill/fastFill.ts";
 
 export const FIXTURE_ADDRESSES = {
   depository: "0x1111111111111111111111111111111111111111",
@@ -34,11 +35,15 @@ export function fixtureConfig(file: Record<string, unknown> = {}, env: Env = {})
 
 export type Listening = { app: FerryApp; url: string; close: () => Promise<void> };
 
-/** The deps `startServer` composes: with a store, POST /transactions/index gets the solver's indexer (over the config's chains). */
+/** The deps `startServer` composes: with a store, POST /transactions/index gets the solver's indexer and POST /fast-fill its fast fill (over the config's chains). */
 export function withServerDeps(config: FerryConfig, deps: AppDeps = {}): AppDeps {
   if (!deps.store || deps.transactionIndexer) return deps;
   const clients = deps.chainClients ?? createChainClients(config.chains);
-  return { ...deps, transactionIndexer: createTransactionIndexer({ store: deps.store, clients, chains: config.chains }) };
+  return {
+    ...deps,
+    transactionIndexer: createTransactionIndexer({ store: deps.store, clients, chains: config.chains }),
+    fastFiller: createFastFiller({ store: deps.store, clients, chains: config.chains }),
+  };
 }
 
 /** Builds the app (letting `setup` add test-only routes first) and listens on 127.0.0.1:<ephemeral>. */

@@ -144,6 +144,19 @@ export const ERROR_REGISTRY = {
   EXECUTION_GAS_TOO_HIGH: caller(400),
   /** The chain's fees rose between pricing the hold and signing: nothing sent, the hold released; retry. */
   EXECUTION_FEES_MOVED: transient,
+  // Fast fill (../solver/fill/fastFill.ts, POST /fast-fill).
+  /** The request's deposit transaction is not seen (never indexed through POST /transactions/index, dropped, reverted). */
+  FAST_FILL_DEPOSIT_NOT_SEEN: caller(400),
+  /** The seen deposit transaction is not this order's, or is below the quote, another chain or currency, or names no amount yet. */
+  FAST_FILL_DEPOSIT_MISMATCH: caller(400),
+  /** The fronted value is above the caller's `maxFillAmountUsd`. */
+  FAST_FILL_ABOVE_MAX: caller(400),
+  /** The destination currency has no configured USD price: its value cannot be held. */
+  FAST_FILL_PRICE_UNAVAILABLE: caller(400),
+  /** The app balance does not cover the fronted value (403, as the reference API answers it): nothing held, nothing sent. */
+  FAST_FILL_BALANCE_TOO_LOW: caller(403),
+  /** The deposit is already indexed and the request being processed: nothing to front. */
+  FAST_FILL_REQUEST_IN_PROGRESS: caller(409),
 
   // Chains and the solver.
   /** An RPC call failed or timed out; the same call may work later. */

@@ -36,6 +36,7 @@ import { registerIntentStatusRoutes } from "./routes/intentStatus.ts";
 import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
 import { registerRequestsRoute } from "./routes/requests.ts";
 import { registerTransactionsIndexRoute, type TransactionIndexer } from "./routes/transactionsIndex.ts";
+import { registerFastFillRoute, type FastFiller } from "./routes/fastFill.ts";
 import { registerQuoteRoute } from "./routes/quote.ts";
 import { registerTransactionsSingleRoute } from "./routes/transactionsSingle.ts";
 import { createChainClients, type ChainClients } from "../chains/chainClients.ts";
@@ -79,6 +80,8 @@ export type AppDeps = {
   accounts?: ServiceAccounts;
   /** The deposit indexer behind POST /transactions/index; the route is registered only with it (and a store). */
   transactionIndexer?: TransactionIndexer;
+  /** The solver's fast fill behind POST /fast-fill; the route is registered only with it (and a store). */
+  fastFiller?: FastFiller;
   /**
    * The solver's inventory (capacity in GET /chains, the quote's capacity check, inventory metrics).
    * Default: read from the chain clients and the store when both and the solver key are there.
@@ -174,6 +177,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
       registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });
       registerTransactionsSingleRoute(app, { indexer: deps.transactionIndexer });
     }
+    if (deps.fastFiller) registerFastFillRoute(app, { filler: deps.fastFiller });
     if (deps.permitSubmitter) registerExecutePermitsRoute(app, { submitter: deps.permitSubmitter });
     if (deps.executor) registerExecuteRoute(app, { executor: deps.executor });
     const quotes = createQuoteService({

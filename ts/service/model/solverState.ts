@@ -61,6 +61,30 @@ export const CancelState = Type.Object(
 );
 export type CancelState = StaticDecode<typeof CancelState>;
 
+/**
+ * A fast fill (POST /fast-fill, ../solver/fill/fastFill.ts): an app asked the solver to fill before
+ * the origin deposit is final, fronting the destination value on its app balance (hold `holdId`,
+ * purpose `fastFill`, reference the requestId). `seen` is the deposit transaction the service saw (its
+ * terms decoded from the call or receipt) and the origin chain's latest block time then. The hold is
+ * `released` once the deposit is credited, `settled` (the app bears `amountUsd`) when no deposit was
+ * credited by the quote's expiry on the origin chain's indexed, final blocks.
+ */
+export const FastFillState = Type.Object(
+  {
+    apiKeyId: Type.String({ minLength: 1, maxLength: 128 }),
+    holdId: Type.String({ minLength: 1, maxLength: 128 }),
+    /** The fronted value (the destination amount) in USD micro-units. */
+    amountUsd: Uint256,
+    seen: Type.Object(
+      { txHash: Bytes32, chainId: ChainId, token: Address, amount: Uint256, blockTimestamp: UnixSeconds },
+      { additionalProperties: false },
+    ),
+    hold: Type.Union([Type.Literal("held"), Type.Literal("released"), Type.Literal("settled")]),
+  },
+  { additionalProperties: false },
+);
+export type FastFillState = StaticDecode<typeof FastFillState>;
+
 export const SolverState = Type.Object(
   {
     intent: QuotedIntent,
@@ -69,6 +93,7 @@ export const SolverState = Type.Object(
     cancel: Type.Optional(CancelState),
     repayment: Type.Optional(Payout),
     refund: Type.Optional(Payout),
+    fastFill: Type.Optional(FastFillState),
   },
   { additionalProperties: false },
 );

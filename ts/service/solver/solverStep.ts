@@ -4,11 +4,14 @@
  * lease (./startSolver.ts). Re-reads the request under the lease, so a stale work-list entry that
  * another loop already moved on does nothing. A request whose origin or destination chain is halted
  * after a deep reorg (../store/solver/checkpoints.ts) is left as it is until an operator resumes the chain.
+ * A fast-filled request (./fill/fastFill.ts) is filled from `pending` like any other; its repayment or
+ * refund waits for the deposit, and its hold ends in ./payout/fastFillHold.ts.
  */
 import type { StoredRequest } from "../model/storedRequest.ts";
 import { confirmFill } from "./fill/confirmFill.ts";
 import { fillPending } from "./fill/fillPending.ts";
 import { refund, repay } from "./payout/repayAndRefund.ts";
+import { stepFastFillHold } from "./payout/fastFillHold.ts";
 import type { SolverContext } from "./solverContext.ts";
 import type { Bytes32 } from "../model/values.ts";
 
@@ -22,10 +25,18 @@ export async function solverStep(ctx: SolverContext, requestId: Bytes32): Promis
   }
   if (request.status === "pending") request = await fillPending(ctx, request);
   else if (request.status === "submitted") request = await confirmFill(ctx, request);
-  else if (request.status === "failure" && request.refundFailReason === null) request = await refund(ctx, request);
+  else if (request.status === "failure" && request.refundFailReason === null) {
+    const hold = await stepFastFillHold(ctx, request);
+    if (hold.waits) return hold.request;
+    request = await refund(ctx, hold.request);
+  }
   // Continue with the repayment (or the refund) in the same step when the fill just ended — unless the
   // step parked the request (a foreign fill: never repaid, never refunded).
   if (request.parked) return request;
+  // A fast fill without its credited deposit: its hold decides first (./payout/fastFillHold.ts).
+  const hold = await stepFastFillHold(ctx, request);
+  if (hold.waits) return hold.request;
+  request = hold.request;
   if (request.status === "success") return repay(ctx, request);
   if (request.status === "failure" && request.refundFailReason === null && request.solver?.refund === undefined) return refund(ctx, request);
   return request;

@@ -7,12 +7,14 @@
  * 3. otherwise send the fill (./sendFill.ts), recording `pending → submitted` with the hash before
  *    the broadcast; a fill whose simulation reverts → `failure` with the decoded reason;
  * 4. when the receipt is already there (automine, fast chains), finish right away (./confirmFill.ts).
+ *
+ * A fast-filled request (./fastFill.ts) has no credited deposit yet: the checks read the deposit the
+ * service saw instead (its chain, currency, amount, and the origin time it was seen at).
  */
 import { erc20Abi } from "viem";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { readReceipt } from "../../chains/readReceipt.ts";
 import type { QuotedIntent } from "../../model/quotedIntent.ts";
-import type { CreditedDeposit } from "../../model/solverState.ts";
 import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
 import { StoredValueInvalidError } from "../../model/storedValue.ts";
 import { preparedFillOf } from "../../model/attestations.ts";
@@ -31,7 +33,9 @@ import { recordForeignFill, verifyOnchainFill } from "./verifyOnchainFill.ts";
 export const FILL_GAS_ALLOWANCE = 200_000n;
 
 export async function fillPending(ctx: SolverContext, request: StoredRequest): Promise<StoredRequest> {
-  const { intent, deposit } = requireSolverState(request);
+  const { intent, deposit: credited, fastFill } = requireSolverState(request);
+  // A fast fill (./fastFill.ts) is checked against the deposit seen before it is final; the app's hold fronts it.
+  const deposit = credited ?? fastFill?.seen;
   if (!deposit) throw new StoredValueInvalidError("requests.solver_state", request.id, "deposit", "is missing on a pending request");
   const dest = ctx.clients.get(request.destinationChainId);
 
@@ -103,7 +107,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
 }
 
 /** Reads what ./fillChecks.ts needs from the destination chain. */
-export async function fillCheckInput(dest: ChainClient, intent: QuotedIntent, deposit: CreditedDeposit, deadlineMarginSeconds: number): Promise<FillCheckInput> {
+export async function fillCheckInput(dest: ChainClient, intent: QuotedIntent, deposit: FillCheckInput["deposit"], deadlineMarginSeconds: number): Promise<FillCheckInput> {
   const wallet = dest.solverWallet!;
   const native = intent.destinationCurrency === ZERO_ADDRESS;
   const [block, nativeBalance, tokenBalance, gasPrice] = await Promise.all([

@@ -27,6 +27,8 @@ import type { StrayDepositReason } from "../../store/solver/strayDeposits.ts";
 import { depositMismatch, type DepositMismatch, type DepositTerms } from "./depositMatch.ts";
 import { creditFundingDeposit } from "./fundingDeposit.ts";
 import type { Address, Bytes32 } from "../../model/values.ts";
+import type { QuotedIntent } from "../../model/quotedIntent.ts";
+import type { StoredRequest } from "../../model/storedRequest.ts";
 
 export type DepositOutcome =
   /** The request moved to `pending` now. */
@@ -129,12 +131,48 @@ async function recordDeposit(
     return { orderId, outcome: "credited", requestId: request.id };
   }
   const credited = request.solver?.deposit;
+  if (!credited && request.solver?.fastFill) return creditFastFilled(tx, deps, request, intent, deposit);
   if (credited?.txHash === deposit.txHash && credited.logIndex === deposit.logIndex && credited.chainId === deposit.chainId) {
     return { orderId, outcome: "duplicate", requestId: request.id };
   }
   deps.log.warn({ requestId: request.id, chainId: deposit.chainId, txHash: deposit.txHash }, "second deposit for an already credited order: not matched");
   await recordStray(tx, deps, deposit, "DOUBLE_SPEND", request.id);
   return { orderId, outcome: "extra", requestId: request.id };
+}
+
+/**
+ * The deposit of a fast-filled request (../fill/fastFill.ts, already `pending` or later): credited
+ * without a status change, and in the same transaction the app's hold is released (nothing was
+ * fronted in the end) — or, when the hold was already settled (no deposit by the quote's expiry, see
+ * ../payout/fastFillHold.ts) and the deposit arrives late after all, the app is credited back what it
+ * was debited, once per deposit log. The solver is then repaid from the deposit as usual.
+ */
+async function creditFastFilled(
+  tx: Repositories,
+  deps: { chains: readonly ChainConfig[]; log: Logger },
+  request: StoredRequest,
+  intent: QuotedIntent,
+  deposit: ObservedDeposit,
+): Promise<DepositOutcome> {
+  const fastFill = request.solver!.fastFill!;
+  const patch = depositPatch(intent, deposit, deps.chains);
+  if (fastFill.hold === "held") {
+    await tx.appBalances.release(fastFill.holdId);
+    await tx.patchRequest(request.id, { ...patch, solver: { ...patch.solver, fastFill: { ...fastFill, hold: "released" } } });
+  } else {
+    if (fastFill.hold === "settled") {
+      await tx.appBalances.credit({
+        apiKeyId: fastFill.apiKeyId,
+        amountUsd: fastFill.amountUsd,
+        source: { chainId: deposit.chainId, txHash: deposit.txHash, logIndex: deposit.logIndex },
+        currency: deposit.token,
+        amount: deposit.amount,
+      });
+    }
+    await tx.patchRequest(request.id, { ...patch, details: null });
+  }
+  deps.log.info({ requestId: request.id, chainId: deposit.chainId, txHash: deposit.txHash, hold: fastFill.hold }, "fast-filled request's deposit indexed: hold ended");
+  return { orderId: deposit.orderId, outcome: "credited", requestId: request.id };
 }
 
 /** The quote of `orderId`; a stored quote that does not decode counts as no quote (logged: an operator looks). */

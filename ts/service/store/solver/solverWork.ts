@@ -19,7 +19,8 @@ export type SolverWorkItem = { id: Bytes32; status: RequestStatus; chainId: numb
  * `submitted` (confirm), `failure` without a recorded refund failure (refund) and `success` whose
  * repayment is not yet confirmed (`solver_state.repayment.status` ≠ `confirmed`). `waiting`/`depositing`
  * are the indexer's, `refund` is terminal. Failures whose refund reverted (`solver_state.refund.status`
- * = `reverted`) need an operator and are left out, as are parked requests and requests under a live
+ * = `reverted`) need an operator and are left out, as are fast fills whose hold was settled with no deposit
+ * (nothing to repay from: ../solver/payout/fastFillHold.ts), parked requests and requests under a live
  * lease (being stepped by this or another loop: listing them again would only make the loops race for
  * them). Only ids, statuses and chains are read: one corrupted row parks that request when its step
  * decodes it, and never blocks the list. `exclude`: ids to leave out as well.
@@ -29,7 +30,8 @@ export async function listSolverWork({ db, now }: StoreContext, limit = 50, excl
     `SELECT r.id, r.status, r.origin_chain_id, r.destination_chain_id FROM requests r
      WHERE r.parked IS NULL AND (r.status IN ('pending', 'submitted')
         OR (r.status = 'failure' AND r.refund_fail_reason IS NULL AND coalesce(r.solver_state->'refund'->>'status', '') <> 'reverted')
-        OR (r.status = 'success' AND coalesce(r.solver_state->'repayment'->>'status', '') NOT IN ('confirmed', 'reverted')))
+        OR (r.status = 'success' AND coalesce(r.solver_state->'repayment'->>'status', '') NOT IN ('confirmed', 'reverted')
+            AND NOT (r.solver_state->'deposit' IS NULL AND coalesce(r.solver_state->'fastFill'->>'hold', '') = 'settled')))
        AND NOT EXISTS (SELECT 1 FROM solver_claims c WHERE c.request_id = r.id AND c.expires_at >= $2::timestamptz)
        AND r.id <> ALL($3::text[])
      ORDER BY r.updated_at, r.id LIMIT $1`,
