@@ -29,7 +29,7 @@ const RANKS: readonly (readonly string[])[] = [
   // records the service's config reads.
   ["ts/client", "ts/deploy"],
   // The service's vocabulary: typed values and rows, the error registry.
-  ["ts/service/model", "ts/service/errors"],
+  ["ts/service/model", "ts/service/errors", "ts/service/balances"],
   ["ts/service/config"],
   // The Logger type and the loggable form of an error, scrubbed of the config's secrets.
   ["ts/service/logging"],

@@ -32,6 +32,30 @@ function invalid(json: unknown, env: Env = {}): ConfigInvalidError {
 }
 
 describe("parseConfig", function () {
+  it("appBalances_fundingCurrenciesAndExposureBudgets_parsedToMicroUnits", () => {
+    const config = parseConfig(
+      {
+        appBalances: {
+          fundingCurrencies: [{ chainId: 1, currencies: ["0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"] }],
+          exposure: { perApp: { sponsorship: "20000000" }, apps: [{ apiKeyId: "key_0123456789abcdef", execute: "7" }], perCurrency: [{ chainId: 1, currency: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", fastFill: "9" }] },
+        },
+      },
+      {},
+      "/srv/ferry",
+    );
+    expect(config.appBalances).to.deep.equal({
+      fundingCurrencies: { 1: ["0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"] },
+      exposure: {
+        perApp: { sponsorship: 20_000_000n },
+        apps: { key_0123456789abcdef: { execute: 7n } },
+        perCurrency: [{ chainId: 1, currency: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", limits: { fastFill: 9n } }],
+      },
+    });
+    expect(parseConfig({}, {}, "/").appBalances).to.deep.equal({ fundingCurrencies: {}, exposure: { perApp: {}, apps: {}, perCurrency: [] } });
+    expect(() => parseConfig({ appBalances: { exposure: { perApp: { sponsorship: "1.5" } } } }, {}, "/")).to.throw(/appBalances/);
+    expect(() => parseConfig({ appBalances: { fundingCurrencies: [{ chainId: 1, currencies: [] }, { chainId: 1, currencies: [] }] } }, {}, "/")).to.throw(/listed twice/);
+  });
+
   it("applies defaults: 127.0.0.1, rate limits, data dir and deployments dir under the base dir", function () {
     const config = parseConfig({}, {}, "/srv/ferry");
     expect(config.server).to.deep.equal({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, apiKeyCacheSeconds: 5, statusCacheRefreshMs: 250, corsOrigins: ["*"] });

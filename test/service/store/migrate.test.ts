@@ -5,6 +5,12 @@ import { canonicalAddress } from "../../../ts/service/model/values.ts";
 
 const TABLES = [
   "api_keys",
+  "app_balance_entries",
+  "app_balance_holds",
+  "app_balances",
+  "app_exposure_windows",
+  "app_funding_orders",
+  "app_withdrawals",
   "indexer_checkpoints",
   "permit_failures",
   "quotes",

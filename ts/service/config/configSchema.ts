@@ -7,6 +7,7 @@
 import { Type, type Static } from "typebox";
 import type { Address } from "../model/values.ts";
 import type { Secret } from "./secret.ts";
+import { NO_EXPOSURE_BUDGETS, type ExposureBudgets } from "../balances/exposureBudget.ts";
 
 const AddressString = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "EVM address" });
 const Name = Type.String({ minLength: 1, maxLength: 100 });
@@ -22,6 +23,12 @@ const UsdAmount = Type.String({ pattern: "^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,8})?$
 const GasUnits = Type.Integer({ minimum: 0, maximum: 30_000_000 });
 /** An amount in a currency's smallest units (wei), as a decimal string. */
 const UnitsAmount = Type.String({ pattern: "^(0|[1-9][0-9]{0,77})$", description: "Smallest units, decimal string" });
+const UsdMicros = Type.String({ pattern: "^(0|[1-9][0-9]{0,30})$", description: "USD micro-units (6 decimals), decimal string" });
+/** An exposure budget per purpose (ts/service/balances/exposureBudget.ts). */
+const ExposureLimitsFile = Type.Object(
+  { execute: Type.Optional(UsdMicros), sponsorship: Type.Optional(UsdMicros), fastFill: Type.Optional(UsdMicros) },
+  { additionalProperties: false },
+);
 const SymbolName = Type.String({ minLength: 1, maxLength: 100 });
 
 /**
@@ -396,6 +403,38 @@ export const ConfigFileSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /** App balances (ts/service/balances/README.md): what funds them, and the hourly exposure budgets. */
+    appBalances: Type.Optional(
+      Type.Object(
+        {
+          /**
+           * Per chain, the currencies an app may fund its balance with (each needs a usdPrice). A chain
+           * left out takes its native currency and its ERC-20s priced at exactly 1 USD (stablecoins), when priced.
+           */
+          fundingCurrencies: Type.Optional(
+            Type.Array(Type.Object({ chainId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), currencies: Type.Array(AddressString, { maxItems: 32 }) }, { additionalProperties: false }), {
+              maxItems: 256,
+            }),
+          ),
+          /** USD micro-units (decimal strings) per store-clock hour; a purpose left out is unlimited. */
+          exposure: Type.Optional(
+            Type.Object(
+              {
+                perApp: Type.Optional(ExposureLimitsFile),
+                apps: Type.Optional(Type.Array(Type.Object({ apiKeyId: Type.String({ pattern: "^key_[0-9a-f]{16}$" }), ...ExposureLimitsFile.properties }, { additionalProperties: false }), { maxItems: 10_000 })),
+                perCurrency: Type.Optional(
+                  Type.Array(Type.Object({ chainId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), currency: AddressString, ...ExposureLimitsFile.properties }, { additionalProperties: false }), {
+                    maxItems: 1000,
+                  }),
+                ),
+              },
+              { additionalProperties: false },
+            ),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     /** The service's log (pino through Fastify). */
     log: Type.Optional(
       Type.Object(
@@ -520,7 +559,16 @@ export type FerryConfig = {
   solver: SolverSettings;
   log: LogSettings;
   admin: AdminSettings;
+  /** App balances; absent (tests' hand-built configs): defaults (DEFAULT_APP_BALANCES). */
+  appBalances?: AppBalanceSettings;
 };
+
+/**
+ * App balances, defaults applied: `fundingCurrencies` per chain id as the operator listed them (a chain
+ * not listed: ts/service/balances/fundingCurrency.ts's default), the exposure budgets.
+ */
+export type AppBalanceSettings = { fundingCurrencies: Readonly<Record<number, readonly Address[]>>; exposure: ExposureBudgets };
+export const DEFAULT_APP_BALANCES: AppBalanceSettings = { fundingCurrencies: {}, exposure: NO_EXPOSURE_BUDGETS };
 
 /** The database, defaults applied (CONFIG_DEFAULTS.database); the pool and timeouts apply to PostgreSQL only. */
 export type DatabaseSettings = {

@@ -22,6 +22,7 @@ import type { DeploymentRecord } from "../../deploy/deploymentRecord.ts";
 import { ConfigInvalidError } from "./configErrors.ts";
 import { addressFilter } from "./addressFilter.ts";
 import { canonicalAddress, type Address } from "../model/values.ts";
+import { BUDGETED_PURPOSES, type ExposureLimits } from "../balances/exposureBudget.ts";
 import {
   ADMIN_TOKEN_LENGTH,
   CONFIG_DEFAULTS,
@@ -32,6 +33,7 @@ import {
   DEFAULT_PRICE_REFERENCE,
   PRICE_BAND_BPS_RANGE,
   type AdminSettings,
+  type AppBalanceSettings,
   KEY_ROLES,
   LOG_LEVELS,
   RPC_RETRY_COUNT_RANGE,
@@ -328,6 +330,38 @@ function adminSettings(env: Env): AdminSettings {
   return { token: new Secret(raw) };
 }
 
+const usdMicros = (value: string | undefined): bigint | undefined => (value === undefined ? undefined : BigInt(value));
+
+function exposureLimits(file: { execute?: string; sponsorship?: string; fastFill?: string }): ExposureLimits {
+  const limits: ExposureLimits = {};
+  for (const purpose of BUDGETED_PURPOSES) {
+    const limit = usdMicros(file[purpose]);
+    if (limit !== undefined) limits[purpose] = limit;
+  }
+  return limits;
+}
+
+function appBalanceSettings(file: ConfigFile["appBalances"]): AppBalanceSettings {
+  const fundingCurrencies: Record<number, Address[]> = {};
+  (file?.fundingCurrencies ?? []).forEach((entry, i) => {
+    if (fundingCurrencies[entry.chainId]) throw new ConfigInvalidError(`appBalances.fundingCurrencies[${i}].chainId`, `chain ${entry.chainId} is listed twice`);
+    fundingCurrencies[entry.chainId] = entry.currencies.map((c, j) => configAddress(c, `appBalances.fundingCurrencies[${i}].currencies[${j}]`));
+  });
+  const exposure = file?.exposure;
+  return {
+    fundingCurrencies,
+    exposure: {
+      perApp: exposureLimits(exposure?.perApp ?? {}),
+      apps: Object.fromEntries((exposure?.apps ?? []).map(({ apiKeyId, ...limits }) => [apiKeyId, exposureLimits(limits)])),
+      perCurrency: (exposure?.perCurrency ?? []).map(({ chainId, currency, ...limits }, i) => ({
+        chainId,
+        currency: configAddress(currency, `appBalances.exposure.perCurrency[${i}].currency`),
+        limits: exposureLimits(limits),
+      })),
+    },
+  };
+}
+
 function checkUnique(chains: UnresolvedChainConfig[]): void {
   const ids = new Set<number>();
   const names = new Set<string>();
@@ -387,6 +421,7 @@ export function parseConfig(json: unknown, env: Env, baseDir: string): Unresolve
     solver: solverSettings(file.solver, env),
     log: logSettings(file.log, env),
     admin: adminSettings(env),
+    appBalances: appBalanceSettings(file.appBalances),
     ...readKeys(env, file.keyEnv),
   };
 }

@@ -120,6 +120,19 @@ export const ERROR_REGISTRY = {
   /** The quote's user had too many failed permit requests recently (`rateLimits.failedPermitsPerUserPerHour`). */
   PERMITS_RATE_LIMITED: caller(429),
 
+  // App balances (../balances, ../store/appBalances.ts).
+  /** The app's available balance (credited − debited − held) does not cover the hold: nothing is sent, nothing written. */
+  SPONSOR_BALANCE_TOO_LOW: caller(400),
+  /** The app's or the solver currency's hourly exposure budget for the purpose (config appBalances.exposure) is used up: retry in the next hour. */
+  EXPOSURE_BUDGET_EXCEEDED: caller(429),
+  APP_BALANCE_HOLD_NOT_FOUND: caller(404),
+  /** The (purpose, reference) of a hold belongs to another app. */
+  APP_BALANCE_HOLD_CONFLICT: caller(409),
+  /** A settled hold released, or a released one settled: a hold ends once. */
+  APP_BALANCE_HOLD_ENDED: caller(409),
+  /** A settle debiting more than the hold: the service's own bug, never the caller's. */
+  APP_BALANCE_SPEND_EXCEEDS_HOLD: fault,
+
   // Chains and the solver.
   /** An RPC call failed or timed out; the same call may work later. */
   CHAIN_UNAVAILABLE: transient,

@@ -26,6 +26,8 @@ import { apiKeyStore, type ApiKeyVerifier } from "../store/apiKeys.ts";
 import { registerChainsRoute } from "./routes/chains.ts";
 import { registerAppFeeBalancesRoute } from "./routes/appFeeBalances.ts";
 import { registerAppFeeClaimRoute } from "./routes/appFeeClaim.ts";
+import { registerAppBalanceRoute } from "./routes/appBalance.ts";
+import { registerAppBalanceDepositsRoute } from "./routes/appBalanceDeposits.ts";
 import { registerExecutePermitsRoute, type PermitDepositSubmitter } from "./routes/executePermits.ts";
 import { registerIntentStatusRoutes } from "./routes/intentStatus.ts";
 import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
@@ -179,6 +181,8 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     registerQuoteRoute(app, { quotes, referrers: apiKeyStore(deps.store) });
     registerAppFeeBalancesRoute(app, { chains: config.chains, clients: chainClients });
     registerAppFeeClaimRoute(app, { chains: config.chains, clients: chainClients });
+    registerAppBalanceRoute(app, { ledger: deps.store.appBalances });
+    registerAppBalanceDepositsRoute(app, { chains: config.chains, store: deps.store, ...(config.appBalances && { settings: config.appBalances }) });
     if (config.websocket.enabled) await registerWebsocketRoute(app, { store: deps.store, settings: config.websocket, registry, secrets });
     // The operator's admin API (./admin/adminRoutes.ts): only with FERRY_ADMIN_TOKEN.
     if (config.admin.token) await registerAdminRoutes(app, { admin: adminOperations(deps.store, config), token: config.admin.token });

@@ -7,8 +7,10 @@
 import type { FerryConfig } from "../config/configSchema.ts";
 import type { StoreOptions } from "./createStore.ts";
 
-export function configuredStoreOptions(config: Pick<FerryConfig, "database">): StoreOptions {
+export function configuredStoreOptions(config: Pick<FerryConfig, "database"> & Partial<Pick<FerryConfig, "appBalances">>): StoreOptions {
   const { url, dataDir, ...postgres } = config.database;
   const databaseUrl = url?.reveal();
-  return databaseUrl ? { databaseUrl, postgres } : { dataDir };
+  // The app ledger's exposure budgets are enforced in the store, by every process that holds.
+  const ledger = config.appBalances ? { appBalances: { exposure: config.appBalances.exposure } } : {};
+  return databaseUrl ? { databaseUrl, postgres, ...ledger } : { dataDir, ...ledger };
 }

@@ -54,6 +54,8 @@ import {
 } from "./solverTransactions.ts";
 import { countPermitFailures, recordPermitFailure } from "./permitFailures.ts";
 import { listReorgAffectedRequests, listReorgAffectedStrays } from "./reorgAffected.ts";
+import { getAppFundingOrder, saveAppFundingOrder, type AppFundingOrder } from "./appFundingOrders.ts";
+import { appBalanceStore, type AppBalanceOptions, type AppBalanceStore } from "./appBalances.ts";
 import { reservedAmounts, reserveFill, type FillReservation, type ReservationResult, type ReservedAmount } from "./solverReservations.ts";
 
 export type StoreOptions = {
@@ -69,6 +71,8 @@ export type StoreOptions = {
   log?: Logger;
   /** The clock stamping created_at / updated_at. Defaults to the system clock. */
   now?: () => Date;
+  /** The app ledger's exposure budgets and metrics observer (./appBalances.ts); none by default. */
+  appBalances?: Omit<AppBalanceOptions, "now">;
 };
 
 /** The channel the outbox trigger (migration 0012) notifies on every status change. */
@@ -139,6 +143,11 @@ export type Repositories = {
   /** POST /execute/permits' (./permitFailures.ts): a user's failed permit requests within a window, shared by every replica. */
   countPermitFailures(user: Address, windowMs: number): Promise<number>;
   recordPermitFailure(user: Address, windowMs: number): Promise<void>;
+  /** The app ledger (./appBalances.ts): inside `transaction`, its holds, settles and releases commit with the caller's other writes. */
+  appBalances: AppBalanceStore;
+  /** Funding orders (./appFundingOrders.ts): POST /app-balance/deposits' order ids, looked up by the indexer. */
+  saveAppFundingOrder(order: Omit<AppFundingOrder, "createdAt">): Promise<AppFundingOrder>;
+  getAppFundingOrder(orderId: Bytes32): Promise<AppFundingOrder | null>;
 };
 
 export type Store = Repositories & {
@@ -171,7 +180,7 @@ export type Store = Repositories & {
   close(): Promise<void>;
 };
 
-function repositories(ctx: StoreContext): Repositories {
+function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> = {}): Repositories {
   return {
     saveQuote: (q) => saveQuote(ctx, q),
     getQuote: (id) => getQuote(ctx, id),
@@ -224,6 +233,9 @@ function repositories(ctx: StoreContext): Repositories {
     reservedAmounts: () => reservedAmounts(ctx),
     countPermitFailures: (u, w) => countPermitFailures(ctx, u, w),
     recordPermitFailure: (u, w) => recordPermitFailure(ctx, u, w),
+    appBalances: appBalanceStore(ctx.db, { ...ledger, now: ctx.now }),
+    saveAppFundingOrder: (o) => saveAppFundingOrder(ctx, o),
+    getAppFundingOrder: (id) => getAppFundingOrder(ctx, id),
   };
 }
 
@@ -271,7 +283,7 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
   // The repositories whose calls write outbox events tell the listeners once their transaction has
   // committed: at once for a call of its own, at the end of `transaction` for calls made inside it.
   // Writes of a request's public fields (create, transition, patch) tell the change listeners the same way.
-  const top = repositories({ db, now });
+  const top = repositories({ db, now }, options.appBalances);
   return {
     ...top,
     createRequest: async (request) => {
@@ -296,7 +308,7 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
       let wroteEvents = false;
       const changed = new Set<string>();
       const result = await db.transaction((tx) => {
-        const repos = repositories({ db: tx, now });
+        const repos = repositories({ db: tx, now }, options.appBalances);
         return fn({
           ...repos,
           createRequest: async (request) => {

@@ -25,6 +25,7 @@ import type { StoredQuote } from "../../store/quotes.ts";
 import type { Logger } from "../../logging/logger.ts";
 import type { StrayDepositReason } from "../../store/strayDeposits.ts";
 import { depositMismatch, type DepositMismatch, type DepositTerms } from "./depositMatch.ts";
+import { creditFundingDeposit } from "./fundingDeposit.ts";
 import type { Address, Bytes32 } from "../../model/values.ts";
 
 export type DepositOutcome =
@@ -37,7 +38,9 @@ export type DepositOutcome =
   /** Another deposit already credited this orderId: this one is not matched; recorded as a DOUBLE_SPEND stray (refunded). */
   | { orderId: string; outcome: "extra"; requestId: string }
   /** No quote (with an intent) for the orderId: nothing to match the funds to; recorded as an UNKNOWN_ORDER stray (refunded). */
-  | { orderId: string; outcome: "unknown-order"; requestId: null };
+  | { orderId: string; outcome: "unknown-order"; requestId: null }
+  /** A funding order's deposit (./fundingDeposit.ts): the app's balance credited (`credited` false: this log was credited before). */
+  | { orderId: string; outcome: "funded"; apiKeyId: string; amountUsd: bigint; credited: boolean; requestId: null };
 
 /** The range's last block and its hash (the indexer verifies it is still the chain's before reading on). */
 export type Checkpoint = { chainId: number; contract: Address; block: number; hash?: Bytes32 };
@@ -94,6 +97,14 @@ async function recordDeposit(
   deposit: ObservedDeposit,
 ): Promise<DepositOutcome> {
   const orderId = deposit.orderId;
+  const funding = await tx.getAppFundingOrder(orderId);
+  if (funding) {
+    const funded = await creditFundingDeposit(tx, deps, funding, deposit);
+    if (funded.outcome === "funded") return { orderId, ...funded, requestId: null };
+    deps.log.warn({ orderId, apiKeyId: funding.apiKeyId, chainId: deposit.chainId, txHash: deposit.txHash, reason: funded.reason }, "deposit does not fit its funding order: not credited (stray)");
+    await recordStray(tx, deps, deposit, funded.reason, null);
+    return { orderId, outcome: "mismatch", reason: funded.reason, requestId: null };
+  }
   const quote = await quoteOf(tx, deps, orderId);
   if (!quote) {
     deps.log.warn({ chainId: deposit.chainId, orderId, txHash: deposit.txHash }, "deposit for an unknown order: not matched");
