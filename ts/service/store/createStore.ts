@@ -55,6 +55,7 @@ import {
 import { countPermitFailures, recordPermitFailure } from "./permitFailures.ts";
 import { listReorgAffectedRequests, listReorgAffectedStrays } from "./reorgAffected.ts";
 import { getAppFundingOrder, saveAppFundingOrder, type AppFundingOrder } from "./appFundingOrders.ts";
+import { listExpiredSponsorshipHolds } from "./sponsorshipHolds.ts";
 import { appBalanceStore, type AppBalanceOptions, type AppBalanceStore } from "./appBalances.ts";
 import { reservedAmounts, reserveFill, type FillReservation, type ReservationResult, type ReservedAmount } from "./solverReservations.ts";
 
@@ -145,6 +146,8 @@ export type Repositories = {
   recordPermitFailure(user: Address, windowMs: number): Promise<void>;
   /** The app ledger (./appBalances.ts): inside `transaction`, its holds, settles and releases commit with the caller's other writes. */
   appBalances: AppBalanceStore;
+  /** Held sponsorship holds of quotes never used, past their fill deadline + `graceSeconds` (./sponsorshipHolds.ts). */
+  listExpiredSponsorshipHolds(graceSeconds: number, limit: number): Promise<string[]>;
   /** Funding orders (./appFundingOrders.ts): POST /app-balance/deposits' order ids, looked up by the indexer. */
   saveAppFundingOrder(order: Omit<AppFundingOrder, "createdAt">): Promise<AppFundingOrder>;
   getAppFundingOrder(orderId: Bytes32): Promise<AppFundingOrder | null>;
@@ -234,6 +237,7 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     countPermitFailures: (u, w) => countPermitFailures(ctx, u, w),
     recordPermitFailure: (u, w) => recordPermitFailure(ctx, u, w),
     appBalances: appBalanceStore(ctx.db, { ...ledger, now: ctx.now }),
+    listExpiredSponsorshipHolds: (g, l) => listExpiredSponsorshipHolds(ctx, g, l),
     saveAppFundingOrder: (o) => saveAppFundingOrder(ctx, o),
     getAppFundingOrder: (id) => getAppFundingOrder(ctx, id),
   };

@@ -1,0 +1,97 @@
+// A sponsored request end to end on two real EDR chains and both store engines: the app balance hold
+// taken with the quote is debited exactly once when the fill succeeds (the success recorded again, or
+// the solver ticking on, debits nothing more), and released — the app not charged — when the request
+// is refunded.
+import { expect } from "chai";
+import { createSolver, SPONSORSHIP_HOLD_GRACE_SECONDS } from "../../../ts/service/solver/startSolver.ts";
+import { settleSponsorship } from "../../../ts/service/solver/sponsorshipSettlement.ts";
+import type { QuotedIntent } from "../../../ts/service/model/quotedIntent.ts";
+import type { Store } from "../../../ts/service/store/createStore.ts";
+import { SILENT_LOG } from "../../../ts/service/logging/logger.ts";
+import { describeEachEngine } from "../store/engines.ts";
+import { chainNow, deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
+import { tickUntil } from "./solverHelpers.ts";
+
+const APP = "key_sponsoring_app_01";
+const SPONSORED_USD = 1_500_000n;
+
+describeEachEngine("sponsored fills", (engine) => {
+  let env: TwoChains;
+  let store: Store;
+  before(async function () {
+    this.timeout(300_000);
+    env = await startTwoChains();
+    // The solver's own clock: a wall-clock store on this engine (the suite's store runs on a test clock).
+    store = await (await engine.freshDatabase()).open(() => new Date());
+  });
+  after(async () => {
+    await store?.close();
+    await env?.close();
+  });
+
+  /** A quote the app sponsors: its hold taken as POST /quote/v2 takes it, stored with the intent. */
+  async function sponsoredQuote(overrides: Partial<QuotedIntent>, fundUsd: bigint): Promise<QuotedIntent> {
+    const base = makeIntent(env, overrides);
+    await store.appBalances.credit({ apiKeyId: APP, amountUsd: fundUsd, source: { chainId: env.origin.chainId, txHash: base.requestId, logIndex: 0 }, currency: base.originCurrency, amount: fundUsd });
+    const { holdId } = await store.appBalances.hold({ apiKeyId: APP, amountUsd: SPONSORED_USD, purpose: "sponsorship", reference: base.requestId });
+    const split = (total: bigint, sponsored: bigint) => ({ selected: true, total, sponsored, userPays: total - sponsored });
+    const intent: QuotedIntent = {
+      ...base,
+      sponsorship: {
+        selectedComponents: ["execution", "swap", "relay", "app"],
+        capHit: false,
+        components: { execution: split(1000n, 1000n), swap: split(0n, 0n), relay: split(2000n, 2000n), app: split(0n, 0n) },
+        amount: 3000n,
+        amountUsdMicro: SPONSORED_USD,
+        holdId,
+      },
+    };
+    await saveQuote(store, intent);
+    return intent;
+  }
+
+  it("sponsoredSuccess_debitsTheAppOnce_evenWhenTheSuccessIsSettledAgain", async function () {
+    this.timeout(300_000);
+    const before = await store.appBalances.balance(APP);
+    const intent = await sponsoredQuote({}, 2_000_000n);
+    await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
+    const solver = createSolver({ config: env.config, store });
+    await tickUntil(solver, store, intent.requestId, (r) => r.status === "success" && r.solver?.repayment?.status === "confirmed");
+    const after = await store.appBalances.balance(APP);
+    expect(after.debitedUsd - before.debitedUsd).to.equal(SPONSORED_USD);
+    expect(after.heldUsd - before.heldUsd).to.equal(0n);
+    expect((await store.appBalances.getHold(intent.sponsorship!.holdId!))!.state).to.equal("settled");
+    // A replayed success (another loop, a duplicated event) and more ticks debit nothing more.
+    await store.transaction((tx) => settleSponsorship(tx, intent, SILENT_LOG));
+    await solver.tick();
+    expect((await store.appBalances.balance(APP)).debitedUsd - before.debitedUsd).to.equal(SPONSORED_USD);
+  });
+
+  it("unusedSponsoredQuote_pastItsFillDeadline_hasItsHoldReleasedByTheSolverLoop", async function () {
+    this.timeout(300_000);
+    const wall = Math.floor(Date.now() / 1000);
+    const unused = await sponsoredQuote({ expiresAt: wall - 5000, fillDeadline: wall - SPONSORSHIP_HOLD_GRACE_SECONDS - 60 }, 2_000_000n);
+    // Still within its grace: kept (a fill could still land on a destination clock behind the wall clock).
+    const recent = await sponsoredQuote({ expiresAt: wall - 100, fillDeadline: wall - 60 }, 2_000_000n);
+    await createSolver({ config: env.config, store }).tick();
+    expect((await store.appBalances.getHold(unused.sponsorship!.holdId!))!.state).to.equal("released");
+    expect((await store.appBalances.getHold(recent.sponsorship!.holdId!))!.state).to.equal("held");
+    await store.appBalances.release(recent.sponsorship!.holdId!);
+  });
+
+  it("sponsoredRefund_releasesTheHold_andTheAppIsNotCharged", async function () {
+    this.timeout(300_000);
+    const before = await store.appBalances.balance(APP);
+    await env.destination.testClient.mine({ blocks: 1 });
+    // The fill deadline has passed: the request fails ORDER_EXPIRED and is refunded.
+    const intent = await sponsoredQuote({ fillDeadline: await chainNow(env.destination) }, 2_000_000n);
+    await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
+    const done = await tickUntil(createSolver({ config: env.config, store }), store, intent.requestId, (r) => r.status === "refund");
+    expect(done.failReason).to.equal("ORDER_EXPIRED");
+    const after = await store.appBalances.balance(APP);
+    expect(after.debitedUsd).to.equal(before.debitedUsd);
+    expect(after.heldUsd).to.equal(before.heldUsd);
+    expect(after.availableUsd - before.availableUsd).to.equal(2_000_000n);
+    expect((await store.appBalances.getHold(intent.sponsorship!.holdId!))!.state).to.equal("released");
+  });
+});
