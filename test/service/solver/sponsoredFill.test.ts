@@ -1,16 +1,21 @@
 // A sponsored request end to end on two real EDR chains and both store engines: the app balance hold
 // taken with the quote is debited exactly once when the fill succeeds (the success recorded again, or
 // the solver ticking on, debits nothing more), and released — the app not charged — when the request
-// is refunded.
+// is refunded; and a sponsored bridge through the real service (startServer: HTTP quote with the cap
+// hit, deposit, fill, debit of exactly the cap, then the spent balance refusing the next quote).
 import { expect } from "chai";
 import { createSolver, SPONSORSHIP_HOLD_GRACE_SECONDS } from "../../../ts/service/solver/startSolver.ts";
+import { startServer } from "../../../ts/service/server.ts";
+import type { Quote } from "../../../ts/service/quote/buildQuote.ts";
+import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
+import { canonicalHex } from "../../../ts/service/model/values.ts";
 import { settleSponsorship } from "../../../ts/service/solver/sponsorshipSettlement.ts";
 import type { QuotedIntent } from "../../../ts/service/model/quotedIntent.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
 import { SILENT_LOG } from "../../../ts/service/logging/logger.ts";
 import { describeEachEngine } from "../store/engines.ts";
-import { chainNow, deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
-import { tickUntil } from "./solverHelpers.ts";
+import { chainNow, deposit, freshAddress, makeIntent, saveQuote, startTwoChains, tokenBalance, type TwoChains } from "./twoChains.ts";
+import { tickUntil, waitFor } from "./solverHelpers.ts";
 
 const APP = "key_sponsoring_app_01";
 const SPONSORED_USD = 1_500_000n;
@@ -93,5 +98,50 @@ describeEachEngine("sponsored fills", (engine) => {
     expect(after.heldUsd).to.equal(before.heldUsd);
     expect(after.availableUsd - before.availableUsd).to.equal(2_000_000n);
     expect((await store.appBalances.getHold(intent.sponsorship!.holdId!))!.state).to.equal("released");
+  });
+
+  it("sponsoredBridge_capHit_userGetsTheCapMore_appDebitedTheCapOnce_thenExhaustedIsRefused", async function () {
+    this.timeout(300_000);
+    const server = await startServer({ config: env.config, deps: { store }, solver: { pollIntervalMs: 50 } });
+    try {
+      const app = await apiKeyStore(store).createApiKey("sponsor-e2e");
+      const CAP = 20_000n; // $0.02, below the quote's fees
+      await store.appBalances.credit({ apiKeyId: app.id, amountUsd: CAP, source: { chainId: env.origin.chainId, txHash: `0x${"5e".repeat(32)}`, logIndex: 0 }, currency: env.stablecoin.toLowerCase(), amount: CAP });
+      const recipient = freshAddress();
+      const body = {
+        user: env.user.address,
+        recipient,
+        originChainId: env.origin.chainId,
+        destinationChainId: env.destination.chainId,
+        originCurrency: env.stablecoin,
+        destinationCurrency: env.stablecoin,
+        amount: "25000000",
+        tradeType: "EXACT_INPUT",
+        subsidizeFees: true,
+        maxSubsidizationAmount: CAP.toString(),
+      };
+      const post = () => fetch(`${server.url}/quote/v2`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": app.key }, body: JSON.stringify(body) });
+      const response = await post();
+      const quote = (await response.json()) as Quote;
+      expect(response.status, JSON.stringify(quote)).to.equal(200);
+      expect(quote.feeSponsorship!.capHit).to.equal(true);
+      expect(quote.fees.subsidized.amount).to.equal(CAP.toString());
+      const requestId = canonicalHex(quote.steps.at(-1)!.requestId);
+      await deposit(env, { orderId: quote.protocol.v2.orderId, token: env.stablecoin, amount: BigInt(quote.details.currencyIn.amount) });
+      await waitFor(async () => (await store.getRequest(requestId))?.status === "success", 60_000, "success");
+      expect(await tokenBalance(env.destination, env.stablecoin, recipient)).to.equal(BigInt(quote.details.currencyOut.amount));
+      await waitFor(async () => (await store.appBalances.balance(app.id)).debitedUsd === CAP, 10_000, "the debit");
+      expect(await store.appBalances.balance(app.id)).to.deep.equal({ creditedUsd: CAP, debitedUsd: CAP, heldUsd: 0n, availableUsd: 0n });
+      const record = await store.getRequest(requestId);
+      expect(record!.data).to.deep.include({ subsidizedRequest: true });
+      expect(record!.data.feeSponsorship!.quoted.capHit).to.equal(true);
+      // Spent: the next sponsored quote is refused, and nothing is quoted or sent for it.
+      const next = await post();
+      expect(next.status).to.equal(400);
+      expect(((await next.json()) as { errorCode: string }).errorCode).to.equal("SPONSOR_BALANCE_TOO_LOW");
+      expect(await store.appBalances.balance(app.id)).to.deep.include({ debitedUsd: CAP, heldUsd: 0n });
+    } finally {
+      await server.close();
+    }
   });
 });
