@@ -135,6 +135,11 @@ describeEachEngine("sponsored fills", (engine) => {
       const record = await store.getRequest(requestId);
       expect(record!.data).to.deep.include({ subsidizedRequest: true });
       expect(record!.data.feeSponsorship!.quoted.capHit).to.equal(true);
+      // Served by GET /requests/v2 as stored (the route's response schema includes the sponsorship fields).
+      const listed = (await (await fetch(`${server.url}/requests/v2?id=${requestId}`)).json()) as { requests: { data: Record<string, any> }[] };
+      expect(listed.requests[0]!.data).to.deep.include({ subsidizedRequest: true });
+      expect(listed.requests[0]!.data.subsidizedFee.sponsor.amount).to.equal(CAP.toString());
+      expect(listed.requests[0]!.data.feeSponsorship.quoted.components.execution.sponsored.amount).to.equal(quote.feeSponsorship!.components.execution.sponsored.amount);
       // Spent: the next sponsored quote is refused, and nothing is quoted or sent for it.
       const next = await post();
       expect(next.status).to.equal(400);
