@@ -101,6 +101,12 @@ export const ERROR_REGISTRY = {
   /** The solver's balance covers it, but fills in flight hold too much of it now (also a fill-time failReason). */
   SOLVER_CAPACITY_EXCEEDED: caller(400),
 
+  // Fee sponsorship (POST /quote/v2 `subsidizeFees`).
+  /** `subsidizeFees` without a valid, unrevoked `x-api-key`: sponsorship is paid from an app's balance, so it needs the app. */
+  SPONSORSHIP_REQUIRES_API_KEY: caller(401),
+  /** `subsidizeFees` on a service that keeps no app balances (no ledger configured). */
+  SPONSORSHIP_UNAVAILABLE: caller(400),
+
   // App fees (GET /app-fees/{wallet}/balances, POST /app-fees/{wallet}/claim).
   NOTHING_TO_CLAIM: caller(400),
   /** Claims withdraw the whole claimable balance: a different `amount` is refused. */

@@ -189,7 +189,8 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
       ...(inventory && { inventory }),
       ...(accounts.attester && { attester: accounts.attester }),
     });
-    registerQuoteRoute(app, { quotes, referrers: apiKeyStore(deps.store) });
+    // Sponsorship spends an app's balance: its key is verified again, uncached (routes/quote.ts).
+    registerQuoteRoute(app, { quotes, referrers: apiKeyStore(deps.store), sponsorKeys: deps.apiKeys ?? apiKeyStore(deps.store) });
     registerAppFeeBalancesRoute(app, { chains: config.chains, clients: chainClients });
     registerAppFeeClaimRoute(app, { chains: config.chains, clients: chainClients });
     registerAppBalanceRoute(app, { ledger: deps.store.appBalances });

@@ -1,9 +1,11 @@
 /**
  * The spec's Quote (response of POST /quote/v2) as a TypeBox schema: steps, fees (Amount objects),
- * details, protocol.v2, plus Ferry's `expiresAt` and `fillDeadline` (unix seconds). Built by
+ * details, protocol.v2, plus Ferry's `expiresAt` and `fillDeadline` (unix seconds) and, on a sponsored
+ * quote, `feeSponsorship` (who pays what; the record's `feeSponsorship.quoted`). Built by
  * ../quote/buildQuote.ts; this file only describes it (and so /openapi.json).
  */
 import { Type } from "typebox";
+import { feeSponsorshipSchema } from "../model/requestData.ts";
 
 const Str = Type.String();
 
@@ -143,6 +145,7 @@ export const QuoteSchema = Type.Object(
     }),
     expiresAt: Type.Integer({ description: "Unix seconds. A deposit mined after this is refunded (ORDER_EXPIRED)" }),
     fillDeadline: Type.Integer({ description: "Unix seconds. No fill after this (the fill attestation's deadline)" }),
+    feeSponsorship: Type.Optional(feeSponsorshipSchema(AmountSchema)),
   },
   { description: "Quote" },
 );

@@ -43,6 +43,34 @@ export type IntentCall = StaticDecode<typeof IntentCall>;
 /** At most 16 calls of the body's `txs` plus the gas top-up. */
 export const MAX_INTENT_CALLS = 17;
 
+/** One fee component of a sponsored quote, in origin-currency units: its total, the app's part, the user's part. */
+const SponsoredComponent = Type.Object({ selected: Type.Boolean(), total: Uint256, sponsored: Uint256, userPays: Uint256 }, { additionalProperties: false });
+
+/**
+ * A sponsored quote (`subsidizeFees` with an API key): who pays what (ts/service/quote/feeSponsorship.ts).
+ * `amount` (origin-currency units) is what the app pays instead of the user — the deposit is smaller
+ * (EXACT_OUTPUT) or the output larger (EXACT_INPUT) by it — and `amountUsdMicro` what its balance is
+ * held at quote time (hold `holdId`, reference the requestId) and debited when the request succeeds.
+ */
+export const QuotedSponsorship = Type.Object(
+  {
+    selectedComponents: Type.Array(Type.Union([Type.Literal("execution"), Type.Literal("swap"), Type.Literal("relay"), Type.Literal("app")]), { maxItems: 4 }),
+    /** The body's `maxSubsidizationAmount` (USD micro-units), when given. */
+    maxUsdMicro: Type.Optional(Uint256),
+    capHit: Type.Boolean(),
+    components: Type.Object(
+      { execution: SponsoredComponent, swap: SponsoredComponent, relay: SponsoredComponent, app: SponsoredComponent },
+      { additionalProperties: false },
+    ),
+    amount: Uint256,
+    amountUsdMicro: Uint256,
+    /** The app balance hold of the sponsored amount (absent only before it is taken). */
+    holdId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type QuotedSponsorship = StaticDecode<typeof QuotedSponsorship>;
+
 export const QuotedIntent = Type.Object(
   {
     requestId: Bytes32,
@@ -106,6 +134,8 @@ export const QuotedIntent = Type.Object(
       refundGas: Type.Optional(Uint256),
     }),
     appFees: Type.Array(Type.Object({ recipient: Address, bps: BpsString, amount: Uint256 })),
+    /** Present when the app sponsors part of the fees (ts/service/quote/feeSponsorship.ts). */
+    sponsorship: Type.Optional(QuotedSponsorship),
     /** Basis points, as quoted ("0" for same-currency routes at a fixed rate; the swap's tolerance otherwise). */
     slippageToleranceBps: BpsString,
     referrer: Type.Union([Type.String({ maxLength: 256 }), Type.Null()]),

@@ -5,7 +5,7 @@
  * columns when the record is served (./publicRecords.ts). Every field is optional: a request gains
  * them as it advances (quote fields at creation, `inTxs` with the deposit, `outTxs` with the fill).
  */
-import { Type, type Static } from "typebox";
+import { Type, type Static, type TSchema } from "typebox";
 import { AddressString, BpsString, Bytes32String, HexDataString, UintString } from "./values.ts";
 
 const Text = Type.String({ maxLength: 256 });
@@ -48,6 +48,33 @@ export const OnchainTx = Type.Object(
 );
 export type OnchainTx = Static<typeof OnchainTx>;
 
+/**
+ * The spec's `feeSponsorship.quoted` (also the sponsored quote's `feeSponsorship`): the selected
+ * components, the cap (USD micro-units) when one was set, whether it was hit, and per component —
+ * all four, always — whether it was selected and its total, sponsored part and the user's part.
+ */
+export function feeSponsorshipSchema<A extends TSchema>(amount: A) {
+  const component = Type.Object({ selected: Type.Boolean(), total: amount, sponsored: amount, userPays: amount }, { additionalProperties: false });
+  return Type.Object(
+    {
+      selectedComponents: Type.Array(Type.Union([Type.Literal("execution"), Type.Literal("swap"), Type.Literal("relay"), Type.Literal("app")]), { maxItems: 4 }),
+      maxSubsidizationAmount: Type.Optional(Type.String({ pattern: "^[0-9]{1,30}$", description: "USD micro-units" })),
+      capHit: Type.Boolean(),
+      components: Type.Object({ execution: component, swap: component, relay: component, app: component }, { additionalProperties: false }),
+    },
+    { additionalProperties: false, description: "Who pays what: the app (sponsored) and the user (userPays), per fee component, in the origin currency" },
+  );
+}
+
+/** The request record's Amount object (the spec's: currency, amount, amountFormatted, amountUsd, minimumAmount). */
+export const RecordAmount = Type.Object(
+  { currency: CurrencyObject, amount: UintString, amountFormatted: Text, amountUsd: Text, minimumAmount: UintString },
+  { additionalProperties: false },
+);
+export type RecordAmount = Static<typeof RecordAmount>;
+
+const SponsorSide = Type.Object({ amount: UintString, address: AddressString, chainId: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
+
 const WeiFees = Type.Object({ gas: UintString, fixed: UintString, price: UintString, gateway: UintString }, { additionalProperties: false });
 
 export const RequestData = Type.Object(
@@ -68,17 +95,19 @@ export const RequestData = Type.Object(
     currencyObject: Type.Optional(CurrencyObject),
     feeCurrencyObject: Type.Optional(CurrencyObject),
     appFeeCurrencyObject: Type.Optional(CurrencyObject),
-    refundCurrencyData: Type.Optional(
-      Type.Object(
-        { currency: CurrencyObject, amount: UintString, amountFormatted: Text, amountUsd: Text, minimumAmount: UintString },
-        { additionalProperties: false },
-      ),
-    ),
+    refundCurrencyData: Type.Optional(RecordAmount),
     appFees: Type.Optional(
       Type.Array(
         Type.Object({ recipient: AddressString, bps: BpsString, amount: UintString, amountUsd: Text, amountUsdCurrent: Text }, { additionalProperties: false }),
       ),
     ),
+    /**
+     * A sponsored request: `origin` is the sponsored amount in the origin currency (what the user did not
+     * pay), `sponsor` what the app balance pays for it, in USD micro-units (address zero, chainId 0: the
+     * app balance is kept by the service, on no chain); USD at the operator-configured price.
+     */
+    subsidizedFee: Type.Optional(Type.Object({ origin: SponsorSide, sponsor: SponsorSide, amountUsd: Text, amountUsdCurrent: Text }, { additionalProperties: false })),
+    feeSponsorship: Type.Optional(Type.Object({ quoted: feeSponsorshipSchema(RecordAmount) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

@@ -10,7 +10,9 @@
  *   currency. Paid by the user as transaction gas; not taken from the amount.
  * - `relayerGas`: fill gas estimate × destination gas price, converted into the input currency.
  * - `relayerService`: `serviceFeeBps` of the deposit + `fixedFeeUsd` converted into the input currency.
- * - `relayer` = relayerGas + relayerService; `app` = the sum of the app fees; `subsidized` 0.
+ * - `relayer` = relayerGas + relayerService; `app` = the sum of the app fees.
+ * - `subsidized`: what the app sponsors (`request.sponsorship`, ./feeSponsorship.ts), else 0; the other
+ *   buckets still show the full cost, and `feeSponsorship` says who pays what.
  * - `refundGas` (permit quotes only, Ferry's addition): the most a refund keeps for the gas the service
  *   spent on the request (deposit + cancel + refund payout at twice the quote-time gas prices), paid
  *   only if the request ends in refund; `details.refundCurrency.minimumAmount` is the deposit minus it.
@@ -23,9 +25,9 @@ import type { QuoteSettings } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { canonicalHex, type Address, type Bytes32 } from "../model/values.ts";
 import { amountObject, type AmountObject } from "./amountObject.ts";
-import { BPS_DENOMINATOR, quoteAmounts, sameCurrency, type AmountConversion } from "./quoteAmounts.ts";
+import { BPS_DENOMINATOR, quoteAmounts, sameCurrency, sponsoredAmounts, type AmountConversion } from "./quoteAmounts.ts";
 import { sweepTokensOf } from "../model/intentCalls.ts";
-import type { IntentCall, QuotedIntent, SwapTerms, TradeType } from "../model/quotedIntent.ts";
+import type { IntentCall, QuotedIntent, QuotedSponsorship, SwapTerms, TradeType } from "../model/quotedIntent.ts";
 import type { PriceReading } from "../prices/priceSource.ts";
 import { checkOutputValue, guardedCurve, pricedBy } from "../prices/priceGuard.ts";
 import { QuoteError } from "../errors/quoteErrors.ts";
@@ -34,6 +36,7 @@ import type { Route, RouteCurrency } from "./quoteRoute.ts";
 import { quoteSteps, type Step } from "./quoteSteps.ts";
 import type { PermitKind } from "../model/permitTypedData.ts";
 import { PERMIT_CANCEL_GAS, PERMIT_DEPOSIT_GAS, PERMIT_REFUND_GAS_PRICE_FACTOR, PERMIT_REFUND_PAYOUT_GAS, permitSteps, quotedPermit, type PermitReads } from "./permitSteps.ts";
+import { sponsorFees, sponsorshipView, type FeeSponsorship, type SponsorshipRequest, type SponsorshipView } from "./feeSponsorship.ts";
 import { convertCeil, formatUsd, rescale, usdToUnitsCeil, usdValueE8 } from "../prices/usdPrice.ts";
 
 /** A quote request, decoded: addresses canonical (lowercase), amounts bigint. */
@@ -66,6 +69,8 @@ export type QuoteRequest = {
   /** `topupGas`: the recipient also gets destination native currency (`topupGasAmount` wei, else `settings.topupGasUsd`). */
   topupGas: boolean;
   topupGasAmount?: bigint;
+  /** `subsidizeFees` with an API key: the fee components the app pays from its balance (./feeSponsorship.ts). */
+  sponsorship?: SponsorshipRequest;
 };
 
 export type QuoteEnvironment = {
@@ -146,6 +151,8 @@ export type Quote = {
   expiresAt: number;
   /** Unix seconds: no fill after this (the fill attestation's deadline). Ferry's addition. */
   fillDeadline: number;
+  /** A sponsored quote: who pays what (the record's `feeSponsorship.quoted`). Ferry's addition. */
+  feeSponsorship?: SponsorshipView<AmountObject>;
 };
 
 /** `order` is the typed order the quote carries as `protocol.v2.orderData` (stored with the quote). */
@@ -208,7 +215,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
   const convert: AmountConversion = prices
     ? { out: (net) => prices.price("EXACT_INPUT", net).amountOut, in: (out) => prices.price("EXACT_OUTPUT", out).amountIn }
     : sameCurrency(input.decimals, output.decimals);
-  const amounts = quoteAmounts({
+  const unsponsored = quoteAmounts({
     tradeType: request.tradeType,
     amount: request.amount,
     convert,
@@ -217,6 +224,16 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     serviceFeeBps: BigInt(settings.serviceFeeBps),
     appFeeBps: request.appFees.map((fee) => fee.bps),
   });
+  // Sponsorship: the buckets keep their full cost; the app's part raises the output (EXACT_INPUT) or
+  // lowers the deposit (EXACT_OUTPUT, EXPECTED_OUTPUT).
+  const sponsorship =
+    request.sponsorship &&
+    sponsorFees(
+      request.sponsorship,
+      { execution: unsponsored.relayerGas, swap: swapLossInInput(prices, unsponsored.netInput), relay: unsponsored.relayerService, app: unsponsored.app },
+      input,
+    );
+  const amounts = sponsorship ? sponsoredAmounts(unsponsored, sponsorship.amount, request.tradeType, convert) : unsponsored;
   // The order carries both amounts as uint256 (fees are parts of the deposit).
   if (amounts.originAmount > maxUint256 || amounts.destinationAmount > maxUint256) {
     throw new ServiceError("INVALID_REQUEST", "body/amount: the deposit or the output would not fit a uint256");
@@ -289,7 +306,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     relayerGas: amountObject(input, relayerGas),
     relayerService: amountObject(input, amounts.relayerService),
     app: amountObject(input, amounts.app),
-    subsidized: amountObject(input, 0n),
+    subsidized: amountObject(input, sponsorship?.amount ?? 0n),
     ...(refundGas !== undefined && { refundGas: amountObject(input, refundGas) }),
   };
 
@@ -393,6 +410,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     slippageToleranceBps: toleranceBps.toString(),
     referrer: request.referrer,
     ...(signedPermit && { permit: signedPermit }),
+    ...(sponsorship && sponsorship.amount > 0n && { sponsorship: quotedSponsorship(sponsorship) }),
   };
 
   return {
@@ -403,9 +421,30 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
       protocol: { v2: { orderId, orderData: orderToJson(order), paymentDetails: paymentDetails(route, amounts.originAmount) } },
       expiresAt,
       fillDeadline,
+      ...(sponsorship && sponsorship.amount > 0n && { feeSponsorship: sponsorshipView(sponsorship, (units) => amountObject(input, units)) }),
     },
     intent,
     order,
+  };
+}
+
+/** A swap's loss against the source's mid price at `netInput` (pool fee and impact), in input units rounded down; 0 on a bridge. */
+function swapLossInInput(prices: ReturnType<typeof guardedCurve> | undefined, netInput: bigint): bigint {
+  if (!prices) return 0n;
+  const price = prices.price("EXACT_INPUT", netInput);
+  if (price.amountOutAtSpot === 0n || price.amountOutAtSpot <= price.amountOut) return 0n;
+  return ((price.amountOutAtSpot - price.amountOut) * price.amountIn) / price.amountOutAtSpot;
+}
+
+/** The intent's record of a sponsorship (no hold yet: ./quoteService.ts takes it). */
+function quotedSponsorship(s: FeeSponsorship): QuotedSponsorship {
+  return {
+    selectedComponents: s.selectedComponents,
+    ...(s.maxUsdMicro !== undefined && { maxUsdMicro: s.maxUsdMicro }),
+    capHit: s.capHit,
+    components: s.components,
+    amount: s.amount,
+    amountUsdMicro: s.amountUsdMicro,
   };
 }
 

@@ -95,3 +95,23 @@ export function quoteAmounts(inputs: AmountInputs): QuoteAmounts {
   const { total, ...buckets } = feesAt(deposit, inputs);
   return { originAmount: deposit, destinationAmount, netInput: deposit - total, ...buckets };
 }
+
+/**
+ * The amounts once the app sponsors `sponsored` input units of the fees (./feeSponsorship.ts): the fee
+ * buckets keep their full cost; EXACT_INPUT keeps the deposit and converts `netInput + sponsored` (the
+ * user receives more); EXACT_OUTPUT and EXPECTED_OUTPUT keep the output and ask `sponsored` less of the
+ * deposit. Either way the solver is owed `deposit − app fees + sponsored`: the sponsored part comes from
+ * the app balance.
+ */
+export function sponsoredAmounts(amounts: QuoteAmounts, sponsored: bigint, tradeType: TradeType, convert: AmountConversion): QuoteAmounts {
+  if (sponsored === 0n) return amounts;
+  if (sponsored < 0n || sponsored > amounts.relayerGas + amounts.relayerService + amounts.app + amounts.netInput) throw new RangeError("sponsored amount out of range");
+  if (tradeType === "EXACT_INPUT") {
+    const netInput = amounts.netInput + sponsored;
+    return { ...amounts, netInput, destinationAmount: convert.out(netInput) };
+  }
+  const originAmount = amounts.originAmount - sponsored;
+  // The app fees are still paid from the deposit (orderData.fees): it must cover them.
+  if (originAmount <= amounts.app) throw new QuoteError("INVALID_APP_FEES", `the sponsored deposit (${originAmount}) would not cover the app fees (${amounts.app})`);
+  return { ...amounts, originAmount };
+}

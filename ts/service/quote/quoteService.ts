@@ -43,7 +43,13 @@ export type QuoteServiceDeps = {
   clients: { get(chainId: number): QuoteChainClient | undefined };
   /** The solver key's account: orderData.solver, and the orderSignature. Without it every quote is SOLVER_NOT_CONFIGURED. */
   solver: ServiceAccount | undefined;
-  store: Pick<Store, "saveQuote">;
+  /**
+   * Where the quote is stored. With `transaction` (the real store), a sponsored quote holds its amount
+   * on the app balance (../store/appBalances.ts: purpose "sponsorship", reference the requestId) in the
+   * same transaction that stores the quote: both or neither. Without it no quote is sponsored
+   * (SPONSORSHIP_UNAVAILABLE).
+   */
+  store: Pick<Store, "saveQuote"> & Partial<Pick<Store, "transaction">>;
   /** Default: the system clock. */
   now?: () => Date;
   /** 32 random bytes (the order's salt, the requestId). Default: node:crypto. */
@@ -70,6 +76,8 @@ export type QuoteOptions = {
   includeOrderSignature: boolean;
   /** Stored with the quote (the caller's API key), null when anonymous. */
   apiKeyId: string | null;
+  /** A sponsored quote (`request.sponsorship`): the verified API key whose app balance pays (routes/quote.ts). */
+  sponsorKeyId?: string;
   /** The request's logger (a failed chain read is logged there). */
   log?: Logger;
 };
@@ -89,6 +97,8 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   return {
     async quote(request, options) {
       if (!solver || !solverAddress) throw new ServiceError("SOLVER_NOT_CONFIGURED", "this service has no solver key: it cannot quote");
+      if (request.sponsorship && !options.sponsorKeyId) throw new ServiceError("SPONSORSHIP_REQUIRES_API_KEY", "subsidizeFees needs the app's x-api-key");
+      if (request.sponsorship && !store.transaction) throw new ServiceError("SPONSORSHIP_UNAVAILABLE", "this service keeps no app balances: it sponsors no fees");
       const log = options.log ?? SILENT_LOG;
       const routed = route(request);
       const topup = request.topupGas && !routed.destination.currency.isNative;
@@ -139,14 +149,28 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         );
       }
       if (options.includeOrderSignature) quote.protocol.v2.orderSignature = await signOrder(solver, quote.protocol.v2.orderId);
-      await store.saveQuote({
-        requestId: intent.requestId,
-        orderId: intent.orderId,
-        orderData: order,
-        quote,
-        intent,
-        expiresAt: new Date(intent.expiresAt * 1000),
-        apiKeyId: options.apiKeyId,
+      const saved = (repos: Pick<Store, "saveQuote">, stored: QuotedIntent) =>
+        repos.saveQuote({
+          requestId: stored.requestId,
+          orderId: stored.orderId,
+          orderData: order,
+          quote,
+          intent: stored,
+          expiresAt: new Date(stored.expiresAt * 1000),
+          apiKeyId: options.apiKeyId,
+        });
+      const sponsorship = intent.sponsorship;
+      if (!sponsorship) {
+        await saved(store, intent);
+        return quote;
+      }
+      // Sponsored: the app's balance is held last, once nothing else can refuse the quote, in the
+      // transaction that stores it — all of the sponsored amount or nothing (SPONSOR_BALANCE_TOO_LOW,
+      // no quote). The hold lives as long as the quote (released when it expires unused).
+      const destination = { chainId: intent.destinationChainId, currency: intent.destinationCurrency };
+      await store.transaction!(async (tx) => {
+        const { holdId } = await tx.appBalances.hold({ apiKeyId: options.sponsorKeyId!, amountUsd: sponsorship.amountUsdMicro, purpose: "sponsorship", reference: intent.requestId, exposure: destination });
+        await saved(tx, { ...intent, sponsorship: { ...sponsorship, holdId } });
       });
       return quote;
     },

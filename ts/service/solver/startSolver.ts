@@ -230,6 +230,9 @@ export type Solver = {
   drain(): Promise<void>;
 };
 
+/** How long after an unused sponsored quote's fill deadline its hold is released (a destination clock behind the wall clock). */
+export const SPONSORSHIP_HOLD_GRACE_SECONDS = 3600;
+
 /** The solver without its loops: `tick()` runs one pass (tests drive it directly). */
 export function createSolver(options: SolverOptions): Solver {
   const settings = settingsOf(options);
@@ -385,6 +388,18 @@ export function createSolver(options: SolverOptions): Solver {
     }
   };
 
+  // Sponsorship holds of quotes never deposited for end here (../store/sponsorshipHolds.ts).
+  const releaseUnusedSponsorships = async () => {
+    try {
+      for (const holdId of await ctx.store.listExpiredSponsorshipHolds(SPONSORSHIP_HOLD_GRACE_SECONDS, batch)) {
+        await ctx.store.appBalances.release(holdId);
+        ctx.log.info({ holdId }, "sponsorship hold of an unused quote released");
+      }
+    } catch (error) {
+      ctx.log.warn({ err: errorFields(error) }, "releasing unused sponsorship holds failed; retrying next tick");
+    }
+  };
+
   let running: Promise<void> | null = null;
   const pass = async () => {
     const started = Date.now();
@@ -412,6 +427,7 @@ export function createSolver(options: SolverOptions): Solver {
     await refundStrays();
     await payAppWithdrawals();
     await followPermitDeposits();
+    await releaseUnusedSponsorships();
     if (work.length > 0) ctx.log.debug({ indexMs: indexed - started, workMs: Date.now() - indexed, requests: work.length }, "solver tick");
   };
 

@@ -68,6 +68,7 @@ import type { Payout } from "../model/payout.ts";
 import { getAppFundingOrder, saveAppFundingOrder, type AppFundingOrder } from "./appFundingOrders.ts";
 import { appBalanceStore, type AppBalanceOptions, type AppBalanceStore, type LedgerObservation } from "./appBalances.ts";
 import { reservedAmounts, reserveFill, type FillReservation, type ReservationResult, type ReservedAmount } from "./solver/solverReservations.ts";
+import { listExpiredSponsorshipHolds } from "./sponsorshipHolds.ts";
 
 export type StoreOptions = {
   /** PostgreSQL connection string (`DATABASE_URL`). When absent, the embedded PGlite engine is used. */
@@ -156,6 +157,8 @@ export type Repositories = {
   recordPermitFailure(user: Address, windowMs: number): Promise<void>;
   /** The app ledger (./appBalances.ts): inside `transaction`, its holds, settles and releases commit with the caller's other writes. */
   appBalances: AppBalanceStore;
+  /** Held sponsorship holds of quotes never used, past their fill deadline + `graceSeconds` (./sponsorshipHolds.ts). */
+  listExpiredSponsorshipHolds(graceSeconds: number, limit: number): Promise<string[]>;
   /** Funding orders (./appFundingOrders.ts): POST /app-balance/deposits' order ids, looked up by the indexer. */
   saveAppFundingOrder(order: Omit<AppFundingOrder, "createdAt">): Promise<AppFundingOrder>;
   getAppFundingOrder(orderId: Bytes32): Promise<AppFundingOrder | null>;
@@ -256,6 +259,7 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     countPermitFailures: (u, w) => countPermitFailures(ctx, u, w),
     recordPermitFailure: (u, w) => recordPermitFailure(ctx, u, w),
     appBalances: appBalanceStore(ctx.db, { ...ledger, now: ctx.now }),
+    listExpiredSponsorshipHolds: (g, l) => listExpiredSponsorshipHolds(ctx, g, l),
     saveAppFundingOrder: (o) => saveAppFundingOrder(ctx, o),
     getAppFundingOrder: (id) => getAppFundingOrder(ctx, id),
     getApiKeyFundingAddress: async (id) => {

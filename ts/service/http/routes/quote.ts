@@ -14,7 +14,9 @@
  * refundTo (default user), appFees, referrer (stored; attribution), originGasOverhead (added to the
  * `gas` estimate), includeProtocolData (adds `orderSignature`), ttl, slippageTolerance (bps; a swap's
  * tolerance, default `quotes.swapSlippageBps`; 0 for a currency to itself), txs (destination calls),
- * txsGasLimit (the calls' gas), topupGas / topupGasAmount (destination gas for the recipient).
+ * txsGasLimit (the calls' gas), topupGas / topupGasAmount (destination gas for the recipient),
+ * subsidizeFees / sponsoredFeeComponents / maxSubsidizationAmount (fee sponsorship from the app
+ * balance of the caller's own, re-verified x-api-key; ../../quote/feeSponsorship.ts).
  * Accepted with a documented meaning but no effect: useExternalLiquidity (Ferry has one liquidity
  * source, its solver's inventory), and the other fields the schema marks `Ignored()` (kept for the
  * public client's bodies; they change nothing). Refused with 400 UNSUPPORTED_ROUTE:
@@ -32,6 +34,8 @@ import { addressInput } from "../addressInput.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 import { QuoteSchema } from "../quoteRecord.ts";
+import { sponsorshipRequest } from "../../quote/feeSponsorship.ts";
+import type { ApiKeyVerifier } from "../../store/apiKeys.ts";
 
 const ChainId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 /** A positive integer in smallest units that fits a uint256 (at most 78 digits). */
@@ -129,9 +133,23 @@ export const QuoteBody = Type.Object(
     latePaymentSlippageTolerance: Type.Optional(Text(8, "Accepted and ignored")),
     gasLimitForDepositSpecifiedTxs: Type.Optional(Type.Integer({ minimum: 0, ...Ignored() })),
     forceSolverExecution: Type.Optional(Type.Boolean(Ignored())),
-    subsidizeFees: Type.Optional(Type.Boolean(Ignored("Accepted; quotes are not sponsored (`subsidized` is 0)"))),
-    sponsoredFeeComponents: Type.Optional(Type.Array(Text(16), { maxItems: 8, ...Ignored() })),
-    maxSubsidizationAmount: Type.Optional(Text(80, "Accepted and ignored")),
+    subsidizeFees: Type.Optional(
+      Type.Boolean({
+        description:
+          "The app (the `x-api-key`, required: 401 SPONSORSHIP_REQUIRES_API_KEY) pays the selected fee components from its app balance: " +
+          "EXACT_INPUT delivers more, EXACT_OUTPUT asks a smaller deposit; `fees.subsidized` is the sponsored amount and `feeSponsorship` says who pays what. " +
+          "All or nothing: a balance that cannot cover it is 400 SPONSOR_BALANCE_TOO_LOW (the quote is not made)",
+      }),
+    ),
+    sponsoredFeeComponents: Type.Optional(
+      Type.Array(Type.Union([Type.Literal("execution"), Type.Literal("swap"), Type.Literal("relay"), Type.Literal("app")]), {
+        maxItems: 4,
+        description: "With subsidizeFees: the components the app pays (default all four), sponsored in the order execution, swap, relay, app",
+      }),
+    ),
+    maxSubsidizationAmount: Type.Optional(
+      Type.String({ pattern: "^(0|[1-9][0-9]{0,29})$", description: "With subsidizeFees: the most the app pays, USD micro-units (1000000 = $1); past it the user pays the rest (capHit)" }),
+    ),
     subsidizeRent: Type.Optional(Type.Boolean(Ignored())),
     includedSwapSources: Type.Optional(Type.Array(Text(64), { maxItems: 32, ...Ignored() })),
     excludedSwapSources: Type.Optional(Type.Array(Text(64), { maxItems: 32, ...Ignored() })),
@@ -160,6 +178,8 @@ export const quoteSchema = {
     "and destination calls (`txs`) on either; `topupGas` adds destination gas for the recipient. Unknown body fields are ignored. " +
     "Expiry: the deposit must be mined by `expiresAt` (unix seconds; default 5 minutes after the quote; `ttl` may shorten it), " +
     "else it is refunded (ORDER_EXPIRED); no fill after `fillDeadline` (default 10 minutes later). " +
+    "Fee sponsorship: `subsidizeFees` with the app's x-api-key has the app's balance pay the selected fee components (`fees.subsidized`, `feeSponsorship`); " +
+    "401 SPONSORSHIP_REQUIRES_API_KEY without a valid key, 400 SPONSOR_BALANCE_TOO_LOW when its balance cannot cover them (never partially sponsored). " +
     "400 UNSUPPORTED_CHAIN / UNSUPPORTED_CURRENCY / UNSUPPORTED_ROUTE / AMOUNT_TOO_LOW / INVALID_APP_FEES / PRICE_UNAVAILABLE / " +
     "INSUFFICIENT_LIQUIDITY / PRICE_OUT_OF_BAND / TOPUP_GAS_TOO_HIGH / INVALID_REQUEST; " +
     "503 SOLVER_NOT_CONFIGURED, CHAIN_UNAVAILABLE.",
@@ -232,6 +252,7 @@ export function toQuoteRequest(body: QuoteBody): QuoteRequest {
     ...(body.txsGasLimit !== undefined && { callsGasLimit: BigInt(body.txsGasLimit) }),
     topupGas: body.topupGas === true,
     ...(body.topupGasAmount !== undefined && { topupGasAmount: uint256(body.topupGasAmount, "topupGasAmount") }),
+    ...(body.subsidizeFees === true && { sponsorship: sponsorshipRequest(body.sponsoredFeeComponents, body.maxSubsidizationAmount) }),
   };
 }
 
@@ -246,7 +267,29 @@ export type QuoteRouteOptions = {
   quotes: QuoteService;
   /** The API key an operator tied a referrer to (`ferry keys referrer`); absent → no referrer attribution. */
   referrers?: { keyIdForReferrer(referrer: string): Promise<string | undefined> };
+  /**
+   * The API keys, uncached: a sponsored quote spends the app's balance, so its key is verified again
+   * against the store (a key revoked a moment ago still passes the request cache for its TTL).
+   * Without it, no quote is sponsored (SPONSORSHIP_UNAVAILABLE).
+   */
+  sponsorKeys?: ApiKeyVerifier;
 };
+
+/**
+ * The API key that pays a sponsored quote: the caller's own `x-api-key`, verified uncached — never a
+ * key the body's `referrer` is attributed to (attribution gives no privilege, and spending an app's
+ * balance is one). SPONSORSHIP_REQUIRES_API_KEY without a valid, unrevoked key.
+ */
+async function sponsoringKeyId(request: { apiKey?: { id: string } | undefined; headers: Record<string, unknown> }, sponsorKeys: ApiKeyVerifier | undefined): Promise<string> {
+  const header = request.headers["x-api-key"];
+  if (!request.apiKey || typeof header !== "string") {
+    throw new ServiceError("SPONSORSHIP_REQUIRES_API_KEY", "subsidizeFees needs the app's x-api-key: sponsored fees are paid from the app's balance");
+  }
+  if (!sponsorKeys) throw new ServiceError("SPONSORSHIP_UNAVAILABLE", "this service keeps no app balances: it sponsors no fees");
+  const verified = await sponsorKeys.verify(header);
+  if (!verified || verified.id !== request.apiKey.id) throw new ServiceError("SPONSORSHIP_REQUIRES_API_KEY", "x-api-key is revoked: it cannot sponsor fees");
+  return verified.id;
+}
 
 /** How long a quote waits for its chain reads: a hanging RPC answers 503 CHAIN_UNAVAILABLE (Retry-After) after this. */
 export const QUOTE_CHAIN_READS_MS = 5_000;
@@ -263,14 +306,20 @@ async function attributedKeyId(request: { apiKey?: { id: string } | undefined; b
   return (await referrers.keyIdForReferrer(request.body.referrer)) ?? null;
 }
 
-export function registerQuoteRoute(app: FerryApp, { quotes, referrers }: QuoteRouteOptions): void {
+export function registerQuoteRoute(app: FerryApp, { quotes, referrers, sponsorKeys }: QuoteRouteOptions): void {
   const bodyLimit = Math.min(app.initialConfig.bodyLimit ?? QUOTE_BODY_LIMIT_BYTES, QUOTE_BODY_LIMIT_BYTES);
   app.post("/quote/v2", { schema: quoteSchema, bodyLimit }, async (request, reply) => {
     const quoteRequest = toQuoteRequest(request.body);
-    const apiKeyId = await attributedKeyId(request, referrers);
+    const sponsorKeyId = quoteRequest.sponsorship ? await sponsoringKeyId(request, sponsorKeys) : undefined;
+    const apiKeyId = sponsorKeyId ?? (await attributedKeyId(request, referrers));
     try {
       return await withRpcDeadline(QUOTE_CHAIN_READS_MS, "POST /quote/v2", () =>
-        quotes.quote(quoteRequest, { includeOrderSignature: request.body.includeProtocolData === true, apiKeyId, log: request.log }),
+        quotes.quote(quoteRequest, {
+          includeOrderSignature: request.body.includeProtocolData === true,
+          apiKeyId,
+          ...(sponsorKeyId !== undefined && { sponsorKeyId }),
+          log: request.log,
+        }),
       );
     } catch (error) {
       if (isFerryError(error) && error.code === "CHAIN_UNAVAILABLE") reply.header("retry-after", String(QUOTE_CHAIN_READS_MS / 1000));

@@ -2,7 +2,9 @@
  * Recording how a fill ended: `submitted → success` with `outTxs` from the receipt, or
  * `submitted → failure` with the decoded reason and the spec's failedTx fields. A reverted fill whose
  * request is nevertheless filled onchain is a success under the filling transaction when that is one
- * of ours (a resend got there first), and a foreign fill otherwise (./verifyOnchainFill.ts).
+ * of ours (a resend got there first), and a foreign fill otherwise (./verifyOnchainFill.ts). A
+ * sponsored request's success debits its app balance hold in the same store transaction
+ * (../sponsorshipSettlement.ts).
  */
 import type { Hex } from "viem";
 import type { ChainClient } from "../../chains/chainClients.ts";
@@ -16,6 +18,7 @@ import { decodeRevert, revertDataOf } from "../../transactions/revertReason.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { FillLogNotFoundError } from "../solverErrors.ts";
 import { recordForeignFill, verifyOnchainFill } from "./verifyOnchainFill.ts";
+import { settleSponsorship } from "../sponsorshipSettlement.ts";
 
 /**
  * `submitted → success` under `receipt` — only when its fill is the one the service signed and sent
@@ -27,13 +30,22 @@ export async function recordFillSuccess(ctx: SolverContext, request: StoredReque
   const outTx = await onchainTxOf(dest, receipt);
   const hash = outTx.hash;
   const recorded = request.solver?.fill?.hash;
-  const updated = await ctx.store.transitionRequest(request.id, "success", {
+  const success = {
     txHashes: [hash],
     // A replacement (same nonce, higher fees) landed: its hash takes the recorded one's place.
     ...(recorded && recorded !== hash && { dropTxHash: recorded }),
     data: { outTxs: [outTx] },
-    solver: { fill: { ...request.solver?.fill, hash, block: Number(receipt.blockNumber), status: "confirmed", digest: verdict.digest } },
-  });
+    solver: { fill: { ...request.solver?.fill, hash, block: Number(receipt.blockNumber), status: "confirmed" as const, digest: verdict.digest } },
+  };
+  const { intent } = requireSolverState(request);
+  // A sponsored request: the app balance is debited in the transaction that records the success.
+  const updated = intent.sponsorship
+    ? await ctx.store.transaction(async (tx) => {
+        const done = await tx.transitionRequest(request.id, "success", success);
+        await settleSponsorship(tx, intent, ctx.log);
+        return done;
+      })
+    : await ctx.store.transitionRequest(request.id, "success", success);
   ctx.log.info({ requestId: request.id, hash }, "fill confirmed");
   return updated;
 }

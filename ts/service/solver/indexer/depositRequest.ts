@@ -7,7 +7,8 @@
 import type { Hex } from "viem";
 import type { ChainConfig } from "../../config/configSchema.ts";
 import type { QuotedIntent } from "../../model/quotedIntent.ts";
-import type { CurrencyObject, OnchainTx, RequestData } from "../../model/requestData.ts";
+import type { CurrencyObject, OnchainTx, RecordAmount, RequestData } from "../../model/requestData.ts";
+import { sponsorshipView } from "../../quote/feeSponsorship.ts";
 import type { CreditedDeposit } from "../../model/solverState.ts";
 import type { NewRequest, RequestPatch } from "../../model/storedRequest.ts";
 import { ZERO_ADDRESS, type Address } from "../../model/values.ts";
@@ -117,7 +118,31 @@ export function quoteData(intent: QuotedIntent, originChain: ChainConfig | undef
       return { recipient: fee.recipient, bps: fee.bps, amount: fee.amount.toString(), amountUsd: usd, amountUsdCurrent: usd };
     }),
     appFeeCurrencyObject: currency,
-    subsidizedRequest: false,
+    subsidizedRequest: intent.sponsorship !== undefined,
+    ...(intent.sponsorship && sponsorshipData(intent, currency, originUsdPrice(originChain, intent.originCurrency))),
+  };
+}
+
+/** A sponsored request's `subsidizedFee` and `feeSponsorship.quoted` (from the quote; USD at the configured price). */
+function sponsorshipData(intent: QuotedIntent, currency: CurrencyObject, usdPrice: string | undefined): Pick<RequestData, "subsidizedFee" | "feeSponsorship"> {
+  const sponsorship = intent.sponsorship!;
+  const priced = { symbol: currency.symbol, decimals: currency.decimals, ...(usdPrice !== undefined && { usdPrice }) };
+  const amount = (units: bigint): RecordAmount => ({
+    currency,
+    amount: units.toString(),
+    amountFormatted: formatAmount(units, currency.decimals),
+    amountUsd: formatUsd(usdValueE8(units, priced)),
+    minimumAmount: units.toString(),
+  });
+  const usd = formatUsd(usdValueE8(sponsorship.amount, priced));
+  return {
+    subsidizedFee: {
+      origin: { amount: sponsorship.amount.toString(), address: intent.originCurrency, chainId: intent.originChainId },
+      sponsor: { amount: sponsorship.amountUsdMicro.toString(), address: ZERO_ADDRESS, chainId: 0 },
+      amountUsd: usd,
+      amountUsdCurrent: usd,
+    },
+    feeSponsorship: { quoted: sponsorshipView(sponsorship, amount) },
   };
 }
 

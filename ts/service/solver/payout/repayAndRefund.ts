@@ -13,6 +13,7 @@
  * the refund returns the whole deposit, so no app fee was charged (on success they are the amounts
  * credited by the repayment's settlement) — but a permit request's refund keeps the service's gas
  * (./permitRefundCharge.ts): then `fees.gas` is what it kept and `refundCurrencyData.amount` what went back.
+ * A sponsored request's app balance hold is released with the refund (../sponsorshipSettlement.ts).
  */
 import type { Payout } from "../../model/payout.ts";
 import type { RequestData } from "../../model/requestData.ts";
@@ -26,6 +27,7 @@ import type { SolverContext } from "../solverContext.ts";
 import { FilledRequestNotRefundableError } from "../solverErrors.ts";
 import { StoredValueInvalidError } from "../../model/storedValue.ts";
 import { recordForeignFill, verifyOnchainFill } from "../fill/verifyOnchainFill.ts";
+import { releaseSponsorship } from "../sponsorshipSettlement.ts";
 
 export async function repay(ctx: SolverContext, request: StoredRequest): Promise<StoredRequest> {
   // The repayment is planned only after the recorded fill is checked to be the solver's own: a
@@ -61,7 +63,15 @@ export async function refund(ctx: SolverContext, request: StoredRequest): Promis
   ctx.log.info({ requestId: request.id, hash: progress.payout.hash }, "refund confirmed");
   // The whole deposit went back: no app fee was charged, and the record says so.
   const appFees = progress.request.data.appFees?.map((fee) => ({ ...fee, amount: "0", amountUsd: "0", amountUsdCurrent: "0" }));
-  return ctx.store.transitionRequest(request.id, "refund", { txHashes: [progress.payout.hash!], data: { ...(appFees && { appFees }), ...refundCharged(progress.request, progress.payout) } });
+  const refunded = { txHashes: [progress.payout.hash!], data: { ...(appFees && { appFees }), ...refundCharged(progress.request, progress.payout) } };
+  // A sponsored request: its app balance hold is released with the refund (the app is not charged).
+  const { intent } = state;
+  if (!intent.sponsorship) return ctx.store.transitionRequest(request.id, "refund", refunded);
+  return ctx.store.transaction(async (tx) => {
+    const done = await tx.transitionRequest(request.id, "refund", refunded);
+    await releaseSponsorship(tx, intent, ctx.log);
+    return done;
+  });
 }
 
 /**
