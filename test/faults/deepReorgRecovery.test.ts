@@ -93,7 +93,7 @@ describeChainFault("deep reorg recovery", (engine) => {
     const after = (await service.store.getRequest(canonicalHex(vanished.requestId)))!;
     expect(after.parked?.code).to.equal("DEEP_REORG_DEPOSIT_GONE");
     expect(after.solver?.repayment).to.include({ status: "reverted", failReason: "DEPOSIT_GONE" });
-    const unpark = await parkedAdmin(service.store).unparkRequest(vanished.requestId).then(
+    const unpark = await parkedAdmin(service.store).unparkRequest(canonicalHex(vanished.requestId)).then(
       () => "unparked",
       (error: unknown) => (isFerryError(error) ? error.code : String(error)),
     );

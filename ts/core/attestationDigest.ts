@@ -15,6 +15,7 @@
 import { encodeAbiParameters, keccak256, toHex, type Address, type Hex } from "viem";
 import { InvalidInputError } from "./errors.ts";
 import { parseAddress, parseAddressWord, parseBytes32, parseObject, parseUint } from "./inputParsers.ts";
+import { keccak256Lowercase, type LowercaseHex } from "./lowercaseHex.ts";
 
 /** The attestation formats: v1 request attestation, v2 fill attestation. */
 export type AttestationFormat = "v1" | "v2";
@@ -164,8 +165,8 @@ export function normalizeAttestation(format: AttestationFormat, input: unknown):
 }
 
 /** v1 digest (AttestationLib.requestDigest). Takes a normalized attestation. */
-export function requestDigest(att: RequestAttestation): Hex {
-  return keccak256(
+export function requestDigest(att: RequestAttestation): LowercaseHex {
+  return keccak256Lowercase(
     encodeAbiParameters(REQUEST_PARAMS, [
       att.requestId,
       att.originChainId,
@@ -179,7 +180,7 @@ export function requestDigest(att: RequestAttestation): Hex {
 }
 
 /** v2 digest (AttestationLib.fillDigest). Takes a normalized attestation. */
-export function fillDigest(att: FillAttestation): Hex {
+export function fillDigest(att: FillAttestation): LowercaseHex {
   return fillDigestOfType(FILL_TYPEHASH, att);
 }
 
@@ -187,7 +188,7 @@ export function fillDigest(att: FillAttestation): Hex {
  * Calls attestation digest (AttestationLib.callsFillDigest): what the signer signs for an intent with
  * destination calls (requestId = callsRequestId), accepted by `fillWithCalls` only.
  */
-export function callsFillDigest(att: FillAttestation): Hex {
+export function callsFillDigest(att: FillAttestation): LowercaseHex {
   return fillDigestOfType(CALLS_FILL_TYPEHASH, att);
 }
 
@@ -195,8 +196,8 @@ export function callsFillDigest(att: FillAttestation): Hex {
  * Gate attestation digest (AttestationLib.gateDigest): a v1 `requestDigest` or v2 `fillDigest` bound to
  * the AttestationGate `gate` on chain `chainId` — the only signature that gate accepts.
  */
-export function gateDigest(params: { digest: Hex; gate: Address; chainId: bigint }): Hex {
-  return keccak256(
+export function gateDigest(params: { digest: Hex; gate: Address; chainId: bigint }): LowercaseHex {
+  return keccak256Lowercase(
     encodeAbiParameters([{ type: "bytes32" }, { type: "bytes32" }, { type: "address" }, { type: "uint256" }], [
       GATE_TYPEHASH,
       params.digest,
@@ -206,8 +207,8 @@ export function gateDigest(params: { digest: Hex; gate: Address; chainId: bigint
   );
 }
 
-function fillDigestOfType(typehash: Hex, att: FillAttestation): Hex {
-  return keccak256(
+function fillDigestOfType(typehash: Hex, att: FillAttestation): LowercaseHex {
+  return keccak256Lowercase(
     encodeAbiParameters(FILL_PARAMS, [
       typehash,
       att.requestId,

@@ -10,8 +10,9 @@
  * - `encodeOrderCall(call)`: a call as `orderData.output.calls` carries it, abi.encode((address to),
  *   (bytes data), (uint256 value)) (./orderJson.ts `encodeEvmCall`), so the orderId binds them too.
  */
-import { encodeAbiParameters, keccak256, type Address, type Hex } from "viem";
+import { encodeAbiParameters, type Address, type Hex } from "viem";
 import { encodeEvmCall } from "./orderJson.ts";
+import { keccak256Lowercase, type LowercaseHex } from "./lowercaseHex.ts";
 
 /** One destination call: `to.call{value}(data)` from the Multicaller. */
 export type DestinationCall = { to: Address; data: Hex; value: bigint };
@@ -30,8 +31,8 @@ export function multicallerCalls(calls: readonly DestinationCall[]): Multicaller
   return calls.map((call) => ({ target: call.to, allowFailure: false, value: call.value, data: call.data }));
 }
 
-export function callsRequestId(orderId: Hex, calls: readonly DestinationCall[], sweepTokens: readonly Address[]): Hex {
-  return keccak256(
+export function callsRequestId(orderId: Hex, calls: readonly DestinationCall[], sweepTokens: readonly Address[]): LowercaseHex {
+  return keccak256Lowercase(
     encodeAbiParameters(
       [{ type: "bytes32" }, { type: "tuple[]", components: MULTICALLER_CALL_COMPONENTS }, { type: "address[]" }],
       [orderId, multicallerCalls(calls), [...sweepTokens]],

@@ -23,3 +23,4 @@ export * from "./permitDeposit.ts";
 export * from "./verifyQuote.ts";
 export * from "./webhookSignature.ts";
 export * from "./destinationCalls.ts";
+export * from "./lowercaseHex.ts";

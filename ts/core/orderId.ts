@@ -5,6 +5,7 @@
  */
 import { hashStruct, keccak256, toHex, type Hex } from "viem";
 import { orderFromJson, type Order, type OrderIdOptions } from "./orderJson.ts";
+import { lowercaseHash, type LowercaseHex } from "./lowercaseHex.ts";
 
 /** EIP-712 types of the order. Field order is part of the hash. */
 export const ORDER_TYPES = {
@@ -74,11 +75,11 @@ export const ORDER_TYPEHASH: Hex = keccak256(toHex(ORDER_TYPE));
  * The orderId of a quote's `protocol.v2.orderData` (the JSON form, as integrators pass it; loose
  * notations accepted, see `orderFromJson`). Throws INVALID_INPUT, INVALID_ADDRESS or UNSUPPORTED_VM.
  */
-export function getOrderId(orderData: unknown, options: OrderIdOptions = {}): Hex {
+export function getOrderId(orderData: unknown, options: OrderIdOptions = {}): LowercaseHex {
   return hashOrder(orderFromJson(orderData, options));
 }
 
 /** hashStruct(Order) of an already normalized order. */
-export function hashOrder(order: Order): Hex {
-  return hashStruct({ types: ORDER_TYPES, primaryType: "Order", data: order });
+export function hashOrder(order: Order): LowercaseHex {
+  return lowercaseHash(hashStruct({ types: ORDER_TYPES, primaryType: "Order", data: order }));
 }

@@ -6,6 +6,7 @@
  */
 import { hashStruct, hashTypedData, type Address, type Hex, type LocalAccount } from "viem";
 import { parseAddress, parseArray, parseObject, parseUint } from "./inputParsers.ts";
+import { lowercaseHash, type LowercaseHex } from "./lowercaseHex.ts";
 
 /** One payout: `amount` of `token` (the zero address is native currency) to `to`. */
 export type PayoutCall = { to: Address; token: Address; amount: bigint };
@@ -70,9 +71,9 @@ export function payoutTypedData(params: PayoutDomainParams & { request: unknown 
 }
 
 /** EIP-712 hashStruct of the request: the Depository's replay key (`hashCallRequest`, `executed`, `RequestExecuted`). */
-export function payoutRequestHash(request: unknown): Hex {
+export function payoutRequestHash(request: unknown): LowercaseHex {
   const { calls, nonce, expiration } = normalizePayoutRequest(request);
-  return hashStruct({ types: PAYOUT_REQUEST_TYPES, primaryType: "CallRequest", data: { calls: [...calls], nonce, expiration } });
+  return lowercaseHash(hashStruct({ types: PAYOUT_REQUEST_TYPES, primaryType: "CallRequest", data: { calls: [...calls], nonce, expiration } }));
 }
 
 /** The EIP-712 digest the allocator signs (`Depository.callRequestDigest`). */

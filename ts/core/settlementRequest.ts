@@ -8,6 +8,7 @@
  */
 import { hashStruct, hashTypedData, type Address, type Hex, type LocalAccount } from "viem";
 import { PAYOUT_DOMAIN_NAME, PAYOUT_DOMAIN_VERSION, type PayoutCall } from "./payoutRequest.ts";
+import { lowercaseHash, type LowercaseHex } from "./lowercaseHex.ts";
 
 /** Payouts (`calls`), credits, and the nonce it spends (shared with `execute`). */
 export type SettlementRequest = { calls: readonly PayoutCall[]; credits: readonly PayoutCall[]; nonce: bigint; expiration: bigint };
@@ -44,8 +45,8 @@ export function settlementTypedData(params: { chainId: number | bigint; deposito
 }
 
 /** EIP-712 hashStruct: what `RequestExecuted(requestHash, nonce)` carries for a settlement. */
-export function settlementRequestHash(request: SettlementRequest): Hex {
-  return hashStruct({ types: SETTLEMENT_REQUEST_TYPES, primaryType: "SettlementRequest", data: message(request) });
+export function settlementRequestHash(request: SettlementRequest): LowercaseHex {
+  return lowercaseHash(hashStruct({ types: SETTLEMENT_REQUEST_TYPES, primaryType: "SettlementRequest", data: message(request) }));
 }
 
 /** The digest the allocator signs. */

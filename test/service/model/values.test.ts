@@ -9,6 +9,7 @@ import { getAddress, keccak256, toHex, type Address as ViemAddress, type Hex } f
 import {
   Address,
   Bytes32,
+  bytes32Of,
   canonicalAddress,
   canonicalFields,
   canonicalHex,
@@ -55,6 +56,12 @@ describe("model/values", () => {
     it("canonicalAddress and canonicalHex lowercase", () => {
       expect(canonicalAddress(CHECKSUMMED)).to.equal("0x15d34aaf54267db7d7c367839aaf71a00a2c6a65");
       expect(canonicalHex("0xABCDEF")).to.equal("0xabcdef");
+    });
+
+    it("bytes32Of is the 32 bytes as a lowercase id", () => {
+      const bytes = Uint8Array.from({ length: 32 }, (_, i) => 0xe0 + (i % 16));
+      const id: CanonicalBytes32 = bytes32Of(bytes);
+      expect(id).to.equal(toHex(bytes)).and.to.match(/^0x[0-9a-f]{64}$/);
     });
 
     it("decodes any case to the canonical form and encodes it back as it is", () => {

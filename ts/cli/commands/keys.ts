@@ -5,6 +5,7 @@
  */
 import type { ApiKeyRecord } from "../../service/store/apiKeys.ts";
 import { MAX_API_KEY_NAME_LENGTH } from "../../service/admin/apiKeyAdmin.ts";
+import { canonicalAddress } from "../../service/model/values.ts";
 import { EXIT, UsageError, printResult, type CliIo } from "../cliIo.ts";
 import { runSubcommand, type CommandGroup, type GlobalFlags } from "../commandGroup.ts";
 import { integerFlag, parseCommandArgs } from "../parseCommandArgs.ts";
@@ -120,7 +121,7 @@ async function fundingAddress(args: readonly string[], io: CliIo, globals: Globa
   if (clear && parsed.positionals.length > 1) throw new UsageError("--clear takes only <keyId>");
   const address = clear ? null : (parsed.positionals[1] ?? "");
   if (address !== null && !/^0x[0-9a-fA-F]{40}$/.test(address)) throw new UsageError("<address> must be 0x and 40 hex digits (or --clear)");
-  const updated = await withAdmin(io, parsed, "write", (admin) => admin.setApiKeyFundingAddress(id, address));
+  const updated = await withAdmin(io, parsed, "write", (admin) => admin.setApiKeyFundingAddress(id, address === null ? null : canonicalAddress(address)));
   printResult(io, json, updated.fundingAddress === null ? `${id}: no funding address (withdrawals refused)` : `${id}: withdrawals paid to ${updated.fundingAddress}`, updated);
   return EXIT.OK;
 }

@@ -4,6 +4,7 @@
  * a running service's admin API or in its database (../adminTarget.ts).
  */
 import { parseBytes32 } from "../../core/inputParsers.ts";
+import { canonicalHex } from "../../service/model/values.ts";
 import type { ParkedRequest } from "../../service/store/solver/parkedRequests.ts";
 import { EXIT, UsageError, printResult, type CliIo } from "../cliIo.ts";
 import { runSubcommand, type CommandGroup, type GlobalFlags } from "../commandGroup.ts";
@@ -44,7 +45,7 @@ async function unpark(args: readonly string[], io: CliIo, globals: GlobalFlags):
   const json = parsed.json || globals.json;
   const given = parsed.positionals[0];
   if (given === undefined) throw new UsageError("missing <requestId>: ferry requests unpark <requestId>");
-  const requestId = parseBytes32(given, "<requestId>").toLowerCase();
+  const requestId = canonicalHex(parseBytes32(given, "<requestId>"));
   const request = await withAdmin(io, parsed, "write", (admin) => admin.unparkRequest(requestId));
   printResult(io, json, `unparked ${request.id} (${request.status}; was parked: ${request.parked.code}); the solver takes it up at its next tick`, { request });
   return EXIT.OK;

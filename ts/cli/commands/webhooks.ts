@@ -9,6 +9,7 @@
 import { parseBytes32 } from "../../core/inputParsers.ts";
 import type { DeliveryLog } from "../../service/admin/webhookAdmin.ts";
 import { REDACTED } from "../../service/config/secret.ts";
+import { canonicalHex } from "../../service/model/values.ts";
 import type { WebhookConfig, WebhookDelivery } from "../../service/store/webhooks/webhooks.ts";
 import { WebhookError } from "../../service/store/webhooks/webhookRules.ts";
 import {
@@ -153,7 +154,7 @@ async function log(args: readonly string[], io: CliIo, globals: GlobalFlags): Pr
   if (parsed.help) return help(io);
   const json = parsed.json || globals.json;
   const target = eventOrOther(parsed, "request", "ferry webhooks log <eventId> | --request <requestId>");
-  const requestId = target.other === undefined ? undefined : parseBytes32(target.other, "--request").toLowerCase();
+  const requestId = target.other === undefined ? undefined : canonicalHex(parseBytes32(target.other, "--request"));
   const logs = await withAdmin(io, parsed, "read", (admin) => admin.deliveryLog(requestId === undefined ? { eventId: target.eventId! } : { requestId }));
   const text = logs.length === 0 ? `no events for request ${requestId}` : logs.map(deliveryText).join("\n\n");
   printResult(io, json, text, { deliveries: logs });

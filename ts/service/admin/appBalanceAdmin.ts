@@ -5,8 +5,7 @@
  * funding address its withdrawals are paid to (only the operator sets it). Amounts are decimal
  * strings of USD micro-units: bigints never travel as JSON numbers.
  */
-import { ServiceError } from "../errors/serviceError.ts";
-import { canonicalAddress, ADDRESS_PATTERN, type Address } from "../model/values.ts";
+import type { Address } from "../model/values.ts";
 import { apiKeyStore } from "../store/apiKeys.ts";
 import type { AppBalance, AppBalanceStore, LedgerEntry } from "../store/appBalances.ts";
 import type { Queryable } from "../store/engine.ts";
@@ -33,8 +32,8 @@ export type AppBalanceView = {
 export type AppBalanceAdmin = {
   /** The key's balance and its latest `limit` ledger lines (default 20); UNKNOWN_API_KEY for a key never created. */
   appBalance(keyId: string, limit?: number): Promise<AppBalanceView>;
-  /** Sets (null clears) where the key's withdrawals are paid; UNKNOWN_API_KEY for an unknown or revoked key, INVALID_ADDRESS for a malformed one. */
-  setApiKeyFundingAddress(keyId: string, address: string | null): Promise<{ id: string; fundingAddress: Address | null }>;
+  /** Sets (null clears) where the key's withdrawals are paid; UNKNOWN_API_KEY for an unknown or revoked key, the address read canonical by the caller (the route's schema, the CLI). */
+  setApiKeyFundingAddress(keyId: string, address: Address | null): Promise<{ id: string; fundingAddress: Address | null }>;
 };
 
 export function appBalanceView(apiKeyId: string, balance: AppBalance, entries: readonly LedgerEntry[]): AppBalanceView {
@@ -57,7 +56,6 @@ export function appBalanceView(apiKeyId: string, balance: AppBalance, entries: r
   };
 }
 
-const ADDRESS = new RegExp(ADDRESS_PATTERN);
 
 export function appBalanceAdmin(store: { engine: Queryable; appBalances: AppBalanceStore }): AppBalanceAdmin {
   const keys = apiKeyStore(store);
@@ -68,10 +66,8 @@ export function appBalanceAdmin(store: { engine: Queryable; appBalances: AppBala
       return appBalanceView(keyId, balance, entries);
     },
     async setApiKeyFundingAddress(keyId, address) {
-      if (address !== null && !ADDRESS.test(address)) throw new ServiceError("INVALID_ADDRESS", "a funding address is 0x and 40 hex digits");
-      const value = address === null ? null : canonicalAddress(address);
-      if (!(await keys.setFundingAddress(keyId, value))) throw unknownApiKey(keyId);
-      return { id: keyId, fundingAddress: value };
+      if (!(await keys.setFundingAddress(keyId, address))) throw unknownApiKey(keyId);
+      return { id: keyId, fundingAddress: address };
     },
   };
 }

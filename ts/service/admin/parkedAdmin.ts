@@ -10,19 +10,19 @@ import type { Queryable } from "../store/engine.ts";
 import { RequestNotFoundError } from "../store/errors.ts";
 import { parkedRequestStore, type ParkedRequest } from "../store/solver/parkedRequests.ts";
 import { DEPOSIT_GONE_PARK_CODE } from "../store/solver/reorgAffected.ts";
-import { canonicalHex } from "../model/values.ts";
+import type { Bytes32 } from "../model/values.ts";
 
 export type ParkedAdmin = {
   listParkedRequests(limit?: number): Promise<ParkedRequest[]>;
-  unparkRequest(requestId: string): Promise<ParkedRequest>;
+  /** `requestId` canonical (the route's schema, the CLI). */
+  unparkRequest(requestId: Bytes32): Promise<ParkedRequest>;
 };
 
 export function parkedAdmin(store: { engine: Queryable }): ParkedAdmin {
   const parked = parkedRequestStore(store);
   return {
     listParkedRequests: (limit) => parked.listParkedRequests(limit),
-    async unparkRequest(requestId) {
-      const id = canonicalHex(requestId);
+    async unparkRequest(id) {
       const { rows: gone } = await store.engine.query("SELECT 1 FROM requests WHERE id = $1 AND parked->>'code' = $2", [id, DEPOSIT_GONE_PARK_CODE]);
       if (gone.length > 0) {
         throw new ServiceError("REQUEST_DEPOSIT_GONE", `request ${id} was credited for a deposit a deep reorg removed (${DEPOSIT_GONE_PARK_CODE}): it stays parked`);

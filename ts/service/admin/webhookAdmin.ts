@@ -11,7 +11,7 @@ import type { Queryable } from "../store/engine.ts";
 import { RequestNotFoundError } from "../store/errors.ts";
 import { WebhookError } from "../store/webhooks/webhookRules.ts";
 import { webhookStore, type WebhookAttempt, type WebhookConfig, type WebhookDelivery } from "../store/webhooks/webhooks.ts";
-import { canonicalHex } from "../model/values.ts";
+import type { Bytes32 } from "../model/values.ts";
 
 /** A delivery with every attempt of it, oldest first. */
 export type DeliveryLog = WebhookDelivery & { attemptLog: WebhookAttempt[] };
@@ -24,7 +24,8 @@ export type WebhookAdmin = {
   /** Every configured endpoint, or the one of `keyId` (WEBHOOK_NOT_CONFIGURED when it has none). */
   listWebhooks(keyId?: string): Promise<WebhookConfig[]>;
   /** One event's delivery (UNKNOWN_EVENT), or every event of a request, oldest first (REQUEST_NOT_FOUND). */
-  deliveryLog(target: { eventId: number } | { requestId: string }): Promise<DeliveryLog[]>;
+  /** `requestId` canonical (the route's schema, the CLI). */
+  deliveryLog(target: { eventId: number } | { requestId: Bytes32 }): Promise<DeliveryLog[]>;
   /** Starts a new delivery round (attempts back to 0, log kept); returns how many events. UNKNOWN_EVENT. */
   redeliver(target: { eventId: number } | { since: Date }): Promise<number>;
 };
@@ -73,7 +74,7 @@ export function webhookAdmin(store: { engine: Queryable }, settings: WebhookAdmi
         if (deliveries.length === 0) throw new WebhookError("UNKNOWN_EVENT", `unknown event: ${target.eventId}`, { field: "eventId" });
         return withAttempts(deliveries);
       }
-      const requestId = canonicalHex(target.requestId);
+      const requestId = target.requestId;
       const { rows } = await store.engine.query("SELECT 1 FROM requests WHERE id = $1", [requestId]);
       if (rows.length === 0) throw new RequestNotFoundError(requestId);
       // Oldest first reads as a story.

@@ -12,7 +12,7 @@ import { pad, type Address, type Hex } from "viem";
 import { callsFillDigest, fillDigest, type FillAttestation, type RequestAttestation } from "../../core/attestationDigest.ts";
 import { hasCalls } from "./intentCalls.ts";
 import type { QuotedIntent } from "./quotedIntent.ts";
-import { canonicalHex, type Bytes32 } from "./values.ts";
+import type { Bytes32 } from "./values.ts";
 
 /** The fields an attestation is made of: a quoted intent's. */
 export type AttestedTerms = Pick<
@@ -64,7 +64,7 @@ export function isCallsAttestation(terms: Pick<AttestedTerms, "calls">): boolean
 }
 
 /** The digest the attester signs for `terms`' v2 attestation `att` (and the receiver stores once filled). */
-export function signedDigestOf(terms: Pick<AttestedTerms, "calls">, att: FillAttestation): Hex {
+export function signedDigestOf(terms: Pick<AttestedTerms, "calls">, att: FillAttestation): Bytes32 {
   return hasCalls(terms) ? callsFillDigest(att) : fillDigest(att);
 }
 
@@ -77,5 +77,5 @@ export type PreparedFill = { attestation: FillAttestation; digest: Bytes32 };
  */
 export function preparedFillOf(terms: AttestedTerms, receiver: Address): PreparedFill {
   const attestation = fillAttestationOf(terms, receiver);
-  return { attestation, digest: canonicalHex(signedDigestOf(terms, attestation)) };
+  return { attestation, digest: signedDigestOf(terms, attestation) };
 }

@@ -18,8 +18,9 @@
  * without decoding (HTTP responses, the OpenAPI document).
  */
 import { Type, type TSchema, type TString } from "typebox";
-import { maxUint256 } from "viem";
+import { maxUint256, toHex } from "viem";
 import { InvalidInputError } from "../../core/errors.ts";
+import type { LowercaseHex } from "../../core/lowercaseHex.ts";
 
 export const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
 export const BYTES32_PATTERN = "^0x[0-9a-fA-F]{64}$";
@@ -34,18 +35,22 @@ export const UintString = Type.String({ pattern: UINT_PATTERN, description: "Int
 /**
  * Lowercase `0x` hex: the canonical form of every address, id, hash and byte string in the service.
  * `Lowercase<…>` (as Ponder types its addresses) makes it a type: viem's `0x${string}` is not
- * assignable to it, a lowercase literal is.
+ * assignable to it, a lowercase literal is. It is core's `LowercaseHex` (../../core/lowercaseHex.ts),
+ * which core's hash functions return (`hashOrder`, `callsRequestId`, the digests, the payout request
+ * hashes): viem computes them lowercase, so a hash from core is canonical as it comes.
  */
-export type CanonicalHex = Lowercase<`0x${string}`>;
+export type CanonicalHex = LowercaseHex;
 /** An EVM address in canonical (lowercase) form. Use viem's `Address` only for values not yet canonical. */
 export type Address = CanonicalHex;
 /** A 32-byte id or hash (requestId, orderId, transaction or block hash) in canonical form. */
 export type Bytes32 = CanonicalHex;
 
-/** The one way to an `Address`: lowercase the (already shape-checked) address. */
-export const canonicalAddress = (value: string): Address => value.toLowerCase() as Address;
 /** The one way to a `CanonicalHex` (ids, hashes, calldata): lowercase the (already shape-checked) hex. */
 export const canonicalHex = (value: string): CanonicalHex => value.toLowerCase() as CanonicalHex;
+/** The one way to an `Address`: lowercase the (already shape-checked) address (the same lowering). */
+export const canonicalAddress: (value: string) => Address = canonicalHex;
+/** The id made of 32 `bytes` (32 random bytes: a requestId, a funding order id), canonical. */
+export const bytes32Of = (bytes: Uint8Array): Bytes32 => canonicalHex(toHex(bytes));
 
 /** `T` with every hex field (an address, id, hash or bytes: viem's `0x${string}`) in canonical form. */
 export type CanonicalFields<T> = { [K in keyof T]: T[K] extends `0x${string}` ? CanonicalHex : T[K] };

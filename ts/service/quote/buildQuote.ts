@@ -23,7 +23,7 @@ import { hashOrder } from "../../core/orderId.ts";
 import { orderToJson, type Order, type OrderJson } from "../../core/orderJson.ts";
 import type { QuoteSettings } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
-import { canonicalHex, type Address, type Bytes32 } from "../model/values.ts";
+import type { Address, Bytes32 } from "../model/values.ts";
 import { amountObject, type AmountObject } from "./amountObject.ts";
 import { BPS_DENOMINATOR, quoteAmounts, sameCurrency, sponsoredAmounts, type AmountConversion } from "./quoteAmounts.ts";
 import { sweepTokensOf } from "../model/intentCalls.ts";
@@ -276,8 +276,8 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     appFees,
   });
   const sweepTokens = calls.length > 0 ? (env.sweepTokens ? [...env.sweepTokens] : sweepTokensOf({ destinationCurrency: output.address })) : undefined;
-  const orderId = canonicalHex(hashOrder(order));
-  const requestId = sweepTokens ? canonicalHex(callsRequestId(orderId, calls, sweepTokens)) : env.requestId;
+  const orderId = hashOrder(order);
+  const requestId = sweepTokens ? callsRequestId(orderId, calls, sweepTokens) : env.requestId;
 
   const currencyIn = amountObject(input, amounts.originAmount);
   const currencyOut = amountObject(output, amounts.destinationAmount, minimumAmount);

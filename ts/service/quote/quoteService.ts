@@ -10,12 +10,12 @@
  * without a solver key; CHAIN_UNAVAILABLE when a chain of the route has no client or does not answer.
  */
 import { randomBytes } from "node:crypto";
-import { bytesToBigInt, erc20Abi, toHex, type LocalAccount, type PublicClient } from "viem";
+import { bytesToBigInt, erc20Abi, type LocalAccount, type PublicClient } from "viem";
 import { signOrder } from "../../core/orderSignature.ts";
 import type { ChainConfig, QuoteSettings } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
-import { canonicalHex, ZERO_ADDRESS, type Address } from "../model/values.ts";
+import { bytes32Of, ZERO_ADDRESS, type Address } from "../model/values.ts";
 import type { Store } from "../store/createStore.ts";
 import { buildQuote, type Quote, type QuoteRequest } from "./buildQuote.ts";
 import { capacityShortfall } from "./quoteCapacity.ts";
@@ -124,7 +124,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         now: originNow,
         destinationClockAhead: Math.max(wall, destinationTime) - originNow,
         salt: bytesToBigInt(random()),
-        requestId: canonicalHex(toHex(random())),
+        requestId: bytes32Of(random()),
         ...(permit && { permit }),
         ...(prices ? { prices } : {}),
         ...(sweepTokens && { sweepTokens }),

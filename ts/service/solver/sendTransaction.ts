@@ -7,14 +7,15 @@
  * it, replacing it with higher fees when it is stuck, and learns that the nonce went elsewhere only
  * from the chain.
  */
-import { keccak256, type PublicClient } from "viem";
+import type { PublicClient } from "viem";
 import type { SolverWallet } from "../chains/chainClients.ts";
 import type { Repositories } from "../store/createStore.ts";
 import type { TxPurpose } from "../model/solverTransaction.ts";
 import type { OutgoingTx, SentTx } from "../transactions/nonceManager.ts";
 import type { SolverContext } from "./solverContext.ts";
 import { gasLimitWithin } from "../transactions/gasCap.ts";
-import { canonicalHex, type Bytes32 } from "../model/values.ts";
+import type { Bytes32 } from "../model/values.ts";
+import { signedTransactionOf } from "../transactions/signedTransaction.ts";
 
 export type { OutgoingTx, SentTx } from "../transactions/nonceManager.ts";
 
@@ -39,7 +40,7 @@ export async function sendRecordedFrom(wallet: SolverWallet, publicClient: Publi
   const gas = tx.maxGas === undefined ? undefined : await gasLimitWithin(publicClient, wallet.chain.id, wallet.account.address, tx, tx.maxGas);
   const prepared = await wallet.prepareTransactionRequest({ account: wallet.account, chain: wallet.chain, to: tx.to, data: tx.data, value: tx.value ?? 0n, ...(gas !== undefined && { gas }) });
   const serialized = await wallet.signTransaction(prepared as Parameters<SolverWallet["signTransaction"]>[0]);
-  const hash = canonicalHex(keccak256(serialized));
+  const { hash } = signedTransactionOf(serialized);
   await record(hash);
   await publicClient.sendRawTransaction({ serializedTransaction: serialized });
   return hash;

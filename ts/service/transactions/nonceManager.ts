@@ -35,7 +35,7 @@
  * sent as a type-4 transaction; every attempt of its nonce carries the same signed authorizations.
  */
 import pLimit, { type LimitFunction } from "p-limit";
-import { keccak256, TransactionNotFoundError, type Hex } from "viem";
+import { TransactionNotFoundError, type Hex } from "viem";
 import type { Receipt } from "../chains/readReceipt.ts";
 import { alreadySent, nodeErrorText } from "../chains/alreadySent.ts";
 import type { ChainClient, ChainClients } from "../chains/chainClients.ts";
@@ -45,6 +45,7 @@ import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import type { SolverTransaction, TxAttempt, TxAuthorization, TxCall, TxPurpose } from "../model/solverTransaction.ts";
 import { canonicalFields, type Address, type Bytes32 } from "../model/values.ts";
 import type { Repositories, Store } from "../store/createStore.ts";
+import { signedTransactionOf } from "./signedTransaction.ts";
 import { receiptOrNull } from "./transactionLookup.ts";
 import type { FeeOracle } from "./chainFees.ts";
 import { gasLimitWithin } from "./gasCap.ts";
@@ -171,7 +172,7 @@ export function createNonceManager(options: {
     const raw = call.authorizationList
       ? await wallet.account.signTransaction!({ ...common, type: "eip7702", authorizationList: call.authorizationList.map(signedAuthorization) })
       : await wallet.account.signTransaction!({ ...common, type: "eip1559" });
-    return { ...canonicalFields({ hash: keccak256(raw), raw }), maxFeePerGas: fee.maxFeePerGas, maxPriorityFeePerGas: fee.maxPriorityFeePerGas, sentAt: now().toISOString() };
+    return { ...signedTransactionOf(raw), maxFeePerGas: fee.maxFeePerGas, maxPriorityFeePerGas: fee.maxPriorityFeePerGas, sentAt: now().toISOString() };
   };
 
   /** Broadcasts `raw`; answers whether the node took it (or already had it). Never throws. */

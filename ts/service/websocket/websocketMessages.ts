@@ -5,7 +5,8 @@
  */
 import { STATUS_EVENT, type StatusEventData } from "../events/statusEvent.ts";
 import { ServiceError, type ServiceErrorOptions } from "../errors/serviceError.ts";
-import { canonicalHex, type Bytes32 } from "../model/values.ts";
+import { decodeChecked } from "../model/storedValue.ts";
+import { Bytes32 } from "../model/values.ts";
 
 export const WebsocketErrorCode = {
   /** Not JSON, not a JSON object, binary, or no string `type`. */
@@ -72,7 +73,7 @@ export function parseClientMessage(text: string): ClientMessage {
   if (!isObject(filters) || Object.keys(filters).some((key) => key !== "id") || typeof filters.id !== "string" || !REQUEST_ID.test(filters.id)) {
     throw new WebsocketMessageError(WebsocketErrorCode.INVALID_REQUEST_ID, "filters must be {id} with id = 0x + 64 hex digits", { operation });
   }
-  return { type: operation, event: STATUS_EVENT, requestId: canonicalHex(filters.id) };
+  return { type: operation, event: STATUS_EVENT, requestId: decodeChecked(Bytes32, filters.id) };
 }
 
 /** Sent once, first, on every connection. */

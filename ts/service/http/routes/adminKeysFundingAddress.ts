@@ -5,7 +5,7 @@
  */
 import { Type } from "typebox";
 import type { AppBalanceAdmin } from "../../admin/appBalanceAdmin.ts";
-import { AddressString } from "../../model/values.ts";
+import { Address } from "../../model/values.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { ErrorBody } from "../httpErrors.ts";
 import { ADMIN_SECURITY, adminErrorResponses, ApiKeyId } from "../admin/adminRecords.ts";
@@ -17,7 +17,7 @@ export const adminKeysFundingAddressSchema = {
   security: ADMIN_SECURITY,
   params: Type.Object({ keyId: ApiKeyId }, { additionalProperties: false }),
   querystring: NoQuery,
-  body: Type.Object({ fundingAddress: Type.Union([AddressString, Type.Null()]) }, { additionalProperties: false }),
+  body: Type.Object({ fundingAddress: Type.Union([Address, Type.Null()]) }, { additionalProperties: false }),
   response: {
     200: Type.Object({ id: Type.String(), fundingAddress: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false }),
     404: ErrorBody,

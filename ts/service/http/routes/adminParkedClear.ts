@@ -5,6 +5,7 @@
  */
 import { Type } from "typebox";
 import type { ParkedAdmin } from "../../admin/parkedAdmin.ts";
+import { CanonicalHexOf } from "../../model/values.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { ErrorBody } from "../httpErrors.ts";
 import { ADMIN_SECURITY, adminErrorResponses, ParkedRequestSchema, RequestIdParam } from "../admin/adminRecords.ts";
@@ -14,7 +15,7 @@ export const adminParkedClearSchema = {
   description: "Admin token required.",
   tags: ["Admin"],
   security: ADMIN_SECURITY,
-  params: Type.Object({ requestId: RequestIdParam }, { additionalProperties: false }),
+  params: Type.Object({ requestId: CanonicalHexOf(RequestIdParam) }, { additionalProperties: false }),
   querystring: NoQuery,
   response: { 200: Type.Object({ request: ParkedRequestSchema }, { additionalProperties: false }), 404: ErrorBody, 409: ErrorBody, ...adminErrorResponses },
 };

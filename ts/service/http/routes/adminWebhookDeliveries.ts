@@ -7,6 +7,7 @@
 import { Type } from "typebox";
 import type { WebhookAdmin } from "../../admin/webhookAdmin.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
+import { CanonicalHexOf } from "../../model/values.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { ErrorBody } from "../httpErrors.ts";
 import { ADMIN_SECURITY, adminErrorResponses, DeliveryLogSchema, RequestIdParam } from "../admin/adminRecords.ts";
@@ -19,7 +20,7 @@ export const adminWebhookDeliveriesSchema = {
   querystring: Type.Object(
     {
       eventId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "An outbox event id" })),
-      requestId: Type.Optional(RequestIdParam),
+      requestId: Type.Optional(CanonicalHexOf(RequestIdParam)),
     },
     { additionalProperties: false },
   ),

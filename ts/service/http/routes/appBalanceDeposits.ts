@@ -14,7 +14,7 @@ import { encodeDeposit } from "../../../core/depositCalldata.ts";
 import { fundingCreditUsd, requireFundingCurrency } from "../../balances/fundingCurrency.ts";
 import { DEFAULT_APP_BALANCES, type AppBalanceSettings, type ChainConfig } from "../../config/configSchema.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
-import { AddressString, canonicalHex, fitsUint256, UintString, ZERO_ADDRESS } from "../../model/values.ts";
+import { AddressString, bytes32Of, fitsUint256, UintString, ZERO_ADDRESS } from "../../model/values.ts";
 import type { Repositories } from "../../store/createStore.ts";
 import { addressInput } from "../addressInput.ts";
 import { callerKeyId } from "../appBalanceRecord.ts";
@@ -84,7 +84,7 @@ export function registerAppBalanceDepositsRoute(
     if (!fitsUint256(amount)) throw new ServiceError("INVALID_REQUEST", "amount does not fit a uint256");
     const creditUsd = fundingCreditUsd(currency, amount);
     if (creditUsd === 0n) throw new ServiceError("AMOUNT_TOO_LOW", `${amount} of ${currency.symbol} is worth less than one USD micro-unit`);
-    const orderId = canonicalHex(`0x${randomBytes(32).toString("hex")}`);
+    const orderId = bytes32Of(randomBytes(32));
     await options.store.saveAppFundingOrder({ orderId, apiKeyId, chainId, currency: currency.address, amount });
 
     const depository = chain.contracts.depository;

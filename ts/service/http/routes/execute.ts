@@ -17,7 +17,7 @@ import { isFerryError } from "../../../core/errors.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import type { Logger } from "../../logging/logger.ts";
 import { RevertDetails } from "../../model/solverState.ts";
-import { BYTES32_PATTERN, canonicalAddress, canonicalHex, type Bytes32 } from "../../model/values.ts";
+import { BYTES32_PATTERN, canonicalHex, CanonicalHexOf, type Bytes32 } from "../../model/values.ts";
 import { ExecutionSimulationFailedError, type ExecuteResult, type ExecuteSubmission } from "../../relay/relayExecution.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
@@ -27,28 +27,32 @@ export type Executor = { execute(submission: ExecuteSubmission, log: Logger): Pr
 
 const ADDRESS = "^0x[0-9a-fA-F]{40}$";
 const WORD = "^0x[0-9a-fA-F]{1,64}$";
+/** A signature word (r, s) as the SDK sends it (leading zeros may be dropped): decoded to 32 bytes, canonical. */
+const Word = Type.Codec(Type.String({ pattern: WORD }))
+  .Decode((value): Bytes32 => canonicalHex(`0x${value.slice(2).padStart(64, "0")}`))
+  .Encode((value: Bytes32): string => value);
 
 export const ExecuteAuthorization = Type.Object(
   {
     chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "The chain the delegation is valid on (0: any)" }),
-    address: Type.String({ pattern: ADDRESS, description: "The contract the EOA delegates to" }),
+    address: CanonicalHexOf(Type.String({ pattern: ADDRESS, description: "The contract the EOA delegates to" })),
     nonce: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "The EOA's nonce the authorization is signed for" }),
     yParity: Type.Integer({ minimum: 0, maximum: 1 }),
-    r: Type.String({ pattern: WORD }),
-    s: Type.String({ pattern: WORD }),
+    r: Word,
+    s: Word,
   },
   { additionalProperties: false, description: "A signed EIP-7702 authorization" },
 );
 
 export const ExecuteBody = Type.Object(
   {
-    requestId: Type.Optional(Type.String({ pattern: BYTES32_PATTERN, description: "The quote's requestId; absent for a smart account's own execution (the service makes one)" })),
+    requestId: Type.Optional(CanonicalHexOf(Type.String({ pattern: BYTES32_PATTERN, description: "The quote's requestId; absent for a smart account's own execution (the service makes one)" }))),
     executionKind: Type.Literal("rawCalls"),
     data: Type.Object(
       {
         chainId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
-        to: Type.String({ pattern: ADDRESS }),
-        data: Type.String({ pattern: "^0x([0-9a-fA-F]{2})*$", maxLength: 262_144 }),
+        to: CanonicalHexOf(Type.String({ pattern: ADDRESS })),
+        data: CanonicalHexOf(Type.String({ pattern: "^0x([0-9a-fA-F]{2})*$", maxLength: 262_144 })),
         value: Type.String({ pattern: "^[0-9]{1,78}$", description: "Wei the relayer sends with the call" }),
         authorizationList: Type.Optional(Type.Array(ExecuteAuthorization, { minItems: 1, maxItems: 16, description: "EIP-7702: sent as a type-4 transaction" })),
       },
@@ -131,20 +135,20 @@ export function registerExecuteRoute(app: FerryApp, options: { executor: Executo
     const apiKey = request.apiKey!;
     const body = request.body;
     const submission: ExecuteSubmission = {
-      ...(body.requestId !== undefined && { requestId: canonicalHex(body.requestId) as Bytes32 }),
+      ...(body.requestId !== undefined && { requestId: body.requestId }),
       apiKeyId: apiKey.id,
       chainId: body.data.chainId,
-      to: canonicalAddress(body.data.to),
-      data: canonicalHex(body.data.data),
+      to: body.data.to,
+      data: body.data.data,
       value: BigInt(body.data.value),
       ...(body.data.authorizationList && {
         authorizationList: body.data.authorizationList.map((a) => ({
           chainId: a.chainId,
-          address: canonicalAddress(a.address),
+          address: a.address,
           nonce: a.nonce,
           yParity: a.yParity,
-          r: canonicalHex(`0x${a.r.slice(2).padStart(64, "0")}`) as Bytes32,
-          s: canonicalHex(`0x${a.s.slice(2).padStart(64, "0")}`) as Bytes32,
+          r: a.r,
+          s: a.s,
         })),
       }),
       subsidizeFees: body.executionOptions?.subsidizeFees === true,

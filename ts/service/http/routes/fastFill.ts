@@ -13,7 +13,7 @@
  */
 import { Type } from "typebox";
 import { ServiceError } from "../../errors/serviceError.ts";
-import { canonicalHex, type Bytes32 } from "../../model/values.ts";
+import { CanonicalHexOf, type Bytes32 } from "../../model/values.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 
@@ -26,7 +26,7 @@ const MICROS = "^(0|[1-9][0-9]{0,37})$";
 
 export const FastFillBody = Type.Object(
   {
-    requestId: Type.String({ pattern: "^0x[0-9a-fA-F]{64}$", description: "The request to fill now (its deposit transaction sent and indexed through POST /transactions/index)" }),
+    requestId: CanonicalHexOf(Type.String({ pattern: "^0x[0-9a-fA-F]{64}$", description: "The request to fill now (its deposit transaction sent and indexed through POST /transactions/index)" })),
     solverInputCurrencyAmount: Type.Optional(Type.String({ pattern: MICROS, description: "Accepted and ignored: the solver is repaid from the deposit as quoted" })),
     maxFillAmountUsd: Type.Optional(
       Type.String({ pattern: MICROS, description: "The most the app will front, in USD micro-units (6 decimals): a fill worth more is refused (400 FAST_FILL_ABOVE_MAX)" }),
@@ -53,7 +53,7 @@ export function registerFastFillRoute(app: FerryApp, options: { filler: FastFill
     const { requestId, maxFillAmountUsd } = request.body;
     const result = await options.filler.fastFill({
       apiKeyId: request.apiKey.id,
-      requestId: canonicalHex(requestId),
+      requestId,
       ...(maxFillAmountUsd !== undefined && { maxFillAmountUsd: BigInt(maxFillAmountUsd) }),
     });
     return { message: result.message };

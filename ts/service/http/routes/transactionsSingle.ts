@@ -8,10 +8,10 @@
  * route's UNKNOWN_CHAIN / TRANSACTION_NOT_FOUND / NOT_A_DEPOSIT; 503 CHAIN_UNAVAILABLE.
  */
 import { Type } from "typebox";
-import type { Hex } from "viem";
 import { ServiceError } from "../../errors/serviceError.ts";
 import type { Logger } from "../../logging/logger.ts";
-import { canonicalHex } from "../../model/values.ts";
+import { decodeChecked } from "../../model/storedValue.ts";
+import { Bytes32 } from "../../model/values.ts";
 import { NoQuery, type FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
 import { indexTransactionNow, TransactionsIndexResponse, type TransactionIndexer } from "./transactionsIndex.ts";
@@ -39,7 +39,7 @@ export const transactionsSingleSchema = {
 };
 
 /** The `txHash` inside `tx`, or INVALID_REQUEST. */
-export function txHashOf(tx: string): Hex {
+export function txHashOf(tx: string): Bytes32 {
   let parsed: unknown;
   try {
     parsed = JSON.parse(tx);
@@ -48,7 +48,7 @@ export function txHashOf(tx: string): Hex {
   }
   const hash = (parsed as { txHash?: unknown } | null)?.txHash;
   if (typeof hash !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new ServiceError("INVALID_REQUEST", "body/tx must carry a txHash (0x + 64 hex digits)");
-  return canonicalHex(hash);
+  return decodeChecked(Bytes32, hash);
 }
 
 export function registerTransactionsSingleRoute(app: FerryApp, options: { indexer: TransactionIndexer }): void {

@@ -20,7 +20,7 @@ import { encodeAbiParameters, keccak256, type Hex } from "viem";
 import { payoutRequestHash, type PayoutRequest } from "../../../core/payoutRequest.ts";
 import { settlementRequestHash, type SettlementRequest } from "../../../core/settlementRequest.ts";
 import type { Payout, PayoutKind } from "../../model/payout.ts";
-import { canonicalHex, type Address } from "../../model/values.ts";
+import type { Address } from "../../model/values.ts";
 import type { CreditedDeposit } from "../../model/solverState.ts";
 
 /** How long a signed payout stays executable: long enough to survive an outage, bounded all the same. */
@@ -79,7 +79,7 @@ export function preparedPayout(args: {
   const base = { chainId: args.chainId, depository: args.depository, nonce: args.nonce, expiration, calls: args.calls, status: "prepared" as const };
   const terms = { calls: args.calls, nonce: args.nonce, expiration: BigInt(expiration) };
   const requestHash = credits.length === 0 ? payoutRequestHash(terms) : settlementRequestHash({ ...terms, credits });
-  return { ...base, ...(credits.length > 0 && { credits }), requestHash: canonicalHex(requestHash) };
+  return { ...base, ...(credits.length > 0 && { credits }), requestHash };
 }
 
 /** A request's repayment or refund, planned (status `prepared`). */
