@@ -12,6 +12,8 @@ import { writeDeploymentRecord, type DeploymentRecord } from "../../../ts/deploy
 import { deployFerryContracts } from "../../../ts/deploy/ferryDeployment.ts";
 import { loadConfig } from "../../../ts/service/config/loadConfig.ts";
 import { listen, type Listening } from "./testApp.ts";
+import { withCapacity, type ChainRecord } from "../../../ts/service/http/chainRecord.ts";
+import { canonicalAddress, ZERO_ADDRESS } from "../../../ts/service/model/values.ts";
 
 const SOLVER_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"; // Hardhat account #1
 
@@ -168,5 +170,18 @@ describe("GET /chains", function () {
     const response = await fetch(`${server.url}/chains?includeChains=1`);
     expect(response.status).to.equal(400);
     expect(((await response.json()) as { message: string }).message).to.contain("includeChains");
+  });
+});
+
+describe("withCapacity", () => {
+  it("matches an inventory line (canonical) to the record's EIP-55 currency address; others keep no capacity", () => {
+    const CHECKSUMMED = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    const record = { solverCurrencies: [{ address: CHECKSUMMED }, { address: zeroAddress }, { address: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC" }] } as unknown as ChainRecord;
+    const lines = [
+      { currency: canonicalAddress(CHECKSUMMED), available: 5n },
+      { currency: ZERO_ADDRESS, available: 7n },
+    ];
+    const capacities = withCapacity(record, lines).solverCurrencies.map((c) => (c as { capacity?: string }).capacity);
+    expect(capacities).to.deep.equal(["5", "7", undefined]);
   });
 });

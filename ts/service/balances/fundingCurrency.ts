@@ -5,9 +5,8 @@
  * currency needs an operator-configured USD price (one transaction cannot move it): the credit is
  * converted at it when the deposit is indexed (./usdMicros.ts, rounded down). Pure.
  */
-import { zeroAddress } from "viem";
 import { ServiceError } from "../errors/serviceError.ts";
-import type { Address } from "../model/values.ts";
+import { ZERO_ADDRESS, type Address } from "../model/values.ts";
 import { usdMicrosOf } from "./usdMicros.ts";
 
 /** What this needs of a configured chain (../config/configSchema.ts's ChainConfig). */
@@ -19,7 +18,7 @@ export type FundingChain = {
 
 export type FundingCurrency = { address: Address; symbol: string; decimals: number; priceE8: bigint };
 
-const NATIVE = zeroAddress as Address;
+const NATIVE = ZERO_ADDRESS;
 const USD_RE = /^(0|[1-9][0-9]{0,14})(?:\.([0-9]{1,8}))?$/;
 const ONE_USD_E8 = 100_000_000n;
 

@@ -195,11 +195,11 @@ export function toChainRecord(
 }
 
 /** The record with each solver currency's `capacity` from the inventory's lines (currencies without a line keep none). */
-export function withCapacity(record: ChainRecord, lines: readonly { currency: string; available: bigint }[]): ChainRecord {
+export function withCapacity(record: ChainRecord, lines: readonly { currency: Address; available: bigint }[]): ChainRecord {
   return {
     ...record,
     solverCurrencies: record.solverCurrencies.map((currency) => {
-      const line = lines.find((l) => l.currency === currency.address.toLowerCase());
+      const line = lines.find((l) => shown(l.currency) === currency.address);
       return line ? { ...currency, capacity: line.available.toString() } : currency;
     }),
   };

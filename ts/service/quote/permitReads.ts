@@ -8,7 +8,7 @@
  *   user's allowance to it (an approve step when short).
  * An RPC failure is 503 CHAIN_UNAVAILABLE.
  */
-import { erc20Abi, type Address, type PublicClient } from "viem";
+import { erc20Abi, isAddressEqual, type Address, type PublicClient } from "viem";
 import { PERMIT2_ADDRESS } from "../../core/permitDeposit.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { errorFields, type Logger } from "../logging/logger.ts";
@@ -68,7 +68,7 @@ async function readEip2612(client: PermitReadClient, route: Route, user: Address
     return undefined;
   }
   const [, name, version, chainId, verifyingContract] = domain;
-  if (chainId !== BigInt(route.origin.chain.id) || verifyingContract.toLowerCase() !== token) return undefined;
+  if (chainId !== BigInt(route.origin.chain.id) || !isAddressEqual(verifyingContract, token)) return undefined;
   try {
     const nonce = await client.readContract({ address: token, abi: EIP2612_READ_ABI, functionName: "nonces", args: [user] });
     return { kind: "eip2612", tokenName: name, tokenVersion: version, nonce };

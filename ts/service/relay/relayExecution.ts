@@ -232,6 +232,6 @@ async function traceCall(client: TraceClient, call: { account: Address; to: Addr
 }
 
 function frameNames(chain: ChainConfig, abis: readonly Abi[]): FrameNames {
-  const contracts = new Map<string, string>(Object.entries(chain.contracts).map(([name, address]) => [String(address).toLowerCase(), name]));
+  const contracts = new Map<string, string>(Object.entries(chain.contracts).map(([name, address]) => [String(address), name]));
   return { contracts, abis: [depositoryAbi, ...abis] };
 }

@@ -3,7 +3,8 @@
  * "funds app X". The indexer looks a deposit's order id up here before looking for a quote: a deposit
  * under a funding order credits the app (./appBalances.ts, once per log) instead of making a request.
  */
-import { canonicalAddress, canonicalHex, type Address, type Bytes32 } from "../model/values.ts";
+import { decodeStored } from "../model/storedValue.ts";
+import { Address, Bytes32 } from "../model/values.ts";
 import { isoColumn, type StoreContext } from "./engine.ts";
 
 export type AppFundingOrder = { orderId: Bytes32; apiKeyId: string; chainId: number; currency: Address; amount: bigint; createdAt: string };
@@ -29,10 +30,10 @@ export async function getAppFundingOrder(ctx: StoreContext, orderId: Bytes32): P
 
 function orderOf(row: Row): AppFundingOrder {
   return {
-    orderId: canonicalHex(row.order_id),
+    orderId: decodeStored(Bytes32, row.order_id, "app_funding_orders.order_id", row.order_id),
     apiKeyId: row.api_key_id,
     chainId: row.chain_id,
-    currency: canonicalAddress(row.currency),
+    currency: decodeStored(Address, row.currency, "app_funding_orders.currency", row.order_id),
     amount: BigInt(row.amount),
     createdAt: row.created_at,
   };

@@ -38,7 +38,8 @@ import {
 } from "./solver/strayDeposits.ts";
 import type { RequestStatus } from "../model/requestStatus.ts";
 import type { SolverTransaction, TxAttempt, TxPurpose, TxState } from "../model/solverTransaction.ts";
-import { canonicalAddress, type Address, type Bytes32 } from "../model/values.ts";
+import { decodeStored } from "../model/storedValue.ts";
+import { Address, type Bytes32 } from "../model/values.ts";
 import {
   appendSolverTxAttempt,
   findPendingSolverTransaction,
@@ -264,7 +265,7 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     getAppFundingOrder: (id) => getAppFundingOrder(ctx, id),
     getApiKeyFundingAddress: async (id) => {
       const { rows } = await ctx.db.query<{ funding_address: string | null }>("SELECT funding_address FROM api_keys WHERE id = $1 AND revoked_at IS NULL", [id]);
-      return rows[0]?.funding_address ? canonicalAddress(rows[0].funding_address) : null;
+      return rows[0]?.funding_address ? decodeStored(Address, rows[0].funding_address, "api_keys.funding_address", id) : null;
     },
     createAppWithdrawal: (w) => createAppWithdrawal(ctx, w),
     getAppWithdrawal: (id) => getAppWithdrawal(ctx, id),

@@ -85,15 +85,18 @@ export function decodeRevert(data: Hex | null | undefined): DecodedRevert {
   }
 }
 
+/** Hex of at least a 4-byte selector (`0x` and 8 or more hex digits). */
+const isRevertData = (value: unknown): value is Hex => typeof value === "string" && /^0x[0-9a-fA-F]{8,}$/.test(value);
+
 /** The revert data carried somewhere in a viem error's cause chain, or null. */
 export function revertDataOf(error: unknown): Hex | null {
   let found: Hex | null = null;
   const visit = (e: unknown) => {
     const data = (e as { data?: unknown })?.data;
-    if (typeof data === "string" && /^0x[0-9a-fA-F]{8,}$/.test(data)) found = data as Hex;
+    if (isRevertData(data)) found = data;
     else if (typeof data === "object" && data !== null && typeof (data as { data?: unknown }).data === "string") {
       const inner = (data as { data: string }).data;
-      if (/^0x[0-9a-fA-F]{8,}$/.test(inner)) found = inner as Hex;
+      if (isRevertData(inner)) found = inner;
     }
     return found !== null;
   };

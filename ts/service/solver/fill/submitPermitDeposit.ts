@@ -42,7 +42,7 @@
  * never left as a gap. The `depositing` request is written after the broadcast: a crash in between
  * loses only that record; the deposit itself is indexed from the chain like any other.
  */
-import { parseSignature, recoverTypedDataAddress, encodeFunctionData, type Address, type Hex, type LocalAccount } from "viem";
+import { parseSignature, recoverTypedDataAddress, encodeFunctionData, isAddressEqual, type Address, type Hex, type LocalAccount } from "viem";
 import { depositoryAbi } from "../../../abi/Depository.ts";
 import { signPermitDeposit } from "../../../core/permitDeposit.ts";
 import type { ChainClients } from "../../chains/chainClients.ts";
@@ -129,7 +129,7 @@ export function createPermitDepositSubmitter(deps: {
       } catch (cause) {
         throw new ServiceError("INVALID_PERMIT_SIGNATURE", "signature: not a valid ECDSA signature", { cause });
       }
-      if (signer.toLowerCase() !== intent.user) {
+      if (!isAddressEqual(signer, intent.user)) {
         throw new ServiceError("INVALID_PERMIT_SIGNATURE", `signature: signed by ${signer}, not by the quote's user over the quoted ${permit.kind} message`);
       }
 

@@ -19,15 +19,15 @@
  * ORDER_ALREADY_FILLED, `details` naming the foreign fill, parked (FOREIGN_FILL) — never repaid and
  * never refunded automatically, because the recipient may have been paid in full by someone else.
  */
-import { decodeEventLog } from "viem";
 import { attestedReceiverAbi } from "../../../abi/AttestedReceiver.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
+import { decodeLog } from "../../chains/decodeLog.ts";
 import type { Receipt } from "../../chains/readReceipt.ts";
 import { filledDigestOf } from "../chainReads.ts";
 import { preparedFillOf, type AttestedTerms } from "../../model/attestations.ts";
 import type { Details } from "../../model/solverState.ts";
 import type { StoredRequest } from "../../model/storedRequest.ts";
-import { canonicalFields, type Address, type Bytes32 } from "../../model/values.ts";
+import type { Address, Bytes32 } from "../../model/values.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { ForeignFillError } from "../solverErrors.ts";
 
@@ -84,14 +84,8 @@ export async function readOnchainFill(dest: ChainClient, requestId: Bytes32, rec
   const digest = await filledDigestOf(dest, requestId);
   let event: OnchainFill["event"] = null;
   for (const log of receipt.logs) {
-    let decoded;
-    try {
-      decoded = decodeEventLog({ abi: [FILLED_EVENT], data: log.data, topics: log.topics, strict: true });
-    } catch {
-      continue;
-    }
-    const args = canonicalFields({ ...decoded.args, emitter: log.address });
-    if (args.emitter !== receiver || args.requestId !== requestId) continue;
+    const args = decodeLog([FILLED_EVENT], log);
+    if (!args || args.emitter !== receiver || args.requestId !== requestId) continue;
     event = { recipient: args.recipient, filler: args.filler, currency: args.currency, amount: args.amount };
     break;
   }

@@ -6,12 +6,12 @@
  * payee's: the service records which calls became claimable and tells the payee how to claim
  * (`claim(token, to)` on the Depository, sent by the payee, to any address it chooses). Pure.
  */
-import { decodeEventLog } from "viem";
+import { decodeLog } from "../../chains/decodeLog.ts";
 import type { Receipt } from "../../chains/readReceipt.ts";
 import { depositoryAbi } from "../../../abi/Depository.ts";
 import type { ClaimablePayout, Payout } from "../../model/payout.ts";
 import type { Details } from "../../model/solverState.ts";
-import { canonicalFields, type Address } from "../../model/values.ts";
+import type { Address } from "../../model/values.ts";
 
 const PAYOUT_CLAIMABLE_EVENT = depositoryAbi.find((i) => i.type === "event" && i.name === "PayoutClaimable")!;
 
@@ -19,14 +19,8 @@ const PAYOUT_CLAIMABLE_EVENT = depositoryAbi.find((i) => i.type === "event" && i
 export function claimablePayoutsOf(receipt: Receipt, depository: Address, nonce: bigint): ClaimablePayout[] {
   const out: ClaimablePayout[] = [];
   for (const log of receipt.logs) {
-    let decoded;
-    try {
-      decoded = decodeEventLog({ abi: [PAYOUT_CLAIMABLE_EVENT], data: log.data, topics: log.topics, strict: true });
-    } catch {
-      continue;
-    }
-    const args = canonicalFields({ ...decoded.args, emitter: log.address });
-    if (args.emitter !== depository || args.nonce !== nonce) continue;
+    const args = decodeLog([PAYOUT_CLAIMABLE_EVENT], log);
+    if (!args || args.emitter !== depository || args.nonce !== nonce) continue;
     out.push({ index: Number(args.index), to: args.to, token: args.token, amount: args.amount });
   }
   return out.sort((a, b) => a.index - b.index);

@@ -4,7 +4,8 @@
  * their outbox event, `patchRequest` for bookkeeping).
  */
 import type { RequestStatus } from "../../model/requestStatus.ts";
-import { canonicalHex, type Bytes32 } from "../../model/values.ts";
+import { decodeStored } from "../../model/storedValue.ts";
+import { Bytes32 } from "../../model/values.ts";
 import { type StoreContext } from "../engine.ts";
 
 /**
@@ -38,7 +39,7 @@ export async function listSolverWork({ db, now }: StoreContext, limit = 50, excl
     [limit, now().toISOString(), [...exclude]],
   );
   return rows.map((row) => ({
-    id: canonicalHex(row.id),
+    id: decodeStored(Bytes32, row.id, "requests.id", String(row.id)),
     status: row.status,
     chainId: row.status === "pending" || row.status === "submitted" ? Number(row.destination_chain_id) : Number(row.origin_chain_id),
   }));
