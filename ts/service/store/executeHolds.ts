@@ -36,3 +36,19 @@ export async function lockExecuteHold(ctx: StoreContext, holdId: string): Promis
   const { rows: txs } = await ctx.db.query("SELECT 1 FROM solver_transactions WHERE purpose = 'execute' AND subject = $1 LIMIT 1", [`${rows[0]!.reference}:${holdId}`]);
   return { state: rows[0]!.state, recorded: txs.length > 0 };
 }
+
+/**
+ * Relayer transactions that ended (`mined`/`superseded`) while the hold they name is still `held`: the
+ * follower marked the nonce, then the process died before it settled the hold. The follower ends them
+ * again (following a mined nonce gives its receipt back; settling is idempotent).
+ */
+export async function listEndedExecuteHoldTransactions(ctx: StoreContext, limit: number): Promise<Array<{ chainId: number; address: string; nonce: number }>> {
+  const { rows } = await ctx.db.query<{ chain_id: number; address: string; nonce: number }>(
+    `SELECT t.chain_id, t.address, t.nonce FROM app_balance_holds h
+     JOIN solver_transactions t ON t.purpose = 'execute' AND t.subject = h.reference || ':' || h.id
+     WHERE h.purpose = 'execute' AND h.state = 'held' AND t.state <> 'pending'
+     ORDER BY h.created_at LIMIT $1`,
+    [limit],
+  );
+  return rows.map((r) => ({ chainId: r.chain_id, address: r.address, nonce: r.nonce }));
+}
