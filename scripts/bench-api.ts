@@ -20,10 +20,17 @@
 // lookup as the measured routes. The config's anonymous limit is raised to the same figure for the one
 // informative row without a key (what the key lookup costs); the per-key default is left as is.
 //
+// POST /execute (issue 22): each call relays a real transaction from the devnet relayer key (a rawCalls
+// call to a fresh address: simulated, held on the app balance, signed, recorded with its request,
+// broadcast), so it is measured one call at a time (FERRY_BENCH_EXECUTIONS calls, each a new execution),
+// not under closed-loop load: req/s is 1 ÷ the mean latency and its ratio is to the native-bridge quote's
+// p50 (the route it stands beside), not to /health. The app is funded by a ledger credit seeded before
+// the load, as the status rows are (the bench runs no indexer). Not a target: reported.
+//
 // Exits 1 if any request errored or answered non-2xx.
 //
 //   FERRY_BENCH_REQUESTS (1000)  FERRY_BENCH_CONNECTIONS (10)  FERRY_BENCH_DURATION (5 s)  FERRY_BENCH_WARMUP (2 s)
-//   FERRY_BENCH_STATUS_RATE (200 req/s)  FERRY_BENCH_ROUNDS (3: baseline and status alternate, each DURATION s a round)
+//   FERRY_BENCH_EXECUTIONS (30)  FERRY_BENCH_STATUS_RATE (200 req/s)  FERRY_BENCH_ROUNDS (3: baseline and status alternate, each DURATION s a round)
 //   FERRY_BENCH_STATUS_CACHE (on; "off" = server.statusCacheRefreshMs 0: every status
 //   read queries the database, the route as it was before the cache — for a before/after in the same conditions)
 import hre from "hardhat";
@@ -34,6 +41,7 @@ import type { LoadResult } from "./bench/loadTypes.ts";
 import { runLoad } from "./bench/runLoad.ts";
 import { benchRequest } from "./bench/benchRequest.ts";
 import { canonicalAddress, canonicalHex } from "../ts/service/model/values.ts";
+import { apiKeyStore } from "../ts/service/store/apiKeys.ts";
 
 const SEEDED = intFromEnv("FERRY_BENCH_REQUESTS", 1_000);
 const CONNECTIONS = intFromEnv("FERRY_BENCH_CONNECTIONS", 10);
@@ -45,6 +53,8 @@ const STATUS_RATIO_TARGET = 0.5;
 /** A second, open-loop status run at this fixed rate: the p99 a client sees below saturation. */
 const STATUS_RATE = intFromEnv("FERRY_BENCH_STATUS_RATE", 200);
 const STATUS_CACHE = process.env.FERRY_BENCH_STATUS_CACHE !== "off";
+/** POST /execute calls measured, one at a time. */
+const EXECUTIONS = intFromEnv("FERRY_BENCH_EXECUTIONS", 30);
 /** Rounds of baseline-then-status, alternated. */
 const ROUNDS = intFromEnv("FERRY_BENCH_ROUNDS", 3);
 
@@ -68,10 +78,35 @@ function combine(runs: readonly LoadResult[]): LoadResult {
   };
 }
 
+/** `count` POST /execute calls one after another, each to a fresh address (a new execution, a new transaction), as one row. */
+async function sequentialExecutions(url: string, headers: Record<string, string>, chainId: number, count: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const statusCodes: Record<string, number> = {};
+  let errors = 0;
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const body = JSON.stringify({ executionKind: "rawCalls", data: { chainId, to: `0x${randomBytes(20).toString("hex")}`, data: "0x", value: "0" } });
+    const at = performance.now();
+    try {
+      const response = await fetch(`${url}/execute`, { method: "POST", headers, body });
+      await response.arrayBuffer();
+      statusCodes[String(response.status)] = (statusCodes[String(response.status)] ?? 0) + 1;
+    } catch {
+      errors += 1;
+    }
+    latencies.push(performance.now() - at);
+  }
+  const durationSeconds = (performance.now() - started) / 1000;
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  const non2xx = Object.entries(statusCodes).reduce((n, [code, k]) => (code.startsWith("2") ? n : n + k), 0);
+  return { durationSeconds, completed: count - errors, requestsPerSecond: (count - errors) / durationSeconds, p50Ms: at(0.5), p99Ms: at(0.99), errors, timeouts: 0, non2xx, statusCodes };
+}
+
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const hex32 = () => canonicalHex(`0x${randomBytes(32).toString("hex")}`);
 
-log("bench:api — requests/s and latency of GET /intents/status/v3 and POST /quote/v2 (bridge, swaps), baseline GET /health (same server, same run)");
+log("bench:api — requests/s and latency of GET /intents/status/v3, POST /quote/v2 (bridge, swaps) and POST /execute (relayed), baseline GET /health (same server, same run)");
 log(machineLine());
 // These machines are shared: the load average says how much else ran (read the ratios, not the figures).
 const loadLine = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(" / ")} (1 / 5 / 15 min)`;
@@ -169,6 +204,18 @@ try {
       await measure(route, { ...load, method: "POST", paths: ["/quote/v2"], body: swapBody });
     }
   }
+  // POST /execute, one relayed execution at a time (see the header).
+  const executeProbe = await fetch(`${server.url}/execute`, { method: "POST", headers, body: "{}" });
+  await executeProbe.arrayBuffer().catch(() => {});
+  if (executeProbe.status !== 404) {
+    const key = await apiKeyStore(server.store).verify(apiKey);
+    if (!key) throw new Error("the bench API key does not verify");
+    await server.store.appBalances.credit({ apiKeyId: key.id, amountUsd: 10n ** 12n, source: { chainId: origin!.id, txHash: hex32(), logIndex: 0 }, currency: "0x0000000000000000000000000000000000000000", amount: 0n });
+    log(`  POST /execute: ${EXECUTIONS} relayed rawCalls executions, one at a time…`);
+    results.push({ route: `POST /execute (rawCalls relayed, 1 at a time × ${EXECUTIONS})`, openLoop: true, result: await sequentialExecutions(server.url, headers, origin!.id, EXECUTIONS) });
+  } else {
+    log("POST /execute: not registered on this build (no relayer key) — not measured");
+  }
   // Not a target: the same baseline without x-api-key, i.e. without the per-request key lookup.
   await measure("GET /health, no API key", { ...load, headers: {}, method: "GET", paths: ["/health"] });
   log(`  per round, status req/s ÷ health req/s: ${rounds.map((r) => (r.status.requestsPerSecond / r.health.requestsPerSecond).toFixed(2)).join(", ")}`);
@@ -202,6 +249,11 @@ try {
   );
   log(`status p99 < ${STATUS_P99_TARGET_MS} ms at saturation (${CONNECTIONS} connections, closed loop): ${verdict(status!.p99Ms)}; /health's p99 in the same run: ${ms(base.p99Ms)} ms`);
   log(`status p99 < ${STATUS_P99_TARGET_MS} ms at a fixed ${STATUS_RATE} req/s, open loop: ${verdict(statusAtRate!.p99Ms)}`);
+  const quoteRow = results.find((r) => r.route === "POST /quote/v2 (native bridge)")?.result;
+  const executeRow = results.find((r) => r.route.startsWith("POST /execute"))?.result;
+  if (quoteRow && executeRow) {
+    log(`execute p50 ÷ native-bridge quote p50 (not a target): ${(executeRow.p50Ms / quoteRow.p50Ms).toFixed(2)} (${ms(executeRow.p50Ms)} vs ${ms(quoteRow.p50Ms)} ms); execute p99 ${ms(executeRow.p99Ms)} ms`);
+  }
   log(`after: ${loadLine()}`);
   for (const { route, result } of results) {
     if (result.errors > 0 || result.non2xx > 0) {

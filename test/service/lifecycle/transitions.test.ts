@@ -17,6 +17,8 @@ import { REQUEST_STATUSES, isRequestStatus, type RequestStatus } from "../../../
 const allowed: [RequestStatus, RequestStatus][] = [
   ["waiting", "pending"],
   ["depositing", "pending"],
+  ["depositing", "success"],
+  ["depositing", "failure"],
   ["pending", "submitted"],
   ["pending", "failure"],
   ["submitted", "success"],

@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import { publicStatusOf, refundInProgress, type PublicStatusFacts } from "../../../ts/service/model/publicStatus.ts";
 
-const failure: PublicStatusFacts = { status: "failure", refundFailReason: null, parked: false, refundReverted: false, fillSent: false };
+const failure: PublicStatusFacts = { status: "failure", refundFailReason: null, parked: false, refundReverted: false, fillSent: false, noQuote: false };
 
 describe("publicStatus", () => {
   it("aFailureWhoseRefundIsComing_showsTheStatusBeforeIt", () => {
@@ -12,7 +12,7 @@ describe("publicStatus", () => {
   });
 
   it("aFailureWithoutARefundComing_showsFailure", () => {
-    for (const facts of [{ ...failure, refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" }, { ...failure, parked: true }, { ...failure, refundReverted: true }]) {
+    for (const facts of [{ ...failure, refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" }, { ...failure, parked: true }, { ...failure, refundReverted: true }, { ...failure, noQuote: true }]) {
       expect(refundInProgress(facts)).to.equal(false);
       expect(publicStatusOf(facts)).to.equal("failure");
     }

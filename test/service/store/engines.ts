@@ -16,7 +16,7 @@ const DEFAULT_URLS = ["postgres://root@127.0.0.1:5432/ferry_test", "postgres://r
 
 let postgresUrl: Promise<{ url: string } | { reason: string }> | undefined;
 
-function resolvePostgres(): Promise<{ url: string } | { reason: string }> {
+export function resolvePostgres(): Promise<{ url: string } | { reason: string }> {
   postgresUrl ??= (async () => {
     const env = process.env.FERRY_TEST_DATABASE_URL;
     const reasons: string[] = [];

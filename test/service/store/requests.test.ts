@@ -43,7 +43,7 @@ describeEachEngine("store requests", (engine) => {
       refundFailReason: null,
       data: { slippageTolerance: "50" },
       details: null,
-      solver: { intent: { ...newRequest(1).solver.intent, user: canonicalAddress(`0x${"aa".repeat(20)}`), recipient: canonicalAddress(`0x${"bb".repeat(20)}`) } },
+      solver: { intent: { ...newRequest(1).solver!.intent, user: canonicalAddress(`0x${"aa".repeat(20)}`), recipient: canonicalAddress(`0x${"bb".repeat(20)}`) } },
       parked: null,
       referrer: "app",
       apiKeyId: null,
@@ -125,6 +125,9 @@ describeEachEngine("store requests", (engine) => {
   const PUBLIC_EVENT: Record<string, [status: string, previous: string] | null> = {
     "waiting→pending": ["pending", "waiting"],
     "depositing→pending": ["pending", "depositing"],
+    "depositing→success": ["success", "depositing"],
+    // (A quoted request: its refund would be coming. Only executions without a quote take this path.)
+    "depositing→failure": ["pending", "depositing"],
     "pending→submitted": ["submitted", "pending"],
     "pending→failure": null,
     "submitted→success": ["success", "submitted"],
@@ -152,6 +155,23 @@ describeEachEngine("store requests", (engine) => {
       expect([event.status, event.payload.status, event.payload.previousStatus, event.payload.updatedAt]).to.deep.equal([expected[0], expected[0], expected[1], clock.ms]);
     });
   }
+
+  it("anExecutionWithoutAQuote_hasNoSolverState_endsInAPublicFailure_andIsNeverSolverWork", async () => {
+    const { store } = engine;
+    await store.createRequest({ ...newRequest(1, { status: "depositing" }), solver: null });
+    await store.createRequest({ ...newRequest(2, { status: "depositing" }), solver: null });
+    // A patch without solver state keeps it null (it does not become an empty, undecodable object).
+    await store.patchRequest(hex(1), { inTxHashes: [hex(0xe1)] });
+    expect((await store.getRequest(hex(1)))?.solver).to.equal(null);
+    const failed = await store.transitionRequest(hex(1), "failure");
+    const succeeded = await store.transitionRequest(hex(2), "success");
+    expect([failed.solver, succeeded.solver]).to.deep.equal([null, null]);
+    // No deposit, so no refund is coming: the failure shows as such, with its event.
+    expect((await store.requestEvents(hex(1))).map((e) => e.status)).to.deep.equal(["depositing", "failure"]);
+    expect((await store.requestEvents(hex(2))).map((e) => e.status)).to.deep.equal(["depositing", "success"]);
+    expect((await store.listRequests({ status: "failure" })).requests.map((r) => r.id)).to.deep.equal([hex(1)]);
+    expect((await store.listSolverWork()).map((w) => w.id)).to.deep.equal([]);
+  });
 
   it("aFailureWhoseRefundCannotBeMade_orIsParked_showsFailure_withItsEvent", async () => {
     const { store } = engine;

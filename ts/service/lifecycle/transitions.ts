@@ -17,6 +17,8 @@ type Transition = { readonly from: RequestStatus; readonly to: RequestStatus; re
 export const TRANSITIONS: readonly Transition[] = [
   { from: "waiting", to: "pending", when: "the deposit is indexed on the origin chain and matches the quote" },
   { from: "depositing", to: "pending", when: "the relayed (gasless) deposit is indexed and matches the quote" },
+  { from: "depositing", to: "success", when: "an execution relayed without a quote: its transaction was mined and succeeded" },
+  { from: "depositing", to: "failure", when: "an execution relayed without a quote: its transaction reverted, or its nonce went to another one" },
   { from: "pending", to: "submitted", when: "the fill transaction is sent to the destination chain" },
   { from: "pending", to: "failure", when: "the fill cannot happen (deadline passed, solver balance too low, …); `failReason` set" },
   { from: "submitted", to: "success", when: "the fill is confirmed and the recipient was paid" },

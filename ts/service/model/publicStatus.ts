@@ -27,13 +27,15 @@ export type PublicStatusFacts = {
   parked: boolean;
   /** The refund payout reverted (it stays for an operator). */
   refundReverted: boolean;
+  /** No solver state: an execution relayed without a quote (../relay/README.md) — no deposit, so no refund is coming. */
+  noQuote: boolean;
   /** A fill transaction was sent (the request was `submitted`): the solver's fill, or a destination hash. */
   fillSent: boolean;
 };
 
 /** A stored `failure` whose refund is still coming. */
 export function refundInProgress(facts: PublicStatusFacts): boolean {
-  return facts.status === "failure" && facts.refundFailReason === null && !facts.parked && !facts.refundReverted;
+  return facts.status === "failure" && facts.refundFailReason === null && !facts.parked && !facts.refundReverted && !facts.noQuote;
 }
 
 export function publicStatusOf(facts: PublicStatusFacts): RequestStatus {
@@ -47,6 +49,7 @@ export function publicStatusFactsOf(request: Pick<StoredRequest, "status" | "ref
     refundFailReason: request.refundFailReason,
     parked: request.parked !== null,
     refundReverted: request.solver?.refund?.status === "reverted",
+    noQuote: request.solver === null,
     fillSent: request.solver?.fill !== undefined || request.txHashes.length > 0,
   };
 }

@@ -45,7 +45,8 @@ export type NewRequest = {
   destinationChainId: number;
   inTxHashes?: Bytes32[];
   data?: RequestData;
-  solver: SolverState;
+  /** Null for an execution relayed without a quote (../relay/relayExecution.ts): no intent, nothing for the solver. */
+  solver: SolverState | null;
   referrer?: string | null;
   apiKeyId?: string | null;
   originBlock?: number | null;

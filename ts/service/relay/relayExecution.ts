@@ -44,6 +44,8 @@ import { isRevert, revertDataOf } from "../transactions/revertReason.ts";
 import type { FeeOracle } from "../transactions/chainFees.ts";
 import { initialFees } from "../transactions/transactionFees.ts";
 import { weiToUsdMicros } from "./gasCharge.ts";
+import { executionRequest } from "./executionRequest.ts";
+import { requireHeldExecuteHold } from "./stuckExecuteHolds.ts";
 import { simulationFailure, type FrameNames, type SimulationFailureBody, type TracedFrame } from "./simulationFailure.ts";
 
 /** What POST /execute asks, decoded once at the route. */
@@ -169,7 +171,13 @@ export function createRelayExecutor(deps: {
         },
         // In the nonce's store transaction: the request exists with its transaction from the moment it is signed.
         record: async (sent, repos) => {
-          if (!quote) return;
+          // A hold the stuck-hold sweep released meanwhile (./stuckExecuteHolds.ts) pays for nothing: nothing is recorded or sent.
+          await requireHeldExecuteHold(repos, holdId);
+          if (!quote) {
+            // Without a quote the execution is its own request, followed from its transaction's receipt (./relayer.ts).
+            if (!(await repos.getRequest(requestId))) await repos.createRequest(executionRequest(requestId, submission, sent.hash));
+            return;
+          }
           if ((await repos.getRequest(quote.intent.requestId)) ?? (await repos.getRequestByOrderId(quote.intent.orderId))) return;
           await repos.createRequest({ ...newRequestFor(quote.intent, quote.apiKeyId ?? submission.apiKeyId, sent.hash, null, deps.chains), status: "depositing" });
         },

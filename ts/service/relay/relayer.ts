@@ -7,7 +7,8 @@
  * balance hold that pays its gas (its subject names it) is settled with what the receipt says was paid
  * (gas used × effective gas price, at most the hold) — or released when the nonce went to another
  * transaction. Settling and releasing are idempotent in the ledger, so a pass repeated after a crash
- * between the settle and the nonce's `mined` mark debits once.
+ * between the settle and the nonce's `mined` mark debits once. Each pass also releases the holds a
+ * killed process left with no transaction, once past their lease (./stuckExecuteHolds.ts).
  */
 import type { ServiceAccount } from "../chains/serviceAccounts.ts";
 import type { ChainClients } from "../chains/chainClients.ts";
@@ -20,6 +21,9 @@ import { parseRelayedSubject } from "./relayExecution.ts";
 import { spentUsdMicros } from "./gasCharge.ts";
 import { createNonceManager, type FollowResult, type NonceManager } from "../transactions/nonceManager.ts";
 import { startWorkerLoop, type WorkerLoop } from "../worker/workerLoop.ts";
+import { canonicalHex } from "../model/values.ts";
+import { endExecutionRequest } from "./executionRequest.ts";
+import { EXECUTE_HOLD_LEASE_MS, releaseStuckExecuteHolds } from "./stuckExecuteHolds.ts";
 
 /** How many pending relayed transactions one pass follows. */
 const FOLLOW_BATCH = 50;
@@ -41,13 +45,17 @@ export function createRelayer(options: { config: FerryConfig; store: Store; clie
   return { transactions, fees, maxTransactionFee };
 }
 
-/** Follows the relayer's pending `execute` transactions every `intervalMs`; settles each one's hold when it ends. */
+/**
+ * Follows the relayer's pending `execute` transactions every `intervalMs`; settles each one's hold when
+ * it ends; releases holds older than `holdLeaseMs` (default EXECUTE_HOLD_LEASE_MS) that no transaction names.
+ */
 export function startRelayFollower(options: {
   store: Store;
   clients: ChainClients;
   transactions: Pick<NonceManager, "follow">;
   relayer: ServiceAccount;
   intervalMs: number;
+  holdLeaseMs?: number;
   log: Logger;
 }): WorkerLoop {
   const relayer = options.relayer.address;
@@ -56,19 +64,27 @@ export function startRelayFollower(options: {
     onFailure: (error, failures) => options.log.warn({ err: errorFields(error), failures }, "relay follower: pass failed; retrying"),
     pass: async () => {
       const pending = await options.store.listPendingSolverTransactions("execute", FOLLOW_BATCH);
-      for (const tx of pending) {
-        if (tx.address !== relayer) continue;
+      // Transactions that ended before a crash stopped their settle: followed again (a mined nonce gives its receipt back).
+      const ended = await options.store.listEndedExecuteHoldTransactions(FOLLOW_BATCH);
+      for (const key of [...pending, ...ended]) {
+        if (key.address !== relayer) continue;
         try {
+          const tx = pending.find((p) => p.chainId === key.chainId && p.nonce === key.nonce) ?? (await options.store.getSolverTransaction({ chainId: key.chainId, address: relayer, nonce: key.nonce }));
+          if (!tx) continue;
           const result = await options.transactions.follow({ chainId: tx.chainId, txNonce: tx.nonce }, { requestId: tx.subject });
           if (result.state !== "pending") {
             options.log.info({ requestId: tx.subject, chainId: tx.chainId, state: result.state, txHash: result.hash, ...(result.state === "mined" && { status: result.receipt.status, gasUsed: result.receipt.gasUsed.toString() }) }, "relayed execution ended");
+            // The request first, then the hold: a crash between leaves the hold held, and the next pass ends both (each once).
+            const parsed = parseRelayedSubject(tx.subject);
+            if (parsed) await endExecutionRequest(options.store, options.clients.get(tx.chainId), canonicalHex(parsed.requestId), result);
             await settleHold(options, tx, result);
           }
         } catch (error) {
-          options.log.warn({ requestId: tx.subject, chainId: tx.chainId, txNonce: tx.nonce, err: errorFields(error) }, "relay follower: following a transaction failed; retrying");
+          options.log.warn({ chainId: key.chainId, txNonce: key.nonce, err: errorFields(error) }, "relay follower: following a transaction failed; retrying");
         }
       }
-      return pending.length === FOLLOW_BATCH;
+      const released = await releaseStuckExecuteHolds({ store: options.store, leaseMs: options.holdLeaseMs ?? EXECUTE_HOLD_LEASE_MS, limit: FOLLOW_BATCH, log: options.log });
+      return pending.length === FOLLOW_BATCH || released === FOLLOW_BATCH;
     },
   });
 }

@@ -67,9 +67,10 @@ import {
 } from "./appWithdrawals.ts";
 import type { Payout } from "../model/payout.ts";
 import { getAppFundingOrder, saveAppFundingOrder, type AppFundingOrder } from "./appFundingOrders.ts";
-import { appBalanceStore, type AppBalanceOptions, type AppBalanceStore, type LedgerObservation } from "./appBalances.ts";
+import { appBalanceStore, type AppBalanceOptions, type AppBalanceStore, type HoldState, type LedgerObservation } from "./appBalances.ts";
 import { reservedAmounts, reserveFill, type FillReservation, type ReservationResult, type ReservedAmount } from "./solver/solverReservations.ts";
 import { listExpiredSponsorshipHolds } from "./sponsorshipHolds.ts";
+import { listEndedExecuteHoldTransactions, listUnrecordedExecuteHolds, lockExecuteHold } from "./executeHolds.ts";
 
 export type StoreOptions = {
   /** PostgreSQL connection string (`DATABASE_URL`). When absent, the embedded PGlite engine is used. */
@@ -160,6 +161,12 @@ export type Repositories = {
   appBalances: AppBalanceStore;
   /** Held sponsorship holds of quotes never used, past their fill deadline + `graceSeconds` (./sponsorshipHolds.ts). */
   listExpiredSponsorshipHolds(graceSeconds: number, limit: number): Promise<string[]>;
+  /** Held `execute` holds older than `leaseMs` that no relayer transaction names (./executeHolds.ts). */
+  listUnrecordedExecuteHolds(leaseMs: number, limit: number): Promise<string[]>;
+  /** Locks an `execute` hold until the transaction ends: its state, and whether a relayer transaction names it (use inside `transaction`). */
+  lockExecuteHold(holdId: string): Promise<{ state: HoldState; recorded: boolean }>;
+  /** Relayer transactions that ended while the hold they name is still held (a crash after the nonce's end, before the settle). */
+  listEndedExecuteHoldTransactions(limit: number): Promise<Array<{ chainId: number; address: string; nonce: number }>>;
   /** Funding orders (./appFundingOrders.ts): POST /app-balance/deposits' order ids, looked up by the indexer. */
   saveAppFundingOrder(order: Omit<AppFundingOrder, "createdAt">): Promise<AppFundingOrder>;
   getAppFundingOrder(orderId: Bytes32): Promise<AppFundingOrder | null>;
@@ -261,6 +268,9 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     recordPermitFailure: (u, w) => recordPermitFailure(ctx, u, w),
     appBalances: appBalanceStore(ctx.db, { ...ledger, now: ctx.now }),
     listExpiredSponsorshipHolds: (g, l) => listExpiredSponsorshipHolds(ctx, g, l),
+    listUnrecordedExecuteHolds: (lease, l) => listUnrecordedExecuteHolds(ctx, lease, l),
+    lockExecuteHold: (id) => lockExecuteHold(ctx, id),
+    listEndedExecuteHoldTransactions: (l) => listEndedExecuteHoldTransactions(ctx, l),
     saveAppFundingOrder: (o) => saveAppFundingOrder(ctx, o),
     getAppFundingOrder: (id) => getAppFundingOrder(ctx, id),
     getApiKeyFundingAddress: async (id) => {

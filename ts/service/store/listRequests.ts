@@ -68,10 +68,11 @@ export function decodeCursor(value: string): Cursor {
 
 /**
  * `refundInProgress` of ../model/publicStatus.ts in SQL: a stored failure whose refund is still coming
- * (shown as `pending`, or `submitted` once a fill was sent).
+ * (shown as `pending`, or `submitted` once a fill was sent). A request without solver state (an
+ * execution relayed without a quote) has nothing to refund.
  */
 const REFUND_IN_PROGRESS =
-  "(status = 'failure' AND refund_fail_reason IS NULL AND parked IS NULL AND coalesce(solver_state->'refund'->>'status', '') <> 'reverted')";
+  "(status = 'failure' AND refund_fail_reason IS NULL AND parked IS NULL AND coalesce(solver_state->'refund'->>'status', '') <> 'reverted' AND solver_state IS NOT NULL)";
 
 /** The rows whose *public* status (../model/publicStatus.ts) is `status`. */
 export function publicStatusCondition(status: RequestStatus): string {

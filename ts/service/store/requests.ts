@@ -119,7 +119,7 @@ export async function createRequest({ db, now }: StoreContext, request: NewReque
         request.destinationChainId,
         [...new Set(request.inTxHashes ?? [])],
         JSON.stringify(request.data ?? {}),
-        JSON.stringify(encodeStored(SolverState, request.solver)),
+        request.solver === null ? null : JSON.stringify(encodeStored(SolverState, request.solver)),
         request.referrer ?? null,
         request.apiKeyId ?? null,
         request.originBlock ?? null,
@@ -150,7 +150,8 @@ export async function getRequestByOrderId({ db }: StoreContext, orderId: Bytes32
 
 /**
  * The one UPDATE every write of a request runs: hashes appended (deduplicated, in order), `data` and
- * `solver_state` merged field by field, the rest replaced when given. `status` null keeps the status.
+ * `solver_state` merged field by field (a null one stays null unless the patch writes some), the rest
+ * replaced when given. `status` null keeps the status.
  */
 async function updateRequest(db: Db, id: Bytes32, at: string, status: string | null, patch: RequestPatch): Promise<StoredRequest | null> {
   const { rows } = await db.query(
@@ -162,7 +163,7 @@ async function updateRequest(db: Db, id: Bytes32, at: string, status: string | n
        refund_fail_reason = coalesce($6, refund_fail_reason),
        origin_block = coalesce($7, origin_block),
        data = data || $8::jsonb,
-       solver_state = coalesce(solver_state, '{}'::jsonb) || $9::jsonb,
+       solver_state = CASE WHEN $9::jsonb = '{}'::jsonb THEN solver_state ELSE coalesce(solver_state, '{}'::jsonb) || $9::jsonb END,
        details = CASE WHEN $10::boolean THEN $11::jsonb ELSE details END,
        updated_at = $12::timestamptz
      WHERE id = $1 RETURNING ${REQUEST_COLUMNS}`,

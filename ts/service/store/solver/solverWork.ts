@@ -21,7 +21,8 @@ export type SolverWorkItem = { id: Bytes32; status: RequestStatus; chainId: numb
  * repayment is not yet confirmed (`solver_state.repayment.status` ≠ `confirmed`). `waiting`/`depositing`
  * are the indexer's, `refund` is terminal. Failures whose refund reverted (`solver_state.refund.status`
  * = `reverted`) need an operator and are left out, as are fast fills whose hold was settled with no deposit
- * (nothing to repay from: ../solver/payout/fastFillHold.ts), parked requests and requests under a live
+ * (nothing to repay from: ../solver/payout/fastFillHold.ts), requests without solver state (executions
+ * relayed without a quote: ../relay/README.md), parked requests and requests under a live
  * lease (being stepped by this or another loop: listing them again would only make the loops race for
  * them). Only ids, statuses and chains are read: one corrupted row parks that request when its step
  * decodes it, and never blocks the list. `exclude`: ids to leave out as well.
@@ -29,7 +30,7 @@ export type SolverWorkItem = { id: Bytes32; status: RequestStatus; chainId: numb
 export async function listSolverWork({ db, now }: StoreContext, limit = 50, exclude: readonly string[] = []): Promise<SolverWorkItem[]> {
   const { rows } = await db.query<{ id: string; status: RequestStatus; origin_chain_id: number; destination_chain_id: number }>(
     `SELECT r.id, r.status, r.origin_chain_id, r.destination_chain_id FROM requests r
-     WHERE r.parked IS NULL AND (r.status IN ('pending', 'submitted')
+     WHERE r.parked IS NULL AND r.solver_state IS NOT NULL AND (r.status IN ('pending', 'submitted')
         OR (r.status = 'failure' AND r.refund_fail_reason IS NULL AND coalesce(r.solver_state->'refund'->>'status', '') <> 'reverted')
         OR (r.status = 'success' AND coalesce(r.solver_state->'repayment'->>'status', '') NOT IN ('confirmed', 'reverted')
             AND NOT (r.solver_state->'deposit' IS NULL AND coalesce(r.solver_state->'fastFill'->>'hold', '') = 'settled')))
