@@ -4,7 +4,8 @@
  * written to `deploymentsDir`), the 6-decimal stablecoin at the same address on both, minted to every
  * funded test account, the canonical Permit2 at its canonical address (./devnetPermit2.ts), and ERC-4337's
  * EntryPoint v0.8 at its canonical address with its SimpleAccountFactory and Simple7702Account
- * (./devnetAccountAbstraction.ts). `startDevnet` (npm start), the benchmarks and the solver tests all start
+ * (./devnetAccountAbstraction.ts), and Uniswap's Calibur (the batch executor of the SDK's executeGaslessBatch)
+ * at its canonical address (./devnetCalibur.ts). `startDevnet` (npm start), the benchmarks and the solver tests all start
  * their chains here, so they run exactly what `npm start` runs.
  */
 import type { NetworkManager } from "hardhat/types/network";
@@ -19,6 +20,7 @@ import { deployDevnetMarket, type DevnetMarket } from "./devnetMarket.ts";
 import { DEVNET_STABLECOIN, stablecoinAddress, deployStablecoin } from "./devnetStablecoin.ts";
 import { ensurePermit2 } from "./devnetPermit2.ts";
 import { deployAccountAbstraction, type DevnetAccountAbstraction } from "./devnetAccountAbstraction.ts";
+import { ensureCalibur } from "./devnetCalibur.ts";
 
 /** The chains: hardhat.config.ts network → protocol name. */
 export const DEVNET_CHAINS = [
@@ -43,8 +45,8 @@ export type DevnetChains = {
   stablecoin: Address;
   /** The destination chain's market (./devnetMarket.ts): a Uniswap V2 WETH/fUSD pool and an ERC-4626 vault. */
   market: DevnetMarket & { chainId: number };
-  /** ERC-4337 (the same addresses on both chains). */
-  accountAbstraction: DevnetAccountAbstraction;
+  /** ERC-4337 and Calibur (the same addresses on both chains). */
+  accountAbstraction: DevnetAccountAbstraction & { calibur: Address };
   accounts: DevnetAccount[];
   serviceEnv: DevnetServiceEnv;
   /** Stops both chains (idempotent). */
@@ -80,7 +82,7 @@ export async function startDevnetChains(options: {
 
     const inputs: DevnetChainInput[] = [];
     let stablecoin: Address | undefined;
-    let accountAbstraction: DevnetAccountAbstraction | undefined;
+    let accountAbstraction: (DevnetAccountAbstraction & { calibur: Address }) | undefined;
     const holders = Array.from({ length: HARDHAT_FUNDED_ACCOUNTS }, (_, i) => hardhatTestAccount(i).address);
     for (const [i, chain] of chains.entries()) {
       const spec = DEVNET_CHAINS[i]!;
@@ -101,7 +103,9 @@ export async function startDevnetChains(options: {
       // Permit2 deposits (usePermit) go through the canonical Permit2 at its canonical address.
       await ensurePermit2({ publicClient: chain.publicClient, testClient: chain.testClient });
       // POST /execute relays EntryPoint.handleOps and EIP-7702 delegations to the package's accounts.
-      accountAbstraction = await deployAccountAbstraction({ publicClient: chain.publicClient, walletClient });
+      // The SDK's executeGaslessBatch delegates the user's EOA to Calibur at its canonical address.
+      const calibur = await ensureCalibur({ publicClient: chain.publicClient, testClient: chain.testClient });
+      accountAbstraction = { ...(await deployAccountAbstraction({ publicClient: chain.publicClient, walletClient })), calibur };
       inputs.push({ id: chain.chainId, name: spec.name, displayName: spec.displayName, rpcUrl: chain.rpcUrl, record: result.record });
     }
     const destination = chains[1]!;
