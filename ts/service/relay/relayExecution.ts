@@ -36,7 +36,8 @@ import type { ChainConfig } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { TxAuthorization } from "../model/solverTransaction.ts";
-import { canonicalHex, type Address, type Bytes32 } from "../model/values.ts";
+import { decodeStored } from "../model/storedValue.ts";
+import { Bytes32, canonicalHex, type Address } from "../model/values.ts";
 import type { Store } from "../store/createStore.ts";
 import { newRequestFor } from "../solver/indexer/depositRequest.ts";
 import { signedAuthorization, type NonceManager } from "../transactions/nonceManager.ts";
@@ -72,9 +73,9 @@ export function relayedSubject(requestId: Bytes32, holdId: string): string {
 }
 
 /** The requestId and holdId of a relayed transaction's subject. */
-export function parseRelayedSubject(subject: string): { requestId: string; holdId: string } | null {
+export function parseRelayedSubject(subject: string): { requestId: Bytes32; holdId: string } | null {
   const at = subject.indexOf(":");
-  return at < 0 ? null : { requestId: subject.slice(0, at), holdId: subject.slice(at + 1) };
+  return at < 0 ? null : { requestId: decodeStored(Bytes32, subject.slice(0, at), "solver_transactions.subject", subject), holdId: subject.slice(at + 1) };
 }
 
 /** The simulation reverted: answered 400 with the spec's body (plus `errorCode`). */

@@ -21,7 +21,6 @@ import { parseRelayedSubject } from "./relayExecution.ts";
 import { spentUsdMicros } from "./gasCharge.ts";
 import { createNonceManager, type FollowResult, type NonceManager } from "../transactions/nonceManager.ts";
 import { startWorkerLoop, type WorkerLoop } from "../worker/workerLoop.ts";
-import { canonicalHex } from "../model/values.ts";
 import { endExecutionRequest } from "./executionRequest.ts";
 import { EXECUTE_HOLD_LEASE_MS, releaseStuckExecuteHolds } from "./stuckExecuteHolds.ts";
 
@@ -76,7 +75,7 @@ export function startRelayFollower(options: {
             options.log.info({ requestId: tx.subject, chainId: tx.chainId, state: result.state, txHash: result.hash, ...(result.state === "mined" && { status: result.receipt.status, gasUsed: result.receipt.gasUsed.toString() }) }, "relayed execution ended");
             // The request first, then the hold: a crash between leaves the hold held, and the next pass ends both (each once).
             const parsed = parseRelayedSubject(tx.subject);
-            if (parsed) await endExecutionRequest(options.store, options.clients.get(tx.chainId), canonicalHex(parsed.requestId), result);
+            if (parsed) await endExecutionRequest(options.store, options.clients.get(tx.chainId), parsed.requestId, result);
             await settleHold(options, tx, result);
           }
         } catch (error) {
