@@ -49,6 +49,11 @@ export type DeploymentRecord = {
    * what the service's solver and quote steps call. Absent in records written before issue 14.
    */
   entryPoints?: Record<string, Hex>;
+  /**
+   * Multicall3 on this chain, at its canonical address (./multicall3.ts), when the chain has it: the
+   * service serves it as `contracts.multicall3` in GET /chains. Absent: the chain has none (yet).
+   */
+  multicall3?: Address;
 };
 
 /** The file name of a chain's record. */
@@ -120,6 +125,7 @@ export function parseDeploymentRecord(json: unknown, path: string, chainId?: num
         : {}),
     },
     transactions: record.transactions ?? {},
+    ...(record.multicall3 !== undefined ? { multicall3: address(record.multicall3, "multicall3") } : {}),
   };
 }
 
@@ -169,6 +175,7 @@ export function mergeDeploymentRecords(previous: DeploymentRecord, next: Deploym
     blockNumber: Math.min(previous.blockNumber, next.blockNumber),
     ...(previous.deployedAt !== undefined ? { deployedAt: previous.deployedAt } : {}),
     transactions: { ...previous.transactions, ...next.transactions },
+    ...((next.multicall3 ?? previous.multicall3) ? { multicall3: (next.multicall3 ?? previous.multicall3)! } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import type { Address } from "viem";
 import { writeDeploymentRecord } from "../deploy/deploymentRecord.ts";
 import { ensureDeterministicDeployer } from "../deploy/deterministicDeployer.ts";
 import { deployFerryContracts } from "../deploy/ferryDeployment.ts";
+import { ensureMulticall3, MULTICALL3_ADDRESS } from "../deploy/multicall3.ts";
 import { accountWithRole, devnetAccounts, hardhatTestAccount, HARDHAT_FUNDED_ACCOUNTS, type DevnetAccount } from "./devnetAccounts.ts";
 import { startDevnetChain, type DevnetChain } from "./devnetChain.ts";
 import type { DevnetChainInput } from "./devnetConfig.ts";
@@ -96,8 +97,13 @@ export async function startDevnetChains(options: {
         // The stablecoin's address is known before it is deployed: list it as a destination currency.
         options: { allocator: allocator.address, signers: [attester.address], currencies: [stablecoinAddress()] },
       });
+      // Multicall3 at its canonical address (GET /chains serves it): the presigned keyless
+      // transaction, its sender funded by setBalance (setCode only if the node refused it).
+      const multicall3 = await ensureMulticall3({ publicClient: chain.publicClient, testClient: chain.testClient });
+      if (multicall3.status === "absent") throw new Error(`Multicall3 not installed on ${chain.chainId}: ${multicall3.reason}`);
+      const record = { ...result.record, multicall3: MULTICALL3_ADDRESS };
       // A fresh chain every run: the record is rewritten, not merged with an earlier run's.
-      await writeDeploymentRecord(options.deploymentsDir, result.record);
+      await writeDeploymentRecord(options.deploymentsDir, record);
       log(`deploying the ${DEVNET_STABLECOIN.symbol} stablecoin on ${chain.chainId} and minting to ${holders.length} test accounts…`);
       stablecoin = await deployStablecoin({ publicClient: chain.publicClient, walletClient, holders });
       // Permit2 deposits (usePermit) go through the canonical Permit2 at its canonical address.
@@ -106,7 +112,7 @@ export async function startDevnetChains(options: {
       // The SDK's executeGaslessBatch delegates the user's EOA to Calibur at its canonical address.
       const calibur = await ensureCalibur({ publicClient: chain.publicClient, testClient: chain.testClient });
       accountAbstraction = { ...(await deployAccountAbstraction({ publicClient: chain.publicClient, walletClient })), calibur };
-      inputs.push({ id: chain.chainId, name: spec.name, displayName: spec.displayName, rpcUrl: chain.rpcUrl, record: result.record });
+      inputs.push({ id: chain.chainId, name: spec.name, displayName: spec.displayName, rpcUrl: chain.rpcUrl, record });
     }
     const destination = chains[1]!;
     log(`deploying the Uniswap V2 WETH/${DEVNET_STABLECOIN.symbol} pool and the vault on ${destination.chainId}…`);

@@ -135,6 +135,7 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
         rpcUrl: input.rpcUrl,
         contracts: {
           ...input.record.addresses,
+          ...(input.record.multicall3 ? { multicall3: input.record.multicall3 } : {}),
           stablecoin,
           ...accountAbstraction,
           ...(input.id === market.chainId

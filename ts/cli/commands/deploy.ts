@@ -20,6 +20,7 @@ import { DeploymentConflictError } from "../../deploy/deployErrors.ts";
 import { checkFerryDeployment, constructorAllocatorOf, deployFerryContracts, predictFerryAddresses, type FerryDeployResult } from "../../deploy/ferryDeployment.ts";
 import { connectFerryNetwork, DEPLOYER_KEY_ENV, type FerryNetwork } from "../../deploy/ferryNetwork.ts";
 import { connectRpcNetwork } from "../../deploy/rpcNetwork.ts";
+import { ensureMulticall3, MULTICALL3_ADDRESS } from "../../deploy/multicall3.ts";
 import { readConfigFile } from "../../service/config/loadConfig.ts";
 import { DEFAULT_FERRY_SALT } from "../../deploy/ferryPlan.ts";
 import { formatCheckTable, type CheckRow } from "../../deploy/ferryStateCheck.ts";
@@ -64,6 +65,11 @@ Options:
   --deployer 0x...        --check without a record: the deployer the addresses derive from
   --allow-new-addresses   deploy even though another chain's record (same deployer and salt) has
                           other addresses, i.e. this build differs from the one deployed there
+  --multicall3            where Multicall3 is missing at 0xcA11bde05977b3631167028862bE2a173976CA11,
+                          fund its keyless deployer with up to 0.1 native from the deployer and
+                          broadcast its presigned transaction (a dev chain gets it without the flag).
+                          Without it a chain lacking Multicall3 is reported and nothing is sent; the
+                          record notes Multicall3 where the chain has it (GET /chains serves it)
   --json                  one JSON object on stdout (progress goes to stderr)
 
 Deployer key: $${DEPLOYER_KEY_ENV} from the environment, else the node's first unlocked account on a
@@ -87,6 +93,7 @@ const OPTIONS = {
   check: { type: "boolean" },
   deployer: { type: "string" },
   "allow-new-addresses": { type: "boolean" },
+  multicall3: { type: "boolean" },
 } as const;
 
 type Flags = {
@@ -102,6 +109,7 @@ type Flags = {
   deploymentsDir?: string;
   deployer?: Address;
   allowNewAddresses: boolean;
+  multicall3: boolean;
 };
 
 /** What a service config says the deployment should be (`--config`); flags win over it, it wins over a record. */
@@ -136,6 +144,7 @@ function flagsOf(parsed: ParsedCommand): Flags {
     ...(typeof dir === "string" && dir !== "" ? { deploymentsDir: dir } : {}),
     ...(address("deployer") ? { deployer: address("deployer") } : {}),
     allowNewAddresses: parsed.values["allow-new-addresses"] === true,
+    multicall3: parsed.values.multicall3 === true,
   };
 }
 
@@ -263,9 +272,17 @@ async function deploy(network: FerryNetwork, flags: Flags & { deploymentsDir: st
     log: progress,
   });
 
+  const multicall3 = await ensureMulticall3({
+    publicClient: network.publicClient,
+    walletClient,
+    ...(network.testClient ? { testClient: network.testClient } : {}),
+    fund: flags.multicall3,
+  });
+  progress(multicall3.status === "absent" ? `Multicall3: absent — ${multicall3.reason}` : `Multicall3 ${MULTICALL3_ADDRESS}: ${multicall3.status}`);
+  const record = multicall3.status === "absent" ? result.record : { ...result.record, multicall3: MULTICALL3_ADDRESS };
   const path = deploymentRecordPath(flags.deploymentsDir, result.chainId);
-  const unchanged = result.alreadyDeployed && previous !== undefined;
-  if (!unchanged) await writeDeploymentRecord(flags.deploymentsDir, result.record);
+  const unchanged = result.alreadyDeployed && previous !== undefined && previous.multicall3 === record.multicall3;
+  if (!unchanged) await writeDeploymentRecord(flags.deploymentsDir, record);
 
   if (json) {
     io.stdout(
@@ -280,6 +297,7 @@ async function deploy(network: FerryNetwork, flags: Flags & { deploymentsDir: st
           transactions: result.transactions,
           record: path,
           pendingOwnership: pendingOwnershipJson(result),
+          multicall3: multicall3.status === "absent" ? multicall3 : { ...multicall3, address: MULTICALL3_ADDRESS },
         },
         jsonReplacer,
       )}\n`,

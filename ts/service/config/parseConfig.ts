@@ -438,7 +438,9 @@ export function resolveChainContracts(
   const chains = config.chains.map((chain, i): ChainConfig => {
     const record = records.get(chain.id);
     const recorded = Object.entries(record?.addresses ?? {}).map(([name, address]) => [name, configAddress(address, `${chain.id}.json addresses.${name}`)] as const);
-    const contracts = { ...Object.fromEntries(recorded), ...chain.contracts };
+    // The record's Multicall3 (where `ferry deploy` found or put it) unless the file names one.
+    const multicall3 = record?.multicall3 ? { multicall3: configAddress(record.multicall3, `${chain.id}.json multicall3`) } : {};
+    const contracts = { ...Object.fromEntries(recorded), ...multicall3, ...chain.contracts };
     for (const name of ["depository", "attestedReceiver", "multicaller"] as const) {
       if (!contracts[name]) {
         throw new ConfigInvalidError(
