@@ -277,6 +277,8 @@ export type ChainRecord = {
   disabled: boolean;
   partialDisableLimit: number;
   blockProductionLagging: boolean;
+  /** Ferry: why the chain is disabled or lagging now (the first cause that applies); null when healthy. */
+  incident?: "OPERATOR_DISABLED" | "CHAIN_HALTED" | "RPC_UNREACHABLE" | "SOLVER_INVENTORY_EMPTY" | "BLOCK_PRODUCTION_LAGGING" | null;
   currency: ChainCurrency & { supportsBridging: boolean };
   withdrawalFee: number;
   depositFee: number;

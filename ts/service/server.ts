@@ -36,6 +36,8 @@ import { configuredWebhookSecretKeys, requireReadableWebhookSecrets, type Webhoo
 import { startWebhookWorker, type RunningWebhookWorker, type WebhookWorkerSettings } from "./webhooks/webhookWorker.ts";
 
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
+/** The chain watch ticks with the solver's poll, at most once a second. */
+export const CHAIN_WATCH_MIN_INTERVAL_MS = 1_000;
 
 /**
  * `store` is the service's store (opened here unless the caller passed one in `deps`); `solver` the
@@ -107,6 +109,8 @@ export async function startServer(options: {
     const relayer = accounts.relayer ? createRelayer({ config, store, clients, relayer: accounts.relayer, log: processLog }) : undefined;
     const deps: AppDeps = {
       checks: [...clients.all().map(rpcReadinessCheck), databaseReadinessCheck(store)],
+      // Each chain's health (GET /chains, /ready, the quote's refusals): one observation per chain per tick.
+      chainWatchIntervalMs: Math.max(CHAIN_WATCH_MIN_INTERVAL_MS, solverPollMs),
       metricsRegistry,
       accounts,
       chainClients: clients,

@@ -11,7 +11,7 @@ import type { Store } from "../../../ts/service/store/createStore.ts";
 import { hex, testNewRequest } from "../fixtures/testRequest.ts";
 import { describeEachEngine } from "../store/engines.ts";
 import { filledLogs } from "./solverHelpers.ts";
-import { deposit, makeIntent, saveQuote, startTwoChains, tokenBalance, type TwoChains } from "./twoChains.ts";
+import { deposit, makeIntent, quoteNative, saveQuote, startTwoChains, tokenBalance, type TwoChains } from "./twoChains.ts";
 import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
 
 describe("quoteCapacity", () => {
@@ -151,21 +151,7 @@ describe("inventory on real chains", function () {
       const capacity = BigInt(native.capacity!);
       expect(capacity < parseEther("0.4") && capacity > parseEther("0.3")).to.equal(true);
 
-      const quote = (amount: bigint) =>
-        fetch(`${server.url}/quote/v2`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            user: env.user.address,
-            recipient: env.user.address,
-            originChainId: env.origin.chainId,
-            destinationChainId: env.destination.chainId,
-            originCurrency: zeroAddress,
-            destinationCurrency: zeroAddress,
-            amount: amount.toString(),
-            tradeType: "EXACT_OUTPUT",
-          }),
-        });
+      const quote = (amount: bigint) => quoteNative(server.url, env, amount, "EXACT_OUTPUT");
       expect((await quote(parseEther("0.2"))).status).to.equal(200);
       const overCapacity = await quote(parseEther("0.5"));
       expect(overCapacity.status).to.equal(400);

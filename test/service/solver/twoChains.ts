@@ -157,6 +157,24 @@ export async function deposit(env: TwoChains, args: { chain?: DevnetChain; order
   return hash;
 }
 
+/** POST /quote/v2 of native → native from origin to destination for the test user, `amount` in wei. */
+export function quoteNative(apiUrl: string, env: TwoChains, amount: bigint, tradeType: "EXACT_INPUT" | "EXACT_OUTPUT" = "EXACT_INPUT"): Promise<Response> {
+  return fetch(`${apiUrl}/quote/v2`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      user: env.user.address,
+      recipient: env.user.address,
+      originChainId: env.origin.chainId,
+      destinationChainId: env.destination.chainId,
+      originCurrency: NATIVE,
+      destinationCurrency: NATIVE,
+      amount: amount.toString(),
+      tradeType,
+    }),
+  });
+}
+
 export async function tokenBalance(chain: DevnetChain, token: Address, holder: Address): Promise<bigint> {
   if (token === NATIVE) return chain.publicClient.getBalance({ address: holder });
   return chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [holder] });

@@ -212,7 +212,14 @@ export const ChainFileSchema = Type.Object(
       ),
     ),
     depositEnabled: Type.Optional(Type.Boolean()),
+    /** The operator's switch: the chain is shown disabled in /chains and quotes on it are refused. */
     disabled: Type.Optional(Type.Boolean()),
+    /**
+     * Seconds between blocks the chain normally produces: a head that does not advance for 3 of them
+     * shows `blockProductionLagging` in /chains and closes deposits. Absent: not judged (a chain that
+     * mines on demand, like the devnet's).
+     */
+    expectedBlockTimeSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3600 })),
     baseChainId: Type.Optional(Type.Integer({ minimum: 1 })),
     tags: Type.Optional(Type.Array(Type.String({ maxLength: 64 }))),
   },
@@ -536,6 +543,8 @@ export type ChainConfig = {
   deploymentBlock?: number;
   depositEnabled: boolean;
   disabled: boolean;
+  /** Block production is judged against it (../chains/chainHealth.ts); absent: not judged. */
+  expectedBlockTimeSeconds?: number;
   baseChainId: number;
   tags: string[];
 };

@@ -258,6 +258,7 @@ function chainDefaults(chain: NonNullable<ConfigFile["chains"]>[number], env: En
     ) as UnresolvedChainConfig["contracts"],
     depositEnabled: chain.depositEnabled ?? true,
     disabled: chain.disabled ?? false,
+    ...(chain.expectedBlockTimeSeconds !== undefined ? { expectedBlockTimeSeconds: chain.expectedBlockTimeSeconds } : {}),
     baseChainId: chain.baseChainId ?? chain.id,
     tags: chain.tags ?? [],
   };

@@ -49,6 +49,7 @@ import { registerMetricsRoute } from "./routes/metrics.ts";
 import { openApiOptions, registerOpenApiRoute } from "./routes/openapi.ts";
 import { registerLlmsTxtRoute } from "./routes/llmsTxt.ts";
 import { registerReadyRoute, type ReadinessCheck } from "./routes/ready.ts";
+import { createChainWatch, type ChainWatch } from "../chains/chainWatch.ts";
 import { requestLogSerializer } from "./requestLogSerializer.ts";
 import { registerWebsocketRoute } from "../websocket/websocketRoute.ts";
 import { adminOperations } from "../admin/adminOperations.ts";
@@ -91,6 +92,14 @@ export type AppDeps = {
   permitSubmitter?: PermitDepositSubmitter;
   /** Relays POST /execute's calls (registered only with it and a store). */
   executor?: Executor;
+  /**
+   * Watches each chain's health (../chains/chainWatch.ts) every this many ms, from the app's start to
+   * its close: GET /chains, GET /ready and the quote show it. server.ts sets it; absent (and no
+   * `chainWatch`): the operator's switches alone.
+   */
+  chainWatchIntervalMs?: number;
+  /** A chain watch built by the caller, who starts and stops it (tests tick it by hand). */
+  chainWatch?: ChainWatch;
 };
 
 export type BuildAppOptions = {
@@ -148,18 +157,25 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   await app.register(swaggerUi, { routePrefix: "/docs" });
 
   registerHealthRoute(app);
-  registerReadyRoute(app, { checks: deps.checks ?? [], secrets, ...(deps.readinessTimeoutMs ? { timeoutMs: deps.readinessTimeoutMs } : {}) });
-  registerMetricsRoute(app, registry);
   const chainClients = deps.chainClients ?? createChainClients(config.chains);
   const solverAddress = config.accounts.solver;
   const inventory =
     deps.inventory ?? (deps.store && solverAddress ? createSolverInventory({ chains: config.chains, clients: chainClients, store: deps.store, solver: solverAddress }) : undefined);
+  const watch = deps.chainWatch ?? (deps.chainWatchIntervalMs === undefined ? undefined : ownChainWatch(app, { config, clients: chainClients, store: deps.store, inventory, intervalMs: deps.chainWatchIntervalMs }));
+  registerReadyRoute(app, {
+    checks: deps.checks ?? [],
+    secrets,
+    ...(deps.readinessTimeoutMs ? { timeoutMs: deps.readinessTimeoutMs } : {}),
+    ...(watch && { watch: { chains: config.chains, health: watch.health } }),
+  });
+  registerMetricsRoute(app, registry);
   registerChainsRoute(app, {
     chains: config.chains,
     solverAddress,
     attesterAddress: config.accounts.attester,
     strayRefundMinimumUsd: config.solver.strayRefundMinimumUsd,
     ...(inventory && { inventory }),
+    ...(watch && { watch }),
   });
   if (inventory) installInventoryMetrics(registry, { chains: config.chains, inventory });
   if (deps.store) {
@@ -170,7 +186,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     app.addHook("onReady", async () => statusRecords.start());
     // preClose: the refresh must stop before server.ts's onClose hook closes the store.
     app.addHook("preClose", async () => statusRecords.stop());
-    registerIntentStatusRoutes(app, { statusRecords });
+    registerIntentStatusRoutes(app, { statusRecords, ...(watch && { watch: { chainIds: config.chains.map((chain) => chain.id), health: watch.health } }) });
     registerRequestsRoute(app, { store: deps.store });
     registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: accounts.attester });
     if (deps.transactionIndexer) {
@@ -188,6 +204,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
       store: deps.store,
       ...(inventory && { inventory }),
       ...(accounts.attester && { attester: accounts.attester }),
+      ...(watch && { chainHealth: watch.health }),
     });
     // Sponsorship spends an app's balance: its key is verified again, uncached (routes/quote.ts).
     registerQuoteRoute(app, { quotes, referrers: apiKeyStore(deps.store), sponsorKeys: deps.apiKeys ?? apiKeyStore(deps.store) });
@@ -203,4 +220,22 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   registerOpenApiRoute(app);
   registerLlmsTxtRoute(app, deps.store && config.websocket.enabled ? { websocketPath: config.websocket.path } : {});
   return app;
+}
+
+/** A chain watch the app owns: started when the app is ready, stopped before it closes (before the store). */
+function ownChainWatch(
+  app: FerryApp,
+  options: { config: FerryConfig; clients: ChainClients; store: Store | undefined; inventory: SolverInventory | undefined; intervalMs: number },
+): ChainWatch {
+  const watch = createChainWatch({
+    chains: options.config.chains,
+    clients: options.clients,
+    ...(options.store && { store: options.store }),
+    ...(options.inventory && { inventory: options.inventory }),
+    intervalMs: options.intervalMs,
+    log: app.log,
+  });
+  app.addHook("onReady", async () => watch.start());
+  app.addHook("preClose", async () => watch.stop());
+  return watch;
 }

@@ -9,8 +9,10 @@
  *   Ferry quotes never route through them). `multicall3` is `""` unless configured.
  *   `serviceReceiver` is Ferry's AttestedReceiver, `multicaller` Ferry's Multicaller.
  * - `tokenSupport` is "Limited" (only the configured currencies are bridged); `partialDisableLimit`
- *   0; `blockProductionLagging`, `surgeEnabled` false; `withdrawalFee`, `depositFee` 0 (fees are
- *   quoted per request, not per chain).
+ *   0; `surgeEnabled` false; `withdrawalFee`, `depositFee` 0 (fees are quoted per request, not per chain).
+ * - `disabled`, `depositEnabled`, `blockProductionLagging` and Ferry's `incident` (why) are the chain's
+ *   health now (../chains/chainHealth.ts, observed by ../chains/chainWatch.ts; `withHealth`); without a
+ *   watch, the operator's switches alone.
  * - `solverAddresses` is the solver key's address when the solver key is configured, else [].
  * - Ferry's extension: `strayRefundMinimum` on `currency` and each `erc20Currencies` entry.
  * - `attestationSigners` (Ferry's addition) is the attester key's address — the signer of every
@@ -22,6 +24,7 @@ import { getAddress, zeroAddress } from "viem";
 import { CONFIG_DEFAULTS, type ChainConfig } from "../config/configSchema.ts";
 import { strayRefundMinimum } from "../config/strayRefundMinimum.ts";
 import type { Address } from "../model/values.ts";
+import { chainHealth, unobserved, type ChainHealth, type ChainIncident } from "../chains/chainHealth.ts";
 
 /** How the record shows an address (the config holds them canonical, lowercase): its EIP-55 checksum. */
 const shown = (address: Address) => getAddress(address);
@@ -68,6 +71,20 @@ export const SolverCurrency = Type.Object({
   ),
 });
 
+/** A chain's incident (../chains/chainHealth.ts CHAIN_INCIDENTS) or null. */
+export const ChainIncidentField = (description: string) =>
+  Type.Union(
+    [
+      Type.Literal("OPERATOR_DISABLED" satisfies ChainIncident),
+      Type.Literal("CHAIN_HALTED" satisfies ChainIncident),
+      Type.Literal("RPC_UNREACHABLE" satisfies ChainIncident),
+      Type.Literal("SOLVER_INVENTORY_EMPTY" satisfies ChainIncident),
+      Type.Literal("BLOCK_PRODUCTION_LAGGING" satisfies ChainIncident),
+      Type.Null(),
+    ],
+    { description },
+  );
+
 export const ChainRecord = Type.Object(
   {
     id: Type.Integer(),
@@ -78,11 +95,14 @@ export const ChainRecord = Type.Object(
     explorerUrl: Type.String({ description: '"" when none is configured' }),
     explorerName: Type.String(),
     iconUrl: Type.String(),
-    depositEnabled: Type.Boolean(),
+    depositEnabled: Type.Boolean({ description: "Deposits are taken now: the operator allows them and the chain is neither disabled nor lagging" }),
     tokenSupport: Type.String({ description: '"Limited": only the listed currencies' }),
-    disabled: Type.Boolean(),
+    disabled: Type.Boolean({
+      description: "The service cannot serve the chain now (operator switch, halted after a deep reorg, RPC down on every URL, or no solver inventory in any currency): quotes on it are refused 400 UNSUPPORTED_CHAIN",
+    }),
     partialDisableLimit: Type.Number(),
-    blockProductionLagging: Type.Boolean(),
+    blockProductionLagging: Type.Boolean({ description: "The chain's head has not advanced for 3 expected block times (chains configured with expectedBlockTimeSeconds)" }),
+    incident: ChainIncidentField("Ferry's addition: why the chain is disabled or lagging (the first cause that applies), null when healthy"),
     currency: CurrencyRecord,
     withdrawalFee: Type.Number(),
     depositFee: Type.Number(),
@@ -92,13 +112,16 @@ export const ChainRecord = Type.Object(
     solverCurrencies: Type.Array(SolverCurrency),
     contracts: Type.Object(
       {
-        multicall3: Type.String(),
-        multicaller: Type.String(),
-        onlyOwnerMulticaller: Type.String(),
+        multicall3: Type.String({ description: 'Multicall3 (0xcA11bde05977b3631167028862bE2a173976CA11 where deployed canonically); "" when the chain has none' }),
+        multicaller: Type.String({ description: "Ferry's Multicaller: runs a request's destination calls for the solver (holds no approvals, keeps no balance)" }),
+        onlyOwnerMulticaller: Type.String({ description: 'Not applicable to Ferry (no owner-only multicaller): always ""' }),
         serviceReceiver: Type.String({ description: "Ferry's AttestedReceiver (fills are made through it)" }),
-        erc20Router: Type.String(),
-        approvalProxy: Type.String(),
-        v3: Type.Object({ erc20Router: Type.String(), approvalProxy: Type.String() }),
+        erc20Router: Type.String({ description: 'Not applicable to Ferry (deposits go to the Depository, protocol.v2.depository): always ""' }),
+        approvalProxy: Type.String({ description: 'Not applicable to Ferry (approvals are given to the Depository): always ""' }),
+        v3: Type.Object(
+          { erc20Router: Type.String({ description: 'Not applicable: always ""' }), approvalProxy: Type.String({ description: 'Not applicable: always ""' }) },
+          { description: "The v3 router contracts: not applicable to Ferry" },
+        ),
       },
       { description: 'A contract Ferry does not deploy on this chain is "" (not deployed)' },
     ),
@@ -141,6 +164,7 @@ export function toChainRecord(
     address: shown(currency.address),
     decimals: currency.decimals,
   }));
+  const health = chainHealth(unobserved(chain), 0);
   return {
     id: chain.id,
     name: chain.name,
@@ -150,11 +174,12 @@ export function toChainRecord(
     explorerUrl: chain.explorerUrl ?? "",
     explorerName: chain.explorerName ?? "",
     iconUrl: chain.iconUrl ?? "",
-    depositEnabled: chain.depositEnabled,
+    depositEnabled: health.depositEnabled,
     tokenSupport: "Limited",
-    disabled: chain.disabled,
+    disabled: health.disabled,
     partialDisableLimit: 0,
-    blockProductionLagging: false,
+    blockProductionLagging: health.blockProductionLagging,
+    incident: health.reason,
     currency: { ...native, supportsBridging: true, strayRefundMinimum: strayRefundMinimum(chain.nativeCurrency, strayRefundMinimumUsd).toString() },
     withdrawalFee: 0,
     depositFee: 0,
@@ -203,4 +228,9 @@ export function withCapacity(record: ChainRecord, lines: readonly { currency: Ad
       return line ? { ...currency, capacity: line.available.toString() } : currency;
     }),
   };
+}
+
+/** The record with the chain's health now (../chains/chainWatch.ts). */
+export function withHealth(record: ChainRecord, health: ChainHealth): ChainRecord {
+  return { ...record, disabled: health.disabled, depositEnabled: health.depositEnabled, blockProductionLagging: health.blockProductionLagging, incident: health.reason };
 }

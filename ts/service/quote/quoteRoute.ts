@@ -3,7 +3,10 @@
  * symbol) across the configured chains or on one chain, and a swap between two configured currencies
  * of different symbols (on one chain or across) when a price source prices the pair for the
  * destination chain (../prices/priceSources.ts). Everything else is refused with the most specific code:
- * UNSUPPORTED_CHAIN, UNSUPPORTED_CURRENCY, then UNSUPPORTED_ROUTE.
+ * UNSUPPORTED_CHAIN, UNSUPPORTED_CURRENCY, then UNSUPPORTED_ROUTE. A chain is unsupported when it is
+ * not configured, disabled (the operator's switch, or its health now — ../chains/chainHealth.ts: halted,
+ * RPC down, no solver inventory — the message names the incident), or, as the origin, closed for
+ * deposits (the operator's switch, or its block production lagging).
  *
  * A `Route` carries everything the rest of the quote needs from the configuration (both currencies,
  * both native currencies, the Depository and AttestedReceiver), canonical (lowercase addresses), so
@@ -14,6 +17,7 @@ import { canonicalAddress, ZERO_ADDRESS, type Address } from "../model/values.ts
 import type { PriceSource } from "../prices/priceSource.ts";
 import type { PriceSources } from "../prices/priceSources.ts";
 import { QuoteError } from "../errors/quoteErrors.ts";
+import type { ChainHealth } from "../chains/chainHealth.ts";
 
 /** A configured currency on its chain. `address` is canonical; the zero address is the native currency. */
 export type RouteCurrency = {
@@ -43,7 +47,10 @@ export type Route = { origin: RouteEnd; destination: RouteEnd; sameChain: boolea
 /** What a route is resolved from; currencies canonical (decoded at the HTTP boundary). */
 export type RouteRequest = { originChainId: number; originCurrency: Address; destinationChainId: number; destinationCurrency: Address };
 
-export function resolveRoute(chains: readonly ChainConfig[], request: RouteRequest, priceSources?: PriceSources): Route {
+/** A chain's health now (../chains/chainWatch.ts); undefined: the operator's switches alone. */
+export type ChainHealthOf = (chainId: number) => ChainHealth | undefined;
+
+export function resolveRoute(chains: readonly ChainConfig[], request: RouteRequest, priceSources?: PriceSources, healthOf?: ChainHealthOf): Route {
   const origin = chains.find((c) => c.id === request.originChainId);
   if (!origin || origin.disabled) throw new QuoteError("UNSUPPORTED_CHAIN", `origin chain ${request.originChainId} is not supported`);
   if (!origin.depositEnabled) throw new QuoteError("UNSUPPORTED_CHAIN", `deposits are disabled on chain ${origin.id}`);
@@ -51,6 +58,11 @@ export function resolveRoute(chains: readonly ChainConfig[], request: RouteReque
   if (!destination || destination.disabled) {
     throw new QuoteError("UNSUPPORTED_CHAIN", `destination chain ${request.destinationChainId} is not supported`);
   }
+  const originHealth = healthOf?.(origin.id);
+  if (originHealth?.disabled) throw new QuoteError("UNSUPPORTED_CHAIN", `origin chain ${origin.id} is disabled now: ${originHealth.reason}`);
+  if (originHealth && !originHealth.depositEnabled) throw new QuoteError("UNSUPPORTED_CHAIN", `deposits are disabled on chain ${origin.id} now: ${originHealth.reason}`);
+  const destinationHealth = healthOf?.(destination.id);
+  if (destinationHealth?.disabled) throw new QuoteError("UNSUPPORTED_CHAIN", `destination chain ${destination.id} is disabled now: ${destinationHealth.reason}`);
   const originCurrency = findCurrency(origin, request.originCurrency);
   if (!originCurrency) throw new QuoteError("UNSUPPORTED_CURRENCY", `currency ${request.originCurrency} is not supported on chain ${origin.id}`);
   const destinationCurrency = findCurrency(destination, request.destinationCurrency);

@@ -25,7 +25,7 @@ import { isFerryError } from "../../core/errors.ts";
 import type { PriceReading } from "../prices/priceSource.ts";
 import { referenceUsdPrice } from "../prices/referenceUsdPrice.ts";
 import { createPriceSources, type PriceSources } from "../prices/priceSources.ts";
-import { resolveRoute, type Route, type RouteRequest } from "./quoteRoute.ts";
+import { resolveRoute, type ChainHealthOf, type Route, type RouteRequest } from "./quoteRoute.ts";
 import { readPermit } from "./permitReads.ts";
 import { readCallOutputs, traceCallOutputs, withTracedOutputs, type TraceClient } from "./callOutputs.ts";
 import { signAttestationDigest } from "../../core/signAttestation.ts";
@@ -54,8 +54,10 @@ export type QuoteServiceDeps = {
   now?: () => Date;
   /** 32 random bytes (the order's salt, the requestId). Default: node:crypto. */
   randomBytes32?: () => Uint8Array;
-  /** Default: `resolveRoute` over `chains` and `priceSources` (tests inject a counting one). */
+  /** Default: `resolveRoute` over `chains`, `priceSources` and `chainHealth` (tests inject a counting one). */
   resolveRoute?: (request: RouteRequest) => Route;
+  /** Each chain's health now (../chains/chainWatch.ts): a disabled chain, or an origin closed for deposits, is refused UNSUPPORTED_CHAIN. */
+  chainHealth?: ChainHealthOf;
   /**
    * The solver's inventory (../chains/solverInventory.ts): a quote for more than the solver can fill
    * now is SOLVER_BALANCE_TOO_LOW / SOLVER_CAPACITY_EXCEEDED (./quoteCapacity.ts). Without it, no check.
@@ -89,7 +91,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   const now = deps.now ?? (() => new Date());
   const random = deps.randomBytes32 ?? (() => randomBytes(32));
   const priceSources = deps.priceSources ?? createPriceSources(settings.priceSources, clients);
-  const route = deps.resolveRoute ?? ((request: RouteRequest) => resolveRoute(chains, request, priceSources));
+  const route = deps.resolveRoute ?? ((request: RouteRequest) => resolveRoute(chains, request, priceSources, deps.chainHealth));
   const solverAddress = solver?.address;
   /** Destination chains whose RPC cannot trace (found once, logged once): the calldata scan only. */
   const untraceable = new Set<number>();

@@ -2,6 +2,12 @@
  * GET /ready — readiness: every injected check (database, each chain's RPC, …) passes within its
  * timeout. 503 NOT_READY lists which failed. Check errors are logged (scrubbed), not returned: they
  * may carry connection strings.
+ *
+ * With the chain watch (../../chains/chainWatch.ts), both answers list each chain's health (`chains`),
+ * and a chain the indexer halted after a deep reorg fails its check `chain:<name>` (an operator must
+ * act: `ferry solver recover-reorg`). Other incidents (lagging, RPC down, no inventory, the operator's
+ * switch) show in `chains` without failing readiness: the RPC checks already cover an RPC that is down,
+ * and a replica taken out of rotation for them would stop serving the healthy chains too.
  */
 import { Type } from "typebox";
 import type { FerryApp } from "../ferryApp.ts";
@@ -9,6 +15,9 @@ import { NoQuery } from "../ferryApp.ts";
 import { commonErrorResponses } from "../httpErrors.ts";
 import { loggableError } from "../../logging/loggableError.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
+import type { ChainConfig } from "../../config/configSchema.ts";
+import type { ChainWatch } from "../../chains/chainWatch.ts";
+import { ChainIncidentField } from "../chainRecord.ts";
 
 export type ReadinessCheck = {
   name: string;
@@ -19,6 +28,15 @@ export type ReadinessCheck = {
 export const READINESS_TIMEOUT_MS = 2_000;
 
 const CheckResult = Type.Object({ name: Type.String(), ok: Type.Boolean() });
+const ChainReadiness = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  disabled: Type.Boolean(),
+  depositEnabled: Type.Boolean(),
+  blockProductionLagging: Type.Boolean(),
+  incident: ChainIncidentField("Why the chain is disabled or lagging; null when healthy"),
+});
+const Chains = Type.Optional(Type.Array(ChainReadiness, { description: "Each chain's health (GET /chains shows the same)" }));
 
 export const readySchema = {
   summary: "Readiness",
@@ -26,8 +44,8 @@ export const readySchema = {
   tags: ["Operations"],
   querystring: NoQuery,
   response: {
-    200: Type.Object({ status: Type.Literal("ready"), checks: Type.Array(CheckResult) }),
-    503: Type.Object({ message: Type.String(), errorCode: Type.String(), checks: Type.Array(CheckResult) }),
+    200: Type.Object({ status: Type.Literal("ready"), checks: Type.Array(CheckResult), chains: Chains }),
+    503: Type.Object({ message: Type.String(), errorCode: Type.String(), checks: Type.Array(CheckResult), chains: Chains }),
     ...commonErrorResponses,
   },
 };
@@ -50,9 +68,15 @@ async function runCheck(check: ReadinessCheck, timeoutMs: number): Promise<void>
 
 export function registerReadyRoute(
   app: FerryApp,
-  options: { checks: readonly ReadinessCheck[]; secrets: readonly string[]; timeoutMs?: number },
+  options: { checks: readonly ReadinessCheck[]; secrets: readonly string[]; timeoutMs?: number; watch?: { chains: readonly ChainConfig[]; health: ChainWatch["health"] } },
 ): void {
   const timeoutMs = options.timeoutMs ?? READINESS_TIMEOUT_MS;
+  const watch = options.watch;
+  const chainsNow = () =>
+    watch?.chains.flatMap((chain) => {
+      const health = watch.health(chain.id);
+      return health ? [{ id: chain.id, name: chain.name, disabled: health.disabled, depositEnabled: health.depositEnabled, blockProductionLagging: health.blockProductionLagging, incident: health.reason }] : [];
+    });
   app.get("/ready", { schema: readySchema }, async (request, reply) => {
     const checks = await Promise.all(
       options.checks.map(async (check) => {
@@ -65,8 +89,11 @@ export function registerReadyRoute(
         }
       }),
     );
+    const chains = chainsNow();
+    for (const chain of chains ?? []) checks.push({ name: `chain:${chain.name}`, ok: chain.incident !== "CHAIN_HALTED" });
     const failed = checks.filter((check) => !check.ok).map((check) => check.name);
-    if (failed.length === 0) return { status: "ready" as const, checks };
-    return reply.code(503).send({ message: `not ready: ${failed.join(", ")}`, errorCode: "NOT_READY", checks });
+    const listed = chains ? { chains } : {};
+    if (failed.length === 0) return { status: "ready" as const, checks, ...listed };
+    return reply.code(503).send({ message: `not ready: ${failed.join(", ")}`, errorCode: "NOT_READY", checks, ...listed });
   });
 }
