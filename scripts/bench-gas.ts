@@ -36,6 +36,7 @@ import { encodeDeposit } from "../ts/core/depositCalldata.ts";
 import { DEPOSITORY_DEPOSIT_ABI } from "../ts/core/depositoryAbi.ts";
 import { EXECUTE_ABI, encodeExecute } from "../ts/core/executeCalldata.ts";
 import { encodeFill } from "../ts/core/fillCalldata.ts";
+import { depositAddressArgs, forwardInstructionArgs, predictDepositAddress, signForwardInstruction, strictDepositAddress } from "../ts/core/depositAddress.ts";
 import { brotliSize, calldataBytes, flzSize, opFjordEstimatedSize } from "./bench/txCompression.ts";
 import { table } from "./bench/benchEnv.ts";
 
@@ -49,6 +50,10 @@ const MNEMONIC = "test test test test test test test test test test test junk";
 const ZERO: Address = "0x0000000000000000000000000000000000000000";
 /** Deadlines and expirations: fixed (2100-01-01), so calldata is the same on every run. */
 const FAR_FUTURE = 4_102_444_800n;
+
+/** Deploy-and-forward of a deposit address (measured, then set a little above: docs/performance.md). */
+const DEPOSIT_ADDRESS_NATIVE_BUDGET = 131_000;
+const DEPOSIT_ADDRESS_ERC20_BUDGET = 144_500;
 
 /** One sent transaction, as bytes: its gasUsed, calldata and signed size, compressed. */
 type TxFigures = { gasUsed: bigint; data: Hex; signed: Hex };
@@ -235,6 +240,27 @@ const extras: { operation: string; gasUsed: bigint; budget?: number }[] = [];
       gasUsed: (await publicClient.waitForTransactionReceipt({ hash })).gasUsed,
       budget: 64_000,
     });
+  }
+
+  // Deposit addresses: the user paid a strict address (undeployed); one allocator-signed instruction
+  // deploys its forwarder and deposits into the Depository under the order (ts/core depositAddress.ts).
+  {
+    const factory = await viem.deployContract("DepositAddressFactory", [depository.address]);
+    // Ids of their own (not nextId): the shared counter feeds the fills' ids, whose calldata bytes (and
+    // so their gas) must stay those of the rows above.
+    const fixedId = (label: string): Hex => keccak256(toHex(`deposit-address:${label}`));
+    const deployAndForward = async (currency: Address, amount: bigint, label: string) => {
+      const params = strictDepositAddress({ refundTo: user!.account.address, orderId: fixedId(label), currency, amount });
+      const forwarder = predictDepositAddress({ factory: factory.address, depository: depository.address, params });
+      if (currency === ZERO) await user!.sendTransaction({ to: forwarder, value: amount, account: user!.account, chain: user!.chain });
+      else await usdc.write.transfer([forwarder, amount], { account: user!.account });
+      const instruction = { action: "deposit" as const, orderId: params.orderId, token: currency, amount, id: fixedId(`${label}-instruction`), deadline: FAR_FUTURE };
+      const signature = await signForwardInstruction({ account: ALLOCATOR, chainId: await publicClient.getChainId(), factory: factory.address, forwarder, instruction });
+      const hash = await factory.write.deployAndForward([depositAddressArgs(params), forwardInstructionArgs(instruction), signature], { account: solver!.account });
+      return (await publicClient.waitForTransactionReceipt({ hash })).gasUsed;
+    };
+    extras.push({ operation: "deposit address: deploy + forward native (strict)", gasUsed: await deployAndForward(ZERO, oneEth, "da-native"), budget: DEPOSIT_ADDRESS_NATIVE_BUDGET });
+    extras.push({ operation: "deposit address: deploy + forward ERC-20 (strict)", gasUsed: await deployAndForward(usdc.address, amount, "da-erc20"), budget: DEPOSIT_ADDRESS_ERC20_BUDGET });
   }
 }
 

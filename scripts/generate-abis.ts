@@ -14,6 +14,8 @@ export const PUBLIC_CONTRACTS = {
   Multicaller: "Multicaller.sol",
   AttestationGate: "AttestationGate.sol",
   GatedCheckout: "examples/GatedCheckout.sol",
+  DepositAddressFactory: "DepositAddressFactory.sol",
+  DepositForwarder: "DepositForwarder.sol",
   MockStablecoin: "mocks/MockStablecoin.sol",
 } as const;
 

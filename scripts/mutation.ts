@@ -34,6 +34,8 @@ const RECEIVER = "contracts/AttestedReceiver.sol";
 const MULTICALLER = "contracts/Multicaller.sol";
 const GATE = "contracts/AttestationGate.sol";
 const LIB = "contracts/libraries/AttestationLib.sol";
+const FACTORY = "contracts/DepositAddressFactory.sol";
+const FORWARDER = "contracts/DepositForwarder.sol";
 const T = {
   depository: "test/solidity/Depository.t.sol",
   depositoryInvariant: "test/solidity/Depository.invariant.t.sol",
@@ -56,6 +58,7 @@ const T = {
   depositoryAllocatorExploit: "test/solidity/exploit/DepositoryAllocatorLock.t.sol",
   receiverCallsExploit: "test/solidity/exploit/ReceiverCallsAttestation.t.sol",
   gateBindingExploit: "test/solidity/exploit/GateBinding.t.sol",
+  depositAddressExploit: "test/solidity/exploit/DepositAddress.t.sol",
 };
 
 export const GUARDS: Guard[] = [
@@ -1363,6 +1366,71 @@ export const GUARDS: Guard[] = [
     find: "if (uint256(value) >> 160 != 0) revert NotAnEvmAddress(value);",
     replace: "",
     tests: [T.gate],
+  },
+  // ------------------------------------------------------------ deposit addresses
+  {
+    id: "depaddr.signature",
+    what: "deployAndForward: only the Depository allocator's instruction moves funds",
+    file: FACTORY,
+    find: "        _checkAllocatorSignature(_instructionDigest(forwarder, instruction), signature);\n",
+    replace: "",
+    tests: [T.depositAddressExploit],
+  },
+  {
+    id: "depaddr.binding-forwarder",
+    what: "the instruction digest names the forwarder (a signature for address A is worthless on B)",
+    file: FACTORY,
+    find: "                    FORWARD_INSTRUCTION_TYPEHASH,\n                    forwarder,",
+    replace: "                    FORWARD_INSTRUCTION_TYPEHASH,\n                    address(0),",
+    tests: [T.depositAddressExploit],
+  },
+  {
+    id: "depaddr.binding-domain",
+    what: "the instruction digest binds the chain id and the factory (EIP-712 domain)",
+    file: FACTORY,
+    find: "        return _hashTypedData(\n",
+    replace: "        return _hashTypedDataSansChainIdAndVerifyingContract(\n",
+    tests: [T.depositAddressExploit],
+  },
+  {
+    id: "depaddr.replay-check",
+    what: "an instruction id executes once per forwarder",
+    file: FACTORY,
+    find: "if (instructionUsed[forwarder][id]) revert InstructionAlreadyUsed(forwarder, id);",
+    replace: "",
+    tests: [T.depositAddressExploit],
+  },
+  {
+    id: "depaddr.strict-order",
+    what: "a strict address deposits only under its bound order id",
+    file: FACTORY,
+    find: "if (instruction.orderId != params.orderId) revert OrderIdMismatch(instruction.orderId, params.orderId);",
+    replace: "",
+    tests: [T.depositAddressExploit],
+  },
+  {
+    id: "depaddr.reentrancy",
+    what: "deployAndForward cannot be re-entered (hostile token, refund recipient)",
+    file: FACTORY,
+    find: "    ) external nonReentrant returns (address forwarder) {",
+    replace: "    ) external returns (address forwarder) {",
+    tests: [T.depositAddressExploit],
+  },
+  {
+    id: "depaddr.forwarder-caller-deposit",
+    what: "DepositForwarder.deposit: only the factory",
+    file: FORWARDER,
+    find: "    function deposit(bytes32 orderId, address token, uint256 amount) external {\n        if (msg.sender != _factory) revert CallerNotFactory(msg.sender);",
+    replace: "    function deposit(bytes32 orderId, address token, uint256 amount) external {",
+    tests: [T.depositAddressExploit],
+  },
+  {
+    id: "depaddr.forwarder-caller-refund",
+    what: "DepositForwarder.refund: only the factory",
+    file: FORWARDER,
+    find: "    function refund(address token, uint256 amount) external {\n        if (msg.sender != _factory) revert CallerNotFactory(msg.sender);",
+    replace: "    function refund(address token, uint256 amount) external {",
+    tests: [T.depositAddressExploit],
   },
 ];
 

@@ -4,4 +4,6 @@ export { attestedReceiverAbi } from "./AttestedReceiver.ts";
 export { multicallerAbi } from "./Multicaller.ts";
 export { attestationGateAbi } from "./AttestationGate.ts";
 export { gatedCheckoutAbi } from "./GatedCheckout.ts";
+export { depositAddressFactoryAbi } from "./DepositAddressFactory.ts";
+export { depositForwarderAbi } from "./DepositForwarder.ts";
 export { mockStablecoinAbi } from "./MockStablecoin.ts";

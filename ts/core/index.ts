@@ -24,3 +24,4 @@ export * from "./verifyQuote.ts";
 export * from "./webhookSignature.ts";
 export * from "./destinationCalls.ts";
 export * from "./lowercaseHex.ts";
+export * from "./depositAddress.ts";
