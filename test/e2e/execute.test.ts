@@ -9,7 +9,8 @@
  * - and refuses, with nothing sent (the relayer's nonce unchanged): a request without x-api-key (401), with
  *   an unknown key (401), a call that reverts (400 with the spec's simulation error body: error,
  *   message, requestId, details {topLevel, innermost, path, revert}), a call while the app balance is
- *   zero (400 SPONSOR_BALANCE_TOO_LOW); a replay of the same signed user operation sends nothing new.
+ *   zero (400 SPONSOR_BALANCE_TOO_LOW), an `authorizationList` whose delegate has no code (400
+ *   EXECUTION_DELEGATE_HAS_NO_CODE, before anything is held); a replay of the same signed user operation sends nothing new.
  * The gas is paid from the app balance, funded onchain through POST /app-balance/deposits: held before
  * the send, settled once from the receipt (debited = gas used × effective gas price at the configured
  * native price, ≤ the hold). Spam at the end drains the balance: the calls it can pay for are sent,
@@ -205,6 +206,26 @@ for (const engine of E2E_ENGINES) describe(`e2e: POST /execute (relayed rawCalls
     expect(response.body.errorCode).to.equal("EXECUTION_GAS_TOO_HIGH");
     expect(await relayerNonce()).to.equal(before);
     expect((await appBalance()).heldUsd).to.equal(balance.heldUsd);
+  });
+
+  it("refuses an authorizationList whose delegate has no code (400 EXECUTION_DELEGATE_HAS_NO_CODE): nothing held, nothing sent", async () => {
+    const user = devnet.users[1]!;
+    const account = privateKeyToAccount(user.privateKey);
+    const nobody = freshRecipient();
+    const signed = await account.signAuthorization({ contractAddress: nobody, chainId: ORIGIN, nonce: await devnet.origin.publicClient.getTransactionCount({ address: account.address }) });
+    const authorization = { chainId: Number(signed.chainId), address: signed.address, nonce: Number(signed.nonce), yParity: signed.yParity ?? 0, r: signed.r, s: signed.s };
+    const before = await relayerNonce();
+    const balance = await appBalance();
+    // Any call "to the delegated EOA" runs no code: the relayer would pay for a no-op (and a delegation to nothing).
+    const data = encodeFunctionData({ abi: ACCOUNT_ABI, functionName: "executeBatch", args: [[{ target: freshRecipient(), value: 0n, data: "0x" }]] });
+    const response = await post({ executionKind: "rawCalls", data: { chainId: ORIGIN, to: account.address, data, value: "0", authorizationList: [authorization] } });
+    expect(response.status, JSON.stringify(response.body)).to.equal(400);
+    expect(response.body.errorCode).to.equal("EXECUTION_DELEGATE_HAS_NO_CODE");
+    expect(await relayerNonce()).to.equal(before);
+    const after = await appBalance();
+    expect(after.heldUsd).to.equal(balance.heldUsd);
+    expect(after.debitedUsd).to.equal(balance.debitedUsd);
+    expect(await devnet.origin.publicClient.getCode({ address: account.address })).to.equal(undefined);
   });
 
   it("relays an EIP-7702 EntryPoint.handleOps with zero-fee user operation: the EOA deposits without gas, the request is followed to success", async () => {
