@@ -22,6 +22,7 @@ import { EXECUTE_HOLD_LEASE_MS } from "../../ts/service/relay/stuckExecuteHolds.
 import { apiKeyStore } from "../../ts/service/store/apiKeys.ts";
 import { createStore, type Store } from "../../ts/service/store/createStore.ts";
 import { canonicalAddress } from "../../ts/service/model/values.ts";
+import { waitFor } from "../service/solver/solverHelpers.ts";
 import { freshAddress, startTwoChains, type TwoChains } from "../service/solver/twoChains.ts";
 import { startChainProxy, type ChainProxy, type ProxyMode } from "./chainProxy.ts";
 import { skipUnlessFaults } from "./faultSuite.ts";
@@ -124,7 +125,7 @@ for (const engine of ["pglite", "postgres"] as const) {
       service = await start();
       await proxy!.setMode(held);
       const answer = post(target);
-      await waitUntil(async () => proxy!.held().some((r) => held.methods.includes(r.method) && parked(r.params)), 30_000, `a ${held.methods.join(",")} request to be held`).catch((error) => {
+      await waitFor(async () => proxy!.held().some((r) => held.methods.includes(r.method) && parked(r.params)), 30_000, `a ${held.methods.join(",")} request to be held`).catch((error) => {
         throw new Error(`${(error as Error).message}\n${service!.output().slice(-3000)}`);
       });
       await service.kill();
@@ -150,7 +151,7 @@ for (const engine of ["pglite", "postgres"] as const) {
     /** After the restart: the hold ended, the call ran `runs` times onchain, the ledger has exactly the lines it should, the balance adds up. */
     async function expectExactlyOnce(target: Address, requestId: Hex, runs: 0 | 1, nonceBefore: number): Promise<void> {
       const ended = async () => (await ledger()).entries.some((e) => e.reference === requestId && (e.kind === "debit" || (runs === 0 && e.kind === "release")));
-      await waitUntil(ended, 60_000, "the hold to end").catch((error) => {
+      await waitFor(ended, 60_000, "the hold to end").catch((error) => {
         throw new Error(`${(error as Error).message}\n${service!.output().slice(-4000)}`);
       });
       // A few more follower passes: nothing more may happen.
@@ -258,7 +259,7 @@ for (const engine of ["pglite", "postgres"] as const) {
       await proxy!.setMode({ kind: "hang", methods: ["eth_getTransactionReceipt"] });
       const answer = await post(target);
       expect(answer?.status, JSON.stringify(answer?.body)).to.equal(200);
-      await waitUntil(async () => (await relayerNonce()) === nonceBefore + 1 && proxy!.held().some((r) => r.method === "eth_getTransactionReceipt"), 30_000, "mined, and the follower waiting for its receipt");
+      await waitFor(async () => (await relayerNonce()) === nonceBefore + 1 && proxy!.held().some((r) => r.method === "eth_getTransactionReceipt"), 30_000, "mined, and the follower waiting for its receipt");
       await service.kill();
       await proxy!.setMode({ kind: "pass" });
       const state = await stored(target);
@@ -268,13 +269,4 @@ for (const engine of ["pglite", "postgres"] as const) {
       await expectExactlyOnce(target, state.requestId, 1, nonceBefore);
     });
   });
-}
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
