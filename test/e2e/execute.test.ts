@@ -9,10 +9,14 @@
  * - and refuses, with nothing sent (the relayer's nonce unchanged): a request without x-api-key (401), with
  *   an unknown key (401), a call that reverts (400 with the spec's simulation error body: error,
  *   message, requestId, details {topLevel, innermost, path, revert}), a call while the app balance is
- *   zero (400 SPONSOR_BALANCE_TOO_LOW); a replay of the same signed user operation sends nothing new.
+ *   zero (400 SPONSOR_BALANCE_TOO_LOW), an `authorizationList` whose delegate has no code (400
+ *   EXECUTION_DELEGATE_HAS_NO_CODE, before anything is held); a replay of the same signed user operation sends nothing new.
  * The gas is paid from the app balance, funded onchain through POST /app-balance/deposits: held before
  * the send, settled once from the receipt (debited = gas used × effective gas price at the configured
- * native price, ≤ the hold).
+ * native price, ≤ the hold). Spam at the end drains the balance: the calls it can pay for are sent,
+ * every other is 400 SPONSOR_BALANCE_TOO_LOW with nothing sent, and it stops at zero.
+ * The whole suite runs once per store engine (the devnet's PGlite, then PostgreSQL in a fresh
+ * schema: ./e2eEngines.ts), one devnet (chain pair) per engine.
  */
 import { expect } from "chai";
 import {
@@ -30,7 +34,8 @@ import { ENTRY_POINT_V08 } from "../../ts/devnet/devnetAccountAbstraction.ts";
 import { DEVNET_RELAYER_INDEX } from "../../ts/devnet/devnetChains.ts";
 import { hardhatTestAccount } from "../../ts/devnet/devnetAccounts.ts";
 import { startGaslessProxy } from "../../examples/gasless-proxy/node-http.ts";
-import { DESTINATION, NATIVE, ORIGIN, freshRecipient, startE2eDevnet, type E2eDevnet } from "./e2eDevnet.ts";
+import { DESTINATION, NATIVE, ORIGIN, freshRecipient, type E2eDevnet } from "./e2eDevnet.ts";
+import { E2E_ENGINES, startE2eDevnetOn } from "./e2eEngines.ts";
 
 type QuoteSteps = { steps: { id: string; kind: string; requestId: Hex; items: { data: { to: Address; data: Hex; value: string; chainId: number } }[] }[]; details: { currencyOut: { amount: string } } };
 
@@ -42,16 +47,24 @@ const ENTRY_POINT_ABI = parseAbi([
 ]);
 const ACCOUNT_ABI = parseAbi(["struct Call { address target; uint256 value; bytes data; }", "function executeBatch(Call[] calls)"]);
 
-describe("e2e: POST /execute (relayed rawCalls, ERC-4337 handleOps, EIP-7702)", function () {
+for (const engine of E2E_ENGINES) describe(`e2e: POST /execute (relayed rawCalls, ERC-4337 handleOps, EIP-7702) [${engine}]`, function () {
   this.timeout(300_000);
   let devnet: E2eDevnet;
+  let running: Awaited<ReturnType<typeof startE2eDevnetOn>> | undefined;
   const relayer = hardhatTestAccount(DEVNET_RELAYER_INDEX).address;
 
+  // One devnet (one chain pair) per engine, shared by every test of the run.
   before(async function () {
     this.timeout(180_000);
-    devnet = await startE2eDevnet();
+    running = await startE2eDevnetOn(engine, this);
+    devnet = running.devnet;
   });
-  after(async () => devnet?.close());
+  after(async () => running?.close());
+
+  it("runs on the engine it names", async () => {
+    expect(devnet.server.store.engine.kind).to.equal(engine);
+    if (running!.schema) expect((await devnet.server.store.engine.query<{ v: string }>("SELECT current_schema() AS v")).rows[0]!.v).to.equal(running!.schema);
+  });
 
   const post = async (body: unknown, apiKey: string | null = devnet.file.apiKey) => {
     const response = await fetch(`${devnet.file.apiUrl}/execute`, {
@@ -195,6 +208,26 @@ describe("e2e: POST /execute (relayed rawCalls, ERC-4337 handleOps, EIP-7702)", 
     expect((await appBalance()).heldUsd).to.equal(balance.heldUsd);
   });
 
+  it("refuses an authorizationList whose delegate has no code (400 EXECUTION_DELEGATE_HAS_NO_CODE): nothing held, nothing sent", async () => {
+    const user = devnet.users[1]!;
+    const account = privateKeyToAccount(user.privateKey);
+    const nobody = freshRecipient();
+    const signed = await account.signAuthorization({ contractAddress: nobody, chainId: ORIGIN, nonce: await devnet.origin.publicClient.getTransactionCount({ address: account.address }) });
+    const authorization = { chainId: Number(signed.chainId), address: signed.address, nonce: Number(signed.nonce), yParity: signed.yParity ?? 0, r: signed.r, s: signed.s };
+    const before = await relayerNonce();
+    const balance = await appBalance();
+    // Any call "to the delegated EOA" runs no code: the relayer would pay for a no-op (and a delegation to nothing).
+    const data = encodeFunctionData({ abi: ACCOUNT_ABI, functionName: "executeBatch", args: [[{ target: freshRecipient(), value: 0n, data: "0x" }]] });
+    const response = await post({ executionKind: "rawCalls", data: { chainId: ORIGIN, to: account.address, data, value: "0", authorizationList: [authorization] } });
+    expect(response.status, JSON.stringify(response.body)).to.equal(400);
+    expect(response.body.errorCode).to.equal("EXECUTION_DELEGATE_HAS_NO_CODE");
+    expect(await relayerNonce()).to.equal(before);
+    const after = await appBalance();
+    expect(after.heldUsd).to.equal(balance.heldUsd);
+    expect(after.debitedUsd).to.equal(balance.debitedUsd);
+    expect(await devnet.origin.publicClient.getCode({ address: account.address })).to.equal(undefined);
+  });
+
   it("relays an EIP-7702 EntryPoint.handleOps with zero-fee user operation: the EOA deposits without gas, the request is followed to success", async () => {
     const user = devnet.users[4]!;
     const recipient = freshRecipient();
@@ -258,5 +291,42 @@ describe("e2e: POST /execute (relayed rawCalls, ERC-4337 handleOps, EIP-7702)", 
     expect(bare.status, JSON.stringify(bare.body)).to.equal(400);
     expect(bare.body.errorCode).to.equal("EXECUTION_SIMULATION_FAILED");
     expect(await relayerNonce()).to.equal(before);
+  });
+
+  it("spam drains the app balance and stops at zero: every call past it is 400 SPONSOR_BALANCE_TOO_LOW and nothing is sent for it", async () => {
+    // Each call carries 0.0025 ETH (7.5 USD at the devnet's price) to a fresh target: a few of them drain what is left.
+    const value = 25n * 10n ** 14n;
+    const start = await appBalance();
+    const nonceBefore = await relayerNonce();
+    const targets = Array.from({ length: 8 }, () => freshRecipient());
+    const answers = await Promise.all(targets.map((to) => post({ executionKind: "rawCalls", data: { chainId: ORIGIN, to, data: "0x", value: value.toString() } })));
+    const accepted = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status !== 200);
+    for (const answer of refused) {
+      expect(answer.status, JSON.stringify(answer.body)).to.equal(400);
+      expect(answer.body.errorCode).to.equal("SPONSOR_BALANCE_TOO_LOW");
+    }
+    expect(accepted.length, "the balance paid for some, not all").to.be.within(1, targets.length - 1);
+    expect((BigInt(accepted.length) * value * 3000n * 10n ** 6n) / 10n ** 18n <= BigInt(start.availableUsd), "held no more than was available").to.equal(true);
+    for (const answer of accepted) {
+      const receipt = await devnet.origin.publicClient.waitForTransactionReceipt({ hash: answer.body.txHash! });
+      expect(receipt.status).to.equal("success");
+    }
+    // Exactly the accepted calls ran onchain: one relayed transaction each, the value at each accepted target, nothing at the others.
+    expect(await relayerNonce()).to.equal(nonceBefore + accepted.length);
+    const funded = await Promise.all(targets.map((address) => devnet.origin.publicClient.getBalance({ address })));
+    expect(funded.filter((b) => b === value)).to.have.length(accepted.length);
+    expect(funded.filter((b) => b !== value && b !== 0n)).to.deep.equal([]);
+
+    // Settled from the receipts: nothing held, never below zero, and what is left cannot pay the next one.
+    for (let i = 0; i < 300 && (await appBalance()).heldUsd !== "0"; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const drained = await appBalance();
+    expect(drained.heldUsd).to.equal("0");
+    expect(BigInt(drained.availableUsd) >= 0n).to.equal(true);
+    expect(BigInt(drained.availableUsd) < value * 3000n * 10n ** 6n / 10n ** 18n).to.equal(true);
+    const next = await post({ executionKind: "rawCalls", data: { chainId: ORIGIN, to: freshRecipient(), data: "0x", value: value.toString() } });
+    expect(next.status, JSON.stringify(next.body)).to.equal(400);
+    expect(next.body.errorCode).to.equal("SPONSOR_BALANCE_TOO_LOW");
+    expect(await relayerNonce()).to.equal(nonceBefore + accepted.length);
   });
 });

@@ -10,59 +10,31 @@
  * - the gas is held and settled once on the app balance, and the request never enters the solver's work.
  */
 import { expect } from "chai";
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import type { Address, Hex } from "viem";
-import { resolvePostgres } from "../service/store/engines.ts";
 import { connect, isUpdate, subscribe, wsUrl } from "../service/websocket/wsTestClient.ts";
 import { startReceiver, waitUntil, type Receiver } from "../service/webhooks/webhookReceiver.ts";
-import { NATIVE, ORIGIN, freshRecipient, startE2eDevnet, type E2eDevnet } from "./e2eDevnet.ts";
+import { NATIVE, ORIGIN, freshRecipient, type E2eDevnet } from "./e2eDevnet.ts";
+import { E2E_ENGINES, startE2eDevnetOn } from "./e2eEngines.ts";
 
 
-for (const engine of ["pglite", "postgres"] as const) {
+for (const engine of E2E_ENGINES) {
   describe(`e2e: POST /execute without requestId is followed [${engine}]`, function () {
     this.timeout(300_000);
     let devnet: E2eDevnet;
+    let running: Awaited<ReturnType<typeof startE2eDevnetOn>> | undefined;
     let receiver: Receiver;
     let schema: string | undefined;
-    let postgresUrl = "";
-    const savedUrl = process.env.DATABASE_URL;
 
     before(async function () {
       this.timeout(180_000);
-      if (engine === "postgres") {
-        const resolved = await resolvePostgres();
-        if ("reason" in resolved) {
-          if (process.env.CI || process.env.FERRY_TEST_REQUIRE_POSTGRES) throw new Error(`PostgreSQL unreachable under CI: ${resolved.reason}`);
-          console.log(`      skipping the PostgreSQL run: ${resolved.reason}`);
-          this.skip();
-        }
-        postgresUrl = resolved.url;
-        schema = `ferry_e2e_${process.pid}_${randomBytes(4).toString("hex")}`;
-        const client = new pg.Client({ connectionString: postgresUrl });
-        await client.connect();
-        await client.query(`CREATE SCHEMA ${schema}`);
-        await client.end();
-        // The devnet's service reads DATABASE_URL from its copy of this environment.
-        process.env.DATABASE_URL = `${postgresUrl}${postgresUrl.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-      }
       receiver = await startReceiver(() => 200);
-      try {
-        devnet = await startE2eDevnet({ webhookUrl: receiver.url });
-      } finally {
-        if (savedUrl === undefined) delete process.env.DATABASE_URL;
-        else process.env.DATABASE_URL = savedUrl;
-      }
+      running = await startE2eDevnetOn(engine, this, { webhookUrl: receiver.url });
+      devnet = running.devnet;
+      schema = running.schema;
     });
     after(async () => {
-      await devnet?.close();
+      await running?.close();
       await receiver?.close();
-      if (schema) {
-        const client = new pg.Client({ connectionString: postgresUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await client.end();
-      }
     });
 
     const api = async (path: string, init: RequestInit = {}) => {

@@ -46,6 +46,8 @@ export type ChainProxy = {
   logRanges: [bigint, bigint][];
   /** Requests currently held open (hang / forwardThenHang). */
   hanging(): number;
+  /** The JSON-RPC method and params of each request held open now (to know which call a process is parked in). */
+  held(): { method: string; params: unknown[] }[];
   close(): Promise<void>;
 };
 
@@ -57,6 +59,7 @@ const TAGS = new Set(["latest", "pending", "safe", "finalized"]);
 export async function startChainProxy(upstream: string, options: { port?: number } = {}): Promise<ChainProxy> {
   const sockets = new Set<Socket>();
   const held = new Set<ServerResponse>();
+  const heldBodies = new Map<ServerResponse, RpcBody>();
   const proxy = {
     mode: { kind: "pass" } as ProxyMode,
     maxLogRange: null as number | null,
@@ -144,9 +147,13 @@ export async function startChainProxy(upstream: string, options: { port?: number
     switch (mode.kind) {
       case "hang":
         held.add(res);
+        heldBodies.set(res, body);
+        res.once("close", () => heldBodies.delete(res));
         return;
       case "forwardThenHang":
         held.add(res);
+        heldBodies.set(res, body);
+        res.once("close", () => heldBodies.delete(res));
         await forward(body).catch(() => {});
         return;
       case "httpError":
@@ -182,6 +189,7 @@ export async function startChainProxy(upstream: string, options: { port?: number
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const res of held) res.destroy();
     held.clear();
+    heldBodies.clear();
     for (const socket of sockets) socket.destroy();
     await closed;
   };
@@ -190,6 +198,8 @@ export async function startChainProxy(upstream: string, options: { port?: number
   proxy.port = (server.address() as AddressInfo).port;
   proxy.url = `http://127.0.0.1:${proxy.port}`;
   proxy.hanging = () => held.size;
+  // Only requests whose client still waits (a killed client's connection closes: its request is dropped here).
+  proxy.held = () => [...heldBodies.values()].map((body) => ({ method: body.method, params: body.params ?? [] }));
   proxy.setMode = async (mode: ProxyMode) => {
     const wasDown = proxy.mode.kind === "down";
     proxy.mode = mode;

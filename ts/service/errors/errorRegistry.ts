@@ -146,6 +146,8 @@ export const ERROR_REGISTRY = {
   EXECUTION_SIMULATION_FAILED: caller(400),
   /** The quote named by `requestId` deposits on another chain than `data.chainId`. */
   EXECUTE_CHAIN_MISMATCH: caller(400),
+  /** An `authorizationList` delegates to an address with no code on the chain: the EOA would run nothing, nothing sent. */
+  EXECUTION_DELEGATE_HAS_NO_CODE: caller(400),
   /** The call's gas estimate is over the relayer's cap (`solver.maxGasPerTransaction`): nothing sent. */
   EXECUTION_GAS_TOO_HIGH: caller(400),
   /** The chain's fees rose between pricing the hold and signing: nothing sent, the hold released; retry. */

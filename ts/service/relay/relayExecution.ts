@@ -11,7 +11,9 @@
  *     — so the same signed batch posted twice is the same execution;
  *  3. already relayed? (the request is past `depositing`, or the relayer's transaction for this
  *     requestId is stored and pending) → 200 with the transaction already sent; nothing is sent again;
- *  4. the simulation: `eth_estimateGas` from the relayer with the authorizations applied. A revert is
+ *  4. the simulation: every authorization's delegate has code on the chain (else 400
+ *     EXECUTION_DELEGATE_HAS_NO_CODE: the EOA would run nothing and the relayer pay for a no-op), then
+ *     `eth_estimateGas` from the relayer with the authorizations applied. A revert is
  *     400 EXECUTION_SIMULATION_FAILED with the spec's body (./simulationFailure.ts: the failing frames
  *     from a `debug_traceCall` callTracer, the revert decoded); an estimate over `maxGas` is 400
  *     EXECUTION_GAS_TOO_HIGH (the relayer never pays for more gas than the cap, whatever the call burns);
@@ -128,6 +130,11 @@ export function createRelayExecutor(deps: {
       const already = await alreadyRelayed(requestId, quote?.intent.orderId);
       if (already) return { message: "already submitted", requestId, txHash: already };
 
+      // A delegate with no code makes the delegated EOA run nothing: the relayer would pay for a no-op.
+      for (const delegate of new Set((submission.authorizationList ?? []).map((a) => a.address))) {
+        const code = await client.publicClient.getCode({ address: delegate });
+        if (!code || code === "0x") throw new ServiceError("EXECUTION_DELEGATE_HAS_NO_CODE", `data/authorizationList: the delegate ${delegate} has no code on chain ${submission.chainId}: nothing to execute, not sent`);
+      }
       const authorizationList = submission.authorizationList?.map(signedAuthorization);
       const call = { account: relayer.address, to: submission.to, data: submission.data, value: submission.value, ...(authorizationList && { authorizationList }) };
       let estimate: bigint;
