@@ -94,6 +94,24 @@ describeEachEngine("GET /requests/v2 record fields (issue 24)", (engine) => {
     }
   });
 
+  it("/openapi.json describes every field added: feesUsd, refundFailReason and failReason required, isNative required, childRequests, includeChildRequests", async () => {
+    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, any> };
+    const get = document.paths["/requests/v2"].get;
+    const record = get.responses["200"].content["application/json"].schema.properties.requests.items;
+    const data = record.properties.data;
+    expect(data.required).to.include.members(["failReason", "refundFailReason"]);
+    expect(data.properties.feesUsd.required).to.have.members(["gas", "fixed", "price", "gateway"]);
+    expect(data.properties).to.include.keys("failedTxHash", "failedTxBlockNumber", "refundCurrencyData");
+    for (const field of ["currencyObject", "feeCurrencyObject", "appFeeCurrencyObject"]) {
+      expect(data.properties[field].properties.metadata.required, field).to.include("isNative");
+    }
+    expect(data.properties.refundCurrencyData.properties.currency.properties.metadata.required).to.include("isNative");
+    expect(data.properties.refundCurrencyData.properties.amountUsd).to.be.an("object");
+    expect(record.properties.childRequests.items.required).to.have.members(["kind", "reason", "status", "chainId", "txHash", "block", "from", "to", "currency", "amount", "refundTxHash", "refundFailReason"]);
+    const parameter = (get.parameters as Array<{ name: string; description?: string }>).find((p) => p.name === "includeChildRequests");
+    expect(parameter?.description ?? JSON.stringify(parameter)).to.include("childRequests");
+  });
+
   it("migration 0015: a quote stored without its USD price gets it from its own currencyIn, so do its request's intent and record; a $0 quote gets none", async () => {
     const priced = testIntent(3, { requestId: hex(3), orderId: hex(1003) });
     const unpriced = testIntent(4, { requestId: hex(4), orderId: hex(1004) });
