@@ -124,6 +124,14 @@ describe("e2e: native bridge 31337 → 31338", function () {
     // …and by hash.
     const byHash = await devnet.client.getRequests({ hash: depositHash });
     expect(byHash.requests.map((r) => r.id)).to.deep.equal([run.requestId]);
+    // The record's USD figures are the quote's own (issue 24): its price, stored with it.
+    const data = record!.data as Record<string, any>;
+    expect(data.feesUsd).to.deep.equal({ gas: run.quote.fees.relayerGas!.amountUsd, fixed: "0", price: run.quote.fees.relayerService!.amountUsd, gateway: "0" });
+    expect(Number(data.feesUsd.gas) > 0, "priced, not $0").to.equal(true);
+    expect(data.refundCurrencyData.amountUsd).to.equal(run.quote.details.currencyIn.amountUsd);
+    expect(data.refundFailReason).to.equal("N/A");
+    expect(data.currencyObject.metadata.isNative).to.equal(true);
+    expect(data).to.not.have.any.keys("failedTxHash", "failedTxBlockNumber");
   });
 
   it("EXACT_OUTPUT: the recipient receives exactly the requested amount", async () => {

@@ -204,10 +204,33 @@ export type RequestTransaction = {
   [key: string]: unknown;
 };
 
+/** Ferry: a request's child record (GET /requests/v2?includeChildRequests=true). */
+export type ChildRequest = {
+  kind: "duplicateDeposit" | "mismatchedDeposit" | "refund" | string;
+  reason: string;
+  status: "pending" | "refunded" | "refundFailed" | "ignored" | string;
+  chainId: number;
+  txHash: string | null;
+  block: number | null;
+  from: string;
+  to: string;
+  currency: string;
+  amount: string;
+  refundTxHash: string | null;
+  refundFailReason: string;
+};
+
 export type RequestData = {
   slippageTolerance?: string;
   failReason?: string;
+  /** `N/A` until a refund fails. */
   refundFailReason?: string;
+  /** The fill that reverted onchain; absent when no fill was sent. */
+  failedTxHash?: string;
+  failedTxBlockNumber?: number;
+  fees?: { gas: string; fixed: string; price: string; gateway: string };
+  /** `fees` in USD at the price the quote used. */
+  feesUsd?: { gas: string; fixed: string; price: string; gateway: string };
   inTxs?: RequestTransaction[];
   outTxs?: RequestTransaction[];
   currency?: string;
@@ -223,6 +246,8 @@ export type RequestRecord = {
   recipient: string;
   depositAddress: DepositAddress | null;
   data: RequestData;
+  /** Only with includeChildRequests=true. */
+  childRequests?: ChildRequest[];
   orderData?: unknown;
   /** ISO 8601. */
   createdAt: string;

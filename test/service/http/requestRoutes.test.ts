@@ -137,7 +137,7 @@ describe("request routes over HTTP", function () {
             user: USER,
             recipient: RECIPIENT,
             depositAddress: null,
-            data: { slippageTolerance: "50", failReason: "N/A" },
+            data: { slippageTolerance: "50", failReason: "N/A", refundFailReason: "N/A" },
             createdAt: "2026-01-01T00:00:00.000Z",
             updatedAt: "2026-01-01T00:00:00.000Z",
           },

@@ -11,13 +11,12 @@
  */
 import { expect } from "chai";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
-import type { Store } from "../../../ts/service/store/createStore.ts";
 import type { Payout } from "../../../ts/service/model/payout.ts";
 import { testIntent } from "../fixtures/testIntent.ts";
 import { testOrder } from "../fixtures/testOrder.ts";
 import { hex, testNewRequest } from "../fixtures/testRequest.ts";
 import { describeEachEngine } from "../store/engines.ts";
-import { errorBody, fixtureConfig, listen, logCapture, type Listening } from "./testApp.ts";
+import { countingStore, errorBody, fixtureConfig, listen, logCapture, type Listening } from "./testApp.ts";
 import { canonicalAddress } from "../../../ts/service/model/values.ts";
 
 const NONCE = 987_654_321_123n;
@@ -35,7 +34,7 @@ const PAYOUT: Payout = {
 
 describeEachEngine("GET /requests/v2 visibility", (engine) => {
   let server: Listening;
-  let calls: Record<string, number> = {};
+  const counter = { counts: {} as Record<string, number> };
   const logs = logCapture();
   let mine: { id: string; key: string };
   let theirs: { id: string; key: string };
@@ -47,17 +46,7 @@ describeEachEngine("GET /requests/v2 visibility", (engine) => {
   };
 
   before(async () => {
-    // Every repository call counted, whatever its name.
-    const counted = new Proxy(engine.store, {
-      get(target, property, receiver) {
-        const value = Reflect.get(target, property, receiver) as unknown;
-        if (typeof value !== "function" || typeof property !== "string") return value;
-        return (...args: unknown[]) => {
-          calls[property] = (calls[property] ?? 0) + 1;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    }) as Store;
+    const counted = countingStore(engine.store, counter);
     server = await listen({
       config: fixtureConfig({ rateLimits: { anonymousPerMinute: 100_000 }, server: { apiKeyCacheSeconds: 0 } }),
       deps: { store: counted },
@@ -66,7 +55,7 @@ describeEachEngine("GET /requests/v2 visibility", (engine) => {
   });
   after(async () => server?.close());
   beforeEach(async () => {
-    calls = {};
+    counter.counts = {};
     const keys = apiKeyStore(engine.store);
     const a = await keys.createApiKey("mine");
     const b = await keys.createApiKey("theirs");
@@ -140,7 +129,7 @@ describeEachEngine("GET /requests/v2 visibility", (engine) => {
     const served = await records("includeOrderData=true&limit=50");
     expect(served.map((r) => (r.orderData as { salt: string }).salt)).to.have.members([hex(0x5a17 + 1), hex(0x5a17 + 2), hex(0x5a17 + 3)]);
     // The status cache's refresh (listRequestsUpdatedSince) runs on its own timer: not the route's.
-    const reads = Object.entries(calls).filter(([name]) => name !== "listRequests" && name !== "listRequestsUpdatedSince").reduce((total, [, n]) => total + n, 0);
-    expect({ listRequests: calls.listRequests, otherReads: reads }).to.deep.equal({ listRequests: 1, otherReads: 1 });
+    const reads = Object.entries(counter.counts).filter(([name]) => name !== "listRequests" && name !== "listRequestsUpdatedSince").reduce((total, [, n]) => total + n, 0);
+    expect({ listRequests: counter.counts.listRequests, otherReads: reads }).to.deep.equal({ listRequests: 1, otherReads: 1 });
   });
 });

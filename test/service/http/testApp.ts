@@ -76,3 +76,20 @@ export async function errorBody(response: Response): Promise<{ message: string; 
   }
   return body as { message: string; errorCode: string };
 }
+
+/**
+ * `store` with every repository call counted by name into `calls` (whatever the method): a test resets
+ * `calls` and reads how many store calls a route made.
+ */
+export function countingStore<S extends object>(store: S, calls: { counts: Record<string, number> }): S {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== "function" || typeof property !== "string") return value;
+      return (...args: unknown[]) => {
+        calls.counts[property] = (calls.counts[property] ?? 0) + 1;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}

@@ -67,6 +67,8 @@ describe("buildQuote", function () {
       fillDeadline: NOW + 300 + 600,
       fees: { relayerGas: relayerGas.toString(), relayerService: service.toString(), app: app.toString() },
       appFees: [{ recipient: ADDR.app, bps: "25", amount: app.toString() }],
+      // The configured ETH price the quote priced with ($3000), kept for the request record's USD figures.
+      originUsdPriceE8: "300000000000",
       slippageToleranceBps: "0",
       referrer: null,
     });

@@ -151,9 +151,12 @@ describe("solver: foreign fills", function () {
       } finally {
         await env.destination.testClient.setAutomine(true);
       }
-      expect((await env.destination.publicClient.getTransactionReceipt({ hash: ours! })).status).to.equal("reverted");
+      const oursReceipt = await env.destination.publicClient.getTransactionReceipt({ hash: ours! });
+      expect(oursReceipt.status).to.equal("reverted");
       const done = await tickUntil(newSolver(), engine.store, intent.requestId, settled);
       await expectForeignFill(done, intent, foreign!, ATTACKER.address, 1n, solverBefore);
+      // Our fill failed onchain: the request record names it (issue 24).
+      expect(done.data).to.include({ failedTxHash: ours!, failedTxBlockNumber: Number(oursReceipt.blockNumber) });
     });
 
     it("restart_ourRecordedFillNeverBroadcastAndAOneWeiFillLanded_isAForeignFill_neverRepaid", async () => {

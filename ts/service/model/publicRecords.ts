@@ -7,8 +7,11 @@
  * - `failReason`: `N/A` on non-failure statuses; on `failure` and `refund` the recorded reason, or
  *   `UNKNOWN` when none is recorded. Same rule in the status record, the events and the request
  *   record's `data`.
- * - `refundFailReason`: the recorded reason, else `N/A` in the status record and events; in the request
- *   record's `data` only when recorded (the spec's request-record enum has no `N/A`).
+ * - `refundFailReason`: the recorded reason, else `N/A` — in the status record, the events and the request
+ *   record's `data` alike.
+ * - The request record's `data` is served by ./servedRequestData.ts (`isNative` on every currency,
+ *   `feesUsd` and the refund's `amountUsd` at the quote's price); its children (duplicate and
+ *   mismatched deposits, its refund) by ./childRecords.ts, only when asked for.
  * - `status` is the public status (./publicStatus.ts): a `failure` whose refund is in progress shows
  *   the status before it (no failReason, no details) until it is refunded.
  * - `depositAddress` is always null: Ferry has no deposit addresses.
@@ -19,7 +22,9 @@ import { Type, type Static } from "typebox";
 import { orderToJson, type Order } from "../../core/orderJson.ts";
 import { publicStatus } from "./publicStatus.ts";
 import type { QuotedIntent } from "./quotedIntent.ts";
-import { RequestData } from "./requestData.ts";
+import { ServedRequestData } from "./requestData.ts";
+import { servedRequestData } from "./servedRequestData.ts";
+import { ChildRecord } from "./childRecords.ts";
 import { RequestStatus } from "./requestStatus.ts";
 import type { Details } from "./solverState.ts";
 import type { StoredRequest } from "./storedRequest.ts";
@@ -56,7 +61,10 @@ export const RequestRecord = Type.Object(
     user: Type.String(),
     recipient: Type.String(),
     depositAddress: Type.Null({ description: "Ferry has no deposit addresses: always null" }),
-    data: RequestData,
+    data: ServedRequestData,
+    childRequests: Type.Optional(
+      Type.Array(ChildRecord, { description: "Only with includeChildRequests=true: the request's duplicate and mismatched deposits, then its refund" }),
+    ),
     orderData: Type.Optional(Type.Unknown({ description: "Only with includeOrderData=true, when the quote's order is stored" })),
     referrer: Type.Optional(
       Type.Union([Type.String(), Type.Null()], {
@@ -124,12 +132,18 @@ export function toStatusRecord(request: StoredRequest): StatusRecord {
   return statusRecordOf(statusFactsOf(request));
 }
 
-/**
- * The Request record. `order` is the quote's order (with includeOrderData), served in its wire form
- * (`orderToJson`, as the quote carried it); `authenticated` adds what the integrator gave at quote time
- * (`referrer`) — only for a caller whose API key made the request.
- */
-export function toRequestRecord(request: StoredRequest, order?: Order, authenticated = false): RequestRecord {
+/** What a request record adds to the stored request, each only when asked for. */
+export type RequestRecordOptions = {
+  /** The quote's order (includeOrderData), served in its wire form (`orderToJson`, as the quote carried it). */
+  order?: Order;
+  /** What the integrator gave at quote time (`referrer`): only for a caller whose API key made the request. */
+  authenticated?: boolean;
+  /** The request's child records (includeChildRequests). */
+  children?: ChildRecord[];
+};
+
+/** The Request record. */
+export function toRequestRecord(request: StoredRequest, options: RequestRecordOptions = {}): RequestRecord {
   const status = publicStatus(request);
   return {
     id: request.id,
@@ -137,13 +151,10 @@ export function toRequestRecord(request: StoredRequest, order?: Order, authentic
     user: request.user,
     recipient: request.recipient,
     depositAddress: null,
-    data: {
-      ...request.data,
-      failReason: failReasonOf(status, request.failReason),
-      ...(request.refundFailReason !== null ? { refundFailReason: request.refundFailReason } : {}),
-    },
-    ...(order !== undefined ? { orderData: orderToJson(order) } : {}),
-    ...(authenticated ? { referrer: request.referrer } : {}),
+    data: servedRequestData({ data: request.data, failReason: failReasonOf(status, request.failReason), refundFailReason: request.refundFailReason, intent: request.solver?.intent }),
+    ...(options.children !== undefined && { childRequests: options.children }),
+    ...(options.order !== undefined ? { orderData: orderToJson(options.order) } : {}),
+    ...(options.authenticated ? { referrer: request.referrer } : {}),
     createdAt: request.createdAt,
     updatedAt: request.updatedAt,
   };

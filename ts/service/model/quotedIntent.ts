@@ -134,6 +134,13 @@ export const QuotedIntent = Type.Object(
       refundGas: Type.Optional(Uint256),
     }),
     appFees: Type.Array(Type.Object({ recipient: Address, bps: BpsString, amount: Uint256 })),
+    /**
+     * The origin currency's USD price the quote used (1e-8 USD per whole unit: the configured `usdPrice`),
+     * so the request record's USD figures (`feesUsd`, `refundCurrencyData.amountUsd`, app fees) are the
+     * quote's and never re-priced later. Absent when the currency has no configured price (the quote's
+     * `amountUsd` were "0") or the quote was made before prices were stored (migration 0015 backfills it).
+     */
+    originUsdPriceE8: Type.Optional(Uint256),
     /** Present when the app sponsors part of the fees (ts/service/quote/feeSponsorship.ts). */
     sponsorship: Type.Optional(QuotedSponsorship),
     /** Basis points, as quoted ("0" for same-currency routes at a fixed rate; the swap's tolerance otherwise). */

@@ -37,7 +37,7 @@ import { quoteSteps, type Step } from "./quoteSteps.ts";
 import type { PermitKind } from "../model/permitTypedData.ts";
 import { PERMIT_CANCEL_GAS, PERMIT_DEPOSIT_GAS, PERMIT_REFUND_GAS_PRICE_FACTOR, PERMIT_REFUND_PAYOUT_GAS, permitSteps, quotedPermit, type PermitReads } from "./permitSteps.ts";
 import { sponsorFees, sponsorshipView, type FeeSponsorship, type SponsorshipRequest, type SponsorshipView } from "./feeSponsorship.ts";
-import { convertCeil, formatUsd, rescale, usdToUnitsCeil, usdValueE8 } from "../prices/usdPrice.ts";
+import { convertCeil, formatUsd, parseUsd, rescale, usdToUnitsCeil, usdValueE8 } from "../prices/usdPrice.ts";
 
 /** A quote request, decoded: addresses canonical (lowercase), amounts bigint. */
 export type QuoteRequest = {
@@ -407,6 +407,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
       ...(refundGas !== undefined && { refundGas }),
     },
     appFees: appFees.map((fee) => ({ recipient: fee.recipient, bps: fee.bps.toString(), amount: fee.amount })),
+    ...(input.usdPrice !== undefined && { originUsdPriceE8: parseUsd(input.usdPrice) }),
     slippageToleranceBps: toleranceBps.toString(),
     referrer: request.referrer,
     ...(signedPermit && { permit: signedPermit }),

@@ -28,6 +28,7 @@ import {
   startStrayTracking,
   listPendingStrayDeposits,
   listStrayDepositsByOrderId,
+  listStrayDepositsByRequestIds,
   patchStrayDeposit,
   recordStrayDeposit,
   releaseStrayDeposit,
@@ -136,6 +137,8 @@ export type Repositories = {
   getStrayDeposit(key: StrayDepositKey): Promise<StoredStrayDeposit | null>;
   listPendingStrayDeposits(limit?: number): Promise<StoredStrayDeposit[]>;
   listStrayDepositsByOrderId(orderId: Bytes32): Promise<StoredStrayDeposit[]>;
+  /** The strays of several requests in one query (GET /requests/v2?includeChildRequests=true). */
+  listStrayDepositsByRequestIds(requestIds: readonly Bytes32[]): Promise<Map<Bytes32, StoredStrayDeposit[]>>;
   patchStrayDeposit(key: StrayDepositKey, patch: StrayDepositPatch): Promise<StoredStrayDeposit>;
   claimStrayDeposit(key: StrayDepositKey, owner: string, ttlMs: number): Promise<boolean>;
   releaseStrayDeposit(key: StrayDepositKey, owner: string): Promise<void>;
@@ -248,6 +251,7 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     getStrayDeposit: (k) => getStrayDeposit(ctx, k),
     listPendingStrayDeposits: (l) => listPendingStrayDeposits(ctx, l),
     listStrayDepositsByOrderId: (id) => listStrayDepositsByOrderId(ctx, id),
+    listStrayDepositsByRequestIds: (ids) => listStrayDepositsByRequestIds(ctx, ids),
     patchStrayDeposit: (k, p) => patchStrayDeposit(ctx, k, p),
     claimStrayDeposit: (k, o, t) => claimStrayDeposit(ctx, k, o, t),
     releaseStrayDeposit: (k, o) => releaseStrayDeposit(ctx, k, o),

@@ -5,13 +5,19 @@
  * service did not produce, or one from another sort order, is 400 INVALID_CURSOR.
  *
  * Filters with nothing to match in Ferry: `depositAddress` (no deposit addresses) answers an empty
- * page; `privateChainsToInclude` and `includeChildRequests` are accepted and ignored.
+ * page; `privateChainsToInclude` is accepted and ignored.
+ *
+ * `includeChildRequests=true` adds to each record of the page its `childRequests`
+ * (../../model/childRecords.ts: duplicate and mismatched deposits under its orderId, then its refund),
+ * the page's strays read in one query; without it (or `=false`) the records are unchanged.
  *
  * Visibility (docs/api.md): request records are public — the spec's fields only, for anyone. What
  * belongs to an integrator is asked for with its key in the `x-api-key` header, never in the URL:
  * - `apiKey` filters by an API key *id* (`key_…`) and only by the caller's own: without `x-api-key`
- *   401 API_KEY_REQUIRED, another key's id 403 API_KEY_FORBIDDEN. A plaintext key (`ferry_…`) in the
- *   query is 400 API_KEY_IN_URL, refused without being looked up (and redacted from the request log).
+ *   401 API_KEY_REQUIRED, another key's id 403 API_KEY_FORBIDDEN. A plaintext key (`ferry_…`, or anything
+ *   that is not an id) in the query is 400 API_KEY_IN_URL, refused without being looked up (and
+ *   redacted from the request log): a URL is written to access logs, proxy and CDN logs and browser
+ *   history, so a key sent there must be treated as leaked.
  * - `includeAuthenticatedData=true` needs `x-api-key` (else 401 API_KEY_REQUIRED) and adds `referrer`
  *   to the records of requests quoted with the caller's key.
  * - `includeOrderData=true` reads the page's orders in one query.
@@ -23,6 +29,7 @@ import { LIST_LIMIT, type RequestFilters } from "../../store/listRequests.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { commonErrorResponses } from "../httpErrors.ts";
 import { RequestRecord, RequestStatusSchema, toRequestRecord } from "../../model/publicRecords.ts";
+import { childRecordsOf } from "../../model/childRecords.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import { addressInput } from "../addressInput.ts";
 import { canonicalAddress, CanonicalHexOf } from "../../model/values.ts";
@@ -53,7 +60,9 @@ export const RequestsQuery = Type.Object(
     endBlock: Type.Optional(Uint("Origin-chain block, inclusive")),
     referrer: Type.Optional(Str(256)),
     depositAddress: Type.Optional(Str(66, "Ferry has no deposit addresses: always an empty page")),
-    includeChildRequests: Type.Optional(Bool),
+    includeChildRequests: Type.Optional(
+      Type.Union([Type.Literal("true"), Type.Literal("false")], { description: "true: each record gets `childRequests` (duplicate and mismatched deposits under its orderId, then its refund)" }),
+    ),
     includeAuthenticatedData: Type.Optional(Bool),
     status: Type.Optional(RequestStatusSchema),
     apiKey: Type.Optional(
@@ -125,10 +134,19 @@ export function registerRequestsRoute(app: FerryApp, options: { store: Store }):
       if (error instanceof InvalidCursorError) throw new ServiceError("INVALID_CURSOR", error.message);
       throw error;
     }
-    const orders = q.includeOrderData === "true" ? await options.store.getOrderDataByRequestIds(page.requests.map((r) => r.id)) : undefined;
-    const requests = page.requests.map((stored) =>
-      toRequestRecord(stored, orders?.get(stored.id), authenticated && caller !== undefined && stored.apiKeyId === caller.id),
-    );
+    const ids = page.requests.map((r) => r.id);
+    const [orders, strays] = await Promise.all([
+      q.includeOrderData === "true" ? options.store.getOrderDataByRequestIds(ids) : undefined,
+      q.includeChildRequests === "true" ? options.store.listStrayDepositsByRequestIds(ids) : undefined,
+    ]);
+    const requests = page.requests.map((stored) => {
+      const order = orders?.get(stored.id);
+      return toRequestRecord(stored, {
+        ...(order && { order }),
+        authenticated: authenticated && caller !== undefined && stored.apiKeyId === caller.id,
+        ...(strays && { children: childRecordsOf(stored, strays.get(stored.id) ?? []) }),
+      });
+    });
     return { requests, ...(page.continuation !== undefined && { continuation: page.continuation }) };
   });
 }

@@ -10,6 +10,7 @@ import type { Hex } from "viem";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import type { StoredRequest } from "../../model/storedRequest.ts";
 import { readReceipt, type Receipt } from "../../chains/readReceipt.ts";
+import type { Bytes32 } from "../../model/values.ts";
 import { readTransaction } from "../../chains/readTransaction.ts";
 import { isFinal } from "../../chains/chainFinality.ts";
 import { requireSolverState } from "../../model/storedRequest.ts";
@@ -24,9 +25,16 @@ import { settleSponsorship } from "../sponsorshipSettlement.ts";
  * `submitted → success` under `receipt` — only when its fill is the one the service signed and sent
  * (./verifyOnchainFill.ts); a foreign fill is recorded as such instead (failure, parked, never repaid).
  */
-export async function recordFillSuccess(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: Receipt): Promise<StoredRequest> {
+export async function recordFillSuccess(
+  ctx: SolverContext,
+  request: StoredRequest,
+  dest: ChainClient,
+  receipt: Receipt,
+  /** The service's own fill that reverted because `receipt`'s landed first (recordFillReverted). */
+  reverted?: { hash: Bytes32; blockNumber: bigint },
+): Promise<StoredRequest> {
   const verdict = await verifyOnchainFill(ctx, request, dest, receipt);
-  if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
+  if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict, reverted);
   const outTx = await onchainTxOf(dest, receipt);
   const hash = outTx.hash;
   const recorded = request.solver?.fill?.hash;
@@ -57,7 +65,7 @@ export async function recordFillReverted(ctx: SolverContext, request: StoredRequ
       const fillReceipt = await readReceipt(dest.publicClient, fillHash);
       // The winning fill is confirmed at the destination's depth like any other.
       if (!(await isFinal(dest, fillReceipt.blockNumber))) return request;
-      return recordFillSuccess(ctx, request, dest, fillReceipt);
+      return recordFillSuccess(ctx, request, dest, fillReceipt, { hash: receipt.transactionHash, blockNumber: receipt.blockNumber });
     }
     // Filled, yet no log: never record a failure (a refund would pay twice).
     throw new FillLogNotFoundError(request.id);

@@ -124,14 +124,22 @@ export function foreignFillDetails(verdict: Extract<FillVerdict, { ours: false }
  * parked (FOREIGN_FILL): out of the work list, never repaid, never refunded, until an operator settles
  * it (docs/security.md, incident playbook).
  */
-export async function recordForeignFill(ctx: SolverContext, request: StoredRequest, dest: ChainClient, verdict: Extract<FillVerdict, { ours: false }>): Promise<StoredRequest> {
+export async function recordForeignFill(
+  ctx: SolverContext,
+  request: StoredRequest,
+  dest: ChainClient,
+  verdict: Extract<FillVerdict, { ours: false }>,
+  /** The service's own fill, when it was mined and reverted because the foreign one landed first: the record's failedTx fields. */
+  reverted?: { hash: Bytes32; blockNumber: bigint },
+): Promise<StoredRequest> {
   const details = foreignFillDetails(verdict);
+  const failed = reverted && { data: { failedTxHash: reverted.hash, failedTxBlockNumber: Number(reverted.blockNumber) } };
   ctx.metrics.foreignFills.inc({ chain_id: String(dest.config.id) });
   ctx.log.error({ requestId: request.id, status: request.status, chainId: dest.config.id, ...details }, "FOREIGN FILL: the request was filled by a fill the service did not sign and send; not repaid, parked for an operator");
   const updated =
     request.status === "success" || request.status === "failure"
-      ? await ctx.store.patchRequest(request.id, { details })
-      : await ctx.store.transitionRequest(request.id, "failure", { failReason: "ORDER_ALREADY_FILLED", details });
+      ? await ctx.store.patchRequest(request.id, { details, ...failed })
+      : await ctx.store.transitionRequest(request.id, "failure", { failReason: "ORDER_ALREADY_FILLED", details, ...failed });
   const error = new ForeignFillError(request.id, verdict.fill.txHash);
   await ctx.store.parkRequest(request.id, { code: error.code, message: error.message });
   return (await ctx.store.getRequest(request.id)) ?? updated;

@@ -13,7 +13,8 @@ import type { CreditedDeposit } from "../../model/solverState.ts";
 import type { NewRequest, RequestPatch } from "../../model/storedRequest.ts";
 import { ZERO_ADDRESS, type Address } from "../../model/values.ts";
 import type { DepositLog } from "./depositEvent.ts";
-import { formatUsd, usdValueE8 } from "../../prices/usdPrice.ts";
+import { parseUsd } from "../../prices/usdPrice.ts";
+import { usdAt } from "../../model/servedRequestData.ts";
 import type { Bytes32 } from "../../model/values.ts";
 
 /** A deposit log plus the transaction facts the request record reports. */
@@ -25,17 +26,17 @@ export type ObservedDeposit = DepositLog & {
   txFrom: Address;
 };
 
-/** The spec's Currency object of `address` on `chain` (zero = native); unknown tokens get their address as symbol. */
+/** The spec's Currency object of `address` on `chain` (zero = native, `isNative`); unknown tokens get their address as symbol. */
 export function currencyObject(chain: ChainConfig | undefined, chainId: number, address: Address): CurrencyObject {
   if (address === ZERO_ADDRESS && chain) {
     const n = chain.nativeCurrency;
-    return { chainId, address: ZERO_ADDRESS, symbol: n.symbol, name: n.name, decimals: n.decimals, metadata: { logoURI: n.logoURI, verified: true } };
+    return { chainId, address: ZERO_ADDRESS, symbol: n.symbol, name: n.name, decimals: n.decimals, metadata: { logoURI: n.logoURI, verified: true, isNative: true } };
   }
   const erc20 = chain?.erc20Currencies.find((c) => c.address === address);
   if (erc20) {
-    return { chainId, address, symbol: erc20.symbol, name: erc20.name, decimals: erc20.decimals, metadata: { logoURI: erc20.logoURI, verified: true } };
+    return { chainId, address, symbol: erc20.symbol, name: erc20.name, decimals: erc20.decimals, metadata: { logoURI: erc20.logoURI, verified: true, isNative: false } };
   }
-  return { chainId, address, symbol: address, name: address, decimals: 0, metadata: { logoURI: "", verified: false } };
+  return { chainId, address, symbol: address, name: address, decimals: 0, metadata: { logoURI: "", verified: false, isNative: address === ZERO_ADDRESS } };
 }
 
 /** Formats `amount` of a `decimals`-decimal currency ("1.5"). */
@@ -105,6 +106,7 @@ export function newRequestFor(
 /** The public `data` fields that come from the quote alone (known before the deposit is mined). */
 export function quoteData(intent: QuotedIntent, originChain: ChainConfig | undefined): RequestData {
   const currency = currencyObject(originChain, intent.originChainId, intent.originCurrency);
+  const priceE8 = originPriceE8(intent, originChain);
   return {
     slippageTolerance: intent.slippageToleranceBps,
     fees: { gas: intent.fees.relayerGas.toString(), fixed: "0", price: intent.fees.relayerService.toString(), gateway: "0" },
@@ -113,28 +115,38 @@ export function quoteData(intent: QuotedIntent, originChain: ChainConfig | undef
     currency: currency.symbol,
     currencyObject: currency,
     appFees: intent.appFees.map((fee) => {
-      // USD at the operator-configured price (static: "current" is the same); "0" without a price.
-      const usd = formatUsd(usdValueE8(fee.amount, { symbol: currency.symbol, decimals: currency.decimals, usdPrice: originUsdPrice(originChain, intent.originCurrency) }));
+      // USD at the quote's price ("current" is the same: never re-priced); "0" without a price.
+      const usd = usdAt(fee.amount, currency.decimals, priceE8);
       return { recipient: fee.recipient, bps: fee.bps, amount: fee.amount.toString(), amountUsd: usd, amountUsdCurrent: usd };
     }),
     appFeeCurrencyObject: currency,
     subsidizedRequest: intent.sponsorship !== undefined,
-    ...(intent.sponsorship && sponsorshipData(intent, currency, originUsdPrice(originChain, intent.originCurrency))),
+    ...(intent.sponsorship && sponsorshipData(intent, currency, priceE8)),
   };
 }
 
-/** A sponsored request's `subsidizedFee` and `feeSponsorship.quoted` (from the quote; USD at the configured price). */
-function sponsorshipData(intent: QuotedIntent, currency: CurrencyObject, usdPrice: string | undefined): Pick<RequestData, "subsidizedFee" | "feeSponsorship"> {
+/**
+ * The origin currency's USD price (1e-8 USD) the request's figures are in: the quote's
+ * (`originUsdPriceE8`); for an intent quoted before prices were stored and not backfilled (migration
+ * 0015), the configured price when indexed; else none ("0").
+ */
+function originPriceE8(intent: QuotedIntent, chain: ChainConfig | undefined): bigint | undefined {
+  if (intent.originUsdPriceE8 !== undefined) return intent.originUsdPriceE8;
+  const configured = originUsdPrice(chain, intent.originCurrency);
+  return configured === undefined ? undefined : parseUsd(configured);
+}
+
+/** A sponsored request's `subsidizedFee` and `feeSponsorship.quoted` (from the quote; USD at the quote's price). */
+function sponsorshipData(intent: QuotedIntent, currency: CurrencyObject, priceE8: bigint | undefined): Pick<RequestData, "subsidizedFee" | "feeSponsorship"> {
   const sponsorship = intent.sponsorship!;
-  const priced = { symbol: currency.symbol, decimals: currency.decimals, ...(usdPrice !== undefined && { usdPrice }) };
   const amount = (units: bigint): RecordAmount => ({
     currency,
     amount: units.toString(),
     amountFormatted: formatAmount(units, currency.decimals),
-    amountUsd: formatUsd(usdValueE8(units, priced)),
+    amountUsd: usdAt(units, currency.decimals, priceE8),
     minimumAmount: units.toString(),
   });
-  const usd = formatUsd(usdValueE8(sponsorship.amount, priced));
+  const usd = usdAt(sponsorship.amount, currency.decimals, priceE8);
   return {
     subsidizedFee: {
       origin: { amount: sponsorship.amount.toString(), address: intent.originCurrency, chainId: intent.originChainId },
@@ -166,7 +178,8 @@ export function depositPatch(intent: QuotedIntent, deposit: ObservedDeposit, cha
         currency: depositCurrency,
         amount: deposit.amount.toString(),
         amountFormatted: formatAmount(deposit.amount, depositCurrency.decimals),
-        amountUsd: "0",
+        // The deposit matched the quote: it is in the origin currency, at the quote's price.
+        amountUsd: usdAt(deposit.amount, depositCurrency.decimals, originPriceE8(intent, chains.find((c) => c.id === intent.originChainId))),
         // A permit request's refund may keep the service's gas, up to the quote's `fees.refundGas`.
         minimumAmount: (deposit.amount > (intent.fees.refundGas ?? 0n) ? deposit.amount - (intent.fees.refundGas ?? 0n) : 0n).toString(),
       },

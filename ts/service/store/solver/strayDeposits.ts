@@ -147,6 +147,22 @@ export async function listStrayDepositsByOrderId({ db }: StoreContext, orderId: 
   return rows.map(fromRow);
 }
 
+/**
+ * The strays that belong to any of `requestIds` (a DOUBLE_SPEND of their credited deposit, or a deposit
+ * under their orderId that did not match the quote), in one query: a page's child records
+ * (GET /requests/v2?includeChildRequests=true). Keyed by request id; oldest first.
+ */
+export async function listStrayDepositsByRequestIds({ db }: StoreContext, requestIds: readonly Bytes32[]): Promise<Map<Bytes32, StoredStrayDeposit[]>> {
+  const byRequest = new Map<Bytes32, StoredStrayDeposit[]>();
+  if (requestIds.length === 0) return byRequest;
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM stray_deposits WHERE request_id = ANY($1::text[]) ORDER BY block, log_index`, [[...requestIds]]);
+  for (const stray of rows.map(fromRow)) {
+    const requestId = stray.requestId!;
+    byRequest.set(requestId, [...(byRequest.get(requestId) ?? []), stray]);
+  }
+  return byRequest;
+}
+
 /** Merges `patch` into the stray (one statement). Throws STRAY_DEPOSIT_NOT_FOUND. */
 export async function patchStrayDeposit({ db, now }: StoreContext, key: StrayDepositKey, patch: StrayDepositPatch): Promise<StoredStrayDeposit> {
   const { rows } = await db.query(
