@@ -1,6 +1,6 @@
 /** The chain health function: each observation → {lagging, disabled, depositEnabled, reason}, causes in their fixed order. */
 import { expect } from "chai";
-import { chainHealth, isLagging, LAGGING_BLOCK_TIMES, observeHead, observeRpcFailure, unobserved, type ChainObservation } from "../../../ts/service/chains/chainHealth.ts";
+import { chainHealth, isLagging, LAGGING_BLOCK_TIMES, observeHead, observeRpcFailure, RPC_FAILURES_TO_DISABLE, unobserved, type ChainObservation } from "../../../ts/service/chains/chainHealth.ts";
 
 const T0 = 1_700_000_000_000;
 const healthy = (overrides: Partial<ChainObservation> = {}): ChainObservation => ({
@@ -36,12 +36,26 @@ describe("chainHealth", function () {
   it("never judges block production without an expected block time, or while the RPC is down", function () {
     const noBlockTime = healthy({ expectedBlockTimeSeconds: undefined });
     expect(isLagging(noBlockTime, T0 + 3_600_000)).to.equal(false);
-    const down = observeRpcFailure(healthy());
+    const down = failed(healthy());
     expect(isLagging(down, T0 + 3_600_000)).to.equal(false);
   });
 
+  /** `failures` head reads failed in a row. */
+  const failed = (o: ChainObservation, failures = RPC_FAILURES_TO_DISABLE) => Array.from({ length: failures }).reduce<ChainObservation>((x) => observeRpcFailure(x), o);
+
+  it("one failed head read (a node busy for a moment) does not disable the chain; RPC_FAILURES_TO_DISABLE in a row do", function () {
+    expect(RPC_FAILURES_TO_DISABLE).to.be.greaterThan(1);
+    const once = observeRpcFailure(healthy());
+    expect(chainHealth(once, T0)).to.deep.equal({ blockProductionLagging: false, disabled: false, depositEnabled: true, reason: null });
+    expect(chainHealth(failed(healthy(), RPC_FAILURES_TO_DISABLE - 1), T0).disabled).to.equal(false);
+    expect(chainHealth(failed(healthy()), T0).reason).to.equal("RPC_UNREACHABLE");
+    // A read that answers in between starts the count again.
+    const interrupted = failed(observeHead(failed(healthy(), RPC_FAILURES_TO_DISABLE - 1), 101n, T0 + 10), RPC_FAILURES_TO_DISABLE - 1);
+    expect(chainHealth(interrupted, T0 + 10).disabled).to.equal(false);
+  });
+
   it("an RPC down on every URL disables the chain until a head is read again", function () {
-    const down = observeRpcFailure(healthy());
+    const down = failed(healthy());
     expect(chainHealth(down, T0)).to.deep.equal({ blockProductionLagging: false, disabled: true, depositEnabled: false, reason: "RPC_UNREACHABLE" });
     expect(chainHealth(observeHead(down, 101n, T0 + 10), T0 + 10).reason).to.equal(null);
   });
@@ -49,7 +63,7 @@ describe("chainHealth", function () {
   it("a halted chain and an empty inventory disable it; the causes come in a fixed order", function () {
     expect(chainHealth(healthy({ halted: true }), T0).reason).to.equal("CHAIN_HALTED");
     expect(chainHealth(healthy({ inventoryEmpty: true }), T0).reason).to.equal("SOLVER_INVENTORY_EMPTY");
-    const everything = observeRpcFailure(healthy({ operatorDisabled: true, halted: true, inventoryEmpty: true }));
+    const everything = failed(healthy({ operatorDisabled: true, halted: true, inventoryEmpty: true }));
     expect(chainHealth(everything, T0).reason).to.equal("OPERATOR_DISABLED");
     expect(chainHealth({ ...everything, operatorDisabled: false }, T0).reason).to.equal("CHAIN_HALTED");
     expect(chainHealth({ ...everything, operatorDisabled: false, halted: false }, T0).reason).to.equal("RPC_UNREACHABLE");

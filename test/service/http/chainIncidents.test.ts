@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import type { Hex } from "viem";
 import { createChainClients, type ChainClients } from "../../../ts/service/chains/chainClients.ts";
 import { createChainWatch, type ChainWatch } from "../../../ts/service/chains/chainWatch.ts";
+import { RPC_FAILURES_TO_DISABLE } from "../../../ts/service/chains/chainHealth.ts";
 import { resolveAccounts } from "../../../ts/service/chains/serviceAccounts.ts";
 import { createSolverInventory } from "../../../ts/service/chains/solverInventory.ts";
 import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
@@ -128,6 +129,9 @@ describe("GET /chains, GET /ready and the quote react to chain incidents", funct
 
   it("an RPC that dies on every URL disables its chain (quotes to it refused), and it comes back with the RPC", async function () {
     await proxy.close();
+    // One failed read is not an incident (a busy node); RPC_FAILURES_TO_DISABLE in a row are.
+    for (let i = 1; i < RPC_FAILURES_TO_DISABLE; i++) await watch.tick();
+    expect((await chains()).destination).to.include({ disabled: false, incident: null });
     await watch.tick();
     const { destination } = await chains();
     expect(destination).to.include({ disabled: true, depositEnabled: false, incident: "RPC_UNREACHABLE" });

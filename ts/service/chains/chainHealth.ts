@@ -8,7 +8,9 @@
  *   about block production.
  * - `disabled`: the service cannot serve the chain. Causes, first match wins (the `reason`):
  *   `OPERATOR_DISABLED` (config `disabled: true`), `CHAIN_HALTED` (the indexer halted the chain after
- *   a deep reorg; an operator resumes it), `RPC_UNREACHABLE` (the last head read failed on every URL),
+ *   a deep reorg; an operator resumes it), `RPC_UNREACHABLE` (the last RPC_FAILURES_TO_DISABLE head
+ *   reads in a row failed on every URL: one slow or lost answer — a node busy for a moment — does not
+ *   turn quoting off),
  *   `SOLVER_INVENTORY_EMPTY` (the solver holds nothing it could fill with on the chain, in any currency).
  * - `depositEnabled`: the configured switch, and neither disabled nor lagging (a deposit on a chain that
  *   does not produce blocks would wait past its quote).
@@ -17,6 +19,9 @@
 
 export const CHAIN_INCIDENTS = ["OPERATOR_DISABLED", "CHAIN_HALTED", "RPC_UNREACHABLE", "SOLVER_INVENTORY_EMPTY", "BLOCK_PRODUCTION_LAGGING"] as const;
 export type ChainIncident = (typeof CHAIN_INCIDENTS)[number];
+
+/** How many head reads in a row must fail on every URL before the chain shows RPC_UNREACHABLE. */
+export const RPC_FAILURES_TO_DISABLE = 3;
 
 /** How many expected block times without a new head make a chain lagging. */
 export const LAGGING_BLOCK_TIMES = 3;
@@ -29,8 +34,10 @@ export type ChainObservation = {
   expectedBlockTimeSeconds?: number | undefined;
   /** The last head read and when (epoch ms) it was first seen at that number; null before any read. */
   head: { number: bigint; advancedAt: number } | null;
-  /** Whether the last head read answered; null before the first read. */
+  /** Whether the RPC answers: false after RPC_FAILURES_TO_DISABLE failed reads in a row, true after a read; null before the first read. */
   rpcReachable: boolean | null;
+  /** Head reads that failed in a row since the last one that answered. */
+  rpcFailures: number;
   halted: boolean;
   /** The solver's inventory was read and every currency's capacity is 0. */
   inventoryEmpty: boolean;
@@ -51,6 +58,7 @@ export function unobserved(operator: { disabled: boolean; depositEnabled: boolea
     expectedBlockTimeSeconds: operator.expectedBlockTimeSeconds,
     head: null,
     rpcReachable: null,
+    rpcFailures: 0,
     halted: false,
     inventoryEmpty: false,
   };
@@ -59,12 +67,13 @@ export function unobserved(operator: { disabled: boolean; depositEnabled: boolea
 /** The observation after a head read at `now`: `advancedAt` moves only when the number grew. */
 export function observeHead(observation: ChainObservation, head: bigint, now: number): ChainObservation {
   const advanced = observation.head === null || head > observation.head.number;
-  return { ...observation, rpcReachable: true, head: advanced ? { number: head, advancedAt: now } : observation.head };
+  return { ...observation, rpcReachable: true, rpcFailures: 0, head: advanced ? { number: head, advancedAt: now } : observation.head };
 }
 
-/** The observation after a head read that failed on every URL. */
+/** The observation after a head read that failed on every URL: unreachable from the RPC_FAILURES_TO_DISABLE-th in a row. */
 export function observeRpcFailure(observation: ChainObservation): ChainObservation {
-  return { ...observation, rpcReachable: false };
+  const rpcFailures = observation.rpcFailures + 1;
+  return { ...observation, rpcFailures, rpcReachable: rpcFailures >= RPC_FAILURES_TO_DISABLE ? false : observation.rpcReachable };
 }
 
 export function isLagging(observation: ChainObservation, now: number): boolean {

@@ -1,7 +1,8 @@
 /**
  * The process's watch over its chains' health (./chainHealth.ts): GET /chains, GET /ready and the
  * quote read it; nothing they serve triggers a read. Each tick observes every chain once — its head
- * (one `eth_blockNumber` through the chain's transport, every URL tried, bounded by `headTimeoutMs`),
+ * (one `eth_blockNumber` through the chain's transport, every URL tried, bounded by `headTimeoutMs`;
+ * unreachable after ./chainHealth.ts's RPC_FAILURES_TO_DISABLE failed reads in a row),
  * the chains the indexer halted after a deep reorg (one store query for all chains) and the solver's
  * inventory (./solverInventory.ts, whose reads the quote and GET /chains share) — so the cost is one
  * observation per chain per tick however many requests come in. server.ts starts it beside the app.
@@ -54,7 +55,7 @@ export function createChainWatch(options: {
     } catch (error) {
       const before = observations.get(chain.id)!.rpcReachable;
       update(chain.id, observeRpcFailure);
-      if (before !== false) options.log?.warn({ chainId: chain.id, err: { message: (error as Error).message } }, "chain head unreadable on every RPC URL: chain shown disabled");
+      if (before !== false && observations.get(chain.id)!.rpcReachable === false) options.log?.warn({ chainId: chain.id, err: { message: (error as Error).message } }, "chain head unreadable on every RPC URL: chain shown disabled");
       return;
     }
     if (!options.inventory) return;
