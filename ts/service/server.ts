@@ -146,7 +146,15 @@ export async function startServer(options: {
     await checkPriceSources(config.chains, config.quotes.priceSources, { get: (chainId) => (clients.has(chainId) ? clients.get(chainId).publicClient : undefined) });
     const app = await buildApp({ config, deps, logger: options.logger ?? false });
     if (ownStore) app.addHook("onClose", async () => store.close());
-    const url = await app.listen({ host: config.server.host, port: config.server.port });
+    let url: string;
+    try {
+      url = await app.listen({ host: config.server.host, port: config.server.port });
+    } catch (error) {
+      // The app was made ready before the listen failed (a port in use): what its ready hooks started
+      // (the chain watch) stops, or the process would not exit.
+      await app.close().catch(() => {});
+      throw error;
+    }
     app.log.info({ config: redactConfig(config), database: store.engine.kind }, "ferry service listening");
     const log = serviceLogger(app);
     processLog.bind(log);
