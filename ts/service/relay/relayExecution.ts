@@ -68,8 +68,6 @@ export type ExecuteResult = { message: string; requestId: Bytes32; txHash?: Byte
 
 /** Gas headroom over the estimate, as the nonce manager adds it. */
 const GAS_HEADROOM_PERCENT = 20n;
-/** How many holds one execution may take when earlier ones were released with nothing sent (holdForAttempt below). */
-const MAX_EXECUTE_ATTEMPTS = 8;
 
 /** The relayed transaction's subject: the requestId and the app-balance hold that pays its gas. */
 export function relayedSubject(requestId: Bytes32, holdId: string): string {
@@ -158,11 +156,12 @@ export function createRelayExecutor(deps: {
       const native = client.config.nativeCurrency;
       // The value the relayer sends with the call is the app's spend too.
       const amountUsd = weiToUsdMicros(priced.fees.maxFeePerGas * gas + submission.value, native, submission.chainId);
-      const { holdId, amountUsd: heldUsd, state } = await holdForAttempt(submission.apiKeyId, requestId, amountUsd);
+      const { holdId, amountUsd: heldUsd } = await deps.store.appBalances.hold({ apiKeyId: submission.apiKeyId, amountUsd, purpose: "execute", reference: requestId });
       const subject = relayedSubject(requestId, holdId);
       const pending = await deps.store.findPendingSolverTransaction(submission.chainId, "execute", subject);
       if (pending) return { message: "already submitted", requestId, txHash: pending.attempts[0]!.hash };
-      if (state === "settled") return { message: "already submitted", requestId, ...(quote && { txHash: await firstInTx(quote.intent.requestId) }) };
+      const hold = await deps.store.appBalances.getHold(holdId);
+      if (hold && hold.state !== "held") return { message: "already submitted", requestId, ...(quote && { txHash: await firstInTx(quote.intent.requestId) }) };
 
       const tx = { to: submission.to, data: submission.data, value: submission.value, maxGas: deps.maxGas, ...(submission.authorizationList && { authorizationList: submission.authorizationList }) };
       let sent;
@@ -200,24 +199,6 @@ export function createRelayExecutor(deps: {
       return { message: "execution submitted", requestId, txHash: sent.hash };
     },
   };
-
-  /**
-   * The hold this attempt relays under. Attempt 0's reference is the requestId, attempt n's
-   * `<requestId>#n`. A released hold paid for nothing (released only with no transaction recorded —
-   * a failed send, the stuck-hold sweep — or when its nonce went to another transaction), so a
-   * retry after it takes the next attempt's hold instead of answering "already submitted" for an
-   * execution that never ran. A held or settled hold is the execution's own: `hold` is idempotent
-   * on its reference, so concurrent posts of one execution meet on one hold.
-   */
-  async function holdForAttempt(apiKeyId: string, requestId: Bytes32, amountUsd: bigint): Promise<{ holdId: string; amountUsd: bigint; state: "held" | "settled" }> {
-    for (let attempt = 0; attempt < MAX_EXECUTE_ATTEMPTS; attempt++) {
-      const reference = attempt === 0 ? requestId : `${requestId}#${attempt}`;
-      const held = await deps.store.appBalances.hold({ apiKeyId, amountUsd, purpose: "execute", reference });
-      const state = (await deps.store.appBalances.getHold(held.holdId))?.state ?? "held";
-      if (state !== "released") return { ...held, state };
-    }
-    throw new ServiceError("EXECUTION_ATTEMPTS_EXHAUSTED", `execution ${requestId} was attempted ${MAX_EXECUTE_ATTEMPTS} times without being sent: not sent again`);
-  }
 
   async function firstInTx(id: Bytes32): Promise<Bytes32 | undefined> {
     return (await deps.store.getRequest(id))?.inTxHashes[0];
