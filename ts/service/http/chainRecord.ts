@@ -232,5 +232,10 @@ export function withCapacity(record: ChainRecord, lines: readonly { currency: Ad
 
 /** The record with the chain's health now (../chains/chainWatch.ts). */
 export function withHealth(record: ChainRecord, health: ChainHealth): ChainRecord {
-  return { ...record, disabled: health.disabled, depositEnabled: health.depositEnabled, blockProductionLagging: health.blockProductionLagging, incident: health.reason };
+  return { ...record, ...healthFields(health) };
+}
+
+/** The chain health fields GET /chains and GET /ready show, as both name them. */
+export function healthFields(health: ChainHealth): { disabled: boolean; depositEnabled: boolean; blockProductionLagging: boolean; incident: ChainHealth["reason"] } {
+  return { disabled: health.disabled, depositEnabled: health.depositEnabled, blockProductionLagging: health.blockProductionLagging, incident: health.reason };
 }

@@ -17,7 +17,7 @@ import { loggableError } from "../../logging/loggableError.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import type { ChainConfig } from "../../config/configSchema.ts";
 import type { ChainWatch } from "../../chains/chainWatch.ts";
-import { ChainIncidentField } from "../chainRecord.ts";
+import { ChainIncidentField, healthFields } from "../chainRecord.ts";
 
 export type ReadinessCheck = {
   name: string;
@@ -75,7 +75,7 @@ export function registerReadyRoute(
   const chainsNow = () =>
     watch?.chains.flatMap((chain) => {
       const health = watch.health(chain.id);
-      return health ? [{ id: chain.id, name: chain.name, disabled: health.disabled, depositEnabled: health.depositEnabled, blockProductionLagging: health.blockProductionLagging, incident: health.reason }] : [];
+      return health ? [{ id: chain.id, name: chain.name, ...healthFields(health) }] : [];
     });
   app.get("/ready", { schema: readySchema }, async (request, reply) => {
     const checks = await Promise.all(
