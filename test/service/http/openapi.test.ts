@@ -29,7 +29,7 @@ describe("GET /openapi.json and /docs", function () {
     expect(document.paths["/metrics"].get.responses["200"].content).to.have.property("text/plain");
   });
 
-  it("describes a failure's frames (status details, /execute's simulation error)", async function () {
+  it("describes a failure's frames (status details, /execute's simulation error) and useExternalLiquidity's effect", async function () {
     // The quote, status and execute routes exist with a store and an executor (never called here: only the document is read).
     const store = await createStore();
     const executor = { execute: () => Promise.reject(new Error("not called: the document only")) };
@@ -50,6 +50,8 @@ describe("GET /openapi.json and /docs", function () {
     const execute = document.paths["/execute"].post.responses["400"].content["application/json"].schema.properties.details;
     expect(execute.required).to.include.members(["topLevel", "revert"]);
     expect(execute.properties.innermost.properties).to.have.all.keys(...frameFields);
+    const quoteBody = document.paths["/quote/v2"].post.requestBody.content["application/json"].schema;
+    expect(quoteBody.properties.useExternalLiquidity.description).to.contain("Uniswap V2 pool").and.not.contain("no effect");
   });
 
   it("renders the docs page from the package's own assets (no CDN)", async function () {
