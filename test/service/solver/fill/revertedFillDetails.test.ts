@@ -11,6 +11,7 @@ import { createSolver } from "../../../../ts/service/solver/startSolver.ts";
 import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "../twoChains.ts";
 import { tickUntil } from "../solverHelpers.ts";
 import { listen, type Listening } from "../../http/testApp.ts";
+import { revertedFillDetails } from "../../../../ts/service/solver/fill/revertedFillDetails.ts";
 
 type Frame = { type: string; address?: string; contract?: string; function?: string; selector?: string; error?: string; gasUsed?: string };
 type StatusDetails = { error: string; revertData: string; topLevel: Frame; innermost: Frame; path: Frame[]; revert: { type: string; name?: string; label: string } };
@@ -89,5 +90,27 @@ describeEachEngine("solver/fill/revertedFillDetails: the frames of a reverted fi
     expect(details.path[0]).to.deep.equal(details.topLevel);
     expect(details.innermost).to.deep.equal(details.path.at(-1));
     expect(details.revert).to.deep.include({ type: "customError", name: "AttestationExpired" });
+  });
+});
+
+describe("solver/fill/revertedFillDetails (pure)", () => {
+  const frames = {
+    topLevel: { type: "CALL", address: "0x2222222222222222222222222222222222222222", contract: "attestedReceiver" },
+    innermost: { type: "CALL", address: "0x1111111111111111111111111111111111111111" },
+    path: [{ type: "CALL" }, { type: "CALL" }],
+    revert: { type: "errorString" as const, label: "inner", message: "inner" },
+  };
+
+  it("a destination call's revert keeps its callIndex and its own revert; the frames join them", () => {
+    const callRevert = { type: "customError" as const, label: "Nope", message: "Nope()", name: "Nope" };
+    const details = revertedFillDetails({ failReason: "EXECUTION_REVERTED", errorName: "CallReverted", data: "0x1234abcd", details: { callIndex: 2, revert: callRevert } }, frames);
+    expect(details).to.deep.equal({ error: "CallReverted", revertData: "0x1234abcd", callIndex: 2, revert: callRevert, topLevel: frames.topLevel, innermost: frames.innermost, path: frames.path });
+  });
+
+  it("no flat revert: the innermost frame's; no frames (not traced): the flat fields only, as before", () => {
+    const decoded = { failReason: "INVALID_SIGNER", errorName: "SignerNotAllowed", data: "0xdeadbeef" as const };
+    expect(revertedFillDetails(decoded, frames).revert).to.deep.equal(frames.revert);
+    expect(revertedFillDetails(decoded, { topLevel: frames.topLevel, revert: frames.revert })).to.not.have.any.keys("innermost", "path");
+    expect(revertedFillDetails(decoded, undefined)).to.deep.equal({ error: "SignerNotAllowed", revertData: "0xdeadbeef" });
   });
 });
