@@ -153,6 +153,7 @@ export type QuoteRequest = {
   amount: string;
   tradeType: TradeType | string;
   referrer?: string;
+  /** true: a swap is priced from an onchain market (a pool the service configured for the pair) rather than a fixed price, when it has both. */
   useExternalLiquidity?: boolean;
   originGasOverhead?: string;
   refundTo?: string;

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { encodeErrorResult, encodeFunctionData, erc20Abi, parseAbi, type Hex } from "viem";
-import { failingPath, simulationFailure, type TracedFrame } from "../../../ts/service/relay/simulationFailure.ts";
+import { simulationFailure } from "../../../ts/service/relay/simulationFailure.ts";
+import type { TracedFrame } from "../../../ts/service/transactions/callFrames.ts";
 
 const TOKEN = "0x1111111111111111111111111111111111111111";
 const ACCOUNT = "0x2222222222222222222222222222222222222222";
@@ -14,12 +15,6 @@ const insufficientBalance = encodeErrorResult({
 const transfer = encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [ACCOUNT, 2n] });
 
 describe("relay/simulationFailure", () => {
-  it("follows the last failing child down to the innermost frame", () => {
-    const inner: TracedFrame = { type: "CALL", to: TOKEN, input: transfer, output: insufficientBalance, error: "execution reverted" };
-    const top: TracedFrame = { type: "CALL", to: ACCOUNT, input: "0x12345678", error: "execution reverted", calls: [{ type: "STATICCALL", to: TOKEN, input: "0x70a08231" }, inner] };
-    expect(failingPath(top)).to.deep.equal([top, inner]);
-  });
-
   it("builds the spec's body: frames named, the innermost revert decoded, error = the failReason", () => {
     const top: TracedFrame = {
       type: "CALL",
@@ -29,7 +24,7 @@ describe("relay/simulationFailure", () => {
       gasUsed: "0x5208",
       calls: [{ type: "CALL", to: TOKEN, input: transfer, output: insufficientBalance, error: "execution reverted", revertReason: "x" }],
     };
-    const body = simulationFailure({ requestId: "0xab", trace: top, revertData: undefined, names });
+    const body = simulationFailure({ requestId: "0xab", trace: top, call: { to: ACCOUNT, data: "0x12345678" }, revertData: undefined, names });
     expect(body.error).to.equal("TRANSFER_AMOUNT_EXCEEDS_BALANCE");
     expect(body.requestId).to.equal("0xab");
     expect(body.details.topLevel).to.deep.equal({ type: "CALL", address: ACCOUNT, selector: "0x12345678", error: "execution reverted", gasUsed: "21000" });
@@ -39,16 +34,18 @@ describe("relay/simulationFailure", () => {
     expect(body.message).to.contain("stablecoin.transfer");
   });
 
-  it("labels an unknown custom error UNKNOWN_CUSTOM_ERROR_<selector> with rawArgsHex; no trace → the top-level data", () => {
+  it("labels an unknown custom error UNKNOWN_CUSTOM_ERROR_<selector> with rawArgsHex; no trace → the top-level frame only, from the call", () => {
     const data = "0xdeadbeef000000000000000000000000000000000000000000000000000000000000002a" as Hex;
-    const body = simulationFailure({ requestId: "0x01", trace: undefined, revertData: data, names });
+    const body = simulationFailure({ requestId: "0x01", trace: undefined, call: { to: TOKEN, data: transfer }, revertData: data, names });
     expect(body.error).to.equal("UNKNOWN_CUSTOM_ERROR_0xdeadbeef");
     expect(body.details.revert.rawArgsHex).to.equal(`0x${data.slice(10)}`);
-    expect(body.details.topLevel).to.equal(undefined);
+    expect(body.details.topLevel).to.deep.equal({ type: "CALL", address: TOKEN, contract: "stablecoin", function: "transfer", selector: transfer.slice(0, 10) });
+    expect(body.details).to.not.have.any.keys("innermost", "path");
+    expect(body.message).to.contain("stablecoin.transfer");
   });
 
   it("an empty revert is `empty`", () => {
-    const body = simulationFailure({ requestId: "0x01", trace: { type: "CALL", to: TOKEN, input: "0x", error: "execution reverted" }, revertData: undefined, names });
+    const body = simulationFailure({ requestId: "0x01", trace: { type: "CALL", to: TOKEN, input: "0x", error: "execution reverted" }, call: { to: TOKEN, data: "0x" }, revertData: undefined, names });
     expect(body.details.revert.type).to.equal("empty");
     expect(body.error).to.equal("EMPTY_REVERT");
   });

@@ -15,6 +15,7 @@ import { depositoryAbi } from "../../../ts/abi/Depository.ts";
 import { accountWithRole, hardhatTestAccount } from "../../../ts/devnet/devnetAccounts.ts";
 import type { DevnetChain } from "../../../ts/devnet/devnetChain.ts";
 import { startDevnetChains } from "../../../ts/devnet/devnetChains.ts";
+import type { DevnetMarket } from "../../../ts/devnet/devnetMarket.ts";
 import { devnetConfig } from "../../../ts/devnet/devnetConfig.ts";
 import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
 import type { QuotedIntent } from "../../../ts/service/model/quotedIntent.ts";
@@ -29,6 +30,8 @@ export type TwoChains = {
   /** The keys as env variables (for a child service process). */
   keyEnv: Record<string, string>;
   stablecoin: Address;
+  /** The destination's market (a Uniswap V2 WETH/fUSD pair with price history, ts/devnet/devnetMarket.ts); not in `config`'s price sources. */
+  market: DevnetMarket & { chainId: number };
   dir: string;
   deploymentsDir: string;
   solver: Address;
@@ -39,7 +42,7 @@ export type TwoChains = {
 export async function startTwoChains(options: { attesterKey?: Hex } = {}): Promise<TwoChains> {
   const dir = await mkdtemp(join(tmpdir(), "ferry-solver-"));
   const deploymentsDir = join(dir, "deployments");
-  const { chains, inputs, stablecoin, accounts, serviceEnv, close } = await startDevnetChains({ network, deploymentsDir });
+  const { chains, inputs, stablecoin, market, accounts, serviceEnv, close } = await startDevnetChains({ network, deploymentsDir });
   const keyEnv: Record<string, string> = { ...serviceEnv, ...(options.attesterKey ? { FERRY_ATTESTER_KEY: options.attesterKey } : {}) };
   const solver = accountWithRole(accounts, "solver");
   const config = devnetConfig({
@@ -58,6 +61,7 @@ export async function startTwoChains(options: { attesterKey?: Hex } = {}): Promi
     config,
     keyEnv,
     stablecoin,
+    market,
     dir,
     deploymentsDir,
     solver: solver.address,

@@ -24,5 +24,6 @@ export function chainIncidentOf(record: Pick<StatusRecord, "status" | "originCha
 /** The record with `details.chainIncident` set when an incident applies; the record itself otherwise. */
 export function withChainIncident(record: StatusRecord, healthOf: (chainId: number) => ChainHealth | undefined): StatusRecord {
   const chainIncident = chainIncidentOf(record, healthOf);
-  return chainIncident ? { ...record, details: { ...(record.details ?? {}), chainIncident } } : record;
+  // `details` is an open object (its declared fields are a reverted fill's frames): chainIncident is one more.
+  return chainIncident ? { ...record, details: { ...(record.details ?? {}), chainIncident } as StatusRecord["details"] } : record;
 }

@@ -26,7 +26,7 @@ import { ServedRequestData } from "./requestData.ts";
 import { servedRequestData } from "./servedRequestData.ts";
 import { ChildRecord } from "./childRecords.ts";
 import { RequestStatus } from "./requestStatus.ts";
-import type { Details } from "./solverState.ts";
+import { CallFrame, RevertDetails, type Details } from "./solverState.ts";
 import type { StoredRequest } from "./storedRequest.ts";
 import { BYTES32_PATTERN } from "./values.ts";
 
@@ -35,7 +35,21 @@ export const RequestId = Type.String({ pattern: BYTES32_PATTERN, description: "r
 /** Statuses as stored and served (`fallback` is never stored). */
 export const RequestStatusSchema = RequestStatus;
 
-const JsonObject = Type.Object({}, { additionalProperties: true });
+/**
+ * A failure's details: what the check that failed found, or for a reverted fill the decoded revert
+ * (flat `error`, `revertData`; `callIndex` and `revert` for a destination call's revert) and the
+ * failing call's frames: `topLevel` always, `innermost` and `path` when the chain's node answered a
+ * call trace (`debug_traceCall` / `debug_traceTransaction` with the callTracer).
+ */
+const StatusDetails = Type.Object(
+  {
+    topLevel: Type.Optional({ ...CallFrame, description: "A reverted fill: the fill call (from the call trace, or without one built from the call itself)" }),
+    innermost: Type.Optional({ ...CallFrame, description: "A reverted fill: the deepest frame that failed (only with a call trace)" }),
+    path: Type.Optional(Type.Array(CallFrame, { description: "A reverted fill: the failing frames from topLevel down to innermost (only with a call trace)" })),
+    revert: Type.Optional({ ...RevertDetails, description: "A reverted fill: a destination call's own revert, else the innermost frame's revert, decoded" }),
+  },
+  { additionalProperties: true, description: "What the failure found; a reverted fill's decoded revert and failing frames" },
+);
 
 export const StatusRecord = Type.Object(
   {
@@ -45,7 +59,7 @@ export const StatusRecord = Type.Object(
     updatedAt: Type.Number({ description: "Unix milliseconds" }),
     originChainId: Type.Number(),
     destinationChainId: Type.Number(),
-    details: Type.Union([JsonObject, Type.Null()]),
+    details: Type.Union([StatusDetails, Type.Null()]),
     failReason: Type.String(),
     refundFailReason: Type.String(),
     depositAddress: Type.Null({ description: "Ferry has no deposit addresses: always null" }),

@@ -132,6 +132,36 @@ export const RevertDetails = Type.Object(
 );
 export type RevertDetails = StaticDecode<typeof RevertDetails>;
 
-/** Status-record `details`: decoded revert data (flat fields, and `revert` for a destination call's) and check failures, public. */
-export const Details = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null(), RevertDetails]));
+/**
+ * One frame of a failing call, the spec's simulation frame (../transactions/callFrames.ts builds it
+ * from a `callTracer` frame): its call type, the address called (and the configured contract name
+ * there), the function (named from a known ABI) and selector, the tracer's error and revert reason,
+ * and the gas it used (decimal string).
+ */
+export const CallFrame = Type.Object(
+  {
+    type: Type.String({ maxLength: 32 }),
+    address: Type.Optional(Type.String({ maxLength: 42 })),
+    contract: Type.Optional(Type.String({ maxLength: 200 })),
+    function: Type.Optional(Type.String({ maxLength: 200 })),
+    selector: Type.Optional(Type.String({ maxLength: 10 })),
+    error: Type.Optional(Type.String({ maxLength: 500 })),
+    revertReason: Type.Optional(Type.String({ maxLength: 2000 })),
+    gasUsed: Type.Optional(Type.String({ maxLength: 80 })),
+  },
+  { additionalProperties: false },
+);
+export type CallFrame = StaticDecode<typeof CallFrame>;
+
+/** The EVM's call depth bounds a failing path. */
+export const MAX_CALL_PATH = 1025;
+
+/**
+ * Status-record `details`: decoded revert data (flat fields, and `revert` for a destination call's),
+ * a reverted fill's frames (`topLevel`, `innermost`, `path`) and check failures, public.
+ */
+export const Details = Type.Record(
+  Type.String(),
+  Type.Union([Type.String(), Type.Number(), Type.Null(), RevertDetails, CallFrame, Type.Array(CallFrame, { maxItems: MAX_CALL_PATH })]),
+);
 export type Details = StaticDecode<typeof Details>;

@@ -69,6 +69,12 @@ export type QuoteRequest = {
   /** `topupGas`: the recipient also gets destination native currency (`topupGasAmount` wei, else `settings.topupGasUsd`). */
   topupGas: boolean;
   topupGasAmount?: bigint;
+  /**
+   * `useExternalLiquidity`: a swap is priced (and re-priced at fill time) by a market source — a
+   * Uniswap V2 pool on the destination — when the operator configured one for the pair next to a
+   * fixed price (./quoteRoute.ts); a bridge, or a pair with one source, is quoted as without it.
+   */
+  useExternalLiquidity?: boolean;
   /** `subsidizeFees` with an API key: the fee components the app pays from its balance (./feeSponsorship.ts). */
   sponsorship?: SponsorshipRequest;
 };

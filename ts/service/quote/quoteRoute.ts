@@ -45,7 +45,14 @@ export type RouteEnd = {
 export type Route = { origin: RouteEnd; destination: RouteEnd; sameChain: boolean; swap?: PriceSource };
 
 /** What a route is resolved from; currencies canonical (decoded at the HTTP boundary). */
-export type RouteRequest = { originChainId: number; originCurrency: Address; destinationChainId: number; destinationCurrency: Address };
+export type RouteRequest = {
+  originChainId: number;
+  originCurrency: Address;
+  destinationChainId: number;
+  destinationCurrency: Address;
+  /** `useExternalLiquidity`: a swap is priced by a market source for the pair when one is configured (../prices/priceSources.ts). */
+  useExternalLiquidity?: boolean;
+};
 
 /** A chain's health now (../chains/chainWatch.ts); undefined: the operator's switches alone. */
 export type ChainHealthOf = (chainId: number) => ChainHealth | undefined;
@@ -70,7 +77,7 @@ export function resolveRoute(chains: readonly ChainConfig[], request: RouteReque
     throw new QuoteError("UNSUPPORTED_CURRENCY", `currency ${request.destinationCurrency} is not supported on chain ${destination.id}`);
   }
   const sameCurrency = originCurrency.isNative === destinationCurrency.isNative && originCurrency.symbol === destinationCurrency.symbol;
-  const swap = sameCurrency ? undefined : priceSources?.find(destination.id, originCurrency, destinationCurrency);
+  const swap = sameCurrency ? undefined : priceSources?.find(destination.id, originCurrency, destinationCurrency, request.useExternalLiquidity ? "market" : undefined);
   if (!sameCurrency && !swap) {
     throw new QuoteError(
       "UNSUPPORTED_ROUTE",

@@ -31,7 +31,6 @@
  *     moves the request to `pending` from the Depository's `Deposited` event like any deposit.
  */
 import { encodeAbiParameters, keccak256, type Abi, type Hex } from "viem";
-import { depositoryAbi } from "../../abi/Depository.ts";
 import type { ChainClients } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError, type ServiceAccount } from "../chains/serviceAccounts.ts";
 import type { ChainConfig } from "../config/configSchema.ts";
@@ -49,7 +48,8 @@ import { initialFees } from "../transactions/transactionFees.ts";
 import { weiToUsdMicros } from "./gasCharge.ts";
 import { executionRequest } from "./executionRequest.ts";
 import { requireHeldExecuteHold } from "./stuckExecuteHolds.ts";
-import { simulationFailure, type FrameNames, type SimulationFailureBody, type TracedFrame } from "./simulationFailure.ts";
+import { simulationFailure, type SimulationFailureBody } from "./simulationFailure.ts";
+import { frameNames, traceCall, type TraceClient } from "../transactions/callFrames.ts";
 
 /** What POST /execute asks, decoded once at the route. */
 export type ExecuteSubmission = {
@@ -142,8 +142,8 @@ export function createRelayExecutor(deps: {
         estimate = await client.publicClient.estimateGas(call);
       } catch (error) {
         if (!isRevert(error)) throw error;
-        const trace = await traceCall(client.publicClient as unknown as TraceClient, call);
-        const body = simulationFailure({ requestId, trace, revertData: revertDataOf(error) ?? undefined, names: frameNames(client.config, deps.abis ?? []) });
+        const trace = await traceCall(client.publicClient as unknown as TraceClient, { from: call.account, to: call.to, data: call.data, value: call.value, ...(authorizationList && { authorizationList: authorizationList.map(tracedAuthorization) }) });
+        const body = simulationFailure({ requestId, trace, call, revertData: revertDataOf(error) ?? undefined, names: frameNames(client.config, deps.abis ?? []) });
         log.info({ requestId, chainId: submission.chainId, error: body.error }, "execute: simulation failed, nothing sent");
         throw new ExecutionSimulationFailedError(body, error);
       }
@@ -225,29 +225,7 @@ export function executionId(s: Pick<ExecuteSubmission, "chainId" | "to" | "data"
   );
 }
 
-/** A client that can send `debug_traceCall` (viem's `request`, untyped for this non-standard method). */
-type TraceClient = { request(args: { method: string; params: readonly unknown[] }): Promise<unknown> };
-
-/** The callTracer trace of the call, or undefined when the node has no tracer (the body then has `revert` only). */
-async function traceCall(client: TraceClient, call: { account: Address; to: Address; data: Hex; value: bigint; authorizationList?: readonly unknown[] }): Promise<TracedFrame | undefined> {
-  const tx = {
-    from: call.account,
-    to: call.to,
-    data: call.data,
-    value: `0x${call.value.toString(16)}`,
-    ...(call.authorizationList && {
-      authorizationList: (call.authorizationList as ReturnType<typeof signedAuthorization>[]).map((a) => ({ chainId: `0x${a.chainId.toString(16)}`, address: a.address, nonce: `0x${a.nonce.toString(16)}`, yParity: `0x${a.yParity.toString(16)}`, r: a.r, s: a.s })),
-    }),
-  };
-  try {
-    const frame = await client.request({ method: "debug_traceCall", params: [tx, "latest", { tracer: "callTracer" }] });
-    return frame && typeof frame === "object" ? (frame as TracedFrame) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function frameNames(chain: ChainConfig, abis: readonly Abi[]): FrameNames {
-  const contracts = new Map<string, string>(Object.entries(chain.contracts).map(([name, address]) => [String(address), name]));
-  return { contracts, abis: [depositoryAbi, ...abis] };
+/** An authorization as `debug_traceCall` takes it (hex quantities). */
+function tracedAuthorization(a: ReturnType<typeof signedAuthorization>): Record<string, string> {
+  return { chainId: `0x${a.chainId.toString(16)}`, address: a.address, nonce: `0x${a.nonce.toString(16)}`, yParity: `0x${a.yParity.toString(16)}`, r: a.r, s: a.s };
 }

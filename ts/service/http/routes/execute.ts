@@ -16,7 +16,7 @@ import { Type } from "typebox";
 import { isFerryError } from "../../../core/errors.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import type { Logger } from "../../logging/logger.ts";
-import { RevertDetails } from "../../model/solverState.ts";
+import { CallFrame, RevertDetails } from "../../model/solverState.ts";
 import { BYTES32_PATTERN, canonicalHex, CanonicalHexOf, type Bytes32 } from "../../model/values.ts";
 import { ExecutionSimulationFailedError, type ExecuteResult, type ExecuteSubmission } from "../../relay/relayExecution.ts";
 import type { FerryApp } from "../ferryApp.ts";
@@ -81,20 +81,6 @@ export const ExecuteResponse = Type.Object(
   { additionalProperties: false },
 );
 
-const SimulationFrameSchema = Type.Object(
-  {
-    type: Type.String(),
-    address: Type.Optional(Type.String()),
-    contract: Type.Optional(Type.String()),
-    function: Type.Optional(Type.String()),
-    selector: Type.Optional(Type.String()),
-    error: Type.Optional(Type.String()),
-    revertReason: Type.Optional(Type.String()),
-    gasUsed: Type.Optional(Type.String()),
-  },
-  { additionalProperties: false },
-);
-
 /** 400: every error body, and for EXECUTION_SIMULATION_FAILED the spec's simulation error fields. */
 export const ExecuteErrorBody = Type.Object(
   {
@@ -105,10 +91,10 @@ export const ExecuteErrorBody = Type.Object(
     details: Type.Optional(
       Type.Object(
         {
-          topLevel: Type.Optional(SimulationFrameSchema),
-          innermost: Type.Optional(SimulationFrameSchema),
-          path: Type.Optional(Type.Array(SimulationFrameSchema)),
-          revert: RevertDetails,
+          topLevel: { ...CallFrame, description: "The call simulated (from the call trace, or without one built from the call itself)" },
+          innermost: Type.Optional({ ...CallFrame, description: "The deepest frame that failed (only with a call trace)" }),
+          path: Type.Optional(Type.Array(CallFrame, { description: "The failing frames from topLevel down to innermost (only with a call trace)" })),
+          revert: { ...RevertDetails, description: "The innermost frame's revert decoded (without a trace: the top-level revert data)" },
         },
         { additionalProperties: false },
       ),

@@ -17,9 +17,10 @@
  * txsGasLimit (the calls' gas), topupGas / topupGasAmount (destination gas for the recipient),
  * subsidizeFees / sponsoredFeeComponents / maxSubsidizationAmount (fee sponsorship from the app
  * balance of the caller's own, re-verified x-api-key; ../../quote/feeSponsorship.ts).
- * Accepted with a documented meaning but no effect: useExternalLiquidity (Ferry has one liquidity
- * source, its solver's inventory), and the other fields the schema marks `Ignored()` (kept for the
- * public client's bodies; they change nothing). Refused with 400 UNSUPPORTED_ROUTE:
+ * useExternalLiquidity: a swap is priced from an onchain market (a Uniswap V2 pool configured for the
+ * pair on the destination) rather than an operator-set fixed price, when both are configured
+ * (../../prices/priceSources.ts); otherwise it changes nothing. Accepted with a documented meaning but
+ * no effect: the fields the schema marks `Ignored()` (kept for the public client's bodies). Refused with 400 UNSUPPORTED_ROUTE:
  * a non-empty `authorizationList` and `useDepositAddress: true`. A field this schema does not know is
  * accepted and ignored (a newer client must not break); every known field is validated strictly.
  */
@@ -77,7 +78,10 @@ export const QuoteBody = Type.Object(
     includeProtocolData: Type.Optional(Type.Boolean({ description: "Adds protocol.v2.orderSignature (the solver key's)" })),
     ttl: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400, description: "Seconds to deposit; capped by the service's quote TTL" })),
     useExternalLiquidity: Type.Optional(
-      Type.Boolean(Ignored("Accepted; no effect: Ferry fills from its solver's own inventory (its one liquidity source)")),
+      Type.Boolean({
+        description:
+          "true: a swap is priced (and re-priced at fill time) from an onchain market — a Uniswap V2 pool the operator configured for the pair on the destination chain — instead of an operator-set fixed price, when both are configured; shown in details.route.destination.router and pricing.source. A bridge, or a pair with one price source, is quoted as without it. The solver still fills from its own inventory.",
+      }),
     ),
     txs: Type.Optional(
       Type.Array(
@@ -251,6 +255,7 @@ export function toQuoteRequest(body: QuoteBody): QuoteRequest {
     calls,
     ...(body.txsGasLimit !== undefined && { callsGasLimit: BigInt(body.txsGasLimit) }),
     topupGas: body.topupGas === true,
+    ...(body.useExternalLiquidity === true && { useExternalLiquidity: true }),
     ...(body.topupGasAmount !== undefined && { topupGasAmount: uint256(body.topupGasAmount, "topupGasAmount") }),
     ...(body.subsidizeFees === true && { sponsorship: sponsorshipRequest(body.sponsoredFeeComponents, body.maxSubsidizationAmount) }),
   };

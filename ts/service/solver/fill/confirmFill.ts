@@ -23,6 +23,7 @@ import { readReceipt } from "../../chains/readReceipt.ts";
 import { fillNotBefore, findFillTx, isFilled, receiptOrNull, transactionKnown } from "../chainReads.ts";
 import { recordFillReverted, recordFillSuccess } from "./fillOutcome.ts";
 import { sendFill } from "./sendFill.ts";
+import { revertedFillDetails } from "./revertedFillDetails.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { FillLogNotFoundError } from "../solverErrors.ts";
 
@@ -85,7 +86,7 @@ export async function confirmFill(ctx: SolverContext, request: StoredRequest): P
     return ctx.store.transitionRequest(request.id, "failure", {
       failReason: result.revert.failReason,
       data: { failedCallData: result.callData },
-      details: { error: result.revert.errorName, revertData: result.revert.data },
+      details: revertedFillDetails(result.revert, result.frames),
     });
   }
   const receipt = await receiptOrNull(dest.publicClient, result.hash);

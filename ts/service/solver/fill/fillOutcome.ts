@@ -1,6 +1,7 @@
 /**
  * Recording how a fill ended: `submitted → success` with `outTxs` from the receipt, or
- * `submitted → failure` with the decoded reason and the spec's failedTx fields. A reverted fill whose
+ * `submitted → failure` with the decoded reason, the spec's failedTx fields and the reverted
+ * transaction's frames in `details` (./revertedFillDetails.ts). A reverted fill whose
  * request is nevertheless filled onchain is a success under the filling transaction when that is one
  * of ours (a resend got there first), and a foreign fill otherwise (./verifyOnchainFill.ts). A
  * sponsored request's success debits its app balance hold in the same store transaction
@@ -16,6 +17,8 @@ import { isFinal } from "../../chains/chainFinality.ts";
 import { requireSolverState } from "../../model/storedRequest.ts";
 import { fillNotBefore, findFillTx, isFilled, onchainTxOf } from "../chainReads.ts";
 import { decodeRevert, revertDataOf } from "../../transactions/revertReason.ts";
+import { failureFrames, frameNames, traceTransaction, type TraceClient } from "../../transactions/callFrames.ts";
+import { revertedFillDetails } from "./revertedFillDetails.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { FillLogNotFoundError } from "../solverErrors.ts";
 import { recordForeignFill, verifyOnchainFill } from "./verifyOnchainFill.ts";
@@ -79,6 +82,9 @@ export async function recordFillReverted(ctx: SolverContext, request: StoredRequ
     revertData = revertDataOf(error);
   }
   const decoded = decodeRevert(revertData);
+  // The mined transaction's failing frames (debug_traceTransaction where the node offers it).
+  const trace = await traceTransaction(dest.publicClient as unknown as TraceClient, tx.hash);
+  const frames = failureFrames({ trace, call: { to: tx.to ?? "", data: tx.input }, revertData, names: frameNames(dest.config) });
   const outTx = await onchainTxOf(dest, receipt);
   const hash = tx.hash;
   const updated = await ctx.store.transitionRequest(request.id, "failure", {
@@ -90,7 +96,7 @@ export async function recordFillReverted(ctx: SolverContext, request: StoredRequ
       failedTxBlockNumber: Number(receipt.blockNumber),
       failedCallData: { from: tx.from, to: tx.to ?? "", data: tx.input, value: tx.value.toString() },
     },
-    details: { error: decoded.errorName, revertData: decoded.data, ...decoded.details },
+    details: revertedFillDetails(decoded, frames),
     solver: { fill: { ...(request.solver?.fill ?? { hash }), status: "reverted" } },
   });
   ctx.log.warn({ requestId: request.id, hash, failReason: decoded.failReason }, "fill reverted");

@@ -5,7 +5,8 @@
  *    the solver's own (./verifyOnchainFill.ts), else a foreign fill, parked;
  * 2. the checks of ./fillChecks.ts, in order → `failure` with their failReason;
  * 3. otherwise send the fill (./sendFill.ts), recording `pending → submitted` with the hash before
- *    the broadcast; a fill whose simulation reverts → `failure` with the decoded reason;
+ *    the broadcast; a fill whose simulation reverts → `failure` with the decoded reason and the
+ *    simulation's frames in `details` (./revertedFillDetails.ts);
  * 4. when the receipt is already there (automine, fast chains), finish right away (./confirmFill.ts).
  *
  * A fast-filled request (./fastFill.ts) has no credited deposit yet: the checks read the deposit the
@@ -25,6 +26,7 @@ import { checkFill, type FillCheckInput } from "./fillChecks.ts";
 import { fillPreflight } from "./fillPreflight.ts";
 import { callsNativeValue } from "../../transactions/fillTransaction.ts";
 import { sendFill } from "./sendFill.ts";
+import { revertedFillDetails } from "./revertedFillDetails.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { FillLogNotFoundError } from "../solverErrors.ts";
 import { recordForeignFill, verifyOnchainFill } from "./verifyOnchainFill.ts";
@@ -99,7 +101,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
     return ctx.store.transitionRequest(request.id, "failure", {
       failReason: result.revert.failReason,
       data: { failedCallData: result.callData },
-      details: { error: result.revert.errorName, revertData: result.revert.data, ...result.revert.details },
+      details: revertedFillDetails(result.revert, result.frames),
     });
   }
   ctx.log.info({ requestId: request.id, orderId: request.orderId, txHash: result.hash, txNonce: result.txNonce }, "fill sent");

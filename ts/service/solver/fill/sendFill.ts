@@ -6,7 +6,7 @@
  * destination chain and receiver and an EIP-2098 signature, refused with FILL_TARGET_MISMATCH when the
  * attestation names another chain or receiver than the transaction's — or `fillWithCalls` for an
  * intent with destination calls) (its gas estimate is a simulation: a fill
- * that would revert is caught here, decoded, and never sent), its hash handed to `record`, and
+ * that would revert is caught here, decoded, traced for its failing frames, and never sent), its hash handed to `record`, and
  * broadcast. A simulation that reverts SignerNotAllowed is diagnosed: onchain, a wrong chain or
  * receiver surfaces as an unrelated recovered signer, so the log names the field that differs from the
  * chain the RPC reports and the receiver the transaction goes to (`fillTargetMismatches`).
@@ -27,6 +27,7 @@ import type { RequestData } from "../../model/requestData.ts";
 import { ZERO_ADDRESS, type Address } from "../../model/values.ts";
 import { callsOverGasBudget, fillTransaction } from "../../transactions/fillTransaction.ts";
 import { decodeRevert, isRevert, revertDataOf, type DecodedRevert } from "../../transactions/revertReason.ts";
+import { failureFrames, frameNames, traceCall, type FailureFrames, type TraceClient } from "../../transactions/callFrames.ts";
 import { sendRecorded, type OutgoingTx, type SentTx } from "../sendTransaction.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { ApprovalPendingError, SolverTransactionRevertedError } from "../solverErrors.ts";
@@ -34,7 +35,8 @@ import type { Repositories } from "../../store/createStore.ts";
 
 export type FillCallData = NonNullable<RequestData["failedCallData"]>;
 
-export type SendFillResult = ({ sent: true } & SentTx) | { sent: false; revert: DecodedRevert; callData: FillCallData };
+/** Not sent: the decoded revert, the call, and (a simulation that reverted) its frames (../../transactions/callFrames.ts). */
+export type SendFillResult = ({ sent: true } & SentTx) | { sent: false; revert: DecodedRevert; callData: FillCallData; frames?: FailureFrames };
 
 /** `record` runs in the nonce's store transaction, before the broadcast (../sendTransaction.ts). */
 export async function sendFill(
@@ -63,16 +65,16 @@ export async function sendFill(
     return { sent: true, ...sent };
   } catch (error) {
     if (!isRevert(error)) throw error;
-    const revert = decodeRevert(revertDataOf(error));
+    const revertData = revertDataOf(error);
+    const revert = decodeRevert(revertData);
     if (revert.errorName === "SignerNotAllowed") {
       const mismatches = fillTargetMismatches(attestation, { chainId: await dest.publicClient.getChainId(), receiver });
       ctx.log.error({ chainId: dest.config.id, receiver, requestId: attestation.requestId, mismatches }, "fill signature recovers to no allowed signer");
     }
-    return {
-      sent: false,
-      revert,
-      callData,
-    };
+    // The simulation traced (debug_traceCall where the node offers it): the status details carry its frames.
+    const trace = await traceCall(dest.publicClient as unknown as TraceClient, { from: wallet.account.address, to: receiver, data: tx.data, value: tx.value ?? 0n });
+    const frames = failureFrames({ trace, call: { to: receiver, data: tx.data }, revertData, names: frameNames(dest.config) });
+    return { sent: false, revert, callData, frames };
   }
 }
 
