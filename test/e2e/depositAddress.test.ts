@@ -5,7 +5,8 @@
  * `steps[0].depositAddress` — never a Depository call — and polls GET /intents/status/v3. The service
  * finds the final payment, forwards it (deployAndForward, signed by the allocator, through the
  * solver's nonce manager), indexes the Depository's deposit and fills: `success`, the recipient paid
- * exactly `currencyOut.amount`, the records' `depositAddress` naming the payer and its transaction.
+ * exactly `currencyOut.amount`, the records' `depositAddress` naming the payer and its transaction,
+ * and GET /requests/v2?depositAddress= listing the address's request.
  */
 import { expect } from "chai";
 import { erc20Abi, getAddress, type Address, type Hex } from "viem";
@@ -69,6 +70,10 @@ for (const engine of E2E_ENGINES) {
       expect(status.status).to.equal("success");
       expect(await devnet.destination.publicClient.getBalance({ address: recipient })).to.equal(BigInt(q.details.currencyOut.amount));
       expect(status.depositAddress).to.deep.equal({ address: address.toLowerCase(), depositAddressType: "strict", depositor: user.address.toLowerCase(), depositTxHash: hash.toLowerCase() });
+      // GET /requests/v2?depositAddress= lists the address's request, with the same depositAddress object.
+      const listed = (await (await fetch(`${devnet.file.apiUrl}/requests/v2?depositAddress=${address}`)).json()) as { requests: Array<{ id: string; depositAddress: unknown }> };
+      expect(listed.requests.map((r) => r.id)).to.deep.equal([step!.requestId.toLowerCase()]);
+      expect(listed.requests[0]!.depositAddress).to.deep.equal(status.depositAddress);
       // The forwarder was deployed by the forwarding and holds nothing any more.
       expect(await devnet.origin.publicClient.getCode({ address })).to.not.equal(undefined);
       expect(await devnet.origin.publicClient.getBalance({ address })).to.equal(0n);

@@ -26,3 +26,5 @@ CREATE TABLE deposit_addresses (
 );
 CREATE INDEX deposit_addresses_watching ON deposit_addresses (chain_id) WHERE state = 'watching';
 CREATE INDEX deposit_addresses_request ON deposit_addresses (request_id);
+-- GET /requests/v2?depositAddress= (every chain: the same address on each).
+CREATE INDEX deposit_addresses_address ON deposit_addresses (address);
