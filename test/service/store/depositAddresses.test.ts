@@ -47,7 +47,7 @@ describeEachEngine("deposit addresses", (engine) => {
   it("depositAddresses_aPaymentSeenTwiceIsMarkedForwardingOnce", async () => {
     const { store } = engine;
     await store.saveDepositAddress(row(ADDRESS));
-    const payment = { chainId: 31337, address: ADDRESS, token: ZERO, amount: HUGE, depositor: REFUND_TO, txHash: ORDER, blockNumber: 12 };
+    const payment = { chainId: 31337, address: ADDRESS, token: ZERO, amount: HUGE, depositor: REFUND_TO, txHash: ORDER, blockNumber: 12, blockTimestamp: 1_767_225_600 };
     const key = { chainId: 31337, address: ADDRESS };
     // Two watchers (replicas, or one before and after a restart) race on the same payment.
     const results = await Promise.all([

@@ -6,7 +6,7 @@
  * (`txHash` null otherwise: the request record's `depositTxHash` stays null).
  */
 import { Type, type StaticDecode } from "typebox";
-import { Address, Bytes32, ChainId, Uint256 } from "./values.ts";
+import { Address, Bytes32, ChainId, Uint256, UnixSeconds } from "./values.ts";
 
 export const DepositAddressPayment = Type.Object(
   {
@@ -19,8 +19,10 @@ export const DepositAddressPayment = Type.Object(
     /** The payer (`from` of the Transfer log or of the native transfer); null when not known. */
     depositor: Type.Union([Address, Type.Null()]),
     txHash: Type.Union([Bytes32, Type.Null()]),
-    /** The block the payment was seen final in. */
+    /** The first block at which the address held the amount (when the payment landed). */
     blockNumber: Type.Integer({ minimum: 0 }),
+    /** That block's time: the payment is on time when this is at most the quote's `expiresAt`. */
+    blockTimestamp: UnixSeconds,
   },
   { additionalProperties: false },
 );

@@ -89,7 +89,7 @@ async function forwardOne(ctx: SolverContext, client: ChainClient, row: StoredDe
   }
   const block = await publicClient.getBlock({ blockNumber: low, includeTransactions: row.currency === ZERO_ADDRESS });
   if (Number(block.timestamp) > Date.parse(row.expiresAt) / 1000) return { address: row.address, outcome: "late" };
-  const payment: DepositAddressPayment = { chainId: row.chainId, address: row.address, token: row.currency, amount: row.amount, depositor: null, txHash: null, blockNumber: Number(low) };
+  const payment: DepositAddressPayment = { chainId: row.chainId, address: row.address, token: row.currency, amount: row.amount, depositor: null, txHash: null, blockNumber: Number(low), blockTimestamp: Number(block.timestamp) };
   if (row.currency === ZERO_ADDRESS) {
     const tx = block.transactions.find((t) => typeof t === "object" && t.to !== null && canonicalAddress(t.to) === row.address && t.value > 0n);
     if (tx && typeof tx === "object") Object.assign(payment, { depositor: canonicalAddress(tx.from), txHash: canonicalHex(tx.hash) });
