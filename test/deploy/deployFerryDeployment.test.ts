@@ -3,6 +3,8 @@
  * same addresses; a second run sends nothing; the check passes, then fails on what changed; the
  * two-step ownership handover.
  */
+import { depositAddressFactoryAbi } from "../../ts/abi/DepositAddressFactory.ts";
+import { forwarderImplementation } from "../../ts/core/depositAddress.ts";
 import { expect } from "chai";
 import { network } from "hardhat";
 import { getAddress, keccak256, stringToBytes, zeroAddress, type Address } from "viem";
@@ -74,9 +76,16 @@ describe("deployFerryContracts", function () {
     expect(second.addresses).to.deep.equal(predicted);
     expect(first.alreadyDeployed).to.equal(false);
     expect(second.alreadyDeployed).to.equal(false);
-    // proxy install + 3 contracts + setSigner (the allocator is the Depository's constructor argument)
-    expect(first.transactions).to.have.length(5);
-    expect(Object.keys(first.record.transactions)).to.include.members(["Multicaller", "AttestedReceiver", "Depository"]);
+    // proxy install + 4 contracts + setSigner (the allocator is the Depository's constructor argument)
+    expect(first.transactions).to.have.length(6);
+    expect(Object.keys(first.record.transactions)).to.include.members(["Multicaller", "AttestedReceiver", "Depository", "DepositAddressFactory"]);
+    // The factory serves this Depository, and its forwarder implementation is where ts/core derives
+    // every deposit address from: the same on both chains.
+    for (const c of [origin, destination]) {
+      const factory = { address: predicted.depositAddressFactory, abi: depositAddressFactoryAbi } as const;
+      expect(getAddress(await c.publicClient.readContract({ ...factory, functionName: "depository" }))).to.equal(getAddress(predicted.depository));
+      expect(getAddress(await c.publicClient.readContract({ ...factory, functionName: "implementation" }))).to.equal(getAddress(forwarderImplementation(predicted.depositAddressFactory)));
+    }
     expect(Object.keys(first.record.transactions)).to.not.include("Depository.setAllocator");
     for (const c of [origin, destination]) {
       for (const address of Object.values(predicted)) expect(await c.publicClient.getCode({ address })).to.not.equal(undefined);
@@ -108,13 +117,15 @@ describe("deployFerryContracts", function () {
       Multicaller: [],
       AttestedReceiver: [deployer, addresses.multicaller],
       Depository: [deployer, allocator], // the allocator is set and locked by the constructor
+      DepositAddressFactory: [addresses.depository], // deposit addresses of that Depository
     });
     expect(record.configuration).to.deep.equal({ owner: deployer, allocator, signers: [signer] });
     expect(record.compiler.solcVersion).to.equal("0.8.30");
     expect(record.compiler.settings).to.deep.equal({ optimizer: { enabled: true, runs: 1_000_000 }, evmVersion: "prague" });
-    expect(record.compiler.contracts.Depository.viaIR).to.equal(true);
-    expect(record.compiler.contracts.AttestedReceiver.viaIR).to.equal(true);
-    expect(record.compiler.contracts.Multicaller.viaIR).to.equal(false);
+    expect(record.compiler.contracts.Depository!.viaIR).to.equal(true);
+    expect(record.compiler.contracts.AttestedReceiver!.viaIR).to.equal(true);
+    expect(record.compiler.contracts.Multicaller!.viaIR).to.equal(false);
+    expect(record.compiler.contracts.DepositAddressFactory!.sourceName).to.equal("contracts/DepositAddressFactory.sol");
     // The compact entry points the solver and the quote steps call, by signature.
     expect(record.entryPoints).to.deep.equal(Object.fromEntries(ENTRY_POINT_PROBES.map((p) => [p.signature, p.selector])));
     expect(Object.keys(record.entryPoints!)).to.deep.equal([
@@ -140,7 +151,7 @@ describe("deployFerryContracts", function () {
     const swapped = { ...addresses, depository: addresses.attestedReceiver, attestedReceiver: addresses.depository };
     const observed = await probeEntryPoints(origin.publicClient, swapped, ["AttestedReceiver", "Depository"]);
     expect(observed.map((entry) => entry.verdict)).to.deep.equal(ENTRY_POINT_PROBES.map(() => "empty revert"));
-    const rows = compareFerryState({ addresses, expected, observed: { chainId: 31337, code: { Multicaller: undefined, AttestedReceiver: undefined, Depository: undefined }, entryPoints: observed } });
+    const rows = compareFerryState({ addresses, expected, observed: { chainId: 31337, code: { Multicaller: undefined, AttestedReceiver: undefined, Depository: undefined, DepositAddressFactory: undefined }, entryPoints: observed } });
     const failingEntries = rows.filter((row) => row.field.startsWith("entry "));
     expect(failingEntries.map((row) => [row.field, row.ok, row.actual])).to.deep.equal(
       ENTRY_POINT_PROBES.map((p) => [`entry ${p.signature}`, false, "empty revert"]),
@@ -220,6 +231,7 @@ describe("deployFerryContracts", function () {
       ["Multicaller", "code", result.rows[1]!.expected, true],
       ["AttestedReceiver", "code", "no code", false],
       ["Depository", "code", "no code", false],
+      ["DepositAddressFactory", "code", "no code", false],
     ]);
   });
 

@@ -119,7 +119,7 @@ describe("devnet (npm start)", function () {
     const [origin, destination] = devnet.chains;
     // Ferry and fUSD at the same addresses on both; the destination adds its market (WETH, the
     // Uniswap V2 factory and pair, the vault).
-    expect(Object.keys(origin!.contracts)).to.include.members(["depository", "attestedReceiver", "multicaller", "stablecoin"]);
+    expect(Object.keys(origin!.contracts)).to.include.members(["depository", "attestedReceiver", "multicaller", "depositAddressFactory", "stablecoin"]);
     for (const [name, address] of Object.entries(origin!.contracts)) expect(destination!.contracts[name], name).to.equal(address);
     expect(Object.keys(destination!.contracts)).to.include.members(["wrappedNative", "uniswapV2Factory", "uniswapV2Pair", "vault"]);
     for (const chain of devnet.chains) {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { getAddress, isAddress, type Address, type Hex } from "viem";
 import { DeploymentRecordInvalidError } from "./deployErrors.ts";
 import type { FerryContractName } from "./ferryArtifacts.ts";
-import type { FerryAddresses } from "./ferryPlan.ts";
+import type { FerryAddresses, RecordedFerryAddresses } from "./ferryPlan.ts";
 
 export const DEPLOYMENT_RECORD_FORMAT = "ferry-deployment-1";
 
@@ -19,16 +19,18 @@ export type CompilerRecord = {
   settings: { optimizer: { enabled: boolean; runs: number }; evmVersion: string };
   /** ts/deploy/compilerSettings.ts VIA_IR_SOURCES: the sources compiled with viaIR (otherwise identical settings). */
   viaIRSources: string[];
-  contracts: Record<
+  /** Records written before deposit addresses have no DepositAddressFactory entry. */
+  contracts: Partial<Record<
     FerryContractName,
     { sourceName: string; viaIR: boolean; buildInfoId: string; initCodeHash: Hex; runtimeCodeFingerprint: Hex }
-  >;
+  >>;
 };
 
 export type DeploymentRecord = {
   format: typeof DEPLOYMENT_RECORD_FORMAT;
   chainId: number;
-  addresses: FerryAddresses;
+  /** Records written before deposit addresses have no `depositAddressFactory`. */
+  addresses: RecordedFerryAddresses;
   /** Initial owner of the contracts and part of their addresses (with the salt and the build). */
   deployer: Address;
   salt: Hex;
@@ -40,7 +42,7 @@ export type DeploymentRecord = {
   deployedAt?: string;
   /** Hash of every transaction the deployment sent, by step ("Depository", "AttestedReceiver.setSigner(0x…)", …). */
   transactions: Record<string, Hex>;
-  constructorArgs: Record<FerryContractName, Address[]>;
+  constructorArgs: Partial<Record<FerryContractName, Address[]>>;
   /** The configuration the deployment established (what --check expects by default). */
   configuration: { owner: Address; allocator: Address; signers: Address[]; currencies?: Address[] };
   compiler: CompilerRecord;
@@ -115,6 +117,9 @@ export function parseDeploymentRecord(json: unknown, path: string, chainId?: num
       depository: address(addresses.depository, "addresses.depository"),
       attestedReceiver: address(addresses.attestedReceiver, "addresses.attestedReceiver"),
       multicaller: address(addresses.multicaller, "addresses.multicaller"),
+      ...(addresses.depositAddressFactory !== undefined
+        ? { depositAddressFactory: address(addresses.depositAddressFactory, "addresses.depositAddressFactory") }
+        : {}),
     },
     configuration: {
       owner: address(configuration.owner, "configuration.owner"),
@@ -179,9 +184,14 @@ export function mergeDeploymentRecords(previous: DeploymentRecord, next: Deploym
   };
 }
 
-/** Whether two sets of Ferry addresses are the same (case-insensitive). */
-export function sameAddresses(a: FerryAddresses, b: FerryAddresses): boolean {
+/**
+ * Whether two sets of Ferry addresses are the same (case-insensitive). The factory is compared only
+ * when both have one: a record from before deposit addresses is the same deployment, one contract short.
+ */
+export function sameAddresses(a: RecordedFerryAddresses, b: RecordedFerryAddresses): boolean {
+  const factory = a.depositAddressFactory === undefined || b.depositAddressFactory === undefined || a.depositAddressFactory.toLowerCase() === b.depositAddressFactory.toLowerCase();
   return (
+    factory &&
     a.depository.toLowerCase() === b.depository.toLowerCase() &&
     a.attestedReceiver.toLowerCase() === b.attestedReceiver.toLowerCase() &&
     a.multicaller.toLowerCase() === b.multicaller.toLowerCase()

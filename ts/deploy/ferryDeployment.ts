@@ -1,5 +1,6 @@
 /**
- * Deterministic deployment of Ferry's contracts (Depository, AttestedReceiver, Multicaller): the same
+ * Deterministic deployment of Ferry's contracts (Depository, AttestedReceiver, Multicaller,
+ * DepositAddressFactory): the same
  * addresses on every chain, CREATE2 through the standard deterministic-deployment proxy, then
  * configuration and the two-step ownership handover. Idempotent: every step reads the chain first and
  * is skipped when its effect is already there, so a second run sends no transaction.
@@ -277,6 +278,13 @@ export async function checkFerryDeployment(args: {
       ),
     };
   }
+  if (hasCode("DepositAddressFactory")) {
+    const factory = { address: addresses.depositAddressFactory, abi: FERRY_ABIS.DepositAddressFactory } as const;
+    observed.depositAddressFactory = {
+      depository: await publicClient.readContract({ ...factory, functionName: "depository" }),
+      implementation: await publicClient.readContract({ ...factory, functionName: "implementation" }),
+    };
+  }
   if (hasCode("Depository")) {
     const depository = { address: addresses.depository, abi: FERRY_ABIS.Depository } as const;
     const [, name, version, domainChainId, verifyingContract] = await publicClient.readContract({ ...depository, functionName: "eip712Domain" });
@@ -348,7 +356,13 @@ export function constructorAllocatorOf(previous: DeploymentRecord | undefined, d
 }
 
 function addressOf(addresses: FerryAddresses, contract: FerryContractName): Address {
-  return contract === "Depository" ? addresses.depository : contract === "AttestedReceiver" ? addresses.attestedReceiver : addresses.multicaller;
+  const byName: Record<FerryContractName, Address> = {
+    Depository: addresses.depository,
+    AttestedReceiver: addresses.attestedReceiver,
+    Multicaller: addresses.multicaller,
+    DepositAddressFactory: addresses.depositAddressFactory,
+  };
+  return byName[contract];
 }
 
 /** Ownable2Step's two views, shared by Depository and AttestedReceiver. */

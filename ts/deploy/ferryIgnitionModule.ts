@@ -42,10 +42,15 @@ export function buildFerryIgnitionModule(plan: FerryIgnitionPlan, id = "Ferry") 
       after: [deployMulticaller],
     });
     const deployDepository = m.send("DeployDepository", DETERMINISTIC_DEPLOYER, 0n, byName.Depository!.calldata, { from, after: [deployReceiver] });
+    const deployFactory = m.send("DeployDepositAddressFactory", DETERMINISTIC_DEPLOYER, 0n, byName.DepositAddressFactory!.calldata, {
+      from,
+      after: [deployDepository],
+    });
 
     const multicaller = m.contractAt("Multicaller", contracts.addresses.multicaller, { after: [deployMulticaller] });
     const attestedReceiver = m.contractAt("AttestedReceiver", contracts.addresses.attestedReceiver, { after: [deployReceiver] });
     const depository = m.contractAt("Depository", contracts.addresses.depository, { after: [deployDepository] });
+    const depositAddressFactory = m.contractAt("DepositAddressFactory", contracts.addresses.depositAddressFactory, { after: [deployFactory] });
 
     // An address without code answers "0x": decoding it as the owner fails, so a missing proxy stops here.
     const depositoryOwner = m.staticCall(depository, "owner", [], 0, { id: "DepositoryOwner", from });
@@ -61,6 +66,6 @@ export function buildFerryIgnitionModule(plan: FerryIgnitionPlan, id = "Ferry") 
       m.call(depository, "transferOwnership", [owner], { id: "DepositoryTransferOwnership", from, after });
       m.call(attestedReceiver, "transferOwnership", [owner], { id: "AttestedReceiverTransferOwnership", from, after });
     }
-    return { depository, attestedReceiver, multicaller };
+    return { depository, attestedReceiver, multicaller, depositAddressFactory };
   });
 }

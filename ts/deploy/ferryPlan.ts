@@ -10,13 +10,22 @@
  *    the same allocator on every chain gives the same address everywhere. A later allocator change
  *    (propose → 2 days → apply) does not move it: plan with the allocator the Depository was
  *    constructed with (the deployment record's `constructorAllocator`).
+ *  - DepositAddressFactory(depository)              deposit addresses of that Depository; its
+ *    constructor creates the DepositForwarder implementation (CREATE, nonce 1), so both addresses
+ *    follow from the Depository's: the same on every chain, and so is every deposit address.
  */
 import { encodeDeployData, keccak256, stringToBytes, type Address, type Hex } from "viem";
 import { deterministicAddress, deterministicDeployCalldata } from "./create2.ts";
 import { FERRY_ABIS, FERRY_ARTIFACTS, FERRY_CONTRACTS, type FerryContractName } from "./ferryArtifacts.ts";
 
-/** Where the three contracts are (or will be) on a chain: the plan computes them. */
-export type FerryAddresses = { depository: Address; attestedReceiver: Address; multicaller: Address };
+/** Where the four contracts are (or will be) on a chain: the plan computes them. */
+export type FerryAddresses = { depository: Address; attestedReceiver: Address; multicaller: Address; depositAddressFactory: Address };
+
+/**
+ * The addresses of a deployment record: records written before deposit addresses have no
+ * `depositAddressFactory` (such a chain serves no deposit addresses until `ferry deploy` runs again).
+ */
+export type RecordedFerryAddresses = Omit<FerryAddresses, "depositAddressFactory"> & { depositAddressFactory?: Address };
 
 /** The salt when none is given: keccak256("ferry/v1"). */
 export const DEFAULT_FERRY_SALT: Hex = keccak256(stringToBytes("ferry/v1"));
@@ -35,7 +44,7 @@ export type FerryPlan = {
   /** The Depository's constructor allocator. */
   allocator: Address;
   salt: Hex;
-  /** In deployment order (the receiver's constructor needs the Multicaller's address). */
+  /** In deployment order (the receiver's constructor needs the Multicaller's address, the factory the Depository's). */
   contracts: readonly FerryContractPlan[];
   addresses: FerryAddresses;
 };
@@ -55,6 +64,7 @@ export function planFerryContracts(args: { deployer: Address; allocator: Address
   plans.Multicaller = plan("Multicaller", []);
   plans.AttestedReceiver = plan("AttestedReceiver", [deployer, plans.Multicaller.address]);
   plans.Depository = plan("Depository", [deployer, args.allocator]);
+  plans.DepositAddressFactory = plan("DepositAddressFactory", [plans.Depository.address]);
   return {
     deployer,
     allocator: args.allocator,
@@ -64,6 +74,7 @@ export function planFerryContracts(args: { deployer: Address; allocator: Address
       depository: plans.Depository.address,
       attestedReceiver: plans.AttestedReceiver.address,
       multicaller: plans.Multicaller.address,
+      depositAddressFactory: plans.DepositAddressFactory.address,
     },
   };
 }

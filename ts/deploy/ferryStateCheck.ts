@@ -4,6 +4,7 @@
  */
 import { isAddressEqual, zeroAddress, type Address, type Hex } from "viem";
 import { FERRY_ARTIFACTS, type FerryContractName } from "./ferryArtifacts.ts";
+import { forwarderImplementation } from "../core/depositAddress.ts";
 import { runtimeCodeFingerprint } from "./runtimeCode.ts";
 import type { FerryAddresses } from "./ferryPlan.ts";
 
@@ -41,6 +42,8 @@ export type ObservedFerryState = {
   };
   /** Each compact entry point's probe (./entryPoints.ts), by signature: what the deployed code answered. */
   entryPoints?: ReadonlyArray<{ contract: string; signature: string; expected: string; verdict: string }>;
+  /** The factory's immutables: the Depository it serves and the forwarder implementation it created. */
+  depositAddressFactory?: { depository: Address; implementation: Address };
   attestedReceiver?: ObservedOwnable & {
     multicaller: Address;
     signers: ReadonlyArray<{ signer: Address; allowed: boolean }>;
@@ -66,7 +69,7 @@ export function compareFerryState(args: {
 
   if (observed.evmSupport !== undefined) row("chain", "evm (PUSH0, MCOPY, TSTORE)", "ok", observed.evmSupport);
 
-  for (const name of ["Multicaller", "AttestedReceiver", "Depository"] as const) {
+  for (const name of ["Multicaller", "AttestedReceiver", "Depository", "DepositAddressFactory"] as const) {
     const artifact = FERRY_ARTIFACTS[name];
     const code = observed.code[name];
     const expectedHash = runtimeCodeFingerprint(artifact.deployedBytecode, artifact.immutableReferences);
@@ -88,6 +91,12 @@ export function compareFerryState(args: {
       const seen = receiver.currencies?.find((entry) => isAddressEqual(entry.currency, currency));
       row("AttestedReceiver", `currency ${addressText(currency)}`, "listed", seen === undefined ? "unknown" : seen.allowed ? "listed" : "not listed");
     }
+  }
+
+  const factory = observed.depositAddressFactory;
+  if (factory) {
+    row("DepositAddressFactory", "depository", addressText(addresses.depository), addressText(factory.depository));
+    row("DepositAddressFactory", "implementation", addressText(forwarderImplementation(addresses.depositAddressFactory)), addressText(factory.implementation));
   }
 
   const depository = observed.depository;

@@ -14,7 +14,7 @@ export function devnetSummary(
   lines.push("", `Ferry devnet ready in ${(args.elapsedMs / 1000).toFixed(1)} s`, `  API        ${file.apiUrl}`, `  websocket  ${file.websocketUrl}`);
   for (const chain of file.chains) {
     lines.push(`  chain ${chain.id} (${chain.name})  ${chain.rpcUrl}`);
-    for (const [name, address] of Object.entries(chain.contracts)) lines.push(`    ${name.padEnd(17)}${address}`);
+    for (const [name, address] of Object.entries(chain.contracts)) lines.push(`    ${name.padEnd(Math.max(17, name.length + 1))}${address}`);
   }
   lines.push(`  stablecoin ${args.stablecoinSymbol} (6 decimals), same address on both chains`);
   lines.push("  accounts (Hardhat's public test keys, in the file below; never use them on a real chain):");

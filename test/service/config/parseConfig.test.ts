@@ -388,6 +388,7 @@ describe("parseConfig", function () {
         depository: "0x2222222222222222222222222222222222222222",
         attestedReceiver: "0x3333333333333333333333333333333333333333",
         multicaller: "0x4444444444444444444444444444444444444444",
+        depositAddressFactory: "0x5555555555555555555555555555555555555555",
       },
     } as unknown as DeploymentRecord;
     const config = resolveChainContracts(parseConfig({ chains: [chain({ contracts: { depository: A } })] }, {}, "/"), new Map([[31337, record]]));

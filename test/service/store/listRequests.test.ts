@@ -76,6 +76,30 @@ async function expectCode(promise: Promise<unknown>, code: string) {
 }
 
 describeEachEngine("store listRequests", (engine) => {
+  it("listRequests_depositAddress_listsTheRequestsOfTheAddressOnly", async () => {
+    const { store, clock } = engine;
+    await seedFixture(store, clock);
+    const DEPOSIT = address(0xd1);
+    // Request 3's quote handed out DEPOSIT (on chain 1); request 5's another address.
+    const row = (n: number, at: Bytes32 | string) => ({
+      chainId: 1,
+      address: canonicalAddress(at),
+      mode: "strict" as const,
+      factory: address(0xfa),
+      refundTo: U1,
+      requestId: hex(n),
+      orderId: hex(1000 + n),
+      currency: address(0),
+      amount: 1n,
+      expiresAt: new Date(T + 300_000),
+    });
+    await store.saveDepositAddress(row(3, DEPOSIT));
+    await store.saveDepositAddress(row(5, address(0xd2)));
+    expect(ids(await store.listRequests({ depositAddress: DEPOSIT }))).to.deep.equal([3]);
+    expect(ids(await store.listRequests({ depositAddress: address(0xd2), originChainId: 2 }))).to.deep.equal([5]);
+    expect(ids(await store.listRequests({ depositAddress: address(0xd3) }))).to.deep.equal([]);
+  });
+
   describe("filters", () => {
     beforeEach(() => seedFixture(engine.store, engine.clock));
 

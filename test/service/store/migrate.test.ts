@@ -11,6 +11,7 @@ const TABLES = [
   "app_exposure_windows",
   "app_funding_orders",
   "app_withdrawals",
+  "deposit_addresses",
   "indexer_checkpoints",
   "permit_failures",
   "quotes",

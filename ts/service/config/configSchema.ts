@@ -205,6 +205,8 @@ export const ChainFileSchema = Type.Object(
           depository: Type.Optional(AddressString),
           attestedReceiver: Type.Optional(AddressString),
           multicaller: Type.Optional(AddressString),
+          /** Deposit addresses (POST /quote/v2 `useDepositAddress`); absent: the chain serves none. */
+          depositAddressFactory: Type.Optional(AddressString),
           /** The canonical Multicall3 when the chain has it; "" in /chains otherwise. */
           multicall3: Type.Optional(AddressString),
         },
@@ -538,7 +540,8 @@ export type ChainConfig = {
   maxLogRange: number;
   nativeCurrency: { symbol: string; name: string; decimals: number; logoURI: string; usdPrice?: string; strayRefundMinimum?: string };
   erc20Currencies: CurrencyConfig[];
-  contracts: { depository: Address; attestedReceiver: Address; multicaller: Address; multicall3?: Address };
+  /** `depositAddressFactory` absent: no deposit addresses on this chain (an older deployment record). */
+  contracts: { depository: Address; attestedReceiver: Address; multicaller: Address; depositAddressFactory?: Address; multicall3?: Address };
   /** First block of the deployment (where an indexer starts), when a deployment record was read. */
   deploymentBlock?: number;
   depositEnabled: boolean;

@@ -14,7 +14,10 @@
  *   mismatched deposits, its refund) by ./childRecords.ts, only when asked for.
  * - `status` is the public status (./publicStatus.ts): a `failure` whose refund is in progress shows
  *   the status before it (no failReason, no details) until it is refunded.
- * - `depositAddress` is always null: Ferry has no deposit addresses.
+ * - `depositAddress`: null unless the quote was paid through a deposit address (its intent's
+ *   `depositAddress`): then `{address, depositAddressType, depositor, depositTxHash}`, the last two
+ *   null until the payment into the address is known (the request's `depositPayment`). Outbox events
+ *   (webhooks, websocket) carry what the status facts held when they were written.
  * - A quoted requestId whose deposit is not indexed yet has no request row: its status record is
  *   `waiting`, built from the quote's intent, with no hashes and `updatedAt` = the quote's time.
  */
@@ -51,6 +54,28 @@ const StatusDetails = Type.Object(
   { additionalProperties: true, description: "What the failure found; a reverted fill's decoded revert and failing frames" },
 );
 
+/** The spec's `depositAddress` object of the status and request records. */
+export const DepositAddressRecord = Type.Object(
+  {
+    address: Type.String({ description: "The deposit address the payer sent a plain transfer to" }),
+    depositAddressType: Type.Union([Type.Literal("strict"), Type.Literal("open")], { description: "strict: bound to one quote; open: reusable (not served yet)" }),
+    depositor: Type.Union([Type.String(), Type.Null()], { description: "Who paid into the address; null until the payment is seen" }),
+    depositTxHash: Type.Union([Type.String(), Type.Null()], { description: "The origin-chain transaction of that payment; null until seen" }),
+  },
+  { description: "The request's deposit address; null when the quote was paid by a Depository call" },
+);
+export type DepositAddressRecord = Static<typeof DepositAddressRecord>;
+const DepositAddressField = Type.Union([DepositAddressRecord, Type.Null()]);
+
+/** The record's `depositAddress` from the intent and, once seen, the payment into the address. */
+export function depositAddressRecordOf(intent: Pick<QuotedIntent, "depositAddress"> | undefined, payment?: DepositPaymentFacts | null): DepositAddressRecord | null {
+  if (!intent?.depositAddress) return null;
+  return { address: intent.depositAddress.address, depositAddressType: intent.depositAddress.mode, depositor: payment?.depositor ?? null, depositTxHash: payment?.txHash ?? null };
+}
+
+/** The payment into a deposit address, as far as the records show it. */
+export type DepositPaymentFacts = { depositor: string | null; txHash: string | null };
+
 export const StatusRecord = Type.Object(
   {
     status: Type.String(),
@@ -62,7 +87,7 @@ export const StatusRecord = Type.Object(
     details: Type.Union([StatusDetails, Type.Null()]),
     failReason: Type.String(),
     refundFailReason: Type.String(),
-    depositAddress: Type.Null({ description: "Ferry has no deposit addresses: always null" }),
+    depositAddress: DepositAddressField,
   },
   { description: "Status record" },
 );
@@ -74,7 +99,7 @@ export const RequestRecord = Type.Object(
     status: Type.String(),
     user: Type.String(),
     recipient: Type.String(),
-    depositAddress: Type.Null({ description: "Ferry has no deposit addresses: always null" }),
+    depositAddress: DepositAddressField,
     data: ServedRequestData,
     childRequests: Type.Optional(
       Type.Array(ChildRecord, { description: "Only with includeChildRequests=true: the request's duplicate and mismatched deposits, then its refund" }),
@@ -109,6 +134,8 @@ export type StatusFacts = {
   details: Details | null;
   failReason: string | null;
   refundFailReason: string | null;
+  /** Absent: null (a request paid by a Depository call, or an event from before deposit addresses). */
+  depositAddress?: DepositAddressRecord | null;
 };
 
 export function statusRecordOf(facts: StatusFacts): StatusRecord {
@@ -122,7 +149,7 @@ export function statusRecordOf(facts: StatusFacts): StatusRecord {
     details: facts.details,
     failReason: failReasonOf(facts.status, facts.failReason),
     refundFailReason: facts.refundFailReason ?? "N/A",
-    depositAddress: null,
+    depositAddress: facts.depositAddress ?? null,
   };
 }
 
@@ -139,6 +166,7 @@ export function statusFactsOf(request: StoredRequest): StatusFacts {
     details: status === request.status ? request.details : null,
     failReason: request.failReason,
     refundFailReason: request.refundFailReason,
+    depositAddress: depositAddressRecordOf(request.solver?.intent, request.solver?.depositPayment),
   };
 }
 
@@ -164,7 +192,7 @@ export function toRequestRecord(request: StoredRequest, options: RequestRecordOp
     status,
     user: request.user,
     recipient: request.recipient,
-    depositAddress: null,
+    depositAddress: depositAddressRecordOf(request.solver?.intent, request.solver?.depositPayment),
     data: servedRequestData({ data: request.data, failReason: failReasonOf(status, request.failReason), refundFailReason: request.refundFailReason, intent: request.solver?.intent }),
     ...(options.children !== undefined && { childRequests: options.children }),
     ...(options.order !== undefined ? { orderData: orderToJson(options.order) } : {}),
@@ -186,5 +214,6 @@ export function quoteStatusRecord(quote: { intent: QuotedIntent; createdAt: stri
     details: null,
     failReason: null,
     refundFailReason: null,
+    depositAddress: depositAddressRecordOf(quote.intent),
   });
 }

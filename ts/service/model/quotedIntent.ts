@@ -71,6 +71,29 @@ export const QuotedSponsorship = Type.Object(
 );
 export type QuotedSponsorship = StaticDecode<typeof QuotedSponsorship>;
 
+/**
+ * A quote paid through a deposit address (`useDepositAddress`): where the payer sends a plain transfer
+ * and what the address is derived from (ts/core depositAddress.ts), so the solver can forward what
+ * arrives there into the Depository without reading anything else. Strict only, for now: the address
+ * is bound to this quote's orderId, origin currency and origin amount, and refunds go to `refundTo`.
+ */
+export const QuotedDepositAddress = Type.Object(
+  {
+    /** The CREATE2 address of the forwarder (not deployed until funds move). */
+    address: Address,
+    mode: Type.Literal("strict"),
+    /** The DepositAddressFactory of the origin chain the address is derived from. */
+    factory: Address,
+    /**
+     * What the service spends to forward the payment (`deployAndForward` gas × origin gas price at quote
+     * time, origin-currency units): part of the quote's `relayerGas` bucket.
+     */
+    forwardGas: Uint256,
+  },
+  { additionalProperties: false },
+);
+export type QuotedDepositAddress = StaticDecode<typeof QuotedDepositAddress>;
+
 export const QuotedIntent = Type.Object(
   {
     requestId: Bytes32,
@@ -152,6 +175,8 @@ export const QuotedIntent = Type.Object(
      * from its `eip712Domain()` at quote time). POST /execute/permits rebuilds the message from this —
      * never from what the client sends — and submits the deposit. Absent: the user deposits itself.
      */
+    /** Paid through a deposit address (the quote's `useDepositAddress`); absent: the user deposits itself. */
+    depositAddress: Type.Optional(QuotedDepositAddress),
     permit: Type.Optional(
       Type.Object(
         {

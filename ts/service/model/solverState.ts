@@ -4,6 +4,7 @@
  * public columns and `data` (./publicRecords.ts). Decoded once per row by the store; the solver works
  * on these typed values only.
  */
+import { DepositAddressPayment } from "./depositAddressPayment.ts";
 import { Type, type StaticDecode } from "typebox";
 import { Payout } from "./payout.ts";
 import { QuotedIntent } from "./quotedIntent.ts";
@@ -94,6 +95,8 @@ export const SolverState = Type.Object(
     repayment: Type.Optional(Payout),
     refund: Type.Optional(Payout),
     fastFill: Type.Optional(FastFillState),
+    /** Paid through a deposit address: the payment the solver forwarded (./depositAddressPayment.ts). */
+    depositPayment: Type.Optional(DepositAddressPayment),
   },
   { additionalProperties: false },
 );

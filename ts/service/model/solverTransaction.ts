@@ -20,6 +20,7 @@ export const TxPurpose = Type.Union([
   Type.Literal("approve"),
   Type.Literal("permit-deposit"),
   Type.Literal("execute"),
+  Type.Literal("deposit-address-forward"),
 ]);
 export type TxPurpose = StaticDecode<typeof TxPurpose>;
 

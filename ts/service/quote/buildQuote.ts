@@ -13,6 +13,8 @@
  * - `relayer` = relayerGas + relayerService; `app` = the sum of the app fees.
  * - `subsidized`: what the app sponsors (`request.sponsorship`, ./feeSponsorship.ts), else 0; the other
  *   buckets still show the full cost, and `feeSponsorship` says who pays what.
+ * - Deposit-address quotes (`request.depositAddress`, ./depositAddressQuote.ts): `gas` is the payer's
+ *   plain transfer, and `relayerGas` includes the service's `deployAndForward` at the origin gas price.
  * - `refundGas` (permit quotes only, Ferry's addition): the most a refund keeps for the gas the service
  *   spent on the request (deposit + cancel + refund payout at twice the quote-time gas prices), paid
  *   only if the request ends in refund; `details.refundCurrency.minimumAmount` is the deposit minus it.
@@ -34,6 +36,14 @@ import { QuoteError } from "../errors/quoteErrors.ts";
 import { buildOrder, paymentDetails, type PaymentDetails } from "./quoteOrder.ts";
 import type { Route, RouteCurrency } from "./quoteRoute.ts";
 import { quoteSteps, type Step } from "./quoteSteps.ts";
+import {
+  DEPOSIT_ADDRESS_FORWARD_GAS,
+  DEPOSIT_ADDRESS_TRANSFER_GAS,
+  depositAddressFactoryOf,
+  depositAddressStep,
+  strictDepositAddressOf,
+  type DepositAddressRequest,
+} from "./depositAddressQuote.ts";
 import type { PermitKind } from "../model/permitTypedData.ts";
 import { PERMIT_CANCEL_GAS, PERMIT_DEPOSIT_GAS, PERMIT_REFUND_GAS_PRICE_FACTOR, PERMIT_REFUND_PAYOUT_GAS, permitSteps, quotedPermit, type PermitReads } from "./permitSteps.ts";
 import { sponsorFees, sponsorshipView, type FeeSponsorship, type SponsorshipRequest, type SponsorshipView } from "./feeSponsorship.ts";
@@ -77,6 +87,8 @@ export type QuoteRequest = {
   useExternalLiquidity?: boolean;
   /** `subsidizeFees` with an API key: the fee components the app pays from its balance (./feeSponsorship.ts). */
   sponsorship?: SponsorshipRequest;
+  /** `useDepositAddress` (strict): the payer sends a plain transfer to the quote's deposit address (./depositAddressQuote.ts). */
+  depositAddress?: DepositAddressRequest;
 };
 
 export type QuoteEnvironment = {
@@ -207,9 +219,14 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
   const fillGasCost = convertCeil(fillGas * env.destinationGasPrice, destination.native, input);
   const topupCost = convertCeil(topupGas, destination.native, input);
   // A permit deposit is sent by the service's relayer: its origin gas is the relayer's too.
-  const permit = input.isNative ? undefined : env.permit;
+  const permit = input.isNative || request.depositAddress ? undefined : env.permit;
   const permitGasCost = permit ? convertCeil(PERMIT_DEPOSIT_GAS[permit.kind] * env.originGasPrice, origin.native, input) : 0n;
-  const relayerGas = fillGasCost + topupCost + permitGasCost;
+  // A deposit-address payment is moved into the Depository by the service (deployAndForward).
+  const depositAddressFactory = request.depositAddress && depositAddressFactoryOf(route);
+  const forwardGasCost = depositAddressFactory
+    ? convertCeil(DEPOSIT_ADDRESS_FORWARD_GAS[input.isNative ? "native" : "erc20"] * env.originGasPrice, origin.native, input)
+    : 0n;
+  const relayerGas = fillGasCost + topupCost + permitGasCost + forwardGasCost;
   // A permit request that ends in refund cost the service the deposit, the cancel and the refund
   // payout while its user sent nothing: the refund keeps what that actually cost, up to this bound.
   const refundGas = permit
@@ -291,8 +308,17 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
   const receiveText = `${currencyOut.amountFormatted} ${output.symbol} on ${destination.chain.displayName}`;
   // The user sends no deposit transaction for a permit (the relayer does; its gas is in relayerGas).
   const signedPermit = permit && quotedPermit(permit, orderId, expiresAt);
-  const depositGas = signedPermit ? 0n : BigInt(input.isNative ? settings.gas.depositNative : settings.gas.depositErc20) + request.originGasOverhead;
-  const steps = signedPermit
+  const depositAddress =
+    depositAddressFactory &&
+    strictDepositAddressOf({ factory: depositAddressFactory, depository: origin.depository, refundTo: request.refundTo, orderId, currency: input.address, amount: amounts.originAmount });
+  const depositGas = signedPermit
+    ? 0n
+    : (depositAddress
+        ? DEPOSIT_ADDRESS_TRANSFER_GAS[input.isNative ? "native" : "erc20"]
+        : BigInt(input.isNative ? settings.gas.depositNative : settings.gas.depositErc20)) + request.originGasOverhead;
+  const steps = depositAddress
+    ? [depositAddressStep({ route, requestId, address: depositAddress, user: request.user, originAmount: amounts.originAmount, transferGas: depositGas, payText, receiveText })]
+    : signedPermit
     ? permitSteps({
         route,
         requestId,
@@ -418,6 +444,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     referrer: request.referrer,
     ...(signedPermit && { permit: signedPermit }),
     ...(sponsorship && sponsorship.amount > 0n && { sponsorship: quotedSponsorship(sponsorship) }),
+    ...(depositAddress && { depositAddress: { address: depositAddress, mode: "strict" as const, factory: depositAddressFactory!, forwardGas: forwardGasCost } }),
   };
 
   return {

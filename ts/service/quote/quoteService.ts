@@ -49,7 +49,7 @@ export type QuoteServiceDeps = {
    * same transaction that stores the quote: both or neither. Without it no quote is sponsored
    * (SPONSORSHIP_UNAVAILABLE).
    */
-  store: Pick<Store, "saveQuote"> & Partial<Pick<Store, "transaction">>;
+  store: Pick<Store, "saveQuote"> & Partial<Pick<Store, "transaction" | "saveDepositAddress">>;
   /** Default: the system clock. */
   now?: () => Date;
   /** 32 random bytes (the order's salt, the requestId). Default: node:crypto. */
@@ -161,6 +161,27 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
           expiresAt: new Date(stored.expiresAt * 1000),
           apiKeyId: options.apiKeyId,
         });
+      const depositAddress = intent.depositAddress;
+      if (depositAddress) {
+        // The quote and its deposit address are stored together: the solver watches only addresses of stored quotes.
+        if (!store.transaction || !store.saveDepositAddress) throw new ServiceError("UNSUPPORTED_ROUTE", "this service keeps no deposit addresses");
+        await store.transaction(async (tx) => {
+          await saved(tx, intent);
+          await tx.saveDepositAddress({
+            chainId: intent.originChainId,
+            address: depositAddress.address,
+            mode: depositAddress.mode,
+            factory: depositAddress.factory,
+            refundTo: intent.refundTo,
+            requestId: intent.requestId,
+            orderId: intent.orderId,
+            currency: intent.originCurrency,
+            amount: intent.originAmount,
+            expiresAt: new Date(intent.expiresAt * 1000),
+          });
+        });
+        return quote;
+      }
       const sponsorship = intent.sponsorship;
       if (!sponsorship) {
         await saved(store, intent);

@@ -31,6 +31,7 @@
  * apply): `grep <requestId>` traces its whole lifecycle. `stop()` ends the loops after the steps in
  * flight.
  */
+import { forwardDepositAddresses } from "./depositAddress/forwardDepositAddresses.ts";
 import { randomUUID } from "node:crypto";
 import pLimit, { type LimitFunction } from "p-limit";
 import { createChainClients, type ChainClients } from "../chains/chainClients.ts";
@@ -197,6 +198,7 @@ export function startSolver(options: SolverOptions): RunningSolver {
           await solver.refundStrays();
           await solver.payAppWithdrawals();
           await solver.followPermitDeposits();
+          await solver.forwardDepositPayments();
         }
       }
     },
@@ -224,6 +226,8 @@ export type Solver = {
   payAppWithdrawals(): Promise<void>;
   /** Follows the pending permit deposits (sent for POST /execute/permits, no request step follows them) until they are mined or superseded. */
   followPermitDeposits(): Promise<void>;
+  /** Forwards final payments into strict deposit addresses (./depositAddress/forwardDepositAddresses.ts). */
+  forwardDepositPayments(): Promise<void>;
   /** The Depositories' allocators (./watchAllocator.ts), at most every `allocatorCheckIntervalMs`. */
   checkAllocators(): Promise<void>;
   /** Waits for the steps in flight. */
@@ -373,7 +377,8 @@ export function createSolver(options: SolverOptions): Solver {
   const followPermitDeposits = async () => {
     let pending;
     try {
-      pending = await ctx.store.listPendingSolverTransactions("permit-deposit", batch);
+      // Deposit-address forwardings have no request step either: followed here alike.
+      pending = [...(await ctx.store.listPendingSolverTransactions("permit-deposit", batch)), ...(await ctx.store.listPendingSolverTransactions("deposit-address-forward", batch))];
     } catch (error) {
       ctx.log.warn({ err: errorFields(error) }, "reading the pending permit deposits failed; retrying next tick");
       return;
@@ -384,6 +389,18 @@ export function createSolver(options: SolverOptions): Solver {
         await withRpcDeadline(settings.stepTimeoutMs, `permit deposit ${tx.subject}`, () => ctx.transactions.follow({ chainId: tx.chainId, txNonce: tx.nonce }, { requestId: tx.subject }));
       } catch (error) {
         ctx.log.warn({ requestId: tx.subject, chainId: tx.chainId, txNonce: tx.nonce, err: errorFields(error) }, "following a permit deposit failed; retrying next tick");
+      }
+    }
+  };
+
+  // Final payments into strict deposit addresses, forwarded into the Depository (./depositAddress/).
+  const forwardDepositPayments = async () => {
+    for (const client of ctx.clients.all()) {
+      if (!client.config.contracts.depositAddressFactory) continue;
+      try {
+        await withRpcDeadline(settings.stepTimeoutMs, `deposit addresses on chain ${client.config.id}`, () => forwardDepositAddresses(ctx, client));
+      } catch (error) {
+        ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "forwarding deposit-address payments failed; retrying next tick");
       }
     }
   };
@@ -427,6 +444,7 @@ export function createSolver(options: SolverOptions): Solver {
     await refundStrays();
     await payAppWithdrawals();
     await followPermitDeposits();
+    await forwardDepositPayments();
     await releaseUnusedSponsorships();
     if (work.length > 0) ctx.log.debug({ indexMs: indexed - started, workMs: Date.now() - indexed, requests: work.length }, "solver tick");
   };
@@ -448,6 +466,7 @@ export function createSolver(options: SolverOptions): Solver {
     refundStrays,
     payAppWithdrawals,
     followPermitDeposits,
+    forwardDepositPayments,
     checkAllocators,
     drain: async () => {
       await running;

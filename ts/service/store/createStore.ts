@@ -55,6 +55,8 @@ import {
   type SolverTxKey,
 } from "./solver/solverTransactions.ts";
 import { countPermitFailures, recordPermitFailure } from "./permitFailures.ts";
+import { getDepositAddress, listWatchingDepositAddresses, markDepositAddressForwarding, saveDepositAddress, type NewDepositAddress, type StoredDepositAddress } from "./depositAddresses.ts";
+import type { DepositAddressPayment } from "../model/depositAddressPayment.ts";
 import { listReorgAffectedRequests, listReorgAffectedStrays } from "./solver/reorgAffected.ts";
 import {
   claimAppWithdrawal,
@@ -160,6 +162,11 @@ export type Repositories = {
   /** POST /execute/permits' (./permitFailures.ts): a user's failed permit requests within a window, shared by every replica. */
   countPermitFailures(user: Address, windowMs: number): Promise<number>;
   recordPermitFailure(user: Address, windowMs: number): Promise<void>;
+  /** Deposit addresses (./depositAddresses.ts): saved with their quote, watched and forwarded by the solver. */
+  saveDepositAddress(row: NewDepositAddress): Promise<void>;
+  getDepositAddress(chainId: number, address: Address): Promise<StoredDepositAddress | undefined>;
+  listWatchingDepositAddresses(chainId: number, limit: number): Promise<StoredDepositAddress[]>;
+  markDepositAddressForwarding(key: { chainId: number; address: Address }, forward: { instructionId: Bytes32; payment: DepositAddressPayment }): Promise<boolean>;
   /** The app ledger (./appBalances.ts): inside `transaction`, its holds, settles and releases commit with the caller's other writes. */
   appBalances: AppBalanceStore;
   /** Held sponsorship holds of quotes never used, past their fill deadline + `graceSeconds` (./sponsorshipHolds.ts). */
@@ -270,6 +277,10 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     reservedAmounts: () => reservedAmounts(ctx),
     countPermitFailures: (u, w) => countPermitFailures(ctx, u, w),
     recordPermitFailure: (u, w) => recordPermitFailure(ctx, u, w),
+    saveDepositAddress: (row) => saveDepositAddress(ctx, row),
+    getDepositAddress: (c, a) => getDepositAddress(ctx, c, a),
+    listWatchingDepositAddresses: (c, l) => listWatchingDepositAddresses(ctx, c, l),
+    markDepositAddressForwarding: (k, f) => markDepositAddressForwarding(ctx, k, f),
     appBalances: appBalanceStore(ctx.db, { ...ledger, now: ctx.now }),
     listExpiredSponsorshipHolds: (g, l) => listExpiredSponsorshipHolds(ctx, g, l),
     listUnrecordedExecuteHolds: (lease, l) => listUnrecordedExecuteHolds(ctx, lease, l),

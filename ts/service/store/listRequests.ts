@@ -29,6 +29,8 @@ export type RequestFilters = {
   startBlock?: number;
   endBlock?: number;
   referrer?: string;
+  /** The requests of a deposit address (../store/depositAddresses.ts: its quotes' requestIds). */
+  depositAddress?: Address;
   status?: RequestStatus;
   /** The id of the API key that created the requests. */
   apiKey?: string;
@@ -127,6 +129,7 @@ export async function listRequests({ db }: StoreContext, filters: RequestFilters
   if (filters.startBlock !== undefined) where.push(`origin_block >= ${param(filters.startBlock)}`);
   if (filters.endBlock !== undefined) where.push(`origin_block <= ${param(filters.endBlock)}`);
   if (filters.referrer !== undefined) where.push(`referrer = ${param(filters.referrer)}`);
+  if (filters.depositAddress !== undefined) where.push(`id IN (SELECT request_id FROM deposit_addresses WHERE address = ${param(filters.depositAddress)})`);
   if (filters.status !== undefined) where.push(publicStatusCondition(filters.status));
   if (filters.apiKey !== undefined) where.push(`api_key_id = ${param(filters.apiKey)}`);
   if (filters.continuation !== undefined) {

@@ -52,6 +52,15 @@ describe("checkFill", () => {
     expect(reason(input({ deposit: { blockTimestamp: 1001 } }))).to.equal("ORDER_EXPIRED");
   });
 
+  it("checkFill_depositAddressPaidInTime_forwardedAfterTheExpiry_isInTime", () => {
+    // The payer paid the deposit address at 990 (before the expiry, 1000); the service's forwarding
+    // landed at 1100. Judged by the forwarding's block, the request was refunded in full: the operator
+    // paid the forwarding, the refund and the attestation cancel for a payment that was on time.
+    expect(reason({ ...input({ deposit: { blockTimestamp: 1100 } }), paidAt: 990 })).to.equal("ok");
+    // Paid late stays late, whenever it was forwarded.
+    expect(reason({ ...input({ deposit: { blockTimestamp: 1100 } }), paidAt: 1001 })).to.equal("ORDER_EXPIRED");
+  });
+
   it("checkFill_destinationAtTheDeadline_isExpired", () => {
     expect(reason(input({ destination: { latestBlockTime: 1999 } }))).to.equal("ok");
     expect(reason(input({ destination: { latestBlockTime: 2000 } }))).to.equal("ORDER_EXPIRED");

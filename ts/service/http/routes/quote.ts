@@ -20,12 +20,20 @@
  * useExternalLiquidity: a swap is priced from an onchain market (a Uniswap V2 pool configured for the
  * pair on the destination) rather than an operator-set fixed price, when both are configured
  * (../../prices/priceSources.ts); otherwise it changes nothing. Accepted with a documented meaning but
- * no effect: the fields the schema marks `Ignored()` (kept for the public client's bodies). Refused with 400 UNSUPPORTED_ROUTE:
- * a non-empty `authorizationList` and `useDepositAddress: true`. A field this schema does not know is
- * accepted and ignored (a newer client must not break); every known field is validated strictly.
+ * no effect: the fields the schema marks `Ignored()` (kept for the public client's bodies). Refused
+ * with 400 UNSUPPORTED_ROUTE: a non-empty `authorizationList`.
+ *
+ * Deposit addresses: `useDepositAddress: true` with `strict: true` quotes a strict deposit address (the
+ * step is a plain transfer to `steps[0].depositAddress`; ../../quote/depositAddressQuote.ts), refunds
+ * to `refundTo` (default `user`, as for every quote). Not served yet, 400 UNSUPPORTED_ROUTE: open
+ * addresses (`strict` absent or false), and a deposit address with `txs`, `usePermit` or
+ * `subsidizeFees`, on a same-chain route or on an origin chain without a DepositAddressFactory.
+ * A field this schema does not know is accepted and ignored (a newer client must not break); every
+ * known field is validated strictly.
  */
 import { Type, type StaticDecode } from "typebox";
 import type { QuoteRequest } from "../../quote/buildQuote.ts";
+import type { DepositAddressRequest } from "../../quote/depositAddressQuote.ts";
 import type { QuoteService } from "../../quote/quoteService.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import { isFerryError } from "../../../core/errors.ts";
@@ -105,7 +113,12 @@ export const QuoteBody = Type.Object(
     authorizationList: Type.Optional(
       Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 16, description: "Only an empty list (no destination calls)" }),
     ),
-    useDepositAddress: Type.Optional(Type.Boolean({ description: "Only false: Ferry has no deposit addresses" })),
+    useDepositAddress: Type.Optional(
+      Type.Boolean({
+        description:
+          "Pay by a plain transfer to a deposit address (steps[0].depositAddress) instead of a Depository call; with strict: true only (open addresses are not served yet: 400 UNSUPPORTED_ROUTE)",
+      }),
+    ),
     txsGasLimit: Type.Optional(
       Type.Integer({ minimum: 21_000, maximum: 15_000_000, description: "Gas for all of `txs` (default quotes.gas.callDefault per call)" }),
     ),
@@ -133,7 +146,12 @@ export const QuoteBody = Type.Object(
       }),
     ),
     permitExpiry: Type.Optional(Type.Integer({ minimum: 0, ...Ignored() })),
-    strict: Type.Optional(Type.Boolean(Ignored())),
+    strict: Type.Optional(
+      Type.Boolean({
+        description:
+          "With useDepositAddress: true, a strict address: one address for this quote only, bound to its order (currency, amount, refundTo); anything else sent there is not forwarded",
+      }),
+    ),
     latePaymentSlippageTolerance: Type.Optional(Text(8, "Accepted and ignored")),
     gasLimitForDepositSpecifiedTxs: Type.Optional(Type.Integer({ minimum: 0, ...Ignored() })),
     forceSolverExecution: Type.Optional(Type.Boolean(Ignored())),
@@ -211,7 +229,7 @@ function bodyAddress(value: string, field: string, { payee }: { payee: boolean }
  */
 export function toQuoteRequest(body: QuoteBody): QuoteRequest {
   if (body.authorizationList?.length) throw new ServiceError("UNSUPPORTED_ROUTE", "destination calls (authorizationList) are not supported");
-  if (body.useDepositAddress) throw new ServiceError("UNSUPPORTED_ROUTE", "deposit addresses are not supported");
+  const depositAddress = depositAddressRequest(body);
   const bps = (value: string, field: string) => {
     if (BigInt(value) > 10_000n) throw new ServiceError("INVALID_REQUEST", `body/${field} must be at most 10000 bps`);
     return BigInt(value);
@@ -258,7 +276,18 @@ export function toQuoteRequest(body: QuoteBody): QuoteRequest {
     ...(body.useExternalLiquidity === true && { useExternalLiquidity: true }),
     ...(body.topupGasAmount !== undefined && { topupGasAmount: uint256(body.topupGasAmount, "topupGasAmount") }),
     ...(body.subsidizeFees === true && { sponsorship: sponsorshipRequest(body.sponsoredFeeComponents, body.maxSubsidizationAmount) }),
+    ...(depositAddress && { depositAddress }),
   };
+}
+
+/** `useDepositAddress` decoded: strict only, and not combined with what this slice does not serve (UNSUPPORTED_ROUTE). */
+function depositAddressRequest(body: QuoteBody): DepositAddressRequest | undefined {
+  if (!body.useDepositAddress) return undefined;
+  if (body.strict !== true) throw new ServiceError("UNSUPPORTED_ROUTE", "open deposit addresses are not supported yet: send strict: true for a strict deposit address");
+  if (body.txs?.length) throw new ServiceError("UNSUPPORTED_ROUTE", "deposit addresses with destination calls (txs) are not supported yet");
+  if (body.usePermit === true) throw new ServiceError("UNSUPPORTED_ROUTE", "usePermit does not apply to a deposit address (the payer sends a plain transfer)");
+  if (body.subsidizeFees === true) throw new ServiceError("UNSUPPORTED_ROUTE", "deposit addresses with sponsored fees are not supported yet");
+  return { mode: "strict" };
 }
 
 /**

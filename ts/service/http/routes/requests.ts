@@ -4,8 +4,9 @@
  * passed back as the `continuation` query parameter with the same sortBy/sortDirection; a cursor the
  * service did not produce, or one from another sort order, is 400 INVALID_CURSOR.
  *
- * Filters with nothing to match in Ferry: `depositAddress` (no deposit addresses) answers an empty
- * page; `privateChainsToInclude` is accepted and ignored.
+ * `depositAddress` lists the requests of a deposit address (the requests of the quotes that handed it
+ * out: ../../store/depositAddresses.ts); a value that is not an address matches nothing. Filters with
+ * nothing to match in Ferry: `privateChainsToInclude` is accepted and ignored.
  *
  * `includeChildRequests=true` adds to each record of the page its `childRequests`
  * (../../model/childRecords.ts: duplicate and mismatched deposits under its orderId, then its refund),
@@ -59,7 +60,7 @@ export const RequestsQuery = Type.Object(
     startBlock: Type.Optional(Uint("Origin-chain block, inclusive")),
     endBlock: Type.Optional(Uint("Origin-chain block, inclusive")),
     referrer: Type.Optional(Str(256)),
-    depositAddress: Type.Optional(Str(66, "Ferry has no deposit addresses: always an empty page")),
+    depositAddress: Type.Optional(Str(66, "Every request of this deposit address (its quotes' requests; a strict address has one)")),
     includeChildRequests: Type.Optional(
       Type.Union([Type.Literal("true"), Type.Literal("false")], { description: "true: each record gets `childRequests` (duplicate and mismatched deposits under its orderId, then its refund)" }),
     ),
@@ -104,7 +105,6 @@ export function registerRequestsRoute(app: FerryApp, options: { store: Store }):
     }
     const authenticated = q.includeAuthenticatedData === "true";
     if (authenticated && !caller) throw new ServiceError("API_KEY_REQUIRED", "includeAuthenticatedData needs the caller's key in the x-api-key header");
-    if (q.depositAddress !== undefined) return { requests: [] };
     const filters: RequestFilters = {
       // The validator does not apply schema defaults: apply them here.
       limit: q.limit ?? LIST_LIMIT.default,
@@ -113,6 +113,10 @@ export function registerRequestsRoute(app: FerryApp, options: { store: Store }):
       ...(q.continuation !== undefined && { continuation: q.continuation }),
       // A `user` that is not an address matches nothing (canonical form only, as every value is compared).
       ...(q.user !== undefined && { user: EVM_ADDRESS.test(q.user) ? addressInput(q.user, "querystring/user") : canonicalAddress(q.user) }),
+      // As `user`: a value that is not an address matches nothing.
+      ...(q.depositAddress !== undefined && {
+        depositAddress: EVM_ADDRESS.test(q.depositAddress) ? addressInput(q.depositAddress, "querystring/depositAddress") : canonicalAddress(q.depositAddress),
+      }),
       ...(q.hash !== undefined && { hash: q.hash }),
       ...(q.originChainId !== undefined && { originChainId: q.originChainId }),
       ...(q.destinationChainId !== undefined && { destinationChainId: q.destinationChainId }),

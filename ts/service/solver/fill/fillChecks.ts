@@ -2,7 +2,9 @@
  * Whether a pending request can be filled: the checks, in a fixed order, each failure a spec
  * `failReason`. Pure: the caller reads the chain and passes in what the checks need.
  *
- * 1. the quote had expired when the deposit was mined (deposit block time > quote expiry) → ORDER_EXPIRED
+ * 1. the quote had expired when the deposit was mined (deposit block time > quote expiry) → ORDER_EXPIRED;
+ *    for a deposit-address payment (`paidAt`) the time the payer paid the address counts, not the
+ *    block of the service's own forwarding into the Depository
  * 2. the deposit is on another chain than the quote's origin → DEPOSIT_CHAIN_MISMATCH
  * 3. the deposit is in another currency than quoted → INCORRECT_DEPOSIT_CURRENCY
  * 4. less arrived than the quote's originAmount → DEPOSITED_AMOUNT_TOO_LOW_TO_FILL
@@ -21,6 +23,8 @@ export type FillFailReason = "ORDER_EXPIRED" | "DEPOSIT_CHAIN_MISMATCH" | "INCOR
 export type FillCheckInput = {
   intent: Pick<QuotedIntent, "originChainId" | "originCurrency" | "originAmount" | "expiresAt" | "fillDeadline" | "destinationCurrency" | "destinationAmount">;
   deposit: Pick<CreditedDeposit, "chainId" | "token" | "amount" | "blockTimestamp">;
+  /** Paid through a deposit address: the block time of the payment into the address (../../model/depositAddressPayment.ts). */
+  paidAt?: number;
   destination: {
     latestBlockTime: number;
     /** Seconds the fill must have before its deadline (config `solver.fillDeadlineMarginSeconds`). */
@@ -35,9 +39,10 @@ export type FillCheckInput = {
 
 export type FillCheckResult = { ok: true } | { ok: false; failReason: FillFailReason; details: Details };
 
-export function checkFill({ intent: quote, deposit, destination }: FillCheckInput): FillCheckResult {
-  if (deposit.blockTimestamp > quote.expiresAt) {
-    return { ok: false, failReason: "ORDER_EXPIRED", details: { reason: "quote expired before the deposit", quoteExpiresAt: quote.expiresAt, depositTime: deposit.blockTimestamp } };
+export function checkFill({ intent: quote, deposit, destination, paidAt }: FillCheckInput): FillCheckResult {
+  const depositTime = paidAt ?? deposit.blockTimestamp;
+  if (depositTime > quote.expiresAt) {
+    return { ok: false, failReason: "ORDER_EXPIRED", details: { reason: "quote expired before the deposit", quoteExpiresAt: quote.expiresAt, depositTime } };
   }
   if (deposit.chainId !== quote.originChainId) {
     return { ok: false, failReason: "DEPOSIT_CHAIN_MISMATCH", details: { expectedChainId: quote.originChainId, depositChainId: deposit.chainId } };

@@ -55,7 +55,9 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
   }
 
   const input = await fillCheckInput(dest, intent, deposit, ctx.settings.fillDeadlineMarginSeconds);
-  const check = checkFill(input);
+  // A deposit-address payment is on time when the payer paid the address on time (the forwarding comes later).
+  const paidAt = request.solver?.depositPayment?.blockTimestamp;
+  const check = checkFill(paidAt === undefined ? input : { ...input, paidAt });
   if (!check.ok) {
     ctx.log.info({ requestId: request.id, orderId: request.orderId, failReason: check.failReason }, "fill check failed");
     return ctx.store.transitionRequest(request.id, "failure", { failReason: check.failReason, details: check.details });

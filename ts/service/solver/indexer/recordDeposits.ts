@@ -126,7 +126,10 @@ async function recordDeposit(
   let request = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId));
   if (!request) request = await tx.createRequest(newRequestFor(intent, quote.apiKeyId, deposit.txHash, Number(deposit.blockNumber), deps.chains));
   if (request.status === "waiting" || request.status === "depositing") {
-    await tx.transitionRequest(request.id, "pending", depositPatch(intent, deposit, deps.chains));
+    const patch = depositPatch(intent, deposit, deps.chains);
+    // Paid through a deposit address: the payment the solver forwarded (who paid, which transaction) joins the request's records.
+    const payment = intent.depositAddress ? (await tx.getDepositAddress(intent.originChainId, intent.depositAddress.address))?.payment : null;
+    await tx.transitionRequest(request.id, "pending", payment ? { ...patch, solver: { ...patch.solver, depositPayment: payment } } : patch);
     deps.log.info({ requestId: request.id, chainId: deposit.chainId, txHash: deposit.txHash }, "deposit indexed");
     return { orderId, outcome: "credited", requestId: request.id };
   }

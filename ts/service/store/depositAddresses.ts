@@ -1,0 +1,118 @@
+/**
+ * Deposit addresses (`deposit_addresses`, migration 0017): one row per address a quote handed out,
+ * keyed by (chain, address). Written with the quote (the same store transaction: a quote and its
+ * address exist together or not at all); read by the solver's deposit-address watcher
+ * (../solver/depositAddress/), which moves a row from `watching` to `forwarding` in the store
+ * transaction of the forwarding transaction's nonce (`markForwarding`: a compare-and-set on
+ * `watching`, so two replicas or a restart never forward one payment twice).
+ */
+import { Type, type StaticDecode } from "typebox";
+import { DepositAddressPayment } from "../model/depositAddressPayment.ts";
+import { decodeStored, encodeStored } from "../model/storedValue.ts";
+import { Address, Bytes32, ChainId, Uint256, type Address as AddressValue } from "../model/values.ts";
+import { isoColumn, type StoreContext } from "./engine.ts";
+
+export const DepositAddressState = Type.Union([Type.Literal("watching"), Type.Literal("forwarding")]);
+
+const DepositAddressRow = Type.Object({
+  chain_id: ChainId,
+  address: Address,
+  mode: Type.Literal("strict"),
+  factory: Address,
+  refund_to: Address,
+  request_id: Bytes32,
+  order_id: Bytes32,
+  currency: Address,
+  amount: Uint256,
+  expires_at: Type.String(),
+  state: DepositAddressState,
+  instruction_id: Type.Union([Bytes32, Type.Null()]),
+  payment: Type.Union([DepositAddressPayment, Type.Null()]),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+/** A stored deposit address: strict (bound to one quote's order, currency and amount). */
+export type StoredDepositAddress = {
+  chainId: number;
+  address: AddressValue;
+  mode: "strict";
+  factory: AddressValue;
+  refundTo: AddressValue;
+  requestId: StaticDecode<typeof Bytes32>;
+  orderId: StaticDecode<typeof Bytes32>;
+  currency: AddressValue;
+  amount: bigint;
+  /** ISO 8601: the quote's expiry (a payment must be final by then to be forwarded). */
+  expiresAt: string;
+  state: StaticDecode<typeof DepositAddressState>;
+  /** The forwarding instruction's id, once forwarded. */
+  instructionId: StaticDecode<typeof Bytes32> | null;
+  /** The payment forwarded, once forwarded. */
+  payment: DepositAddressPayment | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type NewDepositAddress = Pick<StoredDepositAddress, "chainId" | "address" | "mode" | "factory" | "refundTo" | "requestId" | "orderId" | "currency" | "amount"> & { expiresAt: Date };
+
+const COLUMNS = `chain_id, address, mode, factory, refund_to, request_id, order_id, currency, amount::text AS amount, ${isoColumn("expires_at")}, state, instruction_id, payment, ${isoColumn("created_at")}, ${isoColumn("updated_at")}`;
+
+function fromRow(row: unknown): StoredDepositAddress {
+  const r = decodeStored(DepositAddressRow, row, "deposit_addresses", String((row as { address?: unknown }).address));
+  return {
+    chainId: r.chain_id,
+    address: r.address,
+    mode: r.mode,
+    factory: r.factory,
+    refundTo: r.refund_to,
+    requestId: r.request_id,
+    orderId: r.order_id,
+    currency: r.currency,
+    amount: r.amount,
+    expiresAt: r.expires_at,
+    state: r.state,
+    instructionId: r.instruction_id,
+    payment: r.payment,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Stores an address handed out by a quote (a strict address is new by construction: its salt holds the fresh orderId). */
+export async function saveDepositAddress(ctx: StoreContext, row: NewDepositAddress): Promise<void> {
+  const now = ctx.now().toISOString();
+  await ctx.db.query(
+    `INSERT INTO deposit_addresses (chain_id, address, mode, factory, refund_to, request_id, order_id, currency, amount, expires_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10::timestamptz, $11::timestamptz, $11::timestamptz)`,
+    [row.chainId, row.address, row.mode, row.factory, row.refundTo, row.requestId, row.orderId, row.currency, row.amount.toString(), row.expiresAt.toISOString(), now],
+  );
+}
+
+export async function getDepositAddress(ctx: StoreContext, chainId: number, address: AddressValue): Promise<StoredDepositAddress | undefined> {
+  const { rows } = await ctx.db.query(`SELECT ${COLUMNS} FROM deposit_addresses WHERE chain_id = $1 AND address = $2`, [chainId, address]);
+  return rows[0] === undefined ? undefined : fromRow(rows[0]);
+}
+
+/** The addresses of `chainId` still waiting for their payment, oldest first. */
+export async function listWatchingDepositAddresses(ctx: StoreContext, chainId: number, limit: number): Promise<StoredDepositAddress[]> {
+  const { rows } = await ctx.db.query(`SELECT ${COLUMNS} FROM deposit_addresses WHERE chain_id = $1 AND state = 'watching' ORDER BY created_at, address LIMIT $2`, [chainId, limit]);
+  return rows.map(fromRow);
+}
+
+/**
+ * `watching` → `forwarding` with the instruction id and the payment, only from `watching`: false when
+ * the row had already left it (another replica, or this one before a restart, forwarded it).
+ */
+export async function markDepositAddressForwarding(
+  ctx: StoreContext,
+  key: { chainId: number; address: AddressValue },
+  forward: { instructionId: StaticDecode<typeof Bytes32>; payment: DepositAddressPayment },
+): Promise<boolean> {
+  const { rows } = await ctx.db.query(
+    `UPDATE deposit_addresses SET state = 'forwarding', instruction_id = $3, payment = $4::jsonb, updated_at = $5::timestamptz
+     WHERE chain_id = $1 AND address = $2 AND state = 'watching' RETURNING address`,
+    [key.chainId, key.address, forward.instructionId, JSON.stringify(encodeStored(DepositAddressPayment, forward.payment)), ctx.now().toISOString()],
+  );
+  return rows.length === 1;
+}
