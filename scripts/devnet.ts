@@ -9,6 +9,8 @@
 //     where examples/webhook-receivers listen)
 //   FERRY_DEVNET_API_KEY: pins the devnet API key (16-256 of A-Z a-z 0-9 _ -), the same across restarts
 //   FERRY_ADMIN_TOKEN: pins the admin token (default: random per run, written to devnet.json)
+//   FERRY_DEVNET_NODE: edr (default, in-process) or anvil (Foundry's Anvil, a child process per chain)
+//   FERRY_DEVNET_BLOCK_TIME: seconds between blocks (1-60) once deployed; unset: a block per transaction
 //   FERRY_DEVNET_LOG: the service's log (pino JSON lines): stdout, or a file to append to (default: off)
 // Every start is fresh: new chains and an emptied .devnet/data (ts/devnet/devnetData.ts). A port in use
 // or a bad variable is one line on stderr and exit 2.
@@ -19,6 +21,7 @@ import { devnetSummary } from "../ts/devnet/devnetSummary.ts";
 import { isFerryError } from "../ts/core/errors.ts";
 import { portFromEnv } from "../ts/devnet/devnetPorts.ts";
 import type { RunningDevnet } from "../ts/devnet/startDevnet.ts";
+import { parseDevnetNode, type DevnetNode } from "../ts/devnet/devnetNode.ts";
 import { isSecondSignal } from "../ts/service/server.ts";
 
 const started = Date.now();
@@ -72,6 +75,14 @@ if (PINNED_API_KEY !== undefined && !/^[A-Za-z0-9_-]{16,256}$/.test(PINNED_API_K
   process.exit(2);
 }
 
+let node: DevnetNode;
+try {
+  node = parseDevnetNode(process.env);
+} catch (error) {
+  process.stderr.write(`devnet: INVALID_DEVNET_NODE: ${(error as Error).message}\n`);
+  process.exit(2);
+}
+
 const LOG_TARGET = process.env.FERRY_DEVNET_LOG || undefined;
 const serviceLog = LOG_TARGET === undefined ? undefined : LOG_TARGET === "stdout" ? ("stdout" as const) : { file: LOG_TARGET };
 
@@ -94,6 +105,7 @@ try {
     ...(process.env.FERRY_DEVNET_WEBHOOK_URL ? { webhookUrl: process.env.FERRY_DEVNET_WEBHOOK_URL } : {}),
     ...(PINNED_API_KEY ? { apiKey: PINNED_API_KEY } : {}),
     ...(serviceLog ? { serviceLog } : {}),
+    node,
     log,
   });
 } catch (error) {

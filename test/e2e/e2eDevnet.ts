@@ -4,6 +4,7 @@
  * with its solver, PGlite and deployment records in a temp dir), plus what a test talks to it with:
  * a Ferry client over HTTP and viem clients per chain. Tests use only HTTP and the chains' RPCs.
  */
+import type { DevnetNode } from "../../ts/devnet/devnetNode.ts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,7 +60,8 @@ export type E2eDevnet = {
 };
 
 /** `webhookUrl`: the devnet API key's webhook endpoint (the devnet's `client` quotes with that key). */
-export async function startE2eDevnet(options: { webhookUrl?: string } = {}): Promise<E2eDevnet> {
+/** `node`: the node serving the chains and their mining (default EDR, a block per transaction). */
+export async function startE2eDevnet(options: { webhookUrl?: string; node?: DevnetNode } = {}): Promise<E2eDevnet> {
   const dir = await mkdtemp(join(tmpdir(), "ferry-e2e-"));
   let devnet: RunningDevnet | undefined;
   try {
@@ -73,6 +75,7 @@ export async function startE2eDevnet(options: { webhookUrl?: string } = {}): Pro
       // The service keys are set in this copy, not in the test process's environment.
       env: { ...process.env },
       ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
+      ...(options.node && { node: options.node }),
     });
   } catch (error) {
     await rm(dir, { recursive: true, force: true });

@@ -16,6 +16,7 @@ import { deployFerryContracts } from "../deploy/ferryDeployment.ts";
 import { ensureMulticall3, MULTICALL3_ADDRESS } from "../deploy/multicall3.ts";
 import { accountWithRole, devnetAccounts, hardhatTestAccount, HARDHAT_FUNDED_ACCOUNTS, type DevnetAccount } from "./devnetAccounts.ts";
 import { startDevnetChain, type DevnetChain } from "./devnetChain.ts";
+import { DEFAULT_DEVNET_NODE, type DevnetNode } from "./devnetNode.ts";
 import type { DevnetChainInput } from "./devnetConfig.ts";
 import { deployDevnetMarket, type DevnetMarket } from "./devnetMarket.ts";
 import { DEVNET_STABLECOIN, stablecoinAddress, deployStablecoin } from "./devnetStablecoin.ts";
@@ -23,10 +24,10 @@ import { ensurePermit2 } from "./devnetPermit2.ts";
 import { deployAccountAbstraction, type DevnetAccountAbstraction } from "./devnetAccountAbstraction.ts";
 import { ensureCalibur } from "./devnetCalibur.ts";
 
-/** The chains: hardhat.config.ts network → protocol name. */
+/** The chains: hardhat.config.ts network (and the chain id it gives it) → protocol name. */
 export const DEVNET_CHAINS = [
-  { network: "origin", name: "ferry-origin", displayName: "Ferry Origin" },
-  { network: "destination", name: "ferry-destination", displayName: "Ferry Destination" },
+  { network: "origin", chainId: 31337, name: "ferry-origin", displayName: "Ferry Origin" },
+  { network: "destination", chainId: 31338, name: "ferry-destination", displayName: "Ferry Destination" },
 ] as const;
 
 /**
@@ -60,10 +61,13 @@ export async function startDevnetChains(options: {
   host?: string;
   /** Origin and destination RPC ports; 0 (the default) picks free ones. */
   ports?: readonly [number, number];
+  /** The node and its mining (./devnetNode.ts); default EDR, a block per transaction. */
+  node?: DevnetNode;
   log?: (line: string) => void;
 }): Promise<DevnetChains> {
   const log = options.log ?? (() => {});
   const host = options.host ?? "127.0.0.1";
+  const node = options.node ?? DEFAULT_DEVNET_NODE;
   const accounts = devnetAccounts();
   const deployer = accountWithRole(accounts, "deployer");
   const allocator = accountWithRole(accounts, "allocator");
@@ -76,9 +80,9 @@ export async function startDevnetChains(options: {
   };
   try {
     for (const [i, spec] of DEVNET_CHAINS.entries()) {
-      const chain = await startDevnetChain({ network: options.network, name: spec.network, host, port: options.ports?.[i] ?? 0 });
+      const chain = await startDevnetChain({ network: options.network, name: spec.network, chainId: spec.chainId, host, port: options.ports?.[i] ?? 0, node: node.kind });
       chains.push(chain);
-      log(`${spec.network} chain ${chain.chainId} on ${chain.rpcUrl}`);
+      log(`${spec.network} chain ${chain.chainId} on ${chain.rpcUrl} (${node.kind})`);
     }
 
     const inputs: DevnetChainInput[] = [];
@@ -112,11 +116,19 @@ export async function startDevnetChains(options: {
       // The SDK's executeGaslessBatch delegates the user's EOA to Calibur at its canonical address.
       const calibur = await ensureCalibur({ publicClient: chain.publicClient, testClient: chain.testClient });
       accountAbstraction = { ...(await deployAccountAbstraction({ publicClient: chain.publicClient, walletClient })), calibur };
-      inputs.push({ id: chain.chainId, name: spec.name, displayName: spec.displayName, rpcUrl: chain.rpcUrl, record });
+      inputs.push({ id: chain.chainId, name: spec.name, displayName: spec.displayName, rpcUrl: chain.rpcUrl, record, ...(node.blockTimeSeconds !== undefined && { expectedBlockTimeSeconds: node.blockTimeSeconds }) });
     }
     const destination = chains[1]!;
     log(`deploying the Uniswap V2 WETH/${DEVNET_STABLECOIN.symbol} pool and the vault on ${destination.chainId}…`);
     const market = { chainId: destination.chainId, ...(await deployDevnetMarket({ publicClient: destination.publicClient, walletClient: destination.walletClient(deployer.privateKey), stablecoin: stablecoin! })) };
+    if (node.blockTimeSeconds !== undefined) {
+      // Deployed (automined: a hundred transactions in a row); from here on the chains mine as real ones do.
+      for (const chain of chains) {
+        await chain.testClient.setAutomine(false);
+        await chain.testClient.setIntervalMining({ interval: node.blockTimeSeconds });
+      }
+      log(`both chains mine a block every ${node.blockTimeSeconds} s`);
+    }
     const serviceEnv: DevnetServiceEnv = {
       FERRY_ALLOCATOR_KEY: allocator.privateKey,
       FERRY_ATTESTER_KEY: attester.privateKey,

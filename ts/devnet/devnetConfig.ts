@@ -32,6 +32,8 @@ export type DevnetChainInput = {
   displayName: string;
   rpcUrl: string;
   record: DeploymentRecord;
+  /** Seconds between blocks when the devnet mines on an interval (./devnetNode.ts); absent: a block per transaction. */
+  expectedBlockTimeSeconds?: number;
 };
 
 export function devnetConfig(args: {
@@ -83,6 +85,7 @@ export function devnetConfig(args: {
       displayName: chain.displayName,
       rpcUrl: chain.rpcUrl,
       confirmations: 1,
+      ...(chain.expectedBlockTimeSeconds !== undefined && { expectedBlockTimeSeconds: chain.expectedBlockTimeSeconds }),
       // Operator-configured USD prices (no oracle): what quotes convert gas costs with.
       nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18, usdPrice: DEVNET_USD_PRICES.eth },
       erc20Currencies: [{ address: args.stablecoin, ...DEVNET_STABLECOIN, usdPrice: DEVNET_USD_PRICES.stablecoin }],

@@ -16,6 +16,7 @@ import { apiKeyStore } from "../service/store/apiKeys.ts";
 import { webhookStore } from "../service/store/webhooks/webhooks.ts";
 import { parseWebhookSecretKey } from "../service/store/webhooks/webhookSecrets.ts";
 import { startDevnetChains, type DevnetChains } from "./devnetChains.ts";
+import type { DevnetNode } from "./devnetNode.ts";
 import { devnetConfig } from "./devnetConfig.ts";
 import { writeDevnetFile, type DevnetFile } from "./devnetFile.ts";
 import { DEVNET_STABLECOIN } from "./devnetStablecoin.ts";
@@ -45,6 +46,8 @@ export type DevnetOptions = {
    * appended to a file. Default: not written (the terminal shows the devnet's progress and summary).
    */
   serviceLog?: "stdout" | { file: string };
+  /** The node serving the chains and how they mine (./devnetNode.ts: FERRY_DEVNET_NODE, FERRY_DEVNET_BLOCK_TIME). Default EDR, a block per transaction. */
+  node?: DevnetNode;
   /** The process environment: the service keys are set in it (FERRY_ALLOCATOR_KEY …). */
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
@@ -85,6 +88,7 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
       deploymentsDir,
       host,
       ports: [options.originPort, options.destinationPort],
+      ...(options.node && { node: options.node }),
       log,
     });
     const { inputs, stablecoin, accounts, market, accountAbstraction } = devnetChains;
