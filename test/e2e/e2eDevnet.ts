@@ -4,7 +4,7 @@
  * with its solver, PGlite and deployment records in a temp dir), plus what a test talks to it with:
  * a Ferry client over HTTP and viem clients per chain. Tests use only HTTP and the chains' RPCs.
  */
-import type { DevnetNode } from "../../ts/devnet/devnetNode.ts";
+import { parseDevnetNode, type DevnetNode } from "../../ts/devnet/devnetNode.ts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -54,14 +54,25 @@ export type E2eDevnet = {
   /** The devnet's `user` accounts (Hardhat test accounts 4…); each test takes its own. */
   users: DevnetAccount[];
   account: (role: DevnetAccount["role"]) => DevnetAccount;
+  /**
+   * Stops `chain` from mining (a transaction sent now waits in the mempool) until the returned resume
+   * is called, which restores the devnet's own mining (a block per transaction, or its interval) and
+   * mines one block.
+   */
+  holdMining: (chain: E2eChain) => Promise<() => Promise<void>>;
   /** The running service (its store, for operator actions a test plays, e.g. `ferry keys referrer`). */
   server: RunningDevnet["server"];
   close: () => Promise<void>;
 };
 
 /** `webhookUrl`: the devnet API key's webhook endpoint (the devnet's `client` quotes with that key). */
-/** `node`: the node serving the chains and their mining (default EDR, a block per transaction). */
+/**
+ * `node`: the node serving the chains and their mining; default what FERRY_DEVNET_NODE and
+ * FERRY_DEVNET_BLOCK_TIME say (EDR, a block per transaction, when unset), so that
+ * `FERRY_DEVNET_NODE=anvil npx hardhat test mocha test/e2e/…` runs the end-to-end suites on Anvil.
+ */
 export async function startE2eDevnet(options: { webhookUrl?: string; node?: DevnetNode } = {}): Promise<E2eDevnet> {
+  const node = options.node ?? parseDevnetNode(process.env);
   const dir = await mkdtemp(join(tmpdir(), "ferry-e2e-"));
   let devnet: RunningDevnet | undefined;
   try {
@@ -75,14 +86,14 @@ export async function startE2eDevnet(options: { webhookUrl?: string; node?: Devn
       // The service keys are set in this copy, not in the test process's environment.
       env: { ...process.env },
       ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
-      ...(options.node && { node: options.node }),
+      node,
     });
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
   const file = devnet.file;
-  const chains = file.chains.map((c) => e2eChain(c));
+  const chains = file.chains.map((c) => e2eChain(c, node.kind));
   const chain = (id: number) => {
     const found = chains.find((c) => c.id === id);
     if (!found) throw new Error(`no devnet chain ${id}`);
@@ -98,6 +109,15 @@ export async function startE2eDevnet(options: { webhookUrl?: string; node?: Devn
     chain,
     users: file.accounts.filter((a) => a.role === "user"),
     account: (role) => file.accounts.find((a) => a.role === role)!,
+    holdMining: async ({ testClient }) => {
+      await testClient.setAutomine(false);
+      if (node.blockTimeSeconds !== undefined) await testClient.setIntervalMining({ interval: 0 });
+      return async () => {
+        if (node.blockTimeSeconds !== undefined) await testClient.setIntervalMining({ interval: node.blockTimeSeconds });
+        else await testClient.setAutomine(true);
+        await testClient.mine({ blocks: 1 });
+      };
+    },
     server: running.server,
     close: async () => {
       await running.close();
@@ -106,7 +126,7 @@ export async function startE2eDevnet(options: { webhookUrl?: string; node?: Devn
   };
 }
 
-function e2eChain(file: DevnetFileChain): E2eChain {
+function e2eChain(file: DevnetFileChain, node: DevnetNode["kind"]): E2eChain {
   const chain = defineChain({
     id: file.id,
     name: file.name,
@@ -119,7 +139,7 @@ function e2eChain(file: DevnetFileChain): E2eChain {
     file,
     chain,
     publicClient: createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient,
-    testClient: createTestClient({ chain, transport, mode: "hardhat" }) as TestClient,
+    testClient: createTestClient({ chain, transport, mode: node === "anvil" ? "anvil" : "hardhat" }) as TestClient,
     wallet: (account) =>
       createWalletClient({
         account: privateKeyToAccount(typeof account === "string" ? account : account.privateKey),

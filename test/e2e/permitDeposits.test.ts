@@ -211,8 +211,7 @@ describe("e2e: signature-authorised fUSD deposits (usePermit: EIP-2612, Permit2)
     const signData = authorize(quote).items[0]!.data.sign!;
     const requestId = authorize(quote).requestId;
     const value = signData.value as { deadline: string };
-    const automine = (on: boolean) => devnet.origin.publicClient.request({ method: "evm_setAutomine", params: [on] } as never);
-    await automine(false);
+    const resumeMining = await devnet.holdMining(devnet.origin);
     try {
       const bogus = await attacker.writeContract({
         address: depository,
@@ -233,8 +232,7 @@ describe("e2e: signature-authorised fUSD deposits (usePermit: EIP-2612, Permit2)
       expect(posted.status, JSON.stringify(posted.body)).to.equal(200);
       expect(posted.body.txHash, `the service sent the user's deposit (${posted.body.message})`).to.match(/^0x[0-9a-f]{64}$/);
     } finally {
-      await automine(true);
-      await devnet.origin.publicClient.request({ method: "evm_mine", params: [] } as never);
+      await resumeMining();
     }
     await waitSuccess(requestId);
   });
@@ -307,15 +305,13 @@ describe("e2e: signature-authorised fUSD deposits (usePermit: EIP-2612, Permit2)
       const requestId = authorize(quote).requestId;
       const operatorBefore = await operatorNative();
       const fusdBefore = await fusdOf(attacker.address);
-      const automine = (on: boolean) => devnet.origin.publicClient.request({ method: "evm_setAutomine", params: [on] } as never);
-      await automine(false);
+      const resumeMining = await devnet.holdMining(devnet.origin);
       try {
         const posted = await post(quote, await sign(originWallet, authorize(quote).items[0]!.data.sign!));
         expect(posted.status, JSON.stringify(posted.body)).to.equal(200); // the simulation passed
         await approveMulticaller(0n); // …and the state changes before the fill
       } finally {
-        await automine(true);
-        await devnet.origin.publicClient.request({ method: "evm_mine", params: [] } as never);
+        await resumeMining();
       }
       expect(await settle(requestId)).to.equal("refund");
       const operatorSpentWei = operatorBefore - (await operatorNative());
