@@ -14,7 +14,9 @@
  * The gas is paid from the app balance, funded onchain through POST /app-balance/deposits: held before
  * the send, settled once from the receipt (debited = gas used × effective gas price at the configured
  * native price, ≤ the hold). Spam at the end drains the balance: the calls it can pay for are sent,
- * every other is 400 SPONSOR_BALANCE_TOO_LOW with nothing sent, and it stops at zero.
+ * every other is 400 SPONSOR_BALANCE_TOO_LOW with nothing sent, and it stops at zero. An execution
+ * whose hold was released with nothing sent is relayed when posted again (a new attempt's hold), and
+ * one execution posted four times at once is sent once (the others "already submitted" with its hash).
  * The whole suite runs once per store engine (the devnet's PGlite, then PostgreSQL in a fresh
  * schema: ./e2eEngines.ts), one devnet (chain pair) per engine.
  */
@@ -34,6 +36,9 @@ import { ENTRY_POINT_V08 } from "../../ts/devnet/devnetAccountAbstraction.ts";
 import { DEVNET_RELAYER_INDEX } from "../../ts/devnet/devnetChains.ts";
 import { hardhatTestAccount } from "../../ts/devnet/devnetAccounts.ts";
 import { startGaslessProxy } from "../../examples/gasless-proxy/node-http.ts";
+import { executionId } from "../../ts/service/relay/relayExecution.ts";
+import { canonicalAddress } from "../../ts/service/model/values.ts";
+import { apiKeyStore } from "../../ts/service/store/apiKeys.ts";
 import { DESTINATION, NATIVE, ORIGIN, freshRecipient, type E2eDevnet } from "./e2eDevnet.ts";
 import { E2E_ENGINES, startE2eDevnetOn } from "./e2eEngines.ts";
 
@@ -291,6 +296,46 @@ for (const engine of E2E_ENGINES) describe(`e2e: POST /execute (relayed rawCalls
     expect(bare.status, JSON.stringify(bare.body)).to.equal(400);
     expect(bare.body.errorCode).to.equal("EXECUTION_SIMULATION_FAILED");
     expect(await relayerNonce()).to.equal(before);
+  });
+
+  it("a retry after a hold that ended with nothing sent is relayed, once: not answered \"already submitted\"", async () => {
+    // What a send that failed (fees moved, the RPC down) or the stuck-hold sweep leaves: the execution's hold, released, no transaction.
+    const to = freshRecipient();
+    const value = 10n ** 12n;
+    const requestId = executionId({ chainId: ORIGIN, to: canonicalAddress(to), data: "0x", value });
+    const app = await apiKeyStore(devnet.server.store).verifyApiKey(devnet.file.apiKey);
+    const earlier = await devnet.server.store.appBalances.hold({ apiKeyId: app!.id, amountUsd: 1_000n, purpose: "execute", reference: requestId });
+    await devnet.server.store.appBalances.release(earlier.holdId);
+    const nonceBefore = await relayerNonce();
+
+    const retried = await post({ executionKind: "rawCalls", data: { chainId: ORIGIN, to, data: "0x", value: value.toString() } });
+    expect(retried.status, JSON.stringify(retried.body)).to.equal(200);
+    expect(retried.body).to.include({ message: "execution submitted", requestId });
+    const receipt = await devnet.origin.publicClient.waitForTransactionReceipt({ hash: retried.body.txHash! });
+    expect(receipt.status).to.equal("success");
+    expect(await devnet.origin.publicClient.getBalance({ address: to })).to.equal(value);
+
+    // Posted again: now it is the relayed one, nothing more is sent; the released hold stays released.
+    const again = await post({ executionKind: "rawCalls", data: { chainId: ORIGIN, to, data: "0x", value: value.toString() } });
+    expect(again.status, JSON.stringify(again.body)).to.equal(200);
+    expect(again.body.message).to.equal("already submitted");
+    expect(await relayerNonce()).to.equal(nonceBefore + 1);
+    expect((await devnet.server.store.appBalances.getHold(earlier.holdId))?.state).to.equal("released");
+  });
+
+  it("the same execution posted several times at once is sent once: the others are answered \"already submitted\" with its hash", async () => {
+    // A plain value transfer: nothing onchain stops it from running twice, so the target's balance counts the sends.
+    const to = freshRecipient();
+    const value = 10n ** 12n;
+    const nonceBefore = await relayerNonce();
+    const answers = await Promise.all(Array.from({ length: 4 }, () => post({ executionKind: "rawCalls", data: { chainId: ORIGIN, to, data: "0x", value: value.toString() } })));
+    for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+    const sent = answers.filter((a) => a.body.message === "execution submitted");
+    expect(sent, JSON.stringify(answers.map((a) => a.body))).to.have.length(1);
+    for (const answer of answers.filter((a) => a !== sent[0])) expect(answer.body).to.include({ message: "already submitted", txHash: sent[0]!.body.txHash });
+    await devnet.origin.publicClient.waitForTransactionReceipt({ hash: sent[0]!.body.txHash! });
+    expect(await relayerNonce()).to.equal(nonceBefore + 1);
+    expect(await devnet.origin.publicClient.getBalance({ address: to })).to.equal(value);
   });
 
   it("spam drains the app balance and stops at zero: every call past it is 400 SPONSOR_BALANCE_TOO_LOW and nothing is sent for it", async () => {

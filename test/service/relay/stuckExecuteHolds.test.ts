@@ -11,7 +11,7 @@ import { serviceAccountOf } from "../../../ts/service/chains/serviceAccounts.ts"
 import { createChainClients } from "../../../ts/service/chains/chainClients.ts";
 import { SILENT_LOG } from "../../../ts/service/logging/logger.ts";
 import { canonicalHex } from "../../../ts/service/model/values.ts";
-import { relayedSubject } from "../../../ts/service/relay/relayExecution.ts";
+import { executeHoldReference, executeHoldSubject } from "../../../ts/service/balances/executeHoldSubject.ts";
 import { startRelayFollower } from "../../../ts/service/relay/relayer.ts";
 import { requireHeldExecuteHold, EXECUTE_HOLD_LEASE_MS } from "../../../ts/service/relay/stuckExecuteHolds.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
@@ -38,13 +38,13 @@ describeEachEngine("relay: stuck execute holds", (engine) => {
     await loop.stop();
   };
   /** The relayer's transaction for the hold, as the nonce manager records it in the nonce's store transaction. */
-  const recordTransaction = (holdId: string, nonce: number, repos: Pick<Store, "insertSolverTransaction"> = engine.store) =>
+  const recordTransaction = (holdId: string, nonce: number, repos: Pick<Store, "insertSolverTransaction"> = engine.store, reference: string = REQUEST) =>
     repos.insertSolverTransaction({
       chainId: 31337,
       address: RELAYER.address,
       nonce,
       purpose: "execute",
-      subject: relayedSubject(REQUEST, holdId),
+      subject: executeHoldSubject({ reference, holdId }),
       call: { to: RELAYER.address, data: "0x", value: 0n, gas: 21_000n },
       attempt: { hash: canonicalHex(`0x${String(nonce).padStart(64, "0")}`), raw: "0x01", maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, sentAt: new Date(engine.clock.ms).toISOString() },
     });
@@ -99,7 +99,26 @@ describeEachEngine("relay: stuck execute holds", (engine) => {
       code = isFerryError(error) ? error.code : String(error);
     }
     expect(code).to.equal("EXECUTION_HOLD_EXPIRED");
-    expect(await engine.store.findPendingSolverTransaction(31337, "execute", relayedSubject(REQUEST, holdId))).to.equal(null);
+    expect(await engine.store.findPendingSolverTransaction(31337, "execute", executeHoldSubject({ reference: REQUEST, holdId }))).to.equal(null);
     expect((await engine.store.appBalances.balance(APP)).availableUsd).to.equal(10_000_000n);
+  });
+
+  it("stuckExecuteHolds_aRetriedAttemptsHold_isMatchedToItsTransactionByTheSameSubject", async () => {
+    await fund();
+    // Attempt 0 was released with nothing sent; attempt 1's hold is named by its transaction.
+    const first = await engine.store.appBalances.hold({ apiKeyId: APP, amountUsd: 1_000_000n, purpose: "execute", reference: REQUEST });
+    await engine.store.appBalances.release(first.holdId);
+    const reference = executeHoldReference(REQUEST, 1);
+    const { holdId } = await engine.store.appBalances.hold({ apiKeyId: APP, amountUsd: 2_000_000n, purpose: "execute", reference });
+    await recordTransaction(holdId, 9, engine.store, reference);
+    expect((await engine.store.findExecuteTransaction(REQUEST))?.nonce, "the execution's transaction").to.equal(9);
+    expect((await engine.store.transaction((tx) => tx.lockExecuteHold(holdId))).transactions.map((t) => t.nonce)).to.deep.equal([9]);
+    // Past the lease the sweep leaves it to the follower: a transaction names it.
+    engine.clock.ms += EXECUTE_HOLD_LEASE_MS * 10;
+    await followerPass();
+    expect((await engine.store.appBalances.getHold(holdId))?.state).to.equal("held");
+    // Once the nonce ended, the follower's list of ended-but-unsettled transactions finds it.
+    await engine.store.settleSolverTransaction({ chainId: 31337, address: RELAYER.address, nonce: 9 }, "superseded", null);
+    expect((await engine.store.listEndedExecuteHoldTransactions(10)).map((t) => t.nonce)).to.deep.equal([9]);
   });
 });

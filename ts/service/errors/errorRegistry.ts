@@ -154,6 +154,8 @@ export const ERROR_REGISTRY = {
   EXECUTION_FEES_MOVED: transient,
   /** The gas hold was released as stuck (no transaction after its lease) before the send recorded one: nothing sent; retry. */
   EXECUTION_HOLD_EXPIRED: transient,
+  /** The execution took its every attempt's gas hold and each was released with nothing sent: not sent again. */
+  EXECUTION_ATTEMPTS_EXHAUSTED: caller(409),
   // Fast fill (../solver/fill/fastFill.ts, POST /fast-fill).
   /** The request's deposit transaction is not seen (never indexed through POST /transactions/index, dropped, reverted). */
   FAST_FILL_DEPOSIT_NOT_SEEN: caller(400),

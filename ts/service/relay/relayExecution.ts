@@ -9,8 +9,9 @@
  *     (EXECUTE_CHAIN_MISMATCH) and is not expired (QUOTE_EXPIRED). Without one (smart-account use) the
  *     requestId is made from the call itself — keccak256 of (chainId, to, data, value, authorizations)
  *     — so the same signed batch posted twice is the same execution;
- *  3. already relayed? (the request is past `depositing`, or the relayer's transaction for this
- *     requestId is stored and pending) → 200 with the transaction already sent; nothing is sent again;
+ *  3. already relayed? (the request is past `depositing`, or a relayer transaction — any state: pending,
+ *     mined, reverted — names one of this execution's holds that is not released) → 200 "already
+ *     submitted" with that transaction's hash; nothing is sent again;
  *  4. the simulation: every authorization's delegate has code on the chain (else 400
  *     EXECUTION_DELEGATE_HAS_NO_CODE: the EOA would run nothing and the relayer pay for a no-op), then
  *     `eth_estimateGas` from the relayer with the authorizations applied. A revert is
@@ -19,27 +20,34 @@
  *     EXECUTION_GAS_TOO_HIGH (the relayer never pays for more gas than the cap, whatever the call burns);
  *  5. the gas is paid by the app: the most the transaction can cost (gas limit × max fee, priced as
  *     the nonce manager prices it, in USD micro-units at the native currency's configured price:
- *     ./gasCharge.ts) is held on the app balance, keyed on the requestId (`hold` is idempotent on
- *     ("execute", requestId)); a balance that cannot cover it is 400 SPONSOR_BALANCE_TOO_LOW and
- *     nothing is sent. A hold that already ended (the same execution relayed and settled) answers
- *     "already submitted"; the hold is settled from the receipt by ./relayer.ts's follower, once;
+ *     ./gasCharge.ts) is held on the app balance, keyed on the execution's attempt (`hold` is
+ *     idempotent on ("execute", reference): ../balances/executeHoldSubject.ts). A released hold paid
+ *     for nothing, so the next attempt's hold is taken (at most MAX_EXECUTE_ATTEMPTS, then 409
+ *     EXECUTION_ATTEMPTS_EXHAUSTED); a balance that cannot cover it is 400 SPONSOR_BALANCE_TOO_LOW and
+ *     nothing is sent. A hold that already ended settled answers "already submitted"; the hold is
+ *     settled from the receipt by ./relayer.ts's follower, once;
  *  6. the transaction goes through the relayer's nonce manager (../transactions/nonceManager.ts,
- *     purpose `execute`, subject `<requestId>:<holdId>`): a type-4 transaction when authorizations are given,
+ *     purpose `execute`, subject `executeHoldSubject(hold)`): a type-4 transaction when authorizations are given,
  *     else type 2. Its nonce, its signed bytes and — for a quote — the request in `depositing` with the
  *     transaction's hash in `inTxs` are written in ONE store transaction before the broadcast, so a
  *     crash leaves either nothing or everything needed to re-broadcast and follow it; the indexer then
- *     moves the request to `pending` from the Depository's `Deposited` event like any deposit.
+ *     moves the request to `pending` from the Depository's `Deposited` event like any deposit. That
+ *     store transaction first locks the hold and checks again that no other transaction names it: two
+ *     posts of one execution that both passed step 3 record (and send) one transaction; the other is
+ *     answered "already submitted" with it, and the hold stays the sent one's. A failed send releases
+ *     the hold only under that lock when still nothing names it (./stuckExecuteHolds.ts).
  */
 import { encodeAbiParameters, keccak256, type Abi, type Hex } from "viem";
+import { executeHoldReference, executeHoldSubject, MAX_EXECUTE_ATTEMPTS } from "../balances/executeHoldSubject.ts";
 import type { ChainClients } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError, type ServiceAccount } from "../chains/serviceAccounts.ts";
 import type { ChainConfig } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { TxAuthorization } from "../model/solverTransaction.ts";
-import { decodeStored } from "../model/storedValue.ts";
 import { Bytes32, canonicalHex, type Address } from "../model/values.ts";
 import type { Store } from "../store/createStore.ts";
+import type { ExecuteHoldTransaction } from "../store/executeHolds.ts";
 import { newRequestFor } from "../solver/indexer/depositRequest.ts";
 import { signedAuthorization, type NonceManager } from "../transactions/nonceManager.ts";
 import { isRevert, revertDataOf } from "../transactions/revertReason.ts";
@@ -47,7 +55,7 @@ import type { FeeOracle } from "../transactions/chainFees.ts";
 import { initialFees } from "../transactions/transactionFees.ts";
 import { weiToUsdMicros } from "./gasCharge.ts";
 import { executionRequest } from "./executionRequest.ts";
-import { requireHeldExecuteHold } from "./stuckExecuteHolds.ts";
+import { releaseUnsentExecuteHold, requireHeldExecuteHold } from "./stuckExecuteHolds.ts";
 import { simulationFailure, type SimulationFailureBody } from "./simulationFailure.ts";
 import { frameNames, traceCall, type TraceClient } from "../transactions/callFrames.ts";
 
@@ -69,15 +77,16 @@ export type ExecuteResult = { message: string; requestId: Bytes32; txHash?: Byte
 /** Gas headroom over the estimate, as the nonce manager adds it. */
 const GAS_HEADROOM_PERCENT = 20n;
 
-/** The relayed transaction's subject: the requestId and the app-balance hold that pays its gas. */
-export function relayedSubject(requestId: Bytes32, holdId: string): string {
-  return `${requestId}:${holdId}`;
-}
-
-/** The requestId and holdId of a relayed transaction's subject. */
-export function parseRelayedSubject(subject: string): { requestId: Bytes32; holdId: string } | null {
-  const at = subject.indexOf(":");
-  return at < 0 ? null : { requestId: decodeStored(Bytes32, subject.slice(0, at), "solver_transactions.subject", subject), holdId: subject.slice(at + 1) };
+/**
+ * A send refused under the hold's lock because another post of the same execution recorded its
+ * transaction first: not an error for the caller, who is answered "already submitted" with it.
+ */
+class SentBefore extends Error {
+  readonly transaction: ExecuteHoldTransaction;
+  constructor(transaction: ExecuteHoldTransaction) {
+    super(`already sent as ${transaction.txHash}`);
+    this.transaction = transaction;
+  }
 }
 
 /** The simulation reverted: answered 400 with the spec's body (plus `errorCode`). */
@@ -129,6 +138,9 @@ export function createRelayExecutor(deps: {
 
       const already = await alreadyRelayed(requestId, quote?.intent.orderId);
       if (already) return { message: "already submitted", requestId, txHash: already };
+      // Any state: a mined transaction whose hold the follower has not settled yet was sent all the same.
+      const sentBefore = await deps.store.findExecuteTransaction(requestId);
+      if (sentBefore) return { message: "already submitted", requestId, txHash: sentBefore.txHash };
 
       // A delegate with no code makes the delegated EOA run nothing: the relayer would pay for a no-op.
       for (const delegate of new Set((submission.authorizationList ?? []).map((a) => a.address))) {
@@ -156,12 +168,12 @@ export function createRelayExecutor(deps: {
       const native = client.config.nativeCurrency;
       // The value the relayer sends with the call is the app's spend too.
       const amountUsd = weiToUsdMicros(priced.fees.maxFeePerGas * gas + submission.value, native, submission.chainId);
-      const { holdId, amountUsd: heldUsd } = await deps.store.appBalances.hold({ apiKeyId: submission.apiKeyId, amountUsd, purpose: "execute", reference: requestId });
-      const subject = relayedSubject(requestId, holdId);
-      const pending = await deps.store.findPendingSolverTransaction(submission.chainId, "execute", subject);
-      if (pending) return { message: "already submitted", requestId, txHash: pending.attempts[0]!.hash };
-      const hold = await deps.store.appBalances.getHold(holdId);
-      if (hold && hold.state !== "held") return { message: "already submitted", requestId, ...(quote && { txHash: await firstInTx(quote.intent.requestId) }) };
+      const { holdId, reference, amountUsd: heldUsd, state } = await holdForAttempt(submission.apiKeyId, requestId, amountUsd);
+      if (state === "settled") {
+        const sent = await deps.store.findExecuteTransaction(requestId);
+        return { message: "already submitted", requestId, ...(sent ? { txHash: sent.txHash } : quote && { txHash: await firstInTx(quote.intent.requestId) }) };
+      }
+      const subject = executeHoldSubject({ reference, holdId });
 
       const tx = { to: submission.to, data: submission.data, value: submission.value, maxGas: deps.maxGas, ...(submission.authorizationList && { authorizationList: submission.authorizationList }) };
       let sent;
@@ -179,8 +191,10 @@ export function createRelayExecutor(deps: {
         },
         // In the nonce's store transaction: the request exists with its transaction from the moment it is signed.
         record: async (sent, repos) => {
-          // A hold the stuck-hold sweep released meanwhile (./stuckExecuteHolds.ts) pays for nothing: nothing is recorded or sent.
-          await requireHeldExecuteHold(repos, holdId);
+          // Under the hold's lock: another post of this execution recorded first → nothing recorded, answered with that one;
+          // a hold the stuck-hold sweep released meanwhile (./stuckExecuteHolds.ts) pays for nothing: nothing recorded or sent.
+          const earlier = await requireHeldExecuteHold(repos, holdId, sent);
+          if (earlier) throw new SentBefore(earlier);
           if (!quote) {
             // Without a quote the execution is its own request, followed from its transaction's receipt (./relayer.ts).
             if (!(await repos.getRequest(requestId))) await repos.createRequest(executionRequest(requestId, submission, sent.hash));
@@ -191,14 +205,37 @@ export function createRelayExecutor(deps: {
         },
         });
       } catch (error) {
-        // Nothing was recorded (the nonce, the transaction and the request commit together or not at all): the hold goes back.
-        await deps.store.appBalances.release(holdId).catch((release: unknown) => log.warn({ requestId, holdId, err: String(release) }, "execute: releasing the hold failed"));
+        if (error instanceof SentBefore) {
+          log.info({ requestId, holdId, txHash: error.transaction.txHash }, "execute: another post of this execution sent it first; nothing sent");
+          return { message: "already submitted", requestId, txHash: error.transaction.txHash };
+        }
+        // Nothing was recorded (the nonce, the transaction and the request commit together or not at all): the hold goes back,
+        // under its lock and only while no transaction names it (a concurrent post's send may have recorded one).
+        await releaseUnsentExecuteHold(deps.store, holdId).catch((release: unknown) => log.warn({ requestId, holdId, err: String(release) }, "execute: releasing the hold failed"));
         throw error;
       }
       log.info({ requestId, chainId: submission.chainId, txHash: sent.hash, type: tx.authorizationList ? "eip7702" : "eip1559" }, "execute: relayed");
       return { message: "execution submitted", requestId, txHash: sent.hash };
     },
   };
+
+  /**
+   * The hold this attempt relays under: the first of the execution's attempts (../balances/executeHoldSubject.ts)
+   * whose hold is not released. A released hold paid for nothing (released with no transaction recorded —
+   * a failed send, the stuck-hold sweep — or when its nonce went to another transaction), so a retry
+   * after it takes the next attempt's hold instead of answering "already submitted" for an execution
+   * that never ran. A held or settled hold is the execution's own: `hold` is idempotent on its reference,
+   * so concurrent posts of one execution meet on one hold.
+   */
+  async function holdForAttempt(apiKeyId: string, requestId: Bytes32, amountUsd: bigint): Promise<{ holdId: string; reference: string; amountUsd: bigint; state: "held" | "settled" }> {
+    for (let attempt = 0; attempt < MAX_EXECUTE_ATTEMPTS; attempt++) {
+      const reference = executeHoldReference(requestId, attempt);
+      const held = await deps.store.appBalances.hold({ apiKeyId, amountUsd, purpose: "execute", reference });
+      const state = (await deps.store.appBalances.getHold(held.holdId))?.state ?? "held";
+      if (state !== "released") return { ...held, reference, state };
+    }
+    throw new ServiceError("EXECUTION_ATTEMPTS_EXHAUSTED", `execution ${requestId} was attempted ${MAX_EXECUTE_ATTEMPTS} times without being sent: not sent again`);
+  }
 
   async function firstInTx(id: Bytes32): Promise<Bytes32 | undefined> {
     return (await deps.store.getRequest(id))?.inTxHashes[0];

@@ -10,6 +10,7 @@
  * between the settle and the nonce's `mined` mark debits once. Each pass also releases the holds a
  * killed process left with no transaction, once past their lease (./stuckExecuteHolds.ts).
  */
+import { parseExecuteHoldSubject } from "../balances/executeHoldSubject.ts";
 import type { ServiceAccount } from "../chains/serviceAccounts.ts";
 import type { ChainClients } from "../chains/chainClients.ts";
 import { CONFIG_DEFAULTS, type FerryConfig } from "../config/configSchema.ts";
@@ -17,7 +18,6 @@ import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import type { SolverTransaction } from "../model/solverTransaction.ts";
 import type { Store } from "../store/createStore.ts";
 import { createFeeOracle, type FeeOracle } from "../transactions/chainFees.ts";
-import { parseRelayedSubject } from "./relayExecution.ts";
 import { spentUsdMicros } from "./gasCharge.ts";
 import { createNonceManager, type FollowResult, type NonceManager } from "../transactions/nonceManager.ts";
 import { startWorkerLoop, type WorkerLoop } from "../worker/workerLoop.ts";
@@ -70,11 +70,12 @@ export function startRelayFollower(options: {
         try {
           const tx = pending.find((p) => p.chainId === key.chainId && p.nonce === key.nonce) ?? (await options.store.getSolverTransaction({ chainId: key.chainId, address: relayer, nonce: key.nonce }));
           if (!tx) continue;
-          const result = await options.transactions.follow({ chainId: tx.chainId, txNonce: tx.nonce }, { requestId: tx.subject });
+          // A retried attempt's subject names the same requestId as the first's.
+          const parsed = parseExecuteHoldSubject(tx.subject);
+          const result = await options.transactions.follow({ chainId: tx.chainId, txNonce: tx.nonce }, { requestId: parsed?.requestId ?? tx.subject });
           if (result.state !== "pending") {
-            options.log.info({ requestId: tx.subject, chainId: tx.chainId, state: result.state, txHash: result.hash, ...(result.state === "mined" && { status: result.receipt.status, gasUsed: result.receipt.gasUsed.toString() }) }, "relayed execution ended");
+            options.log.info({ requestId: parsed?.requestId ?? tx.subject, subject: tx.subject, chainId: tx.chainId, state: result.state, txHash: result.hash, ...(result.state === "mined" && { status: result.receipt.status, gasUsed: result.receipt.gasUsed.toString() }) }, "relayed execution ended");
             // The request first, then the hold: a crash between leaves the hold held, and the next pass ends both (each once).
-            const parsed = parseRelayedSubject(tx.subject);
             if (parsed) await endExecutionRequest(options.store, options.clients.get(tx.chainId), parsed.requestId, result);
             await settleHold(options, tx, result);
           }
@@ -90,7 +91,7 @@ export function startRelayFollower(options: {
 
 /** Settles (mined: what the receipt paid, at most the hold) or releases (superseded) the hold named by the subject. */
 export async function settleHold(options: { store: Store; clients: ChainClients; log: Logger }, tx: SolverTransaction, result: FollowResult): Promise<void> {
-  const parsed = parseRelayedSubject(tx.subject);
+  const parsed = parseExecuteHoldSubject(tx.subject);
   if (!parsed) return;
   const hold = await options.store.appBalances.getHold(parsed.holdId);
   if (!hold || hold.state !== "held") return;

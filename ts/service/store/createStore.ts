@@ -73,7 +73,7 @@ import { getAppFundingOrder, saveAppFundingOrder, type AppFundingOrder } from ".
 import { appBalanceStore, type AppBalanceOptions, type AppBalanceStore, type HoldState, type LedgerObservation } from "./appBalances.ts";
 import { reservedAmounts, reserveFill, type FillReservation, type ReservationResult, type ReservedAmount } from "./solver/solverReservations.ts";
 import { listExpiredSponsorshipHolds } from "./sponsorshipHolds.ts";
-import { listEndedExecuteHoldTransactions, listUnrecordedExecuteHolds, lockExecuteHold } from "./executeHolds.ts";
+import { findExecuteTransaction, listEndedExecuteHoldTransactions, listUnrecordedExecuteHolds, lockExecuteHold, type ExecuteHoldTransaction } from "./executeHolds.ts";
 
 export type StoreOptions = {
   /** PostgreSQL connection string (`DATABASE_URL`). When absent, the embedded PGlite engine is used. */
@@ -173,8 +173,10 @@ export type Repositories = {
   listExpiredSponsorshipHolds(graceSeconds: number, limit: number): Promise<string[]>;
   /** Held `execute` holds older than `leaseMs` that no relayer transaction names (./executeHolds.ts). */
   listUnrecordedExecuteHolds(leaseMs: number, limit: number): Promise<string[]>;
-  /** Locks an `execute` hold until the transaction ends: its state, and whether a relayer transaction names it (use inside `transaction`). */
-  lockExecuteHold(holdId: string): Promise<{ state: HoldState; recorded: boolean }>;
+  /** Locks an `execute` hold until the transaction ends: its state, and the relayer transactions that name it (use inside `transaction`). */
+  lockExecuteHold(holdId: string): Promise<{ state: HoldState; transactions: ExecuteHoldTransaction[] }>;
+  /** The relayer transaction (any state) naming one of the execution's holds not released; null when it was never sent (./executeHolds.ts). */
+  findExecuteTransaction(requestId: Bytes32): Promise<ExecuteHoldTransaction | null>;
   /** Relayer transactions that ended while the hold they name is still held (a crash after the nonce's end, before the settle). */
   listEndedExecuteHoldTransactions(limit: number): Promise<Array<{ chainId: number; address: string; nonce: number }>>;
   /** Funding orders (./appFundingOrders.ts): POST /app-balance/deposits' order ids, looked up by the indexer. */
@@ -285,6 +287,7 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     listExpiredSponsorshipHolds: (g, l) => listExpiredSponsorshipHolds(ctx, g, l),
     listUnrecordedExecuteHolds: (lease, l) => listUnrecordedExecuteHolds(ctx, lease, l),
     lockExecuteHold: (id) => lockExecuteHold(ctx, id),
+    findExecuteTransaction: (requestId) => findExecuteTransaction(ctx, requestId),
     listEndedExecuteHoldTransactions: (l) => listEndedExecuteHoldTransactions(ctx, l),
     saveAppFundingOrder: (o) => saveAppFundingOrder(ctx, o),
     getAppFundingOrder: (id) => getAppFundingOrder(ctx, id),
