@@ -5,6 +5,9 @@
  * (SIGSTOP: its port still accepts connections and nothing answers — a hung RPC) and resumed
  * (SIGCONT) with its chain intact, and reorged (evm_snapshot / evm_revert, then other blocks). Blocks
  * come both from automine and from interval mining, so confirmations accrue as on a live chain.
+ * `node: "anvil"` runs Foundry's Anvil instead (ts/devnet/anvilNode.ts: same chain ids and accounts),
+ * which reorganises its chain natively (`anvil_reorg`: the last n blocks replaced by blocks holding
+ * the transactions given); Anvil's interval mining replaces its automine and counts whole seconds.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -18,9 +21,14 @@ import { ensureDeterministicDeployer } from "../../ts/deploy/deterministicDeploy
 import { deployFerryContracts, type DeployWalletClient } from "../../ts/deploy/ferryDeployment.ts";
 import { accountWithRole, devnetAccounts, hardhatTestAccount, HARDHAT_FUNDED_ACCOUNTS } from "../../ts/devnet/devnetAccounts.ts";
 import { deployStablecoin, stablecoinAddress } from "../../ts/devnet/devnetStablecoin.ts";
+import { startAnvilNode } from "../../ts/devnet/anvilNode.ts";
+
+/** The node implementation behind a fault chain. */
+export type FaultNodeKind = "hardhat" | "anvil";
 
 export type ChainNode = {
   chainId: number;
+  kind: FaultNodeKind;
   /** The node's own URL (the service goes through proxies in front of it). */
   url: string;
   chain: Chain;
@@ -48,7 +56,8 @@ async function freePort(): Promise<number> {
 
 const HARDHAT_CLI = new URL("../../node_modules/hardhat/dist/src/cli.js", import.meta.url).pathname;
 
-export async function startChainNode(chainId: number): Promise<ChainNode> {
+export async function startChainNode(chainId: number, kind: FaultNodeKind = "hardhat"): Promise<ChainNode> {
+  if (kind === "anvil") return startAnvilChainNode(chainId);
   const port = await freePort();
   let output = "";
   const child: ChildProcess = spawn(process.execPath, [HARDHAT_CLI, "node", "--hostname", "127.0.0.1", "--port", String(port), "--chain-id", String(chainId)], {
@@ -84,17 +93,15 @@ export async function startChainNode(chainId: number): Promise<ChainNode> {
     await close();
     throw error;
   }
-  const chain = defineChain({ id: chainId, name: `fault ${chainId}`, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-  const transport = http(url, { timeout: 30_000 });
-  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient;
-  const testClient = createTestClient({ chain, transport, mode: "hardhat" }) as TestClient;
+  const { chain, publicClient, testClient, walletClient } = nodeClients(chainId, url, "hardhat");
   return {
     chainId,
+    kind: "hardhat",
     url,
     chain,
     publicClient,
     testClient,
-    walletClient: (privateKey) => createWalletClient({ account: privateKeyToAccount(privateKey), chain, transport }) as DeployWalletClient,
+    walletClient,
     pause: () => void child.kill("SIGSTOP"),
     resume: () => void child.kill("SIGCONT"),
     intervalMining: async (ms) => {
@@ -102,6 +109,44 @@ export async function startChainNode(chainId: number): Promise<ChainNode> {
     },
     close,
   };
+}
+
+async function startAnvilChainNode(chainId: number): Promise<ChainNode> {
+  const anvil = await startAnvilNode({ chainId, host: "127.0.0.1", port: 0 });
+  const { chain, publicClient, testClient, walletClient } = nodeClients(chainId, anvil.rpcUrl, "anvil");
+  return {
+    chainId,
+    kind: "anvil",
+    url: anvil.rpcUrl,
+    chain,
+    publicClient,
+    testClient,
+    walletClient,
+    pause: () => void process.kill(anvil.pid, "SIGSTOP"),
+    resume: () => void process.kill(anvil.pid, "SIGCONT"),
+    // Whole seconds (at least 1); 0: back to a block per transaction.
+    intervalMining: async (ms) => {
+      if (ms === 0) await testClient.setAutomine(true);
+      else await testClient.setIntervalMining({ interval: Math.max(1, Math.round(ms / 1000)) });
+    },
+    close: async () => {
+      try {
+        process.kill(anvil.pid, "SIGCONT");
+      } catch {
+        // already gone
+      }
+      await anvil.close();
+    },
+  };
+}
+
+function nodeClients(chainId: number, url: string, mode: "hardhat" | "anvil") {
+  const chain = defineChain({ id: chainId, name: `fault ${chainId}`, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+  const transport = http(url, { timeout: 30_000 });
+  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient;
+  const testClient = createTestClient({ chain, transport, mode }) as TestClient;
+  const walletClient = (privateKey: Hex) => createWalletClient({ account: privateKeyToAccount(privateKey), chain, transport }) as DeployWalletClient;
+  return { chain, publicClient, testClient, walletClient };
 }
 
 export type FaultChains = {
@@ -119,8 +164,8 @@ export type FaultChains = {
   close(): Promise<void>;
 };
 
-/** Two nodes with Ferry deployed, interval mining every `blockMs` (automine stays on). */
-export async function startFaultChains(options: { blockMs?: number } = {}): Promise<FaultChains> {
+/** Two nodes with Ferry deployed, interval mining every `blockMs` (on hardhat nodes automine stays on). */
+export async function startFaultChains(options: { blockMs?: number; node?: FaultNodeKind } = {}): Promise<FaultChains> {
   const dir = await mkdtemp(join(tmpdir(), "ferry-faults-"));
   const deploymentsDir = join(dir, "deployments");
   const nodes: ChainNode[] = [];
@@ -129,7 +174,7 @@ export async function startFaultChains(options: { blockMs?: number } = {}): Prom
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    const [origin, destination] = await Promise.all([startChainNode(31337), startChainNode(31338)]);
+    const [origin, destination] = await Promise.all([startChainNode(31337, options.node), startChainNode(31338, options.node)]);
     nodes.push(origin!, destination!);
     const accounts = devnetAccounts();
     const deployer = accountWithRole(accounts, "deployer");
