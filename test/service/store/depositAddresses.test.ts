@@ -87,7 +87,7 @@ describeEachEngine("deposit addresses", (engine) => {
       return;
     }
     expect(await store.markDepositAddressForwarding(key, { instructionId: ORDER, payment })).to.equal(false);
-    expect((await store.listDepositAddressesIn(31337, "refunding", 10)).map((r) => r.address)).to.deep.equal([ADDRESS]);
+    expect((await store.listDepositAddressRefundWork(31337, 10)).map((r) => r.address)).to.deep.equal([ADDRESS]);
     // Two senders of the same planned refund: one moves it to `sent`.
     const sent = await Promise.all([0, 1].map(() => store.transaction((tx) => tx.advanceDepositAddressRefund(key, INSTRUCTION, "planned", { state: "sent", txHash: ORDER }))));
     expect(sent.filter(Boolean)).to.have.length(1);

@@ -19,6 +19,8 @@ export const MisrouteReason = Type.Union([
   Type.Literal("ORDER_EXPIRED"),
   /** A currency the address is not bound to (native at an ERC-20 address, another configured ERC-20). */
   Type.Literal("INCORRECT_DEPOSIT_CURRENCY"),
+  /** The bound currency beyond the quoted amount, held when the amount was forwarded (an overpayment's excess). */
+  Type.Literal("INCORRECT_PAYMENT"),
 ]);
 export type MisrouteReason = StaticDecode<typeof MisrouteReason>;
 

@@ -58,7 +58,7 @@ import { countPermitFailures, recordPermitFailure } from "./permitFailures.ts";
 import {
   advanceDepositAddressRefund,
   getDepositAddress,
-  listDepositAddressesIn,
+  listDepositAddressRefundWork,
   listWatchingDepositAddresses,
   markDepositAddressForwarding,
   markDepositAddressRefunded,
@@ -178,9 +178,9 @@ export type Repositories = {
   saveDepositAddress(row: NewDepositAddress): Promise<void>;
   getDepositAddress(chainId: number, address: Address): Promise<StoredDepositAddress | undefined>;
   listWatchingDepositAddresses(chainId: number, limit: number): Promise<StoredDepositAddress[]>;
-  markDepositAddressForwarding(key: { chainId: number; address: Address }, forward: { instructionId: Bytes32; payment: DepositAddressPayment }): Promise<boolean>;
+  markDepositAddressForwarding(key: { chainId: number; address: Address }, forward: { instructionId: Bytes32; payment: DepositAddressPayment; refunds?: readonly DepositAddressRefund[] }): Promise<boolean>;
   /** A mis-routed payment's refunds: planned once (`watching` → `refunding`), each sent then confirmed, the row then `refunded`. */
-  listDepositAddressesIn(chainId: number, state: "refunding", limit: number): Promise<StoredDepositAddress[]>;
+  listDepositAddressRefundWork(chainId: number, limit: number): Promise<StoredDepositAddress[]>;
   markDepositAddressRefunding(key: { chainId: number; address: Address }, refunds: readonly DepositAddressRefund[]): Promise<boolean>;
   /** Inside `transaction` (it locks the row). */
   advanceDepositAddressRefund(key: { chainId: number; address: Address }, instructionId: Bytes32, from: "planned" | "sent", to: { state: "sent" | "confirmed"; txHash: Bytes32 }): Promise<boolean>;
@@ -299,7 +299,7 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     getDepositAddress: (c, a) => getDepositAddress(ctx, c, a),
     listWatchingDepositAddresses: (c, l) => listWatchingDepositAddresses(ctx, c, l),
     markDepositAddressForwarding: (k, f) => markDepositAddressForwarding(ctx, k, f),
-    listDepositAddressesIn: (c, s, l) => listDepositAddressesIn(ctx, c, s, l),
+    listDepositAddressRefundWork: (c, l) => listDepositAddressRefundWork(ctx, c, l),
     markDepositAddressRefunding: (k, r) => markDepositAddressRefunding(ctx, k, r),
     advanceDepositAddressRefund: (k, i, f, t) => advanceDepositAddressRefund(ctx, k, i, f, t),
     markDepositAddressRefunded: (k) => markDepositAddressRefunded(ctx, k),

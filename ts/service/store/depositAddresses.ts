@@ -4,7 +4,8 @@
  * address exist together or not at all); read by the solver's deposit-address watcher
  * (../solver/depositAddress/), which moves a row from `watching` to `forwarding` in the store
  * transaction of the forwarding transaction's nonce (`markForwarding`: a compare-and-set on
- * `watching`, so two replicas or a restart never forward one payment twice) — or, for a mis-routed
+ * `watching`, so two replicas or a restart never forward one payment twice; with the refunds of what
+ * the address held besides the bound payment: an excess, another currency) — or, for a mis-routed
  * payment (migration 0018), from `watching` to `refunding` with its planned refunds (the same
  * compare-and-set: a row is forwarded or refunded, never both), each refund `planned` → `sent` in its
  * nonce's store transaction, and the row `refunding` → `refunded` once every refund is executed.
@@ -115,19 +116,34 @@ export async function listWatchingDepositAddresses(ctx: StoreContext, chainId: n
 export async function markDepositAddressForwarding(
   ctx: StoreContext,
   key: { chainId: number; address: AddressValue },
-  forward: { instructionId: StaticDecode<typeof Bytes32>; payment: DepositAddressPayment },
+  forward: { instructionId: StaticDecode<typeof Bytes32>; payment: DepositAddressPayment; refunds?: readonly DepositAddressRefund[] },
 ): Promise<boolean> {
   const { rows } = await ctx.db.query(
-    `UPDATE deposit_addresses SET state = 'forwarding', instruction_id = $3, payment = $4::jsonb, updated_at = $5::timestamptz
+    `UPDATE deposit_addresses SET state = 'forwarding', instruction_id = $3, payment = $4::jsonb, refunds = $6::jsonb, updated_at = $5::timestamptz
      WHERE chain_id = $1 AND address = $2 AND state = 'watching' RETURNING address`,
-    [key.chainId, key.address, forward.instructionId, JSON.stringify(encodeStored(DepositAddressPayment, forward.payment)), ctx.now().toISOString()],
+    [
+      key.chainId,
+      key.address,
+      forward.instructionId,
+      JSON.stringify(encodeStored(DepositAddressPayment, forward.payment)),
+      ctx.now().toISOString(),
+      forward.refunds && forward.refunds.length > 0 ? encodedRefunds(forward.refunds) : null,
+    ],
   );
   return rows.length === 1;
 }
 
-/** The addresses of `chainId` in `state` (`refunding`: refunds to send or to confirm), oldest first. */
-export async function listDepositAddressesIn(ctx: StoreContext, chainId: number, state: "refunding", limit: number): Promise<StoredDepositAddress[]> {
-  const { rows } = await ctx.db.query(`SELECT ${COLUMNS} FROM deposit_addresses WHERE chain_id = $1 AND state = $2 ORDER BY created_at, address LIMIT $3`, [chainId, state, limit]);
+/**
+ * The addresses of `chainId` with refunds to send or to confirm, oldest first: `refunding` ones, and
+ * `forwarding` ones whose forwarding left an excess or another currency to refund.
+ */
+export async function listDepositAddressRefundWork(ctx: StoreContext, chainId: number, limit: number): Promise<StoredDepositAddress[]> {
+  const { rows } = await ctx.db.query(
+    `SELECT ${COLUMNS} FROM deposit_addresses WHERE chain_id = $1 AND (state = 'refunding'
+       OR (state = 'forwarding' AND EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(refunds, '[]'::jsonb)) e WHERE e->>'state' IN ('planned', 'sent'))))
+     ORDER BY created_at, address LIMIT $2`,
+    [chainId, limit],
+  );
   return rows.map(fromRow);
 }
 
@@ -148,7 +164,7 @@ export async function markDepositAddressRefunding(ctx: StoreContext, key: { chai
 }
 
 /**
- * Moves one refund (by instruction id) of a `refunding` row from `from` to `to` with its transaction:
+ * Moves one refund (by instruction id) of a `refunding` (or `forwarding`) row from `from` to `to` with its transaction:
  * false when the row is not `refunding` or that refund is not in `from` (sent already: a replica or a
  * restart got there first). Run in the nonce's store transaction for `planned` → `sent`.
  */
@@ -163,7 +179,7 @@ export async function advanceDepositAddressRefund(
   if (rows[0] === undefined) return false;
   const row = fromRow(rows[0]);
   const refund = row.refunds?.find((r) => r.instructionId === instructionId);
-  if (row.state !== "refunding" || !refund || refund.state !== from) return false;
+  if ((row.state !== "refunding" && row.state !== "forwarding") || !refund || refund.state !== from) return false;
   const next = row.refunds!.map((r) => (r === refund ? { ...r, state: to.state, txHash: to.txHash } : r));
   await ctx.db.query(`UPDATE deposit_addresses SET refunds = $3::jsonb, updated_at = $4::timestamptz WHERE chain_id = $1 AND address = $2`, [
     key.chainId,

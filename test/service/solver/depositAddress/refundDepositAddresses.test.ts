@@ -8,7 +8,9 @@
  *   until the expiry);
  * - the bound amount paid after the expiry: refunded (ORDER_EXPIRED);
  * - another currency (native at an fUSD address): refunded (INCORRECT_DEPOSIT_CURRENCY); below the
- *   currency's strayRefundMinimum: recorded, not refunded.
+ *   currency's strayRefundMinimum: recorded, not refunded;
+ * - too much: the bound amount forwarded, the excess (INCORRECT_PAYMENT) and another currency held
+ *   with it refunded.
  * Each refund ends the quote's request in `refund` (or `failure` with AMOUNT_TOO_LOW_TO_REFUND).
  */
 import { expect } from "chai";
@@ -165,5 +167,30 @@ describe("refundDepositAddresses (strict, mis-routed payments)", function () {
     expect(ignored.refunds!.map((r) => [r.amount, r.state, r.ignoredReason])).to.deep.equal([[1000n, "ignored", "AMOUNT_TOO_LOW_TO_REFUND"]]);
     expect(await env.origin.publicClient.getBalance({ address: dust.address })).to.equal(1000n);
     expect(await store.getRequest(dust.requestId)).to.include({ status: "failure", failReason: "INCORRECT_DEPOSIT_CURRENCY", refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
+  });
+
+  it("forwards the bound amount of an overpayment and refunds the excess and another currency held with it", async () => {
+    const amount = parseEther("0.2");
+    const { address, refundTo } = await strictAddress(canonicalAddress(zeroAddress), amount, 120);
+    await mined(await wallet().sendTransaction({ chain: null, to: address, value: parseEther("0.3") }));
+    await mined(await wallet().writeContract({ chain: null, address: env.stablecoin, abi: erc20Abi, functionName: "transfer", args: [address, 5_000_000n] }));
+    await mine();
+    expect((await pass()).forwarded.map((o) => o.outcome)).to.deep.equal(["forwarded"]);
+    for (let i = 0; i < 4; i++) {
+      await mine();
+      await pass();
+    }
+    const row = (await store.getDepositAddress(env.origin.chainId, address))!;
+    expect(row.state).to.equal("forwarding");
+    expect(row.refunds!.map((r) => [r.token, r.amount, r.reason, r.state])).to.deep.equal([
+      [zeroAddress, parseEther("0.1"), "INCORRECT_PAYMENT", "confirmed"],
+      [canonicalAddress(env.stablecoin), 5_000_000n, "INCORRECT_DEPOSIT_CURRENCY", "confirmed"],
+    ]);
+    expect(await env.origin.publicClient.getBalance({ address: refundTo })).to.equal(parseEther("0.1"));
+    expect(await tokenBalance(env.origin, env.stablecoin, refundTo)).to.equal(5_000_000n);
+    expect(await env.origin.publicClient.getBalance({ address })).to.equal(0n);
+    expect(await tokenBalance(env.origin, env.stablecoin, address)).to.equal(0n);
+    // Nothing left to do: the address leaves the refund work list.
+    expect(await store.listDepositAddressRefundWork(env.origin.chainId, 10)).to.deep.equal([]);
   });
 });

@@ -36,7 +36,8 @@ import { readChainFinality } from "../../chains/chainFinality.ts";
 import { canonicalHex, type Address, type Bytes32 } from "../../model/values.ts";
 import type { StoredDepositAddress } from "../../store/depositAddresses.ts";
 import { balanceAt, paymentSeen } from "./paymentSeen.ts";
-import { planDepositAddressRefunds } from "./refundDepositAddresses.ts";
+import { planExcessRefunds } from "./misroutePlan.ts";
+import { heldAt, planDepositAddressRefunds } from "./refundDepositAddresses.ts";
 import type { SolverContext } from "../solverContext.ts";
 
 /** The most one forwarding may use: the ERC-20 bench budget with room (a cold token, a fee-on-transfer). */
@@ -104,13 +105,22 @@ async function forwardOne(ctx: SolverContext, client: ChainClient, row: StoredDe
     functionName: "deployAndForward",
     args: [depositAddressArgs(params), forwardInstructionArgs(instruction), signature],
   });
+  // Anything besides the bound payment (an overpayment's excess, another currency) is refunded after it (./refundDepositAddresses.ts).
+  const refunds = planExcessRefunds({
+    orderId: row.orderId,
+    currency: row.currency,
+    held: await heldAt(client, row.address, final, { token: row.currency, amount: row.amount }),
+    chain: client.config,
+    strayRefundMinimumUsd: ctx.settings.strayRefundMinimumUsd,
+    finalBlock: Number(final),
+  });
   const sent = await ctx.transactions.send({
     chainId: row.chainId,
     purpose: "deposit-address-forward",
     subject: `${row.chainId}:${row.address}`,
     tx: { to: row.factory, data, maxGas: FORWARD_MAX_GAS },
     record: async (_sent, repos) => {
-      if (!(await repos.markDepositAddressForwarding({ chainId: row.chainId, address: row.address }, { instructionId: id, payment }))) {
+      if (!(await repos.markDepositAddressForwarding({ chainId: row.chainId, address: row.address }, { instructionId: id, payment, refunds }))) {
         throw new DepositAddressAlreadyForwardedError(row.chainId, row.address);
       }
     },

@@ -35,6 +35,19 @@ export function watchedCurrencies(chain: Pick<ChainConfig, "erc20Currencies">): 
 /** One currency the address holds at the plan's final block, with the payment that brought it. */
 export type Held = { token: Address; amount: bigint; payment: DepositAddressPayment };
 
+/** What the address holds besides the payment being forwarded: the bound currency's excess (INCORRECT_PAYMENT) and other currencies (INCORRECT_DEPOSIT_CURRENCY). */
+export function planExcessRefunds(args: {
+  orderId: Bytes32;
+  currency: Address;
+  /** The bound currency: only the excess over the forwarded amount. */
+  held: readonly Held[];
+  chain: Pick<ChainConfig, "nativeCurrency" | "erc20Currencies">;
+  strayRefundMinimumUsd: string;
+  finalBlock: number;
+}): DepositAddressRefund[] {
+  return (planMisrouteRefunds({ ...args, boundLate: false })?.refunds ?? []).map((r) => (r.token === args.currency ? { ...r, reason: "INCORRECT_PAYMENT" } : r));
+}
+
 export function planMisrouteRefunds(args: {
   orderId: Bytes32;
   currency: Address;

@@ -19,6 +19,10 @@
  *    transactions — or, when every refund was below the threshold, left `failure` with
  *    `refundFailReason` AMOUNT_TOO_LOW_TO_REFUND.
  *
+ * A forwarded address (`forwarding`) may carry refunds too: what it held besides the forwarded payment
+ * (planned in the forwarding's compare-and-set, ./forwardDepositAddresses.ts); they are sent and
+ * confirmed the same way, and the row and its request are left as the forwarding made them.
+ *
  * The whole amount held is refunded: the factory's refund cannot keep a part for the submitter's gas, so
  * the operator pays each refund's gas (bounded: REFUND_MAX_GAS, and nothing below the currency's
  * `strayRefundMinimum` is refunded).
@@ -58,11 +62,7 @@ export async function planDepositAddressRefunds(
   row: StoredDepositAddress,
   at: { final: bigint; boundLate: boolean },
 ): Promise<{ address: Address; outcome: "refunding" | "unpaid" | "already-decided" }> {
-  const held: Held[] = [];
-  for (const token of watchedCurrencies(client.config)) {
-    const amount = await balanceAt(client, row.address, token, at.final);
-    if (amount > 0n) held.push({ token, amount, payment: await paymentSeen(client, { address: row.address, token, threshold: amount, final: at.final }) });
-  }
+  const held = await heldAt(client, row.address, at.final);
   const plan = planMisrouteRefunds({
     orderId: row.orderId,
     currency: row.currency,
@@ -82,10 +82,21 @@ export async function planDepositAddressRefunds(
   return { address: row.address, outcome: "refunding" };
 }
 
-/** Steps 2 and 3 for every `refunding` address of the chain. */
+/** What `address` holds of each watched currency at `final`, with the payment that brought it (`minus`: an amount being forwarded, not counted). */
+export async function heldAt(client: ChainClient, address: Address, final: bigint, minus?: { token: Address; amount: bigint }): Promise<Held[]> {
+  const held: Held[] = [];
+  for (const token of watchedCurrencies(client.config)) {
+    const balance = await balanceAt(client, address, token, final);
+    const amount = token === minus?.token ? balance - minus.amount : balance;
+    if (amount > 0n) held.push({ token, amount, payment: await paymentSeen(client, { address, token, threshold: balance, final }) });
+  }
+  return held;
+}
+
+/** Steps 2 and 3 for every `refunding` address of the chain, and the excess refunds of forwarded ones. */
 export async function refundDepositAddresses(ctx: SolverContext, client: ChainClient): Promise<RefundOutcome[]> {
   if (!client.config.contracts.depositAddressFactory) return [];
-  const rows = await ctx.store.listDepositAddressesIn(client.config.id, "refunding", BATCH);
+  const rows = await ctx.store.listDepositAddressRefundWork(client.config.id, BATCH);
   if (rows.length === 0) return [];
   const { final } = await readChainFinality(client);
   const outcomes: RefundOutcome[] = [];
@@ -140,6 +151,8 @@ async function confirmRefunds(ctx: SolverContext, client: ChainClient, row: Stor
     refunds = refunds.map((r) => (r === refund ? { ...r, state: "confirmed", txHash: hash } : r));
   }
   if (!refunds.every((r) => r.state === "confirmed" || r.state === "ignored")) return [];
+  // A forwarded address's excess: refunded; the request is the forwarded payment's own.
+  if (row.state === "forwarding") return [{ address: row.address, outcome: "refunded" }];
   const done = await ctx.store.transaction(async (tx) => {
     if (!(await tx.markDepositAddressRefunded(key))) return false;
     await recordRefundedRequest(ctx, tx, row, refunds);

@@ -6,6 +6,8 @@
 -- restart plan once. Each planned entry is sent by one `deployAndForward` (Refund) through the nonce
 -- manager, whose store transaction moves it 'planned' → 'sent'; once every sent instruction is executed
 -- at a final block the row is 'refunded' and the request is written (`refund`, its failReason).
+-- A forwarded row ('forwarding') may carry refunds too: what the address held besides the forwarded
+-- payment (an overpayment's excess, another currency), planned with the forwarding's compare-and-set.
 ALTER TABLE deposit_addresses DROP CONSTRAINT deposit_addresses_state_check;
 ALTER TABLE deposit_addresses ADD CONSTRAINT deposit_addresses_state_check CHECK (state IN ('watching', 'forwarding', 'refunding', 'refunded'));
 ALTER TABLE deposit_addresses ADD COLUMN refunds jsonb;
