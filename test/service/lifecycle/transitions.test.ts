@@ -16,6 +16,7 @@ import { REQUEST_STATUSES, isRequestStatus, type RequestStatus } from "../../../
 
 const allowed: [RequestStatus, RequestStatus][] = [
   ["waiting", "pending"],
+  ["waiting", "failure"],
   ["depositing", "pending"],
   ["depositing", "success"],
   ["depositing", "failure"],

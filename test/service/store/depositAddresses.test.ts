@@ -69,4 +69,33 @@ describeEachEngine("deposit addresses", (engine) => {
     await store.saveDepositAddress(row(ADDRESS)).catch(() => (failed = true));
     expect(failed).to.equal(true);
   });
+
+  it("depositAddresses_anAddressIsForwardedOrRefunded_neverBoth_andEachRefundIsSentOnce", async () => {
+    const { store } = engine;
+    await store.saveDepositAddress(row(ADDRESS));
+    const key = { chainId: 31337, address: ADDRESS };
+    const payment = { chainId: 31337, address: ADDRESS, token: ZERO, amount: 5n, depositor: REFUND_TO, txHash: ORDER, blockNumber: 12, blockTimestamp: 1_767_225_600 };
+    const refund = { token: ZERO, amount: 5n, reason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" as const, instructionId: INSTRUCTION, state: "planned" as const, plannedAtBlock: 20, txHash: null, payment };
+    // A forwarding and a refund plan race on one row: exactly one wins.
+    const results = await Promise.all([
+      store.transaction((tx) => tx.markDepositAddressForwarding(key, { instructionId: ORDER, payment: { ...payment, amount: HUGE } })),
+      store.transaction((tx) => tx.markDepositAddressRefunding(key, [refund])),
+    ]);
+    expect(results.filter(Boolean)).to.have.length(1);
+    if (results[0]) {
+      expect(await store.markDepositAddressRefunding(key, [refund])).to.equal(false);
+      return;
+    }
+    expect(await store.markDepositAddressForwarding(key, { instructionId: ORDER, payment })).to.equal(false);
+    expect((await store.listDepositAddressRefundWork(31337, 10)).map((r) => r.address)).to.deep.equal([ADDRESS]);
+    // Two senders of the same planned refund: one moves it to `sent`.
+    const sent = await Promise.all([0, 1].map(() => store.transaction((tx) => tx.advanceDepositAddressRefund(key, INSTRUCTION, "planned", { state: "sent", txHash: ORDER }))));
+    expect(sent.filter(Boolean)).to.have.length(1);
+    expect(await store.transaction((tx) => tx.advanceDepositAddressRefund(key, INSTRUCTION, "sent", { state: "confirmed", txHash: REQUEST }))).to.equal(true);
+    expect(await store.markDepositAddressRefunded(key)).to.equal(true);
+    expect(await store.markDepositAddressRefunded(key)).to.equal(false);
+    const done = (await store.getDepositAddress(31337, ADDRESS))!;
+    expect(done.state).to.equal("refunded");
+    expect(done.refunds).to.deep.equal([{ ...refund, state: "confirmed", txHash: REQUEST }]);
+  });
 });

@@ -124,6 +124,8 @@ describeEachEngine("store requests", (engine) => {
   // progress keeps showing the status before it — no event — and the refund's event follows that one.
   const PUBLIC_EVENT: Record<string, [status: string, previous: string] | null> = {
     "waiting→pending": ["pending", "waiting"],
+    // A strict deposit address's mis-routed payment: its refund from the address is coming.
+    "waiting→failure": ["pending", "waiting"],
     "depositing→pending": ["pending", "depositing"],
     "depositing→success": ["success", "depositing"],
     // (A quoted request: its refund would be coming. Only executions without a quote take this path.)

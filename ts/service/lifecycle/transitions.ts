@@ -16,6 +16,7 @@ type Transition = { readonly from: RequestStatus; readonly to: RequestStatus; re
 /** THE table. Anything not listed here is illegal, including staying in the same status. */
 export const TRANSITIONS: readonly Transition[] = [
   { from: "waiting", to: "pending", when: "the deposit is indexed on the origin chain and matches the quote" },
+  { from: "waiting", to: "failure", when: "a strict deposit address's payment cannot be forwarded (too little by the quote's expiry, late, another currency); `failReason` set, refunded from the address" },
   { from: "depositing", to: "pending", when: "the relayed (gasless) deposit is indexed and matches the quote" },
   { from: "depositing", to: "success", when: "an execution relayed without a quote: its transaction was mined and succeeded" },
   { from: "depositing", to: "failure", when: "an execution relayed without a quote: its transaction reverted, or its nonce went to another one" },

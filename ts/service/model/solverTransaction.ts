@@ -21,6 +21,7 @@ export const TxPurpose = Type.Union([
   Type.Literal("permit-deposit"),
   Type.Literal("execute"),
   Type.Literal("deposit-address-forward"),
+  Type.Literal("deposit-address-refund"),
 ]);
 export type TxPurpose = StaticDecode<typeof TxPurpose>;
 

@@ -32,6 +32,7 @@
  * flight.
  */
 import { forwardDepositAddresses } from "./depositAddress/forwardDepositAddresses.ts";
+import { refundDepositAddresses } from "./depositAddress/refundDepositAddresses.ts";
 import { randomUUID } from "node:crypto";
 import pLimit, { type LimitFunction } from "p-limit";
 import { createChainClients, type ChainClients } from "../chains/chainClients.ts";
@@ -226,7 +227,7 @@ export type Solver = {
   payAppWithdrawals(): Promise<void>;
   /** Follows the pending permit deposits (sent for POST /execute/permits, no request step follows them) until they are mined or superseded. */
   followPermitDeposits(): Promise<void>;
-  /** Forwards final payments into strict deposit addresses (./depositAddress/forwardDepositAddresses.ts). */
+  /** Forwards final payments into strict deposit addresses, refunds mis-routed ones (./depositAddress/). */
   forwardDepositPayments(): Promise<void>;
   /** The Depositories' allocators (./watchAllocator.ts), at most every `allocatorCheckIntervalMs`. */
   checkAllocators(): Promise<void>;
@@ -377,8 +378,12 @@ export function createSolver(options: SolverOptions): Solver {
   const followPermitDeposits = async () => {
     let pending;
     try {
-      // Deposit-address forwardings have no request step either: followed here alike.
-      pending = [...(await ctx.store.listPendingSolverTransactions("permit-deposit", batch)), ...(await ctx.store.listPendingSolverTransactions("deposit-address-forward", batch))];
+      // Deposit-address forwardings and refunds have no request step either: followed here alike.
+      pending = [
+        ...(await ctx.store.listPendingSolverTransactions("permit-deposit", batch)),
+        ...(await ctx.store.listPendingSolverTransactions("deposit-address-forward", batch)),
+        ...(await ctx.store.listPendingSolverTransactions("deposit-address-refund", batch)),
+      ];
     } catch (error) {
       ctx.log.warn({ err: errorFields(error) }, "reading the pending permit deposits failed; retrying next tick");
       return;
@@ -401,6 +406,12 @@ export function createSolver(options: SolverOptions): Solver {
         await withRpcDeadline(settings.stepTimeoutMs, `deposit addresses on chain ${client.config.id}`, () => forwardDepositAddresses(ctx, client));
       } catch (error) {
         ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "forwarding deposit-address payments failed; retrying next tick");
+      }
+      // Mis-routed payments (too little, late, another currency): their refunds sent and confirmed.
+      try {
+        await withRpcDeadline(settings.stepTimeoutMs, `deposit address refunds on chain ${client.config.id}`, () => refundDepositAddresses(ctx, client));
+      } catch (error) {
+        ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "refunding deposit-address payments failed; retrying next tick");
       }
     }
   };

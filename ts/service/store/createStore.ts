@@ -55,7 +55,19 @@ import {
   type SolverTxKey,
 } from "./solver/solverTransactions.ts";
 import { countPermitFailures, recordPermitFailure } from "./permitFailures.ts";
-import { getDepositAddress, listWatchingDepositAddresses, markDepositAddressForwarding, saveDepositAddress, type NewDepositAddress, type StoredDepositAddress } from "./depositAddresses.ts";
+import {
+  advanceDepositAddressRefund,
+  getDepositAddress,
+  listDepositAddressRefundWork,
+  listWatchingDepositAddresses,
+  markDepositAddressForwarding,
+  markDepositAddressRefunded,
+  markDepositAddressRefunding,
+  saveDepositAddress,
+  type NewDepositAddress,
+  type StoredDepositAddress,
+} from "./depositAddresses.ts";
+import type { DepositAddressRefund } from "../model/depositAddressRefund.ts";
 import type { DepositAddressPayment } from "../model/depositAddressPayment.ts";
 import { listReorgAffectedRequests, listReorgAffectedStrays } from "./solver/reorgAffected.ts";
 import {
@@ -166,7 +178,13 @@ export type Repositories = {
   saveDepositAddress(row: NewDepositAddress): Promise<void>;
   getDepositAddress(chainId: number, address: Address): Promise<StoredDepositAddress | undefined>;
   listWatchingDepositAddresses(chainId: number, limit: number): Promise<StoredDepositAddress[]>;
-  markDepositAddressForwarding(key: { chainId: number; address: Address }, forward: { instructionId: Bytes32; payment: DepositAddressPayment }): Promise<boolean>;
+  markDepositAddressForwarding(key: { chainId: number; address: Address }, forward: { instructionId: Bytes32; payment: DepositAddressPayment; refunds?: readonly DepositAddressRefund[] }): Promise<boolean>;
+  /** A mis-routed payment's refunds: planned once (`watching` → `refunding`), each sent then confirmed, the row then `refunded`. */
+  listDepositAddressRefundWork(chainId: number, limit: number): Promise<StoredDepositAddress[]>;
+  markDepositAddressRefunding(key: { chainId: number; address: Address }, refunds: readonly DepositAddressRefund[]): Promise<boolean>;
+  /** Inside `transaction` (it locks the row). */
+  advanceDepositAddressRefund(key: { chainId: number; address: Address }, instructionId: Bytes32, from: "planned" | "sent", to: { state: "sent" | "confirmed"; txHash: Bytes32 }): Promise<boolean>;
+  markDepositAddressRefunded(key: { chainId: number; address: Address }): Promise<boolean>;
   /** The app ledger (./appBalances.ts): inside `transaction`, its holds, settles and releases commit with the caller's other writes. */
   appBalances: AppBalanceStore;
   /** Held sponsorship holds of quotes never used, past their fill deadline + `graceSeconds` (./sponsorshipHolds.ts). */
@@ -283,6 +301,10 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     getDepositAddress: (c, a) => getDepositAddress(ctx, c, a),
     listWatchingDepositAddresses: (c, l) => listWatchingDepositAddresses(ctx, c, l),
     markDepositAddressForwarding: (k, f) => markDepositAddressForwarding(ctx, k, f),
+    listDepositAddressRefundWork: (c, l) => listDepositAddressRefundWork(ctx, c, l),
+    markDepositAddressRefunding: (k, r) => markDepositAddressRefunding(ctx, k, r),
+    advanceDepositAddressRefund: (k, i, f, t) => advanceDepositAddressRefund(ctx, k, i, f, t),
+    markDepositAddressRefunded: (k) => markDepositAddressRefunded(ctx, k),
     appBalances: appBalanceStore(ctx.db, { ...ledger, now: ctx.now }),
     listExpiredSponsorshipHolds: (g, l) => listExpiredSponsorshipHolds(ctx, g, l),
     listUnrecordedExecuteHolds: (lease, l) => listUnrecordedExecuteHolds(ctx, lease, l),

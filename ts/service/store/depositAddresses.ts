@@ -4,15 +4,20 @@
  * address exist together or not at all); read by the solver's deposit-address watcher
  * (../solver/depositAddress/), which moves a row from `watching` to `forwarding` in the store
  * transaction of the forwarding transaction's nonce (`markForwarding`: a compare-and-set on
- * `watching`, so two replicas or a restart never forward one payment twice).
+ * `watching`, so two replicas or a restart never forward one payment twice; with the refunds of what
+ * the address held besides the bound payment: an excess, another currency) — or, for a mis-routed
+ * payment (migration 0018), from `watching` to `refunding` with its planned refunds (the same
+ * compare-and-set: a row is forwarded or refunded, never both), each refund `planned` → `sent` in its
+ * nonce's store transaction, and the row `refunding` → `refunded` once every refund is executed.
  */
 import { Type, type StaticDecode } from "typebox";
 import { DepositAddressPayment } from "../model/depositAddressPayment.ts";
+import { DepositAddressRefund } from "../model/depositAddressRefund.ts";
 import { decodeStored, encodeStored } from "../model/storedValue.ts";
 import { Address, Bytes32, ChainId, Uint256, type Address as AddressValue } from "../model/values.ts";
 import { isoColumn, type StoreContext } from "./engine.ts";
 
-export const DepositAddressState = Type.Union([Type.Literal("watching"), Type.Literal("forwarding")]);
+export const DepositAddressState = Type.Union([Type.Literal("watching"), Type.Literal("forwarding"), Type.Literal("refunding"), Type.Literal("refunded")]);
 
 const DepositAddressRow = Type.Object({
   chain_id: ChainId,
@@ -28,6 +33,7 @@ const DepositAddressRow = Type.Object({
   state: DepositAddressState,
   instruction_id: Type.Union([Bytes32, Type.Null()]),
   payment: Type.Union([DepositAddressPayment, Type.Null()]),
+  refunds: Type.Union([Type.Array(DepositAddressRefund), Type.Null()]),
   created_at: Type.String(),
   updated_at: Type.String(),
 });
@@ -50,13 +56,15 @@ export type StoredDepositAddress = {
   instructionId: StaticDecode<typeof Bytes32> | null;
   /** The payment forwarded, once forwarded. */
   payment: DepositAddressPayment | null;
+  /** A mis-routed payment's refunds, once planned (`refunding`, `refunded`). */
+  refunds: DepositAddressRefund[] | null;
   createdAt: string;
   updatedAt: string;
 };
 
 export type NewDepositAddress = Pick<StoredDepositAddress, "chainId" | "address" | "mode" | "factory" | "refundTo" | "requestId" | "orderId" | "currency" | "amount"> & { expiresAt: Date };
 
-const COLUMNS = `chain_id, address, mode, factory, refund_to, request_id, order_id, currency, amount::text AS amount, ${isoColumn("expires_at")}, state, instruction_id, payment, ${isoColumn("created_at")}, ${isoColumn("updated_at")}`;
+const COLUMNS = `chain_id, address, mode, factory, refund_to, request_id, order_id, currency, amount::text AS amount, ${isoColumn("expires_at")}, state, instruction_id, payment, refunds, ${isoColumn("created_at")}, ${isoColumn("updated_at")}`;
 
 function fromRow(row: unknown): StoredDepositAddress {
   const r = decodeStored(DepositAddressRow, row, "deposit_addresses", String((row as { address?: unknown }).address));
@@ -74,6 +82,7 @@ function fromRow(row: unknown): StoredDepositAddress {
     state: r.state,
     instructionId: r.instruction_id,
     payment: r.payment,
+    refunds: r.refunds,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -107,12 +116,85 @@ export async function listWatchingDepositAddresses(ctx: StoreContext, chainId: n
 export async function markDepositAddressForwarding(
   ctx: StoreContext,
   key: { chainId: number; address: AddressValue },
-  forward: { instructionId: StaticDecode<typeof Bytes32>; payment: DepositAddressPayment },
+  forward: { instructionId: StaticDecode<typeof Bytes32>; payment: DepositAddressPayment; refunds?: readonly DepositAddressRefund[] },
 ): Promise<boolean> {
   const { rows } = await ctx.db.query(
-    `UPDATE deposit_addresses SET state = 'forwarding', instruction_id = $3, payment = $4::jsonb, updated_at = $5::timestamptz
+    `UPDATE deposit_addresses SET state = 'forwarding', instruction_id = $3, payment = $4::jsonb, refunds = $6::jsonb, updated_at = $5::timestamptz
      WHERE chain_id = $1 AND address = $2 AND state = 'watching' RETURNING address`,
-    [key.chainId, key.address, forward.instructionId, JSON.stringify(encodeStored(DepositAddressPayment, forward.payment)), ctx.now().toISOString()],
+    [
+      key.chainId,
+      key.address,
+      forward.instructionId,
+      JSON.stringify(encodeStored(DepositAddressPayment, forward.payment)),
+      ctx.now().toISOString(),
+      forward.refunds && forward.refunds.length > 0 ? encodedRefunds(forward.refunds) : null,
+    ],
+  );
+  return rows.length === 1;
+}
+
+/**
+ * The addresses of `chainId` with refunds to send or to confirm, oldest first: `refunding` ones, and
+ * `forwarding` ones whose forwarding left an excess or another currency to refund.
+ */
+export async function listDepositAddressRefundWork(ctx: StoreContext, chainId: number, limit: number): Promise<StoredDepositAddress[]> {
+  const { rows } = await ctx.db.query(
+    `SELECT ${COLUMNS} FROM deposit_addresses WHERE chain_id = $1 AND (state = 'refunding'
+       OR (state = 'forwarding' AND EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(refunds, '[]'::jsonb)) e WHERE e->>'state' IN ('planned', 'sent'))))
+     ORDER BY created_at, address LIMIT $2`,
+    [chainId, limit],
+  );
+  return rows.map(fromRow);
+}
+
+const encodedRefunds = (refunds: readonly DepositAddressRefund[]): string => JSON.stringify(refunds.map((r) => encodeStored(DepositAddressRefund, r)));
+
+/**
+ * `watching` → `refunding` with the planned refunds, only from `watching`: false when the row had
+ * already left it (forwarded, or planned by another replica). The one decision between forwarding and
+ * refunding an address: whichever compare-and-set wins, the other never happens.
+ */
+export async function markDepositAddressRefunding(ctx: StoreContext, key: { chainId: number; address: AddressValue }, refunds: readonly DepositAddressRefund[]): Promise<boolean> {
+  const { rows } = await ctx.db.query(
+    `UPDATE deposit_addresses SET state = 'refunding', refunds = $3::jsonb, updated_at = $4::timestamptz
+     WHERE chain_id = $1 AND address = $2 AND state = 'watching' RETURNING address`,
+    [key.chainId, key.address, encodedRefunds(refunds), ctx.now().toISOString()],
+  );
+  return rows.length === 1;
+}
+
+/**
+ * Moves one refund (by instruction id) of a `refunding` (or `forwarding`) row from `from` to `to` with its transaction:
+ * false when the row is not `refunding` or that refund is not in `from` (sent already: a replica or a
+ * restart got there first). Run in the nonce's store transaction for `planned` → `sent`.
+ */
+export async function advanceDepositAddressRefund(
+  ctx: StoreContext,
+  key: { chainId: number; address: AddressValue },
+  instructionId: StaticDecode<typeof Bytes32>,
+  from: "planned" | "sent",
+  to: { state: "sent" | "confirmed"; txHash: StaticDecode<typeof Bytes32> },
+): Promise<boolean> {
+  const { rows } = await ctx.db.query(`SELECT ${COLUMNS} FROM deposit_addresses WHERE chain_id = $1 AND address = $2 FOR UPDATE`, [key.chainId, key.address]);
+  if (rows[0] === undefined) return false;
+  const row = fromRow(rows[0]);
+  const refund = row.refunds?.find((r) => r.instructionId === instructionId);
+  if ((row.state !== "refunding" && row.state !== "forwarding") || !refund || refund.state !== from) return false;
+  const next = row.refunds!.map((r) => (r === refund ? { ...r, state: to.state, txHash: to.txHash } : r));
+  await ctx.db.query(`UPDATE deposit_addresses SET refunds = $3::jsonb, updated_at = $4::timestamptz WHERE chain_id = $1 AND address = $2`, [
+    key.chainId,
+    key.address,
+    encodedRefunds(next),
+    ctx.now().toISOString(),
+  ]);
+  return true;
+}
+
+/** `refunding` → `refunded`, only from `refunding` (false otherwise). */
+export async function markDepositAddressRefunded(ctx: StoreContext, key: { chainId: number; address: AddressValue }): Promise<boolean> {
+  const { rows } = await ctx.db.query(
+    `UPDATE deposit_addresses SET state = 'refunded', updated_at = $3::timestamptz WHERE chain_id = $1 AND address = $2 AND state = 'refunding' RETURNING address`,
+    [key.chainId, key.address, ctx.now().toISOString()],
   );
   return rows.length === 1;
 }

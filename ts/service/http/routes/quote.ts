@@ -149,7 +149,7 @@ export const QuoteBody = Type.Object(
     strict: Type.Optional(
       Type.Boolean({
         description:
-          "With useDepositAddress: true, a strict address: one address for this quote only, bound to its order (currency, amount, refundTo); anything else sent there is not forwarded",
+          "With useDepositAddress: true, a strict address: one address for this quote only, bound to its order (currency, amount, refundTo); anything else sent there (too little by the expiry, late, another currency) is refunded to refundTo",
       }),
     ),
     latePaymentSlippageTolerance: Type.Optional(Text(8, "Accepted and ignored")),

@@ -2,8 +2,8 @@
  * The solver's deposit-address step for one origin chain: every strict address still `watching`
  * (../../store/depositAddresses.ts) whose payment is final is forwarded into the Depository by one
  * `deployAndForward`, after which the Depository's `Deposited` event makes it an ordinary request (the
- * indexer, ../indexer/). Strict only; what is not forwarded stays at the address, which can only ever
- * pay the Depository or `refundTo` (its refund is a later slice).
+ * indexer, ../indexer/). Strict only; a payment that cannot be forwarded (too little by the expiry,
+ * late, another currency) is refunded to `refundTo` instead (./refundDepositAddresses.ts).
  *
  * Detection reads final blocks only (../../chains/chainFinality.ts: `confirmations` deep, and the
  * finality tag where configured), so a reorg shallower than that never makes the service forward a
@@ -13,8 +13,9 @@
  *   token contract is never looked at: a "payment" in a token that is not the quoted currency moves
  *   nothing (the factory refuses it too: CurrencyMismatch).
  * - **When**: the first block at which the balance covered the amount (a binary search of balances at
- *   past final blocks), so lateness is judged by when the payer paid, not when the service looked. Paid
- *   after the quote's `expiresAt`: not forwarded (late; refunded by a later slice).
+ *   past final blocks, ./paymentSeen.ts), so lateness is judged by when the payer paid, not when the
+ *   service looked. Paid after the quote's `expiresAt`, or not fully paid once a final block is past it
+ *   (a payer may top up until then): not forwarded but refunded (./refundDepositAddresses.ts).
  * - **Who, which transaction**: ERC-20, the `Transfer` log to the address in that block (the indexer's
  *   ranged scan, ../indexer/logScan.ts); native, the transaction of that block sending value to it, when
  *   it is a plain transfer (an internal transfer from a contract leaves them null).
@@ -27,19 +28,17 @@
  * sends nothing; a transaction stored but not broadcast is re-broadcast by the nonce manager's follow).
  * Onchain, the factory's replay guard on (forwarder, id) refuses any second execution.
  */
-import { encodeAbiParameters, encodeFunctionData, erc20Abi, keccak256, parseAbiItem, type Hex } from "viem";
+import { encodeAbiParameters, encodeFunctionData, keccak256, type Hex } from "viem";
 import { depositAddressFactoryAbi } from "../../../abi/DepositAddressFactory.ts";
 import { depositAddressArgs, forwardInstructionArgs, signForwardInstruction, strictDepositAddress, type ForwardInstruction } from "../../../core/depositAddress.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { readChainFinality } from "../../chains/chainFinality.ts";
-import type { DepositAddressPayment } from "../../model/depositAddressPayment.ts";
-import { canonicalAddress, canonicalHex, ZERO_ADDRESS, type Address, type Bytes32 } from "../../model/values.ts";
+import { canonicalHex, type Address, type Bytes32 } from "../../model/values.ts";
 import type { StoredDepositAddress } from "../../store/depositAddresses.ts";
-import { scanLogs } from "../indexer/logScan.ts";
+import { balanceAt, paymentSeen } from "./paymentSeen.ts";
+import { planExcessRefunds } from "./misroutePlan.ts";
+import { heldAt, planDepositAddressRefunds } from "./refundDepositAddresses.ts";
 import type { SolverContext } from "../solverContext.ts";
-
-/** ERC-20 Transfer, for the payer of a token payment. */
-export const TRANSFER_EVENT = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
 
 /** The most one forwarding may use: the ERC-20 bench budget with room (a cold token, a fee-on-transfer). */
 export const FORWARD_MAX_GAS = 250_000n;
@@ -55,7 +54,7 @@ export function strictInstructionId(orderId: Bytes32): Bytes32 {
   return canonicalHex(keccak256(encodeAbiParameters([{ type: "string" }, { type: "bytes32" }], ["ferry/deposit-address/strict/deposit", orderId])));
 }
 
-export type ForwardOutcome = { address: Address; outcome: "forwarded" | "unpaid" | "late" | "already-forwarded"; hash?: Bytes32 };
+export type ForwardOutcome = { address: Address; outcome: "forwarded" | "unpaid" | "refunding" | "already-forwarded" | "already-decided"; hash?: Bytes32 };
 
 export async function forwardDepositAddresses(ctx: SolverContext, client: ChainClient): Promise<ForwardOutcome[]> {
   const chainId = client.config.id;
@@ -66,38 +65,23 @@ export async function forwardDepositAddresses(ctx: SolverContext, client: ChainC
   const watching = await ctx.store.listWatchingDepositAddresses(chainId, BATCH);
   if (watching.length === 0) return [];
   const { final } = await readChainFinality(client);
+  const { timestamp } = await client.publicClient.getBlock({ blockNumber: final });
   const outcomes: ForwardOutcome[] = [];
-  for (const row of watching) outcomes.push(await forwardOne(ctx, client, row, final));
+  for (const row of watching) outcomes.push(await forwardOne(ctx, client, row, final, timestamp));
   return outcomes;
 }
 
-async function forwardOne(ctx: SolverContext, client: ChainClient, row: StoredDepositAddress, final: bigint): Promise<ForwardOutcome> {
+async function forwardOne(ctx: SolverContext, client: ChainClient, row: StoredDepositAddress, final: bigint, finalTimestamp: bigint): Promise<ForwardOutcome> {
+  const expired = Number(finalTimestamp) > Date.parse(row.expiresAt) / 1000;
+  if ((await balanceAt(client, row.address, row.currency, final)) < row.amount) {
+    // Too little, or nothing: a payer may still top up until the quote expires (on the chain's final blocks); then refunded.
+    if (!expired) return { address: row.address, outcome: "unpaid" };
+    return planDepositAddressRefunds(ctx, client, row, { final, boundLate: false });
+  }
+  const payment = await paymentSeen(client, { address: row.address, token: row.currency, threshold: row.amount, final });
+  if (payment.blockTimestamp > Date.parse(row.expiresAt) / 1000) return planDepositAddressRefunds(ctx, client, row, { final, boundLate: true });
   const { publicClient } = client;
-  const balanceAt = (blockNumber: bigint): Promise<bigint> =>
-    row.currency === ZERO_ADDRESS
-      ? publicClient.getBalance({ address: row.address, blockNumber })
-      : publicClient.readContract({ address: row.currency, abi: erc20Abi, functionName: "balanceOf", args: [row.address], blockNumber });
-  if ((await balanceAt(final)) < row.amount) return { address: row.address, outcome: "unpaid" };
-
-  // The first final block at which the address held the amount: when the payment landed.
-  let low = 0n;
-  let high = final;
-  while (low < high) {
-    const middle = (low + high) / 2n;
-    if ((await balanceAt(middle)) >= row.amount) high = middle;
-    else low = middle + 1n;
-  }
-  const block = await publicClient.getBlock({ blockNumber: low, includeTransactions: row.currency === ZERO_ADDRESS });
-  if (Number(block.timestamp) > Date.parse(row.expiresAt) / 1000) return { address: row.address, outcome: "late" };
-  const payment: DepositAddressPayment = { chainId: row.chainId, address: row.address, token: row.currency, amount: row.amount, depositor: null, txHash: null, blockNumber: Number(low), blockTimestamp: Number(block.timestamp) };
-  if (row.currency === ZERO_ADDRESS) {
-    const tx = block.transactions.find((t) => typeof t === "object" && t.to !== null && canonicalAddress(t.to) === row.address && t.value > 0n);
-    if (tx && typeof tx === "object") Object.assign(payment, { depositor: canonicalAddress(tx.from), txHash: canonicalHex(tx.hash) });
-  } else {
-    const logs = await scanLogs(client, { address: row.currency, event: TRANSFER_EVENT, args: { to: row.address } }, low, low);
-    const last = logs.at(-1) as (typeof logs)[number] & { args?: { from?: string } };
-    if (last?.transactionHash && last.args?.from) Object.assign(payment, { depositor: canonicalAddress(last.args.from), txHash: canonicalHex(last.transactionHash) });
-  }
+  const block = { timestamp: BigInt(payment.blockTimestamp) };
 
   const params = strictDepositAddress({ refundTo: row.refundTo, orderId: row.orderId, currency: row.currency, amount: row.amount });
   const id = strictInstructionId(row.orderId);
@@ -121,13 +105,22 @@ async function forwardOne(ctx: SolverContext, client: ChainClient, row: StoredDe
     functionName: "deployAndForward",
     args: [depositAddressArgs(params), forwardInstructionArgs(instruction), signature],
   });
+  // Anything besides the bound payment (an overpayment's excess, another currency) is refunded after it (./refundDepositAddresses.ts).
+  const refunds = planExcessRefunds({
+    orderId: row.orderId,
+    currency: row.currency,
+    held: await heldAt(client, row.address, final, { token: row.currency, amount: row.amount }),
+    chain: client.config,
+    strayRefundMinimumUsd: ctx.settings.strayRefundMinimumUsd,
+    finalBlock: Number(final),
+  });
   const sent = await ctx.transactions.send({
     chainId: row.chainId,
     purpose: "deposit-address-forward",
     subject: `${row.chainId}:${row.address}`,
     tx: { to: row.factory, data, maxGas: FORWARD_MAX_GAS },
     record: async (_sent, repos) => {
-      if (!(await repos.markDepositAddressForwarding({ chainId: row.chainId, address: row.address }, { instructionId: id, payment }))) {
+      if (!(await repos.markDepositAddressForwarding({ chainId: row.chainId, address: row.address }, { instructionId: id, payment, refunds }))) {
         throw new DepositAddressAlreadyForwardedError(row.chainId, row.address);
       }
     },

@@ -1,0 +1,203 @@
+/**
+ * Mis-routed payments into strict deposit addresses, refunded to the address's `refundTo` (issue 23
+ * item 4). Three steps, each exactly once across replicas and restarts:
+ *
+ * 1. **Plan** (`planDepositAddressRefunds`, called by ./forwardDepositAddresses.ts for a `watching` row
+ *    whose bound payment cannot be forwarded: not fully paid at a final block past the quote's expiry,
+ *    or paid only after it): what the address holds of each watched currency at that final block
+ *    (./misroutePlan.ts), stored with the row's one compare-and-set `watching` → `refunding`. The same
+ *    compare-and-set guards forwarding, so an address is forwarded or refunded, never both.
+ * 2. **Send** each `planned` refund: the allocator signs a Refund instruction (id per address and
+ *    currency, ./misroutePlan.ts) and `deployAndForward` goes through the solver's nonce manager
+ *    (purpose `deposit-address-refund`), whose store transaction moves the entry `planned` → `sent`:
+ *    a second replica or a restart finds it sent and sends nothing. Onchain the factory's replay guard on
+ *    (forwarder, id) refuses a second execution, and the forwarder pays only `refundTo`.
+ * 3. **Confirm**: a `sent` refund whose instruction is executed at a final block (`instructionUsed`) is
+ *    `confirmed` with the transaction of its `Forwarded` event. Once every refund is confirmed or
+ *    ignored, one store transaction moves the row to `refunded` and writes the request: created from
+ *    its quote, `waiting → failure` with the failReason and the payment, then `refund` with the refund
+ *    transactions — or, when every refund was below the threshold, left `failure` with
+ *    `refundFailReason` AMOUNT_TOO_LOW_TO_REFUND.
+ *
+ * A forwarded address (`forwarding`) may carry refunds too: what it held besides the forwarded payment
+ * (planned in the forwarding's compare-and-set, ./forwardDepositAddresses.ts); they are sent and
+ * confirmed the same way, and the row and its request are left as the forwarding made them.
+ *
+ * The whole amount held is refunded: the factory's refund cannot keep a part for the submitter's gas, so
+ * the operator pays each refund's gas (bounded: REFUND_MAX_GAS, and nothing below the currency's
+ * `strayRefundMinimum` is refunded).
+ */
+import { encodeFunctionData, type Hex } from "viem";
+import { depositAddressFactoryAbi } from "../../../abi/DepositAddressFactory.ts";
+import { depositAddressArgs, forwardInstructionArgs, signForwardInstruction, strictDepositAddress, type ForwardInstruction } from "../../../core/depositAddress.ts";
+import type { ChainClient } from "../../chains/chainClients.ts";
+import { readChainFinality } from "../../chains/chainFinality.ts";
+import type { DepositAddressRefund } from "../../model/depositAddressRefund.ts";
+import { canonicalHex, type Address, type Bytes32 } from "../../model/values.ts";
+import type { Repositories } from "../../store/createStore.ts";
+import type { StoredDepositAddress } from "../../store/depositAddresses.ts";
+import { newRequestFor } from "../indexer/depositRequest.ts";
+import { scanLogs } from "../indexer/logScan.ts";
+import type { SolverContext } from "../solverContext.ts";
+import { planMisrouteRefunds, watchedCurrencies, type Held } from "./misroutePlan.ts";
+import { balanceAt, paymentSeen } from "./paymentSeen.ts";
+
+/** The most one refund may use: a cold token's transfer, or a native refund's 50,000-gas send and its force-send, with room. */
+export const REFUND_MAX_GAS = 250_000n;
+
+/** How long a signed refund instruction stays valid (the nonce manager may re-broadcast it for a while). */
+const REFUND_LIFETIME_SECONDS = 7n * 24n * 3600n;
+
+/** Addresses read per chain and pass. */
+const BATCH = 50;
+
+const FORWARDED_EVENT = depositAddressFactoryAbi.find((item) => item.type === "event" && item.name === "Forwarded")!;
+
+export type RefundOutcome = { address: Address; outcome: "refunding" | "unpaid" | "already-decided" | "sent" | "refunded"; hash?: Bytes32 };
+
+/** Step 1: plan the refunds of `row` at final block `final` (past the expiry). */
+export async function planDepositAddressRefunds(
+  ctx: SolverContext,
+  client: ChainClient,
+  row: StoredDepositAddress,
+  at: { final: bigint; boundLate: boolean },
+): Promise<{ address: Address; outcome: "refunding" | "unpaid" | "already-decided" }> {
+  const held = await heldAt(client, row.address, at.final);
+  const plan = planMisrouteRefunds({
+    orderId: row.orderId,
+    currency: row.currency,
+    boundLate: at.boundLate,
+    held,
+    chain: client.config,
+    strayRefundMinimumUsd: ctx.settings.strayRefundMinimumUsd,
+    finalBlock: Number(at.final),
+  });
+  // Nothing there yet: an expired address keeps being watched, so a late payment is still refunded.
+  if (!plan) return { address: row.address, outcome: "unpaid" };
+  if (!(await ctx.store.markDepositAddressRefunding({ chainId: row.chainId, address: row.address }, plan.refunds))) return { address: row.address, outcome: "already-decided" };
+  ctx.log.info(
+    { chainId: row.chainId, depositAddress: row.address, requestId: row.requestId, reason: plan.reason, refunds: plan.refunds.map((r) => ({ token: r.token, amount: r.amount.toString(), state: r.state })) },
+    "deposit address payment cannot be forwarded: refunding to refundTo",
+  );
+  return { address: row.address, outcome: "refunding" };
+}
+
+/** What `address` holds of each watched currency at `final`, with the payment that brought it (`minus`: an amount being forwarded, not counted). */
+export async function heldAt(client: ChainClient, address: Address, final: bigint, minus?: { token: Address; amount: bigint }): Promise<Held[]> {
+  const held: Held[] = [];
+  for (const token of watchedCurrencies(client.config)) {
+    const balance = await balanceAt(client, address, token, final);
+    const amount = token === minus?.token ? balance - minus.amount : balance;
+    if (amount > 0n) held.push({ token, amount, payment: await paymentSeen(client, { address, token, threshold: balance, final }) });
+  }
+  return held;
+}
+
+/** Steps 2 and 3 for every `refunding` address of the chain, and the excess refunds of forwarded ones. */
+export async function refundDepositAddresses(ctx: SolverContext, client: ChainClient): Promise<RefundOutcome[]> {
+  if (!client.config.contracts.depositAddressFactory) return [];
+  const rows = await ctx.store.listDepositAddressRefundWork(client.config.id, BATCH);
+  if (rows.length === 0) return [];
+  const { final } = await readChainFinality(client);
+  const outcomes: RefundOutcome[] = [];
+  for (const row of rows) {
+    for (const refund of row.refunds ?? []) {
+      if (refund.state === "planned") outcomes.push(await sendRefund(ctx, row, refund));
+    }
+    outcomes.push(...(await confirmRefunds(ctx, client, row, final)));
+  }
+  return outcomes;
+}
+
+async function sendRefund(ctx: SolverContext, row: StoredDepositAddress, refund: DepositAddressRefund): Promise<RefundOutcome> {
+  const key = { chainId: row.chainId, address: row.address };
+  const instruction: ForwardInstruction = {
+    action: "refund",
+    orderId: row.orderId,
+    token: refund.token,
+    amount: refund.amount,
+    id: refund.instructionId,
+    deadline: BigInt(Math.floor(ctx.now().getTime() / 1000)) + REFUND_LIFETIME_SECONDS,
+  };
+  const signature = await signForwardInstruction({ account: ctx.allocator, chainId: row.chainId, factory: row.factory, forwarder: row.address, instruction });
+  const params = strictDepositAddress({ refundTo: row.refundTo, orderId: row.orderId, currency: row.currency, amount: row.amount });
+  const data: Hex = encodeFunctionData({ abi: depositAddressFactoryAbi, functionName: "deployAndForward", args: [depositAddressArgs(params), forwardInstructionArgs(instruction), signature] });
+  const sent = await ctx.transactions.send({
+    chainId: row.chainId,
+    purpose: "deposit-address-refund",
+    subject: `${row.chainId}:${row.address}:${refund.token}`,
+    tx: { to: row.factory, data, maxGas: REFUND_MAX_GAS },
+    record: async (tx, repos) => {
+      if (!(await repos.advanceDepositAddressRefund(key, refund.instructionId, "planned", { state: "sent", txHash: tx.hash }))) {
+        throw new DepositAddressRefundAlreadySentError(row.chainId, row.address, refund.instructionId);
+      }
+    },
+    ...(ctx.signal && { signal: ctx.signal }),
+    logFields: { requestId: row.requestId, depositAddress: row.address, token: refund.token },
+  });
+  ctx.log.info({ chainId: row.chainId, depositAddress: row.address, requestId: row.requestId, token: refund.token, amount: refund.amount.toString(), reason: refund.reason, hash: sent.hash }, "deposit address refund sent");
+  return { address: row.address, outcome: "sent", hash: sent.hash };
+}
+
+async function confirmRefunds(ctx: SolverContext, client: ChainClient, row: StoredDepositAddress, final: bigint): Promise<RefundOutcome[]> {
+  const key = { chainId: row.chainId, address: row.address };
+  let refunds = row.refunds ?? [];
+  for (const refund of refunds.filter((r) => r.state === "sent")) {
+    const used = await client.publicClient.readContract({ address: row.factory, abi: depositAddressFactoryAbi, functionName: "instructionUsed", args: [row.address, refund.instructionId], blockNumber: final });
+    if (!used) continue;
+    const logs = await scanLogs(client, { address: row.factory, event: FORWARDED_EVENT, args: { forwarder: row.address, id: refund.instructionId } }, BigInt(refund.plannedAtBlock), final);
+    const hash = logs[0]?.transactionHash ? canonicalHex(logs[0].transactionHash) : refund.txHash!;
+    await ctx.store.transaction((tx) => tx.advanceDepositAddressRefund(key, refund.instructionId, "sent", { state: "confirmed", txHash: hash }));
+    refunds = refunds.map((r) => (r === refund ? { ...r, state: "confirmed", txHash: hash } : r));
+  }
+  if (!refunds.every((r) => r.state === "confirmed" || r.state === "ignored")) return [];
+  // A forwarded address's excess: refunded; the request is the forwarded payment's own.
+  if (row.state === "forwarding") return [{ address: row.address, outcome: "refunded" }];
+  const done = await ctx.store.transaction(async (tx) => {
+    if (!(await tx.markDepositAddressRefunded(key))) return false;
+    await recordRefundedRequest(ctx, tx, row, refunds);
+    return true;
+  });
+  if (!done) return [];
+  ctx.log.info({ chainId: row.chainId, depositAddress: row.address, requestId: row.requestId }, "deposit address refunded");
+  return [{ address: row.address, outcome: "refunded" }];
+}
+
+/** The request's record of the refund (in the store transaction that marks the row `refunded`). */
+async function recordRefundedRequest(ctx: SolverContext, tx: Repositories, row: StoredDepositAddress, refunds: readonly DepositAddressRefund[]): Promise<void> {
+  const quote = await tx.getQuoteByOrderId(row.orderId);
+  if (!quote) {
+    ctx.log.warn({ depositAddress: row.address, orderId: row.orderId }, "deposit address refunded without a stored quote: no request record");
+    return;
+  }
+  const existing = await tx.getRequest(quote.intent.requestId);
+  if (existing && existing.status !== "waiting") {
+    // Paid through the Depository directly under the same order: that request is its own; only the address's funds went back.
+    ctx.log.warn({ requestId: existing.id, status: existing.status, depositAddress: row.address }, "deposit address refunded; its request is already past waiting");
+    return;
+  }
+  const bound = refunds.find((r) => r.token === row.currency);
+  const reason = bound?.reason ?? refunds[0]!.reason;
+  const payment = (bound ?? refunds[0]!).payment;
+  const inTxHashes = refunds.flatMap((r) => (r.payment.txHash ? [r.payment.txHash] : []));
+  if (!existing) {
+    const created = newRequestFor(quote.intent, quote.apiKeyId, inTxHashes[0] ?? canonicalHex(`0x${"00".repeat(32)}`), payment.blockNumber, ctx.chains);
+    await tx.createRequest({ ...created, inTxHashes });
+  }
+  const confirmed = refunds.filter((r) => r.state === "confirmed");
+  await tx.transitionRequest(quote.intent.requestId, "failure", {
+    failReason: reason,
+    inTxHashes,
+    solver: { depositPayment: payment },
+    ...(confirmed.length === 0 && { refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" }),
+  });
+  if (confirmed.length > 0) await tx.transitionRequest(quote.intent.requestId, "refund", { txHashes: confirmed.map((r) => r.txHash!) });
+}
+
+/** Another replica (or this one before a restart) sent this refund first: nothing was sent. */
+export class DepositAddressRefundAlreadySentError extends Error {
+  readonly code = "DEPOSIT_ADDRESS_REFUND_ALREADY_SENT";
+  constructor(chainId: number, address: Address, instructionId: Bytes32) {
+    super(`the refund ${instructionId} of deposit address ${address} on chain ${chainId} was already sent`);
+  }
+}
