@@ -20,14 +20,11 @@ import { DEVNET_RELAYER_INDEX } from "../../ts/devnet/devnetChains.ts";
 import { executionId } from "../../ts/service/relay/relayExecution.ts";
 import { EXECUTE_HOLD_LEASE_MS } from "../../ts/service/relay/stuckExecuteHolds.ts";
 import { apiKeyStore } from "../../ts/service/store/apiKeys.ts";
-import { createStore, type Store } from "../../ts/service/store/createStore.ts";
 import { canonicalAddress } from "../../ts/service/model/values.ts";
 import { waitFor } from "../service/solver/solverHelpers.ts";
-import { freshAddress, startTwoChains, type TwoChains } from "../service/solver/twoChains.ts";
-import { startChainProxy, type ChainProxy, type ProxyMode } from "./chainProxy.ts";
-import { skipUnlessFaults } from "./faultSuite.ts";
-import { createScratchDatabase } from "./loadPostgres.ts";
-import { startLoadService, type LoadService } from "./loadService.ts";
+import { freshAddress, type TwoChains } from "../service/solver/twoChains.ts";
+import type { ChainProxy, ProxyMode } from "./chainProxy.ts";
+import { useRestartedService } from "./restartedService.ts";
 
 /** What the app funds: 100 USD. */
 const CREDITED_USD = 100_000_000n;
@@ -41,23 +38,18 @@ type Ledger = { availableUsd: string; heldUsd: string; creditedUsd: string; debi
 for (const engine of ["pglite", "postgres"] as const) {
   describe(`fault: service SIGKILLed during a sponsored /execute [${engine}]`, function () {
     this.timeout(600_000);
-    let env: TwoChains | undefined;
-    let proxy: ChainProxy | undefined;
-    let service: LoadService | undefined;
-    let database: { url: string; drop(): Promise<void> } | undefined;
-    let dataDir: string;
+    const run = useRestartedService(engine);
+    let env: TwoChains;
+    let proxy: ChainProxy;
     let apiKey: string;
     let apiKeyId: string;
     /** The sum of every debit the scenarios expect (the balance is the credit minus this). */
     let expectedDebits = 0n;
 
-    before(async function () {
-      skipUnlessFaults(this);
-      env = await startTwoChains();
-      proxy = await startChainProxy(env.origin.rpcUrl);
-      dataDir = `${env.dir}/service-data`;
-      if (engine === "postgres") database = await createScratchDatabase();
-      const store = await openStore();
+    before(async () => {
+      env = run.env;
+      proxy = run.proxy;
+      const store = await run.openStore();
       try {
         const created = await apiKeyStore(store).createApiKey("sponsoring app", 10_000_000);
         apiKey = created.key;
@@ -67,70 +59,40 @@ for (const engine of ["pglite", "postgres"] as const) {
         await store.close();
       }
     });
-    afterEach(async () => {
-      await proxy?.setMode({ kind: "pass" });
-      await env?.origin.testClient.setAutomine(true);
-      await service?.kill();
-      service = undefined;
-    });
-    after(async () => {
-      await service?.kill();
-      await proxy?.close();
-      await database?.drop().catch(() => {});
-      await env?.close();
-    });
-
-    function openStore(): Promise<Store> {
-      return database ? createStore({ databaseUrl: database.url }) : createStore({ dataDir });
-    }
-    /** The store while no service runs (PGlite allows one process at a time). */
-    async function withStore<T>(use: (store: Store) => Promise<T>): Promise<T> {
-      const store = await openStore();
-      try {
-        return await use(store);
-      } finally {
-        await store.close();
-      }
-    }
-    function start(): Promise<LoadService> {
-      // The service reads the origin chain through the proxy; the destination directly.
-      const chains = env!.config.chains.map((c) => (c.id === env!.origin.chainId ? { ...c, rpcUrl: proxy!.url } : c));
-      return startLoadService(
-        { ...env!, config: { ...env!.config, chains } },
-        { ...(database ? { databaseUrl: database.url } : { dataDir }), config: { solver: { pollIntervalMs: 100, replaceAfterMs: 60_000 } }, name: `execute-kill-${engine}` },
-      );
-    }
-    const body = (target: Address) => JSON.stringify({ executionKind: "rawCalls", data: { chainId: env!.origin.chainId, to: target, data: "0x", value: VALUE.toString() } });
+    const withStore = run.withStore;
+    /** The service reads the origin chain through the proxy; the destination directly. */
+    const start = () => run.start({ name: "execute-kill", solver: { replaceAfterMs: 60_000 } });
+    const body = (target: Address) => JSON.stringify({ executionKind: "rawCalls", data: { chainId: env.origin.chainId, to: target, data: "0x", value: VALUE.toString() } });
     /** POST /execute; the answer, or null when the process died before answering. */
     function post(target: Address): Promise<{ status: number; body: { requestId?: Hex; txHash?: Hex; message: string; errorCode?: string } } | null> {
-      return fetch(`${service!.url}/execute`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": apiKey }, body: body(target) })
+      return fetch(`${run.service!.url}/execute`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": apiKey }, body: body(target) })
         .then(async (response) => ({ status: response.status, body: (await response.json()) as { message: string } }))
         .catch(() => null);
     }
     async function ledger(): Promise<Ledger> {
-      const response = await fetch(`${service!.url}/app-balance?limit=200`, { headers: { "x-api-key": apiKey } });
+      const response = await fetch(`${run.service!.url}/app-balance?limit=200`, { headers: { "x-api-key": apiKey } });
       expect(response.status).to.equal(200);
       return (await response.json()) as Ledger;
     }
     /** The nonce manager's sync of the relayer's nonce: the first chain read after the hold, before the nonce's store transaction. */
     const relayersNonceSync = (params: unknown[]) => String(params[0]).toLowerCase() === relayer.toLowerCase();
-    const relayerNonce = () => env!.origin.publicClient.getTransactionCount({ address: relayer, blockTag: "latest" });
-    const targetBalance = (target: Address) => env!.origin.publicClient.getBalance({ address: target });
+    const relayerNonce = () => env.origin.publicClient.getTransactionCount({ address: relayer, blockTag: "latest" });
+    const targetBalance = (target: Address) => env.origin.publicClient.getBalance({ address: target });
 
     /**
      * Starts the service with the proxy holding `held`'s answers, posts the execution, kills the process
      * once the request `parked` names is held (the process waits in it).
      */
     async function killWhileHeld(target: Address, held: ProxyMode & { methods: string[] }, parked: (params: unknown[]) => boolean = () => true): Promise<void> {
-      service = await start();
-      await proxy!.setMode(held);
+      await start();
+      await proxy.setMode(held);
       const answer = post(target);
-      await waitFor(async () => proxy!.held().some((r) => held.methods.includes(r.method) && parked(r.params)), 30_000, `a ${held.methods.join(",")} request to be held`).catch((error) => {
-        throw new Error(`${(error as Error).message}\n${service!.output().slice(-3000)}`);
+      await waitFor(async () => proxy.held().some((r) => held.methods.includes(r.method) && parked(r.params)), 30_000, `a ${held.methods.join(",")} request to be held`).catch((error) => {
+        throw new Error(`${(error as Error).message}\n${run.service!.output().slice(-3000)}`);
       });
-      await service.kill();
+      await run.kill();
       expect(await answer, "the process died before answering").to.equal(null);
-      await proxy!.setMode({ kind: "pass" });
+      await proxy.setMode({ kind: "pass" });
     }
 
     /** What the store holds for the execution to `target` (no service running). */
@@ -145,14 +107,14 @@ for (const engine of ["pglite", "postgres"] as const) {
 
     /** The execution's requestId: the hash of the call, as the service derives it (the killed process never answered it). */
     function requestIdOf(target: Address): Hex {
-      return executionId({ chainId: env!.origin.chainId, to: canonicalAddress(target), data: "0x", value: VALUE });
+      return executionId({ chainId: env.origin.chainId, to: canonicalAddress(target), data: "0x", value: VALUE });
     }
 
     /** After the restart: the hold ended, the call ran `runs` times onchain, the ledger has exactly the lines it should, the balance adds up. */
     async function expectExactlyOnce(target: Address, requestId: Hex, runs: 0 | 1, nonceBefore: number): Promise<void> {
       const ended = async () => (await ledger()).entries.some((e) => e.reference === requestId && (e.kind === "debit" || (runs === 0 && e.kind === "release")));
       await waitFor(ended, 60_000, "the hold to end").catch((error) => {
-        throw new Error(`${(error as Error).message}\n${service!.output().slice(-4000)}`);
+        throw new Error(`${(error as Error).message}\n${run.service!.output().slice(-4000)}`);
       });
       // A few more follower passes: nothing more may happen.
       await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -168,7 +130,7 @@ for (const engine of ["pglite", "postgres"] as const) {
       } else {
         expect(kinds.filter((k) => k === "debit"), "exactly one debit").to.have.length(1);
         const [tx] = await transactionsTo(target);
-        const receipt = await env!.origin.publicClient.getTransactionReceipt({ hash: tx! });
+        const receipt = await env.origin.publicClient.getTransactionReceipt({ hash: tx! });
         const spentWei = receipt.gasUsed * receipt.effectiveGasPrice + VALUE;
         const debit = (spentWei * ETH_USD * 10n ** 6n + 10n ** 18n - 1n) / 10n ** 18n;
         expect(lines.find((e) => e.kind === "debit")!.amountUsd, "the debit is what the receipt paid").to.equal(debit.toString());
@@ -182,10 +144,10 @@ for (const engine of ["pglite", "postgres"] as const) {
 
     /** The transactions mined to `target` (every block since the chain started: a handful). */
     async function transactionsTo(target: Address): Promise<Hex[]> {
-      const head = await env!.origin.publicClient.getBlockNumber();
+      const head = await env.origin.publicClient.getBlockNumber();
       const found: Hex[] = [];
       for (let n = 0n; n <= head; n++) {
-        const block = await env!.origin.publicClient.getBlock({ blockNumber: n, includeTransactions: true });
+        const block = await env.origin.publicClient.getBlock({ blockNumber: n, includeTransactions: true });
         for (const tx of block.transactions) if (tx.to?.toLowerCase() === target.toLowerCase()) found.push(tx.hash);
       }
       return found;
@@ -200,7 +162,7 @@ for (const engine of ["pglite", "postgres"] as const) {
       expect(state.transactions, "and no transaction recorded").to.deep.equal([]);
       // The lease runs out while the process is down (the hold is aged by it, as ten minutes would).
       await withStore((store) => store.engine.query(`UPDATE app_balance_holds SET created_at = created_at - interval '${EXECUTE_HOLD_LEASE_MS + 60_000} milliseconds' WHERE id = $1`, [state.holds[0]!.id]));
-      service = await start();
+      await start();
       await expectExactlyOnce(target, state.requestId, 0, nonceBefore);
     });
 
@@ -211,7 +173,7 @@ for (const engine of ["pglite", "postgres"] as const) {
       const state = await stored(target);
       expect(state.holds.map((h) => h.state)).to.deep.equal(["held"]);
       expect(state.transactions).to.deep.equal([]);
-      service = await start();
+      await start();
       const retried = await post(target);
       expect(retried?.status, JSON.stringify(retried?.body)).to.equal(200);
       expect(retried!.body.requestId).to.equal(state.requestId);
@@ -226,7 +188,7 @@ for (const engine of ["pglite", "postgres"] as const) {
       expect(state.holds.map((h) => h.state)).to.deep.equal(["held"]);
       expect(state.transactions.map((t) => t.state), "recorded before the broadcast").to.deep.equal(["pending"]);
       expect(await relayerNonce(), "nothing reached the chain").to.equal(nonceBefore);
-      service = await start();
+      await start();
       // The client never got an answer and posts the same execution again: it is the recorded one, nothing new is sent.
       const retried = await post(target);
       expect(retried?.status, JSON.stringify(retried?.body)).to.equal(200);
@@ -237,35 +199,35 @@ for (const engine of ["pglite", "postgres"] as const) {
     it("killedAfterTheBroadcast_beforeItIsMined_minedAfterRestart_debitedOnce", async () => {
       const target = freshAddress();
       const nonceBefore = await relayerNonce();
-      service = await start();
-      await env!.origin.testClient.setAutomine(false);
+      await start();
+      await env.origin.testClient.setAutomine(false);
       const answer = await post(target);
       expect(answer?.status, JSON.stringify(answer?.body)).to.equal(200);
-      await service.kill();
+      await run.kill();
       const state = await stored(target);
       expect(state.holds.map((h) => h.state)).to.deep.equal(["held"]);
       expect(state.transactions.map((t) => t.state)).to.deep.equal(["pending"]);
       expect(await relayerNonce(), "in the mempool, not mined").to.equal(nonceBefore);
-      service = await start();
-      await env!.origin.testClient.mine({ blocks: 1 });
-      await env!.origin.testClient.setAutomine(true);
+      await start();
+      await env.origin.testClient.mine({ blocks: 1 });
+      await env.origin.testClient.setAutomine(true);
       await expectExactlyOnce(target, state.requestId, 1, nonceBefore);
     });
 
     it("killedAfterTheTransactionIsMined_beforeTheReceiptIsRecorded_settledOnceAfterRestart", async () => {
       const target = freshAddress();
       const nonceBefore = await relayerNonce();
-      service = await start();
-      await proxy!.setMode({ kind: "hang", methods: ["eth_getTransactionReceipt"] });
+      await start();
+      await proxy.setMode({ kind: "hang", methods: ["eth_getTransactionReceipt"] });
       const answer = await post(target);
       expect(answer?.status, JSON.stringify(answer?.body)).to.equal(200);
-      await waitFor(async () => (await relayerNonce()) === nonceBefore + 1 && proxy!.held().some((r) => r.method === "eth_getTransactionReceipt"), 30_000, "mined, and the follower waiting for its receipt");
-      await service.kill();
-      await proxy!.setMode({ kind: "pass" });
+      await waitFor(async () => (await relayerNonce()) === nonceBefore + 1 && proxy.held().some((r) => r.method === "eth_getTransactionReceipt"), 30_000, "mined, and the follower waiting for its receipt");
+      await run.kill();
+      await proxy.setMode({ kind: "pass" });
       const state = await stored(target);
       expect(state.holds.map((h) => h.state), "mined, not yet settled").to.deep.equal(["held"]);
       expect(state.transactions.map((t) => t.state)).to.deep.equal(["pending"]);
-      service = await start();
+      await start();
       await expectExactlyOnce(target, state.requestId, 1, nonceBefore);
     });
   });
