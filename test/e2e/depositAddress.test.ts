@@ -9,16 +9,11 @@
  * and GET /requests/v2?depositAddress= listing the address's request.
  */
 import { expect } from "chai";
-import { erc20Abi, getAddress, type Address, type Hex } from "viem";
-import { DESTINATION, NATIVE, ORIGIN, freshRecipient, type E2eDevnet } from "./e2eDevnet.ts";
+import { erc20Abi, getAddress, type Address } from "viem";
+import { NATIVE, freshRecipient, type E2eDevnet } from "./e2eDevnet.ts";
 import { E2E_ENGINES, startE2eDevnetOn } from "./e2eEngines.ts";
+import { depositAddressApi } from "./depositAddressApi.ts";
 
-type StepData = { to: string; data: string; value: string };
-type DepositAddressQuote = {
-  steps: Array<{ id: string; requestId: Hex; depositAddress: string; items: Array<{ data: StepData }> }>;
-  details: { currencyIn: { amount: string }; currencyOut: { amount: string } };
-};
-type StatusRecord = { status: string; inTxHashes: string[]; depositAddress: { address: string; depositAddressType: string; depositor: string | null; depositTxHash: string | null } | null };
 
 for (const engine of E2E_ENGINES) {
   describe(`e2e: strict deposit addresses, plain transfers only [${engine}]`, function () {
@@ -33,27 +28,9 @@ for (const engine of E2E_ENGINES) {
       close = () => started.close();
     });
     after(async () => close?.());
+    const { quote, statusUntilFinal } = depositAddressApi(() => devnet);
 
-    async function quote(body: Record<string, unknown>): Promise<DepositAddressQuote> {
-      const response = await fetch(`${devnet.file.apiUrl}/quote/v2`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ originChainId: ORIGIN, destinationChainId: DESTINATION, tradeType: "EXACT_INPUT", useDepositAddress: true, strict: true, ...body }),
-      });
-      const json = await response.json();
-      expect(response.status, JSON.stringify(json)).to.equal(200);
-      return json as DepositAddressQuote;
-    }
 
-    async function statusUntilFinal(requestId: Hex): Promise<StatusRecord> {
-      const deadline = Date.now() + 150_000;
-      for (;;) {
-        const status = (await (await fetch(`${devnet.file.apiUrl}/intents/status/v3?requestId=${requestId}`)).json()) as StatusRecord;
-        if (["success", "failure", "refund"].includes(status.status)) return status;
-        if (Date.now() > deadline) throw new Error(`request ${requestId} still ${status.status}`);
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    }
 
     it("a plain EOA native transfer to the address completes the bridge", async () => {
       const user = devnet.users[0]!;

@@ -13,11 +13,10 @@
  */
 import { expect } from "chai";
 import { erc20Abi, getAddress, parseEther, type Address, type Hex } from "viem";
-import { DESTINATION, NATIVE, ORIGIN, freshRecipient, type E2eDevnet } from "./e2eDevnet.ts";
+import { NATIVE, freshRecipient, type E2eDevnet } from "./e2eDevnet.ts";
 import { E2E_ENGINES, startE2eDevnetOn } from "./e2eEngines.ts";
+import { depositAddressApi, type DepositAddressQuote } from "./depositAddressApi.ts";
 
-type DepositAddressQuote = { steps: Array<{ requestId: Hex; depositAddress: string }>; details: { currencyIn: { amount: string } } };
-type StatusRecord = { status: string; failReason: string; refundFailReason: string; inTxHashes: string[]; txHashes: string[]; depositAddress: { address: string; depositor: string | null; depositTxHash: string | null } | null };
 type RequestRecord = { id: string; status: string; depositAddress: unknown; data: { failReason: string; inTxs?: unknown[] } };
 
 for (const engine of E2E_ENGINES) {
@@ -33,27 +32,9 @@ for (const engine of E2E_ENGINES) {
       close = () => started.close();
     });
     after(async () => close?.());
+    const { quote, statusUntilFinal } = depositAddressApi(() => devnet);
 
-    async function quote(body: Record<string, unknown>): Promise<DepositAddressQuote> {
-      const response = await fetch(`${devnet.file.apiUrl}/quote/v2`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ originChainId: ORIGIN, destinationChainId: DESTINATION, tradeType: "EXACT_INPUT", useDepositAddress: true, strict: true, ...body }),
-      });
-      const json = await response.json();
-      expect(response.status, JSON.stringify(json)).to.equal(200);
-      return json as DepositAddressQuote;
-    }
 
-    async function statusUntilFinal(requestId: Hex): Promise<StatusRecord> {
-      const deadline = Date.now() + 150_000;
-      for (;;) {
-        const status = (await (await fetch(`${devnet.file.apiUrl}/intents/status/v3?requestId=${requestId}`)).json()) as StatusRecord;
-        if (["success", "failure", "refund"].includes(status.status)) return status;
-        if (Date.now() > deadline) throw new Error(`request ${requestId} still ${status.status}`);
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    }
 
     it("refunds too little, the wrong token and a late payment to refundTo, each with its reason", async () => {
       const { origin } = devnet;
