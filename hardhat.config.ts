@@ -57,7 +57,9 @@ export default defineConfig({
       invariant: { runs: 64, depth: 32 },
       fsPermissions: { readFile: ["test/vectors/attestations.json", "test/vectors/order-ids.json", "test/vectors/calldata.json"] },
     },
-    mocha: { timeout: 120_000 },
+    // FERRY_TEST_TIMINGS=1 (or =<file>.json) adds each test file's wall time, hooks included, after
+    // the run: test/timingsReporter.ts, docs/performance.md "Test suite wall time".
+    mocha: { timeout: 120_000, ...(process.env.FERRY_TEST_TIMINGS ? { reporter: "test/timingsReporter.ts" } : {}) },
   },
   networks: {
     origin: { type: "edr-simulated", chainType: "l1", chainId: 31337 },

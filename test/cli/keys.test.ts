@@ -1,5 +1,6 @@
-// `ferry keys` as a subprocess against the service's database: a temporary PGlite folder, and once
-// PostgreSQL through DATABASE_URL.
+// `ferry keys` against the service's database (a temporary PGlite folder, and once PostgreSQL through
+// DATABASE_URL): through the dispatcher in this process (db.run), and as the spawned bin for one run
+// of each subcommand and wherever another process matters (the lock a running service holds).
 import { existsSync } from "node:fs";
 import { expect } from "chai";
 import { readFile } from "node:fs/promises";
@@ -9,8 +10,8 @@ import { pgliteDatabase, postgresDatabase, requirePostgres, type ServiceDatabase
 
 type Created = { id: string; name: string; rateLimit: number | null; key: string };
 
-function createKey(db: ServiceDatabase, name: string, extra: string[] = []): Created {
-  const run = db.cli(["keys", "create", "--json", name, ...extra]);
+async function createKey(db: ServiceDatabase, name: string, extra: string[] = []): Promise<Created> {
+  const run = await db.run(["keys", "create", "--json", name, ...extra]);
   expect(run.status, run.stderr).to.equal(0);
   return JSON.parse(run.stdout) as Created;
 }
@@ -49,9 +50,9 @@ describe("ferry keys", function () {
     expect(list.stdout).to.include("integrator").and.not.include(key);
   });
 
-  it("create_list_revoke_withJson", () => {
-    const a = createKey(db, "alpha");
-    const b = createKey(db, "beta", ["--rate-limit", "10"]);
+  it("create_list_revoke_withJson", async () => {
+    const a = await createKey(db, "alpha");
+    const b = await createKey(db, "beta", ["--rate-limit", "10"]);
     expect(a).to.include({ name: "alpha", rateLimit: null });
     expect(b).to.include({ name: "beta", rateLimit: 10 });
     expect(a.key).to.not.equal(b.key);
@@ -61,11 +62,11 @@ describe("ferry keys", function () {
     expect(JSON.parse(revoked.stdout)).to.deep.equal({ id: a.id, revoked: true, alreadyRevoked: false });
 
     // Idempotent: a second revoke says so and succeeds.
-    const again = db.cli(["keys", "revoke", a.id, "--json"]);
+    const again = await db.run(["keys", "revoke", a.id, "--json"]);
     expect(again.status, again.stderr).to.equal(0);
     expect(JSON.parse(again.stdout)).to.include({ id: a.id, alreadyRevoked: true });
 
-    const list = db.cli(["keys", "list", "--json"]);
+    const list = await db.run(["keys", "list", "--json"]);
     expect(list.status, list.stderr).to.equal(0);
     const { keys } = JSON.parse(list.stdout) as { keys: { id: string; name: string; rateLimit: number | null; revokedAt: string | null }[] };
     expect(keys.map((k) => [k.id, k.name, k.rateLimit, k.revokedAt === null])).to.have.deep.members([
@@ -74,29 +75,29 @@ describe("ferry keys", function () {
     ]);
     expect(list.stdout).to.not.include(a.key).and.not.include(b.key);
 
-    const text = db.cli(["keys", "list"]);
+    const text = await db.run(["keys", "list"]);
     expect(text.stdout.split("\n")[0]).to.match(/^ID\s+NAME\s+RATE LIMIT\s+REFERRER\s+CREATED\s+REVOKED$/);
     expect(text.stdout).to.include(a.id).and.include(b.id);
   });
 
-  it("referrer_tiesAReferrerToOneKey_clearsIt_andRefusesATakenOneOrAnUnknownKey", () => {
-    const a = createKey(db, "alpha");
-    const b = createKey(db, "beta");
+  it("referrer_tiesAReferrerToOneKey_clearsIt_andRefusesATakenOneOrAnUnknownKey", async () => {
+    const a = await createKey(db, "alpha");
+    const b = await createKey(db, "beta");
     const set = db.cli(["--json", "keys", "referrer", a.id, "acme-app"]);
     expect(set.status, set.stderr).to.equal(0);
     expect(JSON.parse(set.stdout)).to.deep.equal({ id: a.id, referrer: "acme-app" });
-    const taken = db.cli(["keys", "referrer", b.id, "acme-app"]);
+    const taken = await db.run(["keys", "referrer", b.id, "acme-app"]);
     expect(taken.status).to.not.equal(0);
     expect(taken.stderr).to.include("REFERRER_TAKEN");
-    const unknown = db.cli(["keys", "referrer", "key_0000000000000000", "other"]);
+    const unknown = await db.run(["keys", "referrer", "key_0000000000000000", "other"]);
     expect(unknown.status).to.not.equal(0);
     expect(unknown.stderr).to.include("UNKNOWN_API_KEY");
-    const list = JSON.parse(db.cli(["keys", "list", "--json"]).stdout) as { keys: { id: string; referrer: string | null }[] };
+    const list = JSON.parse((await db.run(["keys", "list", "--json"])).stdout) as { keys: { id: string; referrer: string | null }[] };
     expect(list.keys.find((k) => k.id === a.id)!.referrer).to.equal("acme-app");
-    const cleared = db.cli(["--json", "keys", "referrer", "--clear", a.id]);
+    const cleared = await db.run(["--json", "keys", "referrer", "--clear", a.id]);
     expect(cleared.status, cleared.stderr).to.equal(0);
     expect(JSON.parse(cleared.stdout)).to.deep.equal({ id: a.id, referrer: null });
-    expect(db.cli(["keys", "referrer", b.id, "acme-app"]).status).to.equal(0);
+    expect((await db.run(["keys", "referrer", b.id, "acme-app"])).status).to.equal(0);
   });
 
   it("list_onAnEmptyDatabase_saysSo_butNeverCreatesOne", async () => {
@@ -106,19 +107,19 @@ describe("ferry keys", function () {
     expect(errorLine(missing)).to.equal(`ferry: DATA_DIR_MISSING: no database at ${db.dataDir}: pass the service's --data-dir / FERRY_DATA_DIR (or DATABASE_URL)`);
     expect(existsSync(db.dataDir)).to.equal(false);
     await (await db.open()).close();
-    const run = db.cli(["keys", "list"]);
+    const run = await db.run(["keys", "list"]);
     expect(run.status, run.stderr).to.equal(0);
     expect(run.stdout).to.match(/^no API keys/);
-    expect(JSON.parse(db.cli(["keys", "list", "--json"]).stdout)).to.deep.equal({ keys: [] });
+    expect(JSON.parse((await db.run(["keys", "list", "--json"])).stdout)).to.deep.equal({ keys: [] });
   });
 
-  it("revoke_exits2_forAnUnknownKeyId", () => {
-    const run = db.cli(["keys", "revoke", "key_0000000000000000"]);
+  it("revoke_exits2_forAnUnknownKeyId", async () => {
+    const run = await db.run(["keys", "revoke", "key_0000000000000000"]);
     expect(run.status).to.equal(2);
     expect(errorLine(run)).to.match(/^ferry: UNKNOWN_API_KEY: .*key_0000000000000000/);
   });
 
-  it("exits2_onBadUsage_beforeTouchingTheDatabase", () => {
+  it("exits2_onBadUsage_beforeTouchingTheDatabase", async () => {
     const cases: string[][] = [
       ["keys", "create"],
       ["keys", "create", "  "],
@@ -133,7 +134,7 @@ describe("ferry keys", function () {
       ["keys", "rotate"],
     ];
     for (const args of cases) {
-      const run = db.cli(args);
+      const run = await db.run(args);
       expect(run.status, args.join(" ")).to.equal(2);
       expect(errorLine(run), args.join(" ")).to.match(/^ferry: USAGE: /);
     }
@@ -141,7 +142,7 @@ describe("ferry keys", function () {
   });
 
   it("exits2_withTheHoldersPid_whileTheServiceHasTheEmbeddedDatabaseOpen", async () => {
-    createKey(db, "before");
+    await createKey(db, "before");
     // This test process plays the running service.
     const service = await db.open();
     try {
@@ -153,19 +154,19 @@ describe("ferry keys", function () {
     } finally {
       await service.close();
     }
-    expect(db.cli(["keys", "list"]).status).to.equal(0);
+    expect((await db.run(["keys", "list"])).status).to.equal(0);
   });
 
-  it("exits2_onAnInvalidConfiguration", () => {
-    const run = db.cli(["keys", "list"], { env: { DATABASE_URL: "mysql://nope" } });
+  it("exits2_onAnInvalidConfiguration", async () => {
+    const run = await db.run(["keys", "list"], { env: { DATABASE_URL: "mysql://nope" } });
     expect(run.status).to.equal(2);
     expect(errorLine(run)).to.match(/^ferry: CONFIG_INVALID: DATABASE_URL: /);
     expect(run.stderr).to.not.include("mysql://nope");
   });
 
-  it("prints help, exit 0", () => {
-    for (const args of [["keys", "--help"], ["keys", "create", "--help"], ["help", "keys"]]) {
-      const run = db.cli(args);
+  it("prints help, exit 0", async () => {
+    for (const [index, args] of [["keys", "--help"], ["keys", "create", "--help"], ["help", "keys"]].entries()) {
+      const run = index === 0 ? db.cli(args) : await db.run(args);
       expect(run.status, args.join(" ")).to.equal(0);
       expect(run.stdout).to.match(/^Usage: ferry keys/);
     }
@@ -191,7 +192,7 @@ describe("ferry keys [postgres]", function () {
     const db = await postgresDatabase();
     requirePostgres(this, db);
     try {
-      const created = createKey(db, "pg-integrator", ["--rate-limit", "7"]);
+      const created = await createKey(db, "pg-integrator", ["--rate-limit", "7"]);
       const store = await db.open();
       try {
         expect(await apiKeyStore(store).verifyApiKey(created.key)).to.deep.equal({ id: created.id, name: "pg-integrator", rateLimit: 7 });
@@ -199,7 +200,7 @@ describe("ferry keys [postgres]", function () {
         await store.close();
       }
       expect(db.cli(["keys", "revoke", created.id]).status).to.equal(0);
-      const list = JSON.parse(db.cli(["keys", "list", "--json"]).stdout) as { keys: { id: string; revokedAt: string | null }[] };
+      const list = JSON.parse((await db.run(["keys", "list", "--json"])).stdout) as { keys: { id: string; revokedAt: string | null }[] };
       expect(list.keys).to.have.length(1);
       expect(list.keys[0]).to.include({ id: created.id });
       expect(list.keys[0]!.revokedAt).to.be.a("string");

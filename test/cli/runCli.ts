@@ -1,9 +1,14 @@
-/** Spawns the real `ferry` bin (Node 22 = process.execPath) for CLI tests. No tests here. */
+/**
+ * Runs the `ferry` command for CLI tests: the real bin spawned (Node 22 = process.execPath), or the
+ * same dispatcher in this process (runCliInProcess). No tests here.
+ */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runFerry } from "../../ts/cli/runFerry.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const BIN = join(REPO_ROOT, "ts/cli/bin.mjs");
@@ -23,6 +28,30 @@ export function runCli(args: string[], options: { input?: string | Buffer; env?:
   });
   if (result.error) throw result.error;
   return { status: result.status, stdout: result.stdout.toString("utf8"), stderr: result.stderr.toString("utf8"), stdoutBytes: result.stdout };
+}
+
+/**
+ * What `runCli` does, without a process: runFerry (what ts/cli/ferry.ts runs) with a CliIo over the
+ * same argv, env (this process's, secrets removed, then `env`), stdin bytes and working directory,
+ * collecting stdout and stderr. A spawn costs seconds (Node start, the TypeScript sources loaded
+ * again, PGlite opened cold); this costs what the command itself does. Keep at least one `runCli` per
+ * command in its test file so the bin is proven too.
+ */
+export async function runCliInProcess(args: string[], options: { input?: string | Buffer; env?: Record<string, string> } = {}): Promise<CliRun> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of SECRET_ENV) delete env[name];
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  const status = await runFerry(args, {
+    stdout: (text) => void out.push(Buffer.from(text, "utf8")),
+    stderr: (text) => void err.push(Buffer.from(text, "utf8")),
+    readStdin: async () => Buffer.from(options.input ?? ""),
+    readFile: (path) => readFile(resolve(REPO_ROOT, path)),
+    env: { ...env, ...options.env },
+    now: () => Math.floor(Date.now() / 1000),
+  });
+  const stdoutBytes = Buffer.concat(out);
+  return { status, stdout: stdoutBytes.toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), stdoutBytes };
 }
 
 /** A fresh temp dir with the given files written as exact bytes; returns their paths. */

@@ -1,5 +1,7 @@
-// `ferry webhooks` as a subprocess against the service's database (a temporary PGlite folder, and once
-// PostgreSQL). Delivery attempts are written by the worker's own store functions (webhookOutbox.ts).
+// `ferry webhooks` against the service's database (a temporary PGlite folder, and once PostgreSQL):
+// through the dispatcher in this process (db.run), and as the spawned bin for one run of each
+// subcommand (db.cli). Delivery attempts are written by the worker's own store functions
+// (webhookOutbox.ts).
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import type { Store } from "../../ts/service/store/createStore.ts";
@@ -20,8 +22,8 @@ const URL_A = "https://hooks.example.com/ferry";
 type Key = { id: string; key: string };
 type Masked = { keyId: string; keyName: string; url: string; headers: Record<string, string>; updatedAt: string };
 
-function createKey(db: ServiceDatabase, name: string): Key {
-  const run = db.cli(["keys", "create", "--json", name]);
+async function createKey(db: ServiceDatabase, name: string): Promise<Key> {
+  const run = await db.run(["keys", "create", "--json", name]);
   expect(run.status, run.stderr).to.equal(0);
   return JSON.parse(run.stdout) as Key;
 }
@@ -54,19 +56,19 @@ describe("ferry webhooks", function () {
   let db: ReturnType<typeof pgliteDatabase>;
   let key: Key;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     db = pgliteDatabase();
-    key = createKey(db, "integrator");
+    key = await createKey(db, "integrator");
   });
   afterEach(async () => {
     await db.drop();
   });
 
   const set = (extra: string[], env: Record<string, string> = WITH_SECRET, input?: string) =>
-    db.cli(["webhooks", "set", ...extra], { env, ...(input !== undefined ? { input } : {}) });
+    db.run(["webhooks", "set", ...extra], { env, ...(input !== undefined ? { input } : {}) });
 
   it("set_show_clear_showsHeaderNamesOnly_andNeverPrintsTheKey", async () => {
-    const setRun = ok(set(["--key", key.key, "--url", URL_A, "--header", `Authorization: ${AUTH_VALUE}`, "--header", `X-Tenant:${TENANT_VALUE}`]));
+    const setRun = ok(db.cli(["webhooks", "set", "--key", key.key, "--url", URL_A, "--header", `Authorization: ${AUTH_VALUE}`, "--header", `X-Tenant:${TENANT_VALUE}`], { env: WITH_SECRET }));
     expect(setRun.stdout).to.include(key.id).and.include(URL_A).and.include("Authorization").and.include("X-Tenant");
     for (const secret of [key.key, AUTH_VALUE, TENANT_VALUE]) expect(setRun.stdout + setRun.stderr).to.not.include(secret);
 
@@ -85,36 +87,36 @@ describe("ferry webhooks", function () {
     expect(shown.stdout.split("\n")[0]).to.match(/^KEY ID\s+NAME\s+URL\s+UPDATED\s+HEADERS$/);
     expect(shown.stdout).to.include(key.id).and.include("integrator").and.include(URL_A);
     expect(shown.stdout).to.include("Authorization: [redacted]").and.include("X-Tenant: [redacted]");
-    const { webhooks } = json<{ webhooks: Masked[] }>(db.cli(["webhooks", "show", "--json", "--key-id", key.id]));
+    const { webhooks } = json<{ webhooks: Masked[] }>(await db.run(["webhooks", "show", "--json", "--key-id", key.id]));
     expect(webhooks).to.have.length(1);
     expect(webhooks[0]).to.deep.include({ keyId: key.id, keyName: "integrator", url: URL_A, headers: { Authorization: "[redacted]", "X-Tenant": "[redacted]" } });
     for (const run of [shown]) for (const secret of [key.key, AUTH_VALUE, TENANT_VALUE]) expect(run.stdout).to.not.include(secret);
 
     // Setting again replaces the endpoint and its headers.
-    const replaced = json<Masked>(set(["--json", "--key", key.key, "--url", `${URL_A}/v2`]));
+    const replaced = json<Masked>(await set(["--json", "--key", key.key, "--url", `${URL_A}/v2`]));
     expect(replaced).to.deep.include({ keyId: key.id, url: `${URL_A}/v2`, headers: {} });
-    expect(json<{ webhooks: Masked[] }>(db.cli(["webhooks", "show", "--json"])).webhooks.map((w) => w.url)).to.deep.equal([`${URL_A}/v2`]);
+    expect(json<{ webhooks: Masked[] }>(await db.run(["webhooks", "show", "--json"])).webhooks.map((w) => w.url)).to.deep.equal([`${URL_A}/v2`]);
 
     expect(json(db.cli(["webhooks", "clear", "--key-id", key.id, "--json"]))).to.deep.equal({ keyId: key.id, cleared: true });
-    expect(ok(db.cli(["webhooks", "show"])).stdout).to.match(/^no webhooks configured/);
+    expect(ok(await db.run(["webhooks", "show"])).stdout).to.match(/^no webhooks configured/);
     for (const args of [["webhooks", "clear", "--key-id", key.id], ["webhooks", "show", "--key-id", key.id]]) {
-      const run = db.cli(args);
+      const run = await db.run(args);
       expect(run.status, args.join(" ")).to.equal(2);
       expect(errorLine(run)).to.match(/^ferry: WEBHOOK_NOT_CONFIGURED: /);
     }
   });
 
-  it("set_readsTheKeyFromStdin_withKeyDash", () => {
-    const configured = json<Masked>(set(["--json", "--key", "-", "--url", URL_A], WITH_SECRET, `${key.key}\n`));
+  it("set_readsTheKeyFromStdin_withKeyDash", async () => {
+    const configured = json<Masked>(await set(["--json", "--key", "-", "--url", URL_A], WITH_SECRET, `${key.key}\n`));
     expect(configured.keyId).to.equal(key.id);
-    const empty = set(["--key", "-", "--url", URL_A], WITH_SECRET, "\n");
+    const empty = await set(["--key", "-", "--url", URL_A], WITH_SECRET, "\n");
     expect(empty.status).to.equal(2);
     expect(errorLine(empty)).to.match(/^ferry: USAGE: /);
   });
 
   it("set_exits2_onBadInput_withAClearMessage_thatNeverContainsTheKeyOrAHeaderValue", async () => {
-    const other = createKey(db, "revoked-one");
-    ok(db.cli(["keys", "revoke", other.id]));
+    const other = await createKey(db, "revoked-one");
+    ok(await db.run(["keys", "revoke", other.id]));
     const cases: [string, string[], Record<string, string>?][] = [
       ["INVALID_WEBHOOK_URL", ["--key", key.key, "--url", "ftp://hooks.example.com/x"]],
       ["INVALID_WEBHOOK_URL", ["--key", key.key, "--url", "not a url"]],
@@ -133,18 +135,18 @@ describe("ferry webhooks", function () {
       ["USAGE", ["--key", key.key, "--url", URL_A, "extra"]],
     ];
     for (const [code, args, env] of cases) {
-      const run = set(args, env);
+      const run = await set(args, env);
       const label = `${code} ${args.slice(2).join(" ")}`;
       expect(run.status, label).to.equal(2);
       expect(errorLine(run), label).to.match(new RegExp(`^ferry: ${code}: \\S`));
       for (const secret of [key.key, other.key, AUTH_VALUE, TENANT_VALUE]) expect(run.stdout + run.stderr, label).to.not.include(secret);
     }
     // Nothing was configured by any of them.
-    expect(json<{ webhooks: Masked[] }>(db.cli(["webhooks", "show", "--json"])).webhooks).to.deep.equal([]);
+    expect(json<{ webhooks: Masked[] }>(await db.run(["webhooks", "show", "--json"])).webhooks).to.deep.equal([]);
   });
 
   it("log_showsStateAttemptsAndNextAttempt_andRedeliverStartsANewRound", async () => {
-    ok(set(["--key", key.key, "--url", URL_A]));
+    ok(await set(["--key", key.key, "--url", URL_A]));
     const t0 = Date.UTC(2026, 0, 1, 12);
     const nextAttemptAt = new Date(t0 + 60_000);
     const store: Store = await db.open();
@@ -192,7 +194,7 @@ describe("ferry webhooks", function () {
         attemptLog: { attempt: number; at: string; statusCode: number | null; error: string | null; durationMs: number }[];
       }[];
     };
-    const one = json<Log>(db.cli(["webhooks", "log", "1", "--json"])).deliveries;
+    const one = json<Log>(await db.run(["webhooks", "log", "1", "--json"])).deliveries;
     expect(one).to.have.length(1);
     expect(one[0]).to.deep.include({ eventId: 1, requestId: hex32(1), status: "waiting", keyId: key.id, state: "delivered", attempts: 2, nextAttemptAt: null });
     expect(one[0]!.deliveredAt).to.be.a("string");
@@ -207,35 +209,35 @@ describe("ferry webhooks", function () {
     expect(text).to.match(/1 +2026-01-01T12:00:00\.000Z +500 +120 ms +-/);
     expect(text).to.match(/2 +2026-01-01T12:01:00\.000Z +200 +35 ms +-/);
 
-    const request = json<Log>(db.cli(["webhooks", "log", "--request", hex32(1).toUpperCase().replace("0X", "0x"), "--json"])).deliveries;
+    const request = json<Log>(await db.run(["webhooks", "log", "--request", hex32(1).toUpperCase().replace("0X", "0x"), "--json"])).deliveries;
     expect(request.map((d) => [d.eventId, d.status, d.state, d.attempts])).to.deep.equal([
       [1, "waiting", "delivered", 2],
       [2, "pending", "pending", 1],
     ]);
     expect(request[1]).to.deep.include({ nextAttemptAt: nextAttemptAt.toISOString(), lastStatusCode: null, lastError: "ECONNREFUSED" });
-    const requestText = ok(db.cli(["webhooks", "log", "--request", hex32(1)])).stdout;
+    const requestText = ok(await db.run(["webhooks", "log", "--request", hex32(1)])).stdout;
     expect(requestText).to.include(`next attempt at ${nextAttemptAt.toISOString()}`).and.include("last: ECONNREFUSED");
     expect(requestText.indexOf("event 1 ")).to.be.lessThan(requestText.indexOf("event 2 "));
 
-    const skipped = json<Log>(db.cli(["webhooks", "log", "3", "--json"])).deliveries[0]!;
+    const skipped = json<Log>(await db.run(["webhooks", "log", "3", "--json"])).deliveries[0]!;
     expect(skipped).to.deep.include({ state: "skipped", keyId: null, attempts: 0, lastError: "NO_API_KEY", attemptLog: [] });
 
     // Redeliver one event: pending again at attempt 0, its earlier attempts still in the log.
-    expect(json(db.cli(["webhooks", "redeliver", "1", "--json"]))).to.deep.equal({ eventId: 1, redelivered: 1 });
-    const again = json<Log>(db.cli(["webhooks", "log", "1", "--json"])).deliveries[0]!;
+    expect(json(await db.run(["webhooks", "redeliver", "1", "--json"]))).to.deep.equal({ eventId: 1, redelivered: 1 });
+    const again = json<Log>(await db.run(["webhooks", "log", "1", "--json"])).deliveries[0]!;
     expect(again).to.deep.include({ state: "pending", attempts: 0, deliveredAt: null });
     expect(again.attemptLog).to.have.length(2);
-    expect(ok(db.cli(["webhooks", "log", "1"])).stdout).to.include("state pending (0 attempts; next attempt: as soon as a worker claims it)");
+    expect(ok(await db.run(["webhooks", "log", "1"])).stdout).to.include("state pending (0 attempts; next attempt: as soon as a worker claims it)");
 
     // Redeliver by time: nothing after the future, every event after the past.
-    expect(json(db.cli(["webhooks", "redeliver", "--since", "2999-01-01T00:00:00Z", "--json"]))).to.deep.equal({ since: "2999-01-01T00:00:00.000Z", redelivered: 0 });
-    expect(json(db.cli(["webhooks", "redeliver", "--json", "--since", "2000-01-01"]))).to.deep.equal({ since: "2000-01-01T00:00:00.000Z", redelivered: 3 });
+    expect(json(await db.run(["webhooks", "redeliver", "--since", "2999-01-01T00:00:00Z", "--json"]))).to.deep.equal({ since: "2999-01-01T00:00:00.000Z", redelivered: 0 });
+    expect(json(await db.run(["webhooks", "redeliver", "--json", "--since", "2000-01-01"]))).to.deep.equal({ since: "2000-01-01T00:00:00.000Z", redelivered: 3 });
     expect(ok(db.cli(["webhooks", "redeliver", "--since", "2000-01-01T02:00:00+02:00"])).stdout).to.equal(
       "3 events since 2000-01-01T00:00:00.000Z queued for redelivery\n",
     );
   });
 
-  it("log_and_redeliver_exit2_onBadInput", () => {
+  it("log_and_redeliver_exit2_onBadInput", async () => {
     const cases: [string, string[]][] = [
       ["UNKNOWN_EVENT", ["log", "999"]],
       ["REQUEST_NOT_FOUND", ["log", "--request", hex32(77)]],
@@ -256,15 +258,15 @@ describe("ferry webhooks", function () {
       ["USAGE", ["resend", "1"]],
     ];
     for (const [code, args] of cases) {
-      const run = db.cli(["webhooks", ...args]);
+      const run = await db.run(["webhooks", ...args]);
       expect(run.status, args.join(" ")).to.equal(2);
       expect(errorLine(run), args.join(" ")).to.match(new RegExp(`^ferry: ${code}: \\S`));
     }
   });
 
-  it("prints help, exit 0", () => {
-    for (const args of [["webhooks", "--help"], ["webhooks", "set", "--help"], ["help", "webhooks"]]) {
-      const run = db.cli(args);
+  it("prints help, exit 0", async () => {
+    for (const [index, args] of [["webhooks", "--help"], ["webhooks", "set", "--help"], ["help", "webhooks"]].entries()) {
+      const run = index === 0 ? db.cli(args) : await db.run(args);
       expect(run.status, args.join(" ")).to.equal(0);
       expect(run.stdout).to.match(/^Usage: ferry webhooks/);
     }
@@ -278,10 +280,10 @@ describe("ferry webhooks [postgres]", function () {
     const db = await postgresDatabase();
     requirePostgres(this, db);
     try {
-      const key = createKey(db, "pg-integrator");
+      const key = await createKey(db, "pg-integrator");
       const configured = json<Masked>(db.cli(["webhooks", "set", "--json", "--key", key.key, "--url", URL_A, "--header", `Authorization: ${AUTH_VALUE}`], { env: WITH_SECRET }));
       expect(configured).to.deep.include({ keyId: key.id, url: URL_A, headers: { Authorization: "[redacted]" } });
-      const shown = ok(db.cli(["webhooks", "show"]));
+      const shown = ok(await db.run(["webhooks", "show"]));
       expect(shown.stdout).to.include(key.id).and.include("Authorization: [redacted]").and.not.include(AUTH_VALUE);
     } finally {
       await db.drop();
@@ -293,16 +295,16 @@ describe("ferry webhooks [postgres]", function () {
     requirePostgres(this, db);
     const NEW_HEX = randomBytes(32).toString("hex");
     try {
-      const key = createKey(db, "rotating");
-      ok(db.cli(["webhooks", "set", "--key", key.key, "--url", URL_A], { env: WITH_SECRET }));
+      const key = await createKey(db, "rotating");
+      ok(await db.run(["webhooks", "set", "--key", key.key, "--url", URL_A], { env: WITH_SECRET }));
       // The new key alone cannot read it: nothing changes, exit 2 naming the key id and the fix.
       const alone = db.cli(["webhooks", "rotate-secret-key"], { env: { FERRY_WEBHOOK_SECRET_KEY: NEW_HEX } });
       expect(alone.status, alone.stderr).to.equal(2);
       expect(alone.stdout).to.include("0 webhook secrets re-encrypted");
       expect(errorLine(alone)).to.match(/^ferry: WEBHOOK_SECRET_KEY_MISMATCH: /).and.include(key.id).and.include("FERRY_WEBHOOK_SECRET_KEY_PREVIOUS");
       const both = { FERRY_WEBHOOK_SECRET_KEY: NEW_HEX, FERRY_WEBHOOK_SECRET_KEY_PREVIOUS: SECRET_KEY_HEX };
-      expect(json(db.cli(["webhooks", "rotate-secret-key", "--json"], { env: both }))).to.deep.equal({ reencrypted: 1, alreadyCurrent: 0, unreadable: [] });
-      const again = ok(db.cli(["webhooks", "rotate-secret-key"], { env: both }));
+      expect(json(await db.run(["webhooks", "rotate-secret-key", "--json"], { env: both }))).to.deep.equal({ reencrypted: 1, alreadyCurrent: 0, unreadable: [] });
+      const again = ok(await db.run(["webhooks", "rotate-secret-key"], { env: both }));
       expect(again.stdout).to.include("0 webhook secrets re-encrypted under FERRY_WEBHOOK_SECRET_KEY, 1 already under it; FERRY_WEBHOOK_SECRET_KEY_PREVIOUS is no longer needed");
       const store = await db.open();
       try {
@@ -312,9 +314,9 @@ describe("ferry webhooks [postgres]", function () {
         await store.close();
       }
       for (const secret of [NEW_HEX, SECRET_KEY_HEX, key.key]) expect(alone.stdout + alone.stderr + again.stdout).not.to.include(secret);
-      const missing = db.cli(["webhooks", "rotate-secret-key"]);
+      const missing = await db.run(["webhooks", "rotate-secret-key"]);
       expect(errorLine(missing)).to.match(/^ferry: WEBHOOK_SECRET_KEY_MISSING: /);
-      const nowhere = db.cli(["webhooks", "rotate-secret-key"], { env: { DATABASE_URL: "", FERRY_DATA_DIR: "" } });
+      const nowhere = await db.run(["webhooks", "rotate-secret-key"], { env: { DATABASE_URL: "", FERRY_DATA_DIR: "" } });
       expect(nowhere.status).to.equal(2);
       expect(errorLine(nowhere)).to.match(/^ferry: USAGE: rotate-secret-key works on the service's database/);
     } finally {
