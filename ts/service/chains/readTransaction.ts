@@ -10,6 +10,10 @@ import { canonicalAddress, canonicalFields, type Address, type Bytes32, type Can
 export type ReadTransaction = { hash: Bytes32; from: Address; to: Address | null; input: CanonicalHex; value: bigint };
 
 export async function readTransaction(publicClient: PublicClient, hash: Hex): Promise<ReadTransaction> {
-  const tx = await publicClient.getTransaction({ hash });
+  return transactionFields(await publicClient.getTransaction({ hash }));
+}
+
+/** A transaction as viem returns it (`getTransaction`, a block read with its transactions), canonical. */
+export function transactionFields(tx: { hash: Hex; from: Hex; to: Hex | null; input: Hex; value: bigint }): ReadTransaction {
   return { ...canonicalFields({ hash: tx.hash, from: tx.from, input: tx.input }), to: tx.to === null ? null : canonicalAddress(tx.to), value: tx.value };
 }

@@ -144,6 +144,9 @@ export type ChainRecord = Static<typeof ChainRecord>;
 export const NOT_DEPLOYED = "";
 
 /** `strayRefundMinimumUsd`: the solver's default dust threshold (config `solver.strayRefundMinimumUsd`). */
+/** A currency's `id` in GET /chains: its symbol, lowercase. */
+const currencyId = (symbol: string): string => symbol.toLowerCase();
+
 export function toChainRecord(
   chain: ChainConfig,
   solverAddress: Address | undefined,
@@ -151,14 +154,14 @@ export function toChainRecord(
   attesterAddress?: Address | undefined,
 ): ChainRecord {
   const native = {
-    id: chain.nativeCurrency.symbol.toLowerCase(),
+    id: currencyId(chain.nativeCurrency.symbol),
     symbol: chain.nativeCurrency.symbol,
     name: chain.nativeCurrency.name,
     address: zeroAddress,
     decimals: chain.nativeCurrency.decimals,
   };
   const erc20s = chain.erc20Currencies.map((currency) => ({
-    id: currency.symbol.toLowerCase(),
+    id: currencyId(currency.symbol),
     symbol: currency.symbol,
     name: currency.name,
     address: shown(currency.address),

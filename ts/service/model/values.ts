@@ -105,6 +105,7 @@ export const LogIndex = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTE
 export const BpsString = Type.String({ pattern: "^(0|[1-9][0-9]{0,3}|10000)$", description: "Basis points, 0–10000" });
 
 export const ZERO_ADDRESS: Address = "0x0000000000000000000000000000000000000000";
+export const ZERO_BYTES32: Bytes32 = "0x0000000000000000000000000000000000000000000000000000000000000000";
 
 /**
  * Text the service accepts anywhere (query values, path params, body strings and keys): well-formed

@@ -27,6 +27,9 @@ import { statusCheckEndpoint, type Step } from "./quoteSteps.ts";
  */
 export const DEPOSIT_ADDRESS_FORWARD_GAS = { native: 131_000n, erc20: 144_500n } as const;
 
+/** A plain value transfer's calldata. */
+const EMPTY_CALLDATA: Hex = "0x";
+
 /** The payer's plain transfer: a value transfer to an account without code, or an ERC-20 `transfer` to a fresh holder. */
 export const DEPOSIT_ADDRESS_TRANSFER_GAS = { native: 21_000n, erc20: 65_000n } as const;
 
@@ -38,7 +41,7 @@ export function depositAddressFactoryOf(route: Route): Address {
   if (route.sameChain) throw new QuoteError("UNSUPPORTED_ROUTE", "deposit addresses are not supported on a same-chain route yet");
   const factory = route.origin.chain.contracts.depositAddressFactory;
   if (!factory) throw new QuoteError("UNSUPPORTED_ROUTE", `chain ${route.origin.chain.id} has no DepositAddressFactory: deposit addresses are not supported there`);
-  return canonicalAddress(factory);
+  return factory;
 }
 
 /** The strict deposit address of one order (lowercase, like every address in the service). */
@@ -60,7 +63,7 @@ export function depositAddressStep(args: {
 }): Step {
   const { currency, chain } = args.route.origin;
   const data = currency.isNative
-    ? { from: args.user, to: args.address, data: "0x" as Hex, value: args.originAmount.toString(), chainId: chain.id, gas: args.transferGas.toString() }
+    ? { from: args.user, to: args.address, data: EMPTY_CALLDATA, value: args.originAmount.toString(), chainId: chain.id, gas: args.transferGas.toString() }
     : {
         from: args.user,
         to: currency.address,

@@ -37,7 +37,7 @@
  *     answered "already submitted" with it, and the hold stays the sent one's. A failed send releases
  *     the hold only under that lock when still nothing names it (./stuckExecuteHolds.ts).
  */
-import { encodeAbiParameters, keccak256, type Abi, type Hex } from "viem";
+import { encodeAbiParameters, type Abi, type Hex } from "viem";
 import { executeHoldReference, executeHoldSubject, MAX_EXECUTE_ATTEMPTS } from "../balances/executeHoldSubject.ts";
 import type { ChainClients } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError, type ServiceAccount } from "../chains/serviceAccounts.ts";
@@ -45,7 +45,8 @@ import type { ChainConfig } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { TxAuthorization } from "../model/solverTransaction.ts";
-import { Bytes32, canonicalHex, type Address } from "../model/values.ts";
+import { Bytes32, type Address } from "../model/values.ts";
+import { keccak256Lowercase } from "../../core/lowercaseHex.ts";
 import type { Store } from "../store/createStore.ts";
 import type { ExecuteHoldTransaction } from "../store/executeHolds.ts";
 import { newRequestFor } from "../solver/indexer/depositRequest.ts";
@@ -244,7 +245,7 @@ export function createRelayExecutor(deps: {
   /** The relayed transaction's hash when this requestId was relayed already (or its deposit is credited). */
   async function alreadyRelayed(requestId: Bytes32, orderId: Bytes32 | undefined): Promise<Bytes32 | null> {
     const existing = (await deps.store.getRequest(requestId)) ?? (orderId ? await deps.store.getRequestByOrderId(orderId) : null);
-    if (existing && existing.status !== "waiting" && existing.status !== "depositing") return existing.inTxHashes[0] ?? canonicalHex(requestId);
+    if (existing && existing.status !== "waiting" && existing.status !== "depositing") return existing.inTxHashes[0] ?? requestId;
     return null;
   }
 }
@@ -252,12 +253,10 @@ export function createRelayExecutor(deps: {
 /** The requestId of an execution without a quote: the hash of the call itself (chain included). */
 export function executionId(s: Pick<ExecuteSubmission, "chainId" | "to" | "data" | "value" | "authorizationList">): Bytes32 {
   const auths = (s.authorizationList ?? []).map((a) => encodeAbiParameters([{ type: "uint256" }, { type: "address" }, { type: "uint256" }, { type: "bytes32" }, { type: "bytes32" }], [BigInt(a.chainId), a.address, BigInt(a.nonce), a.r, a.s]));
-  return canonicalHex(
-    keccak256(
-      encodeAbiParameters(
-        [{ type: "string" }, { type: "uint256" }, { type: "address" }, { type: "bytes" }, { type: "uint256" }, { type: "bytes[]" }],
-        ["ferry-execute", BigInt(s.chainId), s.to, s.data, s.value, auths],
-      ),
+  return keccak256Lowercase(
+    encodeAbiParameters(
+      [{ type: "string" }, { type: "uint256" }, { type: "address" }, { type: "bytes" }, { type: "uint256" }, { type: "bytes[]" }],
+      ["ferry-execute", BigInt(s.chainId), s.to, s.data, s.value, auths],
     ),
   );
 }

@@ -22,7 +22,7 @@ import { depositoryAbi } from "../../abi/Depository.ts";
 import { multicallerAbi } from "../../abi/Multicaller.ts";
 import type { ChainConfig } from "../config/configSchema.ts";
 import type { CallFrame, RevertDetails } from "../model/solverState.ts";
-import { decodeCallRevert } from "./callRevert.ts";
+import { decodeCallRevert, selectorOf } from "./callRevert.ts";
 
 /** One frame of the `callTracer` output (the fields read here). */
 export type TracedFrame = {
@@ -56,7 +56,7 @@ export function failingPath(top: TracedFrame): TracedFrame[] {
 export function callFrame(frame: TracedFrame, names: FrameNames): CallFrame {
   const address = frame.to?.toLowerCase();
   const input = (frame.input ?? "0x") as Hex;
-  const selector = input.length >= 10 ? input.slice(0, 10).toLowerCase() : undefined;
+  const selector = input.length >= 10 ? selectorOf(input) : undefined;
   const contract = address ? names.contracts.get(address) : undefined;
   const fn = selector ? functionName(input, names.abis) : undefined;
   return {
@@ -89,7 +89,7 @@ export function failureFrames(args: { trace: TracedFrame | undefined; call: { to
 
 /** Ferry's contracts on `chain` by name, and their ABIs plus `abis` to name functions from. */
 export function frameNames(chain: Pick<ChainConfig, "contracts">, abis: readonly Abi[] = []): FrameNames {
-  const contracts = new Map<string, string>(Object.entries(chain.contracts).map(([name, address]) => [String(address).toLowerCase(), name]));
+  const contracts = new Map<string, string>(Object.entries(chain.contracts).flatMap(([name, address]) => (address === undefined ? [] : [[address, name] as const])));
   return { contracts, abis: [depositoryAbi, attestedReceiverAbi, multicallerAbi, ...abis] };
 }
 

@@ -44,9 +44,12 @@ const PANIC_REASONS: Record<number, string> = {
   0x51: "call to an invalid internal function",
 };
 
+/** The 4-byte selector that starts `data`, lowercase (calldata and revert data alike). */
+export const selectorOf = (data: string): string => data.slice(0, 10).toLowerCase();
+
 export function decodeCallRevert(data: Hex | null | undefined): RevertDetails {
   if (!data || data === "0x") return { type: "empty", label: "EMPTY_REVERT", message: "the call reverted without data" };
-  const selector = data.slice(0, 10).toLowerCase();
+  const selector = selectorOf(data);
   if (data.length < 10) return { type: "unknownCustomError", label: "UNKNOWN_REVERT", message: "revert data shorter than a selector", rawArgsHex: data };
   try {
     const { errorName, args, abiItem } = decodeErrorResult({ abi: KNOWN_ERRORS, data });

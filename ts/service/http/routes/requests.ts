@@ -33,7 +33,7 @@ import { RequestRecord, RequestStatusSchema, toRequestRecord } from "../../model
 import { childRecordsOf } from "../../model/childRecords.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import { addressInput } from "../addressInput.ts";
-import { canonicalAddress, CanonicalHexOf } from "../../model/values.ts";
+import { canonicalAddress, CanonicalHexOf, type Address } from "../../model/values.ts";
 
 const Bool = Type.Union([Type.Literal("true"), Type.Literal("false")]);
 const Str = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
@@ -92,6 +92,9 @@ export const requestsSchema = {
 /** API key ids as `ferry keys create` makes them (../../store/apiKeys.ts); anything else in `apiKey` is not an id. */
 const API_KEY_ID = /^key_[0-9a-f]{16}$/;
 
+/** An address filter's value: an address is decoded (a malformed one is 400), anything else kept as given, lowercase, so it matches nothing. */
+const addressFilter = (value: string, field: string): Address => (EVM_ADDRESS.test(value) ? addressInput(value, field) : canonicalAddress(value));
+
 export function registerRequestsRoute(app: FerryApp, options: { store: Store }): void {
   app.get("/requests/v2", { schema: requestsSchema }, async (request) => {
     const q = request.query;
@@ -112,11 +115,9 @@ export function registerRequestsRoute(app: FerryApp, options: { store: Store }):
       sortDirection: (q.sortDirection ?? "desc") as "asc" | "desc",
       ...(q.continuation !== undefined && { continuation: q.continuation }),
       // A `user` that is not an address matches nothing (canonical form only, as every value is compared).
-      ...(q.user !== undefined && { user: EVM_ADDRESS.test(q.user) ? addressInput(q.user, "querystring/user") : canonicalAddress(q.user) }),
+      ...(q.user !== undefined && { user: addressFilter(q.user, "querystring/user") }),
       // As `user`: a value that is not an address matches nothing.
-      ...(q.depositAddress !== undefined && {
-        depositAddress: EVM_ADDRESS.test(q.depositAddress) ? addressInput(q.depositAddress, "querystring/depositAddress") : canonicalAddress(q.depositAddress),
-      }),
+      ...(q.depositAddress !== undefined && { depositAddress: addressFilter(q.depositAddress, "querystring/depositAddress") }),
       ...(q.hash !== undefined && { hash: q.hash }),
       ...(q.originChainId !== undefined && { originChainId: q.originChainId }),
       ...(q.destinationChainId !== undefined && { destinationChainId: q.destinationChainId }),

@@ -28,12 +28,13 @@
  * sends nothing; a transaction stored but not broadcast is re-broadcast by the nonce manager's follow).
  * Onchain, the factory's replay guard on (forwarder, id) refuses any second execution.
  */
-import { encodeAbiParameters, encodeFunctionData, keccak256, type Hex } from "viem";
+import { encodeAbiParameters, encodeFunctionData, type Hex } from "viem";
 import { depositAddressFactoryAbi } from "../../../abi/DepositAddressFactory.ts";
 import { depositAddressArgs, forwardInstructionArgs, signForwardInstruction, strictDepositAddress, type ForwardInstruction } from "../../../core/depositAddress.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { readChainFinality } from "../../chains/chainFinality.ts";
-import { canonicalHex, type Address, type Bytes32 } from "../../model/values.ts";
+import { type Address, type Bytes32 } from "../../model/values.ts";
+import { keccak256Lowercase } from "../../../core/lowercaseHex.ts";
 import type { StoredDepositAddress } from "../../store/depositAddresses.ts";
 import { balanceAt, paymentSeen } from "./paymentSeen.ts";
 import { planExcessRefunds } from "./misroutePlan.ts";
@@ -51,7 +52,7 @@ const BATCH = 50;
 
 /** The instruction id of a strict address: one deposit per address, whatever is paid and however often it is retried. */
 export function strictInstructionId(orderId: Bytes32): Bytes32 {
-  return canonicalHex(keccak256(encodeAbiParameters([{ type: "string" }, { type: "bytes32" }], ["ferry/deposit-address/strict/deposit", orderId])));
+  return keccak256Lowercase(encodeAbiParameters([{ type: "string" }, { type: "bytes32" }], ["ferry/deposit-address/strict/deposit", orderId]));
 }
 
 export type ForwardOutcome = { address: Address; outcome: "forwarded" | "unpaid" | "refunding" | "already-forwarded" | "already-decided"; hash?: Bytes32 };

@@ -16,20 +16,21 @@
  *   (./forwardDepositAddresses.ts `strictInstructionId`), and the row's single compare-and-set from
  *   `watching` decides between the two.
  */
-import { encodeAbiParameters, keccak256 } from "viem";
+import { encodeAbiParameters } from "viem";
 import { strayRefundMinimum } from "../../config/strayRefundMinimum.ts";
 import type { ChainConfig } from "../../config/configSchema.ts";
 import type { DepositAddressPayment } from "../../model/depositAddressPayment.ts";
 import type { DepositAddressRefund, MisrouteReason } from "../../model/depositAddressRefund.ts";
-import { canonicalHex, ZERO_ADDRESS, type Address, type Bytes32 } from "../../model/values.ts";
+import { ZERO_ADDRESS, type Address, type Bytes32 } from "../../model/values.ts";
+import { keccak256Lowercase } from "../../../core/lowercaseHex.ts";
 
 export function strictRefundInstructionId(orderId: Bytes32, token: Address): Bytes32 {
-  return canonicalHex(keccak256(encodeAbiParameters([{ type: "string" }, { type: "bytes32" }, { type: "address" }], ["ferry/deposit-address/strict/refund", orderId, token])));
+  return keccak256Lowercase(encodeAbiParameters([{ type: "string" }, { type: "bytes32" }, { type: "address" }], ["ferry/deposit-address/strict/refund", orderId, token]));
 }
 
 /** The currencies watched at an address: the chain's native currency and its configured ERC-20s (a token Ferry does not know is never called). */
 export function watchedCurrencies(chain: Pick<ChainConfig, "erc20Currencies">): Address[] {
-  return [ZERO_ADDRESS, ...chain.erc20Currencies.map((c) => c.address as Address)];
+  return [ZERO_ADDRESS, ...chain.erc20Currencies.map((c) => c.address)];
 }
 
 /** One currency the address holds at the plan's final block, with the payment that brought it. */

@@ -10,7 +10,8 @@
 import { erc20Abi, parseAbiItem } from "viem";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import type { DepositAddressPayment } from "../../model/depositAddressPayment.ts";
-import { canonicalAddress, canonicalHex, ZERO_ADDRESS, type Address } from "../../model/values.ts";
+import { canonicalFields, ZERO_ADDRESS, type Address } from "../../model/values.ts";
+import { transactionFields } from "../../chains/readTransaction.ts";
 import { scanLogs } from "../indexer/logScan.ts";
 
 /** ERC-20 Transfer, for the payer of a token payment. */
@@ -50,12 +51,12 @@ export async function paymentSeen(client: ChainClient, args: { address: Address;
     blockTimestamp: Number(block.timestamp),
   };
   if (token === ZERO_ADDRESS) {
-    const tx = block.transactions.find((t) => typeof t === "object" && t.to !== null && canonicalAddress(t.to) === address && t.value > 0n);
-    if (tx && typeof tx === "object") Object.assign(payment, { depositor: canonicalAddress(tx.from), txHash: canonicalHex(tx.hash) });
+    const tx = block.transactions.flatMap((t) => (typeof t === "object" ? [transactionFields(t)] : [])).find((t) => t.to === address && t.value > 0n);
+    if (tx) Object.assign(payment, { depositor: tx.from, txHash: tx.hash });
   } else {
     const logs = await scanLogs(client, { address: token, event: TRANSFER_EVENT, args: { to: address } }, low, low);
     const last = logs.at(-1) as (typeof logs)[number] & { args?: { from?: string } };
-    if (last?.transactionHash && last.args?.from) Object.assign(payment, { depositor: canonicalAddress(last.args.from), txHash: canonicalHex(last.transactionHash) });
+    if (last?.transactionHash && last.args?.from) Object.assign(payment, canonicalFields({ depositor: last.args.from, txHash: last.transactionHash }));
   }
   return payment;
 }

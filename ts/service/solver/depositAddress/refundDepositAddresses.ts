@@ -33,7 +33,7 @@ import { depositAddressArgs, forwardInstructionArgs, signForwardInstruction, str
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { readChainFinality } from "../../chains/chainFinality.ts";
 import type { DepositAddressRefund } from "../../model/depositAddressRefund.ts";
-import { canonicalHex, type Address, type Bytes32 } from "../../model/values.ts";
+import { canonicalHex, ZERO_BYTES32, type Address, type Bytes32 } from "../../model/values.ts";
 import type { Repositories } from "../../store/createStore.ts";
 import type { StoredDepositAddress } from "../../store/depositAddresses.ts";
 import { newRequestFor } from "../indexer/depositRequest.ts";
@@ -181,7 +181,7 @@ async function recordRefundedRequest(ctx: SolverContext, tx: Repositories, row: 
   const payment = (bound ?? refunds[0]!).payment;
   const inTxHashes = refunds.flatMap((r) => (r.payment.txHash ? [r.payment.txHash] : []));
   if (!existing) {
-    const created = newRequestFor(quote.intent, quote.apiKeyId, inTxHashes[0] ?? canonicalHex(`0x${"00".repeat(32)}`), payment.blockNumber, ctx.chains);
+    const created = newRequestFor(quote.intent, quote.apiKeyId, inTxHashes[0] ?? ZERO_BYTES32, payment.blockNumber, ctx.chains);
     await tx.createRequest({ ...created, inTxHashes });
   }
   const confirmed = refunds.filter((r) => r.state === "confirmed");
