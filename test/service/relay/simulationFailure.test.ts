@@ -1,29 +1,11 @@
 import { expect } from "chai";
-import { encodeErrorResult, encodeFunctionData, erc20Abi, parseAbi, type Hex } from "viem";
+import type { Hex } from "viem";
 import { simulationFailure } from "../../../ts/service/relay/simulationFailure.ts";
-import type { TracedFrame } from "../../../ts/service/transactions/callFrames.ts";
-
-const TOKEN = "0x1111111111111111111111111111111111111111";
-const ACCOUNT = "0x2222222222222222222222222222222222222222";
-const names = { contracts: new Map([[TOKEN, "stablecoin"]]), abis: [erc20Abi] };
-
-const insufficientBalance = encodeErrorResult({
-  abi: parseAbi(["error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)"]),
-  errorName: "ERC20InsufficientBalance",
-  args: [ACCOUNT, 1n, 2n],
-});
-const transfer = encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [ACCOUNT, 2n] });
+import { ACCOUNT, failingTransferTrace, names, TOKEN, transfer } from "../fixtures/failingTrace.ts";
 
 describe("relay/simulationFailure", () => {
   it("builds the spec's body: frames named, the innermost revert decoded, error = the failReason", () => {
-    const top: TracedFrame = {
-      type: "CALL",
-      to: ACCOUNT,
-      input: "0x12345678",
-      error: "execution reverted",
-      gasUsed: "0x5208",
-      calls: [{ type: "CALL", to: TOKEN, input: transfer, output: insufficientBalance, error: "execution reverted", revertReason: "x" }],
-    };
+    const top = failingTransferTrace(ACCOUNT, { revertReason: "x" });
     const body = simulationFailure({ requestId: "0xab", trace: top, call: { to: ACCOUNT, data: "0x12345678" }, revertData: undefined, names });
     expect(body.error).to.equal("TRANSFER_AMOUNT_EXCEEDS_BALANCE");
     expect(body.requestId).to.equal("0xab");

@@ -1,18 +1,8 @@
 import { expect } from "chai";
-import { encodeErrorResult, encodeFunctionData, erc20Abi, parseAbi } from "viem";
 import { failingPath, failureFrames, frameNames, type TracedFrame } from "../../../ts/service/transactions/callFrames.ts";
+import { ACCOUNT, failingTransferTrace, insufficientBalance, names, TOKEN, transfer } from "../fixtures/failingTrace.ts";
 
-const TOKEN = "0x1111111111111111111111111111111111111111";
-const ACCOUNT = "0x2222222222222222222222222222222222222222";
 const RECEIVER = "0x3333333333333333333333333333333333333333";
-const names = { contracts: new Map([[TOKEN, "stablecoin"]]), abis: [erc20Abi] };
-
-const insufficientBalance = encodeErrorResult({
-  abi: parseAbi(["error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)"]),
-  errorName: "ERC20InsufficientBalance",
-  args: [ACCOUNT, 1n, 2n],
-});
-const transfer = encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [ACCOUNT, 2n] });
 
 describe("transactions/callFrames", () => {
   it("follows the last failing child down to the innermost frame", () => {
@@ -22,14 +12,7 @@ describe("transactions/callFrames", () => {
   });
 
   it("with a trace: topLevel, innermost and path named, the innermost revert decoded", () => {
-    const top: TracedFrame = {
-      type: "CALL",
-      to: ACCOUNT.toUpperCase().replace("0X", "0x"),
-      input: "0x12345678",
-      error: "execution reverted",
-      gasUsed: "0x5208",
-      calls: [{ type: "CALL", to: TOKEN, input: transfer, output: insufficientBalance, error: "execution reverted" }],
-    };
+    const top = failingTransferTrace(ACCOUNT.toUpperCase().replace("0X", "0x"));
     const frames = failureFrames({ trace: top, call: { to: ACCOUNT, data: "0x12345678" }, revertData: "0xdeadbeef", names });
     expect(frames.topLevel).to.deep.equal({ type: "CALL", address: ACCOUNT, selector: "0x12345678", error: "execution reverted", gasUsed: "21000" });
     expect(frames.innermost).to.deep.include({ address: TOKEN, contract: "stablecoin", function: "transfer" });
