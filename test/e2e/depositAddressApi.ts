@@ -1,6 +1,7 @@
 /**
  * What the deposit-address e2e tests ask the devnet's public API, as a client that only sends plain
- * transfers would: a strict deposit-address quote, and the status record once it is final.
+ * transfers would: a deposit-address quote (strict unless the body says otherwise), and the status
+ * record once it is final.
  */
 import { expect } from "chai";
 import type { Hex } from "viem";
@@ -23,16 +24,26 @@ export type DepositAddressStatus = {
 /** `devnet` is read when called (the tests start it in a hook). */
 export function depositAddressApi(devnet: () => E2eDevnet) {
   return {
-    /** POST /quote/v2 with `useDepositAddress: true, strict: true` (origin → destination, EXACT_INPUT unless `body` says otherwise); expects 200. */
+    /**
+     * POST /quote/v2 with `useDepositAddress: true, strict: true` (origin → destination, EXACT_INPUT unless
+     * `body` says otherwise); expects 200. A 503 (a retryable refusal: a chain or price source that did not
+     * answer in time on a busy machine) is retried twice, as a client would.
+     */
     async quote(body: Record<string, unknown>): Promise<DepositAddressQuote> {
-      const response = await fetch(`${devnet().file.apiUrl}/quote/v2`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ originChainId: ORIGIN, destinationChainId: DESTINATION, tradeType: "EXACT_INPUT", useDepositAddress: true, strict: true, ...body }),
-      });
-      const json = await response.json();
-      expect(response.status, JSON.stringify(json)).to.equal(200);
-      return json as DepositAddressQuote;
+      for (let attempt = 1; ; attempt++) {
+        const response = await fetch(`${devnet().file.apiUrl}/quote/v2`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ originChainId: ORIGIN, destinationChainId: DESTINATION, tradeType: "EXACT_INPUT", useDepositAddress: true, strict: true, ...body }),
+        });
+        const json = await response.json();
+        if (response.status === 503 && attempt < 3) {
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          continue;
+        }
+        expect(response.status, JSON.stringify(json)).to.equal(200);
+        return json as DepositAddressQuote;
+      }
     },
     /** GET /intents/status/v3 every 250 ms until `success`, `failure` or `refund` (150 s at most). */
     async statusUntilFinal(requestId: Hex): Promise<DepositAddressStatus> {

@@ -1,7 +1,7 @@
 /**
  * One quote endpoint for every use case: quotes for a bridge, a stablecoin bridge (approve step), a
  * cross-chain swap (the pool), a same-chain swap (the fixed price), EXPECTED_OUTPUT, EXACT_OUTPUT,
- * destination calls and a gas top-up — each answered by the devnet's service over HTTP and validated
+ * destination calls, a gas top-up and deposit addresses (strict, open) — each answered by the devnet's service over HTTP and validated
  * (Ajv) against the 200 response schema of POST /quote/v2 in the service's own /openapi.json, with
  * `details.operation` one of the spec's values (bridge, swap).
  */
@@ -53,6 +53,9 @@ describe("e2e: quote responses of every use case validate against the OpenAPI sc
         "bridge",
       ],
       ["fUSD bridge with topupGas", { originCurrency: fusd, destinationCurrency: fusd, amount: "25000000", topupGas: true }, "bridge"],
+      ["strict deposit address", { originCurrency: NATIVE, destinationCurrency: NATIVE, amount: parseEther("0.1").toString(), useDepositAddress: true, strict: true }, "bridge"],
+      ["open deposit address", { originCurrency: NATIVE, destinationCurrency: fusd, amount: parseEther("0.1").toString(), useDepositAddress: true }, "swap"],
+      ["open deposit address (strict: false)", { originCurrency: fusd, destinationCurrency: fusd, amount: "25000000", useDepositAddress: true, strict: false }, "bridge"],
     ];
     for (const [name, overrides, operation] of cases) {
       const quote = await devnet.client.getQuote({ ...base, ...overrides } as QuoteRequest);
@@ -61,6 +64,7 @@ describe("e2e: quote responses of every use case validate against the OpenAPI sc
       expect(quote.details.operation, name).to.equal(operation);
       expect(quote.steps.at(-1)!.items[0]!.data.gas, `${name}: the deposit's gas`).to.match(/^[0-9]+$/);
       expect(validate({ ...quote, details: { ...quote.details, operation: "send" } }), `${name}: operation "send"`).to.equal(false);
+      expect(quote.steps.at(-1)!.depositAddress, `${name}: steps[].depositAddress`).to.match(overrides.useDepositAddress ? /^0x[0-9a-f]{40}$/ : /^$/);
     }
   });
 });

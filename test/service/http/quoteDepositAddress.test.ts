@@ -1,5 +1,5 @@
 /**
- * POST /quote/v2 with `useDepositAddress: true, strict: true`, over real HTTP on two real local chains
+ * POST /quote/v2 with `useDepositAddress: true` (strict, and open without `strict`), over real HTTP on two real local chains
  * (EDR, Ferry deployed on both through ts/testing deployFerry, the DepositAddressFactory included) and a
  * real store (PGlite; the deposit-address table on both engines is test/service/store/depositAddresses.test.ts):
  * the step is a plain transfer to the strict address the factory itself predicts, the service's
@@ -9,7 +9,7 @@
 import type { TransactionData } from "../../../ts/service/quote/quoteSteps.ts";
 import { expect } from "chai";
 import { network } from "hardhat";
-import { decodeFunctionData, erc20Abi, getAddress, zeroAddress, type Address, type PublicClient } from "viem";
+import { decodeFunctionData, erc20Abi, getAddress, padHex, zeroAddress, type Address, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { depositAddressFactoryAbi } from "../../../ts/abi/DepositAddressFactory.ts";
 import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
@@ -160,13 +160,47 @@ describe("POST /quote/v2 with a strict deposit address", function () {
     expect(call.args).to.deep.equal([address, 25_000_000n]);
   });
 
+  it("quotes an open address without strict: the factory's predictOpen of the user and route, the same for every quote of it, stored once", async () => {
+    const recipient = getAddress(refund!.account.address);
+    const first = await quoteOf({ strict: undefined, recipient, amount: "100000000000000000" });
+    const again = await quoteOf({ strict: false, recipient, amount: "30000000000000000" });
+    const address = await originClient.readContract({
+      address: originFerry.addresses.depositAddressFactory,
+      abi: depositAddressFactoryAbi,
+      functionName: "predictOpen",
+      args: [user!.account.address, BigInt(DESTINATION), padHex(zeroAddress, { size: 32 }), padHex(recipient, { size: 32 })],
+    });
+    for (const quote of [first, again]) expect(getAddress(quote.steps[0]!.depositAddress)).to.equal(address);
+    // Another route (another recipient, another destination currency) is another address; a strict quote of the same route too.
+    const other = await quoteOf({ strict: false });
+    expect(getAddress(other.steps[0]!.depositAddress)).to.not.equal(address);
+    const fusdRoute = await quoteOf({ strict: false, recipient, originCurrency: originFerry.stablecoin!.address, destinationCurrency: destinationFerry.stablecoin!.address, amount: "25000000" });
+    expect(getAddress(fusdRoute.steps[0]!.depositAddress)).to.not.equal(address);
+    const strict = await quoteOf({ recipient });
+    expect(getAddress(strict.steps[0]!.depositAddress)).to.not.equal(address);
+    // A real quote: one plain transfer of the quoted amount, the forwarding gas in relayerGas; the intent says open.
+    const tx = first.steps[0]!.items[0]!.data as TransactionData;
+    expect([getAddress(tx.to), tx.data, tx.value]).to.deep.equal([address, "0x", "100000000000000000"]);
+    const intent = (await store.getQuote(canonicalHex(first.steps[0]!.requestId)))!.intent;
+    expect(intent.depositAddress).to.deep.include({ address: address.toLowerCase(), mode: "open" });
+    expect(intent.depositAddress!.forwardGas > 0n).to.equal(true);
+    // Stored once, with the first quote's route; every quote a placeholder of it.
+    const row = await store.getOpenDepositAddress(ORIGIN, canonicalHex(address));
+    expect(row).to.deep.include({ refundTo: canonicalHex(user!.account.address), apiKeyId: null });
+    expect(row!.route).to.deep.include({ recipient: canonicalHex(recipient), destinationChainId: DESTINATION, destinationCurrency: zeroAddress, originCurrency: zeroAddress });
+    expect(await store.getSupersedingRequestId(canonicalHex(again.steps[0]!.requestId))).to.equal(null);
+    // The status record of an open quote names the address, type open.
+    const status = (await (await fetch(`${server.url}/intents/status/v3?requestId=${first.steps[0]!.requestId}`)).json()) as { status: string; depositAddress: unknown };
+    expect(status).to.deep.include({ status: "waiting", depositAddress: { address: address.toLowerCase(), depositAddressType: "open", depositor: null, depositTxHash: null } });
+  });
+
   it("keeps 400 UNSUPPORTED_ROUTE for what this slice does not serve; a quote without it is unchanged", async () => {
-    expect(await refused({ strict: undefined })).to.equal("UNSUPPORTED_ROUTE"); // open addresses
-    expect(await refused({ strict: false })).to.equal("UNSUPPORTED_ROUTE");
     expect(await refused({ txs: [{ to: user!.account.address, data: "0x" }] })).to.equal("UNSUPPORTED_ROUTE");
     expect(await refused({ usePermit: true })).to.equal("UNSUPPORTED_ROUTE");
     expect(await refused({ destinationChainId: ORIGIN })).to.equal("UNSUPPORTED_ROUTE"); // same-chain
     expect(await refused({}, withoutFactory)).to.equal("UNSUPPORTED_ROUTE"); // an origin without a factory
+    expect(await refused({ strict: undefined }, withoutFactory)).to.equal("UNSUPPORTED_ROUTE"); // open, alike
+    expect(await refused({ strict: false, usePermit: true })).to.equal("UNSUPPORTED_ROUTE");
     const plain = await quoteOf({ useDepositAddress: false, strict: undefined });
     expect(plain.steps.map((s) => s.depositAddress)).to.deep.equal([""]);
     expect((await store.getQuote(canonicalHex(plain.steps[0]!.requestId)))!.intent.depositAddress).to.equal(undefined);

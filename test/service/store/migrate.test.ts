@@ -11,6 +11,8 @@ const TABLES = [
   "app_exposure_windows",
   "app_funding_orders",
   "app_withdrawals",
+  "deposit_address_payments",
+  "deposit_address_quotes",
   "deposit_addresses",
   "indexer_checkpoints",
   "permit_failures",

@@ -82,7 +82,7 @@ const StepSchema = Type.Object({
   description: Str,
   kind: Type.String({ description: "`transaction`, or `signature` for `authorize`" }),
   requestId: Str,
-  depositAddress: Type.String({ description: 'Always "" (Ferry has no deposit addresses)' }),
+  depositAddress: Type.String({ description: "The deposit address to pay by a plain transfer (useDepositAddress: strict or open), else \"\"" }),
   items: Type.Array(StepItemSchema),
 });
 

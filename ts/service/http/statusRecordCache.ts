@@ -28,7 +28,7 @@ import { SILENT_LOG, errorFields, type Logger } from "../logging/logger.ts";
 import type { Bytes32 } from "../model/values.ts";
 
 export type StatusRecordCacheOptions = {
-  store: Pick<Store, "getRequest" | "getQuote" | "listRequestsUpdatedSince" | "onRequestsChanged">;
+  store: Pick<Store, "getRequest" | "getQuote" | "listRequestsUpdatedSince" | "onRequestsChanged"> & Partial<Pick<Store, "getSupersedingRequestId">>;
   /** How often other processes' writes are looked up; 0 disables the cache (every read goes to the store). */
   refreshMs: number;
   /** How far back each refresh looks (writers' clock skew and commit lag it absorbs). Default 5 s. */
@@ -64,7 +64,10 @@ export function createStatusRecordCache(options: StatusRecordCacheOptions): Stat
     const stored = await store.getRequest(requestId);
     if (stored) return { body: JSON.stringify(toStatusRecord(stored)), updatedAt: Date.parse(stored.updatedAt) };
     const quote = await store.getQuote(requestId);
-    return quote ? { body: JSON.stringify(quoteStatusRecord(quote)), updatedAt: null } : undefined;
+    if (!quote) return undefined;
+    // An open deposit address's quote: a placeholder, superseded by the request of the first payment after it.
+    const supersededBy = quote.intent.depositAddress?.mode === "open" ? await store.getSupersedingRequestId?.(requestId) : null;
+    return { body: JSON.stringify(quoteStatusRecord(quote, supersededBy ?? null)), updatedAt: null };
   };
   if (refreshMs <= 0) {
     return { read: async (requestId) => (await readRecord(requestId))?.body, start: () => {}, stop: async () => {} };

@@ -21,6 +21,8 @@ export const MisrouteReason = Type.Union([
   Type.Literal("INCORRECT_DEPOSIT_CURRENCY"),
   /** The bound currency beyond the quoted amount, held when the amount was forwarded (an overpayment's excess). */
   Type.Literal("INCORRECT_PAYMENT"),
+  /** A payment into an open address that could not be re-quoted (below the minimum, the route off, the price guard…). */
+  Type.Literal("NO_QUOTES"),
 ]);
 export type MisrouteReason = StaticDecode<typeof MisrouteReason>;
 

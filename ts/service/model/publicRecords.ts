@@ -58,7 +58,7 @@ const StatusDetails = Type.Object(
 export const DepositAddressRecord = Type.Object(
   {
     address: Type.String({ description: "The deposit address the payer sent a plain transfer to" }),
-    depositAddressType: Type.Union([Type.Literal("strict"), Type.Literal("open")], { description: "strict: bound to one quote; open: reusable (not served yet)" }),
+    depositAddressType: Type.Union([Type.Literal("strict"), Type.Literal("open")], { description: "strict: bound to one quote; open: reusable, one per user and route (each payment its own request)" }),
     depositor: Type.Union([Type.String(), Type.Null()], { description: "Who paid into the address; null until the payment is seen" }),
     depositTxHash: Type.Union([Type.String(), Type.Null()], { description: "The origin-chain transaction of that payment; null until seen" }),
   },
@@ -202,8 +202,12 @@ export function toRequestRecord(request: StoredRequest, options: RequestRecordOp
   };
 }
 
-/** The status of a quote whose deposit is not indexed yet: `waiting`. */
-export function quoteStatusRecord(quote: { intent: QuotedIntent; createdAt: string }): StatusRecord {
+/**
+ * The status of a quote whose deposit is not indexed yet: `waiting`. An open deposit address's quote is
+ * a placeholder (each payment is re-quoted into its own request): once a payment supersedes it,
+ * `details.supersededByRequestId` names that payment's request.
+ */
+export function quoteStatusRecord(quote: { intent: QuotedIntent; createdAt: string }, supersededByRequestId: string | null = null): StatusRecord {
   return statusRecordOf({
     status: "waiting",
     inTxHashes: [],
@@ -211,7 +215,7 @@ export function quoteStatusRecord(quote: { intent: QuotedIntent; createdAt: stri
     updatedAt: Date.parse(quote.createdAt),
     originChainId: quote.intent.originChainId,
     destinationChainId: quote.intent.destinationChainId,
-    details: null,
+    details: supersededByRequestId === null ? null : { supersededByRequestId },
     failReason: null,
     refundFailReason: null,
     depositAddress: depositAddressRecordOf(quote.intent),

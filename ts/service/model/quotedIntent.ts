@@ -74,14 +74,16 @@ export type QuotedSponsorship = StaticDecode<typeof QuotedSponsorship>;
 /**
  * A quote paid through a deposit address (`useDepositAddress`): where the payer sends a plain transfer
  * and what the address is derived from (ts/core depositAddress.ts), so the solver can forward what
- * arrives there into the Depository without reading anything else. Strict only, for now: the address
- * is bound to this quote's orderId, origin currency and origin amount, and refunds go to `refundTo`.
+ * arrives there into the Depository without reading anything else. Strict: the address is bound to
+ * this quote's orderId, origin currency and origin amount; open: it is the reusable address of
+ * `refundTo` and the route (destination chain, currency, recipient), and each payment into it is
+ * re-quoted into its own intent (mode `open` too). Refunds go to `refundTo`.
  */
 export const QuotedDepositAddress = Type.Object(
   {
     /** The CREATE2 address of the forwarder (not deployed until funds move). */
     address: Address,
-    mode: Type.Literal("strict"),
+    mode: Type.Union([Type.Literal("strict"), Type.Literal("open")]),
     /** The DepositAddressFactory of the origin chain the address is derived from. */
     factory: Address,
     /**

@@ -14,7 +14,8 @@
  * - `subsidized`: what the app sponsors (`request.sponsorship`, ./feeSponsorship.ts), else 0; the other
  *   buckets still show the full cost, and `feeSponsorship` says who pays what.
  * - Deposit-address quotes (`request.depositAddress`, ./depositAddressQuote.ts): `gas` is the payer's
- *   plain transfer, and `relayerGas` includes the service's `deployAndForward` at the origin gas price.
+ *   plain transfer, and `relayerGas` includes the service's `deployAndForward` at the origin gas price
+ *   (an open address: the budget of its first, deploying forward, charged to every payment).
  * - `refundGas` (permit quotes only, Ferry's addition): the most a refund keeps for the gas the service
  *   spent on the request (deposit + cancel + refund payout at twice the quote-time gas prices), paid
  *   only if the request ends in refund; `details.refundCurrency.minimumAmount` is the deposit minus it.
@@ -41,6 +42,7 @@ import {
   DEPOSIT_ADDRESS_TRANSFER_GAS,
   depositAddressFactoryOf,
   depositAddressStep,
+  openDepositAddressOf,
   strictDepositAddressOf,
   type DepositAddressRequest,
 } from "./depositAddressQuote.ts";
@@ -87,7 +89,7 @@ export type QuoteRequest = {
   useExternalLiquidity?: boolean;
   /** `subsidizeFees` with an API key: the fee components the app pays from its balance (./feeSponsorship.ts). */
   sponsorship?: SponsorshipRequest;
-  /** `useDepositAddress` (strict): the payer sends a plain transfer to the quote's deposit address (./depositAddressQuote.ts). */
+  /** `useDepositAddress`: the payer sends a plain transfer to the quote's deposit address, strict or open (./depositAddressQuote.ts). */
   depositAddress?: DepositAddressRequest;
 };
 
@@ -308,16 +310,19 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
   const receiveText = `${currencyOut.amountFormatted} ${output.symbol} on ${destination.chain.displayName}`;
   // The user sends no deposit transaction for a permit (the relayer does; its gas is in relayerGas).
   const signedPermit = permit && quotedPermit(permit, orderId, expiresAt);
+  const depositAddressMode = request.depositAddress?.mode ?? "strict";
   const depositAddress =
     depositAddressFactory &&
-    strictDepositAddressOf({ factory: depositAddressFactory, depository: origin.depository, refundTo: request.refundTo, orderId, currency: input.address, amount: amounts.originAmount });
+    (depositAddressMode === "open"
+      ? openDepositAddressOf({ factory: depositAddressFactory, depository: origin.depository, refundTo: request.refundTo, destinationChainId: destination.chain.id, destinationCurrency: output.address, recipient })
+      : strictDepositAddressOf({ factory: depositAddressFactory, depository: origin.depository, refundTo: request.refundTo, orderId, currency: input.address, amount: amounts.originAmount }));
   const depositGas = signedPermit
     ? 0n
     : (depositAddress
         ? DEPOSIT_ADDRESS_TRANSFER_GAS[input.isNative ? "native" : "erc20"]
         : BigInt(input.isNative ? settings.gas.depositNative : settings.gas.depositErc20)) + request.originGasOverhead;
   const steps = depositAddress
-    ? [depositAddressStep({ route, requestId, address: depositAddress, user: request.user, originAmount: amounts.originAmount, transferGas: depositGas, payText, receiveText })]
+    ? [depositAddressStep({ route, requestId, address: depositAddress, user: request.user, originAmount: amounts.originAmount, transferGas: depositGas, payText, receiveText, mode: depositAddressMode })]
     : signedPermit
     ? permitSteps({
         route,
@@ -444,7 +449,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     referrer: request.referrer,
     ...(signedPermit && { permit: signedPermit }),
     ...(sponsorship && sponsorship.amount > 0n && { sponsorship: quotedSponsorship(sponsorship) }),
-    ...(depositAddress && { depositAddress: { address: depositAddress, mode: "strict" as const, factory: depositAddressFactory!, forwardGas: forwardGasCost } }),
+    ...(depositAddress && { depositAddress: { address: depositAddress, mode: depositAddressMode, factory: depositAddressFactory!, forwardGas: forwardGasCost } }),
   };
 
   return {

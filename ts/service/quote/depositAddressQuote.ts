@@ -1,6 +1,7 @@
 /**
- * Deposit-address quotes (`useDepositAddress: true, strict: true`), pure: the strict deposit address
- * of a quote, the step a wallet follows with a plain transfer, and the gas figures the quote charges.
+ * Deposit-address quotes (`useDepositAddress: true`), pure: the strict deposit address of a quote
+ * (`strict: true`) or the open address of its user and route (`strict` absent or false), the step a
+ * wallet follows with a plain transfer, and the gas figures the quote charges.
  *
  * - **The address** is the CREATE2 address of a DepositForwarder clone of the origin chain's
  *   DepositAddressFactory (ts/core depositAddress.ts), bound to this quote's orderId, origin currency
@@ -10,12 +11,17 @@
  *   transfer to the address (`data: "0x"`); an ERC-20, the token's `transfer(address, amount)`. No
  *   approve step: nothing is pulled from the payer. Any sender may pay (an exchange, a custodial
  *   wallet); `from` is the quote's `user`, as for every step.
+ * - **Open** (`openDepositAddressOf`): one reusable address per refund recipient and route (destination
+ *   chain, currency and recipient; ts/core `openDepositAddress`), the same for every quote of that user
+ *   and route. The quote is a real quote of the amount asked, but only an estimate: each payment into
+ *   the address is re-quoted when it is final, for the amount actually paid
+ *   (../solver/depositAddress/forwardOpenDepositAddresses.ts).
  * - **Fees**: the payer's own gas (`fees.gas`) is a plain transfer's; the service's `deployAndForward`
  *   (the gas budget `npm run bench:gas` holds it to) at the quote's origin gas price is added to
  *   `relayerGas`, so the forwarded amount already pays for its forwarding.
  */
-import { encodeFunctionData, erc20Abi, type Hex } from "viem";
-import { predictDepositAddress, strictDepositAddress } from "../../core/depositAddress.ts";
+import { encodeFunctionData, erc20Abi, padHex, type Hex } from "viem";
+import { openDepositAddress, predictDepositAddress, strictDepositAddress } from "../../core/depositAddress.ts";
 import { QuoteError } from "../errors/quoteErrors.ts";
 import { canonicalAddress, type Address } from "../model/values.ts";
 import type { Route } from "./quoteRoute.ts";
@@ -34,7 +40,7 @@ const EMPTY_CALLDATA: Hex = "0x";
 export const DEPOSIT_ADDRESS_TRANSFER_GAS = { native: 21_000n, erc20: 65_000n } as const;
 
 /** What a deposit-address quote asks for (routes/quote.ts decodes `useDepositAddress` and `strict`). */
-export type DepositAddressRequest = { mode: "strict" };
+export type DepositAddressRequest = { mode: "strict" | "open" };
 
 /** The origin chain's DepositAddressFactory; UNSUPPORTED_ROUTE when the chain has none, or for a route this slice does not serve. */
 export function depositAddressFactoryOf(route: Route): Address {
@@ -50,6 +56,21 @@ export function strictDepositAddressOf(args: { factory: Address; depository: Add
   return canonicalAddress(predictDepositAddress({ factory: args.factory, depository: args.depository, params }));
 }
 
+/**
+ * The open deposit address of `refundTo` for one route (lowercase): the same for every quote of that
+ * refund recipient, destination chain, destination currency and recipient (addresses as bytes32,
+ * left-padded, as the factory's `predictOpen` takes them).
+ */
+export function openDepositAddressOf(args: { factory: Address; depository: Address; refundTo: Address; destinationChainId: number; destinationCurrency: Address; recipient: Address }): Address {
+  const params = openDepositAddress({
+    refundTo: args.refundTo,
+    destinationChainId: args.destinationChainId,
+    destinationCurrency: padHex(args.destinationCurrency, { size: 32 }),
+    recipient: padHex(args.recipient, { size: 32 }),
+  });
+  return canonicalAddress(predictDepositAddress({ factory: args.factory, depository: args.depository, params }));
+}
+
 /** The quote's one step: a plain transfer of the origin amount to the deposit address. */
 export function depositAddressStep(args: {
   route: Route;
@@ -60,6 +81,7 @@ export function depositAddressStep(args: {
   transferGas: bigint;
   payText: string;
   receiveText: string;
+  mode: "strict" | "open";
 }): Step {
   const { currency, chain } = args.route.origin;
   const data = currency.isNative
@@ -75,7 +97,10 @@ export function depositAddressStep(args: {
   return {
     id: "deposit",
     action: "Send the payment to the deposit address",
-    description: `Send exactly ${args.payText} to ${args.address} on chain ${chain.id} (a plain transfer, from any wallet) to receive ${args.receiveText}`,
+    description:
+      args.mode === "strict"
+        ? `Send exactly ${args.payText} to ${args.address} on chain ${chain.id} (a plain transfer, from any wallet) to receive ${args.receiveText}`
+        : `Send ${args.payText} (or any amount, any number of times) to ${args.address} on chain ${chain.id} (a plain transfer, from any wallet) to receive about ${args.receiveText}: each payment is re-quoted when it arrives`,
     kind: "transaction",
     requestId: args.requestId,
     depositAddress: args.address,

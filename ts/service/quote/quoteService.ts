@@ -49,7 +49,7 @@ export type QuoteServiceDeps = {
    * same transaction that stores the quote: both or neither. Without it no quote is sponsored
    * (SPONSORSHIP_UNAVAILABLE).
    */
-  store: Pick<Store, "saveQuote"> & Partial<Pick<Store, "transaction" | "saveDepositAddress">>;
+  store: Pick<Store, "saveQuote"> & Partial<Pick<Store, "transaction" | "saveDepositAddress" | "saveOpenDepositAddress">>;
   /** Default: the system clock. */
   now?: () => Date;
   /** 32 random bytes (the order's salt, the requestId). Default: node:crypto. */
@@ -82,6 +82,12 @@ export type QuoteOptions = {
   sponsorKeyId?: string;
   /** The request's logger (a failed chain read is logged there). */
   log?: Logger;
+  /**
+   * The re-quote of a payment into an open deposit address (the solver's,
+   * ../solver/depositAddress/forwardOpenDepositAddresses.ts): stored as a plain quote (the address is
+   * stored already, and this quote is no placeholder of it).
+   */
+  openPayment?: boolean;
 };
 
 export type QuoteService = { quote(request: QuoteRequest, options: QuoteOptions): Promise<Quote> };
@@ -104,7 +110,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       const log = options.log ?? SILENT_LOG;
       const routed = route(request);
       const topup = request.topupGas && !routed.destination.currency.isNative;
-      const [{ originTime, destinationTime, ...reads }, prices, permit, capacity, resolved, nativeCapacity, sweepTokens] = await Promise.all([
+      const [{ originTime, destinationTime, originBlockNumber, ...reads }, prices, permit, capacity, resolved, nativeCapacity, sweepTokens] = await Promise.all([
         readChains(routed, request, log),
         readPrices(routed, log),
         request.permit && !routed.origin.currency.isNative ? readPermit(clients.get(routed.origin.chain.id)!, routed, request.user, request.permit, log) : undefined,
@@ -162,6 +168,38 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
           apiKeyId: options.apiKeyId,
         });
       const depositAddress = intent.depositAddress;
+      if (depositAddress?.mode === "open" && !options.openPayment) {
+        // The address row once per user and route (idempotent), and this quote as one of its placeholders, with the quote.
+        if (!store.transaction || !store.saveOpenDepositAddress) throw new ServiceError("UNSUPPORTED_ROUTE", "this service keeps no deposit addresses");
+        await store.transaction(async (tx) => {
+          await saved(tx, intent);
+          await tx.saveOpenDepositAddress({
+            chainId: intent.originChainId,
+            address: depositAddress.address,
+            factory: depositAddress.factory,
+            refundTo: intent.refundTo,
+            route: {
+              user: intent.user,
+              recipient: intent.recipient,
+              originCurrency: intent.originCurrency,
+              destinationChainId: intent.destinationChainId,
+              destinationCurrency: intent.destinationCurrency,
+              appFees: request.appFees.map((fee) => ({ recipient: fee.recipient, bps: fee.bps.toString() })),
+              referrer: request.referrer,
+            },
+            apiKeyId: options.apiKeyId,
+            requestId: intent.requestId,
+            orderId: intent.orderId,
+            expiresAt: new Date(intent.expiresAt * 1000),
+            quotedAtBlock: originBlockNumber,
+          });
+        });
+        return quote;
+      }
+      if (depositAddress?.mode === "open") {
+        await saved(store, intent);
+        return quote;
+      }
       if (depositAddress) {
         // The quote and its deposit address are stored together: the solver watches only addresses of stored quotes.
         if (!store.transaction || !store.saveDepositAddress) throw new ServiceError("UNSUPPORTED_ROUTE", "this service keeps no deposit addresses");
@@ -170,7 +208,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
           await tx.saveDepositAddress({
             chainId: intent.originChainId,
             address: depositAddress.address,
-            mode: depositAddress.mode,
+            mode: "strict",
             factory: depositAddress.factory,
             refundTo: intent.refundTo,
             requestId: intent.requestId,
@@ -312,6 +350,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       ]);
       const originTime = Number(originBlock.timestamp);
       return {
+        originBlockNumber: Number(originBlock.number ?? 0n),
         originGasPrice,
         destinationGasPrice: destinationGasPrice ?? originGasPrice,
         originTime,

@@ -6,6 +6,7 @@ import type { Address } from "../model/values.ts";
 import type { ChainConfig, SolverSettings } from "../config/configSchema.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { PriceSources } from "../prices/priceSources.ts";
+import type { QuoteService } from "../quote/quoteService.ts";
 import type { Store } from "../store/createStore.ts";
 import type { SolverMetrics } from "./solverMetrics.ts";
 
@@ -31,4 +32,6 @@ export type SolverContext = {
   metrics: SolverMetrics;
   /** Swap price sources (config `quotes.priceSources`): the fill-time re-pricing of swaps. */
   prices: PriceSources;
+  /** The service's quote path: each payment into an open deposit address is re-quoted through it (./depositAddress/); absent, none is. */
+  quotes?: QuoteService;
 };

@@ -32,6 +32,9 @@
  * flight.
  */
 import { forwardDepositAddresses } from "./depositAddress/forwardDepositAddresses.ts";
+import { forwardOpenDepositAddresses } from "./depositAddress/forwardOpenDepositAddresses.ts";
+import { refundOpenPayments } from "./depositAddress/openPaymentRefunds.ts";
+import { createQuoteService } from "../quote/quoteService.ts";
 import { refundDepositAddresses } from "./depositAddress/refundDepositAddresses.ts";
 import { randomUUID } from "node:crypto";
 import pLimit, { type LimitFunction } from "p-limit";
@@ -147,6 +150,8 @@ export function createSolverContext(options: SolverOptions): SolverContext {
   const clients =
     options.clients ?? createChainClients(options.config.chains, { solver, attester, pollingIntervalMs: Math.min(settings.pollIntervalMs, 1000) });
   const transactions = options.transactions ?? createSolverNonceManager({ config: options.config, store: options.store, clients, log, now, replaceAfterMs: settings.replaceAfterMs });
+  const readClients = { get: (chainId: number) => (clients.has(chainId) ? clients.get(chainId).publicClient : undefined) };
+  const prices = createPriceSources(options.config.quotes.priceSources, readClients);
   return {
     store: options.store,
     clients,
@@ -159,8 +164,15 @@ export function createSolverContext(options: SolverOptions): SolverContext {
     now,
     settings,
     metrics: createSolverMetrics(options.metricsRegistry, options.store),
-    prices: createPriceSources(options.config.quotes.priceSources, {
-      get: (chainId) => (clients.has(chainId) ? clients.get(chainId).publicClient : undefined),
+    prices,
+    quotes: createQuoteService({
+      chains: options.config.chains,
+      settings: options.config.quotes,
+      clients: readClients,
+      solver,
+      store: options.store,
+      priceSources: prices,
+      attester,
     }),
   };
 }
@@ -398,7 +410,7 @@ export function createSolver(options: SolverOptions): Solver {
     }
   };
 
-  // Final payments into strict deposit addresses, forwarded into the Depository (./depositAddress/).
+  // Final payments into deposit addresses, forwarded into the Depository (./depositAddress/).
   const forwardDepositPayments = async () => {
     for (const client of ctx.clients.all()) {
       if (!client.config.contracts.depositAddressFactory) continue;
@@ -412,6 +424,13 @@ export function createSolver(options: SolverOptions): Solver {
         await withRpcDeadline(settings.stepTimeoutMs, `deposit address refunds on chain ${client.config.id}`, () => refundDepositAddresses(ctx, client));
       } catch (error) {
         ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "refunding deposit-address payments failed; retrying next tick");
+      }
+      // Open addresses: each payment found, re-quoted and forwarded (or refunded when it cannot be quoted).
+      try {
+        await withRpcDeadline(settings.stepTimeoutMs, `open deposit addresses on chain ${client.config.id}`, () => forwardOpenDepositAddresses(ctx, client));
+        await withRpcDeadline(settings.stepTimeoutMs, `open deposit address refunds on chain ${client.config.id}`, () => refundOpenPayments(ctx, client));
+      } catch (error) {
+        ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "open deposit-address payments failed; retrying next tick");
       }
     }
   };

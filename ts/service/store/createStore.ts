@@ -68,6 +68,22 @@ import {
   type StoredDepositAddress,
 } from "./depositAddresses.ts";
 import type { DepositAddressRefund } from "../model/depositAddressRefund.ts";
+import {
+  advanceOpenPaymentRefund,
+  getOpenDepositAddress,
+  getOpenPaymentByOrderId,
+  getSupersedingRequestId,
+  listOpenDepositAddresses,
+  listOpenPayments,
+  listOpenPaymentWork,
+  markOpenPaymentForwarding,
+  markOpenPaymentRefunding,
+  recordOpenPayments,
+  saveOpenDepositAddress,
+  type NewOpenDepositAddress,
+  type StoredOpenDepositAddress,
+  type StoredOpenPayment,
+} from "./openDepositAddresses.ts";
 import type { DepositAddressPayment } from "../model/depositAddressPayment.ts";
 import { listReorgAffectedRequests, listReorgAffectedStrays } from "./solver/reorgAffected.ts";
 import {
@@ -185,6 +201,20 @@ export type Repositories = {
   /** Inside `transaction` (it locks the row). */
   advanceDepositAddressRefund(key: { chainId: number; address: Address }, instructionId: Bytes32, from: "planned" | "sent", to: { state: "sent" | "confirmed"; txHash: Bytes32 }): Promise<boolean>;
   markDepositAddressRefunded(key: { chainId: number; address: Address }): Promise<boolean>;
+  /** Open deposit addresses (./openDepositAddresses.ts): one row per address and route, one per quote, one per payment. */
+  saveOpenDepositAddress(row: NewOpenDepositAddress): Promise<void>;
+  getOpenDepositAddress(chainId: number, address: Address): Promise<StoredOpenDepositAddress | undefined>;
+  listOpenDepositAddresses(chainId: number, limit: number): Promise<StoredOpenDepositAddress[]>;
+  /** Inside `transaction`: the scan cursor's compare-and-set and the payments found. */
+  recordOpenPayments(key: { chainId: number; address: Address }, scan: { from: number | null; to: number; payments: ReadonlyArray<{ paymentKey: string; payment: DepositAddressPayment }> }): Promise<boolean>;
+  listOpenPaymentWork(chainId: number, limit: number): Promise<StoredOpenPayment[]>;
+  listOpenPayments(chainId: number, address: Address): Promise<StoredOpenPayment[]>;
+  getOpenPaymentByOrderId(orderId: Bytes32): Promise<StoredOpenPayment | undefined>;
+  markOpenPaymentForwarding(key: { chainId: number; address: Address; paymentKey: string }, forward: { requestId: Bytes32; orderId: Bytes32; instructionId: Bytes32 }): Promise<boolean>;
+  markOpenPaymentRefunding(key: { chainId: number; address: Address; paymentKey: string }, refund: { reason: string; refunds: readonly DepositAddressRefund[] }): Promise<boolean>;
+  /** Inside `transaction` (it locks the row). */
+  advanceOpenPaymentRefund(key: { chainId: number; address: Address; paymentKey: string }, from: "planned" | "sent", to: { state: "sent" | "confirmed"; txHash: Bytes32 }): Promise<boolean>;
+  getSupersedingRequestId(requestId: Bytes32): Promise<Bytes32 | null>;
   /** The app ledger (./appBalances.ts): inside `transaction`, its holds, settles and releases commit with the caller's other writes. */
   appBalances: AppBalanceStore;
   /** Held sponsorship holds of quotes never used, past their fill deadline + `graceSeconds` (./sponsorshipHolds.ts). */
@@ -305,6 +335,17 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     markDepositAddressRefunding: (k, r) => markDepositAddressRefunding(ctx, k, r),
     advanceDepositAddressRefund: (k, i, f, t) => advanceDepositAddressRefund(ctx, k, i, f, t),
     markDepositAddressRefunded: (k) => markDepositAddressRefunded(ctx, k),
+    saveOpenDepositAddress: (row) => saveOpenDepositAddress(ctx, row),
+    getOpenDepositAddress: (c, a) => getOpenDepositAddress(ctx, c, a),
+    listOpenDepositAddresses: (c, l) => listOpenDepositAddresses(ctx, c, l),
+    recordOpenPayments: (k, s) => recordOpenPayments(ctx, k, s),
+    listOpenPaymentWork: (c, l) => listOpenPaymentWork(ctx, c, l),
+    listOpenPayments: (c, a) => listOpenPayments(ctx, c, a),
+    getOpenPaymentByOrderId: (o) => getOpenPaymentByOrderId(ctx, o),
+    markOpenPaymentForwarding: (k, f) => markOpenPaymentForwarding(ctx, k, f),
+    markOpenPaymentRefunding: (k, r) => markOpenPaymentRefunding(ctx, k, r),
+    advanceOpenPaymentRefund: (k, f, t) => advanceOpenPaymentRefund(ctx, k, f, t),
+    getSupersedingRequestId: (r) => getSupersedingRequestId(ctx, r),
     appBalances: appBalanceStore(ctx.db, { ...ledger, now: ctx.now }),
     listExpiredSponsorshipHolds: (g, l) => listExpiredSponsorshipHolds(ctx, g, l),
     listUnrecordedExecuteHolds: (lease, l) => listUnrecordedExecuteHolds(ctx, lease, l),

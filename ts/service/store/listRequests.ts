@@ -29,7 +29,7 @@ export type RequestFilters = {
   startBlock?: number;
   endBlock?: number;
   referrer?: string;
-  /** The requests of a deposit address (../store/depositAddresses.ts: its quotes' requestIds). */
+  /** The requests of a deposit address: a strict one's quote (./depositAddresses.ts), an open one's payments (./openDepositAddresses.ts). */
   depositAddress?: Address;
   status?: RequestStatus;
   /** The id of the API key that created the requests. */
@@ -129,7 +129,11 @@ export async function listRequests({ db }: StoreContext, filters: RequestFilters
   if (filters.startBlock !== undefined) where.push(`origin_block >= ${param(filters.startBlock)}`);
   if (filters.endBlock !== undefined) where.push(`origin_block <= ${param(filters.endBlock)}`);
   if (filters.referrer !== undefined) where.push(`referrer = ${param(filters.referrer)}`);
-  if (filters.depositAddress !== undefined) where.push(`id IN (SELECT request_id FROM deposit_addresses WHERE address = ${param(filters.depositAddress)})`);
+  if (filters.depositAddress !== undefined) {
+    // A strict address's quote, and every payment into an open one (its re-quoted request).
+    const p = param(filters.depositAddress);
+    where.push(`(id IN (SELECT request_id FROM deposit_addresses WHERE address = ${p} AND mode = 'strict') OR id IN (SELECT request_id FROM deposit_address_payments WHERE address = ${p} AND request_id IS NOT NULL))`);
+  }
   if (filters.status !== undefined) where.push(publicStatusCondition(filters.status));
   if (filters.apiKey !== undefined) where.push(`api_key_id = ${param(filters.apiKey)}`);
   if (filters.continuation !== undefined) {

@@ -24,9 +24,10 @@
  * with 400 UNSUPPORTED_ROUTE: a non-empty `authorizationList`.
  *
  * Deposit addresses: `useDepositAddress: true` with `strict: true` quotes a strict deposit address (the
- * step is a plain transfer to `steps[0].depositAddress`; ../../quote/depositAddressQuote.ts), refunds
- * to `refundTo` (default `user`, as for every quote). Not served yet, 400 UNSUPPORTED_ROUTE: open
- * addresses (`strict` absent or false), and a deposit address with `txs`, `usePermit` or
+ * step is a plain transfer to `steps[0].depositAddress`; ../../quote/depositAddressQuote.ts), without
+ * it (or with `strict: false`) the open address of the user and route (the same for every such quote;
+ * each payment is re-quoted when it arrives); refunds go to `refundTo` (default `user`, as for every
+ * quote). Not served yet, 400 UNSUPPORTED_ROUTE: a deposit address with `txs`, `usePermit` or
  * `subsidizeFees`, on a same-chain route or on an origin chain without a DepositAddressFactory.
  * A field this schema does not know is accepted and ignored (a newer client must not break); every
  * known field is validated strictly.
@@ -116,7 +117,7 @@ export const QuoteBody = Type.Object(
     useDepositAddress: Type.Optional(
       Type.Boolean({
         description:
-          "Pay by a plain transfer to a deposit address (steps[0].depositAddress) instead of a Depository call; with strict: true only (open addresses are not served yet: 400 UNSUPPORTED_ROUTE)",
+          "Pay by a plain transfer to a deposit address (steps[0].depositAddress) instead of a Depository call: with strict: true a strict address (this quote only); otherwise the open address of the user and route (reusable, the same for every such quote; each payment is re-quoted for the amount paid when it arrives)",
       }),
     ),
     txsGasLimit: Type.Optional(
@@ -149,7 +150,7 @@ export const QuoteBody = Type.Object(
     strict: Type.Optional(
       Type.Boolean({
         description:
-          "With useDepositAddress: true, a strict address: one address for this quote only, bound to its order (currency, amount, refundTo); anything else sent there (too little by the expiry, late, another currency) is refunded to refundTo",
+          "With useDepositAddress: true, a strict address: one address for this quote only, bound to its order (currency, amount, refundTo); anything else sent there (too little by the expiry, late, another currency) is refunded to refundTo. Absent or false: an open address (one per user and route, reusable)",
       }),
     ),
     latePaymentSlippageTolerance: Type.Optional(Text(8, "Accepted and ignored")),
@@ -280,14 +281,13 @@ export function toQuoteRequest(body: QuoteBody): QuoteRequest {
   };
 }
 
-/** `useDepositAddress` decoded: strict only, and not combined with what this slice does not serve (UNSUPPORTED_ROUTE). */
+/** `useDepositAddress` decoded: strict with `strict: true`, else open; not combined with what is not served (UNSUPPORTED_ROUTE). */
 function depositAddressRequest(body: QuoteBody): DepositAddressRequest | undefined {
   if (!body.useDepositAddress) return undefined;
-  if (body.strict !== true) throw new ServiceError("UNSUPPORTED_ROUTE", "open deposit addresses are not supported yet: send strict: true for a strict deposit address");
   if (body.txs?.length) throw new ServiceError("UNSUPPORTED_ROUTE", "deposit addresses with destination calls (txs) are not supported yet");
   if (body.usePermit === true) throw new ServiceError("UNSUPPORTED_ROUTE", "usePermit does not apply to a deposit address (the payer sends a plain transfer)");
   if (body.subsidizeFees === true) throw new ServiceError("UNSUPPORTED_ROUTE", "deposit addresses with sponsored fees are not supported yet");
-  return { mode: "strict" };
+  return { mode: body.strict === true ? "strict" : "open" };
 }
 
 /**

@@ -128,7 +128,11 @@ async function recordDeposit(
   if (request.status === "waiting" || request.status === "depositing") {
     const patch = depositPatch(intent, deposit, deps.chains);
     // Paid through a deposit address: the payment the solver forwarded (who paid, which transaction) joins the request's records.
-    const payment = intent.depositAddress ? (await tx.getDepositAddress(intent.originChainId, intent.depositAddress.address))?.payment : null;
+    const payment = !intent.depositAddress
+      ? null
+      : intent.depositAddress.mode === "open"
+        ? (await tx.getOpenPaymentByOrderId(intent.orderId))?.payment
+        : (await tx.getDepositAddress(intent.originChainId, intent.depositAddress.address))?.payment;
     await tx.transitionRequest(request.id, "pending", payment ? { ...patch, solver: { ...patch.solver, depositPayment: payment } } : patch);
     deps.log.info({ requestId: request.id, chainId: deposit.chainId, txHash: deposit.txHash }, "deposit indexed");
     return { orderId, outcome: "credited", requestId: request.id };
