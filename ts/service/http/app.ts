@@ -33,6 +33,7 @@ import { registerAppBalanceWithdrawalsRoute } from "./routes/appBalanceWithdrawa
 import { registerExecutePermitsRoute, type PermitDepositSubmitter } from "./routes/executePermits.ts";
 import { registerExecuteRoute, type Executor } from "./routes/execute.ts";
 import { registerIntentStatusRoutes } from "./routes/intentStatus.ts";
+import { registerRequestReceiptRoute } from "./routes/requestReceipt.ts";
 import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
 import { registerRequestsRoute } from "./routes/requests.ts";
 import { registerTransactionsIndexRoute, type TransactionIndexer } from "./routes/transactionsIndex.ts";
@@ -189,6 +190,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     registerIntentStatusRoutes(app, { statusRecords, ...(watch && { watch: { chainIds: config.chains.map((chain) => chain.id), health: watch.health } }) });
     registerRequestsRoute(app, { store: deps.store });
     registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: accounts.attester });
+    registerRequestReceiptRoute(app, { store: deps.store, chains: config.chains, clients: chainClients });
     if (deps.transactionIndexer) {
       registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });
       registerTransactionsSingleRoute(app, { indexer: deps.transactionIndexer });
