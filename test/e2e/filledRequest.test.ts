@@ -5,10 +5,14 @@
  *   verifyReceipt accepts it with the devnet's contracts and attester pinned, the locators point at
  *   the chains' real blocks and logs, and a tampered copy fails the named check; `ferry requests
  *   receipt` and `ferry requests verify-receipt` (exit 0 / 1 / 2), in process.
+ * - The SLO metrics: after that one intent, every metric the Grafana dashboard and the Prometheus
+ *   alert rules in examples/ name is in a real /metrics scrape, and the SLO series have samples.
  */
 import { expect } from "chai";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEther, type Address, type Hex } from "viem";
+import { parse as parseYaml } from "yaml";
 import type { Quote } from "../../ts/client/apiTypes.ts";
 import { verifyReceipt } from "../../ts/core/verifyReceipt.ts";
 import { REPO_ROOT, runCliInProcess, tempFiles } from "../cli/runCli.ts";
@@ -16,7 +20,7 @@ import { DESTINATION, NATIVE, ORIGIN, freshRecipient, startE2eDevnet, type E2eDe
 
 type ReceiptJson = Record<string, any>;
 
-describe("e2e: a filled request's receipt", function () {
+describe("e2e: a filled request's receipt and SLO metrics", function () {
   this.timeout(420_000);
   let devnet: E2eDevnet;
   let requestId: Hex;
@@ -165,4 +169,33 @@ describe("e2e: a filled request's receipt", function () {
     });
   });
 
+  describe("SLO metrics, dashboard and alert rules", () => {
+    it("every metric examples/ names is in a real /metrics scrape after one intent", async () => {
+      // The latency in blocks is measured after the success commits (a few header reads): let it land.
+      let scrape = "";
+      for (let i = 0; i < 40 && !/^ferry_fill_latency_blocks_count\{[^}]*\} [1-9]/m.test(scrape); i++) {
+        scrape = await (await get("/metrics")).text();
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      const served = new Set([...scrape.matchAll(/^# TYPE (\S+) (\S+)$/gm)].flatMap(([, name, type]) =>
+        type === "histogram" ? [`${name}_bucket`, `${name}_sum`, `${name}_count`, name!] : [name!],
+      ));
+      const dashboard = JSON.parse(readFileSync(join(REPO_ROOT, "examples/grafana/ferry-dashboard.json"), "utf8"));
+      const dashboardExprs: string[] = dashboard.panels.flatMap((p: { targets: { expr: string }[] }) => p.targets.map((t) => t.expr));
+      const rules = parseYaml(readFileSync(join(REPO_ROOT, "examples/prometheus/ferry-alerts.yml"), "utf8"));
+      const ruleExprs: string[] = rules.groups.flatMap((g: { rules: { expr: string }[] }) => g.rules.map((r) => String(r.expr)));
+      expect(dashboardExprs.length).to.be.greaterThan(5);
+      expect(ruleExprs.length).to.be.greaterThan(5);
+      const named = new Set([...dashboardExprs, ...ruleExprs].flatMap((expr) => [...expr.matchAll(/\bferry_[a-z0-9_]+/g)].map((m) => m[0])));
+      expect([...named].filter((name) => !served.has(name))).to.deep.equal([]);
+      // The SLO series carry this intent.
+      const sample = (pattern: RegExp) => Number(scrape.match(pattern)?.[1] ?? NaN);
+      const route = `origin_chain_id="${ORIGIN}",destination_chain_id="${DESTINATION}"`;
+      expect(sample(new RegExp(`^ferry_requests_filled_total\\{${route}\\} (\\S+)$`, "m"))).to.be.at.least(1);
+      expect(sample(new RegExp(`^ferry_fill_latency_seconds_count\\{${route}\\} (\\S+)$`, "m"))).to.be.at.least(1);
+      expect(sample(new RegExp(`^ferry_fill_latency_blocks_count\\{${route}\\} (\\S+)$`, "m"))).to.be.at.least(1);
+      expect(sample(/^ferry_quote_latency_seconds_count\{outcome="quoted"\} (\S+)$/m)).to.be.at.least(1);
+      expect(sample(/^ferry_requests_overdue (\S+)$/m)).to.equal(0);
+    });
+  });
 });
