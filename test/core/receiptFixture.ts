@@ -16,7 +16,7 @@ import { RECEIPT_EVENTS_ABI } from "../../ts/core/verifyReceipt.ts";
 
 // Hardhat's public test keys (never used on a real chain).
 export const ATTESTER: LocalAccount = privateKeyToAccount("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6");
-export const SOLVER: Address = getAddress("0x90f79bf6eb2c4f870365e785982e1f101e93b906");
+export const SOLVER: Address = getAddress("0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc");
 export const USER: Address = getAddress("0x15d34aaf54267db7d7c367839aaf71a00a2c6a65");
 export const RECIPIENT: Address = getAddress("0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc");
 export const DEPOSITORY: Address = getAddress("0x13fc9b3b7d3ae43834148a79e2121a2233db8711");
