@@ -9,6 +9,7 @@ import type { Payout } from "../../../ts/service/model/payout.ts";
 import type { CreditedDeposit } from "../../../ts/service/model/solverState.ts";
 import { describeEachEngine } from "../store/engines.ts";
 import { addr, hex, testNewRequest } from "../fixtures/testRequest.ts";
+import { testOrder } from "../fixtures/testOrder.ts";
 import { errorBody, fixtureConfig, listen, type Listening } from "./testApp.ts";
 
 describeEachEngine("GET /requests/{id}/receipt: not final", (engine) => {
@@ -75,5 +76,16 @@ describeEachEngine("GET /requests/{id}/receipt: not final", (engine) => {
       expect(body.errorCode).to.equal("RECEIPT_UNAVAILABLE");
       expect(body.message, why).to.contain(why);
     }
+  });
+
+  it("receipt_chainDoesNotAnswer_503ChainUnavailable_notAnInternalError", async () => {
+    // Filled, repaid and quoted: the receipt is read from the chains, whose RPC (the fixture's) does not answer.
+    const id = await requestAt(0x38, ["pending", "submitted", "success"], { fill: { hash: hex(0x6003), status: "confirmed", block: 5 }, repayment: repayment("confirmed") });
+    const intent = (await engine.store.getRequest(id))!.solver!.intent;
+    await engine.store.saveQuote({ requestId: id, orderId: intent.orderId, orderData: testOrder(intent), quote: {}, intent, expiresAt: new Date(Date.now() + 60_000) });
+    const response = await receiptOf(id);
+    const body = await errorBody(response);
+    expect(response.status, body.message).to.equal(503);
+    expect(body.errorCode).to.equal("CHAIN_UNAVAILABLE");
   });
 });

@@ -13,7 +13,8 @@
  *
  * Refused with 409 RECEIPT_UNAVAILABLE until the request is `success` with its repayment confirmed
  * (and for a request with no quoted order: a relayed execution); 404 REQUEST_NOT_FOUND for an unknown
- * id; 503 RECEIPT_DATA_MISSING when a log is not where the record says (a node that lost it, a reorg).
+ * id; 503 RECEIPT_DATA_MISSING when a transaction, block or log is not where the record says (a node
+ * that lost it, a reorg); 503 CHAIN_UNAVAILABLE when a chain's RPC does not answer.
  */
 import { decodeFunctionData, parseEventLogs, type Address, type Hex, type Log } from "viem";
 import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
@@ -65,7 +66,11 @@ export async function buildRequestReceipt(sources: ReceiptSources, requestId: By
     destination.getBlock({ blockNumber: fillBlock }),
     destination.readContract({ address: receiver, abi: attestedReceiverAbi, functionName: "signers", blockNumber: fillBlock }),
     destination.readContract({ address: receiver, abi: attestedReceiverAbi, functionName: "filledDigest", args: [requestId], blockNumber: fillBlock }),
-  ]);
+  ]).catch((cause: unknown) => {
+    // A transaction or block the node does not have: the record points where the chain no longer is.
+    if (cause instanceof Error && /NotFoundError$/.test(cause.name)) throw missing(`a chain no longer returns what the request's record points at (${cause.name})`);
+    throw new ServiceError("CHAIN_UNAVAILABLE", "a chain of the request did not answer; retry", { cause });
+  });
 
   const depositLog = depositReceipt.logs.find((log) => log.logIndex === deposit.logIndex && same(log.address, deposit.depository));
   if (!depositLog) throw missing(`no log ${deposit.logIndex} of the Depository in deposit ${deposit.txHash}`);

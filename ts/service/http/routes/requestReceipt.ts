@@ -6,7 +6,8 @@
  *
  * 404 REQUEST_NOT_FOUND for an unknown id; 409 RECEIPT_UNAVAILABLE while the request is not final
  * (not `success` with a confirmed repayment — a refunded request has no receipt); 503
- * RECEIPT_DATA_MISSING when a chain no longer returns a log the request's record points at.
+ * RECEIPT_DATA_MISSING when a chain no longer returns a log the request's record points at; 503
+ * CHAIN_UNAVAILABLE when a chain's RPC does not answer.
  */
 import { Type } from "typebox";
 import { requestReceiptToJson } from "../../../core/requestReceipt.ts";
@@ -111,7 +112,7 @@ export const requestReceiptSchema = {
   description:
     "A self-contained, offline-verifiable receipt of a filled and repaid request: the order, the deposit log, the fill attestation and its signature, " +
     "the receiver's signer set, the fill log and the repayment (ferry/core verifyReceipt, or ferry requests verify-receipt). " +
-    "404 REQUEST_NOT_FOUND; 409 RECEIPT_UNAVAILABLE while the request is not filled and repaid; 503 RECEIPT_DATA_MISSING when a chain lost a log.",
+    "404 REQUEST_NOT_FOUND; 409 RECEIPT_UNAVAILABLE while the request is not filled and repaid; 503 RECEIPT_DATA_MISSING when a chain lost a log, CHAIN_UNAVAILABLE when one does not answer.",
   tags: ["Requests"],
   params: Type.Object({ requestId: CanonicalHexOf(RequestId) }, strict),
   querystring: NoQuery,
