@@ -18,6 +18,7 @@ export const FerryErrorCode = {
   ORDER_ID_MISMATCH: "ORDER_ID_MISMATCH",
   DEPOSIT_MISMATCH: "DEPOSIT_MISMATCH",
   FILL_TARGET_MISMATCH: "FILL_TARGET_MISMATCH",
+  RECEIPT_INVALID: "RECEIPT_INVALID",
   WEBHOOK_HEADER_MISSING: "WEBHOOK_HEADER_MISSING",
   WEBHOOK_HEADER_INVALID: "WEBHOOK_HEADER_INVALID",
   WEBHOOK_SIGNATURE_MISMATCH: "WEBHOOK_SIGNATURE_MISMATCH",
@@ -175,6 +176,18 @@ export class FillTargetMismatchError extends FerryError {
     this.field = field;
     this.attested = attested;
     this.target = target;
+  }
+}
+
+/**
+ * A request receipt (./requestReceipt.ts) failed one of its checks (./verifyReceipt.ts): `check` names
+ * the first that failed, in the verifier's fixed order (`RECEIPT_CHECKS`).
+ */
+export class ReceiptInvalidError extends FerryError {
+  readonly check: string;
+  constructor(check: string, message: string, options: FerryErrorOptions = {}) {
+    super(FerryErrorCode.RECEIPT_INVALID, `${check}: ${message}`, options);
+    this.check = check;
   }
 }
 

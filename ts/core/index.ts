@@ -25,3 +25,5 @@ export * from "./webhookSignature.ts";
 export * from "./destinationCalls.ts";
 export * from "./lowercaseHex.ts";
 export * from "./depositAddress.ts";
+export * from "./requestReceipt.ts";
+export * from "./verifyReceipt.ts";

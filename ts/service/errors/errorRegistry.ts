@@ -30,6 +30,7 @@ const CORE_POLICIES = {
   ORDER_ID_MISMATCH: caller(400),
   DEPOSIT_MISMATCH: caller(400),
   FILL_TARGET_MISMATCH: caller(400),
+  RECEIPT_INVALID: caller(400),
   WEBHOOK_HEADER_MISSING: caller(400),
   WEBHOOK_HEADER_INVALID: caller(400),
   WEBHOOK_SIGNATURE_MISMATCH: caller(400),
@@ -63,6 +64,10 @@ export const ERROR_REGISTRY = {
   INVALID_CURSOR: caller(400),
   ATTESTATION_UNAVAILABLE: caller(409),
   ATTESTER_NOT_CONFIGURED: { status: 503, retryable: false },
+  /** GET /requests/{id}/receipt of a request that is not filled and repaid yet (or was refunded, or has no quoted order). */
+  RECEIPT_UNAVAILABLE: caller(409),
+  /** A receipt's transaction or log is not where the request's record says (the node lost it, or a reorg took it): retry later. */
+  RECEIPT_DATA_MISSING: transient,
   INVALID_TRANSITION: fault,
   /** A stored row that does not decode with its model schema: corrupted or foreign data. */
   STORED_VALUE_INVALID: fault,

@@ -16,6 +16,7 @@ import { clientErrorHandler, formatValidationErrors, frameworkErrorHandler, inst
 import type { FerryApp, FerryTypeProvider } from "./ferryApp.ts";
 import { installHttpMetrics } from "./metrics/httpMetrics.ts";
 import { installStoreMetrics } from "./metrics/storeMetrics.ts";
+import { installSloMetrics } from "./metrics/sloMetrics.ts";
 import { installAppBalanceMetrics } from "./metrics/appBalanceMetrics.ts";
 import { installStrictQueryIntegers } from "./strictQueryIntegers.ts";
 import { installWellFormedText } from "./wellFormedText.ts";
@@ -33,6 +34,7 @@ import { registerAppBalanceWithdrawalsRoute } from "./routes/appBalanceWithdrawa
 import { registerExecutePermitsRoute, type PermitDepositSubmitter } from "./routes/executePermits.ts";
 import { registerExecuteRoute, type Executor } from "./routes/execute.ts";
 import { registerIntentStatusRoutes } from "./routes/intentStatus.ts";
+import { registerRequestReceiptRoute } from "./routes/requestReceipt.ts";
 import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
 import { registerRequestsRoute } from "./routes/requests.ts";
 import { registerTransactionsIndexRoute, type TransactionIndexer } from "./routes/transactionsIndex.ts";
@@ -180,6 +182,13 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
   if (inventory) installInventoryMetrics(registry, { chains: config.chains, inventory });
   if (deps.store) {
     installStoreMetrics(registry, deps.store);
+    const slo = installSloMetrics(app, registry, {
+      store: deps.store,
+      expectedFillSeconds: config.quotes.timeEstimateSeconds,
+      publicClientOf: (chainId) => (chainClients.has(chainId) ? chainClients.get(chainId).publicClient : undefined),
+      onError: (error) => app.log.debug({ err: error }, "fill latency in blocks not measured"),
+    });
+    app.addHook("onClose", async () => slo.stop());
     installAppBalanceMetrics(registry, deps.store);
     const accounts = deps.accounts ?? resolveAccounts(config);
     const statusRecords = createStatusRecordCache({ store: deps.store, refreshMs: config.server.statusCacheRefreshMs, log: app.log });
@@ -189,6 +198,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     registerIntentStatusRoutes(app, { statusRecords, ...(watch && { watch: { chainIds: config.chains.map((chain) => chain.id), health: watch.health } }) });
     registerRequestsRoute(app, { store: deps.store });
     registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: accounts.attester });
+    registerRequestReceiptRoute(app, { store: deps.store, chains: config.chains, clients: chainClients });
     if (deps.transactionIndexer) {
       registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });
       registerTransactionsSingleRoute(app, { indexer: deps.transactionIndexer });

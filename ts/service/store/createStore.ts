@@ -266,6 +266,13 @@ export type Store = Repositories & {
    * Returns the unsubscribe function.
    */
   onRequestsChanged(listener: (requestIds: readonly string[]) => void): () => void;
+  /**
+   * Calls `listener` (synchronously, errors ignored) with each request a status change made through
+   * this store left, as it is after the change, once that change has committed (after the transaction
+   * it was made in): the SLO metrics' fills and refunds (../http/metrics/sloMetrics.ts). Other
+   * processes' changes are not seen here. Returns the unsubscribe function.
+   */
+  onTransition(listener: (request: StoredRequest) => void): () => void;
   /** Calls `listener` with what the app ledger did through this store (held, debited, released, refused: ./appBalances.ts), for metrics. */
   onLedgerObservation(listener: (observation: LedgerObservation) => void): () => void;
   /** Applies pending migrations (createStore already did; safe to call again). Returns the versions applied. */
@@ -387,6 +394,7 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
   const db: Db = engineDb(engine);
   const outboxListeners = new Set<() => void>();
   const changeListeners = new Set<(requestIds: readonly string[]) => void>();
+  const transitionListeners = new Set<(request: StoredRequest) => void>();
   const notify = <A extends unknown[]>(listeners: Set<(...args: A) => void>, ...args: A) => {
     for (const listener of listeners) {
       try {
@@ -399,6 +407,9 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
   const notifyOutbox = () => notify(outboxListeners);
   const notifyChanged = (ids: readonly string[]) => {
     if (ids.length > 0) notify(changeListeners, ids);
+  };
+  const notifyTransitioned = (requests: readonly StoredRequest[]) => {
+    for (const request of requests) notify(transitionListeners, request);
   };
   // On PostgreSQL, other processes' status changes arrive as notifications (the outbox trigger): the
   // outbox-change listeners hear about them within milliseconds instead of at their next poll. The
@@ -432,6 +443,7 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
       const next = await top.transitionRequest(id, to, patch);
       notifyOutbox();
       notifyChanged([next.id]);
+      notifyTransitioned([next]);
       return next;
     },
     patchRequest: async (id, patch) => {
@@ -443,6 +455,7 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
     transaction: async (fn) => {
       let wroteEvents = false;
       const changed = new Set<string>();
+      const transitioned: StoredRequest[] = [];
       const result = await db.transaction((tx) => {
         const repos = repositories({ db: tx, now }, ledger);
         return fn({
@@ -457,6 +470,7 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
             wroteEvents = true;
             const next = await repos.transitionRequest(id, to, patch);
             changed.add(next.id);
+            transitioned.push(next);
             return next;
           },
           patchRequest: async (id, patch) => {
@@ -468,6 +482,7 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
       });
       if (wroteEvents) notifyOutbox();
       notifyChanged([...changed]);
+      notifyTransitioned(transitioned);
       return result;
     },
     onOutboxCommit(listener) {
@@ -486,6 +501,10 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
     onRequestsChanged(listener) {
       changeListeners.add(listener);
       return () => void changeListeners.delete(listener);
+    },
+    onTransition(listener) {
+      transitionListeners.add(listener);
+      return () => void transitionListeners.delete(listener);
     },
     onLedgerObservation(listener) {
       ledgerListeners.add(listener);

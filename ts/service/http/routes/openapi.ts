@@ -19,6 +19,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "GET /intents/status": "getIntentStatus",
   "GET /requests/v2": "getRequestsV2",
   "GET /requests/:requestId/signature": "getRequestSignature",
+  "GET /requests/:requestId/receipt": "getRequestReceipt",
   "POST /transactions/index": "indexTransaction",
   "POST /quote/v2": "quoteV2",
   "GET /admin/keys": "adminListKeys",

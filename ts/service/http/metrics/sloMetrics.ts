@@ -1,0 +1,149 @@
+/**
+ * The service's SLO metrics (docs/operations.md "SLOs"; examples/grafana and examples/prometheus use
+ * them), on the app's registry:
+ *
+ * - `ferry_quote_latency_seconds{outcome}`: POST /quote/v2 answer time, `outcome` quoted (2xx),
+ *   refused (4xx) or failed (5xx);
+ * - `ferry_fill_latency_seconds{origin_chain_id, destination_chain_id}`: deposit block → fill block,
+ *   the fill block's time less the deposit block's (chain clocks, not the service's);
+ * - `ferry_fill_latency_blocks{…}`: the same in destination-chain blocks: how many blocks the
+ *   destination made from the first one at or after the deposit block's time up to the fill block (0:
+ *   filled in the first destination block after the deposit). Found by an exponential then binary
+ *   search back from the fill block (2·log2(n) block-header reads, at most `MAX_BLOCK_PROBES`; a fill
+ *   further back than that is counted in seconds only);
+ * - `ferry_requests_filled_total{…}` and `ferry_requests_refunded_total{…}`: requests this process
+ *   took to `success` (filled) and to `refund` — the fill rate is filled ÷ (filled + refunded);
+ * - `ferry_requests_overdue`: requests that should have been filled by now — credited, unfilled, their
+ *   deposit block older than `quotes.timeEstimateSeconds` (what the quote promised the user), parked
+ *   ones included; database-wide, read at scrape time (../../store/overdueRequests.ts).
+ *
+ * The latencies and counters are observed when the status change commits in this process (the
+ * store's `onTransition`): the solver's process, which shares the app's store. Sum them across
+ * replicas.
+ */
+import type { FastifyInstance } from "fastify";
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import type { PublicClient } from "viem";
+import type { StoredRequest } from "../../model/storedRequest.ts";
+import type { Store } from "../../store/createStore.ts";
+import { countOverdueRequests } from "../../store/overdueRequests.ts";
+
+/** The most block headers one fill's latency in blocks may read. */
+export const MAX_BLOCK_PROBES = 24;
+
+export type SloMetricsOptions = {
+  store: Pick<Store, "onTransition" | "engine">;
+  /** The destination chain's client, for the latency in blocks (absent: not measured). */
+  publicClientOf?: (chainId: number) => PublicClient | undefined;
+  /** `quotes.timeEstimateSeconds`: a credited request not filled this long after its deposit block is overdue. */
+  expectedFillSeconds: number;
+  /** Unix milliseconds. */
+  now?: () => number;
+  /** A failed block read of the latency in blocks (the observation is skipped). */
+  onError?: (error: unknown) => void;
+};
+
+export function installSloMetrics(app: FastifyInstance, registry: Registry, options: SloMetricsOptions): { stop: () => void } {
+  const registers = [registry];
+  const now = options.now ?? Date.now;
+  const quoteLatency = new Histogram({
+    name: "ferry_quote_latency_seconds",
+    help: "POST /quote/v2 answer time in seconds, by outcome (quoted, refused, failed)",
+    labelNames: ["outcome"] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const chains = ["origin_chain_id", "destination_chain_id"] as const;
+  const fillSeconds = new Histogram({
+    name: "ferry_fill_latency_seconds",
+    help: "Deposit block to fill block, in seconds of the chains' block times",
+    labelNames: chains,
+    buckets: [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800],
+    registers,
+  });
+  const fillBlocks = new Histogram({
+    name: "ferry_fill_latency_blocks",
+    help: "Deposit block to fill block, in destination-chain blocks made since the deposit block's time",
+    labelNames: chains,
+    buckets: [0, 1, 2, 3, 5, 10, 20, 50, 100],
+    registers,
+  });
+  const filled = new Counter({ name: "ferry_requests_filled_total", help: "Requests filled (status success) by this process", labelNames: chains, registers });
+  const refunded = new Counter({ name: "ferry_requests_refunded_total", help: "Requests refunded (status refund) by this process", labelNames: chains, registers });
+  new Gauge({
+    name: "ferry_requests_overdue",
+    help: "Credited requests not filled although their deposit block is older than the quoted time estimate (quotes.timeEstimateSeconds)",
+    registers,
+    async collect() {
+      this.set(await countOverdueRequests(options.store, Math.floor(now() / 1000) - options.expectedFillSeconds));
+    },
+  });
+
+  app.addHook("onResponse", async (request, reply) => {
+    if (request.method !== "POST" || request.routeOptions.url !== "/quote/v2") return;
+    const outcome = reply.statusCode < 400 ? "quoted" : reply.statusCode < 500 ? "refused" : "failed";
+    quoteLatency.observe({ outcome }, reply.elapsedTime / 1000);
+  });
+
+  const stop = options.store.onTransition((request) => {
+    const labels = { origin_chain_id: String(request.originChainId), destination_chain_id: String(request.destinationChainId) };
+    if (request.status === "refund") refunded.inc(labels);
+    if (request.status !== "success") return;
+    filled.inc(labels);
+    const latency = fillLatencyOf(request);
+    if (!latency) return;
+    fillSeconds.observe(labels, Math.max(0, latency.fillTime - latency.depositTime));
+    const client = options.publicClientOf?.(request.destinationChainId);
+    if (!client) return;
+    blocksSince(client, latency.depositTime, latency.fillBlock).then(
+      (blocks) => {
+        if (blocks !== undefined) fillBlocks.observe(labels, blocks);
+      },
+      (error: unknown) => options.onError?.(error),
+    );
+  });
+  return { stop };
+}
+
+/** The deposit block's time and the fill block's time and number of a filled request, when recorded. */
+export function fillLatencyOf(request: StoredRequest): { depositTime: number; fillTime: number; fillBlock: bigint } | undefined {
+  const deposit = request.solver?.deposit;
+  const out = request.data.outTxs?.at(-1);
+  if (!deposit || !out || out.block === undefined) return undefined;
+  return { depositTime: deposit.blockTimestamp, fillTime: out.timestamp, fillBlock: BigInt(out.block) };
+}
+
+/**
+ * How many blocks the chain made from the first block at or after `since` (unix seconds) up to
+ * `block`, not counting that first one: 0 when `block` is it. Undefined when it takes more than
+ * MAX_BLOCK_PROBES header reads to find.
+ */
+export async function blocksSince(client: Pick<PublicClient, "getBlock">, since: number, block: bigint): Promise<number | undefined> {
+  let probes = 0;
+  const timeOf = async (n: bigint) => {
+    probes += 1;
+    return Number((await client.getBlock({ blockNumber: n })).timestamp);
+  };
+  // Exponential search back: `low` is a block before `since` (or block 0), `high` one at or after it.
+  let high = block;
+  let step = 1n;
+  let low = -1n;
+  while (low < 0n) {
+    if (probes >= MAX_BLOCK_PROBES) return undefined;
+    if (high === 0n) return Number(block);
+    const candidate = high - step < 0n ? 0n : high - step;
+    if ((await timeOf(candidate)) < since) low = candidate;
+    else {
+      high = candidate;
+      step *= 2n;
+    }
+  }
+  // Binary search: the first block at or after `since` lies in (low, high].
+  while (high - low > 1n) {
+    if (probes >= MAX_BLOCK_PROBES) return undefined;
+    const mid: bigint = (low + high) / 2n;
+    if ((await timeOf(mid)) < since) low = mid;
+    else high = mid;
+  }
+  return Number(block - high);
+}
