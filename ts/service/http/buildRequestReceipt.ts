@@ -16,7 +16,7 @@
  * id; 503 RECEIPT_DATA_MISSING when a transaction, block or log is not where the record says (a node
  * that lost it, a reorg); 503 CHAIN_UNAVAILABLE when a chain's RPC does not answer.
  */
-import { decodeFunctionData, parseEventLogs, type Address, type Hex, type Log } from "viem";
+import { decodeFunctionData, isAddressEqual, type Address, type Hex, type Log } from "viem";
 import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
 import { callsFillDigest, fillDigest, normalizeFillAttestation, type FillAttestation } from "../../core/attestationDigest.ts";
 import { decodeFill } from "../../core/fillCalldata.ts";
@@ -25,10 +25,11 @@ import { orderToJson } from "../../core/orderJson.ts";
 import { RECEIPT_VERSION, type ReceiptLogPlace, type RequestReceipt } from "../../core/requestReceipt.ts";
 import { RECEIPT_EVENTS_ABI } from "../../core/verifyReceipt.ts";
 import type { ChainClients } from "../chains/chainClients.ts";
+import { decodeLog } from "../chains/decodeLog.ts";
 import type { ChainConfig } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { hasCalls } from "../model/intentCalls.ts";
-import type { Bytes32 } from "../model/values.ts";
+import { canonicalFields, type Bytes32 } from "../model/values.ts";
 import type { Store } from "../store/createStore.ts";
 
 export type ReceiptSources = { store: Pick<Store, "getRequest" | "getQuote">; chains: readonly ChainConfig[]; clients: Pick<ChainClients, "get"> };
@@ -72,11 +73,11 @@ export async function buildRequestReceipt(sources: ReceiptSources, requestId: By
     throw new ServiceError("CHAIN_UNAVAILABLE", "a chain of the request did not answer; retry", { cause });
   });
 
-  const depositLog = depositReceipt.logs.find((log) => log.logIndex === deposit.logIndex && same(log.address, deposit.depository));
+  const depositLog = depositReceipt.logs.find((log) => log.logIndex === deposit.logIndex && isAddressEqual(log.address, deposit.depository));
   if (!depositLog) throw missing(`no log ${deposit.logIndex} of the Depository in deposit ${deposit.txHash}`);
-  const filledLog = findEvent(fillReceipt.logs, receiver, "Filled", (args) => same((args as { requestId: Hex }).requestId, requestId));
+  const filledLog = findEvent(fillReceipt.logs, receiver, "Filled", (args) => args.requestId === requestId);
   if (!filledLog) throw missing(`no Filled log of ${requestId} in fill ${fill.hash}`);
-  const executedLog = findEvent(repaymentReceipt.logs, repayment.depository, "RequestExecuted", (args) => same((args as { requestHash: Hex }).requestHash, repayment.requestHash));
+  const executedLog = findEvent(repaymentReceipt.logs, repayment.depository, "RequestExecuted", (args) => args.requestHash === repayment.requestHash);
   if (!executedLog) throw missing(`no RequestExecuted log of ${repayment.requestHash} in repayment ${repaymentHash}`);
 
   const sent = sentAttestation(fillTx.input, { chainId: stored.destinationChainId, receiver });
@@ -101,14 +102,14 @@ export async function buildRequestReceipt(sources: ReceiptSources, requestId: By
     },
     signerSet: { chainId: stored.destinationChainId, receiver, blockNumber: Number(fillBlock), signers: [...signers] },
     fill: {
-      ...place(stored.destinationChainId, filledLog),
+      ...place(stored.destinationChainId, filledLog.log),
       receiver,
       blockTimestamp: block.timestamp,
       filledDigest,
       fields: { requestId: filled.requestId, recipient: filled.recipient, filler: filled.filler, currency: filled.currency, amount: filled.amount },
     },
     repayment: {
-      ...place(stored.originChainId, executedLog),
+      ...place(stored.originChainId, executedLog.log),
       depository: repayment.depository,
       request: {
         calls: repayment.calls.map((c) => ({ ...c })),
@@ -127,21 +128,27 @@ function chainConfig(chains: readonly ChainConfig[], id: number): ChainConfig {
   return chain;
 }
 
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
-function findEvent(logs: readonly Log[], address: Address, eventName: "Filled" | "RequestExecuted", match: (args: unknown) => boolean) {
-  const parsed = parseEventLogs({ abi: RECEIPT_EVENTS_ABI, logs: logs as Log[], eventName, strict: true });
-  return parsed.find((log) => same(log.address, address) && match(log.args));
+/**
+ * The log of `eventName` that `emitter` emitted and whose decoded arguments `match`, with those
+ * arguments canonical (the chains room's decoder), so they compare with `===`.
+ */
+function findEvent<const N extends "Filled" | "RequestExecuted">(logs: readonly Log[], emitter: Address, eventName: N, match: (args: Record<string, unknown>) => boolean) {
+  const abi = RECEIPT_EVENTS_ABI.filter((item) => item.type === "event" && item.name === eventName);
+  for (const log of logs) {
+    const args = decodeLog(abi, log) as Record<string, unknown> | undefined;
+    if (args && args.emitter === emitter && match(args)) return { log, args };
+  }
+  return undefined;
 }
 
 function place(chainId: number, log: Log): ReceiptLogPlace {
+  const hashes = canonicalFields({ txHash: log.transactionHash!, blockHash: log.blockHash! });
   return {
     chainId,
-    txHash: log.transactionHash!.toLowerCase() as Hex,
+    ...hashes,
     blockNumber: Number(log.blockNumber),
-    blockHash: log.blockHash!.toLowerCase() as Hex,
     logIndex: log.logIndex!,
-    log: { address: log.address, topics: [...log.topics] as Hex[], data: log.data },
+    log: { address: log.address, topics: [...log.topics], data: log.data },
   };
 }
 
