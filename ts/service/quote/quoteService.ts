@@ -32,6 +32,7 @@ import { signAttestationDigest } from "../../core/signAttestation.ts";
 import { preparedFillOf } from "../model/attestations.ts";
 import { fillTransaction } from "../transactions/fillTransaction.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
+import { createBlockReadCache, type BlockReadCache, type HeadOf } from "./blockReadCache.ts";
 
 /** The chain reads a quote makes. */
 export type QuoteChainClient = Pick<PublicClient, "getGasPrice" | "getBalance" | "readContract" | "getCode" | "getBlock"> & Partial<Pick<PublicClient, "request">>;
@@ -71,6 +72,14 @@ export type QuoteServiceDeps = {
    * scan only.
    */
   attester?: LocalAccount;
+  /**
+   * Each chain's head (the chain watch's, ../chains/chainWatch.ts): the chain reads and price readings
+   * are cached per head (./blockReadCache.ts). Without it (or while a chain's head is unknown) every
+   * quote reads its chains.
+   */
+  heads?: HeadOf;
+  /** The per-block cache itself (tests inject one with their own clock); default: one over `heads`. */
+  blockReads?: BlockReadCache;
 };
 
 export type QuoteOptions = {
@@ -93,6 +102,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   const priceSources = deps.priceSources ?? createPriceSources(settings.priceSources, clients);
   const route = deps.resolveRoute ?? ((request: RouteRequest) => resolveRoute(chains, request, priceSources, deps.chainHealth));
   const solverAddress = solver?.address;
+  const blockReads = deps.blockReads ?? createBlockReadCache({ head: deps.heads ?? (() => undefined) });
   /** Destination chains whose RPC cannot trace (found once, logged once): the calldata scan only. */
   const untraceable = new Set<number>();
 
@@ -214,7 +224,8 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
 
   async function readSource(source: NonNullable<Route["swap"]>, from: Route["origin"]["currency"], to: Route["origin"]["currency"], log: Logger): Promise<PriceReading> {
     try {
-      return await source.read(from, to);
+      // One reading per source, pair and head: the source reads its market at the latest block.
+      return await blockReads.read(source.chainId, `price:${source.id}:${from.address}:${to.address}`, () => source.read(from, to));
     } catch (cause) {
       if (cause instanceof ServiceError) throw cause;
       log.warn({ err: errorFields(cause), priceSource: source.id }, "quote: price source read failed");
@@ -288,8 +299,9 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   }
 
   /**
-   * Gas prices and latest block times of both chains (one read each on a same-chain route), the user's
-   * allowance (ERC-20) and balance, in parallel.
+   * Gas prices and head block times of both chains (one read each on a same-chain route), the user's
+   * allowance (ERC-20) and balance, in parallel; each once per chain head (./blockReadCache.ts: the
+   * block time, balance and allowance read at that head's block).
    */
   async function readChains(resolved: Route, request: QuoteRequest, log: Logger) {
     const originClient = clients.get(resolved.origin.chain.id);
@@ -298,24 +310,30 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     const { address: token, isNative } = resolved.origin.currency;
     const { user } = request;
     try {
-      const [originGasPrice, destinationGasPrice, originBlock, destinationBlock, allowance, userBalance] = await Promise.all([
-        originClient.getGasPrice(),
-        resolved.sameChain ? undefined : destinationClient.getGasPrice(),
-        originClient.getBlock({ blockTag: "latest" }),
-        resolved.sameChain ? undefined : destinationClient.getBlock({ blockTag: "latest" }),
+      const origin = resolved.origin.chain.id;
+      const destination = resolved.destination.chain.id;
+      const depository = resolved.origin.depository;
+      const [originGasPrice, destinationGasPrice, originTime, destinationTime, allowance, userBalance] = await Promise.all([
+        blockReads.read(origin, "gasPrice", () => originClient.getGasPrice()),
+        resolved.sameChain ? undefined : blockReads.read(destination, "gasPrice", () => destinationClient.getGasPrice()),
+        blockReads.read(origin, "blockTime", (at) => blockTime(originClient, at)),
+        resolved.sameChain ? undefined : blockReads.read(destination, "blockTime", (at) => blockTime(destinationClient, at)),
         isNative
           ? undefined
-          : originClient.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [user, resolved.origin.depository] }),
-        isNative
-          ? originClient.getBalance({ address: user })
-          : originClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [user] }),
+          : blockReads.read(origin, `allowance:${token}:${user}:${depository}`, (at) =>
+              originClient.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [user, depository], ...atBlock(at) }),
+            ),
+        blockReads.read(origin, `balance:${token}:${user}`, (at) =>
+          isNative
+            ? originClient.getBalance({ address: user, ...atBlock(at) })
+            : originClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [user], ...atBlock(at) }),
+        ),
       ]);
-      const originTime = Number(originBlock.timestamp);
       return {
         originGasPrice,
         destinationGasPrice: destinationGasPrice ?? originGasPrice,
         originTime,
-        destinationTime: destinationBlock ? Number(destinationBlock.timestamp) : originTime,
+        destinationTime: destinationTime ?? originTime,
         allowance,
         userBalance,
       };
@@ -324,4 +342,13 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       throw new ServiceError("CHAIN_UNAVAILABLE", "a chain of this route did not answer; retry", { cause });
     }
   }
+}
+
+/** A read at `blockNumber` (the cached head), or at the latest block when there is none. */
+const atBlock = (blockNumber: bigint | undefined) => (blockNumber === undefined ? {} : { blockNumber });
+
+/** The time (unix seconds) of block `blockNumber`, or of the latest block. */
+async function blockTime(client: QuoteChainClient, blockNumber: bigint | undefined): Promise<number> {
+  const block = await client.getBlock(blockNumber === undefined ? { blockTag: "latest" } : { blockNumber });
+  return Number(block.timestamp);
 }
