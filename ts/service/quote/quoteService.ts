@@ -33,6 +33,8 @@ import { preparedFillOf } from "../model/attestations.ts";
 import { fillTransaction } from "../transactions/fillTransaction.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 import { createBlockReadCache, type BlockReadCache, type HeadOf } from "./blockReadCache.ts";
+import { createQuoteWriteBatch } from "./quoteWriteBatch.ts";
+import type { NewQuote } from "../store/quotes.ts";
 
 /** The chain reads a quote makes. */
 export type QuoteChainClient = Pick<PublicClient, "getGasPrice" | "getBalance" | "readContract" | "getCode" | "getBlock"> & Partial<Pick<PublicClient, "request">>;
@@ -48,9 +50,10 @@ export type QuoteServiceDeps = {
    * Where the quote is stored. With `transaction` (the real store), a sponsored quote holds its amount
    * on the app balance (../store/appBalances.ts: purpose "sponsorship", reference the requestId) in the
    * same transaction that stores the quote: both or neither. Without it no quote is sponsored
-   * (SPONSORSHIP_UNAVAILABLE).
+   * (SPONSORSHIP_UNAVAILABLE). With `saveQuotes`, a plain quote's write joins the quotes written at the
+   * same moment in one statement (./quoteWriteBatch.ts); it is still committed before the quote is answered.
    */
-  store: Pick<Store, "saveQuote"> & Partial<Pick<Store, "transaction" | "saveDepositAddress">>;
+  store: Pick<Store, "saveQuote"> & Partial<Pick<Store, "transaction" | "saveDepositAddress" | "saveQuotes">>;
   /** Default: the system clock. */
   now?: () => Date;
   /** 32 random bytes (the order's salt, the requestId). Default: node:crypto. */
@@ -103,6 +106,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   const route = deps.resolveRoute ?? ((request: RouteRequest) => resolveRoute(chains, request, priceSources, deps.chainHealth));
   const solverAddress = solver?.address;
   const blockReads = deps.blockReads ?? createBlockReadCache({ head: deps.heads ?? (() => undefined) });
+  const writes = store.saveQuotes ? createQuoteWriteBatch({ saveQuotes: store.saveQuotes.bind(store) }) : undefined;
   /** Destination chains whose RPC cannot trace (found once, logged once): the calldata scan only. */
   const untraceable = new Set<number>();
 
@@ -161,16 +165,16 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         );
       }
       if (options.includeOrderSignature) quote.protocol.v2.orderSignature = await signOrder(solver, quote.protocol.v2.orderId);
-      const saved = (repos: Pick<Store, "saveQuote">, stored: QuotedIntent) =>
-        repos.saveQuote({
-          requestId: stored.requestId,
-          orderId: stored.orderId,
-          orderData: order,
-          quote,
-          intent: stored,
-          expiresAt: new Date(stored.expiresAt * 1000),
-          apiKeyId: options.apiKeyId,
-        });
+      const row = (stored: QuotedIntent): NewQuote => ({
+        requestId: stored.requestId,
+        orderId: stored.orderId,
+        orderData: order,
+        quote,
+        intent: stored,
+        expiresAt: new Date(stored.expiresAt * 1000),
+        apiKeyId: options.apiKeyId,
+      });
+      const saved = (repos: Pick<Store, "saveQuote">, stored: QuotedIntent) => repos.saveQuote(row(stored));
       const depositAddress = intent.depositAddress;
       if (depositAddress) {
         // The quote and its deposit address are stored together: the solver watches only addresses of stored quotes.
@@ -194,7 +198,8 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       }
       const sponsorship = intent.sponsorship;
       if (!sponsorship) {
-        await saved(store, intent);
+        // Stored before it is answered (a deposit for it must find it), in one statement with the quotes made at the same moment.
+        await (writes ? writes.save(row(intent)) : saved(store, intent));
         return quote;
       }
       // Sponsored: the app's balance is held last, once nothing else can refuse the quote, in the
