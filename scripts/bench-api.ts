@@ -29,8 +29,9 @@
 //
 // The quote route (issue 26, item 4): a native bridge, an ERC-20 (fUSD) bridge and both swaps, each with
 // its p50/p99, quotes/s, the ratios to /health of the same run and the service's RPC calls per quote
-// (every call the process made during the row — the chain watch's ticks included — over the quotes the
-// store gained, warm-up included). Budgets (./bench/quoteBudgets.ts, ratios to the same run) fail the
+// and its service-thread CPU ms (each over the requests answered during the row, warm-up included; the
+// chain watch's ticks included). CPU ms per request is the figure that other jobs on the machine do not
+// shrink: 1000 ÷ it is the requests/s one core could carry. Budgets (./bench/quoteBudgets.ts, ratios to the same run) fail the
 // bench when over: a bridge quote's req/s ≥ 0.05 × /health's and its p50 ≤ 25 × /health's; each
 // swap's p50 ≤ 2 × the native bridge's.
 //
@@ -47,6 +48,7 @@ import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { Session } from "node:inspector/promises";
 import { mkdir, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { intFromEnv, machineLine, ms, table } from "./bench/benchEnv.ts";
 import type { LoadResult } from "./bench/loadTypes.ts";
@@ -109,14 +111,47 @@ function combine(runs: readonly LoadResult[]): LoadResult {
   };
 }
 
-/** Every RPC call the service made so far, from its /metrics (ferry_rpc_requests_total, all chains, URLs and outcomes). */
-async function rpcCalls(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  return text
+/** A counter's total over all its labels in a Prometheus text exposition. */
+const counterTotal = (text: string, name: string) =>
+  text
     .split("\n")
-    .filter((line) => line.startsWith("ferry_rpc_requests_total{"))
+    .filter((line) => line.startsWith(`${name}{`))
     .reduce((total, line) => total + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
+
+/**
+ * CPU time (ms) of this process's main thread so far: the service and the chains' JSON-RPC side, not
+ * the load (a worker) nor EDR's own threads. /proc/self/task/<pid>/stat utime + stime, in clock ticks
+ * of 10 ms (USER_HZ 100). Unlike req/s, it does not shrink when other jobs take the cores.
+ */
+function mainThreadCpuMs(): number {
+  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
+
+/** Per answered request while `fn` ran (warm-up included): the service thread's CPU ms and its RPC calls (/metrics: ferry_http_requests_total, ferry_rpc_requests_total). */
+type Cost = { cpuMs: number; rpcCalls: number; requests: number };
+async function costOf<T>(url: string, fn: () => Promise<T>): Promise<{ result: T; cost: Cost }> {
+  const sample = async () => {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    return { cpuMs: mainThreadCpuMs(), rpcCalls: counterTotal(text, "ferry_rpc_requests_total"), requests: counterTotal(text, "ferry_http_requests_total") };
+  };
+  const before = await sample();
+  const result = await fn();
+  const after = await sample();
+  // The /metrics request of `before` is counted in `after`: not one of the measured requests.
+  const requests = Math.max(1, after.requests - before.requests - 1);
+  return { result, cost: { cpuMs: (after.cpuMs - before.cpuMs) / requests, rpcCalls: (after.rpcCalls - before.rpcCalls) / requests, requests } };
+}
+/** Several measured runs of one route as one cost: the totals over the total requests. */
+const combinedCost = (costs: readonly Cost[]): Cost => {
+  const requests = costs.reduce((n, c) => n + c.requests, 0);
+  return {
+    cpuMs: costs.reduce((t, c) => t + c.cpuMs * c.requests, 0) / requests,
+    rpcCalls: costs.reduce((t, c) => t + c.rpcCalls * c.requests, 0) / requests,
+    requests,
+  };
+};
 
 /** `count` POST /execute calls one after another, each to a fresh address (a new execution, a new transaction), as one row. */
 async function sequentialExecutions(url: string, headers: Record<string, string>, chainId: number, count: number): Promise<LoadResult> {
@@ -197,8 +232,6 @@ try {
   log(`  seeded ${SEEDED} requests in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
 
   const headers = { "x-api-key": apiKey, "content-type": "application/json" };
-  /** Quotes stored so far (the route stores every quote it answers). */
-  const quoteCount = async () => Number((await server.store.engine.query<{ n: string }>("SELECT count(*)::text AS n FROM quotes")).rows[0]!.n);
   const load = { url: server.url, headers, connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP };
 
   // The quote route is probed once first: its body must be valid (a 4xx here is a bench bug).
@@ -221,19 +254,20 @@ try {
   // machine lands on both rather than on one. Their rows add the rounds up (requests ÷ time, errors) and
   // take the median round's p50 and p99; each round's ratio is printed too.
   const statusPaths = ids.map((id) => `/intents/status/v3?requestId=${id}`);
-  const rounds: Array<{ health: LoadResult; status: LoadResult }> = [];
+  const rounds: Array<{ health: LoadResult; status: LoadResult; healthCost: Cost; statusCost: Cost }> = [];
   for (let round = 1; round <= ROUNDS; round++) {
     log(`  round ${round}/${ROUNDS}: GET /health, then GET /intents/status/v3…`);
-    rounds.push({
-      health: await runLoad({ ...load, method: "GET", paths: ["/health"] }),
-      status: await runLoad({ ...load, method: "GET", paths: statusPaths }),
-    });
+    const health = await costOf(server.url, () => runLoad({ ...load, method: "GET", paths: ["/health"] }));
+    const status = await costOf(server.url, () => runLoad({ ...load, method: "GET", paths: statusPaths }));
+    rounds.push({ health: health.result, status: status.result, healthCost: health.cost, statusCost: status.cost });
   }
+  const healthCost = combinedCost(rounds.map((r) => r.healthCost));
+  const statusCost = combinedCost(rounds.map((r) => r.statusCost));
   results.push({ route: "GET /health (baseline)", openLoop: false, result: combine(rounds.map((r) => r.health)) });
   results.push({ route: "GET /intents/status/v3", openLoop: false, result: combine(rounds.map((r) => r.status)) });
   await measure(`GET /intents/status/v3 @ ${STATUS_RATE} req/s`, { ...load, method: "GET", paths: statusPaths, overallRate: STATUS_RATE });
   const quoteRows: QuoteRow[] = [];
-  const rpcPerQuote = new Map<string, number>();
+  const quoteCosts = new Map<string, Cost>();
   if (quoteRegistered) {
     // Bridges: ETH and fUSD 31337 → 31338. Swaps: ETH 31337 → fUSD 31338 is priced by the destination's
     // Uniswap V2 pool (spot and TWAP); ETH → fUSD on 31337 by the devnet's fixed price (no read).
@@ -248,10 +282,8 @@ try {
       const quoteProbe = await fetch(`${server.url}/quote/v2`, { method: "POST", headers, body: quoteBody });
       if (!quoteProbe.ok) throw new Error(`${route} probe answered ${quoteProbe.status}: ${(await quoteProbe.text()).slice(0, 500)}`);
       await quoteProbe.arrayBuffer();
-      const before = { rpc: await rpcCalls(server.url), quotes: await quoteCount() };
-      const result = await profiled(route, () => measure(route, { ...load, method: "POST", paths: ["/quote/v2"], body: quoteBody }));
-      const after = { rpc: await rpcCalls(server.url), quotes: await quoteCount() };
-      rpcPerQuote.set(route, (after.rpc - before.rpc) / Math.max(1, after.quotes - before.quotes));
+      const { result, cost } = await costOf(server.url, () => profiled(route, () => measure(route, { ...load, method: "POST", paths: ["/quote/v2"], body: quoteBody })));
+      quoteCosts.set(route, cost);
       quoteRows.push({ route, kind, result });
     }
   }
@@ -309,19 +341,27 @@ try {
     log("");
     log(
       table(
-        ["quote route", "quotes/s", "p50 ms", "p99 ms", "RPC calls/quote", "quotes/s ÷ health", "quotes/s ÷ status", "p50 ÷ health"],
-        quoteRows.map(({ route, result }) => [
+        ["route", "req/s", "p50 ms", "p99 ms", "RPC calls/req", "CPU ms/req", "1 core's req/s", "req/s ÷ health", "req/s ÷ status", "p50 ÷ health", "CPU ÷ health"],
+        [
+          { route: "GET /health (baseline)", result: base, cost: healthCost },
+          { route: "GET /intents/status/v3", result: status!, cost: statusCost },
+          ...quoteRows.map(({ route, result }) => ({ route, result, cost: quoteCosts.get(route)! })),
+        ].map(({ route, result, cost }) => [
           route,
           result.requestsPerSecond.toFixed(0),
           ms(result.p50Ms),
           ms(result.p99Ms),
-          rpcPerQuote.get(route)!.toFixed(2),
+          cost.rpcCalls.toFixed(2),
+          cost.cpuMs.toFixed(2),
+          (1000 / cost.cpuMs).toFixed(0),
           (result.requestsPerSecond / base.requestsPerSecond).toFixed(3),
           (result.requestsPerSecond / status!.requestsPerSecond).toFixed(3),
           (result.p50Ms / base.p50Ms).toFixed(1),
+          (cost.cpuMs / healthCost.cpuMs).toFixed(1),
         ]),
       ),
     );
+    log("(CPU ms/req: the service thread's CPU time per answered request, warm-up included — service and chains, not the load; 1 core's req/s = 1000 ÷ it)");
     for (const verdict of quoteVerdicts(quoteRows, base)) {
       log(`quote budget ${verdict.ok ? "ok" : "OVER"}: ${verdict.line}`);
       if (!verdict.ok) failed = true;
