@@ -27,21 +27,36 @@
 // p50 (the route it stands beside), not to /health. The app is funded by a ledger credit seeded before
 // the load, as the status rows are (the bench runs no indexer). Not a target: reported.
 //
-// Exits 1 if any request errored or answered non-2xx.
+// The quote route (issue 26, item 4): a native bridge, an ERC-20 (fUSD) bridge and both swaps, each with
+// its p50/p99, quotes/s, the ratios to /health of the same run and the service's RPC calls per quote
+// and its service-thread CPU ms (each over the requests answered during the row, warm-up included; the
+// chain watch's ticks included). CPU ms per request is the figure that other jobs on the machine do not
+// shrink: 1000 ÷ it is the requests/s one core could carry. Budgets (./bench/quoteBudgets.ts, ratios to the same run) fail the
+// bench when over: a bridge quote's req/s ≥ 0.05 × /health's and its p50 ≤ 25 × /health's; each
+// swap's p50 ≤ 2 × the native bridge's.
+//
+// Exits 1 if any request errored or answered non-2xx, or a quote budget is over.
 //
 //   FERRY_BENCH_REQUESTS (1000)  FERRY_BENCH_CONNECTIONS (10)  FERRY_BENCH_DURATION (5 s)  FERRY_BENCH_WARMUP (2 s)
 //   FERRY_BENCH_EXECUTIONS (30)  FERRY_BENCH_STATUS_RATE (200 req/s)  FERRY_BENCH_ROUNDS (3: baseline and status alternate, each DURATION s a round)
+//   FERRY_BENCH_PROFILE (a folder: each quote row's CPU profile of the service's thread — service and
+//   chains, not the load — is written there as <row>.cpuprofile, for `node --cpu-prof`-style tools)
 //   FERRY_BENCH_STATUS_CACHE (on; "off" = server.statusCacheRefreshMs 0: every status
 //   read queries the database, the route as it was before the cache — for a before/after in the same conditions)
 import hre from "hardhat";
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
+import { Session } from "node:inspector/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { intFromEnv, machineLine, ms, table } from "./bench/benchEnv.ts";
 import type { LoadResult } from "./bench/loadTypes.ts";
 import { runLoad } from "./bench/runLoad.ts";
 import { benchRequest } from "./bench/benchRequest.ts";
 import { canonicalAddress, canonicalHex } from "../ts/service/model/values.ts";
 import { apiKeyStore } from "../ts/service/store/apiKeys.ts";
+import { quoteVerdicts, type QuoteRow } from "./bench/quoteBudgets.ts";
 
 const SEEDED = intFromEnv("FERRY_BENCH_REQUESTS", 1_000);
 const CONNECTIONS = intFromEnv("FERRY_BENCH_CONNECTIONS", 10);
@@ -57,6 +72,24 @@ const STATUS_CACHE = process.env.FERRY_BENCH_STATUS_CACHE !== "off";
 const EXECUTIONS = intFromEnv("FERRY_BENCH_EXECUTIONS", 30);
 /** Rounds of baseline-then-status, alternated. */
 const ROUNDS = intFromEnv("FERRY_BENCH_ROUNDS", 3);
+const PROFILE_DIR = process.env.FERRY_BENCH_PROFILE || undefined;
+
+/** Runs `fn` under the V8 CPU profiler of this thread when FERRY_BENCH_PROFILE names a folder, writing `<name>.cpuprofile` there. */
+async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  if (!PROFILE_DIR) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await session.post("Profiler.stop");
+    session.disconnect();
+    await mkdir(PROFILE_DIR, { recursive: true });
+    await writeFile(join(PROFILE_DIR, `${name.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}.cpuprofile`), JSON.stringify(profile));
+  }
+}
 
 /** Several runs of one route as one row: totals over the total time; the median run's p50 and p99. */
 function combine(runs: readonly LoadResult[]): LoadResult {
@@ -77,6 +110,48 @@ function combine(runs: readonly LoadResult[]): LoadResult {
     statusCodes,
   };
 }
+
+/** A counter's total over all its labels in a Prometheus text exposition. */
+const counterTotal = (text: string, name: string) =>
+  text
+    .split("\n")
+    .filter((line) => line.startsWith(`${name}{`))
+    .reduce((total, line) => total + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
+
+/**
+ * CPU time (ms) of this process's main thread so far: the service and the chains' JSON-RPC side, not
+ * the load (a worker) nor EDR's own threads. /proc/self/task/<pid>/stat utime + stime, in clock ticks
+ * of 10 ms (USER_HZ 100). Unlike req/s, it does not shrink when other jobs take the cores.
+ */
+function mainThreadCpuMs(): number {
+  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Per answered request while `fn` ran (warm-up included): the service thread's CPU ms and its RPC calls (/metrics: ferry_http_requests_total, ferry_rpc_requests_total). */
+type Cost = { cpuMs: number; rpcCalls: number; requests: number };
+async function costOf<T>(url: string, fn: () => Promise<T>): Promise<{ result: T; cost: Cost }> {
+  const sample = async () => {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    return { cpuMs: mainThreadCpuMs(), rpcCalls: counterTotal(text, "ferry_rpc_requests_total"), requests: counterTotal(text, "ferry_http_requests_total") };
+  };
+  const before = await sample();
+  const result = await fn();
+  const after = await sample();
+  // The /metrics request of `before` is counted in `after`: not one of the measured requests.
+  const requests = Math.max(1, after.requests - before.requests - 1);
+  return { result, cost: { cpuMs: (after.cpuMs - before.cpuMs) / requests, rpcCalls: (after.rpcCalls - before.rpcCalls) / requests, requests } };
+}
+/** Several measured runs of one route as one cost: the totals over the total requests. */
+const combinedCost = (costs: readonly Cost[]): Cost => {
+  const requests = costs.reduce((n, c) => n + c.requests, 0);
+  return {
+    cpuMs: costs.reduce((t, c) => t + c.cpuMs * c.requests, 0) / requests,
+    rpcCalls: costs.reduce((t, c) => t + c.rpcCalls * c.requests, 0) / requests,
+    requests,
+  };
+};
 
 /** `count` POST /execute calls one after another, each to a fresh address (a new execution, a new transaction), as one row. */
 async function sequentialExecutions(url: string, headers: Record<string, string>, chainId: number, count: number): Promise<LoadResult> {
@@ -179,29 +254,37 @@ try {
   // machine lands on both rather than on one. Their rows add the rounds up (requests ÷ time, errors) and
   // take the median round's p50 and p99; each round's ratio is printed too.
   const statusPaths = ids.map((id) => `/intents/status/v3?requestId=${id}`);
-  const rounds: Array<{ health: LoadResult; status: LoadResult }> = [];
+  const rounds: Array<{ health: LoadResult; status: LoadResult; healthCost: Cost; statusCost: Cost }> = [];
   for (let round = 1; round <= ROUNDS; round++) {
     log(`  round ${round}/${ROUNDS}: GET /health, then GET /intents/status/v3…`);
-    rounds.push({
-      health: await runLoad({ ...load, method: "GET", paths: ["/health"] }),
-      status: await runLoad({ ...load, method: "GET", paths: statusPaths }),
-    });
+    const health = await costOf(server.url, () => runLoad({ ...load, method: "GET", paths: ["/health"] }));
+    const status = await costOf(server.url, () => runLoad({ ...load, method: "GET", paths: statusPaths }));
+    rounds.push({ health: health.result, status: status.result, healthCost: health.cost, statusCost: status.cost });
   }
+  const healthCost = combinedCost(rounds.map((r) => r.healthCost));
+  const statusCost = combinedCost(rounds.map((r) => r.statusCost));
   results.push({ route: "GET /health (baseline)", openLoop: false, result: combine(rounds.map((r) => r.health)) });
   results.push({ route: "GET /intents/status/v3", openLoop: false, result: combine(rounds.map((r) => r.status)) });
   await measure(`GET /intents/status/v3 @ ${STATUS_RATE} req/s`, { ...load, method: "GET", paths: statusPaths, overallRate: STATUS_RATE });
+  const quoteRows: QuoteRow[] = [];
+  const quoteCosts = new Map<string, Cost>();
   if (quoteRegistered) {
-    await measure("POST /quote/v2 (native bridge)", { ...load, method: "POST", paths: ["/quote/v2"], body });
-    // Swaps: ETH 31337 → fUSD 31338 reads the destination's Uniswap V2 pool (getReserves) on every
-    // quote; ETH → fUSD on 31337 is priced by the devnet's fixed price (no read).
-    for (const [route, destinationChainId] of [
-      ["POST /quote/v2 (swap, Uniswap V2 pool)", destination!.id],
-      ["POST /quote/v2 (swap, fixed price)", origin!.id],
+    // Bridges: ETH and fUSD 31337 → 31338. Swaps: ETH 31337 → fUSD 31338 is priced by the destination's
+    // Uniswap V2 pool (spot and TWAP); ETH → fUSD on 31337 by the devnet's fixed price (no read).
+    const quoted = (args: Partial<Parameters<typeof quoteRequestBody>[0]>) =>
+      JSON.stringify(quoteRequestBody({ user, originChainId: origin!.id, destinationChainId: destination!.id, ...args }));
+    for (const { route, kind, quoteBody } of [
+      { route: "POST /quote/v2 (native bridge)", kind: "bridge", quoteBody: body },
+      { route: "POST /quote/v2 (ERC-20 bridge, fUSD)", kind: "bridge", quoteBody: quoted({ currency: stack.stablecoin, amount: 25_000_000n }) },
+      { route: "POST /quote/v2 (swap, Uniswap V2 pool)", kind: "swap", quoteBody: quoted({ destinationCurrency: stack.stablecoin }) },
+      { route: "POST /quote/v2 (swap, fixed price)", kind: "swap", quoteBody: quoted({ destinationChainId: origin!.id, destinationCurrency: stack.stablecoin }) },
     ] as const) {
-      const swapBody = JSON.stringify(quoteRequestBody({ user, originChainId: origin!.id, destinationChainId, destinationCurrency: stack.stablecoin }));
-      const swapProbe = await fetch(`${server.url}/quote/v2`, { method: "POST", headers, body: swapBody });
-      if (!swapProbe.ok) throw new Error(`${route} probe answered ${swapProbe.status}: ${(await swapProbe.text()).slice(0, 500)}`);
-      await measure(route, { ...load, method: "POST", paths: ["/quote/v2"], body: swapBody });
+      const quoteProbe = await fetch(`${server.url}/quote/v2`, { method: "POST", headers, body: quoteBody });
+      if (!quoteProbe.ok) throw new Error(`${route} probe answered ${quoteProbe.status}: ${(await quoteProbe.text()).slice(0, 500)}`);
+      await quoteProbe.arrayBuffer();
+      const { result, cost } = await costOf(server.url, () => profiled(route, () => measure(route, { ...load, method: "POST", paths: ["/quote/v2"], body: quoteBody })));
+      quoteCosts.set(route, cost);
+      quoteRows.push({ route, kind, result });
     }
   }
   // POST /execute, one relayed execution at a time (see the header).
@@ -253,6 +336,36 @@ try {
   const executeRow = results.find((r) => r.route.startsWith("POST /execute"))?.result;
   if (quoteRow && executeRow) {
     log(`execute p50 ÷ native-bridge quote p50 (not a target): ${(executeRow.p50Ms / quoteRow.p50Ms).toFixed(2)} (${ms(executeRow.p50Ms)} vs ${ms(quoteRow.p50Ms)} ms); execute p99 ${ms(executeRow.p99Ms)} ms`);
+  }
+  if (quoteRows.length > 0) {
+    log("");
+    log(
+      table(
+        ["route", "req/s", "p50 ms", "p99 ms", "RPC calls/req", "CPU ms/req", "1 core's req/s", "req/s ÷ health", "req/s ÷ status", "p50 ÷ health", "CPU ÷ health"],
+        [
+          { route: "GET /health (baseline)", result: base, cost: healthCost },
+          { route: "GET /intents/status/v3", result: status!, cost: statusCost },
+          ...quoteRows.map(({ route, result }) => ({ route, result, cost: quoteCosts.get(route)! })),
+        ].map(({ route, result, cost }) => [
+          route,
+          result.requestsPerSecond.toFixed(0),
+          ms(result.p50Ms),
+          ms(result.p99Ms),
+          cost.rpcCalls.toFixed(2),
+          cost.cpuMs.toFixed(2),
+          (1000 / cost.cpuMs).toFixed(0),
+          (result.requestsPerSecond / base.requestsPerSecond).toFixed(3),
+          (result.requestsPerSecond / status!.requestsPerSecond).toFixed(3),
+          (result.p50Ms / base.p50Ms).toFixed(1),
+          (cost.cpuMs / healthCost.cpuMs).toFixed(1),
+        ]),
+      ),
+    );
+    log("(CPU ms/req: the service thread's CPU time per answered request, warm-up included — service and chains, not the load; 1 core's req/s = 1000 ÷ it)");
+    for (const verdict of quoteVerdicts(quoteRows, base)) {
+      log(`quote budget ${verdict.ok ? "ok" : "OVER"}: ${verdict.line}`);
+      if (!verdict.ok) failed = true;
+    }
   }
   log(`after: ${loadLine()}`);
   for (const { route, result } of results) {

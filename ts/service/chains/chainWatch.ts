@@ -19,6 +19,12 @@ import type { SolverInventory } from "./solverInventory.ts";
 export type ChainWatch = {
   /** The chain's health now; undefined for a chain that is not configured. */
   health(chainId: number): ChainHealth | undefined;
+  /**
+   * The chain's head as the last tick read it (`eth_blockNumber`), while its RPC answers; undefined
+   * before the first read, once the chain is RPC_UNREACHABLE, or for a chain that is not configured.
+   * What the quote's per-block read cache is keyed by (../quote/blockReadCache.ts).
+   */
+  head(chainId: number): bigint | undefined;
   /** Observes every chain once (what each tick of the loop does). */
   tick(): Promise<void>;
   /** Starts ticking every `intervalMs` (a first tick at once). */
@@ -82,6 +88,10 @@ export function createChainWatch(options: {
     health: (chainId) => {
       const observation = observations.get(chainId);
       return observation ? chainHealth(observation, now()) : undefined;
+    },
+    head: (chainId) => {
+      const observation = observations.get(chainId);
+      return observation?.rpcReachable === true ? observation.head?.number : undefined;
     },
     tick,
     start: () => {

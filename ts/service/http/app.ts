@@ -214,7 +214,8 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
       store: deps.store,
       ...(inventory && { inventory }),
       ...(accounts.attester && { attester: accounts.attester }),
-      ...(watch && { chainHealth: watch.health }),
+      // The chain reads are cached per head the watch has seen (../quote/blockReadCache.ts).
+      ...(watch && { chainHealth: watch.health, heads: watch.head }),
     });
     // Sponsorship spends an app's balance: its key is verified again, uncached (routes/quote.ts).
     registerQuoteRoute(app, { quotes, referrers: apiKeyStore(deps.store), sponsorKeys: deps.apiKeys ?? apiKeyStore(deps.store) });

@@ -32,6 +32,9 @@ import { signAttestationDigest } from "../../core/signAttestation.ts";
 import { preparedFillOf } from "../model/attestations.ts";
 import { fillTransaction } from "../transactions/fillTransaction.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
+import { createBlockReadCache, type BlockReadCache, type HeadOf } from "./blockReadCache.ts";
+import { createQuoteWriteBatch } from "./quoteWriteBatch.ts";
+import type { NewQuote } from "../store/quotes.ts";
 
 /** The chain reads a quote makes. */
 export type QuoteChainClient = Pick<PublicClient, "getGasPrice" | "getBalance" | "readContract" | "getCode" | "getBlock"> & Partial<Pick<PublicClient, "request">>;
@@ -47,9 +50,10 @@ export type QuoteServiceDeps = {
    * Where the quote is stored. With `transaction` (the real store), a sponsored quote holds its amount
    * on the app balance (../store/appBalances.ts: purpose "sponsorship", reference the requestId) in the
    * same transaction that stores the quote: both or neither. Without it no quote is sponsored
-   * (SPONSORSHIP_UNAVAILABLE).
+   * (SPONSORSHIP_UNAVAILABLE). With `saveQuotes`, a plain quote's write joins the quotes written at the
+   * same moment in one statement (./quoteWriteBatch.ts); it is still committed before the quote is answered.
    */
-  store: Pick<Store, "saveQuote"> & Partial<Pick<Store, "transaction" | "saveDepositAddress" | "saveOpenDepositAddress">>;
+  store: Pick<Store, "saveQuote"> & Partial<Pick<Store, "transaction" | "saveDepositAddress" | "saveOpenDepositAddress" | "saveQuotes">>;
   /** Default: the system clock. */
   now?: () => Date;
   /** 32 random bytes (the order's salt, the requestId). Default: node:crypto. */
@@ -71,6 +75,14 @@ export type QuoteServiceDeps = {
    * scan only.
    */
   attester?: LocalAccount;
+  /**
+   * Each chain's head (the chain watch's, ../chains/chainWatch.ts): the chain reads and price readings
+   * are cached per head (./blockReadCache.ts). Without it (or while a chain's head is unknown) every
+   * quote reads its chains.
+   */
+  heads?: HeadOf;
+  /** The per-block cache itself (tests inject one with their own clock); default: one over `heads`. */
+  blockReads?: BlockReadCache;
 };
 
 export type QuoteOptions = {
@@ -99,6 +111,8 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   const priceSources = deps.priceSources ?? createPriceSources(settings.priceSources, clients);
   const route = deps.resolveRoute ?? ((request: RouteRequest) => resolveRoute(chains, request, priceSources, deps.chainHealth));
   const solverAddress = solver?.address;
+  const blockReads = deps.blockReads ?? createBlockReadCache({ head: deps.heads ?? (() => undefined) });
+  const writes = store.saveQuotes ? createQuoteWriteBatch({ saveQuotes: store.saveQuotes.bind(store) }) : undefined;
   /** Destination chains whose RPC cannot trace (found once, logged once): the calldata scan only. */
   const untraceable = new Set<number>();
 
@@ -157,16 +171,16 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         );
       }
       if (options.includeOrderSignature) quote.protocol.v2.orderSignature = await signOrder(solver, quote.protocol.v2.orderId);
-      const saved = (repos: Pick<Store, "saveQuote">, stored: QuotedIntent) =>
-        repos.saveQuote({
-          requestId: stored.requestId,
-          orderId: stored.orderId,
-          orderData: order,
-          quote,
-          intent: stored,
-          expiresAt: new Date(stored.expiresAt * 1000),
-          apiKeyId: options.apiKeyId,
-        });
+      const row = (stored: QuotedIntent): NewQuote => ({
+        requestId: stored.requestId,
+        orderId: stored.orderId,
+        orderData: order,
+        quote,
+        intent: stored,
+        expiresAt: new Date(stored.expiresAt * 1000),
+        apiKeyId: options.apiKeyId,
+      });
+      const saved = (repos: Pick<Store, "saveQuote">, stored: QuotedIntent) => repos.saveQuote(row(stored));
       const depositAddress = intent.depositAddress;
       if (depositAddress?.mode === "open" && !options.openPayment) {
         // The address row once per user and route (idempotent), and this quote as one of its placeholders, with the quote.
@@ -222,7 +236,8 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       }
       const sponsorship = intent.sponsorship;
       if (!sponsorship) {
-        await saved(store, intent);
+        // Stored before it is answered (a deposit for it must find it), in one statement with the quotes made at the same moment.
+        await (writes ? writes.save(row(intent)) : saved(store, intent));
         return quote;
       }
       // Sponsored: the app's balance is held last, once nothing else can refuse the quote, in the
@@ -252,7 +267,8 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
 
   async function readSource(source: NonNullable<Route["swap"]>, from: Route["origin"]["currency"], to: Route["origin"]["currency"], log: Logger): Promise<PriceReading> {
     try {
-      return await source.read(from, to);
+      // One reading per source, pair and head: the source reads its market at the latest block.
+      return await blockReads.read(source.chainId, `price:${source.id}:${from.address}:${to.address}`, () => source.read(from, to));
     } catch (cause) {
       if (cause instanceof ServiceError) throw cause;
       log.warn({ err: errorFields(cause), priceSource: source.id }, "quote: price source read failed");
@@ -326,8 +342,10 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   }
 
   /**
-   * Gas prices and latest block times of both chains (one read each on a same-chain route), the user's
-   * allowance (ERC-20) and balance, in parallel.
+   * Gas prices and head block times of both chains (one read each on a same-chain route), the user's
+   * allowance (ERC-20) and balance, in parallel; each but the allowance once per chain head
+   * (./blockReadCache.ts: the block time and balance read at that head's block). The allowance is read
+   * at the latest block on every quote: it decides the approve step.
    */
   async function readChains(resolved: Route, request: QuoteRequest, log: Logger) {
     const originClient = clients.get(resolved.origin.chain.id);
@@ -336,25 +354,31 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     const { address: token, isNative } = resolved.origin.currency;
     const { user } = request;
     try {
+      const origin = resolved.origin.chain.id;
+      const destination = resolved.destination.chain.id;
+      const depository = resolved.origin.depository;
       const [originGasPrice, destinationGasPrice, originBlock, destinationBlock, allowance, userBalance] = await Promise.all([
-        originClient.getGasPrice(),
-        resolved.sameChain ? undefined : destinationClient.getGasPrice(),
-        originClient.getBlock({ blockTag: "latest" }),
-        resolved.sameChain ? undefined : destinationClient.getBlock({ blockTag: "latest" }),
+        blockReads.read(origin, "gasPrice", () => originClient.getGasPrice()),
+        resolved.sameChain ? undefined : blockReads.read(destination, "gasPrice", () => destinationClient.getGasPrice()),
+        blockReads.read(origin, "block", (at) => headBlock(originClient, at)),
+        resolved.sameChain ? undefined : blockReads.read(destination, "block", (at) => headBlock(destinationClient, at)),
         isNative
           ? undefined
-          : originClient.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [user, resolved.origin.depository] }),
-        isNative
-          ? originClient.getBalance({ address: user })
-          : originClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [user] }),
+          : // Read at the latest block, never cached: it decides whether the quote has an approve step, and
+            // a deposit made since the cached head may have spent it (an approve step left out would revert).
+            originClient.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [user, depository] }),
+        blockReads.read(origin, `balance:${token}:${user}`, (at) =>
+          isNative
+            ? originClient.getBalance({ address: user, ...atBlock(at) })
+            : originClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [user], ...atBlock(at) }),
+        ),
       ]);
-      const originTime = Number(originBlock.timestamp);
       return {
-        originBlockNumber: Number(originBlock.number ?? 0n),
+        originBlockNumber: originBlock.number,
         originGasPrice,
         destinationGasPrice: destinationGasPrice ?? originGasPrice,
-        originTime,
-        destinationTime: destinationBlock ? Number(destinationBlock.timestamp) : originTime,
+        originTime: originBlock.time,
+        destinationTime: (destinationBlock ?? originBlock).time,
         allowance,
         userBalance,
       };
@@ -363,4 +387,13 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       throw new ServiceError("CHAIN_UNAVAILABLE", "a chain of this route did not answer; retry", { cause });
     }
   }
+}
+
+/** A read at `blockNumber` (the cached head), or at the latest block when there is none. */
+const atBlock = (blockNumber: bigint | undefined) => (blockNumber === undefined ? {} : { blockNumber });
+
+/** The number and time (unix seconds) of block `blockNumber`, or of the latest block. */
+async function headBlock(client: QuoteChainClient, blockNumber: bigint | undefined): Promise<{ number: number; time: number }> {
+  const block = await client.getBlock(blockNumber === undefined ? { blockTag: "latest" } : { blockNumber });
+  return { number: Number(block.number ?? 0n), time: Number(block.timestamp) };
 }

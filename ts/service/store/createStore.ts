@@ -7,7 +7,7 @@ import { markOutboxDelivered, pendingOutboxEvents, requestEvents, type OutboxEve
 import { createPgliteEngine } from "./pgliteEngine.ts";
 import { createPostgresEngine, type PostgresSettings } from "./postgresEngine.ts";
 import { SILENT_LOG, type Logger } from "../logging/logger.ts";
-import { getOrderDataByRequestIds, getQuote, getQuoteByOrderId, saveQuote, type NewQuote, type StoredQuote } from "./quotes.ts";
+import { getOrderDataByRequestIds, getQuote, getQuoteByOrderId, saveQuote, saveQuotes, type NewQuote, type StoredQuote } from "./quotes.ts";
 import {
   countParkedRequests,
   createRequest,
@@ -126,6 +126,8 @@ export const OUTBOX_CHANNEL = "ferry_outbox";
 /** The repositories, bound to a database. Inside `transaction`, every call joins that transaction. */
 export type Repositories = {
   saveQuote(quote: NewQuote): Promise<StoredQuote>;
+  /** Several quotes in one statement: all or none (the quote route's group commit, ../quote/quoteWriteBatch.ts). */
+  saveQuotes(quotes: readonly NewQuote[]): Promise<void>;
   getQuote(requestId: Bytes32): Promise<StoredQuote | null>;
   getQuoteByOrderId(orderId: Bytes32): Promise<StoredQuote | null>;
   /** The stored orders of several requests in one query (GET /requests/v2?includeOrderData=true). */
@@ -283,6 +285,7 @@ export type Store = Repositories & {
 function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> = {}): Repositories {
   return {
     saveQuote: (q) => saveQuote(ctx, q),
+    saveQuotes: (qs) => saveQuotes(ctx, qs),
     getQuote: (id) => getQuote(ctx, id),
     getQuoteByOrderId: (id) => getQuoteByOrderId(ctx, id),
     getOrderDataByRequestIds: (ids) => getOrderDataByRequestIds(ctx, ids),

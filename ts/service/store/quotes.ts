@@ -55,6 +55,25 @@ const fromRow = (r: QuoteRow): StoredQuote => {
   };
 };
 
+/** One row's placeholders (8 parameters from `$${first + 1}`): the quote stored without its order (`#-`). */
+const rowPlaceholders = (first: number) => {
+  const p = (k: number) => `$${first + k}`;
+  return `(${p(1)}, ${p(2)}, ${p(3)}::jsonb, ${p(4)}::jsonb #- ${ORDER_DATA_PATH}, ${p(5)}::jsonb, ${p(6)}::timestamptz, ${p(7)}, ${p(8)}::timestamptz)`;
+};
+const INSERT_QUOTES = "INSERT INTO quotes (request_id, order_id, order_data, quote, intent, expires_at, api_key_id, created_at) VALUES ";
+
+/** One row's parameters, in rowPlaceholders' order. */
+const rowValues = (quote: NewQuote, createdAt: string) => [
+  quote.requestId,
+  quote.orderId,
+  JSON.stringify(encodeStored(OrderData, quote.orderData)),
+  JSON.stringify(quote.quote),
+  JSON.stringify(encodeStored(QuotedIntent, quote.intent)),
+  quote.expiresAt.toISOString(),
+  quote.apiKeyId ?? null,
+  createdAt,
+];
+
 /**
  * Stores a quote. Returns the stored quote from what was given (only the database's own values are
  * read back): echoing the quote's JSON back out of the database would cost the quote route a second
@@ -63,19 +82,8 @@ const fromRow = (r: QuoteRow): StoredQuote => {
 export async function saveQuote({ db, now }: StoreContext, quote: NewQuote): Promise<StoredQuote> {
   const createdAt = now().toISOString();
   const { rows } = await db.query<{ expires_at: string; created_at: string }>(
-    `INSERT INTO quotes (request_id, order_id, order_data, quote, intent, expires_at, api_key_id, created_at)
-     VALUES ($1, $2, $3::jsonb, $4::jsonb #- ${ORDER_DATA_PATH}, $5::jsonb, $6::timestamptz, $7, $8::timestamptz)
-     RETURNING ${isoColumn("expires_at")}, ${isoColumn("created_at")}`,
-    [
-      quote.requestId,
-      quote.orderId,
-      JSON.stringify(encodeStored(OrderData, quote.orderData)),
-      JSON.stringify(quote.quote),
-      JSON.stringify(encodeStored(QuotedIntent, quote.intent)),
-      quote.expiresAt.toISOString(),
-      quote.apiKeyId ?? null,
-      createdAt,
-    ],
+    `${INSERT_QUOTES}${rowPlaceholders(0)} RETURNING ${isoColumn("expires_at")}, ${isoColumn("created_at")}`,
+    rowValues(quote, createdAt),
   );
   return {
     requestId: quote.requestId,
@@ -87,6 +95,17 @@ export async function saveQuote({ db, now }: StoreContext, quote: NewQuote): Pro
     apiKeyId: quote.apiKeyId ?? null,
     createdAt: rows[0]!.created_at,
   };
+}
+
+/**
+ * Stores several quotes in one statement (a multi-row INSERT: all of them or none), each row exactly
+ * as `saveQuote` writes it. The quote route's group commit (../quote/quoteWriteBatch.ts): on PGlite a
+ * statement of 10 rows costs about 2× less per quote than 10 statements.
+ */
+export async function saveQuotes({ db, now }: StoreContext, quotes: readonly NewQuote[]): Promise<void> {
+  if (quotes.length === 0) return;
+  const createdAt = now().toISOString();
+  await db.query(`${INSERT_QUOTES}${quotes.map((_, i) => rowPlaceholders(i * 8)).join(", ")}`, quotes.flatMap((quote) => rowValues(quote, createdAt)));
 }
 
 export async function getQuote({ db }: StoreContext, requestId: Bytes32): Promise<StoredQuote | null> {
