@@ -62,6 +62,9 @@ import {
   listWatchingDepositAddresses,
   markDepositAddressForwarding,
   markDepositAddressRefunded,
+  setDepositAddressNextCheck,
+  listSettledDepositAddresses,
+  addDepositAddressLaterRefunds,
   markDepositAddressRefunding,
   saveDepositAddress,
   type NewDepositAddress,
@@ -177,14 +180,18 @@ export type Repositories = {
   /** Deposit addresses (./depositAddresses.ts): saved with their quote, watched and forwarded by the solver. */
   saveDepositAddress(row: NewDepositAddress): Promise<void>;
   getDepositAddress(chainId: number, address: Address): Promise<StoredDepositAddress | undefined>;
-  listWatchingDepositAddresses(chainId: number, limit: number): Promise<StoredDepositAddress[]>;
+  listWatchingDepositAddresses(chainId: number, limit: number, now?: Date): Promise<StoredDepositAddress[]>;
   markDepositAddressForwarding(key: { chainId: number; address: Address }, forward: { instructionId: Bytes32; payment: DepositAddressPayment; refunds?: readonly DepositAddressRefund[] }): Promise<boolean>;
   /** A mis-routed payment's refunds: planned once (`watching` → `refunding`), each sent then confirmed, the row then `refunded`. */
   listDepositAddressRefundWork(chainId: number, limit: number): Promise<StoredDepositAddress[]>;
   markDepositAddressRefunding(key: { chainId: number; address: Address }, refunds: readonly DepositAddressRefund[]): Promise<boolean>;
   /** Inside `transaction` (it locks the row). */
-  advanceDepositAddressRefund(key: { chainId: number; address: Address }, instructionId: Bytes32, from: "planned" | "sent", to: { state: "sent" | "confirmed"; txHash: Bytes32 }): Promise<boolean>;
+  advanceDepositAddressRefund(key: { chainId: number; address: Address }, instructionId: Bytes32, from: "planned" | "sent", to: Parameters<typeof advanceDepositAddressRefund>[4]): Promise<boolean>;
   markDepositAddressRefunded(key: { chainId: number; address: Address }): Promise<boolean>;
+  /** The cadence of reads (../solver/depositAddress/checkCadence.ts), and payments after an address's decision (../solver/depositAddress/laterPayments.ts). */
+  setDepositAddressNextCheck(key: { chainId: number; address: Address }, at: Date | null): Promise<void>;
+  listSettledDepositAddresses(chainId: number, now: Date, limit: number): Promise<StoredDepositAddress[]>;
+  addDepositAddressLaterRefunds(key: { chainId: number; address: Address }, known: number, refunds: readonly DepositAddressRefund[]): Promise<boolean>;
   /** The app ledger (./appBalances.ts): inside `transaction`, its holds, settles and releases commit with the caller's other writes. */
   appBalances: AppBalanceStore;
   /** Held sponsorship holds of quotes never used, past their fill deadline + `graceSeconds` (./sponsorshipHolds.ts). */
@@ -299,12 +306,15 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     recordPermitFailure: (u, w) => recordPermitFailure(ctx, u, w),
     saveDepositAddress: (row) => saveDepositAddress(ctx, row),
     getDepositAddress: (c, a) => getDepositAddress(ctx, c, a),
-    listWatchingDepositAddresses: (c, l) => listWatchingDepositAddresses(ctx, c, l),
+    listWatchingDepositAddresses: (c, l, n) => listWatchingDepositAddresses(ctx, c, l, n),
     markDepositAddressForwarding: (k, f) => markDepositAddressForwarding(ctx, k, f),
     listDepositAddressRefundWork: (c, l) => listDepositAddressRefundWork(ctx, c, l),
     markDepositAddressRefunding: (k, r) => markDepositAddressRefunding(ctx, k, r),
     advanceDepositAddressRefund: (k, i, f, t) => advanceDepositAddressRefund(ctx, k, i, f, t),
     markDepositAddressRefunded: (k) => markDepositAddressRefunded(ctx, k),
+    setDepositAddressNextCheck: (k, a) => setDepositAddressNextCheck(ctx, k, a),
+    listSettledDepositAddresses: (c, n, l) => listSettledDepositAddresses(ctx, c, n, l),
+    addDepositAddressLaterRefunds: (k, n, r) => addDepositAddressLaterRefunds(ctx, k, n, r),
     appBalances: appBalanceStore(ctx.db, { ...ledger, now: ctx.now }),
     listExpiredSponsorshipHolds: (g, l) => listExpiredSponsorshipHolds(ctx, g, l),
     listUnrecordedExecuteHolds: (lease, l) => listUnrecordedExecuteHolds(ctx, lease, l),
