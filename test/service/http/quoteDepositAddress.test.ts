@@ -165,7 +165,6 @@ describe("POST /quote/v2 with a strict deposit address", function () {
     expect(await refused({ strict: false })).to.equal("UNSUPPORTED_ROUTE");
     expect(await refused({ txs: [{ to: user!.account.address, data: "0x" }] })).to.equal("UNSUPPORTED_ROUTE");
     expect(await refused({ usePermit: true })).to.equal("UNSUPPORTED_ROUTE");
-    expect(await refused({ destinationChainId: ORIGIN })).to.equal("UNSUPPORTED_ROUTE"); // same-chain
     expect(await refused({}, withoutFactory)).to.equal("UNSUPPORTED_ROUTE"); // an origin without a factory
     const plain = await quoteOf({ useDepositAddress: false, strict: undefined });
     expect(plain.steps.map((s) => s.depositAddress)).to.deep.equal([""]);
