@@ -6,13 +6,14 @@
  * finds the final payment, forwards it (deployAndForward, signed by the allocator, through the
  * solver's nonce manager), indexes the Depository's deposit and fills: `success`, the recipient paid
  * exactly `currencyOut.amount`, the records' `depositAddress` naming the payer and its transaction,
- * and GET /requests/v2?depositAddress= listing the address's request.
+ * and GET /requests/v2?depositAddress= listing the address's request. Same-chain too: fUSD paid to the
+ * address on 31337, ETH paid out on 31337.
  */
 import { expect } from "chai";
 import { erc20Abi, getAddress, type Address } from "viem";
-import { NATIVE, freshRecipient, type E2eDevnet } from "./e2eDevnet.ts";
+import { NATIVE, ORIGIN, freshRecipient, type E2eDevnet } from "./e2eDevnet.ts";
 import { E2E_ENGINES, startE2eDevnetOn } from "./e2eEngines.ts";
-import { depositAddressApi } from "./depositAddressApi.ts";
+import { depositAddressApi, type DepositAddressQuote } from "./depositAddressApi.ts";
 
 
 for (const engine of E2E_ENGINES) {
@@ -29,6 +30,16 @@ for (const engine of E2E_ENGINES) {
     });
     after(async () => close?.());
     const { quote, statusUntilFinal } = depositAddressApi(() => devnet);
+    /** A plain fUSD `transfer` of the quoted amount to the quote's address, then its status once final (expected `success`). */
+    async function payFusd(user: E2eDevnet["users"][number], fusd: Address, q: DepositAddressQuote) {
+      const [step] = q.steps;
+      const address = getAddress(step!.depositAddress);
+      const hash = await devnet.origin.wallet(user).writeContract({ address: fusd, abi: erc20Abi, functionName: "transfer", args: [address, BigInt(q.details.currencyIn.amount)] });
+      expect((await devnet.origin.publicClient.waitForTransactionReceipt({ hash })).status).to.equal("success");
+      const status = await statusUntilFinal(step!.requestId);
+      expect(status.status).to.equal("success");
+      return { address, hash, status };
+    }
 
 
 
@@ -62,18 +73,23 @@ for (const engine of E2E_ENGINES) {
       const fusd = devnet.origin.file.contracts.stablecoin! as Address;
       const destinationFusd = devnet.destination.file.contracts.stablecoin! as Address;
       const q = await quote({ user: user.address, recipient, originCurrency: fusd, destinationCurrency: destinationFusd, amount: "20000000" });
-      const [step] = q.steps;
-      const address = getAddress(step!.depositAddress);
-      const hash = await devnet.origin.wallet(user).writeContract({ address: fusd, abi: erc20Abi, functionName: "transfer", args: [address, BigInt(q.details.currencyIn.amount)] });
-      expect((await devnet.origin.publicClient.waitForTransactionReceipt({ hash })).status).to.equal("success");
-
-      const status = await statusUntilFinal(step!.requestId);
-      expect(status.status).to.equal("success");
+      const { address, hash, status } = await payFusd(user, fusd, q);
       const received = await devnet.destination.publicClient.readContract({ address: destinationFusd, abi: erc20Abi, functionName: "balanceOf", args: [recipient] });
       expect(received).to.equal(BigInt(q.details.currencyOut.amount));
       expect(status.depositAddress).to.deep.equal({ address: address.toLowerCase(), depositAddressType: "strict", depositor: user.address.toLowerCase(), depositTxHash: hash.toLowerCase() });
       const left = await devnet.origin.publicClient.readContract({ address: fusd, abi: erc20Abi, functionName: "balanceOf", args: [address] });
       expect(left).to.equal(0n);
+    });
+
+    it("same-chain: a plain fUSD transfer to the address pays out ETH on the same chain", async () => {
+      const user = devnet.users[2]!;
+      const recipient = freshRecipient();
+      const fusd = devnet.origin.file.contracts.stablecoin! as Address;
+      const q = await quote({ user: user.address, recipient, destinationChainId: ORIGIN, originCurrency: fusd, destinationCurrency: NATIVE, amount: (300n * 10n ** 6n).toString() });
+      const { address, hash, status } = await payFusd(user, fusd, q);
+      expect(await devnet.origin.publicClient.getBalance({ address: recipient })).to.equal(BigInt(q.details.currencyOut.amount));
+      expect(status.depositAddress).to.deep.equal({ address: address.toLowerCase(), depositAddressType: "strict", depositor: user.address.toLowerCase(), depositTxHash: hash.toLowerCase() });
+      expect(await devnet.origin.publicClient.readContract({ address: fusd, abi: erc20Abi, functionName: "balanceOf", args: [address] })).to.equal(0n);
     });
   });
 }

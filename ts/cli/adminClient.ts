@@ -84,5 +84,7 @@ export function adminClient(options: AdminClientOptions): AdminOperations {
         .requests,
     unparkRequest: async (requestId) =>
       (await call<{ request: Awaited<ReturnType<AdminOperations["unparkRequest"]>> }>("DELETE", `/admin/requests/parked/${id(requestId)}`)).request,
+    showDepositAddress: async (address) =>
+      (await call<{ depositAddresses: Awaited<ReturnType<AdminOperations["showDepositAddress"]>> }>("GET", `/admin/deposit-addresses/${id(address)}`)).depositAddresses,
   };
 }

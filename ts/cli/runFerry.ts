@@ -27,6 +27,11 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "an app's balance and its ledger (admin API or database)",
     load: async () => (await import("./commands/balances.ts")).balances,
   },
+  "deposit-addresses": {
+    usage: "deposit-addresses show <address>",
+    summary: "a deposit address's payments and what became of each (admin API or database)",
+    load: async () => (await import("./commands/depositAddresses.ts")).depositAddresses,
+  },
   devnet: {
     usage: "devnet send-steps <quote.json>",
     summary: "send a quote's steps from a devnet account (reads .devnet/devnet.json)",

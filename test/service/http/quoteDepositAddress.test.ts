@@ -197,7 +197,6 @@ describe("POST /quote/v2 with a strict deposit address", function () {
   it("keeps 400 UNSUPPORTED_ROUTE for what this slice does not serve; a quote without it is unchanged", async () => {
     expect(await refused({ txs: [{ to: user!.account.address, data: "0x" }] })).to.equal("UNSUPPORTED_ROUTE");
     expect(await refused({ usePermit: true })).to.equal("UNSUPPORTED_ROUTE");
-    expect(await refused({ destinationChainId: ORIGIN })).to.equal("UNSUPPORTED_ROUTE"); // same-chain
     expect(await refused({}, withoutFactory)).to.equal("UNSUPPORTED_ROUTE"); // an origin without a factory
     expect(await refused({ strict: undefined }, withoutFactory)).to.equal("UNSUPPORTED_ROUTE"); // open, alike
     expect(await refused({ strict: false, usePermit: true })).to.equal("UNSUPPORTED_ROUTE");

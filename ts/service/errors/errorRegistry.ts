@@ -236,6 +236,8 @@ export const ERROR_REGISTRY = {
   REQUEST_NOT_PARKED: caller(409),
   /** Unpark of a request parked DEEP_REORG_DEPOSIT_GONE: its deposit is not on the chain any more; stepping it would pay from other users' deposits. */
   REQUEST_DEPOSIT_GONE: caller(409),
+  /** `ferry deposit-addresses show` of an address the service never handed out. */
+  DEPOSIT_ADDRESS_NOT_FOUND: caller(404),
   /** `ferry solver recover-reorg` on a chain that is not halted, without --from-block. */
   CHAIN_NOT_HALTED: caller(409),
   /** `ferry solver recover-reorg`: no resume block known (the reorg went below every recorded block), or the one given is above the last good block or changed. */

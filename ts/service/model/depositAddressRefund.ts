@@ -1,6 +1,7 @@
 /**
- * A refund out of a strict deposit address (a mis-routed payment: too little, late, another token), as
- * the solver plans it and follows it (`deposit_addresses.refunds`, migration 0018): which token, how
+ * A refund out of a strict deposit address (a mis-routed payment: too little, late, another token, or a
+ * payment after the address's decision), as the solver plans it and follows it
+ * (`deposit_addresses.refunds`, migration 0018): which token, how
  * much, why, under which instruction id, and how far it got. Planned once, with the amounts the address
  * held at one final block; each entry then moves `planned` → `sent` in the store transaction of its
  * transaction's nonce, and to `confirmed` (with the transaction that executed it) once its instruction
@@ -23,6 +24,8 @@ export const MisrouteReason = Type.Union([
   Type.Literal("INCORRECT_PAYMENT"),
   /** A payment into an open address that could not be re-quoted (below the minimum, the route off, the price guard…). */
   Type.Literal("NO_QUOTES"),
+  /** The bound currency paid again after the address's payment was forwarded (../solver/depositAddress/laterPayments.ts). */
+  Type.Literal("DOUBLE_SPEND"),
 ]);
 export type MisrouteReason = StaticDecode<typeof MisrouteReason>;
 
@@ -32,13 +35,19 @@ export const DepositAddressRefund = Type.Object(
     amount: Uint256,
     reason: MisrouteReason,
     instructionId: Bytes32,
-    state: Type.Union([Type.Literal("planned"), Type.Literal("ignored"), Type.Literal("sent"), Type.Literal("confirmed")]),
+    /** `reverted`: its transaction was mined and reverted without executing the instruction (../solver/depositAddress/revertedRefund.ts): left for an operator. */
+    state: Type.Union([Type.Literal("planned"), Type.Literal("ignored"), Type.Literal("sent"), Type.Literal("confirmed"), Type.Literal("reverted")]),
     /** Why an `ignored` refund is not made (AMOUNT_TOO_LOW_TO_REFUND). */
     ignoredReason: Type.Optional(Type.Literal("AMOUNT_TOO_LOW_TO_REFUND")),
     /** The final block the plan read the balance at (the Forwarded event is searched from there). */
     plannedAtBlock: Type.Integer({ minimum: 0 }),
     /** The refund transaction: the first broadcast once sent, the one that executed once confirmed. */
     txHash: Type.Union([Bytes32, Type.Null()]),
+    /** The nonce of the refund transaction (the solver's key), once sent: how its receipt is found, whichever attempt was mined. */
+    txNonce: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+    /** A `reverted` refund: the spec's failReason and the contract's error name (null when the revert carried no decodable error). */
+    failReason: Type.Optional(Type.String({ maxLength: 80 })),
+    revertError: Type.Optional(Type.Union([Type.String({ maxLength: 120 }), Type.Null()])),
     /** The payment refunded (who paid, which transaction), as far as it can be told. */
     payment: DepositAddressPayment,
   },

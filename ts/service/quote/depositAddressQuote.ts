@@ -42,9 +42,12 @@ export const DEPOSIT_ADDRESS_TRANSFER_GAS = { native: 21_000n, erc20: 65_000n } 
 /** What a deposit-address quote asks for (routes/quote.ts decodes `useDepositAddress` and `strict`). */
 export type DepositAddressRequest = { mode: "strict" | "open" };
 
-/** The origin chain's DepositAddressFactory; UNSUPPORTED_ROUTE when the chain has none, or for a route this slice does not serve. */
+/**
+ * The origin chain's DepositAddressFactory; UNSUPPORTED_ROUTE when the chain has none. A same-chain
+ * route is served like any other: the payment is forwarded into the chain's Depository and the fill
+ * pays out on the same chain.
+ */
 export function depositAddressFactoryOf(route: Route): Address {
-  if (route.sameChain) throw new QuoteError("UNSUPPORTED_ROUTE", "deposit addresses are not supported on a same-chain route yet");
   const factory = route.origin.chain.contracts.depositAddressFactory;
   if (!factory) throw new QuoteError("UNSUPPORTED_ROUTE", `chain ${route.origin.chain.id} has no DepositAddressFactory: deposit addresses are not supported there`);
   return factory;

@@ -10,6 +10,8 @@
  *   with a part made claimable by the Depository (the payee rejected it or burned the gas cap);
  * - `ferry_solver_gas_cap_exceeded_total{chain_id}`: transactions not sent because their estimate
  *   exceeded `solver.maxGasPerTransaction`;
+ * - `ferry_deposit_address_refunds_reverted_total{chain_id}`: deposit-address refunds mined and
+ *   reverted (./depositAddress/revertedRefund.ts): the money is still at the address, for an operator;
  * - `ferry_depository_allocator_change_eta_seconds{chain_id, depository, new_allocator, expected}`:
  *   a proposed allocator change and when it can be applied (`expected` = "true" when the proposed
  *   allocator is the service's own); `ferry_depository_allocator_mismatch{chain_id, depository}`: 1
@@ -35,6 +37,7 @@ export type SolverMetrics = {
   foreignFills: Counter<"chain_id">;
   payoutsClaimable: Counter<"kind">;
   gasCapExceeded: Counter<"chain_id">;
+  depositAddressRefundsReverted: Counter<"chain_id">;
   allocatorChangeEta: Gauge<"chain_id" | "depository" | "new_allocator" | "expected">;
   allocatorMismatch: Gauge<"chain_id" | "depository">;
   stepStarted(item: SolverWorkItem): void;
@@ -73,6 +76,9 @@ export function createSolverMetrics(registry: Registry = new Registry(), store?:
     ),
     gasCapExceeded: once(registry, "ferry_solver_gas_cap_exceeded_total", () =>
       new Counter({ name: "ferry_solver_gas_cap_exceeded_total", help: "Transactions not sent because their gas estimate exceeded solver.maxGasPerTransaction", labelNames: ["chain_id"] as const, registers }),
+    ),
+    depositAddressRefundsReverted: once(registry, "ferry_deposit_address_refunds_reverted_total", () =>
+      new Counter({ name: "ferry_deposit_address_refunds_reverted_total", help: "Deposit-address refunds mined and reverted (the funds stay at the address, for an operator)", labelNames: ["chain_id"] as const, registers }),
     ),
     allocatorChangeEta: once(registry, "ferry_depository_allocator_change_eta_seconds", () =>
       new Gauge({

@@ -36,6 +36,7 @@ import { forwardOpenDepositAddresses } from "./depositAddress/forwardOpenDeposit
 import { refundOpenPayments } from "./depositAddress/openPaymentRefunds.ts";
 import { createQuoteService } from "../quote/quoteService.ts";
 import { refundDepositAddresses } from "./depositAddress/refundDepositAddresses.ts";
+import { refundLaterPayments } from "./depositAddress/laterPayments.ts";
 import { randomUUID } from "node:crypto";
 import pLimit, { type LimitFunction } from "p-limit";
 import { createChainClients, type ChainClients } from "../chains/chainClients.ts";
@@ -418,6 +419,12 @@ export function createSolver(options: SolverOptions): Solver {
         await withRpcDeadline(settings.stepTimeoutMs, `deposit addresses on chain ${client.config.id}`, () => forwardDepositAddresses(ctx, client));
       } catch (error) {
         ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "forwarding deposit-address payments failed; retrying next tick");
+      }
+      // Payments after an address's decision (a second payment, one after its refund): refunds planned.
+      try {
+        await withRpcDeadline(settings.stepTimeoutMs, `deposit address later payments on chain ${client.config.id}`, () => refundLaterPayments(ctx, client));
+      } catch (error) {
+        ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "reading deposit addresses for later payments failed; retrying next tick");
       }
       // Mis-routed payments (too little, late, another currency): their refunds sent and confirmed.
       try {

@@ -62,6 +62,9 @@ import {
   listWatchingDepositAddresses,
   markDepositAddressForwarding,
   markDepositAddressRefunded,
+  setDepositAddressNextCheck,
+  listSettledDepositAddresses,
+  addDepositAddressLaterRefunds,
   markDepositAddressRefunding,
   saveDepositAddress,
   type NewDepositAddress,
@@ -195,13 +198,13 @@ export type Repositories = {
   /** Deposit addresses (./depositAddresses.ts): saved with their quote, watched and forwarded by the solver. */
   saveDepositAddress(row: NewDepositAddress): Promise<void>;
   getDepositAddress(chainId: number, address: Address): Promise<StoredDepositAddress | undefined>;
-  listWatchingDepositAddresses(chainId: number, limit: number): Promise<StoredDepositAddress[]>;
+  listWatchingDepositAddresses(chainId: number, limit: number, now?: Date): Promise<StoredDepositAddress[]>;
   markDepositAddressForwarding(key: { chainId: number; address: Address }, forward: { instructionId: Bytes32; payment: DepositAddressPayment; refunds?: readonly DepositAddressRefund[] }): Promise<boolean>;
   /** A mis-routed payment's refunds: planned once (`watching` → `refunding`), each sent then confirmed, the row then `refunded`. */
   listDepositAddressRefundWork(chainId: number, limit: number): Promise<StoredDepositAddress[]>;
   markDepositAddressRefunding(key: { chainId: number; address: Address }, refunds: readonly DepositAddressRefund[]): Promise<boolean>;
   /** Inside `transaction` (it locks the row). */
-  advanceDepositAddressRefund(key: { chainId: number; address: Address }, instructionId: Bytes32, from: "planned" | "sent", to: { state: "sent" | "confirmed"; txHash: Bytes32 }): Promise<boolean>;
+  advanceDepositAddressRefund(key: { chainId: number; address: Address }, instructionId: Bytes32, from: "planned" | "sent", to: Parameters<typeof advanceDepositAddressRefund>[4]): Promise<boolean>;
   markDepositAddressRefunded(key: { chainId: number; address: Address }): Promise<boolean>;
   /** Open deposit addresses (./openDepositAddresses.ts): one row per address and route, one per quote, one per payment. */
   saveOpenDepositAddress(row: NewOpenDepositAddress): Promise<void>;
@@ -217,6 +220,10 @@ export type Repositories = {
   /** Inside `transaction` (it locks the row). */
   advanceOpenPaymentRefund(key: { chainId: number; address: Address; paymentKey: string }, from: "planned" | "sent", to: { state: "sent" | "confirmed"; txHash: Bytes32 }): Promise<boolean>;
   getSupersedingRequestId(requestId: Bytes32): Promise<Bytes32 | null>;
+  /** The cadence of reads (../solver/depositAddress/checkCadence.ts), and payments after an address's decision (../solver/depositAddress/laterPayments.ts). */
+  setDepositAddressNextCheck(key: { chainId: number; address: Address }, at: Date | null): Promise<void>;
+  listSettledDepositAddresses(chainId: number, now: Date, limit: number): Promise<StoredDepositAddress[]>;
+  addDepositAddressLaterRefunds(key: { chainId: number; address: Address }, known: number, refunds: readonly DepositAddressRefund[]): Promise<boolean>;
   /** The app ledger (./appBalances.ts): inside `transaction`, its holds, settles and releases commit with the caller's other writes. */
   appBalances: AppBalanceStore;
   /** Held sponsorship holds of quotes never used, past their fill deadline + `graceSeconds` (./sponsorshipHolds.ts). */
@@ -339,7 +346,7 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     recordPermitFailure: (u, w) => recordPermitFailure(ctx, u, w),
     saveDepositAddress: (row) => saveDepositAddress(ctx, row),
     getDepositAddress: (c, a) => getDepositAddress(ctx, c, a),
-    listWatchingDepositAddresses: (c, l) => listWatchingDepositAddresses(ctx, c, l),
+    listWatchingDepositAddresses: (c, l, n) => listWatchingDepositAddresses(ctx, c, l, n),
     markDepositAddressForwarding: (k, f) => markDepositAddressForwarding(ctx, k, f),
     listDepositAddressRefundWork: (c, l) => listDepositAddressRefundWork(ctx, c, l),
     markDepositAddressRefunding: (k, r) => markDepositAddressRefunding(ctx, k, r),
@@ -356,6 +363,9 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     markOpenPaymentRefunding: (k, r) => markOpenPaymentRefunding(ctx, k, r),
     advanceOpenPaymentRefund: (k, f, t) => advanceOpenPaymentRefund(ctx, k, f, t),
     getSupersedingRequestId: (r) => getSupersedingRequestId(ctx, r),
+    setDepositAddressNextCheck: (k, a) => setDepositAddressNextCheck(ctx, k, a),
+    listSettledDepositAddresses: (c, n, l) => listSettledDepositAddresses(ctx, c, n, l),
+    addDepositAddressLaterRefunds: (k, n, r) => addDepositAddressLaterRefunds(ctx, k, n, r),
     appBalances: appBalanceStore(ctx.db, { ...ledger, now: ctx.now }),
     listExpiredSponsorshipHolds: (g, l) => listExpiredSponsorshipHolds(ctx, g, l),
     listUnrecordedExecuteHolds: (lease, l) => listUnrecordedExecuteHolds(ctx, lease, l),

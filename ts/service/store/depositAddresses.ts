@@ -15,7 +15,7 @@ import { DepositAddressPayment } from "../model/depositAddressPayment.ts";
 import { DepositAddressRefund } from "../model/depositAddressRefund.ts";
 import { decodeStored, encodeStored } from "../model/storedValue.ts";
 import { Address, Bytes32, ChainId, Uint256, type Address as AddressValue } from "../model/values.ts";
-import { isoColumn, type StoreContext } from "./engine.ts";
+import { isoColumn, type Queryable, type StoreContext } from "./engine.ts";
 
 export const DepositAddressState = Type.Union([Type.Literal("watching"), Type.Literal("forwarding"), Type.Literal("refunding"), Type.Literal("refunded")]);
 
@@ -34,6 +34,7 @@ const DepositAddressRow = Type.Object({
   instruction_id: Type.Union([Bytes32, Type.Null()]),
   payment: Type.Union([DepositAddressPayment, Type.Null()]),
   refunds: Type.Union([Type.Array(DepositAddressRefund), Type.Null()]),
+  next_check_at: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.String(),
   updated_at: Type.String(),
 });
@@ -58,13 +59,15 @@ export type StoredDepositAddress = {
   payment: DepositAddressPayment | null;
   /** A mis-routed payment's refunds, once planned (`refunding`, `refunded`). */
   refunds: DepositAddressRefund[] | null;
+  /** ISO 8601: when the solver must read the address next (migration 0020); null: on every pass. */
+  nextCheckAt: string | null;
   createdAt: string;
   updatedAt: string;
 };
 
 export type NewDepositAddress = Pick<StoredDepositAddress, "chainId" | "address" | "mode" | "factory" | "refundTo" | "requestId" | "orderId" | "currency" | "amount"> & { expiresAt: Date };
 
-const COLUMNS = `chain_id, address, mode, factory, refund_to, request_id, order_id, currency, amount::text AS amount, ${isoColumn("expires_at")}, state, instruction_id, payment, refunds, ${isoColumn("created_at")}, ${isoColumn("updated_at")}`;
+const COLUMNS = `chain_id, address, mode, factory, refund_to, request_id, order_id, currency, amount::text AS amount, ${isoColumn("expires_at")}, state, instruction_id, payment, refunds, ${isoColumn("next_check_at")}, ${isoColumn("created_at")}, ${isoColumn("updated_at")}`;
 
 function fromRow(row: unknown): StoredDepositAddress {
   const r = decodeStored(DepositAddressRow, row, "deposit_addresses", String((row as { address?: unknown }).address));
@@ -83,6 +86,7 @@ function fromRow(row: unknown): StoredDepositAddress {
     instructionId: r.instruction_id,
     payment: r.payment,
     refunds: r.refunds,
+    nextCheckAt: r.next_check_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -103,10 +107,57 @@ export async function getDepositAddress(ctx: StoreContext, chainId: number, addr
   return rows[0] === undefined ? undefined : fromRow(rows[0]);
 }
 
-/** The addresses of `chainId` still waiting for their payment, oldest first. */
-export async function listWatchingDepositAddresses(ctx: StoreContext, chainId: number, limit: number): Promise<StoredDepositAddress[]> {
-  const { rows } = await ctx.db.query(`SELECT ${COLUMNS} FROM deposit_addresses WHERE chain_id = $1 AND state = 'watching' ORDER BY created_at, address LIMIT $2`, [chainId, limit]);
+/**
+ * The addresses of `chainId` still waiting for their payment, oldest first; with `now`, only those due
+ * for a read at `now` (`next_check_at` unset or reached: ../solver/depositAddress/checkCadence.ts).
+ */
+export async function listWatchingDepositAddresses(ctx: StoreContext, chainId: number, limit: number, now?: Date): Promise<StoredDepositAddress[]> {
+  const { rows } = await ctx.db.query(
+    `SELECT ${COLUMNS} FROM deposit_addresses WHERE chain_id = $1 AND state = 'watching' AND ($3::timestamptz IS NULL OR next_check_at IS NULL OR next_check_at <= $3::timestamptz)
+     ORDER BY created_at, address LIMIT $2`,
+    [chainId, limit, now?.toISOString() ?? null],
+  );
   return rows.map(fromRow);
+}
+
+/** When the solver must read the address next (null: on every pass). */
+export async function setDepositAddressNextCheck(ctx: StoreContext, key: { chainId: number; address: AddressValue }, at: Date | null): Promise<void> {
+  await ctx.db.query(`UPDATE deposit_addresses SET next_check_at = $3::timestamptz WHERE chain_id = $1 AND address = $2`, [key.chainId, key.address, at?.toISOString() ?? null]);
+}
+
+/**
+ * The addresses of `chainId` past their one decision (`forwarding`, `refunded`) with no refund under
+ * way (nor a reverted one, left for an operator) and due for a read at `now`, oldest check first: read for payments that arrived later
+ * (../solver/depositAddress/laterPayments.ts).
+ */
+export async function listSettledDepositAddresses(ctx: StoreContext, chainId: number, now: Date, limit: number): Promise<StoredDepositAddress[]> {
+  const { rows } = await ctx.db.query(
+    `SELECT ${COLUMNS} FROM deposit_addresses WHERE chain_id = $1 AND state IN ('forwarding', 'refunded')
+       AND (next_check_at IS NULL OR next_check_at <= $2::timestamptz)
+       AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(refunds, '[]'::jsonb)) e WHERE e->>'state' IN ('planned', 'sent', 'reverted'))
+     ORDER BY next_check_at NULLS FIRST, created_at, address LIMIT $3`,
+    [chainId, now.toISOString(), limit],
+  );
+  return rows.map(fromRow);
+}
+
+/**
+ * Appends the refunds of payments that arrived after the row's decision (`forwarding` or `refunded`),
+ * only while the row still has exactly `known` refunds: false when another replica (or this one before
+ * a restart) appended first. A compare-and-set on the list's length, so a later payment is planned once.
+ */
+export async function addDepositAddressLaterRefunds(
+  ctx: StoreContext,
+  key: { chainId: number; address: AddressValue },
+  known: number,
+  refunds: readonly DepositAddressRefund[],
+): Promise<boolean> {
+  const { rows } = await ctx.db.query(
+    `UPDATE deposit_addresses SET refunds = coalesce(refunds, '[]'::jsonb) || $4::jsonb, updated_at = $5::timestamptz
+     WHERE chain_id = $1 AND address = $2 AND state IN ('forwarding', 'refunded') AND jsonb_array_length(coalesce(refunds, '[]'::jsonb)) = $3 RETURNING address`,
+    [key.chainId, key.address, known, encodedRefunds(refunds), ctx.now().toISOString()],
+  );
+  return rows.length === 1;
 }
 
 /**
@@ -134,13 +185,17 @@ export async function markDepositAddressForwarding(
 }
 
 /**
- * The addresses of `chainId` with refunds to send or to confirm, oldest first: `refunding` ones, and
- * `forwarding` ones whose forwarding left an excess or another currency to refund.
+ * The addresses of `chainId` with refunds to send or to confirm, oldest first: `refunding` ones,
+ * `forwarding` ones whose forwarding left an excess or another currency to refund, and `forwarding` or
+ * `refunded` ones with a later payment to refund — but not an address whose only refunds left are
+ * `reverted` ones (../solver/depositAddress/revertedRefund.ts: left for an operator).
  */
 export async function listDepositAddressRefundWork(ctx: StoreContext, chainId: number, limit: number): Promise<StoredDepositAddress[]> {
   const { rows } = await ctx.db.query(
     `SELECT ${COLUMNS} FROM deposit_addresses WHERE chain_id = $1 AND (state = 'refunding'
-       OR (state = 'forwarding' AND EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(refunds, '[]'::jsonb)) e WHERE e->>'state' IN ('planned', 'sent'))))
+       OR (state IN ('forwarding', 'refunded') AND EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(refunds, '[]'::jsonb)) e WHERE e->>'state' IN ('planned', 'sent'))))
+       AND NOT (EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(refunds, '[]'::jsonb)) e WHERE e->>'state' = 'reverted')
+            AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(refunds, '[]'::jsonb)) e WHERE e->>'state' IN ('planned', 'sent')))
      ORDER BY created_at, address LIMIT $2`,
     [chainId, limit],
   );
@@ -164,7 +219,7 @@ export async function markDepositAddressRefunding(ctx: StoreContext, key: { chai
 }
 
 /**
- * Moves one refund (by instruction id) of a `refunding` (or `forwarding`) row from `from` to `to` with its transaction:
+ * Moves one refund (by instruction id) of a `refunding` (or `forwarding`, `refunded`) row from `from` to `to` with its transaction:
  * false when the row is not `refunding` or that refund is not in `from` (sent already: a replica or a
  * restart got there first). Run in the nonce's store transaction for `planned` → `sent`.
  */
@@ -173,14 +228,14 @@ export async function advanceDepositAddressRefund(
   key: { chainId: number; address: AddressValue },
   instructionId: StaticDecode<typeof Bytes32>,
   from: "planned" | "sent",
-  to: { state: "sent" | "confirmed"; txHash: StaticDecode<typeof Bytes32> },
+  to: { state: "sent" | "confirmed" | "reverted"; txHash: StaticDecode<typeof Bytes32>; txNonce?: number; failReason?: string; revertError?: string | null },
 ): Promise<boolean> {
   const { rows } = await ctx.db.query(`SELECT ${COLUMNS} FROM deposit_addresses WHERE chain_id = $1 AND address = $2 FOR UPDATE`, [key.chainId, key.address]);
   if (rows[0] === undefined) return false;
   const row = fromRow(rows[0]);
   const refund = row.refunds?.find((r) => r.instructionId === instructionId);
-  if ((row.state !== "refunding" && row.state !== "forwarding") || !refund || refund.state !== from) return false;
-  const next = row.refunds!.map((r) => (r === refund ? { ...r, state: to.state, txHash: to.txHash } : r));
+  if (row.state === "watching" || !refund || refund.state !== from) return false;
+  const next = row.refunds!.map((r) => (r === refund ? { ...r, ...to } : r));
   await ctx.db.query(`UPDATE deposit_addresses SET refunds = $3::jsonb, updated_at = $4::timestamptz WHERE chain_id = $1 AND address = $2`, [
     key.chainId,
     key.address,
@@ -197,4 +252,10 @@ export async function markDepositAddressRefunded(ctx: StoreContext, key: { chain
     [key.chainId, key.address, ctx.now().toISOString()],
   );
   return rows.length === 1;
+}
+
+/** Every row of `address`, on every chain (the factory sits at the same address on each), by chain: what `ferry deposit-addresses show` reads. */
+export async function listDepositAddressChains(db: Pick<Queryable, "query">, address: AddressValue): Promise<StoredDepositAddress[]> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM deposit_addresses WHERE address = $1 ORDER BY chain_id`, [address]);
+  return rows.map(fromRow);
 }

@@ -14,65 +14,40 @@ import { erc20Abi, parseEther, parseEventLogs, zeroAddress, type Address, type H
 import mockStablecoinArtifact from "../../../../artifacts/contracts/mocks/MockStablecoin.sol/MockStablecoin.json" with { type: "json" };
 import { depositoryAbi } from "../../../../ts/abi/Depository.ts";
 import { mockStablecoinAbi } from "../../../../ts/abi/MockStablecoin.ts";
-import { canonicalAddress, canonicalHex, type Address as CanonicalAddress } from "../../../../ts/service/model/values.ts";
-import { strictDepositAddressOf } from "../../../../ts/service/quote/depositAddressQuote.ts";
+import { canonicalAddress, canonicalHex } from "../../../../ts/service/model/values.ts";
 import { forwardDepositAddresses } from "../../../../ts/service/solver/depositAddress/forwardDepositAddresses.ts";
-import { createSolver } from "../../../../ts/service/solver/startSolver.ts";
 import { createStore, type Store } from "../../../../ts/service/store/createStore.ts";
-import { freshAddress, freshId, startTwoChains, type TwoChains } from "../twoChains.ts";
+import { depositAddressChains } from "./depositAddressChains.ts";
 
 describe("forwardDepositAddresses (strict)", function () {
   this.timeout(300_000);
-  let env: TwoChains;
+  const chains = depositAddressChains();
+  const { env, originConfig, clientOf, wallet, mined, mine } = chains;
   let store: Store;
 
-  before(async () => {
-    env = await startTwoChains();
-  });
-  after(async () => env?.close());
   beforeEach(async () => {
     store = await createStore();
   });
   afterEach(async () => store.close());
 
-  const originConfig = () => env.config.chains.find((c) => c.id === env.origin.chainId)!;
-  const clientOf = (ctx: ReturnType<typeof createSolver>["ctx"]) => ctx.clients.get(env.origin.chainId);
-
   /** A strict address as a quote stores it, expiring in an hour. */
-  async function strictAddress(currency: CanonicalAddress, amount: bigint): Promise<{ address: CanonicalAddress; orderId: Hex; refundTo: CanonicalAddress }> {
-    const chain = originConfig();
-    const factory = canonicalAddress(chain.contracts.depositAddressFactory!);
-    const refundTo = freshAddress();
-    const orderId = freshId();
-    const address = strictDepositAddressOf({ factory, depository: canonicalAddress(chain.contracts.depository), refundTo, orderId, currency, amount });
-    await store.saveDepositAddress({ chainId: chain.id, address, mode: "strict", factory, refundTo, requestId: freshId(), orderId, currency, amount, expiresAt: new Date(Date.now() + 3600_000) });
-    return { address, orderId, refundTo };
-  }
-
-  const wallet = () => env.origin.walletClient(env.user.privateKey);
-  async function mined(hash: Hex) {
-    const receipt = await env.origin.publicClient.waitForTransactionReceipt({ hash });
-    expect(receipt.status).to.equal("success");
-    return receipt;
-  }
-  /** One more block, so that a payment in the latest block is final (the devnet's confirmations). */
-  const mine = () => env.origin.testClient.mine({ blocks: Math.max(1, originConfig().confirmations) });
+  const strictAddress = (currency: Parameters<typeof chains.strictAddress>[1], amount: bigint) => chains.strictAddress(store, currency, amount, 3600);
 
   it("never forwards a forged payment: a Transfer from a token that is not the quoted currency", async () => {
     const amount = 5_000_000n;
-    const { address } = await strictAddress(canonicalAddress(env.stablecoin), amount);
+    const { address } = await strictAddress(canonicalAddress(env().stablecoin), amount);
     // The attacker's own token, with the same symbol and decimals, "pays" the address.
     const deployHash = await wallet().deployContract({ chain: null, account: wallet().account, abi: mockStablecoinAbi, bytecode: mockStablecoinArtifact.bytecode as Hex, args: ["Ferry Test USD", "fUSD"] });
     const forged = (await mined(deployHash)).contractAddress!;
-    await mined(await wallet().writeContract({ chain: null, address: forged, abi: mockStablecoinAbi, functionName: "mint", args: [env.user.address, amount] }));
+    await mined(await wallet().writeContract({ chain: null, address: forged, abi: mockStablecoinAbi, functionName: "mint", args: [env().user.address, amount] }));
     await mined(await wallet().writeContract({ chain: null, address: forged, abi: erc20Abi, functionName: "transfer", args: [address, amount] }));
     await mine();
 
-    const solver = createSolver({ config: env.config, store });
-    const outcomes = await forwardDepositAddresses(solver.ctx, clientOf(solver.ctx));
+    const solver = chains.solver(store);
+    const outcomes = await forwardDepositAddresses(solver.ctx, clientOf(solver));
     expect(outcomes).to.deep.equal([{ address, outcome: "unpaid" }]);
     expect(await store.listPendingSolverTransactions("deposit-address-forward", 10)).to.deep.equal([]);
-    expect((await store.getDepositAddress(env.origin.chainId, address))!.state).to.equal("watching");
+    expect((await store.getDepositAddress(env().origin.chainId, address))!.state).to.equal("watching");
   });
 
   it("forwards a payment seen twice exactly once (two racing passes, then a restart), and not before it is final", async () => {
@@ -82,28 +57,28 @@ describe("forwardDepositAddresses (strict)", function () {
     await mined(payment);
     const confirmations = originConfig().confirmations;
     if (confirmations > 1) {
-      const early = createSolver({ config: env.config, store });
-      expect((await forwardDepositAddresses(early.ctx, clientOf(early.ctx)))[0]!.outcome).to.equal("unpaid");
+      const early = chains.solver(store);
+      expect((await forwardDepositAddresses(early.ctx, clientOf(early)))[0]!.outcome).to.equal("unpaid");
     }
     await mine();
 
     // Two replicas see the same final payment at once.
-    const [a, b] = [createSolver({ config: env.config, store }), createSolver({ config: env.config, store })];
-    const settled = await Promise.allSettled([forwardDepositAddresses(a.ctx, clientOf(a.ctx)), forwardDepositAddresses(b.ctx, clientOf(b.ctx))]);
+    const [a, b] = [chains.solver(store), chains.solver(store)];
+    const settled = await Promise.allSettled([forwardDepositAddresses(a.ctx, clientOf(a)), forwardDepositAddresses(b.ctx, clientOf(b))]);
     const forwarded = settled.flatMap((r) => (r.status === "fulfilled" ? r.value.filter((o) => o.outcome === "forwarded") : []));
     expect(forwarded, JSON.stringify(settled.map((r) => (r.status === "rejected" ? String(r.reason) : r.value)))).to.have.length(1);
     // A restart: a fresh solver on the same store finds nothing to forward.
-    const restarted = createSolver({ config: env.config, store });
-    expect(await forwardDepositAddresses(restarted.ctx, clientOf(restarted.ctx))).to.deep.equal([]);
+    const restarted = chains.solver(store);
+    expect(await forwardDepositAddresses(restarted.ctx, clientOf(restarted))).to.deep.equal([]);
 
     const receipt = await mined(forwarded[0]!.hash!);
     const deposits = parseEventLogs({ abi: depositoryAbi, eventName: "Deposited", logs: receipt.logs });
     expect(deposits).to.have.length(1);
     expect(deposits[0]!.args).to.deep.include({ id: orderId, amount });
     expect(canonicalAddress(deposits[0]!.args.depositor as Address)).to.equal(refundTo);
-    const row = (await store.getDepositAddress(env.origin.chainId, address))!;
+    const row = (await store.getDepositAddress(env().origin.chainId, address))!;
     expect(row.state).to.equal("forwarding");
-    expect(row.payment).to.deep.include({ depositor: canonicalAddress(env.user.address), txHash: canonicalHex(payment), amount });
-    expect(await env.origin.publicClient.getBalance({ address })).to.equal(0n);
+    expect(row.payment).to.deep.include({ depositor: canonicalAddress(env().user.address), txHash: canonicalHex(payment), amount });
+    expect(await env().origin.publicClient.getBalance({ address })).to.equal(0n);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The records the admin API answers with (routes/admin*.ts), as TypeBox schemas: API keys, webhook
  * configurations (header values always [redacted]), delivery logs with their attempts, parked
- * requests. The same shapes as ../admin/*.ts returns, so the CLI prints either path alike.
+ * requests, deposit addresses with their payments. The same shapes as ../admin/*.ts returns, so the CLI prints either path alike.
  */
 import { Type } from "typebox";
 import { RequestStatusSchema } from "../../model/publicRecords.ts";
@@ -104,6 +104,41 @@ export const ParkedRequestSchema = Type.Object(
       { additionalProperties: false },
     ),
     updatedAt: IsoTime,
+  },
+  { additionalProperties: false },
+);
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+/** One deposit address on one chain and the payments it saw (../../admin/depositAddressAdmin.ts). */
+export const DepositAddressViewSchema = Type.Object(
+  {
+    chainId: Type.Integer(),
+    address: Type.String(),
+    mode: Type.String({ description: "strict" }),
+    state: Type.String({ description: "watching, forwarding (forwarded), refunding, refunded" }),
+    requestId: Type.String(),
+    orderId: Type.String(),
+    currency: Type.String({ description: "The bound currency (zero address: native)" }),
+    amount: Type.String({ description: "The bound amount, smallest unit" }),
+    refundTo: Type.String(),
+    expiresAt: IsoTime,
+    payments: Type.Array(
+      Type.Object(
+        {
+          txHash: NullableString,
+          depositor: NullableString,
+          currency: Type.String(),
+          amount: Type.String(),
+          block: Type.Integer(),
+          outcome: Type.String({ description: "forwarded, or refund planned|sent|confirmed|ignored|reverted" }),
+          reason: NullableString,
+          requestId: Type.String(),
+          refundTxHash: NullableString,
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,6 @@
 /**
  * The operator's admin API under /admin/…: API keys, webhook endpoints and their delivery log, parked
- * requests — what the `ferry keys|webhooks|requests` commands call on a running service (the
+ * requests, deposit addresses' payments — what the `ferry keys|webhooks|requests|deposit-addresses` commands call on a running service (the
  * embedded database cannot be opened by a second process). Registered only when the service has a
  * store and FERRY_ADMIN_TOKEN is set; without the token every /admin/… path is the ordinary 404. Every
  * route sits behind adminAuthHook (401 ADMIN_UNAUTHORIZED before validation) and the app's rate limit.
@@ -17,6 +17,7 @@ import { registerAdminKeysBalanceRoute } from "../routes/adminKeysBalance.ts";
 import { registerAdminKeysFundingAddressRoute } from "../routes/adminKeysFundingAddress.ts";
 import { registerAdminParkedClearRoute } from "../routes/adminParkedClear.ts";
 import { registerAdminParkedListRoute } from "../routes/adminParkedList.ts";
+import { registerAdminDepositAddressShowRoute } from "../routes/adminDepositAddressShow.ts";
 import { registerAdminWebhookDeliveriesRoute } from "../routes/adminWebhookDeliveries.ts";
 import { registerAdminWebhooksClearRoute } from "../routes/adminWebhooksClear.ts";
 import { registerAdminWebhooksListRoute } from "../routes/adminWebhooksList.ts";
@@ -40,5 +41,6 @@ export async function registerAdminRoutes(app: FerryApp, options: { admin: Admin
     registerAdminWebhooksRedeliverRoute(scope, { admin });
     registerAdminParkedListRoute(scope, { admin });
     registerAdminParkedClearRoute(scope, { admin });
+    registerAdminDepositAddressShowRoute(scope, { admin });
   });
 }

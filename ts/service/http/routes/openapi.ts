@@ -32,6 +32,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "POST /admin/webhooks/redeliver": "adminRedeliverWebhooks",
   "GET /admin/requests/parked": "adminListParkedRequests",
   "DELETE /admin/requests/parked/:requestId": "adminUnparkRequest",
+  "GET /admin/deposit-addresses/:address": "adminShowDepositAddress",
 };
 
 /** A route missing from OPERATION_IDS still gets a unique id: method + path in camel case. */

@@ -15,7 +15,9 @@
  * - **When**: the first block at which the balance covered the amount (a binary search of balances at
  *   past final blocks, ./paymentSeen.ts), so lateness is judged by when the payer paid, not when the
  *   service looked. Paid after the quote's `expiresAt`, or not fully paid once a final block is past it
- *   (a payer may top up until then): not forwarded but refunded (./refundDepositAddresses.ts).
+ *   (a payer may top up until then): not forwarded but refunded (./refundDepositAddresses.ts). Still
+ *   unpaid an hour past the expiry, the address is read at a lower cadence (./checkCadence.ts): a late
+ *   payment is still found and refunded, the expired addresses no longer cost reads on every pass.
  * - **Who, which transaction**: ERC-20, the `Transfer` log to the address in that block (the indexer's
  *   ranged scan, ../indexer/logScan.ts); native, the transaction of that block sending value to it, when
  *   it is a plain transfer (an internal transfer from a contract leaves them null).
@@ -39,6 +41,7 @@ import type { StoredDepositAddress } from "../../store/depositAddresses.ts";
 import { balanceAt, paymentSeen } from "./paymentSeen.ts";
 import { planExcessRefunds } from "./misroutePlan.ts";
 import { heldAt, planDepositAddressRefunds } from "./refundDepositAddresses.ts";
+import { nextDepositAddressCheck } from "./checkCadence.ts";
 import type { SolverContext } from "../solverContext.ts";
 
 /** The most one forwarding may use: the ERC-20 bench budget with room (a cold token, a fee-on-transfer). */
@@ -63,7 +66,7 @@ export async function forwardDepositAddresses(ctx: SolverContext, client: ChainC
   if (!factory) return [];
   const checkpoint = await ctx.store.getIndexerCheckpoint(chainId, client.config.contracts.depository);
   if (checkpoint?.halted) return [];
-  const watching = await ctx.store.listWatchingDepositAddresses(chainId, BATCH);
+  const watching = await ctx.store.listWatchingDepositAddresses(chainId, BATCH, ctx.now());
   if (watching.length === 0) return [];
   const { final } = await readChainFinality(client);
   const { timestamp } = await client.publicClient.getBlock({ blockNumber: final });
@@ -77,7 +80,11 @@ async function forwardOne(ctx: SolverContext, client: ChainClient, row: StoredDe
   if ((await balanceAt(client, row.address, row.currency, final)) < row.amount) {
     // Too little, or nothing: a payer may still top up until the quote expires (on the chain's final blocks); then refunded.
     if (!expired) return { address: row.address, outcome: "unpaid" };
-    return planDepositAddressRefunds(ctx, client, row, { final, boundLate: false });
+    const planned = await planDepositAddressRefunds(ctx, client, row, { final, boundLate: false });
+    // Nothing there long after the expiry: read at a lower cadence from now on (./checkCadence.ts).
+    const next = planned.outcome === "unpaid" ? nextDepositAddressCheck(row.expiresAt, ctx.now()) : null;
+    if (next) await ctx.store.setDepositAddressNextCheck({ chainId: row.chainId, address: row.address }, next);
+    return planned;
   }
   const payment = await paymentSeen(client, { address: row.address, token: row.currency, threshold: row.amount, final });
   if (payment.blockTimestamp > Date.parse(row.expiresAt) / 1000) return planDepositAddressRefunds(ctx, client, row, { final, boundLate: true });

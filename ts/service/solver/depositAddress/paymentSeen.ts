@@ -30,9 +30,10 @@ export function balanceAt(client: ChainClient, address: Address, token: Address,
  * (which must already hold it): the first such block, its time, and its payer and transaction when
  * they can be told.
  */
-export async function paymentSeen(client: ChainClient, args: { address: Address; token: Address; threshold: bigint; final: bigint }): Promise<DepositAddressPayment> {
+export async function paymentSeen(client: ChainClient, args: { address: Address; token: Address; threshold: bigint; final: bigint; from?: bigint }): Promise<DepositAddressPayment> {
   const { address, token, threshold } = args;
-  let low = 0n;
+  // `from`: the search starts there (the balance only grew since: after a forwarding or a refund drained it).
+  let low = args.from ?? 0n;
   let high = args.final;
   while (low < high) {
     const middle = (low + high) / 2n;

@@ -20,8 +20,10 @@
  *    `refundFailReason` AMOUNT_TOO_LOW_TO_REFUND.
  *
  * A forwarded address (`forwarding`) may carry refunds too: what it held besides the forwarded payment
- * (planned in the forwarding's compare-and-set, ./forwardDepositAddresses.ts); they are sent and
- * confirmed the same way, and the row and its request are left as the forwarding made them.
+ * (planned in the forwarding's compare-and-set, ./forwardDepositAddresses.ts); so may a forwarded or
+ * refunded one paid again after its decision (./laterPayments.ts). They are sent and confirmed the
+ * same way, and the row and its request are left as the decision made them. A refund whose
+ * transaction is mined and reverts is recorded `reverted` and alerted (./revertedRefund.ts).
  *
  * The whole amount held is refunded: the factory's refund cannot keep a part for the submitter's gas, so
  * the operator pays each refund's gas (bounded: REFUND_MAX_GAS, and nothing below the currency's
@@ -41,6 +43,7 @@ import { scanLogs } from "../indexer/logScan.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { planMisrouteRefunds, watchedCurrencies, type Held } from "./misroutePlan.ts";
 import { balanceAt, paymentSeen } from "./paymentSeen.ts";
+import { recordRevertedRefund } from "./revertedRefund.ts";
 
 /** The most one refund may use: a cold token's transfer, or a native refund's 50,000-gas send and its force-send, with room. */
 export const REFUND_MAX_GAS = 250_000n;
@@ -51,7 +54,7 @@ const REFUND_LIFETIME_SECONDS = 7n * 24n * 3600n;
 /** Addresses read per chain and pass. */
 const BATCH = 50;
 
-const FORWARDED_EVENT = depositAddressFactoryAbi.find((item) => item.type === "event" && item.name === "Forwarded")!;
+export const FORWARDED_EVENT = depositAddressFactoryAbi.find((item) => item.type === "event" && item.name === "Forwarded")!;
 
 export type RefundOutcome = { address: Address; outcome: "refunding" | "unpaid" | "already-decided" | "sent" | "refunded"; hash?: Bytes32 };
 
@@ -128,7 +131,7 @@ async function sendRefund(ctx: SolverContext, row: StoredDepositAddress, refund:
     subject: `${row.chainId}:${row.address}:${refund.token}`,
     tx: { to: row.factory, data, maxGas: REFUND_MAX_GAS },
     record: async (tx, repos) => {
-      if (!(await repos.advanceDepositAddressRefund(key, refund.instructionId, "planned", { state: "sent", txHash: tx.hash }))) {
+      if (!(await repos.advanceDepositAddressRefund(key, refund.instructionId, "planned", { state: "sent", txHash: tx.hash, txNonce: tx.txNonce }))) {
         throw new DepositAddressRefundAlreadySentError(row.chainId, row.address, refund.instructionId);
       }
     },
@@ -144,15 +147,19 @@ async function confirmRefunds(ctx: SolverContext, client: ChainClient, row: Stor
   let refunds = row.refunds ?? [];
   for (const refund of refunds.filter((r) => r.state === "sent")) {
     const used = await client.publicClient.readContract({ address: row.factory, abi: depositAddressFactoryAbi, functionName: "instructionUsed", args: [row.address, refund.instructionId], blockNumber: final });
-    if (!used) continue;
+    if (!used) {
+      // Mined and reverted: recorded, alerted, left for an operator (./revertedRefund.ts).
+      if (await recordRevertedRefund(ctx, client, row, refund, final)) refunds = refunds.map((r) => (r === refund ? { ...r, state: "reverted" } : r));
+      continue;
+    }
     const logs = await scanLogs(client, { address: row.factory, event: FORWARDED_EVENT, args: { forwarder: row.address, id: refund.instructionId } }, BigInt(refund.plannedAtBlock), final);
     const hash = logs[0]?.transactionHash ? canonicalHex(logs[0].transactionHash) : refund.txHash!;
     await ctx.store.transaction((tx) => tx.advanceDepositAddressRefund(key, refund.instructionId, "sent", { state: "confirmed", txHash: hash }));
     refunds = refunds.map((r) => (r === refund ? { ...r, state: "confirmed", txHash: hash } : r));
   }
   if (!refunds.every((r) => r.state === "confirmed" || r.state === "ignored")) return [];
-  // A forwarded address's excess: refunded; the request is the forwarded payment's own.
-  if (row.state === "forwarding") return [{ address: row.address, outcome: "refunded" }];
+  // A forwarded address's excess, or a payment after the decision (./laterPayments.ts): refunded; the request keeps its outcome.
+  if (row.state !== "refunding") return [{ address: row.address, outcome: "refunded" }];
   const done = await ctx.store.transaction(async (tx) => {
     if (!(await tx.markDepositAddressRefunded(key))) return false;
     await recordRefundedRequest(ctx, tx, row, refunds);
