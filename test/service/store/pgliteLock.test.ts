@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { expect } from "chai";
 import { isFerryError } from "../../../ts/core/errors.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
-import { DATA_DIR_LOCK_FILE, DataDirLockedError, lockDataDir } from "../../../ts/service/store/pgliteEngine.ts";
+import { DATA_DIR_LOCK_FILE, DataDirLockedError, lockDataDir, processState, psState } from "../../../ts/service/store/pgliteEngine.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -129,6 +129,27 @@ describe("PGlite data folder lock", function () {
     }
     // Killed: the lock is stale now.
     open.push(await createStore({ dataDir }));
+  });
+
+  it("createStore_takesOverALock_whoseHolderWasKilledButNotReaped_aZombie", async function () {
+    if (!existsSync(`/proc/${process.pid}/stat`)) this.skip();
+    // The holder's parent never reaps it (after the exec, `sleep` is its parent): killed, it stays a zombie.
+    const parent = spawn("sh", ["-c", "sleep 600 & echo $!; exec sleep 600"], { stdio: ["ignore", "pipe", "ignore"], detached: true });
+    try {
+      const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()))));
+      const startTime = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19];
+      writeLock(dataDir, { pid, startTime });
+      await expectLocked(createStore({ dataDir }), pid, dataDir);
+      process.kill(pid, "SIGKILL");
+      const deadline = Date.now() + 10_000;
+      while (processState(pid) !== "Z" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Both ways of reading the state see the zombie (ps is what a host without /proc uses).
+      expect([processState(pid), psState(pid)]).to.deep.equal(["Z", "Z"]);
+      open.push(await createStore({ dataDir }));
+      expect(lockOwnerPid(dataDir)).to.equal(process.pid);
+    } finally {
+      process.kill(-parent.pid!, "SIGKILL");
+    }
   });
 
   it("lockDataDir_releaseKeepsALockTakenOverByAnother", () => {

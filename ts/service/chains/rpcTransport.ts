@@ -19,6 +19,10 @@
  * own answer (a revert, "nonce too low", a log range the provider refuses) is thrown at once. A raw
  * transaction that one URL took before timing out and another calls "already known" is sent: its
  * hash is returned.
+ *
+ * An attempt that has not answered within the URL's hedge delay (a few times its usual latency) is not
+ * waited out: the next URL is asked the same meanwhile and the first answer wins (`firstOf`), for
+ * sends and receipts as for reads — a hanging URL costs a call its hedge delay, not `timeoutMs`.
  */
 import { createTransport, HttpRequestError, keccak256, RpcRequestError, TimeoutError, type Hex, type Transport } from "viem";
 import { getHttpRpcClient, type HttpRpcClient } from "viem/utils";
@@ -71,6 +75,25 @@ export class RpcBlockNotAvailableError extends ServiceError {
 }
 
 type Endpoint = { index: number; label: string; client: HttpRpcClient };
+/** An attempt's outcome at URL `index`. */
+type Settled = { index: number; result: unknown } | { index: number; error: unknown };
+
+/** The hedge delay: HEDGE_LATENCY_FACTOR × a URL's average latency, at least HEDGE_MIN_MS; HEDGE_UNKNOWN_MS before its first answer. */
+export const HEDGE_MIN_MS = 250;
+export const HEDGE_UNKNOWN_MS = 500;
+export const HEDGE_LATENCY_FACTOR = 4;
+
+/** The first of `racing` to settle, or "hedge" after `hedgeMs` (undefined: no limit). */
+async function firstOf(racing: ReadonlyMap<number, Promise<Settled>>, hedgeMs: number | undefined): Promise<Settled | "hedge"> {
+  if (hedgeMs === undefined) return Promise.race(racing.values());
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hedge = new Promise<"hedge">((resolve) => (timer = setTimeout(() => resolve("hedge"), hedgeMs)));
+  try {
+    return await Promise.race([...racing.values(), hedge]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 type Body = { method: string; params?: unknown };
 
 /** A block number as JSON-RPC quantities write it (hex, at most 64 bits), or undefined. */
@@ -191,6 +214,16 @@ export function createRpcEndpoints(options: RpcTransportOptions): RpcEndpoints {
 
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+  /**
+   * How long an attempt at URL `index` may go unanswered before the next URL is asked too: a few
+   * times its usual latency, at least HEDGE_MIN_MS, at most the attempt's timeout. A hanging URL then
+   * costs a call this long, not a whole `timeoutMs` — for sends and receipts as for reads.
+   */
+  const hedgeAfterMs = (index: number): number => {
+    const latency = health[index]!.latencyMs;
+    return Math.min(settings.timeoutMs, Math.max(HEDGE_MIN_MS, latency === null ? HEDGE_UNKNOWN_MS : HEDGE_LATENCY_FACTOR * latency));
+  };
+
   /** Whether URL `index` reported a head beyond every URL in `than`'s. */
   const isAhead = (index: number, than: ReadonlySet<number>): boolean => {
     const head = health[index]!.head;
@@ -215,47 +248,88 @@ export function createRpcEndpoints(options: RpcTransportOptions): RpcEndpoints {
         await sleep(Math.min(left, retryDelayMs(round, settings.retryDelayMs, random())));
       }
       const ranked = rankEndpoints(health, now(), { maxHeadLagBlocks: settings.maxHeadLagBlocks, ...(needs !== undefined && { needsBlock: needs }) });
+      const candidates = [...ranked.order, ...ranked.behind];
       const tried = new Set<number>();
-      for (const index of [...ranked.order, ...ranked.behind]) {
+      // Attempts under way, by URL: one that has not answered within its hedge delay keeps running
+      // while the next URL is asked too; whichever answers first is taken.
+      const racing = new Map<number, Promise<Settled>>();
+      /** What an attempt's outcome means: the answer, or undefined to go on (throws when it ends the call). */
+      const judge = (settled: Settled): { result: unknown } | undefined => {
+        const { index } = settled;
+        if ("error" in settled) {
+          const error = settled.error;
+          if (error instanceof RpcDeadlineExceededError) throw error;
+          if (method === "eth_sendRawTransaction" && alreadySent(error) === "known") {
+            // Another URL already took this very transaction (the first attempt timed out after sending it).
+            return { result: keccak256((params as Hex[])[0]!) };
+          }
+          if (!isEndpointFault(error)) throw error;
+          lastError = error;
+          return undefined;
+        }
+        const result = settled.result;
+        const best = bestHead(health, now());
+        if (method === "eth_blockNumber" && isStale(health[index]!, best, settings.maxHeadLagBlocks)) {
+          // A head far behind the others': ask another URL, keep this answer as the last resort.
+          staleAnswer ??= { result };
+          return undefined;
+        }
+        if (result === null && NULL_MAY_BE_STALE.has(method) && aheadOf(index, tried)) {
+          // "Not found" from a URL behind another one's head: that one may have it.
+          staleAnswer ??= { result };
+          tried.add(index);
+          return undefined;
+        }
+        return { result };
+      };
+      for (const [position, index] of candidates.entries()) {
         const e = endpoints[index]!;
         // After a "not found", only a URL known to be further ahead is worth asking.
         if (staleAnswer && method !== "eth_blockNumber" && !isAhead(index, tried)) continue;
         const timeout = Math.min(settings.timeoutMs, remainingMs(method, lastError));
-        try {
-          if (needs !== undefined) {
-            const h = health[index]!;
-            // Learn (or refresh) the head of a URL before giving it a read up to a block it may not have.
-            if ((h.head === null || h.head < needs) && endpoints.length > 1) {
-              const head = BigInt((await call(e, { method: "eth_blockNumber", params: [] }, timeout)) as string);
-              if (head < needs) {
-                metrics?.rpcErrors.inc({ ...labels(e), kind: "stale" });
-                continue;
-              }
+        if (needs !== undefined) {
+          const h = health[index]!;
+          // Learn (or refresh) the head of a URL before giving it a read up to a block it may not have.
+          if ((h.head === null || h.head < needs) && endpoints.length > 1) {
+            let head: bigint;
+            try {
+              head = BigInt((await call(e, { method: "eth_blockNumber", params: [] }, Math.min(timeout, hedgeAfterMs(index)))) as string);
+            } catch (error) {
+              const verdict = judge({ index, error });
+              if (verdict) return verdict.result;
+              continue;
+            }
+            if (head < needs) {
+              metrics?.rpcErrors.inc({ ...labels(e), kind: "stale" });
+              continue;
             }
           }
-          const result = await call(e, { method, params }, Math.min(settings.timeoutMs, remainingMs(method, lastError)));
-          const best = bestHead(health, now());
-          if (method === "eth_blockNumber" && isStale(health[index]!, best, settings.maxHeadLagBlocks)) {
-            // A head far behind the others': ask another URL, keep this answer as the last resort.
-            staleAnswer ??= { result };
-            continue;
-          }
-          if (result === null && NULL_MAY_BE_STALE.has(method) && aheadOf(index, tried)) {
-            // "Not found" from a URL behind another one's head: that one may have it.
-            staleAnswer ??= { result };
-            tried.add(index);
-            continue;
-          }
-          return result;
-        } catch (error) {
-          if (error instanceof RpcDeadlineExceededError) throw error;
-          if (method === "eth_sendRawTransaction" && alreadySent(error) === "known") {
-            // Another URL already took this very transaction (the first attempt timed out after sending it).
-            return keccak256((params as Hex[])[0]!);
-          }
-          if (!isEndpointFault(error)) throw error;
-          lastError = error;
         }
+        racing.set(
+          index,
+          call(e, { method, params }, Math.min(settings.timeoutMs, remainingMs(method, lastError))).then(
+            (result): Settled => ({ index, result }),
+            (error: unknown): Settled => ({ index, error }),
+          ),
+        );
+        const last = position === candidates.length - 1;
+        const settled = await firstOf(racing, last ? undefined : hedgeAfterMs(index));
+        if (settled === "hedge") {
+          // No answer within the hedge delay: the URL is treated as failing (it ranks last while it
+          // cools down) until it answers; the next URL is asked meanwhile.
+          update(index, recordFailure(health[index]!, now()));
+          continue;
+        }
+        racing.delete(settled.index);
+        const verdict = judge(settled);
+        if (verdict) return verdict.result;
+      }
+      // Every URL asked: the first of those still under way to answer.
+      while (racing.size > 0) {
+        const settled = (await firstOf(racing, undefined)) as Settled;
+        racing.delete(settled.index);
+        const verdict = judge(settled);
+        if (verdict) return verdict.result;
       }
       if (staleAnswer) return staleAnswer.result;
     }

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
@@ -75,7 +76,8 @@ const heldHere = new Set<string>();
 /**
  * Takes the exclusive lock of `dataDir` (created if missing): `ferry.lock` created with O_EXCL,
  * holding the owner's pid. A lock whose process is gone (killed, crashed) is stale and taken over;
- * one whose process lives is DataDirLockedError. Only meaningful between processes of one host (and
+ * one whose process lives is DataDirLockedError. A killed process that its parent has not reaped yet
+ * (a zombie) is gone: it runs nothing and the kernel has closed all its files. Only meaningful between processes of one host (and
  * one pid namespace): the embedded database is not meant to be shared across machines.
  */
 export function lockDataDir(dataDir: string): DataDirLock {
@@ -192,7 +194,30 @@ function isAlive(owner: LockOwner): boolean {
   if (owner.bootId !== undefined && bootId !== undefined && owner.bootId !== bootId) return false;
   const startTime = processStartTime(owner.pid);
   if (owner.startTime !== undefined && startTime !== undefined && owner.startTime !== startTime) return false;
-  return true;
+  // A zombie still answers kill(pid, 0) and keeps its start time until its parent reaps it: a
+  // supervisor restarting the service right after kill -9 would be refused until then. Node has no
+  // flock/fcntl lock (which the kernel would drop at exit) without a native addon, so the state decides.
+  return !isDeadState(processState(owner.pid));
+}
+
+/** `Z` (zombie: exited, not reaped yet), `X` (dead): no longer runs, holds no files. */
+export function isDeadState(state: string | undefined): boolean {
+  return state === "Z" || state === "X";
+}
+
+/**
+ * A process's state letter (R, S, D, Z, …): field 3 of /proc/<pid>/stat on Linux, else `ps -o stat=`
+ * (macOS, the BSDs); undefined when neither says.
+ */
+export function processState(pid: number): string | undefined {
+  return procStatFields(pid)?.[0] ?? psState(pid);
+}
+
+/** The state letter `ps -o stat=` shows (where there is no /proc); undefined when ps does not list the pid. */
+export function psState(pid: number): string | undefined {
+  const ps = spawnSync("ps", ["-o", "stat=", "-p", String(pid)], { encoding: "utf8", timeout: 2_000 });
+  const state = ps.status === 0 ? ps.stdout.trim().charAt(0) : "";
+  return state === "" ? undefined : state;
 }
 
 /** Tokens of the locks this process holds, read back from their files. */
@@ -231,15 +256,20 @@ function unlinkQuietly(path: string): void {
   }
 }
 
-/** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); undefined off Linux. */
-function processStartTime(pid: number): string | undefined {
+/** The fields of /proc/<pid>/stat from field 3 (the state) on; undefined off Linux or once the pid is gone. */
+function procStatFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name (field 2) is in parentheses and may contain spaces: split after its last ")".
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
     return undefined;
   }
+}
+
+/** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); undefined off Linux. */
+function processStartTime(pid: number): string | undefined {
+  return procStatFields(pid)?.[19];
 }
 
 function readBootId(): string | undefined {

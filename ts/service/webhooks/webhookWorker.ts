@@ -8,6 +8,12 @@
  *    the backoff (./backoff.ts), or failed after the last attempt.
  * `stop()` lets in-flight attempts finish for up to `graceMs`, then aborts them without recording: they
  * stay leased and are retried (logged ABANDONED) when the lease lapses.
+ *
+ * The database away (a retryable failure of a claim or a record): an attempt made meanwhile keeps its
+ * outcome here and is recorded before the next claim — a delivery stays one delivery, not a lease that
+ * lapses into a second POST — and, since a claim that failed may have committed unheard of, the next
+ * claim first gives back this worker's leases that no attempt of it uses
+ * (../store/webhooks/webhookOutbox.ts `releaseUnusedWebhookLeases`). Other replicas' leases are theirs.
  */
 import { randomUUID } from "node:crypto";
 import { ConfigInvalidError } from "../config/configErrors.ts";
@@ -15,7 +21,7 @@ import { addressFilter } from "../config/addressFilter.ts";
 import { CONFIG_DEFAULTS, type WebhookSettings } from "../config/configSchema.ts";
 import type { Engine } from "../store/engine.ts";
 import type { HostResolver } from "../store/webhooks/webhookDestination.ts";
-import { claimWebhookEvents, recordWebhookAttempt, type WebhookJob } from "../store/webhooks/webhookOutbox.ts";
+import { claimWebhookEvents, recordWebhookAttempt, releaseUnusedWebhookLeases, type WebhookJob } from "../store/webhooks/webhookOutbox.ts";
 import { validateWebhookUrl, WebhookError } from "../store/webhooks/webhookRules.ts";
 import { WEBHOOK_SECRET_KEY_ENV, WEBHOOK_SECRET_KEY_PREVIOUS_ENV } from "../store/webhooks/webhookSecrets.ts";
 import { isRetryable } from "../errors/serviceError.ts";
@@ -106,56 +112,110 @@ function createWorker(options: WebhookWorkerOptions): InternalWorker {
     });
   };
 
+  /** An attempt made, its outcome not recorded yet. */
+  type Made = { job: WebhookJob; at: Date; finished: Date; result: WebhookPostResult };
+  /** Attempts whose record failed while the database was away, by event id: recorded before the next claim. */
+  const unrecorded = new Map<number, Made>();
+  /** Attempts whose record failed for good (not retryable): their lease is left to lapse, never released. */
+  const lapsing = new Set<number>();
+  /** A claim or a record failed: this worker may hold leases it does not know of. */
+  let leasesInDoubt = false;
+
+  /** Records an attempt (its outcome as of when it finished); throws when the database does not take it. */
+  const record = async ({ job, at, finished, result }: Made): Promise<void> => {
+    const fields = { eventId: job.eventId, requestId: job.requestId, attempt: job.attempt, statusCode: result.statusCode, error: result.error };
+    const recorded = await recordWebhookAttempt(
+      engine,
+      owner,
+      { eventId: job.eventId, keyId: job.keyId, round: job.round, attempt: job.attempt, at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, delivered: result.delivered },
+      {
+        maxAttempts,
+        now: finished,
+        nextAttemptAt: new Date(finished.getTime() + backoffDelayMs(job.attempt, settings, random)),
+        // The endpoint backs off on the events' schedule, by its consecutive failures.
+        endpointPauseMs: (failures) => backoffDelayMs(failures, settings, random),
+      },
+    );
+    if (!recorded) log.warn(fields, "webhook attempt finished after its lease was lost; logged, state left to the new holder");
+    else if (result.delivered) log.debug(fields, "webhook delivered");
+    else if (job.attempt >= maxAttempts) log.error(fields, "webhook delivery failed: retries exhausted");
+    else log.warn(fields, "webhook attempt failed; will retry");
+  };
+
   const deliver = async (job: WebhookJob): Promise<boolean> => {
     const at = now();
     const result = await attempt(job);
     if (result.aborted) return false;
-    const fields = { eventId: job.eventId, requestId: job.requestId, attempt: job.attempt, statusCode: result.statusCode, error: result.error };
+    const made: Made = { job, at, finished: now(), result };
     try {
-      const finished = now();
-      const recorded = await recordWebhookAttempt(
-        engine,
-        owner,
-        { eventId: job.eventId, keyId: job.keyId, round: job.round, attempt: job.attempt, at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, delivered: result.delivered },
-        {
-          maxAttempts,
-          now: finished,
-          nextAttemptAt: new Date(finished.getTime() + backoffDelayMs(job.attempt, settings, random)),
-          // The endpoint backs off on the events' schedule, by its consecutive failures.
-          endpointPauseMs: (failures) => backoffDelayMs(failures, settings, random),
-        },
-      );
-      if (!recorded) log.warn(fields, "webhook attempt finished after its lease was lost; logged, state left to the new holder");
-      else if (result.delivered) log.debug(fields, "webhook delivered");
-      else if (job.attempt >= maxAttempts) log.error(fields, "webhook delivery failed: retries exhausted");
-      else log.warn(fields, "webhook attempt failed; will retry");
+      await record(made);
     } catch (error) {
-      log[failureLevel(error)]({ ...fields, err: errorFields(error) }, "recording a webhook attempt failed; the lease will lapse and it is retried");
+      const fields = { eventId: job.eventId, requestId: job.requestId, attempt: job.attempt, statusCode: result.statusCode, err: errorFields(error) };
+      leasesInDoubt = true;
+      if (isRetryable(error)) {
+        unrecorded.set(job.eventId, made);
+        log.warn(fields, "recording a webhook attempt failed; it is recorded once the database answers again");
+      } else {
+        lapsing.add(job.eventId);
+        log.error(fields, "recording a webhook attempt failed; the lease will lapse and it is retried");
+      }
     }
     return result.delivered;
   };
 
-  const inFlight = new Set<Promise<boolean>>();
+  /**
+   * Before a claim, once the database answers again: records the attempts it missed, then gives back
+   * this worker's leases that no attempt uses. Throws (the pass backs off) while it still does not answer.
+   */
+  const settleAfterOutage = async () => {
+    for (const [eventId, made] of unrecorded) {
+      try {
+        await record(made);
+      } catch (error) {
+        if (isRetryable(error)) throw error;
+        lapsing.add(eventId);
+        log.error({ eventId, err: errorFields(error) }, "recording a webhook attempt failed; the lease will lapse and it is retried");
+      }
+      unrecorded.delete(eventId);
+    }
+    if (!leasesInDoubt) return;
+    const inUse = [...inFlight.keys(), ...unrecorded.keys(), ...lapsing];
+    const released = await releaseUnusedWebhookLeases(engine, owner, inUse);
+    leasesInDoubt = false;
+    if (released.length > 0) log.info({ eventIds: released }, "webhook leases of claims never sent released after the database came back");
+  };
+
+  /** Attempts being posted or recorded, by event id. */
+  const inFlight = new Map<number, Promise<boolean>>();
   let onSettled: () => void = () => {};
 
   /** Claims as many due events as there are free slots and starts posting them; resolves once they are claimed. */
   const fill = async (): Promise<{ free: number; started: Promise<boolean>[]; settled: number }> => {
     const free = settings.batchSize - inFlight.size;
     if (free <= 0) return { free, started: [], settled: 0 };
-    const { jobs, settled } = await claimWebhookEvents(engine, now(), {
-      owner,
-      leaseMs: settings.leaseMs,
-      maxAttempts,
-      limit: free,
-      secretKeys: { current: secretKey, ...(previousSecretKey ? { previous: previousSecretKey } : {}) },
-      maxInFlightPerEndpoint: settings.maxInFlightPerEndpoint ?? CONFIG_DEFAULTS.webhooks.maxInFlightPerEndpoint,
-    });
+    await settleAfterOutage();
+    let claimed;
+    try {
+      claimed = await claimWebhookEvents(engine, now(), {
+        owner,
+        leaseMs: settings.leaseMs,
+        maxAttempts,
+        limit: free,
+        secretKeys: { current: secretKey, ...(previousSecretKey ? { previous: previousSecretKey } : {}) },
+        maxInFlightPerEndpoint: settings.maxInFlightPerEndpoint ?? CONFIG_DEFAULTS.webhooks.maxInFlightPerEndpoint,
+      });
+    } catch (error) {
+      // Its commit may have happened with the answer lost: leases this worker never heard of.
+      leasesInDoubt = true;
+      throw error;
+    }
+    const { jobs, settled } = claimed;
     const started = jobs.map((job) => {
       const delivery: Promise<boolean> = deliver(job).finally(() => {
-        inFlight.delete(delivery);
+        inFlight.delete(job.eventId);
         onSettled();
       });
-      inFlight.add(delivery);
+      inFlight.set(job.eventId, delivery);
       return delivery;
     });
     return { free, started, settled };
@@ -191,7 +251,7 @@ function createWorker(options: WebhookWorkerOptions): InternalWorker {
       if (inFlight.size === 0) return;
       const timer = setTimeout(() => shutdown.abort(), graceMs);
       try {
-        await Promise.allSettled([...inFlight]);
+        await Promise.allSettled([...inFlight.values()]);
       } finally {
         clearTimeout(timer);
       }

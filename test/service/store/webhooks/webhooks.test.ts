@@ -3,7 +3,7 @@ import { expect } from "chai";
 import { isFerryError } from "../../../../ts/core/errors.ts";
 import { apiKeyStore } from "../../../../ts/service/store/apiKeys.ts";
 import type { Store } from "../../../../ts/service/store/createStore.ts";
-import { ABANDONED, claimWebhookEvents, recordWebhookAttempt, type ClaimOptions } from "../../../../ts/service/store/webhooks/webhookOutbox.ts";
+import { ABANDONED, claimWebhookEvents, recordWebhookAttempt, releaseUnusedWebhookLeases, type ClaimOptions } from "../../../../ts/service/store/webhooks/webhookOutbox.ts";
 import { webhookStore, type WebhookStore } from "../../../../ts/service/store/webhooks/webhooks.ts";
 import { decryptWebhookSecret } from "../../../../ts/service/store/webhooks/webhookSecrets.ts";
 import { describeEachEngine } from "../engines.ts";
@@ -233,6 +233,26 @@ describeEachEngine("store webhooks", (engine) => {
     expect((await webhooks.listDeliveries({ eventId: job!.eventId }))[0]).to.include({ state: "pending", attempts: 2 });
     expect(await record(job!.eventId, 2, true, { owner: "b" })).to.equal(true);
     expect((await webhooks.listDeliveries({ eventId: job!.eventId }))[0]!.state).to.equal("delivered");
+  });
+
+  it("releaseUnusedWebhookLeases_givesBackOnlyTheOwnersUnusedLeases_andTakesTheirAttemptBack", async () => {
+    const { id } = await keyWithWebhook();
+    for (let n = 1; n <= 4; n++) await seed(engine.store, n, [], id);
+    // Worker a holds three events (one it is still posting), worker b one.
+    const mine = (await claim({ owner: "a", limit: 3 })).jobs.map((j) => j.eventId);
+    const [theirs] = (await claim({ owner: "b", limit: 1 })).jobs.map((j) => j.eventId);
+    const [posting, ...unused] = mine;
+    expect(await releaseUnusedWebhookLeases(engine.store.engine, "a", [posting!])).to.have.members(unused);
+    const state = async (eventId: number) => (await webhooks.listDeliveries({ eventId }))[0]!;
+    for (const eventId of unused) expect(await state(eventId)).to.include({ state: "pending", attempts: 0 });
+    expect(await state(posting!)).to.include({ attempts: 1 });
+    expect(await state(theirs!)).to.include({ attempts: 1 });
+    // Due again at once (no lease left to lapse), as attempt 1, with nothing logged ABANDONED.
+    const again = (await claim({ owner: "a" })).jobs;
+    expect(again.map((j) => [j.eventId, j.attempt])).to.have.deep.members(unused.map((eventId) => [eventId, 1]));
+    for (const eventId of unused) expect(await webhooks.listAttempts(eventId)).to.deep.equal([]);
+    // The posting attempt's lease still holds: its record settles it.
+    expect(await record(posting!, 1, true, { owner: "a" })).to.equal(true);
   });
 
   it("claim_failsAnEventWhoseLastAttemptWasAbandoned", async () => {

@@ -14,6 +14,8 @@
  *   lease for this attempt number, the event's new state (delivered / pending with a next attempt time /
  *   failed after the last attempt); and the endpoint's state: a delivery clears its failures, a failure
  *   counts one more and pauses it (migration 0009).
+ * - **Release**: after the database was away, a worker gives back its own leases that no attempt of
+ *   its uses (a claim that committed unheard of), `releaseUnusedWebhookLeases`.
  */
 import { OutboxPayload } from "../outbox.ts";
 import { decodeStored } from "../../model/storedValue.ts";
@@ -200,6 +202,26 @@ export async function claimWebhookEvents(engine: Pick<Engine, "transaction">, no
     }
     return { jobs, settled };
   });
+}
+
+/**
+ * Gives back the leases `owner` holds on pending events that none of its attempts uses (`inUse`: the
+ * events it is posting or still has to record). After the database was away, a claim may have
+ * committed without its worker hearing of it: those events are leased to it, never posted, and would
+ * sit out the whole lease (holding their endpoint's in-flight slots). Their attempt was never made,
+ * so its number is taken back; the next claim sends it. Only `owner`'s own leases are touched: another
+ * replica's are live as far as this worker can tell. Returns the released event ids.
+ */
+export async function releaseUnusedWebhookLeases(engine: Pick<Engine, "transaction">, owner: string, inUse: readonly number[]): Promise<number[]> {
+  const { rows } = await engine.transaction((tx) =>
+    tx.query<{ id: number }>(
+      `UPDATE request_events SET webhook_attempts = greatest(webhook_attempts - 1, 0), webhook_lease_owner = NULL, webhook_lease_expires_at = NULL
+       WHERE webhook_lease_owner = $1 AND webhook_state = 'pending' AND NOT (id = ANY($2::bigint[]))
+       RETURNING id`,
+      [owner, [...inUse]],
+    ),
+  );
+  return rows.map((row) => Number(row.id));
 }
 
 export type AttemptOutcome = {
