@@ -19,8 +19,21 @@ import { BENCH_API_KEY_PER_MINUTE, type BenchStack } from "./benchStack.ts";
 
 const DEFAULT_URLS = ["postgres://root@127.0.0.1:5432/ferry_test", "postgres://root@/ferry_test?host=/var/run/postgresql"];
 
-/** `pids`: the replicas' processes, for the CPU meter (./cpuMeter.ts). */
-export type BenchReplicas = { urls: string[]; pids: number[]; apiKey: string; close(): Promise<void> };
+/** `pids`: the replicas' processes, for the CPU meter (./cpuMeter.ts); `databaseUrl`: their database, directly. */
+export type BenchReplicas = { urls: string[]; pids: number[]; apiKey: string; database: string; databaseUrl: string; close(): Promise<void> };
+
+/**
+ * Where the replicas reach their chains and database, when not directly (bench:intent-cost puts its
+ * counting proxies there: ./rpcCounter.ts, ./pgCounter.ts).
+ */
+export type ReplicaRoutes = {
+  rpcUrl?: (chainId: number) => string;
+  databaseUrl?: (database: string) => string;
+  /** A websocket URL per chain (heads by subscription: ../../ts/service/chains/chainHead.ts). */
+  wsRpcUrl?: (chainId: number) => string | undefined;
+  /** Every chain's confirmations, instead of the stack's. */
+  confirmations?: number;
+};
 
 /** A server URL that answers, or the reasons none did. */
 export async function benchPostgres(): Promise<{ url: string } | { reason: string }> {
@@ -39,7 +52,7 @@ export async function benchPostgres(): Promise<{ url: string } | { reason: strin
   return { reason: reasons.join("; ") };
 }
 
-export async function startBenchReplicas(stack: BenchStack, serverUrl: string, replicas: number, name: string): Promise<BenchReplicas> {
+export async function startBenchReplicas(stack: BenchStack, serverUrl: string, replicas: number, name: string, routes: ReplicaRoutes = {}): Promise<BenchReplicas> {
   const database = `ferry_bench_${process.pid}_${name}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -65,8 +78,10 @@ export async function startBenchReplicas(stack: BenchStack, serverUrl: string, r
         id: c.id,
         name: c.name,
         displayName: c.displayName,
-        rpcUrl: c.rpcUrl,
-        confirmations: c.confirmations,
+        rpcUrl: routes.rpcUrl?.(c.id) ?? c.rpcUrl,
+        ...(routes.wsRpcUrl?.(c.id) && { wsRpcUrl: routes.wsRpcUrl(c.id) }),
+        ...(c.expectedBlockTimeSeconds !== undefined && { expectedBlockTimeSeconds: c.expectedBlockTimeSeconds }),
+        confirmations: routes.confirmations ?? c.confirmations,
         nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18, usdPrice: DEVNET_USD_PRICES.eth },
         erc20Currencies: [{ address: stack.stablecoin, ...DEVNET_STABLECOIN, usdPrice: DEVNET_USD_PRICES.stablecoin }],
       })),
@@ -83,14 +98,14 @@ export async function startBenchReplicas(stack: BenchStack, serverUrl: string, r
       const url = `http://127.0.0.1:${port}`;
       const child = spawn(process.execPath, ["ts/service/server.ts"], {
         cwd: process.cwd(),
-        env: { ...process.env, ...stack.serviceEnv, FERRY_CONFIG: configPath, DATABASE_URL: databaseUrl, FERRY_PORT: String(port), FERRY_LOG_LEVEL: "", FERRY_SOLVER_POLL_MS: "" },
+        env: { ...process.env, ...stack.serviceEnv, FERRY_CONFIG: configPath, DATABASE_URL: routes.databaseUrl?.(database) ?? databaseUrl, FERRY_PORT: String(port), FERRY_LOG_LEVEL: "", FERRY_SOLVER_POLL_MS: "" },
         stdio: ["ignore", "pipe", "pipe"],
       });
       children.push(child);
       const onData = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
       child.stdout!.on("data", onData);
       child.stderr!.on("data", onData);
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + 180_000;
       while (!(await answers(`${url}/health`))) {
         if (child.exitCode !== null || Date.now() > deadline) throw new Error(`replica ${i} did not start:\n${output.slice(-3000)}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -105,6 +120,8 @@ export async function startBenchReplicas(stack: BenchStack, serverUrl: string, r
     urls,
     pids: children.map((child) => child.pid!),
     apiKey,
+    database,
+    databaseUrl,
     async close() {
       await Promise.all(
         children.map(

@@ -17,6 +17,7 @@ import type { Address } from "viem";
 import { devnetAccounts, HARDHAT_FUNDED_ACCOUNTS, type DevnetAccount } from "../../ts/devnet/devnetAccounts.ts";
 import type { DevnetChain } from "../../ts/devnet/devnetChain.ts";
 import { startDevnetChains, type DevnetChains } from "../../ts/devnet/devnetChains.ts";
+import type { DevnetNode } from "../../ts/devnet/devnetNode.ts";
 import { DEVNET_SOLVER_POLL_MS, devnetConfig } from "../../ts/devnet/devnetConfig.ts";
 import type { FerryConfig } from "../../ts/service/config/configSchema.ts";
 import { startServer, type RunningServer, type ServerSolverOptions } from "../../ts/service/server.ts";
@@ -48,6 +49,8 @@ export async function startBenchStack(options: {
   configure?: (config: FerryConfig) => FerryConfig;
   /** The solver in the service: `false` (off) or its options; default the devnet's (poll every DEVNET_SOLVER_POLL_MS). */
   solver?: ServerSolverOptions;
+  /** The node serving the chains and how they mine (../../ts/devnet/devnetNode.ts); default EDR, a block per transaction. */
+  node?: DevnetNode;
 }): Promise<BenchStack> {
   const log = options.log ?? (() => {});
   const host = "127.0.0.1";
@@ -64,7 +67,7 @@ export async function startBenchStack(options: {
   };
 
   try {
-    devnetChains = await startDevnetChains({ network: options.network, deploymentsDir, log });
+    devnetChains = await startDevnetChains({ network: options.network, deploymentsDir, log, ...(options.node && { node: options.node }) });
     const { chains, inputs, stablecoin, market } = devnetChains;
     log("Ferry and fUSD deployed on both chains");
     // The service's keys go through an env map of our own (the process env is left alone).

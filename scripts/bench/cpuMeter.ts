@@ -5,7 +5,9 @@
  *
  * `processes` reads a pid's total; `postgres` sums every process named `postgres` (the server's
  * backends, one per connection, plus its background workers) — a backend that exits between the two
- * readings is not counted, so the figure is a floor.
+ * readings is not counted, so the figure is a floor. With `postgresDatabase`, only the backends whose
+ * title names that database count (`postgres: <cluster>: <user> <database> <client> …`): on a server other
+ * work shares, the phase's own backends, without the server's background workers.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -30,14 +32,15 @@ export function processCpuMs(pid: number): number | null {
   }
 }
 
-/** CPU ms of every running `postgres` process so far, by pid. */
-function postgresCpu(): Map<number, number> {
+/** CPU ms of every running `postgres` process so far (only `database`'s backends, when given), by pid. */
+function postgresCpu(database?: string): Map<number, number> {
   const byPid = new Map<number, number>();
   if (!existsSync("/proc")) return byPid;
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
+      if (database !== undefined && readFileSync(`/proc/${entry}/cmdline`, "utf8").split(/[\s\0]+/).includes(database) === false) continue;
     } catch {
       continue;
     }
@@ -51,9 +54,9 @@ function postgresCpu(): Map<number, number> {
 export type CpuSpent = { byProcess: Array<{ label: string; ms: number }>; postgresMs: number | null };
 
 /** Starts measuring `processes` (label → pid) and PostgreSQL; `stop()` returns what each spent since. */
-export function startCpuMeter(processes: Array<{ label: string; pid: number }>): { stop(): CpuSpent } {
+export function startCpuMeter(processes: Array<{ label: string; pid: number }>, options: { postgresDatabase?: string } = {}): { stop(): CpuSpent } {
   const before = processes.map((p) => ({ ...p, ms: processCpuMs(p.pid) }));
-  const postgresBefore = postgresCpu();
+  const postgresBefore = postgresCpu(options.postgresDatabase);
   return {
     stop() {
       const byProcess: CpuSpent["byProcess"] = [];
@@ -61,7 +64,7 @@ export function startCpuMeter(processes: Array<{ label: string; pid: number }>):
         const now = processCpuMs(p.pid);
         if (p.ms !== null && now !== null) byProcess.push({ label: p.label, ms: now - p.ms });
       }
-      const postgresAfter = postgresCpu();
+      const postgresAfter = postgresCpu(options.postgresDatabase);
       let postgresMs = 0;
       for (const [pid, ms] of postgresAfter) postgresMs += ms - (postgresBefore.get(pid) ?? 0);
       return { byProcess, postgresMs: postgresAfter.size === 0 ? null : postgresMs };

@@ -32,6 +32,8 @@ export type IntentTiming = {
   doneAt: number;
   /** The status record's updatedAt at `success` (unix ms). */
   successAt: number;
+  /** The block the deposit was mined in (origin chain). */
+  depositBlock: bigint;
   polls: number;
 };
 
@@ -65,7 +67,13 @@ export async function runIntent(args: {
 }): Promise<IntentTiming> {
   const headers = { "x-api-key": args.apiKey, "content-type": "application/json" };
   const quotedAt = performance.now();
-  const response = await fetch(`${args.apiUrl}/quote/v2`, { method: "POST", headers, body: JSON.stringify(args.body) });
+  let response = await fetch(`${args.apiUrl}/quote/v2`, { method: "POST", headers, body: JSON.stringify(args.body) });
+  // A 503 says "retry" (a chain read ran out of time on a saturated machine): as a client would, up to 5 times.
+  for (let retry = 1; response.status === 503 && retry <= 5; retry++) {
+    await response.arrayBuffer();
+    await sleep(500 * retry);
+    response = await fetch(`${args.apiUrl}/quote/v2`, { method: "POST", headers, body: JSON.stringify(args.body) });
+  }
   if (!response.ok) throw new IntentFailedError(`POST /quote/v2 answered ${response.status}: ${(await response.text()).slice(0, 400)}`);
   const quote = (await response.json()) as QuoteResponse;
   const quoteMs = performance.now() - quotedAt;
@@ -77,6 +85,7 @@ export async function runIntent(args: {
 
   let depositMs = 0;
   let start = 0;
+  let depositBlock = 0n;
   for (const item of transactions) {
     const chain = args.clients.chains.get(item.data.chainId);
     if (!chain) throw new IntentFailedError(`no client for chain ${item.data.chainId}`);
@@ -86,6 +95,7 @@ export async function runIntent(args: {
     if (receipt.status !== "success") throw new IntentFailedError(`step transaction ${hash} reverted`);
     depositMs = performance.now() - sentAt;
     start = Date.now();
+    depositBlock = receipt.blockNumber;
   }
 
   const statusUrl = new URL(endpoint, args.apiUrl).href;
@@ -98,7 +108,7 @@ export async function runIntent(args: {
     const status = (await res.json()) as StatusResponse;
     const now = Date.now();
     if (status.status === "success") {
-      return { requestId, quoteMs, depositMs, observedMs: now - start, recordedMs: status.updatedAt - start, depositAt: start, doneAt: now, successAt: status.updatedAt, polls };
+      return { requestId, quoteMs, depositMs, observedMs: now - start, recordedMs: status.updatedAt - start, depositAt: start, doneAt: now, successAt: status.updatedAt, depositBlock, polls };
     }
     if (status.status === "failure" || status.status === "refund") {
       throw new IntentFailedError(`request ${requestId} ended in ${status.status} (${status.failReason ?? "?"})`);

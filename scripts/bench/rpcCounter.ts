@@ -1,0 +1,62 @@
+/**
+ * A counting JSON-RPC proxy in front of one chain, for bench:intent-cost: the service's RPC URL for the
+ * chain points here (loopback, a free port) and every call is counted by method before it is passed
+ * on unchanged to the chain's own URL. A batch counts each of its entries (a node does the work of
+ * each). Counted from outside the service, so the figure does not depend on the service's own metrics
+ * being complete. The proxy's own CPU is spent in the bench's process (the "chains + users" column).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type RpcCounter = {
+  url: string;
+  /** Calls so far by method (batch entries counted one by one). */
+  counts(): Map<string, number>;
+  reset(): void;
+  close(): Promise<void>;
+};
+
+export async function startRpcCounter(targetUrl: string): Promise<RpcCounter> {
+  let counts = new Map<string, number>();
+  const count = (entry: unknown) => {
+    const method = typeof entry === "object" && entry !== null && typeof (entry as { method?: unknown }).method === "string" ? (entry as { method: string }).method : "(malformed)";
+    counts.set(method, (counts.get(method) ?? 0) + 1);
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      try {
+        const parsed: unknown = JSON.parse(body.toString("utf8"));
+        if (Array.isArray(parsed)) parsed.forEach(count);
+        else count(parsed);
+      } catch {
+        count(undefined);
+      }
+      fetch(targetUrl, { method: "POST", headers: { "content-type": "application/json" }, body })
+        .then(async (answer) => {
+          res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
+          res.end(Buffer.from(await answer.arrayBuffer()));
+        })
+        .catch((error: Error) => {
+          res.writeHead(502, { "content-type": "text/plain" });
+          res.end(error.message);
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    counts: () => new Map(counts),
+    reset: () => {
+      counts = new Map();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
