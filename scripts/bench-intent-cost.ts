@@ -26,7 +26,7 @@
 //   FERRY_BENCH_POLL_PROBES (1000: status polls of the poll-only phase)  FERRY_BENCH_REPLICAS (2: 1 skips the second run)
 //
 // Latency in blocks (issue 26 item 5): with FERRY_DEVNET_BLOCK_TIME (and FERRY_DEVNET_NODE=anvil, whose
-// websocket the service then follows heads on), the chains mine every that many seconds and the bench
+// websocket URL the service is given as wsRpcUrl), the chains mine every that many seconds and the bench
 // also prints, per run, deposit block → fill block in blocks (the fill block's timestamp minus the
 // deposit block's, over the block time: the two chains' numbers are not comparable) beyond the
 // confirmations (FERRY_BENCH_CONFIRMATIONS, default the devnet's), p50 and p99; budgets p50 ≤ 1, p99 ≤ 2.
@@ -123,7 +123,7 @@ try {
     const service = await startBenchReplicas(stack, postgres.url, replicas, `cost${replicas}`, {
       rpcUrl: (chainId) => counters.get(chainId)!.url,
       databaseUrl: (database) => pgCounter.urlFor(database),
-      // Anvil serves websockets on its HTTP port: the service follows heads by subscription there.
+      // Anvil serves websockets on its HTTP port: given to the service as the chain's wsRpcUrl.
       wsRpcUrl: (chainId) => (NODE.kind === "anvil" ? stack.chains.find((c) => c.chainId === chainId)!.rpcUrl.replace(/^http/, "ws") : undefined),
       ...(CONFIRMATIONS !== undefined && { confirmations: CONFIRMATIONS }),
     });
