@@ -21,7 +21,7 @@
  *   `relayerGas`, so the forwarded amount already pays for its forwarding.
  */
 import { encodeFunctionData, erc20Abi, padHex, type Hex } from "viem";
-import { openDepositAddress, predictDepositAddress, strictDepositAddress } from "../../core/depositAddress.ts";
+import { openDepositAddress, predictDepositAddress, strictDepositAddress, type DepositAddressParams } from "../../core/depositAddress.ts";
 import { QuoteError } from "../errors/quoteErrors.ts";
 import { canonicalAddress, type Address } from "../model/values.ts";
 import type { Route } from "./quoteRoute.ts";
@@ -56,7 +56,7 @@ export function depositAddressFactoryOf(route: Route): Address {
 /** The strict deposit address of one order (lowercase, like every address in the service). */
 export function strictDepositAddressOf(args: { factory: Address; depository: Address; refundTo: Address; orderId: Hex; currency: Address; amount: bigint }): Address {
   const params = strictDepositAddress({ refundTo: args.refundTo, orderId: args.orderId, currency: args.currency, amount: args.amount });
-  return canonicalAddress(predictDepositAddress({ factory: args.factory, depository: args.depository, params }));
+  return predictedAddress(args, params);
 }
 
 /**
@@ -71,6 +71,11 @@ export function openDepositAddressOf(args: { factory: Address; depository: Addre
     destinationCurrency: padHex(args.destinationCurrency, { size: 32 }),
     recipient: padHex(args.recipient, { size: 32 }),
   });
+  return predictedAddress(args, params);
+}
+
+/** The factory's CREATE2 address for `params`, canonical (ts/core predicts it checksummed). */
+function predictedAddress(args: { factory: Address; depository: Address }, params: DepositAddressParams): Address {
   return canonicalAddress(predictDepositAddress({ factory: args.factory, depository: args.depository, params }));
 }
 

@@ -23,7 +23,7 @@
  * cannot fill) — is refunded to `refundTo`, whole, from the address (./openPaymentRefunds.ts), its
  * reason the quote's error code. A transient refusal (a chain not answering) is retried next pass.
  */
-import { encodeAbiParameters, encodeFunctionData, type Hex } from "viem";
+import { encodeAbiParameters, encodeFunctionData, getAddress, type Hex } from "viem";
 import { depositAddressFactoryAbi } from "../../../abi/DepositAddressFactory.ts";
 import { depositAddressArgs, forwardInstructionArgs, signForwardInstruction, type ForwardInstruction } from "../../../core/depositAddress.ts";
 import { isFerryError } from "../../../core/errors.ts";
@@ -140,7 +140,7 @@ async function forwardPayment(ctx: SolverContext, client: ChainClient, row: Stor
   const step = quoted.steps[0]!;
   const orderId = quoted.protocol.v2.orderId as Bytes32;
   const requestId = step.requestId as Bytes32;
-  if (step.depositAddress.toLowerCase() !== row.address) throw new Error(`the re-quote of ${payment.paymentKey} names ${step.depositAddress}, not ${row.address}`);
+  if (getAddress(step.depositAddress) !== getAddress(row.address)) throw new Error(`the re-quote of ${payment.paymentKey} names ${step.depositAddress}, not ${row.address}`);
   const instruction: ForwardInstruction = {
     action: "deposit",
     orderId,

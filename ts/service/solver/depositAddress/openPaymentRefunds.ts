@@ -25,9 +25,9 @@ import { keccak256Lowercase } from "../../../core/lowercaseHex.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { readChainFinality } from "../../chains/chainFinality.ts";
 import type { DepositAddressRefund } from "../../model/depositAddressRefund.ts";
-import { canonicalHex, ZERO_BYTES32, type Address, type Bytes32 } from "../../model/values.ts";
+import { ZERO_BYTES32, type Address, type Bytes32 } from "../../model/values.ts";
 import type { StoredOpenDepositAddress, StoredOpenPayment } from "../../store/openDepositAddresses.ts";
-import { scanLogs } from "../indexer/logScan.ts";
+import { scanEvents } from "../indexer/logScan.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { planMisrouteRefunds } from "./misroutePlan.ts";
 import { openAddressParams } from "./openPayments.ts";
@@ -128,8 +128,8 @@ async function confirmRefund(
 ): Promise<OpenRefundOutcome | undefined> {
   const used = await client.publicClient.readContract({ address: row.factory, abi: depositAddressFactoryAbi, functionName: "instructionUsed", args: [row.address, refund.instructionId], blockNumber: final });
   if (!used) return undefined;
-  const logs = await scanLogs(client, { address: row.factory, event: FORWARDED_EVENT, args: { forwarder: row.address, id: refund.instructionId } }, BigInt(refund.plannedAtBlock), final);
-  const hash = logs[0]?.transactionHash ? canonicalHex(logs[0].transactionHash) : refund.txHash!;
+  const forwarded = await scanEvents(client, { address: row.factory, event: FORWARDED_EVENT, args: { forwarder: row.address, id: refund.instructionId } }, BigInt(refund.plannedAtBlock), final);
+  const hash = forwarded[0]?.transactionHash ?? refund.txHash!;
   const key = { chainId: row.chainId, address: row.address, paymentKey: payment.paymentKey };
   if (!(await ctx.store.transaction((tx) => tx.advanceOpenPaymentRefund(key, "sent", { state: "confirmed", txHash: hash })))) return undefined;
   ctx.log.info({ chainId: row.chainId, depositAddress: row.address, paymentKey: payment.paymentKey, hash }, "open deposit address payment refunded");

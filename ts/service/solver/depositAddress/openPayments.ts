@@ -12,15 +12,15 @@
  *   native payments in one block are one payment (the block's sum); its payer and transaction are the
  *   block's first plain transfer to the address (null for an internal transfer from a contract).
  */
-import { padHex, type Log } from "viem";
+import { padHex } from "viem";
 import { depositAddressFactoryAbi } from "../../../abi/DepositAddressFactory.ts";
 import { openDepositAddress, type DepositAddressParams } from "../../../core/depositAddress.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { transactionFields } from "../../chains/readTransaction.ts";
 import type { DepositAddressPayment } from "../../model/depositAddressPayment.ts";
-import { canonicalAddress, canonicalHex, ZERO_ADDRESS, type Address } from "../../model/values.ts";
+import { ZERO_ADDRESS, type Address } from "../../model/values.ts";
 import type { StoredOpenDepositAddress } from "../../store/openDepositAddresses.ts";
-import { scanLogs } from "../indexer/logScan.ts";
+import { scanEvents } from "../indexer/logScan.ts";
 import { watchedCurrencies } from "./misroutePlan.ts";
 import { balanceAt, TRANSFER_EVENT } from "./paymentSeen.ts";
 
@@ -39,8 +39,6 @@ export type FoundPayment = { paymentKey: string; payment: DepositAddressPayment 
 
 const FORWARDED_EVENT = depositAddressFactoryAbi.find((item) => item.type === "event" && item.name === "Forwarded")!;
 
-type LogWithArgs = Log & { args?: Record<string, unknown> };
-
 /** The payments into `address` in blocks `from + 1` … `to` (both final). */
 export async function openPaymentsBetween(client: ChainClient, args: { address: Address; factory: Address; from: bigint; to: bigint }): Promise<FoundPayment[]> {
   if (args.to <= args.from) return [];
@@ -53,21 +51,20 @@ export async function openPaymentsBetween(client: ChainClient, args: { address: 
   const chainId = client.config.id;
   for (const token of watchedCurrencies(client.config)) {
     if (token === ZERO_ADDRESS) continue;
-    const logs = (await scanLogs(client, { address: token, event: TRANSFER_EVENT, args: { to: args.address } }, args.from + 1n, args.to)) as LogWithArgs[];
-    for (const log of logs) {
-      const value = log.args?.value as bigint | undefined;
-      if (!value || log.blockNumber === null || log.transactionHash === null || log.logIndex === null) continue;
+    const transfers = await scanEvents(client, { address: token, event: TRANSFER_EVENT, args: { to: args.address } }, args.from + 1n, args.to);
+    for (const transfer of transfers) {
+      if (transfer.args.value === 0n) continue;
       found.push({
-        paymentKey: `${token}:${canonicalHex(log.transactionHash)}:${log.logIndex}`,
+        paymentKey: `${token}:${transfer.transactionHash}:${transfer.logIndex}`,
         payment: {
           chainId,
           address: args.address,
           token,
-          amount: value,
-          depositor: canonicalAddress(String(log.args?.from)),
-          txHash: canonicalHex(log.transactionHash),
-          blockNumber: Number(log.blockNumber),
-          blockTimestamp: await timeOf(log.blockNumber),
+          amount: transfer.args.value,
+          depositor: transfer.args.from,
+          txHash: transfer.transactionHash,
+          blockNumber: Number(transfer.blockNumber),
+          blockTimestamp: await timeOf(transfer.blockNumber),
         },
       });
     }
@@ -94,10 +91,8 @@ export async function openPaymentsBetween(client: ChainClient, args: { address: 
 
 /** Each block of (from, to] where the address received native currency, and how much. */
 async function nativeReceipts(client: ChainClient, args: { address: Address; factory: Address; from: bigint; to: bigint }): Promise<Array<{ block: bigint; amount: bigint }>> {
-  const out = (await scanLogs(client, { address: args.factory, event: FORWARDED_EVENT, args: { forwarder: args.address } }, args.from + 1n, args.to)) as LogWithArgs[];
-  const outflows = out
-    .filter((log) => canonicalAddress(String(log.args?.token)) === ZERO_ADDRESS && log.blockNumber !== null)
-    .map((log) => ({ block: log.blockNumber!, amount: log.args?.amount as bigint }));
+  const out = await scanEvents(client, { address: args.factory, event: FORWARDED_EVENT, args: { forwarder: args.address } }, args.from + 1n, args.to);
+  const outflows = out.filter((log) => log.args.token === ZERO_ADDRESS).map((log) => ({ block: log.blockNumber, amount: log.args.amount }));
   const start = await balanceAt(client, args.address, ZERO_ADDRESS, args.from);
   /** Native received in (from, block]. */
   const received = async (block: bigint) =>

@@ -10,9 +10,9 @@
 import { erc20Abi, parseAbiItem } from "viem";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import type { DepositAddressPayment } from "../../model/depositAddressPayment.ts";
-import { canonicalFields, ZERO_ADDRESS, type Address } from "../../model/values.ts";
+import { ZERO_ADDRESS, type Address } from "../../model/values.ts";
 import { transactionFields } from "../../chains/readTransaction.ts";
-import { scanLogs } from "../indexer/logScan.ts";
+import { scanEvents } from "../indexer/logScan.ts";
 
 /** ERC-20 Transfer, for the payer of a token payment. */
 export const TRANSFER_EVENT = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
@@ -55,9 +55,8 @@ export async function paymentSeen(client: ChainClient, args: { address: Address;
     const tx = block.transactions.flatMap((t) => (typeof t === "object" ? [transactionFields(t)] : [])).find((t) => t.to === address && t.value > 0n);
     if (tx) Object.assign(payment, { depositor: tx.from, txHash: tx.hash });
   } else {
-    const logs = await scanLogs(client, { address: token, event: TRANSFER_EVENT, args: { to: address } }, low, low);
-    const last = logs.at(-1) as (typeof logs)[number] & { args?: { from?: string } };
-    if (last?.transactionHash && last.args?.from) Object.assign(payment, canonicalFields({ depositor: last.args.from, txHash: last.transactionHash }));
+    const last = (await scanEvents(client, { address: token, event: TRANSFER_EVENT, args: { to: address } }, low, low)).at(-1);
+    if (last) Object.assign(payment, { depositor: last.args.from, txHash: last.transactionHash });
   }
   return payment;
 }

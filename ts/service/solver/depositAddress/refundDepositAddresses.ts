@@ -35,11 +35,11 @@ import { depositAddressArgs, forwardInstructionArgs, signForwardInstruction, str
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { readChainFinality } from "../../chains/chainFinality.ts";
 import type { DepositAddressRefund } from "../../model/depositAddressRefund.ts";
-import { canonicalHex, ZERO_BYTES32, type Address, type Bytes32 } from "../../model/values.ts";
+import { ZERO_BYTES32, type Address, type Bytes32 } from "../../model/values.ts";
 import type { Repositories } from "../../store/createStore.ts";
 import type { StoredDepositAddress } from "../../store/depositAddresses.ts";
 import { newRequestFor } from "../indexer/depositRequest.ts";
-import { scanLogs } from "../indexer/logScan.ts";
+import { scanEvents } from "../indexer/logScan.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { planMisrouteRefunds, watchedCurrencies, type Held } from "./misroutePlan.ts";
 import { balanceAt, paymentSeen } from "./paymentSeen.ts";
@@ -152,8 +152,8 @@ async function confirmRefunds(ctx: SolverContext, client: ChainClient, row: Stor
       if (await recordRevertedRefund(ctx, client, row, refund, final)) refunds = refunds.map((r) => (r === refund ? { ...r, state: "reverted" } : r));
       continue;
     }
-    const logs = await scanLogs(client, { address: row.factory, event: FORWARDED_EVENT, args: { forwarder: row.address, id: refund.instructionId } }, BigInt(refund.plannedAtBlock), final);
-    const hash = logs[0]?.transactionHash ? canonicalHex(logs[0].transactionHash) : refund.txHash!;
+    const forwarded = await scanEvents(client, { address: row.factory, event: FORWARDED_EVENT, args: { forwarder: row.address, id: refund.instructionId } }, BigInt(refund.plannedAtBlock), final);
+    const hash = forwarded[0]?.transactionHash ?? refund.txHash!;
     await ctx.store.transaction((tx) => tx.advanceDepositAddressRefund(key, refund.instructionId, "sent", { state: "confirmed", txHash: hash }));
     refunds = refunds.map((r) => (r === refund ? { ...r, state: "confirmed", txHash: hash } : r));
   }

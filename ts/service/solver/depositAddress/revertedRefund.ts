@@ -24,7 +24,6 @@ import { decodeErrorResult, type Hex } from "viem";
 import { depositAddressFactoryAbi } from "../../../abi/DepositAddressFactory.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import type { DepositAddressRefund } from "../../model/depositAddressRefund.ts";
-import { canonicalHex } from "../../model/values.ts";
 import { revertDataOf } from "../../transactions/revertReason.ts";
 import type { StoredDepositAddress } from "../../store/depositAddresses.ts";
 import type { SolverContext } from "../solverContext.ts";
@@ -58,7 +57,7 @@ export async function recordRevertedRefund(ctx: SolverContext, client: ChainClie
   const followed = await ctx.transactions.follow({ chainId: row.chainId, txNonce: refund.txNonce }, { requestId: row.requestId, depositAddress: row.address });
   if (followed.state !== "mined" || followed.receipt.status !== "reverted" || followed.receipt.blockNumber > final) return false;
   const { failReason, revertError } = await replayRefund(client, followed.hash, followed.receipt.blockNumber);
-  const txHash = canonicalHex(followed.hash);
+  const txHash = followed.hash;
   const recorded = await ctx.store.transaction((tx) =>
     tx.advanceDepositAddressRefund({ chainId: row.chainId, address: row.address }, refund.instructionId, "sent", { state: "reverted", txHash, failReason, revertError }),
   );

@@ -9,6 +9,8 @@
  */
 import type { AbiEvent, Address, Log } from "viem";
 import type { ChainClient } from "../../chains/chainClients.ts";
+import { decodeLog, type DecodedLog } from "../../chains/decodeLog.ts";
+import { canonicalFields, type Bytes32 } from "../../model/values.ts";
 import { isLogRangeError } from "../../chains/rpcErrors.ts";
 import { firstPiece, halvedSpan } from "./blockRange.ts";
 
@@ -33,6 +35,23 @@ export async function scanLogs(client: ChainClient, query: LogQuery, fromBlock: 
     from = piece.toBlock + 1n;
   }
   return logs;
+}
+
+/** A mined log of a scan: its event's arguments decoded canonical (with `emitter`), its place, its transaction's hash canonical. */
+export type ScannedEvent<E extends AbiEvent> = { args: DecodedLog<[E]>; transactionHash: Bytes32; blockNumber: bigint; logIndex: number };
+
+/**
+ * `scanLogs`, each log decoded as `query.event` by the chains room's decoder (../../chains/decodeLog.ts):
+ * what a caller compares with `===` without normalising. A log that does not decode strictly is left out.
+ */
+export async function scanEvents<const E extends AbiEvent>(client: ChainClient, query: LogQuery & { event: E }, fromBlock: bigint, toBlock: bigint): Promise<ScannedEvent<E>[]> {
+  const events: ScannedEvent<E>[] = [];
+  for (const log of await scanLogs(client, query, fromBlock, toBlock)) {
+    const args = decodeLog([query.event] as [E], log);
+    if (args === undefined || log.transactionHash === null || log.blockNumber === null || log.logIndex === null) continue;
+    events.push({ args, ...canonicalFields({ transactionHash: log.transactionHash }), blockNumber: log.blockNumber, logIndex: log.logIndex });
+  }
+  return events;
 }
 
 /**
