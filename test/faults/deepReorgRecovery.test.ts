@@ -54,13 +54,16 @@ describeChainFault("deep reorg recovery", (engine) => {
     const repayment = repaid.solver!.repayment!;
     const checkpointBefore = (await service.store.getIndexerCheckpoint(node.chainId, depositoryAddress))!.block;
 
+    // B's quote is taken before the reorg: once the indexer sees the reorg it halts the chain, and a
+    // halted origin is quoted for no one (CHAIN_HALTED), so a quote asked after the revert races the halt.
+    const kept = await quoteWhenAnswered(service, chains.user(1).address, amount);
+
     // The deep reorg: every block since the snapshot replaced, A's deposit and repayment with them.
     await node.intervalMining(0);
     await node.testClient.revert({ id: snapshot });
     await node.testClient.increaseTime({ seconds: 13 });
     await node.intervalMining(250);
     // B deposits on the new chain; it cannot be credited while the chain is halted.
-    const kept = await quoteWhenAnswered(service, chains.user(1).address, amount);
     await service.deposit(chains.user(1), kept.quote);
     await until("the origin chain to halt", 120_000, async () => (await service.store.getIndexerCheckpoint(node.chainId, depositoryAddress))?.halted != null);
     const halt = (await service.store.getIndexerCheckpoint(node.chainId, depositoryAddress))!.halted!;
