@@ -17,7 +17,7 @@ import { Value } from "typebox/value";
 import type { FerryClient } from "../../client/createFerryClient.ts";
 import type { QuoteRequest, RequestFilters, StatusRecord } from "../../client/apiTypes.ts";
 import { FerryApiError } from "../../client/clientErrors.ts";
-import { explainFailure } from "./explainFailure.ts";
+import { explainFailure } from "../../client/explainFailure.ts";
 
 const Address = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "0x-prefixed 20-byte address" });
 const Amount = Type.String({ pattern: "^[0-9]{1,78}$", description: "integer in the currency's smallest unit (wei; 6-decimal units for a 6-decimal stablecoin)" });

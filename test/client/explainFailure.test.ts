@@ -1,8 +1,8 @@
-/** explainFailure: a request's record in plain language (pure; the MCP tool's end to end is ../mcp.test.ts). */
+/** explainFailure: a request's record in plain language (pure; the MCP tool's end to end is ../cli/mcp.test.ts). */
 import { readdirSync, readFileSync } from "node:fs";
 import { expect } from "chai";
-import { FAIL_REASON_BY_ERROR } from "../../../ts/service/transactions/revertReason.ts";
-import { explainFailure, FAIL_REASONS } from "../../../ts/cli/mcp/explainFailure.ts";
+import { FAIL_REASON_BY_ERROR } from "../../ts/service/transactions/revertReason.ts";
+import { explainFailure, FAIL_REASONS } from "../../ts/client/explainFailure.ts";
 
 const ID = `0x${"ab".repeat(32)}`;
 
@@ -38,7 +38,7 @@ describe("explainFailure", () => {
   });
 
   it("explains every failReason the solver records (read from ts/service/solver and its rooms, so a new one fails here)", () => {
-    const dir = new URL("../../../ts/service/solver/", import.meta.url);
+    const dir = new URL("../../ts/service/solver/", import.meta.url);
     const written = readdirSync(dir, { recursive: true, encoding: "utf8" })
       .filter((file) => file.endsWith(".ts"))
       .flatMap((file) => [...readFileSync(new URL(file, dir), "utf8").matchAll(/failReason: "([A-Z_]+)"/g)].map((match) => match[1]!));
