@@ -11,11 +11,14 @@
 //                            compiled to ESM JS + .d.ts, the artifacts `ferry deploy` deploys, and
 //                            the SQL migrations the store applies at start
 //     examples/*.json        the example service configurations (examples/serve)
+//     dist/ts/explorer/      the explorer page: its HTML and CSS, and its script bundled for the
+//                            browser (ts/explorer with the ts/core code it imports) as explorer.js
 // Node does not strip types under node_modules, so the packages ship no .ts.
 import { execFileSync } from "node:child_process";
-import { cp, mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { EXPLORER_BUNDLE_NAME, bundleExplorerScript } from "../ts/service/http/explorerAssets.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const NAME = process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? "ferry";
@@ -54,6 +57,12 @@ async function assembleService(): Promise<void> {
   const target = path.join(PACKAGE, "dist/ts/service/store/migrations");
   await mkdir(target, { recursive: true });
   for (const file of await readdir(migrations)) if (file.endsWith(".sql")) await cp(path.join(migrations, file), path.join(target, file));
+  // The explorer page (ts/service/http/explorerAssets.ts reads it beside its own module's folder): the
+  // script is bundled now, so the installed service needs no bundler.
+  const explorer = path.join(PACKAGE, "dist/ts/explorer");
+  await mkdir(explorer, { recursive: true });
+  for (const file of ["explorer.html", "explorer.css"]) await cp(path.join(ROOT, "ts/explorer", file), path.join(explorer, file));
+  await writeFile(path.join(explorer, EXPLORER_BUNDLE_NAME), await bundleExplorerScript());
   await mkdir(path.join(PACKAGE, "examples"), { recursive: true });
   for (const file of await readdir(path.join(ROOT, "examples/serve"))) {
     if (file.endsWith(".json")) await cp(path.join(ROOT, "examples/serve", file), path.join(PACKAGE, "examples", file));

@@ -72,6 +72,9 @@ describe("packaging: ferry-service installed in an empty project, run with npx f
       "dist/ts/service/server.d.ts",
       "dist/ts/service/store/migrations/0001_initial.sql",
       "dist/artifacts/contracts/Depository.sol/Depository.json",
+      "dist/ts/explorer/explorer.html",
+      "dist/ts/explorer/explorer.css",
+      "dist/ts/explorer/explorer.js",
       "examples/ferry.two-nodes.json",
       "examples/ferry.mainnets.json",
     ]);
@@ -161,7 +164,7 @@ describe("packaging: ferry-service installed in an empty project, run with npx f
         tradeType: "EXACT_INPUT",
       }),
     });
-    const quote = (await quoteResponse.json()) as { steps: { items: { data: { to: Hex; data: Hex; value: string }; check?: { endpoint: string } }[] }[] };
+    const quote = (await quoteResponse.json()) as { steps: { requestId: string; items: { data: { to: Hex; data: Hex; value: string }; check?: { endpoint: string } }[] }[] };
     expect(quoteResponse.status, JSON.stringify(quote)).to.equal(200);
     const item = quote.steps.at(-1)!.items[0]!;
     const chain = defineChain({ id: 31337, name: "local-a", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [nodes[0]!.url] } } });
@@ -174,6 +177,18 @@ describe("packaging: ferry-service installed in an empty project, run with npx f
       status = ((await (await fetch(`${apiUrl}${item.check!.endpoint}`)).json()) as { status: string }).status;
     }
     expect(status, stderr).to.equal("success");
+
+    // The explorer page, its stylesheet and its prebuilt script (no bundler is installed here).
+    const page = await fetch(`${apiUrl}/explorer/requests/${quote.steps.at(-1)!.requestId}`);
+    expect(page.status, stderr).to.equal(200);
+    expect(page.headers.get("content-type")).to.match(/^text\/html/);
+    expect(await page.text()).to.include('src="/explorer/assets/explorer.js"');
+    for (const [asset, type] of [["explorer.js", /^text\/javascript/], ["explorer.css", /^text\/css/]] as const) {
+      const response = await fetch(`${apiUrl}/explorer/assets/${asset}`);
+      expect(response.status, `${asset}: ${stderr}`).to.equal(200);
+      expect(response.headers.get("content-type")).to.match(type);
+      expect((await response.text()).length).to.be.greaterThan(asset.endsWith(".js") ? 10_000 : 100);
+    }
 
     const keys = await run("npx", ["ferry", "keys", "create", "operator-key", "--json"], { cwd: dir, env: { FERRY_API_URL: apiUrl, FERRY_ADMIN_TOKEN: ADMIN_TOKEN } });
     expect(keys.status, keys.stderr).to.equal(0);

@@ -27,7 +27,8 @@ const RANKS: readonly (readonly string[])[] = [
   ["ts/core", "ts/abi"],
   // Built on core/abi only: the published client (`ferry/client`) and the deployment toolkit, whose
   // records the service's config reads.
-  ["ts/client", "ts/deploy"],
+  // The explorer page's browser module (ts/explorer), on core and the client's pure parts only.
+  ["ts/client", "ts/deploy", "ts/explorer"],
   // The service's vocabulary: typed values and rows, the error registry.
   ["ts/service/model", "ts/service/errors", "ts/service/balances"],
   ["ts/service/config"],
@@ -53,7 +54,9 @@ const RANKS: readonly (readonly string[])[] = [
 /** Imports forbidden although the ranks allow them: siblings kept apart, and what a package may not reach. */
 const FORBIDDEN: ReadonlyArray<{ from: string; to: readonly string[]; why: string }> = [
   { from: "ts/client", to: ["ts/deploy"], why: "the client is published on core/abi only" },
-  { from: "ts/deploy", to: ["ts/client"], why: "deployment does not talk to the service" },
+  { from: "ts/deploy", to: ["ts/client", "ts/explorer"], why: "deployment does not talk to the service" },
+  { from: "ts/explorer", to: ["ts/deploy"], why: "the explorer runs in a browser: core and the client's pure parts only" },
+  { from: "ts/client", to: ["ts/explorer"], why: "the published client does not carry the page" },
   { from: "ts/service/transactions", to: ["ts/service/prices"], why: "sending a transaction reads no price" },
   { from: "ts/service/prices", to: ["ts/service/transactions"], why: "a price source only reads chains" },
   { from: "ts/service/quote", to: ["ts/service/events"], why: "pricing knows nothing of status events" },

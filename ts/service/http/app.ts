@@ -35,6 +35,9 @@ import { registerExecutePermitsRoute, type PermitDepositSubmitter } from "./rout
 import { registerExecuteRoute, type Executor } from "./routes/execute.ts";
 import { registerIntentStatusRoutes } from "./routes/intentStatus.ts";
 import { registerRequestReceiptRoute } from "./routes/requestReceipt.ts";
+import { registerRequestWebhookDeliveriesRoute } from "./routes/requestWebhookDeliveries.ts";
+import { registerExplorerPageRoutes } from "./routes/explorerPage.ts";
+import { registerExplorerAssetRoutes } from "./routes/explorerAssets.ts";
 import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
 import { registerRequestsRoute } from "./routes/requests.ts";
 import { registerTransactionsIndexRoute, type TransactionIndexer } from "./routes/transactionsIndex.ts";
@@ -199,6 +202,10 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     registerRequestsRoute(app, { store: deps.store });
     registerRequestSignatureRoute(app, { store: deps.store, chains: config.chains, attester: accounts.attester });
     registerRequestReceiptRoute(app, { store: deps.store, chains: config.chains, clients: chainClients });
+    registerRequestWebhookDeliveriesRoute(app, { store: deps.store });
+    // The explorer page (../../explorer) reads the request routes above, so it is served with them.
+    registerExplorerPageRoutes(app);
+    registerExplorerAssetRoutes(app);
     if (deps.transactionIndexer) {
       registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });
       registerTransactionsSingleRoute(app, { indexer: deps.transactionIndexer });
