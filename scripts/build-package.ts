@@ -15,10 +15,10 @@
 //                            browser (ts/explorer with the ts/core code it imports) as explorer.js
 // Node does not strip types under node_modules, so the packages ship no .ts.
 import { execFileSync } from "node:child_process";
-import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { EXPLORER_BUNDLE_NAME, bundleExplorerScript } from "../ts/service/http/explorerAssets.ts";
+import { writeExplorerBundle } from "./build-explorer.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const NAME = process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? "ferry";
@@ -62,7 +62,7 @@ async function assembleService(): Promise<void> {
   const explorer = path.join(PACKAGE, "dist/ts/explorer");
   await mkdir(explorer, { recursive: true });
   for (const file of ["explorer.html", "explorer.css"]) await cp(path.join(ROOT, "ts/explorer", file), path.join(explorer, file));
-  await writeFile(path.join(explorer, EXPLORER_BUNDLE_NAME), await bundleExplorerScript());
+  await writeExplorerBundle(explorer);
   await mkdir(path.join(PACKAGE, "examples"), { recursive: true });
   for (const file of await readdir(path.join(ROOT, "examples/serve"))) {
     if (file.endsWith(".json")) await cp(path.join(ROOT, "examples/serve", file), path.join(PACKAGE, "examples", file));

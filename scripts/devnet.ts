@@ -23,6 +23,7 @@ import { portFromEnv } from "../ts/devnet/devnetPorts.ts";
 import type { RunningDevnet } from "../ts/devnet/startDevnet.ts";
 import { parseDevnetNode, type DevnetNode } from "../ts/devnet/devnetNode.ts";
 import { isSecondSignal } from "../ts/service/server.ts";
+import { writeExplorerBundle } from "./build-explorer.ts";
 
 const started = Date.now();
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -94,6 +95,8 @@ try {
     getCompilationJobErrors: async (context, job, output, next) => withoutDependencyWarnings(await next(context, job, output)),
   });
   await buildContracts({ build: () => hre.tasks.getTask("build").run({ quiet: true }), root: hre.config.paths.root, log });
+  // The explorer page's script (/explorer), bundled from today's sources (about a second).
+  await writeExplorerBundle();
   const { startDevnet } = await import("../ts/devnet/startDevnet.ts");
   devnet = await startDevnet({
     network: hre.network,

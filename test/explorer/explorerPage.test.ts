@@ -19,6 +19,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { encodeFunctionData, erc20Abi, parseAbi, parseEther, type Address, type Hex } from "viem";
 import { waitForRequest } from "../../ts/client/waitForRequest.ts";
 import { DEVNET_VAULT_CAP } from "../../ts/devnet/devnetMarket.ts";
+import { writeExplorerBundle } from "../../scripts/build-explorer.ts";
 import { REPO_ROOT } from "../cli/runCli.ts";
 import { DESTINATION, NATIVE, ORIGIN, freshRecipient, startE2eDevnet, type E2eDevnet } from "../e2e/e2eDevnet.ts";
 
@@ -49,6 +50,8 @@ describe("explorer: the request pages in headless Chromium", function () {
     }
     this.timeout(480_000);
     await mkdir(ARTIFACTS, { recursive: true });
+    // The page's script from today's sources (what npm test and npm start do first).
+    await writeExplorerBundle();
     // The devnet key's webhook endpoint: answers 200 to every delivery.
     webhookReceiver = createServer((request, response) => {
       request.resume();
@@ -71,16 +74,7 @@ describe("explorer: the request pages in headless Chromium", function () {
     // 1. Success: a native bridge quoted with the devnet's API key (its webhook gets the events).
     const user = devnet.users[0]!;
     successUser = user.address;
-    const quote = await devnet.client.getQuote({
-      user: user.address,
-      originChainId: ORIGIN,
-      destinationChainId: DESTINATION,
-      originCurrency: NATIVE,
-      destinationCurrency: NATIVE,
-      recipient: freshRecipient(),
-      amount: parseEther("0.01").toString(),
-      tradeType: "EXACT_INPUT",
-    });
+    const quote = await nativeBridge(user.address, "0.01");
     ids.success = quote.steps.at(-1)!.requestId as Hex;
     const result = await devnet.client.executeQuote({ quote, walletClient: devnet.origin.wallet(user), publicClient: devnet.origin.publicClient, pollIntervalMs: 250, timeoutMs: 120_000 });
     expect(result.status.status).to.equal("success");
@@ -112,16 +106,7 @@ describe("explorer: the request pages in headless Chromium", function () {
 
     // 3. Refunded: the destination's clock passes the fill deadline before the deposit (last: it moves that chain's time).
     const late = devnet.users[2]!;
-    const lateQuote = await devnet.client.getQuote({
-      user: late.address,
-      originChainId: ORIGIN,
-      destinationChainId: DESTINATION,
-      originCurrency: NATIVE,
-      destinationCurrency: NATIVE,
-      recipient: freshRecipient(),
-      amount: parseEther("0.5").toString(),
-      tradeType: "EXACT_INPUT",
-    });
+    const lateQuote = await nativeBridge(late.address, "0.5");
     ids.refunded = lateQuote.steps.at(-1)!.requestId as Hex;
     const latest = await devnet.destination.publicClient.getBlock();
     await devnet.destination.testClient.increaseTime({ seconds: lateQuote.protocol.v2.orderData.output.deadline - Number(latest.timestamp) + 86_400 });
@@ -140,6 +125,12 @@ describe("explorer: the request pages in headless Chromium", function () {
     expect(offOrigin, "requests beyond the service's origin").to.deep.equal([]);
     offOrigin = [];
   });
+
+  /** A quote of `ether` ETH from the origin to a fresh recipient on the destination. */
+  function nativeBridge(user: Address, ether: string) {
+    const [originCurrency, destinationCurrency, recipient, amount] = [NATIVE, NATIVE, freshRecipient(), parseEther(ether).toString()];
+    return devnet.client.getQuote({ user, originChainId: ORIGIN, destinationChainId: DESTINATION, originCurrency, destinationCurrency, recipient, amount, tradeType: "EXACT_INPUT" });
+  }
 
   /** A page of the explorer, loaded until its script says it is done (body[data-ready]). */
   async function open(path: string, setup?: (page: Page) => Promise<void>): Promise<Page> {

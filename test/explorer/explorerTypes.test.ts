@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { bundleExplorerScript } from "../../ts/service/http/explorerAssets.ts";
+import { bundleExplorerScript } from "../../scripts/build-explorer.ts";
 import { REPO_ROOT } from "../cli/runCli.ts";
 
 describe("explorer: the browser module", function () {

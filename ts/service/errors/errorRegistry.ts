@@ -68,7 +68,7 @@ export const ERROR_REGISTRY = {
   RECEIPT_UNAVAILABLE: caller(409),
   /** A receipt's transaction or log is not where the request's record says (the node lost it, or a reorg took it): retry later. */
   RECEIPT_DATA_MISSING: transient,
-  /** The explorer page's script is neither in the package (prebuilt) nor buildable here (no esbuild): a broken install. */
+  /** The explorer page's script was never bundled in this checkout (npm run build:explorer; the package ships it). */
   EXPLORER_UNAVAILABLE: { status: 503, retryable: false },
   INVALID_TRANSITION: fault,
   /** A stored row that does not decode with its model schema: corrupted or foreign data. */

@@ -38,6 +38,7 @@ import { registerRequestReceiptRoute } from "./routes/requestReceipt.ts";
 import { registerRequestWebhookDeliveriesRoute } from "./routes/requestWebhookDeliveries.ts";
 import { registerExplorerPageRoutes } from "./routes/explorerPage.ts";
 import { registerExplorerAssetRoutes } from "./routes/explorerAssets.ts";
+import { explorerFiles } from "./explorerAssets.ts";
 import { registerRequestSignatureRoute } from "./routes/requestSignature.ts";
 import { registerRequestsRoute } from "./routes/requests.ts";
 import { registerTransactionsIndexRoute, type TransactionIndexer } from "./routes/transactionsIndex.ts";
@@ -204,8 +205,9 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     registerRequestReceiptRoute(app, { store: deps.store, chains: config.chains, clients: chainClients });
     registerRequestWebhookDeliveriesRoute(app, { store: deps.store });
     // The explorer page (../../explorer) reads the request routes above, so it is served with them.
-    registerExplorerPageRoutes(app);
-    registerExplorerAssetRoutes(app);
+    const explorer = explorerFiles();
+    registerExplorerPageRoutes(app, { files: explorer });
+    registerExplorerAssetRoutes(app, { files: explorer });
     if (deps.transactionIndexer) {
       registerTransactionsIndexRoute(app, { indexer: deps.transactionIndexer });
       registerTransactionsSingleRoute(app, { indexer: deps.transactionIndexer });

@@ -1,10 +1,10 @@
 /**
  * GET /explorer/assets/explorer.js and GET /explorer/assets/explorer.css — the explorer page's script
- * (the browser bundle of ts/explorer with the ts/core code that verifies receipts: ../explorerAssets.ts)
+ * (the browser bundle of ts/explorer with the ts/core code that verifies receipts, built ahead: ../explorerAssets.ts)
  * and stylesheet, served by the service itself: no CDN, nothing from another origin.
  */
 import { Type } from "typebox";
-import { explorerCss, explorerScript } from "../explorerAssets.ts";
+import type { ExplorerFiles } from "../explorerAssets.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { NoQuery } from "../ferryApp.ts";
 import { commonErrorResponses, ErrorBody } from "../httpErrors.ts";
@@ -22,15 +22,15 @@ const asset = (summary: string, type: string, description: string) => ({
 export const explorerScriptSchema = asset(
   "Explorer: the page's script",
   "text/javascript",
-  "One ES module: the page's code with ferry/core's verifyReceipt, bundled for the browser. 503 EXPLORER_UNAVAILABLE on an install that neither ships it nor can build it.",
+  "One ES module: the page's code with ferry/core's verifyReceipt, bundled for the browser. 503 EXPLORER_UNAVAILABLE in a source checkout where it was never bundled (npm run build:explorer).",
 );
 export const explorerStyleSchema = asset("Explorer: the page's stylesheet", "text/css", "The page's CSS.");
 
-export function registerExplorerAssetRoutes(app: FerryApp): void {
+export function registerExplorerAssetRoutes(app: FerryApp, options: { files: ExplorerFiles }): void {
   app.get("/explorer/assets/explorer.js", { schema: explorerScriptSchema }, async (_request, reply) =>
-    reply.headers(EXPLORER_HEADERS).type("text/javascript; charset=utf-8").send(await explorerScript()),
+    reply.headers(EXPLORER_HEADERS).type("text/javascript; charset=utf-8").send(await options.files.script()),
   );
   app.get("/explorer/assets/explorer.css", { schema: explorerStyleSchema }, async (_request, reply) =>
-    reply.headers(EXPLORER_HEADERS).type("text/css; charset=utf-8").send(await explorerCss()),
+    reply.headers(EXPLORER_HEADERS).type("text/css; charset=utf-8").send(await options.files.css()),
   );
 }

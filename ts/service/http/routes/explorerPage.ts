@@ -10,7 +10,7 @@
 import { Type } from "typebox";
 import { RequestId } from "../../model/publicRecords.ts";
 import { CanonicalHexOf } from "../../model/values.ts";
-import { explorerHtml } from "../explorerAssets.ts";
+import type { ExplorerFiles } from "../explorerAssets.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { NoQuery } from "../ferryApp.ts";
 import { commonErrorResponses, ErrorBody } from "../httpErrors.ts";
@@ -61,8 +61,8 @@ export const explorerRequestSchema = {
   response: { 200: Html, 503: ErrorBody, ...commonErrorResponses },
 };
 
-export function registerExplorerPageRoutes(app: FerryApp): void {
-  const page = async () => explorerHtml();
+export function registerExplorerPageRoutes(app: FerryApp, options: { files: ExplorerFiles }): void {
+  const page = () => options.files.html();
   app.get("/explorer", { schema: explorerSearchSchema }, async (_request, reply) => reply.headers(EXPLORER_HEADERS).type("text/html; charset=utf-8").send(await page()));
   app.get("/explorer/requests/:requestId", { schema: explorerRequestSchema }, async (_request, reply) =>
     reply.headers(EXPLORER_HEADERS).type("text/html; charset=utf-8").send(await page()),
