@@ -36,7 +36,7 @@ describe("explorer: the request pages in headless Chromium", function () {
   let context: BrowserContext;
   let webhookReceiver: Server;
   let origin: string;
-  const ids = { success: "" as Hex, failed: "" as Hex, refunded: "" as Hex };
+  const ids = { success: "" as Hex, failed: "" as Hex, refunded: "" as Hex, waiting: "" as Hex };
   let successDeposit: Hex;
   let successUser: Address;
   let offOrigin: string[] = [];
@@ -104,6 +104,9 @@ describe("explorer: the request pages in headless Chromium", function () {
     await devnet.client.executeQuote({ quote: callQuote, walletClient: devnet.origin.wallet(caller), pollIntervalMs: 200, timeoutMs: 120_000 }).catch(() => undefined);
     await waitForRequest({ client: devnet.client, requestId: ids.failed, pollIntervalMs: 200, timeoutMs: 90_000, until: (s) => s.status === "refund" });
 
+    // Quoted, never deposited: waiting.
+    ids.waiting = (await nativeBridge(devnet.users[3]!.address, "0.02")).steps.at(-1)!.requestId as Hex;
+
     // 3. Refunded: the destination's clock passes the fill deadline before the deposit (last: it moves that chain's time).
     const late = devnet.users[2]!;
     const lateQuote = await nativeBridge(late.address, "0.5");
@@ -162,6 +165,7 @@ describe("explorer: the request pages in headless Chromium", function () {
     expect(await rows(page, "repayment").locator("td.hash").textContent()).to.equal(receipt.repayment.txHash.toLowerCase());
     expect(await page.textContent("#receipt-verdict")).to.match(/^attestation: valid — all \d+ checks passed; signed by 0x[0-9a-fA-F]{40}\.$/);
     expect(await page.textContent("#decision-text")).to.include("The request succeeded");
+    expect(await page.textContent("#decision-verdict")).to.equal("filled: the recipient was paid");
   });
 
   it("a tampered receipt (one field changed in flight) is shown invalid, naming the failed check", async () => {
@@ -190,6 +194,7 @@ describe("explorer: the request pages in headless Chromium", function () {
     expect(await page.textContent("#revert code")).to.equal("ERC4626ExceededMaxDeposit");
     expect(await page.textContent("#revert")).to.include(String(DEVNET_VAULT_CAP));
     expect(await page.textContent("#decision-text")).to.include("(EXECUTION_REVERTED)");
+    expect(await page.textContent("#decision-verdict")).to.equal("refused and refunded: refused with EXECUTION_REVERTED; the deposit went back on chain 31337");
     expect(await rows(page, "deposit").count()).to.equal(1);
     expect(await rows(page, "refund").count()).to.equal(1);
     expect(await page.textContent("#receipt-verdict")).to.include("no receipt");
@@ -208,6 +213,18 @@ describe("explorer: the request pages in headless Chromium", function () {
     const status = (await (await fetch(`${origin}/intents/status/v3?requestId=${ids.refunded}`)).json()) as Json;
     expect(await rows(page, "refund").locator("td.hash").textContent()).to.equal(status.txHashes.at(-1).toLowerCase());
     expect(await page.textContent("#receipt-verdict")).to.include("no receipt");
+  });
+
+  it("a quoted request without a deposit: waiting for the deposit, found by its id too", async () => {
+    const page = await open(`/explorer/requests/${ids.waiting}`);
+    await shot(page, "waiting");
+    expect(await page.textContent("#status")).to.equal("waiting");
+    expect(await stepState(page, "deposit")).to.equal("current");
+    expect(await stepState(page, "fill")).to.equal("not reached");
+    expect(await page.textContent("#decision-verdict")).to.equal("waiting for the deposit: no deposit matching the quote is indexed on chain 31337 yet");
+    expect(await page.textContent("#receipt-verdict")).to.include("no receipt");
+    const search = await open(`/explorer?q=${ids.waiting}`);
+    expect(await search.locator(`#results a[href="/explorer/requests/${ids.waiting}"]`).count()).to.equal(1);
   });
 
   it("search by request id, by transaction hash and by user lists the request and links to its page", async () => {

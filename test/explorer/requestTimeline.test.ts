@@ -35,6 +35,13 @@ describe("explorer: requestTimeline", () => {
     expect(requestTransactions({ status: status({}) })).to.deep.equal([]);
   });
 
+  it("waiting with a deposit hash: sent, not credited until final", () => {
+    const facts = { status: status({ inTxHashes: [h("aa")] }) };
+    expect(states(facts)).to.deep.equal(["quoted:done", "deposit:current", "fill:not reached", "outcome:not reached"]);
+    expect(requestTimeline(facts)[1]!.note).to.include("waiting for its confirmations");
+    expect(requestTransactions(facts).map((tx) => tx.role)).to.deep.equal(["deposit"]);
+  });
+
   it("pending and submitted: the deposit done, the fill under way", () => {
     expect(states({ status: status({ status: "pending", inTxHashes: [h("aa")] }) })).to.deep.equal(["quoted:done", "deposit:done", "fill:current", "outcome:not reached"]);
     expect(states({ status: status({ status: "submitted", inTxHashes: [h("aa")], txHashes: [h("bb")] }) })).to.deep.equal(["quoted:done", "deposit:done", "fill:current", "outcome:not reached"]);

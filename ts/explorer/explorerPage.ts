@@ -13,6 +13,7 @@ import { explainFailure } from "../client/explainFailure.ts";
 import { receiptVerdict, type ChainTrustFacts } from "./receiptVerdict.ts";
 import { requestTimeline, requestTransactions, type ReceiptPlaces } from "./requestTimeline.ts";
 import { parseSearchQuery, searchPaths } from "./searchQuery.ts";
+import { solverDecision } from "./solverDecision.ts";
 
 type ChainRecord = ChainTrustFacts & { name?: string; displayName?: string };
 type ApiAnswer<T> = { ok: true; body: T } | { ok: false; status: number; errorCode: string; message: string };
@@ -249,9 +250,11 @@ function decisionSection(status: StatusRecord, requestId: string): HTMLElement {
         revert.args ? el("dl", { class: "summary" }, ...Object.entries(revert.args).flatMap(([name, value]) => [el("dt", {}, name), el("dd", { class: "hash" }, value)])) : undefined,
       )
     : undefined;
+  const decided = solverDecision(status);
   return section(
     "decision",
     "The solver's decision",
+    el("p", { id: "decision-verdict" }, el("strong", {}, `${decided.decision}: `), decided.reason),
     el("p", { id: "decision-text" }, explained.explanation),
     el("p", {}, el("strong", {}, "What to do: "), explained.whatToDo),
     facts.childElementCount > 0 ? facts : undefined,

@@ -60,13 +60,15 @@ export function requestTimeline(facts: RequestFacts): TimelineStep[] {
   const refunded = status.status === "refund";
   const failed = status.status === "failure";
   const failReason = realReason(status.failReason);
-  const deposited = has("deposit") || reached >= ORDER.indexOf("pending") || refunded || failed;
+  // A deposit hash while `waiting` is a deposit sent but not final yet: not credited.
+  const deposited = reached >= ORDER.indexOf("pending") || refunded || failed;
   const filled = status.status === "success" || has("fill");
 
   const quoted: TimelineStep = { id: "quoted", label: "Quoted", state: "done", note: "The quote was given; its deposit names this request.", ...(request && { at: request.createdAt }) };
 
   let deposit: TimelineStep;
   if (deposited) deposit = { id: "deposit", label: "Deposit on the origin chain", state: "done", note: `Deposit seen on chain ${status.originChainId}.` };
+  else if (status.inTxHashes.length > 0) deposit = { id: "deposit", label: "Deposit on the origin chain", state: "current", note: "Deposit sent; waiting for its confirmations before it is credited." };
   else if (status.status === "depositing") deposit = { id: "deposit", label: "Deposit on the origin chain", state: "current", note: "A relayed deposit is being sent." };
   else deposit = { id: "deposit", label: "Deposit on the origin chain", state: "current", note: "Waiting for the deposit: none matching the quote is indexed yet." };
 
