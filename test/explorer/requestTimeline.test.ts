@@ -1,22 +1,11 @@
 /** requestTimeline: a request's lifecycle and transactions from its public records (pure). */
 import { expect } from "chai";
 import type { RequestRecord, StatusRecord } from "../../ts/client/apiTypes.ts";
+import { statusRecord } from "./statusRecordFixture.ts";
 import { requestTimeline, requestTransactions } from "../../ts/explorer/requestTimeline.ts";
 
 const h = (byte: string) => `0x${byte.repeat(32)}`;
-const status = (fields: Partial<StatusRecord>): StatusRecord => ({
-  status: "waiting",
-  inTxHashes: [],
-  txHashes: [],
-  updatedAt: Date.UTC(2026, 0, 1),
-  originChainId: 1,
-  destinationChainId: 2,
-  details: null,
-  failReason: "N/A",
-  refundFailReason: "N/A",
-  depositAddress: null,
-  ...fields,
-});
+const status = statusRecord;
 const record = (data: RequestRecord["data"]): RequestRecord => ({
   id: h("11"),
   status: "success",

@@ -1,21 +1,10 @@
 /** solverDecision: what the solver decided about a request and why, from its status record (pure). */
 import { expect } from "chai";
 import type { StatusRecord } from "../../ts/client/apiTypes.ts";
+import { statusRecord } from "./statusRecordFixture.ts";
 import { solverDecision } from "../../ts/explorer/solverDecision.ts";
 
-const status = (fields: Partial<StatusRecord>): StatusRecord => ({
-  status: "waiting",
-  inTxHashes: [],
-  txHashes: [],
-  updatedAt: 0,
-  originChainId: 1,
-  destinationChainId: 2,
-  details: null,
-  failReason: "N/A",
-  refundFailReason: "N/A",
-  depositAddress: null,
-  ...fields,
-});
+const status = statusRecord;
 const decision = (fields: Partial<StatusRecord>) => solverDecision(status(fields)).decision;
 
 describe("explorer: solverDecision", () => {
