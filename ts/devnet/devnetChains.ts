@@ -116,7 +116,16 @@ export async function startDevnetChains(options: {
       // The SDK's executeGaslessBatch delegates the user's EOA to Calibur at its canonical address.
       const calibur = await ensureCalibur({ publicClient: chain.publicClient, testClient: chain.testClient });
       accountAbstraction = { ...(await deployAccountAbstraction({ publicClient: chain.publicClient, walletClient })), calibur };
-      inputs.push({ id: chain.chainId, name: spec.name, displayName: spec.displayName, rpcUrl: chain.rpcUrl, record, ...(node.blockTimeSeconds !== undefined && { expectedBlockTimeSeconds: node.blockTimeSeconds }) });
+      inputs.push({
+        id: chain.chainId,
+        name: spec.name,
+        displayName: spec.displayName,
+        rpcUrl: chain.rpcUrl,
+        record,
+        ...(node.blockTimeSeconds !== undefined && { expectedBlockTimeSeconds: node.blockTimeSeconds }),
+        // Anvil serves websockets on its HTTP port: the service follows its heads by newHeads there.
+        ...(node.kind === "anvil" && { wsRpcUrl: chain.rpcUrl.replace(/^http/, "ws") }),
+      });
     }
     const destination = chains[1]!;
     log(`deploying the Uniswap V2 WETH/${DEVNET_STABLECOIN.symbol} pool and the vault on ${destination.chainId}…`);

@@ -34,6 +34,8 @@ export type DevnetChainInput = {
   record: DeploymentRecord;
   /** Seconds between blocks when the devnet mines on an interval (./devnetNode.ts); absent: a block per transaction. */
   expectedBlockTimeSeconds?: number;
+  /** The node's websocket (Anvil's): the service's chain head follows `newHeads` on it (../service/chains/chainHead.ts). */
+  wsRpcUrl?: string;
 };
 
 export function devnetConfig(args: {
@@ -86,6 +88,7 @@ export function devnetConfig(args: {
       rpcUrl: chain.rpcUrl,
       confirmations: 1,
       ...(chain.expectedBlockTimeSeconds !== undefined && { expectedBlockTimeSeconds: chain.expectedBlockTimeSeconds }),
+      ...(chain.wsRpcUrl !== undefined && { wsRpcUrl: chain.wsRpcUrl }),
       // Operator-configured USD prices (no oracle): what quotes convert gas costs with.
       nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18, usdPrice: DEVNET_USD_PRICES.eth },
       erc20Currencies: [{ address: args.stablecoin, ...DEVNET_STABLECOIN, usdPrice: DEVNET_USD_PRICES.stablecoin }],

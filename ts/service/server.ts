@@ -93,6 +93,7 @@ export async function startServer(options: {
     const solverPollMs = (options.solver ? options.solver.pollIntervalMs : undefined) ?? config.solver.pollIntervalMs;
     // One registry for the process: HTTP, store, RPC-per-URL and indexer metrics all on GET /metrics.
     const metricsRegistry = options.deps?.metricsRegistry ?? new Registry();
+    const processLog = lateBoundLogger();
     const clients =
       options.deps?.chainClients ??
       createChainClients(config.chains, {
@@ -100,10 +101,12 @@ export async function startServer(options: {
         ...(accounts.attester && { attester: accounts.attester }),
         pollingIntervalMs: Math.min(solverPollMs, 1000),
         metrics: createChainMetrics(metricsRegistry),
+        // A polled head is shared for at most one solver poll: the indexer, the steps, the fee oracle and the chain watch read it.
+        headMaxAgeMs: Math.min(solverPollMs, 1000),
+        onHeadMode: (chainId, mode, reason) => processLog.info({ chainId, mode, reason }, "chain head followed by " + mode),
       });
     // One nonce manager of the solver's key for the process: the solver and the permit-deposit
     // submitter share it (its log is the app's, bound once the app exists).
-    const processLog = lateBoundLogger();
     const transactions = createSolverNonceManager({ config, store, clients, log: processLog });
     // POST /execute: the relayer's own nonce manager (its key, its nonces), when the relayer key is set.
     const relayer = accounts.relayer ? createRelayer({ config, store, clients, relayer: accounts.relayer, log: processLog }) : undefined;
@@ -170,6 +173,7 @@ export async function startServer(options: {
     const close = async () => {
       await Promise.all([solver?.stop(), webhooks?.stop(), relayFollower?.stop()]);
       await app.close();
+      if (!options.deps?.chainClients) clients.close();
     };
     return { app, url, store, ...(solver ? { solver } : {}), ...(webhooks ? { webhooks } : {}), ...(webhookSecrets ? { webhookSecrets } : {}), close };
   } catch (error) {

@@ -151,6 +151,32 @@ describe("chain RPC transport (several URLs, failover, health)", function () {
     await b.setMode({ kind: "pass" });
   });
 
+  it("aLatestBlockRead_recordsTheUrlsHead_andOneFarBehindAnotherUrlsHead_isNotTaken", async () => {
+    // The chain's shared head (ts/service/chains/chainHead.ts) polls eth_getBlockByNumber("latest"):
+    // the transport learns the answering URL's head from it, as from eth_blockNumber.
+    const single = await proxy();
+    const { client: one, rpc: oneRpc } = client([single.url]);
+    const block = await one.getBlock({ blockTag: "latest" });
+    expect(oneRpc.health()[0]!.head).to.equal(block.number);
+
+    // Two URLs at the same head; then the one ranked first falls 30 blocks behind (a lagging backend
+    // behind its load balancer): its latest block is not taken while another URL is known ahead.
+    await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "hardhat_mine", params: ["0x1e"] }) });
+    const [a, b] = [await proxy(), await proxy()];
+    const { client: c, rpc } = client([a.url, b.url]);
+    const head = await c.getBlockNumber();
+    const deadline = Date.now() + 5_000;
+    while (rpc.health().some((h) => h.head !== head) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(rpc.health().map((h) => h.head)).to.deep.equal([head, head]);
+    const first = rpc.order()[0]!;
+    const [behind, ahead] = first === 0 ? [a, b] : [b, a];
+    await behind.setMode({ kind: "stale", head: head - 30n });
+    const latest = await c.getBlock({ blockTag: "latest" });
+    expect(latest.number).to.equal(head);
+    expect(rpc.health()[first]!.head, "the answer far behind was recorded").to.equal(head - 30n);
+    expect(ahead.counts.get("eth_getBlockByNumber"), "the other URL was asked").to.be.at.least(1);
+  });
+
   it("retriesInRoundsWithBackoff_untilTheUrlRecovers", async () => {
     const a = await proxy();
     await a.setMode({ kind: "httpError", status: 502 });

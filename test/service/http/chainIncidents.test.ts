@@ -70,7 +70,8 @@ describe("GET /chains, GET /ready and the quote react to chain incidents", funct
       ),
     };
     const solver = resolveAccounts(config).solver!;
-    clients = createChainClients(config.chains, { solver });
+    // Every tick reads the head (no shared head younger than a tick): the ticks here come back to back.
+    clients = createChainClients(config.chains, { solver, headMaxAgeMs: 0 });
     const inventory = createSolverInventory({ chains: config.chains, clients, store, solver: solver.address, ttlMs: 0 });
     watch = createChainWatch({ chains: config.chains, clients, store, inventory, intervalMs: 60_000, headTimeoutMs: 5_000, now: () => nowMs });
     server = await listen({ config, deps: { store, chainClients: clients, inventory, chainWatch: watch, checks: clients.all().map(rpcReadinessCheck) } });

@@ -1,6 +1,6 @@
 /**
  * The quote's chain reads cached per block (ts/service/quote/blockReadCache.ts), keyed by the chain
- * watch's head (ts/service/chains/chainWatch.ts), on real chains (Hardhat EDR 31337 and 31338) with a
+ * watch's head (ts/service/chains/chainWatch.ts: the chains' shared heads as last seen), on real chains (Hardhat EDR 31337 and 31338) with a
  * real store: quotes made while the heads stay read the chains once; a new head seen by the watch
  * (a new gas price, a user paid) is what the next quote prices with; a head the watch has not seen yet
  * does not leak into the cached values, and without a watch every quote reads its chains.
@@ -8,6 +8,7 @@
 import { expect } from "chai";
 import { parseEther, parseGwei, type PublicClient } from "viem";
 import type { ChainClients } from "../../../ts/service/chains/chainClients.ts";
+import { createChainHead } from "../../../ts/service/chains/chainHead.ts";
 import { createChainWatch, type ChainWatch } from "../../../ts/service/chains/chainWatch.ts";
 import { createQuoteService, type QuoteChainClient } from "../../../ts/service/quote/quoteService.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
@@ -36,10 +37,14 @@ const counted = new Map<number, QuoteChainClient>(
     }) as QuoteChainClient,
   ]),
 );
-/** The watch reads heads through the chains' own clients (only `publicClient` is used). */
+/**
+ * The watch reads each chain's shared head (ts/service/chains/chainHead.ts) over the chains' own clients;
+ * read at every tick (maxAgeMs 0), so the ticks are what moves the heads here.
+ */
+const heads = new Map([...clients].map(([chainId, client]) => [chainId, createChainHead(client as PublicClient, { maxAgeMs: 0 })]));
 const watchClients = {
   has: (chainId: number) => clients.has(chainId),
-  get: (chainId: number) => ({ publicClient: clients.get(chainId)! }),
+  get: (chainId: number) => ({ publicClient: clients.get(chainId)!, head: heads.get(chainId)! }),
   all: () => [],
 } as unknown as ChainClients;
 

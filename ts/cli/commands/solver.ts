@@ -59,8 +59,15 @@ async function recoverReorg(args: readonly string[], io: CliIo, globals: GlobalF
   const chainId = Number(chain);
   const report = await withServiceStore(
     { ...io, env },
-    (store, loaded) =>
-      recoverDeepReorg({ store, clients: createChainClients(loaded.chains, { ...resolveAccounts(loaded) }), log: SILENT_LOG }, { chainId, apply, ...(fromBlock !== undefined ? { fromBlock } : {}) }),
+    async (store, loaded) => {
+      // Closed after: a chain followed by websocket would otherwise keep the command from exiting.
+      const clients = createChainClients(loaded.chains, { ...resolveAccounts(loaded) });
+      try {
+        return await recoverDeepReorg({ store, clients, log: SILENT_LOG }, { chainId, apply, ...(fromBlock !== undefined ? { fromBlock } : {}) });
+      } finally {
+        clients.close();
+      }
+    },
     {
       // A chain the config does not have is refused before the database is opened (or created).
       beforeOpen: (loaded) => {

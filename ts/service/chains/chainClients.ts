@@ -12,6 +12,7 @@ import { ServiceError } from "../errors/serviceError.ts";
 import type { ChainMetrics } from "./chainMetrics.ts";
 import type { ServiceAccount } from "./serviceAccounts.ts";
 import { createRpcEndpoints, type RpcEndpoints } from "./rpcTransport.ts";
+import { createChainHead, type ChainHead } from "./chainHead.ts";
 
 /** A wallet of one of the service's accounts: its `account.address` is canonical (./serviceAccounts.ts). */
 export type SolverWallet = WalletClient<Transport, Chain, ServiceAccount>;
@@ -28,13 +29,20 @@ export type ChainClient = {
   rpc?: RpcEndpoints;
   /** Where chain-reading metrics go (the indexer's too); absent: none recorded. */
   metrics?: ChainMetrics;
+  /** The chain's head (./chainHead.ts): every reader of "the latest block" in the process reads it here. */
+  head: ChainHead;
 };
+
+/** A chain client as built elsewhere (tests): `chainClientsOf` gives it a polled head when it has none. */
+export type ChainClientParts = Omit<ChainClient, "head"> & { head?: ChainHead };
 
 export type ChainClients = {
   /** Throws CHAIN_NOT_CONFIGURED for a chain id the configuration does not have. */
   get(chainId: number): ChainClient;
   has(chainId: number): boolean;
   all(): ChainClient[];
+  /** Ends every chain's head subscription (./chainHead.ts): whoever created the clients closes them. */
+  close(): void;
 };
 
 export type ChainClientOptions = {
@@ -46,6 +54,10 @@ export type ChainClientOptions = {
   pollingIntervalMs?: number;
   /** The process's chain metrics (./chainMetrics.ts). */
   metrics?: ChainMetrics;
+  /** How old a polled head may be when shared (./chainHead.ts); default DEFAULT_HEAD_MAX_AGE_MS. */
+  headMaxAgeMs?: number;
+  /** Told when a chain's head follower changes mode (subscription / polling). */
+  onHeadMode?: (chainId: number, mode: "subscription" | "polling", reason: string) => void;
 };
 
 export class ChainNotConfiguredError extends ServiceError {
@@ -71,14 +83,20 @@ export function createChainClients(chains: readonly ChainConfig[], options: Chai
     const publicClient = createPublicClient({ chain, transport, pollingInterval: options.pollingIntervalMs ?? 1000, cacheTime: 0 }) as PublicClient;
     const solverWallet = options.solver ? createWalletClient({ account: options.solver, chain, transport, cacheTime: 0 }) : undefined;
     const attesterWallet = options.attester ? createWalletClient({ account: options.attester, chain, transport, cacheTime: 0 }) : undefined;
-    clients.set(chainConfig.id, { config: chainConfig, chain, publicClient, rpc, ...(solverWallet ? { solverWallet } : {}), ...(attesterWallet ? { attesterWallet } : {}), ...(options.metrics && { metrics: options.metrics }) });
+    const head = createChainHead(publicClient, {
+      ...(options.headMaxAgeMs !== undefined && { maxAgeMs: options.headMaxAgeMs }),
+      ...(chainConfig.wsRpcUrl && { wsUrl: chainConfig.wsRpcUrl }),
+      ...(chainConfig.expectedBlockTimeSeconds !== undefined && { staleAfterMs: chainConfig.expectedBlockTimeSeconds * 3000 }),
+      ...(options.onHeadMode && { onModeChange: (mode: "subscription" | "polling", reason: string) => options.onHeadMode!(chainConfig.id, mode, reason) }),
+    });
+    clients.set(chainConfig.id, { config: chainConfig, chain, publicClient, rpc, head, ...(solverWallet ? { solverWallet } : {}), ...(attesterWallet ? { attesterWallet } : {}), ...(options.metrics && { metrics: options.metrics }) });
   }
   return chainClientsOf([...clients.values()]);
 }
 
-/** A ChainClients over clients built elsewhere (tests inject EDR-backed clients). */
-export function chainClientsOf(list: readonly ChainClient[]): ChainClients {
-  const byId = new Map(list.map((c) => [c.config.id, c]));
+/** A ChainClients over clients built elsewhere (tests inject EDR-backed clients), each with its one head. */
+export function chainClientsOf(list: readonly ChainClientParts[]): ChainClients {
+  const byId = new Map(list.map((c): [number, ChainClient] => [c.config.id, { ...c, head: c.head ?? createChainHead(c.publicClient) }]));
   return {
     get(chainId) {
       const client = byId.get(chainId);
@@ -87,5 +105,8 @@ export function chainClientsOf(list: readonly ChainClient[]): ChainClients {
     },
     has: (chainId) => byId.has(chainId),
     all: () => [...byId.values()],
+    close: () => {
+      for (const client of byId.values()) client.head.close();
+    },
   };
 }

@@ -3,7 +3,7 @@
  * blocks on top including itself (1 = the head, which a reorg can still drop) and, on a chain
  * configured with a `finalityTag` (`finalized` / `safe`), once it is at or below that tag's block too.
  * Deposits are credited, and fills and payouts confirmed, only in final blocks. `finalBlock` is pure;
- * `readChainFinality` reads the head (and the tag's block) through the chain's client.
+ * `readChainFinality` takes the chain's shared head (./chainHead.ts) and reads the tag's block.
  */
 import type { BlockTag } from "viem";
 import { canonicalFields, type Bytes32 } from "../model/values.ts";
@@ -26,11 +26,14 @@ export function finalBlock(head: bigint, confirmations: number, tagBlock: bigint
 
 export type ChainFinality = { head: BlockHeader; final: bigint };
 
-/** The chain's head and its newest final block, read now (one call, two with a finality tag). */
-export async function readChainFinality(client: ChainClient): Promise<ChainFinality> {
+/**
+ * The chain's head and its newest final block: the head from the chain's shared head (./chainHead.ts:
+ * no call when it is fresh; never below `atLeast`), plus the finality tag's block, read now.
+ */
+export async function readChainFinality(client: ChainClient, atLeast?: bigint): Promise<ChainFinality> {
   const { publicClient, config } = client;
   const [head, tagged] = await Promise.all([
-    readHeader(client, "latest"),
+    client.head.latest(atLeast === undefined ? {} : { atLeast }).then(({ number, hash, parentHash }) => ({ number, hash, parentHash })),
     config.finalityTag ? publicClient.getBlock({ blockTag: config.finalityTag }) : Promise.resolve(null),
   ]);
   return { head, final: finalBlock(head.number, config.confirmations, tagged ? tagged.number : null) };
@@ -38,5 +41,5 @@ export async function readChainFinality(client: ChainClient): Promise<ChainFinal
 
 /** Whether a transaction mined in `block` is final now. */
 export async function isFinal(client: ChainClient, block: bigint): Promise<boolean> {
-  return block <= (await readChainFinality(client)).final;
+  return block <= (await readChainFinality(client, block)).final;
 }

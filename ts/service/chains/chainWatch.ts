@@ -1,7 +1,8 @@
 /**
  * The process's watch over its chains' health (./chainHealth.ts): GET /chains, GET /ready and the
  * quote read it; nothing they serve triggers a read. Each tick observes every chain once — its head
- * (one `eth_blockNumber` through the chain's transport, every URL tried, bounded by `headTimeoutMs`;
+ * (the chain's shared head, ./chainHead.ts: no call when it was pushed or read by another reader within
+ * its max age, else one read through the chain's transport, every URL tried, bounded by `headTimeoutMs`;
  * unreachable after ./chainHealth.ts's RPC_FAILURES_TO_DISABLE failed reads in a row),
  * the chains the indexer halted after a deep reorg (one store query for all chains) and the solver's
  * inventory (./solverInventory.ts, whose reads the quote and GET /chains share) — so the cost is one
@@ -20,9 +21,11 @@ export type ChainWatch = {
   /** The chain's health now; undefined for a chain that is not configured. */
   health(chainId: number): ChainHealth | undefined;
   /**
-   * The chain's head as the last tick read it (`eth_blockNumber`), while its RPC answers; undefined
-   * before the first read, once the chain is RPC_UNREACHABLE, or for a chain that is not configured.
-   * What the quote's per-block read cache is keyed by (../quote/blockReadCache.ts).
+   * The chain's shared head as last seen (./chainHead.ts `known()`: pushed, or read by any reader in
+   * the process — not only this watch's ticks), while its RPC answers; undefined before the first read,
+   * once the chain is RPC_UNREACHABLE, or for a chain that is not configured. What the quote's
+   * per-block read cache is keyed by (../quote/blockReadCache.ts): it moves with every new block the
+   * process sees, not once per tick.
    */
   head(chainId: number): bigint | undefined;
   /** Observes every chain once (what each tick of the loop does). */
@@ -56,7 +59,8 @@ export function createChainWatch(options: {
     if (!options.clients.has(chain.id)) return;
     const client = options.clients.get(chain.id);
     try {
-      const head = await withRpcDeadline(headTimeoutMs, `watching chain ${chain.id}`, () => client.publicClient.getBlockNumber({ cacheTime: 0 }));
+      // The chain's shared head (./chainHead.ts): the indexer, the solver and the fee oracle read the same.
+      const head = await withRpcDeadline(headTimeoutMs, `watching chain ${chain.id}`, async () => (await client.head.latest()).number);
       update(chain.id, (o) => observeHead(o, head, now()));
     } catch (error) {
       const before = observations.get(chain.id)!.rpcReachable;
@@ -91,7 +95,8 @@ export function createChainWatch(options: {
     },
     head: (chainId) => {
       const observation = observations.get(chainId);
-      return observation?.rpcReachable === true ? observation.head?.number : undefined;
+      if (observation?.rpcReachable !== true || !options.clients.has(chainId)) return undefined;
+      return options.clients.get(chainId).head.known()?.number ?? observation.head?.number;
     },
     tick,
     start: () => {

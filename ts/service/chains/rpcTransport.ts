@@ -101,6 +101,20 @@ function blockQuantity(value: unknown): bigint | undefined {
   return typeof value === "string" && /^0x[0-9a-f]{1,16}$/i.test(value) ? BigInt(value) : undefined;
 }
 
+/**
+ * Whether a call reads the chain's head: `eth_blockNumber`, or the latest block — what the chain's
+ * shared head polls (./chainHead.ts). Either answer records the answering URL's head, and one far
+ * behind another URL's is not taken while another URL may answer better.
+ */
+function isHeadRead({ method, params }: Body): boolean {
+  return method === "eth_blockNumber" || (method === "eth_getBlockByNumber" && Array.isArray(params) && params[0] === "latest");
+}
+
+/** The head a head read answered: a block number, or a block's `number` (undefined when it is neither). */
+function headAnswered(body: Body, result: unknown): bigint | undefined {
+  return blockQuantity(body.method === "eth_blockNumber" ? result : (result as { number?: unknown } | null)?.number);
+}
+
 /** The block a read needs its node to have, when it names one by number. */
 export function blockNeeded(method: string, params: unknown): bigint | undefined {
   const list = Array.isArray(params) ? params : [];
@@ -173,9 +187,9 @@ export function createRpcEndpoints(options: RpcTransportOptions): RpcEndpoints {
     const started = now();
     try {
       const result = await attempt(e, body, timeout);
-      // The head drives every URL's ranking: an answer that is no block number is the URL's fault.
-      const head = body.method === "eth_blockNumber" ? blockQuantity(result) : undefined;
-      if (body.method === "eth_blockNumber" && head === undefined) throw new RpcMalformedAnswerError(body.method, e.label, result);
+      // The head drives every URL's ranking: a head read whose answer holds no block number is the URL's fault.
+      const head = isHeadRead(body) ? headAnswered(body, result) : undefined;
+      if (isHeadRead(body) && head === undefined) throw new RpcMalformedAnswerError(body.method, e.label, result);
       update(e.index, recordAnswer(health[e.index]!, now() - started));
       metrics?.rpcRequests.inc({ ...labels(e), outcome: "ok" });
       if (head !== undefined) {
@@ -269,7 +283,7 @@ export function createRpcEndpoints(options: RpcTransportOptions): RpcEndpoints {
         }
         const result = settled.result;
         const best = bestHead(health, now());
-        if (method === "eth_blockNumber" && isStale(health[index]!, best, settings.maxHeadLagBlocks)) {
+        if (isHeadRead({ method, params }) && isStale(health[index]!, best, settings.maxHeadLagBlocks)) {
           // A head far behind the others': ask another URL, keep this answer as the last resort.
           staleAnswer ??= { result };
           return undefined;
@@ -285,7 +299,7 @@ export function createRpcEndpoints(options: RpcTransportOptions): RpcEndpoints {
       for (const [position, index] of candidates.entries()) {
         const e = endpoints[index]!;
         // After a "not found", only a URL known to be further ahead is worth asking.
-        if (staleAnswer && method !== "eth_blockNumber" && !isAhead(index, tried)) continue;
+        if (staleAnswer && !isHeadRead({ method, params }) && !isAhead(index, tried)) continue;
         const timeout = Math.min(settings.timeoutMs, remainingMs(method, lastError));
         if (needs !== undefined) {
           const h = health[index]!;

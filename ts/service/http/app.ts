@@ -164,6 +164,8 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
 
   registerHealthRoute(app);
   const chainClients = deps.chainClients ?? createChainClients(config.chains);
+  // Clients the app made itself: their head subscriptions (../chains/chainHead.ts) end with it.
+  if (!deps.chainClients) app.addHook("onClose", async () => chainClients.close());
   const solverAddress = config.accounts.solver;
   const inventory =
     deps.inventory ?? (deps.store && solverAddress ? createSolverInventory({ chains: config.chains, clients: chainClients, store: deps.store, solver: solverAddress }) : undefined);

@@ -1,8 +1,9 @@
 /**
  * Chain reads cached per block: a quote's reads of a chain (gas price, the head block's time, the
  * user's balance and allowance, a price source's reading) are made once per chain head and reused by
- * every quote until the head moves. The head is not read per quote: it is the chain watch's
- * (`ChainWatch.head`, one `eth_blockNumber` per chain per tick; ../chains/chainWatch.ts), so the cache
+ * every quote until the head moves. The head is not read per quote: it is the chain's shared head as
+ * last seen (`ChainWatch.head`: ../chains/chainHead.ts, pushed by subscription or read by any reader
+ * in the process, the watch's tick at least once a second; ../chains/chainWatch.ts), so the cache
  * is keyed by a block number and any head source can drive it.
  *
  * `read(chainId, key, load)`: while the head of `chainId` is N, the first call for `key` runs

@@ -225,6 +225,8 @@ export function startSolver(options: SolverOptions): RunningSolver {
     async stop() {
       await Promise.all([stepLoop.stop(), ...indexLoops.map((loop) => loop.stop())]);
       await solver.drain();
+      // Clients the solver made itself (none were given): their head subscriptions end with it.
+      if (!options.clients) ctx.clients.close();
     },
   };
 }

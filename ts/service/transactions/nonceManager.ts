@@ -91,6 +91,8 @@ export type NonceManagerSettings = {
 export type NonceManager = {
   send(request: SendRequest): Promise<SentTx>;
   follow(key: { chainId: number; txNonce: number }, logFields?: Record<string, unknown>): Promise<FollowResult>;
+  /** The fee market it prices with (./chainFees.ts): the solver's checks reuse it instead of reading gas prices of their own. */
+  fees?: FeeOracle;
 };
 
 /** The first attempt of a transaction would cost more than the chain's cap: nothing is sent; retried later. */
@@ -301,7 +303,7 @@ export function createNonceManager(options: {
     return { state: "pending", hash: attempt.hash, attempts: attempts + 1 };
   };
 
-  return { send, follow };
+  return { send, follow, fees };
 }
 
 /**

@@ -59,7 +59,7 @@ export async function confirmFill(ctx: SolverContext, request: StoredRequest): P
     return recordFillSuccess(ctx, request, dest, receipt);
   }
 
-  const latest = await dest.publicClient.getBlock({ blockTag: "latest" });
+  const latest = await dest.head.latest();
   // As for a first fill (./fillChecks.ts): no resend that may land after the deadline.
   if (Number(latest.timestamp) + ctx.settings.fillDeadlineMarginSeconds >= intent.fillDeadline) {
     return ctx.store.transitionRequest(request.id, "failure", {

@@ -25,6 +25,7 @@ import { confirmFill } from "./confirmFill.ts";
 import { checkFill, type FillCheckInput } from "./fillChecks.ts";
 import { fillPreflight } from "./fillPreflight.ts";
 import { callsNativeValue } from "../../transactions/fillTransaction.ts";
+import type { FeeOracle } from "../../transactions/chainFees.ts";
 import { sendFill } from "./sendFill.ts";
 import { revertedFillDetails } from "./revertedFillDetails.ts";
 import type { SolverContext } from "../solverContext.ts";
@@ -54,7 +55,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
     throw new FillLogNotFoundError(request.id);
   }
 
-  const input = await fillCheckInput(dest, intent, deposit, ctx.settings.fillDeadlineMarginSeconds);
+  const input = await fillCheckInput(dest, intent, deposit, ctx.settings.fillDeadlineMarginSeconds, ctx.transactions.fees);
   // A deposit-address payment is on time when the payer paid the address on time (the forwarding comes later).
   const paidAt = request.solver?.depositPayment?.blockTimestamp;
   const check = checkFill(paidAt === undefined ? input : { ...input, paidAt });
@@ -110,17 +111,21 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
   return confirmFill(ctx, submitted!);
 }
 
-/** Reads what ./fillChecks.ts needs from the destination chain. */
-export async function fillCheckInput(dest: ChainClient, intent: QuotedIntent, deposit: FillCheckInput["deposit"], deadlineMarginSeconds: number): Promise<FillCheckInput> {
+/**
+ * Reads what ./fillChecks.ts needs from the destination chain: the latest block from the chain's shared
+ * head (../../chains/chainHead.ts) and the gas price from the fee market the fill will be priced with
+ * (`fees`: base + priority fee, what eth_gasPrice answers) when given — neither is a call of its own then.
+ */
+export async function fillCheckInput(dest: ChainClient, intent: QuotedIntent, deposit: FillCheckInput["deposit"], deadlineMarginSeconds: number, fees?: FeeOracle): Promise<FillCheckInput> {
   const wallet = dest.solverWallet!;
   const native = intent.destinationCurrency === ZERO_ADDRESS;
   const [block, nativeBalance, tokenBalance, gasPrice] = await Promise.all([
-    dest.publicClient.getBlock({ blockTag: "latest" }),
+    dest.head.latest(),
     dest.publicClient.getBalance({ address: wallet.account.address }),
     native
       ? Promise.resolve(0n)
       : dest.publicClient.readContract({ address: intent.destinationCurrency, abi: erc20Abi, functionName: "balanceOf", args: [wallet.account.address] }),
-    dest.publicClient.getGasPrice(),
+    fees ? fees.market(dest.config.id).then((m) => m.baseFeePerGas + m.priorityFeePerGas) : dest.publicClient.getGasPrice(),
   ]);
   return {
     intent,

@@ -1,0 +1,177 @@
+// createChainHead (ts/service/chains/chainHead.ts): one head read per chain shared by every reader.
+// On EDR (no websocket): polled, concurrent and repeated readers within maxAgeMs share one
+// eth_getBlockByNumber, `atLeast` never returns a head below the block asked for, `known()` is the last
+// head any reader saw without a read. On Anvil (websocket):
+// heads pushed by eth_subscribe("newHeads"), no read per call; a dropped subscription falls back to
+// polling and the head still moves.
+import { expect } from "chai";
+import { network } from "hardhat";
+import { createServer, connect, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
+import { createPublicClient, http, type PublicClient } from "viem";
+import { startAnvilNode, type AnvilNode } from "../../../ts/devnet/anvilNode.ts";
+import { createChainHead } from "../../../ts/service/chains/chainHead.ts";
+
+/** A public client over `url` whose getBlock calls are counted. */
+function countingClient(url: string): { client: Pick<PublicClient, "getBlock">; reads: () => number } {
+  const inner = createPublicClient({ transport: http(url), cacheTime: 0 }) as PublicClient;
+  let reads = 0;
+  return {
+    client: {
+      getBlock: ((args: Parameters<PublicClient["getBlock"]>[0]) => {
+        reads += 1;
+        return inner.getBlock(args);
+      }) as PublicClient["getBlock"],
+    },
+    reads: () => reads,
+  };
+}
+
+async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
+  const answer = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  return ((await answer.json()) as { result: unknown }).result;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+describe("createChainHead", function () {
+  this.timeout(60_000);
+
+  describe("polling (EDR, no websocket)", () => {
+    let server: { close(): Promise<void> };
+    let url: string;
+    before(async () => {
+      const created = await network.createServer("origin", "127.0.0.1", 0);
+      const { address, port } = await created.listen();
+      server = created;
+      url = `http://${address}:${port}`;
+      await rpc(url, "hardhat_mine", ["0x5"]);
+    });
+    after(async () => server?.close());
+
+    it("concurrentAndRepeatedReaders_withinMaxAge_shareOneRead", async () => {
+      const { client, reads } = countingClient(url);
+      const head = createChainHead(client, { maxAgeMs: 60_000 });
+      const heads = await Promise.all(Array.from({ length: 20 }, () => head.latest()));
+      await head.latest();
+      expect(reads()).to.equal(1);
+      expect(new Set(heads.map((h) => h.number)).size).to.equal(1);
+      expect(head.mode()).to.equal("polling");
+      expect(heads[0]!.hash).to.match(/^0x[0-9a-f]{64}$/);
+    });
+
+    it("known_isTheLastHeadAnyReaderSaw_withoutARead", async () => {
+      // What keys the quote's per-block reads (ChainWatch.head): it moves when any reader read, and reads nothing.
+      const { client, reads } = countingClient(url);
+      const head = createChainHead(client, { maxAgeMs: 0 });
+      expect(head.known()).to.equal(undefined);
+      const first = await head.latest();
+      expect(head.known()).to.deep.equal(first);
+      await rpc(url, "hardhat_mine", ["0x1"]);
+      expect(head.known()!.number, "no read of its own").to.equal(first.number);
+      const second = await head.latest();
+      expect(second.number).to.equal(first.number + 1n);
+      expect(head.known()).to.deep.equal(second);
+      expect(reads()).to.equal(2);
+    });
+
+    it("aHeadOlderThanMaxAge_isReadAgain_andMoves", async () => {
+      const { client, reads } = countingClient(url);
+      const head = createChainHead(client, { maxAgeMs: 50 });
+      const first = await head.latest();
+      await rpc(url, "hardhat_mine", ["0x2"]);
+      await sleep(80);
+      const second = await head.latest();
+      expect(reads()).to.equal(2);
+      expect(second.number).to.equal(first.number + 2n);
+    });
+
+    it("atLeast_aBlockBeyondTheCachedHead_isReadFresh_neverAnOlderHead", async () => {
+      const { client, reads } = countingClient(url);
+      const head = createChainHead(client, { maxAgeMs: 60_000 });
+      const first = await head.latest();
+      await rpc(url, "hardhat_mine", ["0x1"]);
+      expect((await head.latest()).number).to.equal(first.number);
+      const fresh = await head.latest({ atLeast: first.number + 1n });
+      expect(fresh.number).to.equal(first.number + 1n);
+      expect(reads()).to.equal(2);
+    });
+  });
+
+  describe("subscription (Anvil, websocket)", () => {
+    let anvil: AnvilNode;
+    before(async () => {
+      anvil = await startAnvilNode({ chainId: 31337, host: "127.0.0.1", port: 0 });
+    });
+    after(async () => anvil?.close());
+
+    it("newHeads_pushed_noReadPerCall", async () => {
+      const { client, reads } = countingClient(anvil.rpcUrl);
+      const modes: string[] = [];
+      const head = createChainHead(client, { maxAgeMs: 10, wsUrl: anvil.rpcUrl.replace(/^http/, "ws"), onModeChange: (mode) => modes.push(mode) });
+      try {
+        const start = await head.latest();
+        expect(head.mode()).to.equal("subscription");
+        const readsBefore = reads();
+        for (let i = 1; i <= 3; i++) {
+          await rpc(anvil.rpcUrl, "evm_mine");
+          await until(`head ${start.number + BigInt(i)} pushed`, async () => (await head.latest()).number === start.number + BigInt(i));
+        }
+        // Many calls, several blocks, well past maxAgeMs: not one read more.
+        expect(reads()).to.equal(readsBefore);
+        expect(modes).to.deep.equal(["subscription"]);
+      } finally {
+        head.close();
+      }
+    });
+
+    it("aDroppedSubscription_fallsBackToPolling_andTheHeadStillMoves", async () => {
+      // The websocket goes through a TCP relay that the test cuts.
+      const sockets = new Set<Socket>();
+      const port = Number(new URL(anvil.rpcUrl).port);
+      const relay = createServer((socket) => {
+        const upstream = connect(port, "127.0.0.1");
+        sockets.add(socket).add(upstream);
+        socket.pipe(upstream).pipe(socket);
+        socket.on("error", () => upstream.destroy());
+        upstream.on("error", () => socket.destroy());
+      });
+      await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+      const wsUrl = `ws://127.0.0.1:${(relay.address() as AddressInfo).port}`;
+      const { client, reads } = countingClient(anvil.rpcUrl);
+      const modes: Array<{ mode: string; reason: string }> = [];
+      const head = createChainHead(client, { maxAgeMs: 10, wsUrl, staleAfterMs: 500, resubscribeAfterMs: 60_000, onModeChange: (mode, reason) => modes.push({ mode, reason }) });
+      try {
+        await head.latest();
+        expect(head.mode()).to.equal("subscription");
+        await rpc(anvil.rpcUrl, "evm_mine");
+        await sleep(200);
+        for (const socket of sockets) socket.destroy();
+        relay.close();
+        const before = (await head.latest()).number;
+        await rpc(anvil.rpcUrl, "evm_mine");
+        await rpc(anvil.rpcUrl, "evm_mine");
+        // The socket's close (or, at the latest, staleAfterMs without a head) ends the subscription.
+        await until("the fallback to polling", async () => (await head.latest()).number >= before + 2n, 5_000);
+        expect(head.mode()).to.equal("polling");
+        expect(modes.at(-1)!.mode).to.equal("polling");
+        const readsBefore = reads();
+        await rpc(anvil.rpcUrl, "evm_mine");
+        await sleep(20);
+        expect((await head.latest()).number).to.equal(before + 3n);
+        expect(reads()).to.be.greaterThan(readsBefore);
+      } finally {
+        head.close();
+        relay.close();
+      }
+    });
+  });
+});
