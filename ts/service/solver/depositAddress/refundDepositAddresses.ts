@@ -189,7 +189,7 @@ async function recordRefundedRequest(ctx: SolverContext, tx: Repositories, row: 
   const inTxHashes = refunds.flatMap((r) => (r.payment.txHash ? [r.payment.txHash] : []));
   if (!existing) {
     const created = newRequestFor(quote.intent, quote.apiKeyId, inTxHashes[0] ?? ZERO_BYTES32, payment.blockNumber, ctx.chains);
-    await tx.createRequest({ ...created, inTxHashes });
+    await tx.createRequest({ ...created, inTxHashes, solver: { intent: quote.intent, depositPayment: payment } });
   }
   const confirmed = refunds.filter((r) => r.state === "confirmed");
   await tx.transitionRequest(quote.intent.requestId, "failure", {
