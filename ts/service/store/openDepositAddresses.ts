@@ -131,13 +131,18 @@ function paymentFromRow(row: unknown): StoredOpenPayment {
 /**
  * Stores an open address handed out by a quote: the address row once (a later quote of the same address
  * leaves it as it is: its route, key and scan cursor are the first quote's), and the quote's placeholder.
+ * A copy of the address watched for payments made on this chain by mistake (state `elsewhere`, another
+ * origin's open address: ./depositAddresses.ts) becomes the chain's own open row; its past refunds stay on it.
  */
 export async function saveOpenDepositAddress(ctx: StoreContext, row: NewOpenDepositAddress): Promise<void> {
   const now = ctx.now().toISOString();
   await ctx.db.query(
     `INSERT INTO deposit_addresses (chain_id, address, mode, factory, refund_to, request_id, order_id, currency, amount, expires_at, state, route, api_key_id, scanned_block, created_at, updated_at)
      VALUES ($1, $2, 'open', $3, $4, $5, $6, $7, 0, $8::timestamptz, 'open', $9::jsonb, $10, $11, $12::timestamptz, $12::timestamptz)
-     ON CONFLICT (chain_id, address) DO NOTHING`,
+     ON CONFLICT (chain_id, address) DO UPDATE SET mode = 'open', state = 'open', factory = EXCLUDED.factory, request_id = EXCLUDED.request_id, order_id = EXCLUDED.order_id,
+       currency = EXCLUDED.currency, expires_at = EXCLUDED.expires_at, route = EXCLUDED.route, api_key_id = EXCLUDED.api_key_id, scanned_block = EXCLUDED.scanned_block,
+       next_check_at = NULL, updated_at = EXCLUDED.updated_at
+     WHERE deposit_addresses.state = 'elsewhere'`,
     [
       row.chainId,
       row.address,
