@@ -220,7 +220,7 @@ export type Repositories = {
   listOpenPayments(chainId: number, address: Address): Promise<StoredOpenPayment[]>;
   getOpenPaymentByOrderId(orderId: Bytes32): Promise<StoredOpenPayment | undefined>;
   markOpenPaymentForwarding(key: { chainId: number; address: Address; paymentKey: string }, forward: { requestId: Bytes32; orderId: Bytes32; instructionId: Bytes32 }): Promise<boolean>;
-  markOpenPaymentRefunding(key: { chainId: number; address: Address; paymentKey: string }, refund: { reason: string; refunds: readonly DepositAddressRefund[] }): Promise<boolean>;
+  markOpenPaymentRefunding(key: { chainId: number; address: Address; paymentKey: string }, refund: { reason: string; refunds: readonly DepositAddressRefund[]; requestId?: Bytes32 }): Promise<boolean>;
   /** Inside `transaction` (it locks the row). */
   advanceOpenPaymentRefund(key: { chainId: number; address: Address; paymentKey: string }, from: "planned" | "sent", to: { state: "sent" | "confirmed"; txHash: Bytes32 }): Promise<boolean>;
   getSupersedingRequestId(requestId: Bytes32): Promise<Bytes32 | null>;

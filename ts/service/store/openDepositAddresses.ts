@@ -242,13 +242,19 @@ export async function markOpenPaymentForwarding(
 /**
  * `detected` → `refunding` with its refund and why (the re-quote's error code), only from `detected`;
  * straight to `refunded` when nothing is to be sent (every refund `ignored`: below the refund minimum).
+ * `requestId`: the payment's own request (../solver/depositAddress/openPaymentRequest.ts), so
+ * `listRequests`' `depositAddress` filter lists it.
  */
-export async function markOpenPaymentRefunding(ctx: StoreContext, key: Key & { paymentKey: string }, refund: { reason: string; refunds: readonly DepositAddressRefund[] }): Promise<boolean> {
+export async function markOpenPaymentRefunding(
+  ctx: StoreContext,
+  key: Key & { paymentKey: string },
+  refund: { reason: string; refunds: readonly DepositAddressRefund[]; requestId?: Bytes32Value },
+): Promise<boolean> {
   const state = refund.refunds.every((r) => r.state === "ignored") ? "refunded" : "refunding";
   const { rows } = await ctx.db.query(
-    `UPDATE deposit_address_payments SET state = $7, reason = $4, refunds = $5::jsonb, updated_at = $6::timestamptz
+    `UPDATE deposit_address_payments SET state = $7, reason = $4, refunds = $5::jsonb, updated_at = $6::timestamptz, request_id = $8
      WHERE chain_id = $1 AND address = $2 AND payment_key = $3 AND state = 'detected' RETURNING address`,
-    [key.chainId, key.address, key.paymentKey, refund.reason, JSON.stringify(refund.refunds.map((r) => encodeStored(DepositAddressRefund, r))), ctx.now().toISOString(), state],
+    [key.chainId, key.address, key.paymentKey, refund.reason, JSON.stringify(refund.refunds.map((r) => encodeStored(DepositAddressRefund, r))), ctx.now().toISOString(), state, refund.requestId ?? null],
   );
   return rows.length === 1;
 }
