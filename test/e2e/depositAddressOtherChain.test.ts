@@ -12,26 +12,17 @@
  */
 import { expect } from "chai";
 import { erc20Abi, getAddress, parseEther, type Address, type Hex } from "viem";
-import { DESTINATION, NATIVE, freshRecipient, type E2eDevnet } from "./e2eDevnet.ts";
-import { E2E_ENGINES, startE2eDevnetOn } from "./e2eEngines.ts";
-import { depositAddressApi } from "./depositAddressApi.ts";
+import { DESTINATION, NATIVE, freshRecipient } from "./e2eDevnet.ts";
+import { E2E_ENGINES } from "./e2eEngines.ts";
+import { depositAddressApi, devnetOn } from "./depositAddressApi.ts";
 
 type AdminView = { depositAddresses: Array<{ chainId: number; state: string; payments: Array<{ txHash: string | null; currency: string; amount: string; outcome: string; reason: string | null; refundTxHash: string | null }> }> };
 
 for (const engine of E2E_ENGINES) {
   describe(`e2e: strict deposit addresses paid on another chain, refunded there [${engine}]`, function () {
     this.timeout(300_000);
-    let devnet: E2eDevnet;
-    let close: (() => Promise<void>) | undefined;
-
-    before(async function () {
-      this.timeout(180_000);
-      const started = await startE2eDevnetOn(engine, this);
-      devnet = started.devnet;
-      close = () => started.close();
-    });
-    after(async () => close?.());
-    const { quote, statusUntilFinal } = depositAddressApi(() => devnet);
+    const devnetOfSuite = devnetOn(engine);
+    const { quote, statusUntilFinal } = depositAddressApi(devnetOfSuite);
 
     /** Waits (250 ms polls, 120 s at most) until `read` is true. */
     async function until(what: string, read: () => Promise<boolean>): Promise<void> {
@@ -43,6 +34,7 @@ for (const engine of E2E_ENGINES) {
     }
 
     it("a native and an ERC-20 plain transfer on the destination chain go back to refundTo there", async () => {
+      const devnet = devnetOfSuite();
       const { destination } = devnet;
       const fusd = devnet.origin.file.contracts.stablecoin! as Address;
       const destinationFusd = destination.file.contracts.stablecoin! as Address;

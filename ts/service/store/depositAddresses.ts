@@ -157,13 +157,18 @@ export async function setDepositAddressNextCheck(ctx: StoreContext, key: { chain
  * way (nor a reverted one, left for an operator) and due for a read at `now`, oldest check first: read for payments that arrived later
  * (../solver/depositAddress/laterPayments.ts).
  */
-export async function listSettledDepositAddresses(ctx: StoreContext, chainId: number, now: Date, limit: number): Promise<StoredDepositAddress[]> {
+export function listSettledDepositAddresses(ctx: StoreContext, chainId: number, now: Date, limit: number): Promise<StoredDepositAddress[]> {
+  return listDueDepositAddresses(ctx, chainId, ["forwarding", "refunded"], now, limit);
+}
+
+/** The rows of `chainId` in one of `states`, due for a read at `now`, with no refund under way nor a reverted one; oldest check first. */
+async function listDueDepositAddresses(ctx: StoreContext, chainId: number, states: readonly string[], now: Date, limit: number): Promise<StoredDepositAddress[]> {
   const { rows } = await ctx.db.query(
-    `SELECT ${COLUMNS} FROM deposit_addresses WHERE chain_id = $1 AND state IN ('forwarding', 'refunded')
+    `SELECT ${COLUMNS} FROM deposit_addresses WHERE chain_id = $1 AND state = ANY($4::text[])
        AND (next_check_at IS NULL OR next_check_at <= $2::timestamptz)
        AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(refunds, '[]'::jsonb)) e WHERE e->>'state' IN ('planned', 'sent', 'reverted'))
      ORDER BY next_check_at NULLS FIRST, created_at, address LIMIT $3`,
-    [chainId, now.toISOString(), limit],
+    [chainId, now.toISOString(), limit, states],
   );
   return rows.map(fromRow);
 }
@@ -296,15 +301,8 @@ export async function mirrorDepositAddresses(ctx: StoreContext, chainId: number,
  * The `elsewhere` rows of `chainId` due for a read at `now` (`next_check_at` unset or reached), with no
  * refund under way (nor a reverted one, left for an operator), oldest check first.
  */
-export async function listElsewhereDepositAddresses(ctx: StoreContext, chainId: number, now: Date, limit: number): Promise<StoredDepositAddress[]> {
-  const { rows } = await ctx.db.query(
-    `SELECT ${COLUMNS} FROM deposit_addresses WHERE chain_id = $1 AND state = 'elsewhere'
-       AND (next_check_at IS NULL OR next_check_at <= $2::timestamptz)
-       AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(refunds, '[]'::jsonb)) e WHERE e->>'state' IN ('planned', 'sent', 'reverted'))
-     ORDER BY next_check_at NULLS FIRST, created_at, address LIMIT $3`,
-    [chainId, now.toISOString(), limit],
-  );
-  return rows.map(fromRow);
+export function listElsewhereDepositAddresses(ctx: StoreContext, chainId: number, now: Date, limit: number): Promise<StoredDepositAddress[]> {
+  return listDueDepositAddresses(ctx, chainId, ["elsewhere"], now, limit);
 }
 
 /**
