@@ -17,8 +17,8 @@ import { erc20Abi, getAddress, padHex, type Address, type Hex } from "viem";
 import { depositAddressFactoryAbi } from "../../ts/abi/DepositAddressFactory.ts";
 import { canonicalHex } from "../../ts/service/model/values.ts";
 import { DESTINATION, NATIVE, freshRecipient, type E2eDevnet } from "./e2eDevnet.ts";
-import { E2E_ENGINES, startE2eDevnetOn } from "./e2eEngines.ts";
-import { depositAddressApi } from "./depositAddressApi.ts";
+import { E2E_ENGINES } from "./e2eEngines.ts";
+import { depositAddressApi, devnetOn } from "./depositAddressApi.ts";
 
 type ListedRequest = {
   id: string;
@@ -31,15 +31,10 @@ for (const engine of E2E_ENGINES) {
   describe(`e2e: open deposit addresses, plain transfers only [${engine}]`, function () {
     this.timeout(300_000);
     let devnet: E2eDevnet;
-    let close: (() => Promise<void>) | undefined;
-
-    before(async function () {
-      this.timeout(180_000);
-      const started = await startE2eDevnetOn(engine, this);
-      devnet = started.devnet;
-      close = () => started.close();
+    const suiteDevnet = devnetOn(engine);
+    beforeEach(() => {
+      devnet = suiteDevnet();
     });
-    after(async () => close?.());
     const { quote, statusUntilFinal } = depositAddressApi(() => devnet);
 
     /** GET /requests/v2?depositAddress= every 500 ms until `count` requests are all final (200 s at most). */
