@@ -12,23 +12,18 @@
 import { expect } from "chai";
 import { erc20Abi, getAddress, type Address } from "viem";
 import { NATIVE, ORIGIN, freshRecipient, type E2eDevnet } from "./e2eDevnet.ts";
-import { E2E_ENGINES, startE2eDevnetOn } from "./e2eEngines.ts";
-import { depositAddressApi, type DepositAddressQuote } from "./depositAddressApi.ts";
+import { E2E_ENGINES } from "./e2eEngines.ts";
+import { depositAddressApi, devnetOn, type DepositAddressQuote } from "./depositAddressApi.ts";
 
 
 for (const engine of E2E_ENGINES) {
   describe(`e2e: strict deposit addresses, plain transfers only [${engine}]`, function () {
     this.timeout(240_000);
     let devnet: E2eDevnet;
-    let close: (() => Promise<void>) | undefined;
-
-    before(async function () {
-      this.timeout(180_000);
-      const started = await startE2eDevnetOn(engine, this);
-      devnet = started.devnet;
-      close = () => started.close();
+    const suiteDevnet = devnetOn(engine);
+    beforeEach(() => {
+      devnet = suiteDevnet();
     });
-    after(async () => close?.());
     const { quote, statusUntilFinal } = depositAddressApi(() => devnet);
     /** A plain fUSD `transfer` of the quoted amount to the quote's address, then its status once final (expected `success`). */
     async function payFusd(user: E2eDevnet["users"][number], fusd: Address, q: DepositAddressQuote) {

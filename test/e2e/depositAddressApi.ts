@@ -6,6 +6,7 @@
 import { expect } from "chai";
 import type { Hex } from "viem";
 import { DESTINATION, ORIGIN, type E2eDevnet } from "./e2eDevnet.ts";
+import { startE2eDevnetOn, type E2eEngine } from "./e2eEngines.ts";
 
 type StepData = { to: string; data: string; value: string };
 export type DepositAddressQuote = {
@@ -20,6 +21,20 @@ export type DepositAddressStatus = {
   txHashes: string[];
   depositAddress: { address: string; depositAddressType: string; depositor: string | null; depositTxHash: string | null } | null;
 };
+
+/** The devnet on `engine` for the calling `describe`: started before its tests, closed after them; the function reads it. */
+export function devnetOn(engine: E2eEngine): () => E2eDevnet {
+  let devnet: E2eDevnet | undefined;
+  let close: (() => Promise<void>) | undefined;
+  before(async function () {
+    this.timeout(180_000);
+    const started = await startE2eDevnetOn(engine, this);
+    devnet = started.devnet;
+    close = () => started.close();
+  });
+  after(async () => close?.());
+  return () => devnet!;
+}
 
 /** `devnet` is read when called (the tests start it in a hook). */
 export function depositAddressApi(devnet: () => E2eDevnet) {

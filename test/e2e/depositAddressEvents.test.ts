@@ -4,9 +4,9 @@
  * loopback), each followed by a websocket subscription from the quote on:
  * - paid in full by a plain transfer: `waiting` → `pending` → `submitted` → `success`;
  * - paid too little, then the quote expired: the refund path, `waiting` → `pending` → `refund`.
- * Every event, on both channels, carries the request's `depositAddress` (the address, `strict`; after
- * `waiting`, the payer and its transaction), and the websocket pushes the webhook's data for the same
- * change.
+ * Every event, on both channels, carries the request's `depositAddress` (the address, `strict`, the
+ * payer and its transaction, from the first event on), and the websocket pushes the webhook's data for
+ * the same change.
  */
 import { expect } from "chai";
 import { getAddress, parseEther, type Address, type Hex } from "viem";
@@ -76,10 +76,9 @@ describe("e2e: webhooks and the websocket follow deposit-address requests", func
       "success",
     );
     expect(statuses).to.deep.equal(["waiting", "pending", "submitted", "success"]);
-    // Every event names the address; from `pending` on also the payer and its transaction (the `waiting`
-    // event is written when the Depository's deposit is indexed, before the payment is attached to it).
-    for (const d of data) expect(d.depositAddress).to.deep.include({ address: address.toLowerCase(), depositAddressType: "strict" });
-    for (const d of data.slice(1)) expect(d.depositAddress).to.deep.equal({ address: address.toLowerCase(), depositAddressType: "strict", depositor: user.address.toLowerCase(), depositTxHash: paid!.toLowerCase() });
+    // Every event names the address, the payer and its transaction — the `waiting` one too: the request
+    // is created when the forwarding is seen, and the payment the solver forwarded is attached then.
+    for (const d of data) expect(d.depositAddress).to.deep.equal({ address: address.toLowerCase(), depositAddressType: "strict", depositor: user.address.toLowerCase(), depositTxHash: paid!.toLowerCase() });
   });
 
   it("an address paid too little: the refund path, with depositAddress", async () => {
@@ -99,6 +98,6 @@ describe("e2e: webhooks and the websocket follow deposit-address requests", func
     );
     // `failure` and `refund` are written in one store transaction: the outbox carries the final one.
     expect(statuses).to.deep.equal(["waiting", "pending", "refund"]);
-    for (const d of data.slice(1)) expect(d.depositAddress).to.deep.include({ address: address.toLowerCase(), depositAddressType: "strict", depositor: user.address.toLowerCase(), depositTxHash: paid!.toLowerCase() });
+    for (const d of data) expect(d.depositAddress).to.deep.include({ address: address.toLowerCase(), depositAddressType: "strict", depositor: user.address.toLowerCase(), depositTxHash: paid!.toLowerCase() });
   });
 });

@@ -8,15 +8,17 @@
  * forwards it under the new order and fills: three requests, each `success`, listed by
  * GET /requests/v2?depositAddress=, each naming its payer and its own transaction; the recipient got
  * exactly what the three re-quotes promised, and the address holds nothing any more. The first quote's
- * requestId, a placeholder, says which request superseded it.
+ * requestId, a placeholder, says which request superseded it. A payment that cannot be re-quoted (the
+ * route's 99% app fee leaves less than the gas) is refunded whole to `refundTo` and has its own request,
+ * `refund` with NO_QUOTES and the refund transaction, listed and followed like any other.
  */
 import { expect } from "chai";
 import { erc20Abi, getAddress, padHex, type Address, type Hex } from "viem";
 import { depositAddressFactoryAbi } from "../../ts/abi/DepositAddressFactory.ts";
 import { canonicalHex } from "../../ts/service/model/values.ts";
 import { DESTINATION, NATIVE, freshRecipient, type E2eDevnet } from "./e2eDevnet.ts";
-import { E2E_ENGINES, startE2eDevnetOn } from "./e2eEngines.ts";
-import { depositAddressApi } from "./depositAddressApi.ts";
+import { E2E_ENGINES } from "./e2eEngines.ts";
+import { depositAddressApi, devnetOn } from "./depositAddressApi.ts";
 
 type ListedRequest = {
   id: string;
@@ -29,15 +31,10 @@ for (const engine of E2E_ENGINES) {
   describe(`e2e: open deposit addresses, plain transfers only [${engine}]`, function () {
     this.timeout(300_000);
     let devnet: E2eDevnet;
-    let close: (() => Promise<void>) | undefined;
-
-    before(async function () {
-      this.timeout(180_000);
-      const started = await startE2eDevnetOn(engine, this);
-      devnet = started.devnet;
-      close = () => started.close();
+    const suiteDevnet = devnetOn(engine);
+    beforeEach(() => {
+      devnet = suiteDevnet();
     });
-    after(async () => close?.());
     const { quote, statusUntilFinal } = depositAddressApi(() => devnet);
 
     /** GET /requests/v2?depositAddress= every 500 ms until `count` requests are all final (200 s at most). */
@@ -110,6 +107,33 @@ for (const engine of E2E_ENGINES) {
       };
       expect(placeholder.status).to.equal("waiting");
       expect(requests.map((r) => r.id)).to.include(placeholder.details?.supersededByRequestId);
+    });
+
+    it("a payment that cannot be re-quoted is refunded and has a request the payer can follow", async () => {
+      const user = devnet.users[3]!;
+      const refundTo = freshRecipient();
+      // The route's app fee takes 99%: a 10 ETH quote is fine, a 0.0004 ETH payment ($1.20, above the $1 refund threshold) leaves less than the gas (AMOUNT_TOO_LOW, not transient).
+      const route = { user: user.address, recipient: freshRecipient(), refundTo, originCurrency: NATIVE, destinationCurrency: NATIVE, strict: undefined, appFees: [{ recipient: freshRecipient(), fee: "9900" }] };
+      const first = await quote({ ...route, amount: "10000000000000000000" });
+      const address = getAddress(first.steps[0]!.depositAddress);
+      const amount = 400_000_000_000_000n;
+      const hash = await devnet.origin.wallet(user).sendTransaction({ to: address, value: amount });
+      expect((await devnet.origin.publicClient.waitForTransactionReceipt({ hash })).status).to.equal("success");
+
+      const [request] = await requestsUntilFinal(address, 1);
+      expect(request!.status).to.equal("refund");
+      expect(request!.depositAddress).to.deep.equal({ address: address.toLowerCase(), depositAddressType: "open", depositor: user.address.toLowerCase(), depositTxHash: hash.toLowerCase() });
+      expect(request!.id).to.not.equal(first.steps[0]!.requestId.toLowerCase());
+      // The status route follows it by its id: refunded, why, and the refund transaction.
+      const status = await statusUntilFinal(request!.id as Hex);
+      expect(status).to.deep.include({ status: "refund", failReason: "NO_QUOTES", refundFailReason: "N/A" });
+      expect(status.inTxHashes).to.deep.equal([hash.toLowerCase()]);
+      expect(status.depositAddress).to.deep.equal(request!.depositAddress);
+      expect(status.txHashes).to.have.length(1);
+      expect((await devnet.origin.publicClient.getTransactionReceipt({ hash: status.txHashes[0] as Hex })).status).to.equal("success");
+      // The whole payment went back to refundTo; the address holds nothing.
+      expect(await devnet.origin.publicClient.getBalance({ address: refundTo })).to.equal(amount);
+      expect(await devnet.origin.publicClient.getBalance({ address })).to.equal(0n);
     });
   });
 }

@@ -14,8 +14,8 @@
 import { expect } from "chai";
 import { erc20Abi, getAddress, parseEther, type Address, type Hex } from "viem";
 import { NATIVE, freshRecipient, type E2eDevnet } from "./e2eDevnet.ts";
-import { E2E_ENGINES, startE2eDevnetOn } from "./e2eEngines.ts";
-import { depositAddressApi, type DepositAddressQuote } from "./depositAddressApi.ts";
+import { E2E_ENGINES } from "./e2eEngines.ts";
+import { depositAddressApi, devnetOn, type DepositAddressQuote } from "./depositAddressApi.ts";
 
 type RequestRecord = { id: string; status: string; depositAddress: unknown; data: { failReason: string; inTxs?: unknown[] } };
 
@@ -23,15 +23,10 @@ for (const engine of E2E_ENGINES) {
   describe(`e2e: strict deposit addresses, mis-routed plain transfers refunded [${engine}]`, function () {
     this.timeout(300_000);
     let devnet: E2eDevnet;
-    let close: (() => Promise<void>) | undefined;
-
-    before(async function () {
-      this.timeout(180_000);
-      const started = await startE2eDevnetOn(engine, this);
-      devnet = started.devnet;
-      close = () => started.close();
+    const suiteDevnet = devnetOn(engine);
+    beforeEach(() => {
+      devnet = suiteDevnet();
     });
-    after(async () => close?.());
     const { quote, statusUntilFinal } = depositAddressApi(() => devnet);
 
 

@@ -1,6 +1,6 @@
 /**
- * A refund out of a strict deposit address (a mis-routed payment: too little, late, another token, or a
- * payment after the address's decision), as the solver plans it and follows it
+ * A refund out of a deposit address (a mis-routed payment: too little, late, another token, a payment
+ * after the address's decision, or a payment on another chain than the quote's), as the solver plans it and follows it
  * (`deposit_addresses.refunds`, migration 0018): which token, how
  * much, why, under which instruction id, and how far it got. Planned once, with the amounts the address
  * held at one final block; each entry then moves `planned` → `sent` in the store transaction of its
@@ -26,6 +26,8 @@ export const MisrouteReason = Type.Union([
   Type.Literal("NO_QUOTES"),
   /** The bound currency paid again after the address's payment was forwarded (../solver/depositAddress/laterPayments.ts). */
   Type.Literal("DOUBLE_SPEND"),
+  /** Paid on a chain other than the quote's origin, where the same factory sits (../solver/depositAddress/otherChainPayments.ts): refunded there. */
+  Type.Literal("DEPOSIT_CHAIN_MISMATCH"),
 ]);
 export type MisrouteReason = StaticDecode<typeof MisrouteReason>;
 

@@ -37,6 +37,7 @@ import { refundOpenPayments } from "./depositAddress/openPaymentRefunds.ts";
 import { createQuoteService } from "../quote/quoteService.ts";
 import { refundDepositAddresses } from "./depositAddress/refundDepositAddresses.ts";
 import { refundLaterPayments } from "./depositAddress/laterPayments.ts";
+import { refundOtherChainPayments } from "./depositAddress/otherChainPayments.ts";
 import { randomUUID } from "node:crypto";
 import pLimit, { type LimitFunction } from "p-limit";
 import { createChainClients, type ChainClients } from "../chains/chainClients.ts";
@@ -428,7 +429,13 @@ export function createSolver(options: SolverOptions): Solver {
       } catch (error) {
         ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "reading deposit addresses for later payments failed; retrying next tick");
       }
-      // Mis-routed payments (too little, late, another currency): their refunds sent and confirmed.
+      // Addresses handed out on other chains, paid here by mistake: refunds planned on this chain.
+      try {
+        await withRpcDeadline(settings.stepTimeoutMs, `deposit addresses of other chains on chain ${client.config.id}`, () => refundOtherChainPayments(ctx, client));
+      } catch (error) {
+        ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "reading deposit addresses of other chains failed; retrying next tick");
+      }
+      // Mis-routed payments (too little, late, another currency, another chain): their refunds sent and confirmed.
       try {
         await withRpcDeadline(settings.stepTimeoutMs, `deposit address refunds on chain ${client.config.id}`, () => refundDepositAddresses(ctx, client));
       } catch (error) {

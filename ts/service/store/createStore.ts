@@ -65,7 +65,11 @@ import {
   setDepositAddressNextCheck,
   listSettledDepositAddresses,
   addDepositAddressLaterRefunds,
+  listElsewhereDepositAddresses,
+  markDepositAddressRefundedElsewhere,
   markDepositAddressRefunding,
+  mirrorDepositAddresses,
+  recordElsewhereCheck,
   saveDepositAddress,
   type NewDepositAddress,
   type StoredDepositAddress,
@@ -216,7 +220,7 @@ export type Repositories = {
   listOpenPayments(chainId: number, address: Address): Promise<StoredOpenPayment[]>;
   getOpenPaymentByOrderId(orderId: Bytes32): Promise<StoredOpenPayment | undefined>;
   markOpenPaymentForwarding(key: { chainId: number; address: Address; paymentKey: string }, forward: { requestId: Bytes32; orderId: Bytes32; instructionId: Bytes32 }): Promise<boolean>;
-  markOpenPaymentRefunding(key: { chainId: number; address: Address; paymentKey: string }, refund: { reason: string; refunds: readonly DepositAddressRefund[] }): Promise<boolean>;
+  markOpenPaymentRefunding(key: { chainId: number; address: Address; paymentKey: string }, refund: { reason: string; refunds: readonly DepositAddressRefund[]; requestId?: Bytes32 }): Promise<boolean>;
   /** Inside `transaction` (it locks the row). */
   advanceOpenPaymentRefund(key: { chainId: number; address: Address; paymentKey: string }, from: "planned" | "sent", to: { state: "sent" | "confirmed"; txHash: Bytes32 }): Promise<boolean>;
   getSupersedingRequestId(requestId: Bytes32): Promise<Bytes32 | null>;
@@ -224,6 +228,11 @@ export type Repositories = {
   setDepositAddressNextCheck(key: { chainId: number; address: Address }, at: Date | null): Promise<void>;
   listSettledDepositAddresses(chainId: number, now: Date, limit: number): Promise<StoredDepositAddress[]>;
   addDepositAddressLaterRefunds(key: { chainId: number; address: Address }, known: number, refunds: readonly DepositAddressRefund[]): Promise<boolean>;
+  /** Addresses on the chains other than their quote's (../solver/depositAddress/otherChainPayments.ts). */
+  mirrorDepositAddresses(chainId: number, factory: Address, limit: number): Promise<number>;
+  listElsewhereDepositAddresses(chainId: number, now: Date, limit: number): Promise<StoredDepositAddress[]>;
+  recordElsewhereCheck(key: { chainId: number; address: Address }, known: number, check: Parameters<typeof recordElsewhereCheck>[3]): Promise<boolean>;
+  markDepositAddressRefundedElsewhere(key: { chainId: number; address: Address }): Promise<boolean>;
   /** The app ledger (./appBalances.ts): inside `transaction`, its holds, settles and releases commit with the caller's other writes. */
   appBalances: AppBalanceStore;
   /** Held sponsorship holds of quotes never used, past their fill deadline + `graceSeconds` (./sponsorshipHolds.ts). */
@@ -366,6 +375,10 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     setDepositAddressNextCheck: (k, a) => setDepositAddressNextCheck(ctx, k, a),
     listSettledDepositAddresses: (c, n, l) => listSettledDepositAddresses(ctx, c, n, l),
     addDepositAddressLaterRefunds: (k, n, r) => addDepositAddressLaterRefunds(ctx, k, n, r),
+    mirrorDepositAddresses: (c, f, l) => mirrorDepositAddresses(ctx, c, f, l),
+    listElsewhereDepositAddresses: (c, n, l) => listElsewhereDepositAddresses(ctx, c, n, l),
+    recordElsewhereCheck: (k, n, c) => recordElsewhereCheck(ctx, k, n, c),
+    markDepositAddressRefundedElsewhere: (k) => markDepositAddressRefundedElsewhere(ctx, k),
     appBalances: appBalanceStore(ctx.db, { ...ledger, now: ctx.now }),
     listExpiredSponsorshipHolds: (g, l) => listExpiredSponsorshipHolds(ctx, g, l),
     listUnrecordedExecuteHolds: (lease, l) => listUnrecordedExecuteHolds(ctx, lease, l),

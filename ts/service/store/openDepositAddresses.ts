@@ -131,13 +131,18 @@ function paymentFromRow(row: unknown): StoredOpenPayment {
 /**
  * Stores an open address handed out by a quote: the address row once (a later quote of the same address
  * leaves it as it is: its route, key and scan cursor are the first quote's), and the quote's placeholder.
+ * A copy of the address watched for payments made on this chain by mistake (state `elsewhere`, another
+ * origin's open address: ./depositAddresses.ts) becomes the chain's own open row; its past refunds stay on it.
  */
 export async function saveOpenDepositAddress(ctx: StoreContext, row: NewOpenDepositAddress): Promise<void> {
   const now = ctx.now().toISOString();
   await ctx.db.query(
     `INSERT INTO deposit_addresses (chain_id, address, mode, factory, refund_to, request_id, order_id, currency, amount, expires_at, state, route, api_key_id, scanned_block, created_at, updated_at)
      VALUES ($1, $2, 'open', $3, $4, $5, $6, $7, 0, $8::timestamptz, 'open', $9::jsonb, $10, $11, $12::timestamptz, $12::timestamptz)
-     ON CONFLICT (chain_id, address) DO NOTHING`,
+     ON CONFLICT (chain_id, address) DO UPDATE SET mode = 'open', state = 'open', factory = EXCLUDED.factory, request_id = EXCLUDED.request_id, order_id = EXCLUDED.order_id,
+       currency = EXCLUDED.currency, expires_at = EXCLUDED.expires_at, route = EXCLUDED.route, api_key_id = EXCLUDED.api_key_id, scanned_block = EXCLUDED.scanned_block,
+       next_check_at = NULL, updated_at = EXCLUDED.updated_at
+     WHERE deposit_addresses.state = 'elsewhere'`,
     [
       row.chainId,
       row.address,
@@ -237,13 +242,19 @@ export async function markOpenPaymentForwarding(
 /**
  * `detected` → `refunding` with its refund and why (the re-quote's error code), only from `detected`;
  * straight to `refunded` when nothing is to be sent (every refund `ignored`: below the refund minimum).
+ * `requestId`: the payment's own request (../solver/depositAddress/openPaymentRequest.ts), so
+ * `listRequests`' `depositAddress` filter lists it.
  */
-export async function markOpenPaymentRefunding(ctx: StoreContext, key: Key & { paymentKey: string }, refund: { reason: string; refunds: readonly DepositAddressRefund[] }): Promise<boolean> {
+export async function markOpenPaymentRefunding(
+  ctx: StoreContext,
+  key: Key & { paymentKey: string },
+  refund: { reason: string; refunds: readonly DepositAddressRefund[]; requestId?: Bytes32Value },
+): Promise<boolean> {
   const state = refund.refunds.every((r) => r.state === "ignored") ? "refunded" : "refunding";
   const { rows } = await ctx.db.query(
-    `UPDATE deposit_address_payments SET state = $7, reason = $4, refunds = $5::jsonb, updated_at = $6::timestamptz
+    `UPDATE deposit_address_payments SET state = $7, reason = $4, refunds = $5::jsonb, updated_at = $6::timestamptz, request_id = $8
      WHERE chain_id = $1 AND address = $2 AND payment_key = $3 AND state = 'detected' RETURNING address`,
-    [key.chainId, key.address, key.paymentKey, refund.reason, JSON.stringify(refund.refunds.map((r) => encodeStored(DepositAddressRefund, r))), ctx.now().toISOString(), state],
+    [key.chainId, key.address, key.paymentKey, refund.reason, JSON.stringify(refund.refunds.map((r) => encodeStored(DepositAddressRefund, r))), ctx.now().toISOString(), state, refund.requestId ?? null],
   );
   return rows.length === 1;
 }

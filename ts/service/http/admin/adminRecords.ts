@@ -115,8 +115,8 @@ export const DepositAddressViewSchema = Type.Object(
   {
     chainId: Type.Integer(),
     address: Type.String(),
-    mode: Type.String({ description: "strict" }),
-    state: Type.String({ description: "watching, forwarding (forwarded), refunding, refunded" }),
+    mode: Type.String({ description: "strict, or open (an open address on a chain other than its quotes')" }),
+    state: Type.String({ description: "watching, forwarding (forwarded), refunding, refunded; elsewhere: a chain other than the quote's, where payments are refunded" }),
     requestId: Type.String(),
     orderId: Type.String(),
     currency: Type.String({ description: "The bound currency (zero address: native)" }),

@@ -40,7 +40,7 @@ import { keccak256Lowercase } from "../../../core/lowercaseHex.ts";
 import type { StoredDepositAddress } from "../../store/depositAddresses.ts";
 import { balanceAt, paymentSeen } from "./paymentSeen.ts";
 import { planExcessRefunds } from "./misroutePlan.ts";
-import { heldAt, planDepositAddressRefunds } from "./refundDepositAddresses.ts";
+import { decideElsewhere, heldAt, planDepositAddressRefunds } from "./refundDepositAddresses.ts";
 import { nextDepositAddressCheck } from "./checkCadence.ts";
 import type { SolverContext } from "../solverContext.ts";
 
@@ -58,7 +58,7 @@ export function strictInstructionId(orderId: Bytes32): Bytes32 {
   return keccak256Lowercase(encodeAbiParameters([{ type: "string" }, { type: "bytes32" }], ["ferry/deposit-address/strict/deposit", orderId]));
 }
 
-export type ForwardOutcome = { address: Address; outcome: "forwarded" | "unpaid" | "refunding" | "already-forwarded" | "already-decided"; hash?: Bytes32 };
+export type ForwardOutcome = { address: Address; outcome: "forwarded" | "unpaid" | "refunding" | "already-forwarded" | "already-decided" | "decided-elsewhere"; hash?: Bytes32 };
 
 export async function forwardDepositAddresses(ctx: SolverContext, client: ChainClient): Promise<ForwardOutcome[]> {
   const chainId = client.config.id;
@@ -81,6 +81,8 @@ async function forwardOne(ctx: SolverContext, client: ChainClient, row: StoredDe
     // Too little, or nothing: a payer may still top up until the quote expires (on the chain's final blocks); then refunded.
     if (!expired) return { address: row.address, outcome: "unpaid" };
     const planned = await planDepositAddressRefunds(ctx, client, row, { final, boundLate: false });
+    // Nothing here, but paid (and refunded) on another chain: the quote ends in that refund (./otherChainPayments.ts).
+    if (planned.outcome === "unpaid" && (await decideElsewhere(ctx, row, finalTimestamp))) return { address: row.address, outcome: "decided-elsewhere" };
     // Nothing there long after the expiry: read at a lower cadence from now on (./checkCadence.ts).
     const next = planned.outcome === "unpaid" ? nextDepositAddressCheck(row.expiresAt, ctx.now()) : null;
     if (next) await ctx.store.setDepositAddressNextCheck({ chainId: row.chainId, address: row.address }, next);

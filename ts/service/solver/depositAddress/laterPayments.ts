@@ -30,14 +30,12 @@ import { depositAddressFactoryAbi } from "../../../abi/DepositAddressFactory.ts"
 import { keccak256Lowercase } from "../../../core/lowercaseHex.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { readChainFinality } from "../../chains/chainFinality.ts";
-import { strayRefundMinimum } from "../../config/strayRefundMinimum.ts";
-import type { DepositAddressRefund } from "../../model/depositAddressRefund.ts";
-import { ZERO_ADDRESS, type Address, type Bytes32 } from "../../model/values.ts";
+import { type Address, type Bytes32 } from "../../model/values.ts";
 import type { StoredDepositAddress } from "../../store/depositAddresses.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { nextDepositAddressCheck } from "./checkCadence.ts";
 import { strictInstructionId } from "./forwardDepositAddresses.ts";
-import { watchedCurrencies } from "./misroutePlan.ts";
+import { knownLeft, planSweepRefunds, watchedCurrencies, type Balance } from "./misroutePlan.ts";
 import { balanceAt, paymentSeen } from "./paymentSeen.ts";
 import { FORWARDED_EVENT } from "./refundDepositAddresses.ts";
 import { scanLogs } from "../indexer/logScan.ts";
@@ -52,13 +50,6 @@ export function laterRefundInstructionId(orderId: Bytes32, token: Address, n: nu
   return keccak256Lowercase(
     encodeAbiParameters([{ type: "string" }, { type: "bytes32" }, { type: "address" }, { type: "uint256" }], ["ferry/deposit-address/strict/later-refund", orderId, token, BigInt(n)]),
   );
-}
-
-/** What is known to be left at the address in `token`: the ignored refunds since the last one that swept it. */
-export function knownLeft(refunds: readonly DepositAddressRefund[], token: Address): bigint {
-  let left = 0n;
-  for (const r of refunds.filter((r) => r.token === token)) left = r.state === "ignored" ? left + r.amount : 0n;
-  return left;
 }
 
 export async function refundLaterPayments(ctx: SolverContext, client: ChainClient): Promise<LaterPaymentOutcome[]> {
@@ -102,26 +93,22 @@ async function checkOne(ctx: SolverContext, client: ChainClient, row: StoredDepo
     if (!executed) return { address: row.address, outcome: "forward-not-final" };
   }
   const refunds = row.refunds ?? [];
-  const later: DepositAddressRefund[] = [];
+  const balances: Balance[] = [];
   let from: bigint | undefined;
   for (const token of watchedCurrencies(client.config)) {
     const balance = await balanceAt(client, row.address, token, final);
-    const left = knownLeft(refunds, token);
-    if (balance <= left) continue;
-    const currency = token === ZERO_ADDRESS ? client.config.nativeCurrency : client.config.erc20Currencies.find((c) => c.address === token)!;
-    const below = balance < strayRefundMinimum(currency, ctx.settings.strayRefundMinimumUsd);
-    later.push({
-      token,
-      amount: below ? balance - left : balance,
-      reason: token !== row.currency ? "INCORRECT_DEPOSIT_CURRENCY" : row.state === "forwarding" ? "DOUBLE_SPEND" : "ORDER_EXPIRED",
-      instructionId: laterRefundInstructionId(row.orderId, token, refunds.filter((r) => r.token === token).length),
-      state: below ? "ignored" : "planned",
-      ...(below && { ignoredReason: "AMOUNT_TOO_LOW_TO_REFUND" as const }),
-      plannedAtBlock: Number(final),
-      txHash: null,
-      payment: await paymentSeen(client, { address: row.address, token, threshold: balance, final, from: (from ??= await settledAt(client, row, final)) }),
-    });
+    if (balance <= knownLeft(refunds, token)) continue;
+    balances.push({ token, balance, payment: await paymentSeen(client, { address: row.address, token, threshold: balance, final, from: (from ??= await settledAt(client, row, final)) }) });
   }
+  const later = planSweepRefunds({
+    refunds,
+    balances,
+    chain: client.config,
+    strayRefundMinimumUsd: ctx.settings.strayRefundMinimumUsd,
+    finalBlock: Number(final),
+    reason: (token) => (token !== row.currency ? "INCORRECT_DEPOSIT_CURRENCY" : row.state === "forwarding" ? "DOUBLE_SPEND" : "ORDER_EXPIRED"),
+    instructionId: (token, n) => laterRefundInstructionId(row.orderId, token, n),
+  });
   if (later.length === 0) {
     const next = nextDepositAddressCheck(row.expiresAt, ctx.now());
     if (next) await ctx.store.setDepositAddressNextCheck(key, next);

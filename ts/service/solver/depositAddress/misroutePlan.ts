@@ -49,6 +49,54 @@ export function planExcessRefunds(args: {
   return (planMisrouteRefunds({ ...args, boundLate: false })?.refunds ?? []).map((r) => (r.token === args.currency ? { ...r, reason: "INCORRECT_PAYMENT" } : r));
 }
 
+/** One currency an address holds at a final block, and the payment that brought the part not yet accounted for. */
+export type Balance = { token: Address; balance: bigint; payment: DepositAddressPayment };
+
+/**
+ * The refunds of what arrived at an address after its earlier refunds (`refunds`, in the order they were
+ * planned): per currency, the balance beyond what is known to be left there (`knownLeft`: the `ignored`
+ * entries since the last refund that swept it) is new. The whole balance is refunded (sweeping that dust
+ * with it) when it reaches the currency's `strayRefundMinimum`; else only the new part is recorded
+ * `ignored` (AMOUNT_TOO_LOW_TO_REFUND). Each entry's id is `instructionId(token, n)`, n = that currency's
+ * count of entries so far, so every refund has a fresh id under the factory's replay guard.
+ */
+export function planSweepRefunds(args: {
+  refunds: readonly DepositAddressRefund[];
+  balances: readonly Balance[];
+  chain: Pick<ChainConfig, "nativeCurrency" | "erc20Currencies">;
+  strayRefundMinimumUsd: string;
+  finalBlock: number;
+  reason: (token: Address) => MisrouteReason;
+  instructionId: (token: Address, n: number) => Bytes32;
+}): DepositAddressRefund[] {
+  const planned: DepositAddressRefund[] = [];
+  for (const { token, balance, payment } of args.balances) {
+    const left = knownLeft(args.refunds, token);
+    if (balance <= left) continue;
+    const currency = token === ZERO_ADDRESS ? args.chain.nativeCurrency : args.chain.erc20Currencies.find((c) => c.address === token)!;
+    const below = balance < strayRefundMinimum(currency, args.strayRefundMinimumUsd);
+    planned.push({
+      token,
+      amount: below ? balance - left : balance,
+      reason: args.reason(token),
+      instructionId: args.instructionId(token, args.refunds.filter((r) => r.token === token).length),
+      state: below ? "ignored" : "planned",
+      ...(below && { ignoredReason: "AMOUNT_TOO_LOW_TO_REFUND" as const }),
+      plannedAtBlock: args.finalBlock,
+      txHash: null,
+      payment,
+    });
+  }
+  return planned;
+}
+
+/** What is known to be left at the address in `token`: the ignored refunds since the last one that swept it. */
+export function knownLeft(refunds: readonly DepositAddressRefund[], token: Address): bigint {
+  let left = 0n;
+  for (const r of refunds.filter((r) => r.token === token)) left = r.state === "ignored" ? left + r.amount : 0n;
+  return left;
+}
+
 export function planMisrouteRefunds(args: {
   orderId: Bytes32;
   currency: Address;

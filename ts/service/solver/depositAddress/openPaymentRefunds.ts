@@ -14,9 +14,10 @@
  * 3. **Confirm**: executed at a final block (`instructionUsed`), the refund is `confirmed` with the
  *    transaction of its `Forwarded` event and the payment `refunded`.
  *
- * No request is written for such a payment: there is no quote to make one from. It shows on the
- * address's payments (the store, the log); the payer gets the whole amount back at `refundTo` (the
- * operator bears the refund's gas, as for strict mis-routes).
+ * Each such payment has its own request (./openPaymentRequest.ts: created with the plan, `refund` with the
+ * refund transaction once confirmed, NO_QUOTES), so the payer follows it like any other; it also shows
+ * on the address's payments. The payer gets the whole amount back at `refundTo` (the operator bears the
+ * refund's gas, as for strict mis-routes).
  */
 import { encodeAbiParameters, encodeFunctionData, type Hex } from "viem";
 import { depositAddressFactoryAbi } from "../../../abi/DepositAddressFactory.ts";
@@ -30,6 +31,7 @@ import type { StoredOpenDepositAddress, StoredOpenPayment } from "../../store/op
 import { scanEvents } from "../indexer/logScan.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { planMisrouteRefunds } from "./misroutePlan.ts";
+import { createOpenPaymentRequest, openPaymentRequestId, recordOpenPaymentRefunded } from "./openPaymentRequest.ts";
 import { openAddressParams } from "./openPayments.ts";
 import { REFUND_MAX_GAS } from "./refundDepositAddresses.ts";
 
@@ -61,7 +63,13 @@ export async function planOpenPaymentRefund(ctx: SolverContext, client: ChainCli
   const refunds = plan.refunds.map((r): DepositAddressRefund => ({ ...r, reason: "NO_QUOTES" }));
   const key = { chainId: row.chainId, address: row.address, paymentKey: payment.paymentKey };
   const base = { address: row.address, paymentKey: payment.paymentKey };
-  if (!(await ctx.store.markOpenPaymentRefunding(key, { reason: quoteErrorCode, refunds }))) return { ...base, outcome: "already-decided" };
+  // The payment's own request (./openPaymentRequest.ts), written with the plan: the payer can follow the refund.
+  const planned = await ctx.store.transaction(async (tx) => {
+    if (!(await tx.markOpenPaymentRefunding(key, { reason: quoteErrorCode, refunds, requestId: openPaymentRequestId(key) }))) return false;
+    await createOpenPaymentRequest(ctx, tx, row, { ...key, payment: payment.payment }, { refunds, quoteErrorCode });
+    return true;
+  });
+  if (!planned) return { ...base, outcome: "already-decided" };
   ctx.log.info(
     { chainId: row.chainId, depositAddress: row.address, paymentKey: payment.paymentKey, quoteError: quoteErrorCode, amount: payment.payment.amount.toString(), refund: refunds[0]!.state },
     "open deposit address payment cannot be re-quoted: refunding to refundTo",
@@ -131,7 +139,12 @@ async function confirmRefund(
   const forwarded = await scanEvents(client, { address: row.factory, event: FORWARDED_EVENT, args: { forwarder: row.address, id: refund.instructionId } }, BigInt(refund.plannedAtBlock), final);
   const hash = forwarded[0]?.transactionHash ?? refund.txHash!;
   const key = { chainId: row.chainId, address: row.address, paymentKey: payment.paymentKey };
-  if (!(await ctx.store.transaction((tx) => tx.advanceOpenPaymentRefund(key, "sent", { state: "confirmed", txHash: hash })))) return undefined;
+  const confirmed = await ctx.store.transaction(async (tx) => {
+    if (!(await tx.advanceOpenPaymentRefund(key, "sent", { state: "confirmed", txHash: hash }))) return false;
+    await recordOpenPaymentRefunded(tx, payment, hash);
+    return true;
+  });
+  if (!confirmed) return undefined;
   ctx.log.info({ chainId: row.chainId, depositAddress: row.address, paymentKey: payment.paymentKey, hash }, "open deposit address payment refunded");
   return { address: row.address, paymentKey: payment.paymentKey, outcome: "refunded", hash };
 }

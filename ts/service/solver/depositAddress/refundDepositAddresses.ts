@@ -31,7 +31,7 @@
  */
 import { encodeFunctionData, type Hex } from "viem";
 import { depositAddressFactoryAbi } from "../../../abi/DepositAddressFactory.ts";
-import { depositAddressArgs, forwardInstructionArgs, signForwardInstruction, strictDepositAddress, type ForwardInstruction } from "../../../core/depositAddress.ts";
+import { depositAddressArgs, forwardInstructionArgs, signForwardInstruction, strictDepositAddress, type DepositAddressParams, type ForwardInstruction } from "../../../core/depositAddress.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { readChainFinality } from "../../chains/chainFinality.ts";
 import type { DepositAddressRefund } from "../../model/depositAddressRefund.ts";
@@ -43,6 +43,7 @@ import { scanEvents } from "../indexer/logScan.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { planMisrouteRefunds, watchedCurrencies, type Held } from "./misroutePlan.ts";
 import { balanceAt, paymentSeen } from "./paymentSeen.ts";
+import { openAddressParams } from "./openPayments.ts";
 import { recordRevertedRefund } from "./revertedRefund.ts";
 
 /** The most one refund may use: a cold token's transfer, or a native refund's 50,000-gas send and its force-send, with room. */
@@ -116,15 +117,15 @@ async function sendRefund(ctx: SolverContext, row: StoredDepositAddress, refund:
   const key = { chainId: row.chainId, address: row.address };
   const instruction: ForwardInstruction = {
     action: "refund",
-    orderId: row.orderId,
+    // Informative in a refund (the Forwarded event's): an open address has no order of its own.
+    orderId: row.mode === "open" ? ZERO_BYTES32 : row.orderId,
     token: refund.token,
     amount: refund.amount,
     id: refund.instructionId,
     deadline: BigInt(Math.floor(ctx.now().getTime() / 1000)) + REFUND_LIFETIME_SECONDS,
   };
   const signature = await signForwardInstruction({ account: ctx.allocator, chainId: row.chainId, factory: row.factory, forwarder: row.address, instruction });
-  const params = strictDepositAddress({ refundTo: row.refundTo, orderId: row.orderId, currency: row.currency, amount: row.amount });
-  const data: Hex = encodeFunctionData({ abi: depositAddressFactoryAbi, functionName: "deployAndForward", args: [depositAddressArgs(params), forwardInstructionArgs(instruction), signature] });
+  const data: Hex = encodeFunctionData({ abi: depositAddressFactoryAbi, functionName: "deployAndForward", args: [depositAddressArgs(addressParams(row)), forwardInstructionArgs(instruction), signature] });
   const sent = await ctx.transactions.send({
     chainId: row.chainId,
     purpose: "deposit-address-refund",
@@ -158,6 +159,11 @@ async function confirmRefunds(ctx: SolverContext, client: ChainClient, row: Stor
     refunds = refunds.map((r) => (r === refund ? { ...r, state: "confirmed", txHash: hash } : r));
   }
   if (!refunds.every((r) => r.state === "confirmed" || r.state === "ignored")) return [];
+  // Paid on a chain other than the quote's (./otherChainPayments.ts): it may decide a strict quote that expired unpaid.
+  if (row.state === "elsewhere" && row.mode === "strict") {
+    const origin = await originRowOf(ctx, row);
+    if (origin) await decideElsewhere(ctx, origin);
+  }
   // A forwarded address's excess, or a payment after the decision (./laterPayments.ts): refunded; the request keeps its outcome.
   if (row.state !== "refunding") return [{ address: row.address, outcome: "refunded" }];
   const done = await ctx.store.transaction(async (tx) => {
@@ -168,6 +174,51 @@ async function confirmRefunds(ctx: SolverContext, client: ChainClient, row: Stor
   if (!done) return [];
   ctx.log.info({ chainId: row.chainId, depositAddress: row.address, requestId: row.requestId }, "deposit address refunded");
   return [{ address: row.address, outcome: "refunded" }];
+}
+
+/** The factory's parameters of the address a row stands for (strict: bound to its order; open: its route). */
+function addressParams(row: StoredDepositAddress): DepositAddressParams {
+  if (row.mode === "open") return openAddressParams({ refundTo: row.refundTo, route: row.route! });
+  return strictDepositAddress({ refundTo: row.refundTo, orderId: row.orderId, currency: row.currency, amount: row.amount });
+}
+
+/** The quote's own row of an `elsewhere` copy (on the quote's origin chain). */
+async function originRowOf(ctx: SolverContext, copy: StoredDepositAddress): Promise<StoredDepositAddress | undefined> {
+  const quote = await ctx.store.getQuoteByOrderId(copy.orderId);
+  return quote ? ctx.store.getDepositAddress(quote.intent.originChainId, copy.address) : undefined;
+}
+
+/**
+ * A strict quote whose payment came only on another chain (./otherChainPayments.ts): once its origin row is
+ * still `watching` at a final origin block past the quote's expiry and a refund on another chain is
+ * confirmed, the quote ends there — one store transaction closes the origin row (`watching` → `refunded`,
+ * the compare-and-set every decision of the address takes) and writes the request `failure` → `refund`
+ * with DEPOSIT_CHAIN_MISMATCH. Dust recorded `ignored` never decides a quote. True when it decided.
+ */
+export async function decideElsewhere(ctx: SolverContext, origin: StoredDepositAddress, originFinalTimestamp?: bigint): Promise<boolean> {
+  if (origin.state !== "watching") return false;
+  const copies: StoredDepositAddress[] = [];
+  for (const chain of ctx.chains) {
+    if (chain.id === origin.chainId || chain.contracts.depositAddressFactory !== origin.factory) continue;
+    const copy = await ctx.store.getDepositAddress(chain.id, origin.address);
+    if (copy?.state === "elsewhere") copies.push(copy);
+  }
+  const refunds = copies.flatMap((c) => c.refunds ?? []).filter((r) => r.state === "confirmed" || r.state === "ignored");
+  if (!refunds.some((r) => r.state === "confirmed")) return false;
+  const timestamp = originFinalTimestamp ?? (await finalTimestamp(ctx.clients.get(origin.chainId)));
+  if (Number(timestamp) <= Date.parse(origin.expiresAt) / 1000) return false;
+  const decided = await ctx.store.transaction(async (tx) => {
+    if (!(await tx.markDepositAddressRefundedElsewhere({ chainId: origin.chainId, address: origin.address }))) return false;
+    await recordRefundedRequest(ctx, tx, origin, refunds);
+    return true;
+  });
+  if (decided) ctx.log.info({ chainId: origin.chainId, depositAddress: origin.address, requestId: origin.requestId }, "deposit address paid only on another chain: its quote ends in that refund");
+  return decided;
+}
+
+async function finalTimestamp(client: ChainClient): Promise<bigint> {
+  const { final } = await readChainFinality(client);
+  return (await client.publicClient.getBlock({ blockNumber: final })).timestamp;
 }
 
 /** The request's record of the refund (in the store transaction that marks the row `refunded`). */
@@ -185,11 +236,11 @@ async function recordRefundedRequest(ctx: SolverContext, tx: Repositories, row: 
   }
   const bound = refunds.find((r) => r.token === row.currency);
   const reason = bound?.reason ?? refunds[0]!.reason;
-  const payment = (bound ?? refunds[0]!).payment;
+  const payment = (bound ?? refunds.find((r) => r.state === "confirmed") ?? refunds[0]!).payment;
   const inTxHashes = refunds.flatMap((r) => (r.payment.txHash ? [r.payment.txHash] : []));
   if (!existing) {
     const created = newRequestFor(quote.intent, quote.apiKeyId, inTxHashes[0] ?? ZERO_BYTES32, payment.blockNumber, ctx.chains);
-    await tx.createRequest({ ...created, inTxHashes });
+    await tx.createRequest({ ...created, inTxHashes, solver: { intent: quote.intent, depositPayment: payment } });
   }
   const confirmed = refunds.filter((r) => r.state === "confirmed");
   await tx.transitionRequest(quote.intent.requestId, "failure", {

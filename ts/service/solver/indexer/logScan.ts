@@ -23,7 +23,8 @@ export function currentLogSpan(client: ChainClient): number {
   return learnt.get(client)?.span ?? client.config.maxLogRange;
 }
 
-export type LogQuery = { address: Address; event: AbiEvent; args?: Record<string, unknown> };
+/** `address`: one emitter, or a set of them (one request for all: e.g. every watched token's Transfer). */
+export type LogQuery = { address: Address | readonly Address[]; event: AbiEvent; args?: Record<string, unknown> };
 
 /** Every log of `query` in [fromBlock, toBlock], in block order. */
 export async function scanLogs(client: ChainClient, query: LogQuery, fromBlock: bigint, toBlock: bigint): Promise<Log[]> {

@@ -28,7 +28,8 @@ import { depositMismatch, type DepositMismatch, type DepositTerms } from "./depo
 import { creditFundingDeposit } from "./fundingDeposit.ts";
 import type { Address, Bytes32 } from "../../model/values.ts";
 import type { QuotedIntent } from "../../model/quotedIntent.ts";
-import type { StoredRequest } from "../../model/storedRequest.ts";
+import type { NewRequest, StoredRequest } from "../../model/storedRequest.ts";
+import type { DepositAddressPayment } from "../../model/depositAddressPayment.ts";
 
 export type DepositOutcome =
   /** The request moved to `pending` now. */
@@ -87,7 +88,7 @@ export async function recordWaitingDeposit(
     }
     const existing = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId));
     if (existing) return existing.id;
-    const created = await tx.createRequest({ ...newRequestFor(intent, quote.apiKeyId, txHash, null, deps.chains), status });
+    const created = await tx.createRequest(withDepositPayment({ ...newRequestFor(intent, quote.apiKeyId, txHash, null, deps.chains), status }, await depositAddressPayment(tx, intent)));
     deps.log.info({ requestId: created.id, txHash, status }, `deposit seen before confirmation: request ${status}`);
     return created.id;
   });
@@ -124,15 +125,11 @@ async function recordDeposit(
     return { orderId, outcome: "mismatch", reason: mismatch, requestId: null };
   }
   let request = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId));
-  if (!request) request = await tx.createRequest(newRequestFor(intent, quote.apiKeyId, deposit.txHash, Number(deposit.blockNumber), deps.chains));
+  // Paid through a deposit address: the payment the solver forwarded (who paid, which transaction) joins the request's records from its first event on.
+  const payment = await depositAddressPayment(tx, intent);
+  if (!request) request = await tx.createRequest(withDepositPayment(newRequestFor(intent, quote.apiKeyId, deposit.txHash, Number(deposit.blockNumber), deps.chains), payment));
   if (request.status === "waiting" || request.status === "depositing") {
     const patch = depositPatch(intent, deposit, deps.chains);
-    // Paid through a deposit address: the payment the solver forwarded (who paid, which transaction) joins the request's records.
-    const payment = !intent.depositAddress
-      ? null
-      : intent.depositAddress.mode === "open"
-        ? (await tx.getOpenPaymentByOrderId(intent.orderId))?.payment
-        : (await tx.getDepositAddress(intent.originChainId, intent.depositAddress.address))?.payment;
     await tx.transitionRequest(request.id, "pending", payment ? { ...patch, solver: { ...patch.solver, depositPayment: payment } } : patch);
     deps.log.info({ requestId: request.id, chainId: deposit.chainId, txHash: deposit.txHash }, "deposit indexed");
     return { orderId, outcome: "credited", requestId: request.id };
@@ -145,6 +142,21 @@ async function recordDeposit(
   deps.log.warn({ requestId: request.id, chainId: deposit.chainId, txHash: deposit.txHash }, "second deposit for an already credited order: not matched");
   await recordStray(tx, deps, deposit, "DOUBLE_SPEND", request.id);
   return { orderId, outcome: "extra", requestId: request.id };
+}
+
+/** The payment into the intent's deposit address the solver forwarded (null: not paid through a deposit address, or not forwarded). */
+async function depositAddressPayment(tx: Repositories, intent: QuotedIntent): Promise<DepositAddressPayment | null> {
+  if (!intent.depositAddress) return null;
+  const payment =
+    intent.depositAddress.mode === "open"
+      ? (await tx.getOpenPaymentByOrderId(intent.orderId))?.payment
+      : (await tx.getDepositAddress(intent.originChainId, intent.depositAddress.address))?.payment;
+  return payment ?? null;
+}
+
+/** A new request with the deposit address's payment in its solver state (the records' `depositor`, `depositTxHash`). */
+function withDepositPayment(request: NewRequest, payment: DepositAddressPayment | null): NewRequest {
+  return payment && request.solver ? { ...request, solver: { ...request.solver, depositPayment: payment } } : request;
 }
 
 /**
