@@ -20,6 +20,7 @@ export * from "./payoutRequest.ts";
 export * from "./executeCalldata.ts";
 export * from "./settlementRequest.ts";
 export * from "./releaseRequest.ts";
+export * from "./reclaimableDeposit.ts";
 export * from "./permitDeposit.ts";
 export * from "./verifyQuote.ts";
 export * from "./webhookSignature.ts";
