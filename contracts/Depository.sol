@@ -50,6 +50,10 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
     /// @dev EIP-712 typehash of the allocator's authorisation of an EIP-2612 permit deposit.
     bytes32 internal constant PERMIT_DEPOSIT_TYPEHASH =
         keccak256("PermitDeposit(address depositor,address token,uint256 amount,bytes32 id,uint256 deadline)");
+    /// @dev EIP-712 typehash of a release of a reclaim commitment with its payouts and credits.
+    bytes32 internal constant RELEASE_REQUEST_TYPEHASH = keccak256(
+        "ReleaseRequest(bytes32 id,Call[] calls,Call[] credits,uint256 nonce,uint256 expiration)Call(address to,address token,uint256 amount)"
+    );
 
     /// @dev The canonical Permit2 (same address on every chain it is deployed to). A constant, not a
     /// constructor argument: the Depository's address must not depend on it, and nothing user-chosen is
@@ -98,6 +102,9 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
 
     /// @inheritdoc IDepository
     mapping(bytes32 id => bool) public permitDeposited;
+
+    /// @inheritdoc IDepository
+    mapping(bytes32 id => bytes32) public reclaimCommitment;
 
     // ---------------------------------------------------------------- constructor
 
@@ -322,6 +329,64 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
         _creditArrived(depositor, token, before, id);
     }
 
+    /// @inheritdoc IDepository
+    function depositNativeReclaimable_fpifa(bytes32 id, uint256 reclaimAt) external payable {
+        bool rejected;
+        assembly ("memory-safe") {
+            rejected := or(iszero(callvalue()), iszero(id))
+        }
+        if (rejected) _revertRejectedNativeDeposit(id);
+        // `reclaimCommitment[id]` read, checked and written through one slot computation. The commitment's
+        // preimage, abi.encode(msg.sender, address(0), msg.value, reclaimAt), is the event's data: one
+        // encoding past the free memory pointer (not moved: nothing is kept there).
+        bytes32 topic0 = DepositedReclaimable.selector;
+        bytes4 committed = ReclaimAlreadyCommitted.selector;
+        assembly ("memory-safe") {
+            mstore(0x00, id)
+            mstore(0x20, reclaimCommitment.slot)
+            let slot := keccak256(0x00, 0x40)
+            if sload(slot) {
+                mstore(0x00, committed)
+                mstore(0x04, id)
+                revert(0x00, 0x24)
+            }
+            let m := mload(0x40)
+            mstore(m, caller())
+            mstore(add(m, 0x20), 0)
+            mstore(add(m, 0x40), callvalue())
+            mstore(add(m, 0x60), reclaimAt)
+            sstore(slot, keccak256(m, 0x80))
+            log2(m, 0x80, topic0, id)
+        }
+    }
+
+    /// @inheritdoc IDepository
+    function depositErc20Reclaimable(address token, uint256 amount, bytes32 id, uint256 reclaimAt) external nonReentrant {
+        if (id == bytes32(0)) revert ZeroOrderId();
+        if (reclaimCommitment[id] != bytes32(0)) revert ReclaimAlreadyCommitted(id);
+        uint256 before = _balanceOfSelf(token);
+        IERC20(token).safeTransferFrom(msg.sender, address(this), amount);
+        uint256 arrived = _balanceOfSelf(token) - before;
+        if (arrived == 0) revert ZeroDeposit();
+        reclaimCommitment[id] = _reclaimCommitment(msg.sender, token, arrived, reclaimAt);
+        emit DepositedReclaimable(id, msg.sender, token, arrived, reclaimAt);
+    }
+
+    /// @inheritdoc IDepository
+    function reclaim(bytes32 id, address token, uint256 amount, uint256 reclaimAt) external {
+        bytes32 stored = reclaimCommitment[id];
+        if (stored == bytes32(0)) revert NoReclaimCommitment(id);
+        bytes32 commitment = _reclaimCommitment(msg.sender, token, amount, reclaimAt);
+        if (commitment != stored) revert ReclaimCommitmentMismatch(id, commitment);
+        if (block.timestamp < reclaimAt) revert ReclaimNotYet(reclaimAt);
+        delete reclaimCommitment[id];
+        uint256 free = _unreserved(token);
+        if (amount > free) revert InsufficientBalance(0, token, free, amount);
+        bool paid = _tryPay(msg.sender, token, amount);
+        if (!paid) _owe(msg.sender, token, amount);
+        emit Reclaimed(id, msg.sender, token, amount, !paid);
+    }
+
     // ---------------------------------------------------------------- allocator
 
     /// @inheritdoc IDepository
@@ -356,16 +421,35 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
         for (uint256 i; i < payouts.length; ++i) {
             _payOrMakeClaimable(n, i, payouts[i]);
         }
-        Call[] calldata credits = request.credits;
-        for (uint256 j; j < credits.length; ++j) {
-            (address payee, address asset, uint256 value) = (credits[j].to, credits[j].token, credits[j].amount);
-            uint256 free = _unreserved(asset);
-            if (value > free) revert CreditNotBacked(j, asset, free, value);
-            _owe(payee, asset, value);
-            emit Credited(n, j, payee, asset, value);
-        }
+        _credit(n, request.credits);
 
         emit RequestExecuted(settlementHash, n);
+    }
+
+    /// @inheritdoc IDepository
+    function release(ReleaseRequest calldata request, bytes calldata signature) external {
+        uint256 expiry = request.expiration;
+        if (block.timestamp > expiry) revert RequestExpired(expiry);
+
+        bytes32 releaseHash = _hashReleaseRequest(request);
+        _checkAllocatorSignature(_hashTypedDataV4(releaseHash), signature);
+
+        uint256 n = request.nonce;
+        if (executed[n]) revert NonceAlreadyUsed(n);
+        executed[n] = true;
+
+        bytes32 id = request.id;
+        if (reclaimCommitment[id] == bytes32(0)) revert NoReclaimCommitment(id);
+        delete reclaimCommitment[id];
+        emit ReclaimReleased(id, n);
+
+        Call[] calldata payouts = request.calls;
+        for (uint256 i; i < payouts.length; ++i) {
+            _payOrMakeClaimable(n, i, payouts[i]);
+        }
+        _credit(n, request.credits);
+
+        emit RequestExecuted(releaseHash, n);
     }
 
     // ---------------------------------------------------------------- payee
@@ -526,6 +610,27 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
         }
     }
 
+    /// @dev `settle`'s and `release`'s credits: each backed by the unreserved balance of its token (earlier
+    /// credits included, as each one reserves what it credits), then owed to its payee.
+    function _credit(uint256 n, Call[] calldata credits) internal {
+        for (uint256 j; j < credits.length; ++j) {
+            (address payee, address asset, uint256 value) = (credits[j].to, credits[j].token, credits[j].amount);
+            uint256 free = _unreserved(asset);
+            if (value > free) revert CreditNotBacked(j, asset, free, value);
+            _owe(payee, asset, value);
+            emit Credited(n, j, payee, asset, value);
+        }
+    }
+
+    /// @dev The reclaim commitment of a deposit: `keccak256(abi.encode(depositor, token, amount, reclaimAt))`.
+    function _reclaimCommitment(address depositor, address token, uint256 amount, uint256 reclaimAt)
+        internal
+        pure
+        returns (bytes32)
+    {
+        return keccak256(abi.encode(depositor, token, amount, reclaimAt));
+    }
+
     /// @dev Pulls `amount` of `token` from `from` (its allowance to this contract) and credits the balance
     /// delta under `id` to `from`.
     function _pullDeposit(address from, address token, uint256 amount, bytes32 id) internal {
@@ -643,6 +748,20 @@ contract Depository is IDepository, Ownable2Step, EIP712, ReentrancyGuardTransie
         return keccak256(
             abi.encode(
                 SETTLEMENT_REQUEST_TYPEHASH,
+                _hashCalls(request.calls),
+                _hashCalls(request.credits),
+                request.nonce,
+                request.expiration
+            )
+        );
+    }
+
+    /// @dev EIP-712 hashStruct(ReleaseRequest): the arrays encoded as `_hashSettlementRequest` encodes them.
+    function _hashReleaseRequest(ReleaseRequest calldata request) internal pure returns (bytes32) {
+        return keccak256(
+            abi.encode(
+                RELEASE_REQUEST_TYPEHASH,
+                request.id,
                 _hashCalls(request.calls),
                 _hashCalls(request.credits),
                 request.nonce,

@@ -36,6 +36,7 @@ import { encodeDeposit } from "../ts/core/depositCalldata.ts";
 import { DEPOSITORY_DEPOSIT_ABI } from "../ts/core/depositoryAbi.ts";
 import { EXECUTE_ABI, encodeExecute } from "../ts/core/executeCalldata.ts";
 import { encodeFill } from "../ts/core/fillCalldata.ts";
+import { signRelease } from "../ts/core/releaseRequest.ts";
 import { depositAddressArgs, forwardInstructionArgs, predictDepositAddress, signForwardInstruction, strictDepositAddress } from "../ts/core/depositAddress.ts";
 import { brotliSize, calldataBytes, flzSize, opFjordEstimatedSize } from "./bench/txCompression.ts";
 import { table } from "./bench/benchEnv.ts";
@@ -54,6 +55,9 @@ const FAR_FUTURE = 4_102_444_800n;
 /** Deploy-and-forward of a deposit address (measured, then set a little above: docs/performance.md). */
 const DEPOSIT_ADDRESS_NATIVE_BUDGET = 131_000;
 const DEPOSIT_ADDRESS_ERC20_BUDGET = 144_500;
+/** Reclaimable deposits (issue 27's budgets): the native deposit with a reclaim commitment, and the reclaim. */
+const RECLAIM_DEPOSIT_NATIVE_BUDGET = 46_500;
+const RECLAIM_NATIVE_BUDGET = 45_000;
 
 /** One sent transaction, as bytes: its gasUsed, calldata and signed size, compressed. */
 type TxFigures = { gasUsed: bigint; data: Hex; signed: Hex };
@@ -261,6 +265,40 @@ const extras: { operation: string; gasUsed: bigint; budget?: number }[] = [];
     };
     extras.push({ operation: "deposit address: deploy + forward native (strict)", gasUsed: await deployAndForward(ZERO, oneEth, "da-native"), budget: DEPOSIT_ADDRESS_NATIVE_BUDGET });
     extras.push({ operation: "deposit address: deploy + forward ERC-20 (strict)", gasUsed: await deployAndForward(usdc.address, amount, "da-erc20"), budget: DEPOSIT_ADDRESS_ERC20_BUDGET });
+  }
+
+  // Reclaimable deposits (issue 27): the opt-in native deposit that records a reclaim commitment (one new
+  // storage slot), the depositor's reclaim of one whose time has passed, and the allocator's release
+  // (the repayment of such an order: commitment deleted, one native payout). Ids of their own (not
+  // nextId), so the fills' calldata below stays the same.
+  {
+    const reclaimId = (label: string): Hex => keccak256(toHex(`reclaim:${label}`));
+    const gasOf = async (hash: Hex) => (await figures(publicClient, hash)).now.gasUsed;
+    const reclaimable = (id: Hex, reclaimAt: bigint) =>
+      send(encodeFunctionData({ abi: depository.abi, functionName: "depositNativeReclaimable_fpifa", args: [id, reclaimAt] }), oneEth);
+    // A realistic reclaim time (a 2027 timestamp with four non-zero calldata bytes, the most any date before 2106 has).
+    const reclaimAt = 1_800_000_001n;
+    extras.push({ operation: "native deposit with reclaim", gasUsed: await gasOf(await reclaimable(reclaimId("deposit"), reclaimAt)), budget: RECLAIM_DEPOSIT_NATIVE_BUDGET });
+    await usdc.write.approve([depository.address, amount], { account: user!.account });
+    extras.push({
+      operation: "ERC-20 deposit with reclaim (later deposit, finite approval)",
+      gasUsed: await gasOf(await send(encodeFunctionData({ abi: depository.abi, functionName: "depositErc20Reclaimable", args: [usdc.address, amount, reclaimId("erc20"), reclaimAt] }))),
+    });
+    // Its reclaim time (fixed, in the past of the chain's clock) has passed.
+    const due = 1_764_000_000n;
+    await reclaimable(reclaimId("reclaim"), due);
+    extras.push({
+      operation: "reclaim (native, by the depositor)",
+      gasUsed: await gasOf(await send(encodeFunctionData({ abi: depository.abi, functionName: "reclaim", args: [reclaimId("reclaim"), ZERO, oneEth, due] }))),
+      budget: RECLAIM_NATIVE_BUDGET,
+    });
+    await reclaimable(reclaimId("release"), reclaimAt);
+    const release = { id: reclaimId("release"), calls: [{ to: solver!.account.address, token: ZERO, amount: oneEth }], credits: [], nonce: 100n, expiration: FAR_FUTURE };
+    const releaseSignature = await signRelease({ account: ALLOCATOR, chainId: await publicClient.getChainId(), depository: depository.address, request: release });
+    extras.push({
+      operation: "release + one native payout (allocator)",
+      gasUsed: await gasOf(await send(encodeFunctionData({ abi: depository.abi, functionName: "release", args: [release, releaseSignature] }), 0n, solver!)),
+    });
   }
 }
 

@@ -67,6 +67,18 @@ interface IDepository {
         uint256 deadline;
     }
 
+    /// @notice An allocator-signed release of a reclaimable deposit's commitment (see
+    /// `depositNativeReclaimable`), atomic with its payouts and credits: the commitment under `id` is
+    /// deleted, then `calls` are paid and `credits` credited exactly as `settle` does. EIP-712 typed data
+    /// in the same domain as `CallRequest`; it shares the nonce space of `execute` and `settle`.
+    struct ReleaseRequest {
+        bytes32 id;
+        Call[] calls;
+        Call[] credits;
+        uint256 nonce;
+        uint256 expiration;
+    }
+
     // ---------------------------------------------------------------- errors
 
     /// @notice A deposit named orderId 0 (checked first).
@@ -115,6 +127,19 @@ interface IDepository {
     /// not cover the amount either: the permit was neither usable nor already used.
     error PermitNotUsable(address token, address depositor, uint256 allowance);
 
+    /// @notice A reclaimable deposit was made under `id` while the commitment of an earlier one is still
+    /// live (not released, not reclaimed): one commitment per orderId.
+    error ReclaimAlreadyCommitted(bytes32 id);
+    /// @notice There is no live reclaim commitment under `id` (none was made, or it was released by the
+    /// allocator, or reclaimed).
+    error NoReclaimCommitment(bytes32 id);
+    /// @notice The caller and the fields named do not hash to the commitment under `id`: `commitment` is
+    /// what they hash to (only the depositor, with its deposit's exact currency, amount and reclaim time,
+    /// can reclaim).
+    error ReclaimCommitmentMismatch(bytes32 id, bytes32 commitment);
+    /// @notice The deposit cannot be reclaimed before `reclaimAt`.
+    error ReclaimNotYet(uint256 reclaimAt);
+
     // ---------------------------------------------------------------- events
 
     /// @notice A deposit of `amount` of `token` (zero = native) was received under `id`
@@ -139,6 +164,21 @@ interface IDepository {
     /// @notice Credit number `index` of settlement `nonce` added `amount` of `token` to `to`'s claimable
     /// balance (an app fee; `to` withdraws it with `claim`).
     event Credited(uint256 indexed nonce, uint256 index, address indexed to, address token, uint256 amount);
+
+    /// @notice A reclaimable deposit of `amount` of `token` (zero = native) was received under `id` from
+    /// `depositor`, who alone can take it back with `reclaim` from `reclaimAt` on unless the allocator
+    /// releases it first. The data is the commitment's preimage: `reclaimCommitment(id)` is
+    /// `keccak256(abi.encode(depositor, token, amount, reclaimAt))`, the keccak256 of this event's data.
+    /// @dev Not `Deposited`: a watcher that knows only plain deposits must not take one its depositor
+    /// can take back for a plain one. One event with the depositor in the data, not a topic: 119 gas
+    /// less, which the native form's budget (46,500) needs; find a deposit by its `id`.
+    event DepositedReclaimable(bytes32 indexed id, address depositor, address token, uint256 amount, uint256 reclaimAt);
+    /// @notice The allocator released the reclaim commitment under `id` (`release`, request `nonce`): the
+    /// deposit can no longer be reclaimed.
+    event ReclaimReleased(bytes32 indexed id, uint256 indexed nonce);
+    /// @notice `depositor` reclaimed its deposit under `id`: `amount` of `token` was sent to it, or, when
+    /// that payout failed within its gas cap (`claimable` true), made claimable by it (see `claim`).
+    event Reclaimed(bytes32 indexed id, address indexed depositor, address token, uint256 amount, bool claimable);
 
     // ---------------------------------------------------------------- admin
 
@@ -222,6 +262,35 @@ interface IDepository {
         bytes calldata signature
     ) external;
 
+    /// @notice A reclaimable deposit: deposit `msg.value` of native currency under `id`, credited to
+    /// msg.sender, and record one commitment of (msg.sender, native, msg.value, `reclaimAt`) under `id`. If
+    /// the allocator has not released it (`release`) by `reclaimAt`, msg.sender alone takes it back in one
+    /// transaction with `reclaim`. Checks: id not zero (ZeroOrderId) → value not zero (ZeroDeposit) → no
+    /// live commitment under `id` (ReclaimAlreadyCommitted) → store the commitment → DepositedReclaimable.
+    /// @dev Opt-in and its own entry point: the plain deposits neither read nor write the commitment. A
+    /// `reclaimAt` in the past is accepted (the depositor may take its deposit back at once); the
+    /// service checks it against its quote before filling. Mined suffix: selector 0x00000725, tried
+    /// fourth, after the three compact entry points.
+    function depositNativeReclaimable_fpifa(bytes32 id, uint256 reclaimAt) external payable;
+
+    /// @notice The ERC-20 form of `depositNativeReclaimable_fpifa`: pull `amount` of `token` from msg.sender,
+    /// credit what arrived (balance delta) and commit to (msg.sender, `token`, what arrived, `reclaimAt`).
+    /// Checks: id not zero (ZeroOrderId) → no live commitment under `id` (ReclaimAlreadyCommitted, before
+    /// anything is pulled) → the pull (token failures bubble up, SafeERC20) → something arrived
+    /// (ZeroDeposit) → store the commitment → DepositedReclaimable. Under the ERC-20 deposits' reentrancy
+    /// guard.
+    function depositErc20Reclaimable(address token, uint256 amount, bytes32 id, uint256 reclaimAt) external;
+
+    /// @notice The depositor takes its reclaimable deposit under `id` back: `token`, `amount` and
+    /// `reclaimAt` are those of its deposit (DepositedReclaimable). Checks, in order: a live commitment
+    /// under `id` (NoReclaimCommitment) → msg.sender and the fields hash to it (ReclaimCommitmentMismatch)
+    /// → `block.timestamp >= reclaimAt` (ReclaimNotYet) → delete the commitment → the Depository holds
+    /// `amount` beyond what it owes as claimable (InsufficientBalance(0, …)) → pay msg.sender with the
+    /// payouts' bounded gas; a payout that fails within it becomes claimable by msg.sender → Reclaimed.
+    /// @dev No operator, oracle or other chain is involved. Deleting the commitment is what makes release
+    /// and reclaim exclusive: `release` needs it live, and so does a second `reclaim`.
+    function reclaim(bytes32 id, address token, uint256 amount, uint256 reclaimAt) external;
+
     // ---------------------------------------------------------------- allocator
 
     /// @notice Execute an allocator-signed payout request. Checks, in order: expiration
@@ -254,6 +323,16 @@ interface IDepository {
     /// @dev A credit moves nothing, so a payee that cannot receive (or burns gas) never holds it up: an
     /// app's fee is credited whatever happens to the solver's payout of the same settlement.
     function settle(SettlementRequest calldata request, bytes calldata signature) external;
+
+    /// @notice Release the reclaim commitment under `request.id` and pay out, atomically: the repayment
+    /// or the refund of a reclaimable deposit. Checks, in order: expiration (RequestExpired) → signature
+    /// (SignerNotAllocator) → nonce not used by `execute`, `settle` or `release` (NonceAlreadyUsed) → mark
+    /// the nonce used → a live commitment under `request.id` (NoReclaimCommitment) → delete it →
+    /// ReclaimReleased → payouts and credits exactly as `settle` makes them → RequestExecuted(struct hash,
+    /// nonce).
+    /// @dev A deposit already reclaimed makes the whole request revert, so its repayment never pays too:
+    /// the allocator pays a reclaimable deposit's order only through `release`.
+    function release(ReleaseRequest calldata request, bytes calldata signature) external;
 
     // ---------------------------------------------------------------- payee
 
@@ -294,4 +373,8 @@ interface IDepository {
 
     /// @notice Whether a permit deposit was made under this orderId.
     function permitDeposited(bytes32 id) external view returns (bool);
+
+    /// @notice The live reclaim commitment under `id`, `keccak256(abi.encode(depositor, token, amount,
+    /// reclaimAt))`, or zero when there is none (never made, released or reclaimed).
+    function reclaimCommitment(bytes32 id) external view returns (bytes32);
 }

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import { toEventSelector, toFunctionSelector, type AbiEvent, type AbiFunction } from "viem";
 import { DEPOSIT_ERC20_FUNCTION, DEPOSIT_NATIVE_FUNCTION, DEPOSITORY_DEPOSIT_ABI } from "../../ts/core/depositoryAbi.ts";
+import { DEPOSITORY_RECLAIM_ABI } from "../../ts/core/reclaimableDeposit.ts";
 
 describe("depositoryAbi", () => {
   // Compiled by `hardhat test` before the mocha run.
@@ -9,8 +10,8 @@ describe("depositoryAbi", () => {
     readFileSync(new URL("../../artifacts/contracts/interfaces/IDepository.sol/IDepository.json", import.meta.url), "utf8"),
   ) as { abi: (AbiFunction | AbiEvent)[] };
 
-  it("matches the compiled IDepository fragment for fragment", () => {
-    for (const fragment of DEPOSITORY_DEPOSIT_ABI) {
+  it("matches the compiled IDepository fragment for fragment (the reclaimable deposits' too)", () => {
+    for (const fragment of [...DEPOSITORY_DEPOSIT_ABI, ...DEPOSITORY_RECLAIM_ABI]) {
       const selector = fragment.type === "function" ? toFunctionSelector(fragment) : toEventSelector(fragment);
       const compiled = artifact.abi.find(
         (entry) => entry.type === fragment.type && (entry.type === "function" ? toFunctionSelector(entry) : toEventSelector(entry)) === selector,

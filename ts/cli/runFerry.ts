@@ -52,6 +52,11 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "the protocol orderId of a quote's orderData",
     load: async () => (await import("./commands/orderId.ts")).orderId,
   },
+  reclaim: {
+    usage: "reclaim <orderId> --rpc-url <url> --depository <address>",
+    summary: "take a reclaimable deposit back once its reclaim time has passed (FERRY_DEPOSITOR_KEY)",
+    load: async () => (await import("./commands/reclaim.ts")).reclaim,
+  },
   requests: {
     usage: "requests parked|unpark",
     summary: "requests the solver parked; unpark one once its cause is fixed",

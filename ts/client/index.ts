@@ -8,5 +8,6 @@ export * from "./createFerryClient.ts";
 export * from "./executeQuote.ts";
 export * from "./ferryApi.ts";
 export * from "./quoteExecutionPlan.ts";
+export * from "./reclaimDeposit.ts";
 export * from "./requestPaths.ts";
 export * from "./waitForRequest.ts";

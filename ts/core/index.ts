@@ -19,6 +19,8 @@ export * from "./depositCalldata.ts";
 export * from "./payoutRequest.ts";
 export * from "./executeCalldata.ts";
 export * from "./settlementRequest.ts";
+export * from "./releaseRequest.ts";
+export * from "./reclaimableDeposit.ts";
 export * from "./permitDeposit.ts";
 export * from "./verifyQuote.ts";
 export * from "./webhookSignature.ts";
