@@ -183,6 +183,53 @@ contract AttestedReceiverFullAbiTest is ReceiverFixture {
         _fillFull(att, _sign(att), 0);
     }
 
+    // ================================================================ one check failing alone
+    // The tests above break two checks at once to pin the order; the one-branch hot path then sees the
+    // later failure too, so they cannot tell whether the hot path checks the first one at all. Here
+    // only the named check fails and everything else is a valid, payable fill (the mutation run's
+    // receiver.full-* hot-path guards survived without these).
+
+    function _expectNothingPaid(FillAttestation memory att, bytes memory signature, bytes memory revertData) internal {
+        uint256 before = recipient.balance;
+        vm.expectRevert(revertData);
+        _fillFull(att, signature, NATIVE_AMOUNT);
+        assertEq(recipient.balance, before);
+        assertEq(receiver.filledDigest(att.requestId), bytes32(0));
+    }
+
+    function test_fullFill_onlyTheRequestIdZero_reverts() public {
+        FillAttestation memory att = _nativeAttestation(bytes32(0));
+        _expectNothingPaid(att, _sign(att), abi.encodeWithSelector(IAttestedReceiver.ZeroRequestId.selector));
+    }
+
+    function test_fullFill_onlyTheOrderIdZero_reverts() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        att.orderId = bytes32(0);
+        _expectNothingPaid(att, _sign(att), abi.encodeWithSelector(IAttestedReceiver.ZeroOrderId.selector));
+    }
+
+    function test_fullFill_onlyExpired_reverts() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        att.deadline = block.timestamp - 1;
+        _expectNothingPaid(att, _sign(att), abi.encodeWithSelector(IAttestedReceiver.AttestationExpired.selector, att.deadline));
+    }
+
+    function test_fullFill_onlyTheSignerNotAllowed_reverts() public {
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        (address stranger, uint256 strangerKey) = makeAddrAndKey("stranger");
+        _expectNothingPaid(att, _signWith(strangerKey, att), abi.encodeWithSelector(IAttestedReceiver.SignerNotAllowed.selector, stranger));
+    }
+
+    function test_fullFill_onlyTheRecipientNotAllowed_reverts() public {
+        address stranger = makeAddr("unlistedRecipient");
+        FillAttestation memory att = _nativeAttestation(REQUEST_ID);
+        att.destinationUser = _pad(stranger);
+        uint256 before = stranger.balance;
+        vm.expectRevert(abi.encodeWithSelector(IAttestedReceiver.RecipientNotAllowed.selector, stranger));
+        _fillFull(att, _sign(att), NATIVE_AMOUNT);
+        assertEq(stranger.balance, before);
+    }
+
     // ================================================================ payment and replay guard
 
     function test_fullFill_paysNativeAndStoresTheDigest() public {
