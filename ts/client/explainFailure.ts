@@ -46,6 +46,14 @@ export const FAIL_REASONS: Readonly<Record<string, Reason>> = {
     whatToDo: `${REQUOTE} Send the deposit soon after quoting: a quote is valid for a few minutes.`,
   },
   DEPOSIT_CHAIN_MISMATCH: { meaning: "the deposit was made on another chain than the quote's origin chain", whatToDo: `${REQUOTE} Send the deposit on the quote's originChainId.` },
+  NO_QUOTES: {
+    meaning: "a payment to an open deposit address could not be quoted onward (details.quoteErrorCode says why: an unsupported currency, an amount out of range, no route), so it was returned to its refundTo address",
+    whatToDo: `${REQUOTE} Check the route with POST /quote/v2 before paying the address.`,
+  },
+  DOUBLE_SPEND: {
+    meaning: "the deposit was already spent on the origin chain before the service could pay it out (reclaimed by the depositor after its reclaim time, or paid out by another request)",
+    whatToDo: "Nothing came to the recipient and nothing more will; if a reclaim was not yours, contact the operator with the requestId.",
+  },
   INCORRECT_DEPOSIT_CURRENCY: { meaning: "the deposit was made in another currency than the quote's origin currency", whatToDo: `${REQUOTE} Deposit exactly the currency the quote names.` },
   DEPOSITED_AMOUNT_TOO_LOW_TO_FILL: {
     meaning: "less was deposited than the quote asked for (a fee-on-transfer token, or an amount edited by hand)",

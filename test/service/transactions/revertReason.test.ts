@@ -35,6 +35,8 @@ const CASES: [Abi, string, readonly unknown[], string][] = [
   [depositoryAbi, "NonceAlreadyUsed", [7n], "INVALID_NONCE"],
   [depositoryAbi, "InsufficientBalance", [0n, zeroAddress, 1n, 2n], "TRANSFER_AMOUNT_EXCEEDS_BALANCE"],
   [depositoryAbi, "SafeERC20FailedOperation", [WHO], "TRANSFER_FAILED"],
+  // Depository.release: the reclaimable deposit is gone (reclaimed or released).
+  [depositoryAbi, "NoReclaimCommitment", [ID], "DOUBLE_SPEND"],
   // ERC-20 (OpenZeppelin) errors bubbling up from a fill's transferFrom.
   [mockStablecoinAbi, "ERC20InsufficientBalance", [WHO, 1n, 2n], "TRANSFER_AMOUNT_EXCEEDS_BALANCE"],
   [mockStablecoinAbi, "ERC20InsufficientAllowance", [WHO, 1n, 2n], "TRANSFER_AMOUNT_EXCEEDS_ALLOWANCE"],
@@ -54,6 +56,8 @@ describe("revertReason", () => {
     const notTheSolvers = new Set([
       "OwnableInvalidOwner", "OwnableUnauthorizedAccount", "RenounceOwnershipDisabled", "ZeroSigner", "AllocatorAlreadySet", "AllocatorChangeNotReady", "AllocatorChangeExpired",
       "NoPendingAllocatorChange", "ZeroAllocator", "ClaimFailed", "NothingToClaim", "ZeroClaimRecipient", "ZeroDeposit", "ZeroDepositor", "PermitDepositExpired", "PermitDepositReplayed", "PermitNotUsable", "InvalidShortString", "StringTooLong", "Reentrancy",
+      // The depositor's own reclaimable deposit and reclaim.
+      "ReclaimAlreadyCommitted", "ReclaimCommitmentMismatch", "ReclaimNotYet",
     ]);
     const names = [...attestedReceiverAbi, ...depositoryAbi].filter((item) => item.type === "error").map((item) => (item as { name: string }).name);
     const unmapped = [...new Set(names)].filter((name) => !notTheSolvers.has(name) && !(name in FAIL_REASON_BY_ERROR));

@@ -59,6 +59,8 @@ export const FAIL_REASON_BY_ERROR = {
   PermitDepositReplayed: "INVALID_NONCE",
   PermitNotUsable: "TRANSFER_AMOUNT_EXCEEDS_ALLOWANCE",
   ZeroDepositor: "TRANSACTION_REVERTED",
+  // Depository.release (a reclaimable deposit's payout): the depositor already reclaimed it, or it was released.
+  NoReclaimCommitment: "DOUBLE_SPEND",
   // Depository payouts: a failed payout made claimable would push the native claimable total past 96 bits.
   SafeCastOverflowedUintDowncast: "TRANSACTION_REVERTED",
 } as const satisfies Record<string, string>;
