@@ -1,4 +1,6 @@
 import { createRequire } from "node:module";
+import { availableParallelism, tmpdir } from "node:os";
+import path from "node:path";
 import { configVariable, defineConfig } from "hardhat/config";
 import type { HttpNetworkUserConfig } from "hardhat/types/config";
 import hardhatViem from "@nomicfoundation/hardhat-viem";
@@ -44,6 +46,16 @@ const SOLIDITY_BUILD = {
   ),
 };
 
+// FERRY_TEST_JOBS=N runs the mocha test files in N worker processes (mocha's parallel mode): most of
+// the suite waits on chains, child processes and databases, not on the CPU. 1 (or unset) runs them in
+// this process, one after another.
+// `auto`: twice the CPUs. With FERRY_TEST_TIMINGS set, the workers time their files into a file the
+// reporter reads at the end (test/fileTimingsHooks.ts); the workers load this config too, so the
+// main process's choice of that file is kept.
+const TEST_JOBS =
+  process.env.FERRY_TEST_JOBS === "auto" ? 2 * availableParallelism() : Math.max(1, Number.parseInt(process.env.FERRY_TEST_JOBS ?? "1", 10) || 1);
+if (TEST_JOBS > 1 && process.env.FERRY_TEST_TIMINGS) process.env.FERRY_TEST_TIMINGS_PARTS ??= path.join(tmpdir(), `ferry-test-timings-${process.pid}.jsonl`);
+
 export default defineConfig({
   plugins: [hardhatViem, hardhatViemAssertions, hardhatNetworkHelpers, hardhatMocha, hardhatIgnitionViem, hardhatKeystore],
   // One build for every profile: `hardhat ignition deploy` builds the production profile, and the
@@ -59,7 +71,12 @@ export default defineConfig({
     },
     // FERRY_TEST_TIMINGS=1 (or =<file>.json) adds each test file's wall time, hooks included, after
     // the run: test/timingsReporter.ts, docs/performance.md "Test suite wall time".
-    mocha: { timeout: 120_000, ...(process.env.FERRY_TEST_TIMINGS ? { reporter: "test/timingsReporter.ts" } : {}) },
+    mocha: {
+      timeout: 120_000,
+      ...(process.env.FERRY_TEST_TIMINGS ? { reporter: "test/timingsReporter.ts" } : {}),
+      ...(TEST_JOBS > 1 ? { parallel: true, jobs: TEST_JOBS } : {}),
+      ...(TEST_JOBS > 1 && process.env.FERRY_TEST_TIMINGS ? { require: ["test/fileTimingsHooks.ts"] } : {}),
+    },
   },
   networks: {
     origin: { type: "edr-simulated", chainType: "l1", chainId: 31337 },

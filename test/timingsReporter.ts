@@ -10,7 +10,7 @@
  * the test files happens before the run and is not in it (the "outside files" row is what the run
  * spent in no file's suite: root hooks, the gaps between files). No tests here.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import Mocha from "mocha";
 
@@ -38,6 +38,17 @@ export function formatTimings(rows: readonly FileTiming[], totalMs: number): str
   ].join("\n");
 }
 
+/** The `{file, ms}` lines the parallel workers appended (none in a serial run, or when the file is absent). */
+function readParts(path: string | undefined): Array<{ file: string; ms: number }> {
+  if (path === undefined || !existsSync(path)) return [];
+  const parts = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as { file: string; ms: number });
+  rmSync(path, { force: true });
+  return parts;
+}
+
 export default class TimingsReporter extends Mocha.reporters.Spec {
   constructor(runner: Mocha.Runner, options?: Mocha.MochaOptions) {
     super(runner, options);
@@ -50,7 +61,7 @@ export default class TimingsReporter extends Mocha.reporters.Spec {
       if (row === undefined) rows.set(name, (row = { file: name, ms: 0, tests: 0, failed: 0 }));
       return row;
     };
-    const topLevel = (suite: Mocha.Suite) => suite.parent !== undefined && suite.parent.root;
+    const topLevel = (suite: Mocha.Suite) => suite.parent?.root === true;
     runner.once(EVENT_RUN_BEGIN, () => (runStart = performance.now()));
     runner.on(EVENT_SUITE_BEGIN, (suite: Mocha.Suite) => {
       if (topLevel(suite)) begun.set(suite, performance.now());
@@ -71,6 +82,12 @@ export default class TimingsReporter extends Mocha.reporters.Spec {
     // Registered after the spec reporter's own "end" listener, so the table follows its summary.
     runner.once(EVENT_RUN_END, () => {
       const totalMs = performance.now() - runStart;
+      // Parallel mode: the workers timed their files (./fileTimingsHooks.ts); their rows replace the
+      // replayed suites' near-zero spans, and the shares add up to about the number of workers × 100 %.
+      for (const part of readParts(process.env.FERRY_TEST_TIMINGS_PARTS)) {
+        const row = rowOf(part.file);
+        row.ms = part.ms;
+      }
       process.stdout.write(formatTimings([...rows.values()], totalMs));
       const target = process.env.FERRY_TEST_TIMINGS;
       if (target !== undefined && target !== "1" && target !== "") {
