@@ -149,8 +149,12 @@ export function createSolverContext(options: SolverOptions): SolverContext {
   const attester = requireAccount(accounts, "attester");
   const log = options.log ?? SILENT_LOG;
   const now = options.now ?? (() => new Date());
+  // The service hands the solver its clients (one head per chain, shared for up to a poll). A solver
+  // made without them is driven by hand (`tick()`, as tests and embedders do): no poll cadence to share
+  // a head over, so it reads the head afresh whenever it asks (concurrent asks still share one read).
   const clients =
-    options.clients ?? createChainClients(options.config.chains, { solver, attester, pollingIntervalMs: Math.min(settings.pollIntervalMs, 1000) });
+    options.clients ??
+    createChainClients(options.config.chains, { solver, attester, pollingIntervalMs: Math.min(settings.pollIntervalMs, 1000), headMaxAgeMs: 0 });
   const transactions = options.transactions ?? createSolverNonceManager({ config: options.config, store: options.store, clients, log, now, replaceAfterMs: settings.replaceAfterMs });
   const readClients = { get: (chainId: number) => (clients.has(chainId) ? clients.get(chainId).publicClient : undefined) };
   const prices = createPriceSources(options.config.quotes.priceSources, readClients);
