@@ -6,7 +6,9 @@
 // polling and the head still moves.
 import { expect } from "chai";
 import { network } from "hardhat";
+import { spawn } from "node:child_process";
 import { createServer, connect, type Socket } from "node:net";
+import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { startAnvilNode, type AnvilNode } from "../../../ts/devnet/anvilNode.ts";
@@ -172,6 +174,70 @@ describe("createChainHead", function () {
         head.close();
         relay.close();
       }
+    });
+
+    it("aDroppedSubscription_isResubscribedOnAFreshSocket", async () => {
+      // viem keeps a socket client per URL, and one whose server went away stayed in its cache:
+      // resubscribing got the dead socket back, and the head never left polling.
+      const sockets = new Set<Socket>();
+      let connections = 0;
+      const port = Number(new URL(anvil.rpcUrl).port);
+      const relay = createServer((socket) => {
+        connections += 1;
+        const upstream = connect(port, "127.0.0.1");
+        sockets.add(socket).add(upstream);
+        socket.pipe(upstream).pipe(socket);
+        socket.on("error", () => upstream.destroy());
+        upstream.on("error", () => socket.destroy());
+      });
+      await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+      const wsUrl = `ws://127.0.0.1:${(relay.address() as AddressInfo).port}`;
+      const { client } = countingClient(anvil.rpcUrl);
+      const head = createChainHead(client, { maxAgeMs: 10, wsUrl, staleAfterMs: 500, resubscribeAfterMs: 300 });
+      try {
+        await head.latest();
+        await until("the first subscription", () => head.mode() === "subscription" && connections === 1);
+        for (const socket of sockets) socket.destroy();
+        sockets.clear();
+        await until("the fallback to polling", async () => {
+          await head.latest();
+          return head.mode() === "polling";
+        });
+        // After resubscribeAfterMs, a reader's call subscribes again, on a new connection, and heads are pushed again.
+        await until("a second connection", async () => {
+          await head.latest();
+          return connections === 2 && head.mode() === "subscription";
+        });
+        const before = (await head.latest()).number;
+        await rpc(anvil.rpcUrl, "evm_mine");
+        await until("a head pushed on the new socket", () => (head.known()?.number ?? 0n) > before);
+        expect(head.mode()).to.equal("subscription");
+      } finally {
+        head.close();
+        relay.close();
+        for (const socket of sockets) socket.destroy();
+      }
+    });
+
+    it("aProcessWhoseHeadLostItsSocketAndWasClosed_exitsByItself", async function () {
+      // The dropped socket's keep-alive interval outlived the head and kept its process alive for good
+      // (the test runner itself never exited after a run that had subscribed heads).
+      this.timeout(60_000);
+      const child = spawn(process.execPath, [fileURLToPath(new URL("./headExitFixture.ts", import.meta.url)), anvil.rpcUrl], { stdio: ["ignore", "pipe", "inherit"] });
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => {
+        const timer = setTimeout(() => {
+          child.kill("SIGKILL");
+          resolve(null);
+        }, 20_000);
+        child.on("exit", (exitCode) => {
+          clearTimeout(timer);
+          resolve(exitCode);
+        });
+      });
+      expect(out.trim()).to.equal("closed polling");
+      expect(code, "the process exited by itself within 20 s").to.equal(0);
     });
   });
 });

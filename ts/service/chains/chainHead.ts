@@ -64,7 +64,7 @@ export function createChainHead(publicClient: Pick<PublicClient, "getBlock">, op
   const resubscribeAfterMs = options.resubscribeAfterMs ?? 30_000;
   let cached: { at: number; block: HeadBlock } | undefined;
   let inFlight: Promise<HeadBlock> | undefined;
-  let subscription: { unwatch: () => void; lastAt: number } | undefined;
+  let subscription: { unwatch: () => void; closeSocket: () => void; lastAt: number } | undefined;
   let retryAt = 0;
   let closed = false;
 
@@ -79,6 +79,7 @@ export function createChainHead(publicClient: Pick<PublicClient, "getBlock">, op
     } catch {
       // The socket is already gone.
     }
+    subscription.closeSocket();
     subscription = undefined;
     retryAt = now() + resubscribeAfterMs;
     options.onModeChange?.("polling", reason);
@@ -88,8 +89,21 @@ export function createChainHead(publicClient: Pick<PublicClient, "getBlock">, op
     if (closed || !options.wsUrl || subscription || now() < retryAt) return;
     retryAt = now() + resubscribeAfterMs;
     try {
-      const client = createPublicClient({ transport: webSocket(options.wsUrl, { retryCount: 0, reconnect: false }) });
-      const state = { unwatch: () => {}, lastAt: now() };
+      // No keep-alive ping (a silent subscription is caught by staleAfterMs) and the socket closed with
+      // the subscription: viem caches one socket client per URL, and one whose server went away would
+      // otherwise stay cached — the next subscribe would get the dead socket back — with its keep-alive
+      // interval running for good.
+      const transport = webSocket(options.wsUrl, { retryCount: 0, reconnect: false, keepAlive: false });
+      const client = createPublicClient({ transport });
+      const closeSocket = () => {
+        void client.transport
+          .getRpcClient()
+          .then((socket) => socket.close())
+          .catch(() => {
+            // It never opened: nothing to close.
+          });
+      };
+      const state = { unwatch: () => {}, closeSocket, lastAt: now() };
       subscription = state;
       state.unwatch = client.watchBlocks({
         emitOnBegin: true,
