@@ -2,38 +2,44 @@
  * Run as a child by chainHead.test.ts: a chain head subscribed over a websocket relay whose connection
  * is then cut, so the head falls back to polling, and closed. Prints "closed" and returns: a process
  * left with nothing to do must then exit by itself (a leaked keep-alive interval kept it alive for
- * good, and with it the test runner). Argument: the chain's HTTP RPC URL.
+ * good, and with it the test runner). Argument: the chain's HTTP RPC URL. Imported (mocha loads every
+ * file under test/), it does nothing.
  */
 import { connect, createServer, type AddressInfo, type Socket } from "node:net";
+import { fileURLToPath } from "node:url";
 import { createPublicClient, http } from "viem";
 import { createChainHead } from "../../../ts/service/chains/chainHead.ts";
 
-const rpcUrl = process.argv[2]!;
-const sockets = new Set<Socket>();
-const relay = createServer((socket) => {
-  const upstream = connect(Number(new URL(rpcUrl).port), "127.0.0.1");
-  sockets.add(socket).add(upstream);
-  socket.pipe(upstream).pipe(socket);
-  socket.on("error", () => upstream.destroy());
-  upstream.on("error", () => socket.destroy());
-});
-await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
-const head = createChainHead(createPublicClient({ transport: http(rpcUrl) }), {
-  maxAgeMs: 10,
-  wsUrl: `ws://127.0.0.1:${(relay.address() as AddressInfo).port}`,
-  staleAfterMs: 500,
-  resubscribeAfterMs: 60_000,
-});
-await head.latest();
-const deadline = Date.now() + 5_000;
-// Subscribed, on an open connection through the relay.
-while ((head.mode() !== "subscription" || sockets.size === 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-await new Promise((resolve) => setTimeout(resolve, 200));
-for (const socket of sockets) socket.destroy();
-while (head.mode() !== "polling" && Date.now() < deadline) {
+async function main(): Promise<void> {
+  const rpcUrl = process.argv[2]!;
+  const sockets = new Set<Socket>();
+  const relay = createServer((socket) => {
+    const upstream = connect(Number(new URL(rpcUrl).port), "127.0.0.1");
+    sockets.add(socket).add(upstream);
+    socket.pipe(upstream).pipe(socket);
+    socket.on("error", () => upstream.destroy());
+    upstream.on("error", () => socket.destroy());
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+  const head = createChainHead(createPublicClient({ transport: http(rpcUrl) }), {
+    maxAgeMs: 10,
+    wsUrl: `ws://127.0.0.1:${(relay.address() as AddressInfo).port}`,
+    staleAfterMs: 500,
+    resubscribeAfterMs: 60_000,
+  });
   await head.latest();
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  const deadline = Date.now() + 5_000;
+  // Subscribed, on an open connection through the relay.
+  while ((head.mode() !== "subscription" || sockets.size === 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  for (const socket of sockets) socket.destroy();
+  while (head.mode() !== "polling" && Date.now() < deadline) {
+    await head.latest();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  head.close();
+  relay.close();
+  process.stdout.write(`closed ${head.mode()}\n`);
 }
-head.close();
-relay.close();
-process.stdout.write(`closed ${head.mode()}\n`);
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) await main();
