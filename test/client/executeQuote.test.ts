@@ -90,7 +90,14 @@ describe("executeQuote (real chain, real service app)", function () {
   /** Plays indexer + solver: once the deposit is confirmed, stores the request and walks it through `statuses`. */
   function solverStub(quote: Quote, statuses: { status: "pending" | "submitted" | "success" | "failure" | "refund"; failReason?: string; refundFailReason?: string }[]) {
     let started: Promise<void> | undefined;
+    // Each status stays until the client has reported it (at most 10 s), so a poll slowed down by a
+    // busy machine cannot miss one.
+    const seen = new Set<string>();
+    const reported = async (status: string) => {
+      for (const deadline = Date.now() + 10_000; !seen.has(status) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
     const onProgress = (p: ExecuteProgress) => {
+      if (p.phase === "status") seen.add(p.status!.status);
       if (p.phase !== "confirmed" || started) return;
       const step = quote.steps[0]!;
       started = (async () => {
@@ -113,6 +120,7 @@ describe("executeQuote (real chain, real service app)", function () {
             ...(refundFailReason && { refundFailReason }),
             ...(status === "submitted" && { txHashes: [canonicalHex(`0x${"ee".repeat(32)}`)] }),
           });
+          await reported(status);
         }
       })();
     };
