@@ -7,12 +7,11 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 import { spawn } from "node:child_process";
-import { createServer, connect, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
-import type { AddressInfo } from "node:net";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { startAnvilNode, type AnvilNode } from "../../../ts/devnet/anvilNode.ts";
 import { createChainHead } from "../../../ts/service/chains/chainHead.ts";
+import { startTcpRelay } from "./tcpRelay.ts";
 
 /** A public client over `url` whose getBlock calls are counted. */
 function countingClient(url: string): { client: Pick<PublicClient, "getBlock">; reads: () => number } {
@@ -137,17 +136,8 @@ describe("createChainHead", function () {
 
     it("aDroppedSubscription_fallsBackToPolling_andTheHeadStillMoves", async () => {
       // The websocket goes through a TCP relay that the test cuts.
-      const sockets = new Set<Socket>();
-      const port = Number(new URL(anvil.rpcUrl).port);
-      const relay = createServer((socket) => {
-        const upstream = connect(port, "127.0.0.1");
-        sockets.add(socket).add(upstream);
-        socket.pipe(upstream).pipe(socket);
-        socket.on("error", () => upstream.destroy());
-        upstream.on("error", () => socket.destroy());
-      });
-      await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
-      const wsUrl = `ws://127.0.0.1:${(relay.address() as AddressInfo).port}`;
+      const relay = await startTcpRelay(Number(new URL(anvil.rpcUrl).port));
+      const wsUrl = relay.wsUrl;
       const { client, reads } = countingClient(anvil.rpcUrl);
       const modes: Array<{ mode: string; reason: string }> = [];
       const head = createChainHead(client, { maxAgeMs: 10, wsUrl, staleAfterMs: 500, resubscribeAfterMs: 60_000, onModeChange: (mode, reason) => modes.push({ mode, reason }) });
@@ -156,7 +146,6 @@ describe("createChainHead", function () {
         expect(head.mode()).to.equal("subscription");
         await rpc(anvil.rpcUrl, "evm_mine");
         await sleep(200);
-        for (const socket of sockets) socket.destroy();
         relay.close();
         const before = (await head.latest()).number;
         await rpc(anvil.rpcUrl, "evm_mine");
@@ -179,26 +168,14 @@ describe("createChainHead", function () {
     it("aDroppedSubscription_isResubscribedOnAFreshSocket", async () => {
       // viem keeps a socket client per URL, and one whose server went away stayed in its cache:
       // resubscribing got the dead socket back, and the head never left polling.
-      const sockets = new Set<Socket>();
-      let connections = 0;
-      const port = Number(new URL(anvil.rpcUrl).port);
-      const relay = createServer((socket) => {
-        connections += 1;
-        const upstream = connect(port, "127.0.0.1");
-        sockets.add(socket).add(upstream);
-        socket.pipe(upstream).pipe(socket);
-        socket.on("error", () => upstream.destroy());
-        upstream.on("error", () => socket.destroy());
-      });
-      await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
-      const wsUrl = `ws://127.0.0.1:${(relay.address() as AddressInfo).port}`;
+      const relay = await startTcpRelay(Number(new URL(anvil.rpcUrl).port));
+      const wsUrl = relay.wsUrl;
       const { client } = countingClient(anvil.rpcUrl);
       const head = createChainHead(client, { maxAgeMs: 10, wsUrl, staleAfterMs: 500, resubscribeAfterMs: 300 });
       try {
         await head.latest();
-        await until("the first subscription", () => head.mode() === "subscription" && connections === 1);
-        for (const socket of sockets) socket.destroy();
-        sockets.clear();
+        await until("the first subscription", () => head.mode() === "subscription" && relay.connections() === 1);
+        relay.cut();
         await until("the fallback to polling", async () => {
           await head.latest();
           return head.mode() === "polling";
@@ -206,7 +183,7 @@ describe("createChainHead", function () {
         // After resubscribeAfterMs, a reader's call subscribes again, on a new connection, and heads are pushed again.
         await until("a second connection", async () => {
           await head.latest();
-          return connections === 2 && head.mode() === "subscription";
+          return relay.connections() === 2 && head.mode() === "subscription";
         });
         const before = (await head.latest()).number;
         await rpc(anvil.rpcUrl, "evm_mine");
@@ -215,7 +192,6 @@ describe("createChainHead", function () {
       } finally {
         head.close();
         relay.close();
-        for (const socket of sockets) socket.destroy();
       }
     });
 

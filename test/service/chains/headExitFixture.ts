@@ -5,34 +5,26 @@
  * good, and with it the test runner). Argument: the chain's HTTP RPC URL. Imported (mocha loads every
  * file under test/), it does nothing.
  */
-import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { createPublicClient, http } from "viem";
 import { createChainHead } from "../../../ts/service/chains/chainHead.ts";
+import { startTcpRelay } from "./tcpRelay.ts";
 
 async function main(): Promise<void> {
   const rpcUrl = process.argv[2]!;
-  const sockets = new Set<Socket>();
-  const relay = createServer((socket) => {
-    const upstream = connect(Number(new URL(rpcUrl).port), "127.0.0.1");
-    sockets.add(socket).add(upstream);
-    socket.pipe(upstream).pipe(socket);
-    socket.on("error", () => upstream.destroy());
-    upstream.on("error", () => socket.destroy());
-  });
-  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+  const relay = await startTcpRelay(Number(new URL(rpcUrl).port));
   const head = createChainHead(createPublicClient({ transport: http(rpcUrl) }), {
     maxAgeMs: 10,
-    wsUrl: `ws://127.0.0.1:${(relay.address() as AddressInfo).port}`,
+    wsUrl: relay.wsUrl,
     staleAfterMs: 500,
     resubscribeAfterMs: 60_000,
   });
   await head.latest();
   const deadline = Date.now() + 5_000;
   // Subscribed, on an open connection through the relay.
-  while ((head.mode() !== "subscription" || sockets.size === 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  while ((head.mode() !== "subscription" || !relay.open()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   await new Promise((resolve) => setTimeout(resolve, 200));
-  for (const socket of sockets) socket.destroy();
+  relay.cut();
   while (head.mode() !== "polling" && Date.now() < deadline) {
     await head.latest();
     await new Promise((resolve) => setTimeout(resolve, 20));
