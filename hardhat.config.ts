@@ -48,10 +48,9 @@ const SOLIDITY_BUILD = {
 
 // FERRY_TEST_JOBS=N runs the mocha test files in N worker processes (mocha's parallel mode): most of
 // the suite waits on chains, child processes and databases, not on the CPU. 1 (or unset) runs them in
-// this process, one after another.
-// `auto` (what `npm test` uses): twice the CPUs, at most 8. With FERRY_TEST_TIMINGS set, the workers time their files into a file the
-// reporter reads at the end (test/fileTimingsHooks.ts); the workers load this config too, so the
-// main process's choice of that file is kept.
+// this process, one after another; `auto` (what `npm test` uses) is twice the CPUs, at most 8. With
+// FERRY_TEST_TIMINGS set, the workers time their files into a file the reporter reads at the end
+// (test/fileTimingsHooks.ts); the workers load this config too, so the main process's file is kept.
 const TEST_JOBS =
   process.env.FERRY_TEST_JOBS === "auto" ? Math.min(2 * availableParallelism(), 8) : Math.max(1, Number.parseInt(process.env.FERRY_TEST_JOBS ?? "1", 10) || 1);
 if (TEST_JOBS > 1 && process.env.FERRY_TEST_TIMINGS) process.env.FERRY_TEST_TIMINGS_PARTS ??= path.join(tmpdir(), `ferry-test-timings-${process.pid}.jsonl`);

@@ -32,11 +32,7 @@ export type DepositAddressChains = {
   wallet(): ReturnType<TwoChains["origin"]["walletClient"]>;
   /** Waits for `hash` and expects it to have succeeded. */
   mined(hash: Hex): ReturnType<TwoChains["origin"]["publicClient"]["waitForTransactionReceipt"]>;
-  /**
-   * Enough blocks that the latest is final (the chain's confirmations), seen by every solver made here:
-   * a solver's polled head is reused for a while (ts/service/chains/chainHead.ts), so a pass made right
-   * after mining could otherwise still judge finality on the block before.
-   */
+  /** Enough blocks that the latest is final (the chain's confirmations). */
   mine(): Promise<void>;
   /** The next block at `timestamp` (chain time). */
   at(timestamp: number): Promise<void>;
@@ -59,36 +55,24 @@ export type DepositAddressChains = {
 
 export function depositAddressChains(): DepositAddressChains {
   let env: TwoChains | undefined;
-  const solvers: Solver[] = [];
   before(async function () {
     this.timeout(180_000);
     env = await startTwoChains();
   });
-  after(async () => {
-    solvers.length = 0;
-    await env?.close();
-  });
+  after(async () => env?.close());
 
   const chains: DepositAddressChains = {
     env: () => env!,
     originConfig: () => env!.config.chains.find((c) => c.id === env!.origin.chainId)!,
     clientOf: (solver) => solver.ctx.clients.get(env!.origin.chainId),
-    solver: (store, now) => {
-      const solver = createSolver({ config: env!.config, store, ...(now && { now }) });
-      solvers.push(solver);
-      return solver;
-    },
+    solver: (store, now) => createSolver({ config: env!.config, store, ...(now && { now }) }),
     wallet: () => env!.origin.walletClient(env!.user.privateKey),
     async mined(hash) {
       const receipt = await env!.origin.publicClient.waitForTransactionReceipt({ hash });
       expect(receipt.status).to.equal("success");
       return receipt;
     },
-    async mine() {
-      await env!.origin.testClient.mine({ blocks: Math.max(1, chains.originConfig().confirmations) });
-      const latest = await env!.origin.publicClient.getBlockNumber({ cacheTime: 0 });
-      await Promise.all(solvers.map((solver) => chains.clientOf(solver).head.latest({ atLeast: latest })));
-    },
+    mine: () => env!.origin.testClient.mine({ blocks: Math.max(1, chains.originConfig().confirmations) }),
     at: (timestamp) => env!.origin.testClient.setNextBlockTimestamp({ timestamp: BigInt(timestamp) }),
     async strictAddress(store, currency, amount, ttl) {
       const chain = chains.originConfig();

@@ -39,12 +39,7 @@ describe("forwardOpenDepositAddresses (open)", function () {
 
   const originConfig = () => env.config.chains.find((c) => c.id === env.origin.chainId)!;
   const clientOf = (ctx: ReturnType<typeof createSolver>["ctx"]) => ctx.clients.get(env.origin.chainId);
-  const solvers: ReturnType<typeof createSolver>[] = [];
-  const solver = () => {
-    const made = createSolver({ config: env.config, store });
-    solvers.push(made);
-    return made;
-  };
+  const solver = () => createSolver({ config: env.config, store });
 
   /** An open address as a first quote stores it (native to the destination's `destinationCurrency`). */
   async function openAddress(destinationCurrency: CanonicalAddress = canonicalAddress(zeroAddress)): Promise<{ address: CanonicalAddress; refundTo: CanonicalAddress }> {
@@ -65,15 +60,8 @@ describe("forwardOpenDepositAddresses (open)", function () {
     expect(receipt.status).to.equal("success");
     return receipt;
   }
-  /**
-   * Enough blocks for the latest payment to be final (the devnet's confirmations), seen by every solver
-   * made here (a polled head is reused for a while: ts/service/chains/chainHead.ts).
-   */
-  async function mine() {
-    await env.origin.testClient.mine({ blocks: Math.max(1, originConfig().confirmations) });
-    const latest = await env.origin.publicClient.getBlockNumber({ cacheTime: 0 });
-    await Promise.all(solvers.map((made) => clientOf(made.ctx).head.latest({ atLeast: latest })));
-  }
+  /** Enough blocks for the latest payment to be final (the devnet's confirmations). */
+  const mine = () => env.origin.testClient.mine({ blocks: Math.max(1, originConfig().confirmations) });
 
   it("forwards two payments of the same amount as two, each exactly once (two racing passes, then a restart)", async () => {
     const { address, refundTo } = await openAddress();
