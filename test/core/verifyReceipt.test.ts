@@ -22,6 +22,14 @@ function forgeDeposit(r: RequestReceipt, patch: Partial<RequestReceipt["deposit"
   r.deposit.log.data = encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [fields.token, fields.amount]);
 }
 
+/** The receipt's deposit made reclaimable: its log a DepositedReclaimable with `reclaimAt`, the fields likewise. */
+function forgeReclaimableDeposit(r: RequestReceipt, reclaimAt: bigint): void {
+  const fields = { ...r.deposit.fields, reclaimAt };
+  r.deposit.fields = fields;
+  r.deposit.log.topics = encodeEventTopics({ abi: RECEIPT_EVENTS_ABI, eventName: "DepositedReclaimable", args: { id: fields.id } }) as Hex[];
+  r.deposit.log.data = encodeAbiParameters([{ type: "address" }, { type: "address" }, { type: "uint256" }, { type: "uint256" }], [fields.depositor, fields.token, fields.amount, reclaimAt]);
+}
+
 function forgeFill(r: RequestReceipt, patch: Partial<RequestReceipt["fill"]["fields"]>): void {
   const fields = { ...r.fill.fields, ...patch };
   r.fill.fields = fields;
@@ -105,6 +113,9 @@ const TAMPERS: Tamper[] = [
   { check: "repayment.log.address", what: "another Depository", tamper: (r) => void (r.repayment.depository = OTHER) },
   { check: "repayment.log.event", what: "no topics", tamper: (r) => void (r.repayment.log.topics = []) },
   { check: "repayment.log.fields", what: "a decoded nonce that is not the log's", tamper: (r) => void (r.repayment.fields.nonce += 1n) },
+  { check: "repayment.release", what: "a release of a deposit that is not reclaimable", tamper: (r) => void (r.repayment.request.release = r.order.orderId) },
+  { check: "repayment.release", what: "a reclaimable deposit repaid without a release (still reclaimable)", tamper: (r) => forgeReclaimableDeposit(r, 2_000_000_000n) },
+  { check: "deposit.log.fields", what: "a reclaimable deposit's log whose reclaim time is not the fields'", tamper: (r) => { forgeReclaimableDeposit(r, 2_000_000_000n); r.deposit.fields.reclaimAt = 1n; } },
   { check: "repayment.requestHash", what: "a request paying more than was executed", tamper: (r) => void (r.repayment.request.calls[0]!.amount += 1n) },
   { check: "repayment.requestHash", what: "the credits dropped from a settlement", tamper: (r) => void delete r.repayment.request.credits, },
   { check: "repayment.nonce", what: "a log of another nonce", tamper: (r) => forgeRepayment(r, r.repayment.request.calls, 5n) },

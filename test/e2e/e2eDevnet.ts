@@ -70,8 +70,9 @@ export type E2eDevnet = {
  * `node`: the node serving the chains and their mining; default what FERRY_DEVNET_NODE and
  * FERRY_DEVNET_BLOCK_TIME say (EDR, a block per transaction, when unset), so that
  * `FERRY_DEVNET_NODE=anvil npx hardhat test mocha test/e2e/…` runs the end-to-end suites on Anvil.
+ * `env`: the service's environment on top of the test process's (e.g. FERRY_SOLVER=off).
  */
-export async function startE2eDevnet(options: { webhookUrl?: string; node?: DevnetNode } = {}): Promise<E2eDevnet> {
+export async function startE2eDevnet(options: { webhookUrl?: string; node?: DevnetNode; env?: Record<string, string> } = {}): Promise<E2eDevnet> {
   const node = options.node ?? parseDevnetNode(process.env);
   const dir = await mkdtemp(join(tmpdir(), "ferry-e2e-"));
   let devnet: RunningDevnet | undefined;
@@ -84,7 +85,7 @@ export async function startE2eDevnet(options: { webhookUrl?: string; node?: Devn
       devnetDir: join(dir, ".devnet"),
       deploymentsDir: join(dir, "deployments"),
       // The service keys are set in this copy, not in the test process's environment.
-      env: { ...process.env },
+      env: { ...process.env, ...options.env },
       ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
       node,
     });

@@ -132,6 +132,13 @@ export type Quote = {
   protocol: { v2: ProtocolV2 };
   /** Unix seconds (chain time): the deposit must be mined before; a permit's deadline. */
   expiresAt?: number;
+  /** Unix seconds (chain time): no fill after this. */
+  fillDeadline?: number;
+  /**
+   * Ferry: a reclaimable quote's reclaim time (unix seconds, chain time). From then on the depositor
+   * alone may take back a deposit the service has not released: `reclaimDeposit`, `ferry reclaim`.
+   */
+  reclaimAt?: number;
   [key: string]: unknown;
 };
 
@@ -163,6 +170,11 @@ export type QuoteRequest = {
   txsGasLimit?: number;
   topupGas?: boolean;
   topupGasAmount?: string;
+  /**
+   * Ferry: the deposit step is the Depository's reclaimable form; the quote's `reclaimAt` says from when
+   * the depositor may take back a deposit the service has not released (repaid or refunded).
+   */
+  reclaimable?: boolean;
   [key: string]: unknown;
 };
 

@@ -3,11 +3,14 @@
  * `depositNative_irOEa(id)` with the amount as value, or `depositErc20_6R0X4(token, amount, id)`), and
  * `decodeDeposit` reads any of the Depository's deposit calls — those two and the forms that name a
  * depositor (`depositNative(depositor, id)`, `depositErc20(depositor, token, amount, id)` and the
- * allowance form `depositErc20(depositor, token, id)`). Pure.
+ * allowance form `depositErc20(depositor, token, id)`) and the reclaimable forms
+ * (`depositNativeReclaimable_fpifa(id, reclaimAt)`, `depositErc20Reclaimable(token, amount, id, reclaimAt)`:
+ * ./reclaimableDeposit.ts), which carry their `reclaimAt`. Pure.
  */
 import { decodeFunctionData, encodeFunctionData, zeroAddress, type Address, type Hex } from "viem";
 import { DEPOSIT_ERC20_FUNCTION, DEPOSIT_NATIVE_FUNCTION, DEPOSITORY_DEPOSIT_ABI } from "./depositoryAbi.ts";
 import { InvalidInputError } from "./errors.ts";
+import { DEPOSIT_NATIVE_RECLAIMABLE_FUNCTION, DEPOSITORY_RECLAIM_ABI } from "./reclaimableDeposit.ts";
 import { parseAddress, parseBytes32, parseUint } from "./inputParsers.ts";
 
 /**
@@ -17,8 +20,11 @@ import { parseAddress, parseBytes32, parseUint } from "./inputParsers.ts";
  * the transaction's value, which the calldata does not carry either, so it is left to the caller.
  */
 export type DepositCall =
-  | { kind: "native"; functionName: string; depositor: Address; id: Hex }
-  | { kind: "erc20"; functionName: string; depositor: Address; token: Address; amount: bigint | null; id: Hex };
+  | { kind: "native"; functionName: string; depositor: Address; id: Hex; reclaimAt?: bigint }
+  | { kind: "erc20"; functionName: string; depositor: Address; token: Address; amount: bigint | null; id: Hex; reclaimAt?: bigint };
+
+/** Every deposit function `decodeDeposit` reads: the plain ones and the reclaimable ones. */
+const DEPOSIT_CALLS_ABI = [...DEPOSITORY_DEPOSIT_ABI, ...DEPOSITORY_RECLAIM_ABI.filter((item) => item.type === "function" && item.name !== "reclaim" && item.name !== "reclaimCommitment")];
 
 /** The deposit transaction of `amount` of `currency` (zero address: native) under `id`, credited to its sender. */
 export function encodeDeposit(params: { currency: Address; amount: bigint; id: Hex }): { data: Hex; value: bigint } {
@@ -35,7 +41,7 @@ export function encodeDeposit(params: { currency: Address; amount: bigint; id: H
 export function decodeDeposit(data: Hex): DepositCall {
   let call;
   try {
-    call = decodeFunctionData({ abi: DEPOSITORY_DEPOSIT_ABI, data });
+    call = decodeFunctionData({ abi: DEPOSIT_CALLS_ABI, data });
   } catch (cause) {
     throw new InvalidInputError("not a Depository deposit call", { path: "data", cause });
   }
@@ -52,5 +58,9 @@ export function decodeDeposit(data: Hex): DepositCall {
         return { kind: "erc20", functionName, depositor: call.args[0], token: call.args[1], amount: call.args[2], id: call.args[3] };
       }
       return { kind: "erc20", functionName, depositor: call.args[0], token: call.args[1], amount: null, id: call.args[2] };
+    case DEPOSIT_NATIVE_RECLAIMABLE_FUNCTION:
+      return { kind: "native", functionName, depositor: zeroAddress, id: call.args[0], reclaimAt: call.args[1] };
+    case "depositErc20Reclaimable":
+      return { kind: "erc20", functionName, depositor: zeroAddress, token: call.args[0], amount: call.args[1], id: call.args[2], reclaimAt: call.args[3] };
   }
 }

@@ -147,7 +147,7 @@ export class OrderIdMismatchError extends FerryError {
 }
 
 /** Which part of a quote's deposit step disagrees with the quote. */
-export type DepositField = "step" | "calldata" | "chain" | "depository" | "id" | "depositor" | "currency" | "amount" | "payment";
+export type DepositField = "step" | "calldata" | "chain" | "depository" | "id" | "depositor" | "currency" | "amount" | "payment" | "reclaimAt";
 
 /** The deposit transaction of a quote does not do what the quote says. */
 export class DepositMismatchError extends FerryError {

@@ -38,8 +38,11 @@ export type RequestReceipt = {
   chains: { origin: ReceiptChain; destination: ReceiptChain };
   /** The quote's `protocol.v2.orderData` (wire form, hashed by the verifier) and the orderId it claims. */
   order: { orderId: Hex; orderData: unknown };
-  /** The Depository's `Deposited(id, depositor, token, amount)` that credited the request. */
-  deposit: ReceiptLogPlace & { depository: Address; fields: { id: Hex; depositor: Address; token: Address; amount: bigint } };
+  /**
+   * The Depository's `Deposited(id, depositor, token, amount)` that credited the request, or for a
+   * reclaimable deposit its `DepositedReclaimable(id, depositor, token, amount, reclaimAt)` (`reclaimAt` present).
+   */
+  deposit: ReceiptLogPlace & { depository: Address; fields: { id: Hex; depositor: Address; token: Address; amount: bigint; reclaimAt?: bigint } };
   /** The v2 attestation the fill carried, the digest signed (fill or calls digest) and the attester's signature. */
   attestation: { type: ReceiptAttestationType; fields: FillAttestation; digest: Hex; signature: Hex };
   /** The destination AttestedReceiver's `signers()` at `blockNumber` (the fill's block). */
@@ -52,12 +55,13 @@ export type RequestReceipt = {
     fields: { requestId: Hex; recipient: Address; filler: Address; currency: Address; amount: bigint };
   };
   /**
-   * The allocator's repayment request (`credits` present: a SettlementRequest for `settle`, else a
+   * The allocator's repayment request (`release` present: a ReleaseRequest of that orderId for
+   * `release` — a reclaimable deposit's; else `credits` present: a SettlementRequest for `settle`; else a
    * CallRequest for `execute`) and the Depository's `RequestExecuted(requestHash, nonce)`.
    */
   repayment: ReceiptLogPlace & {
     depository: Address;
-    request: { calls: PayoutCall[]; credits?: PayoutCall[]; nonce: bigint; expiration: bigint };
+    request: { calls: PayoutCall[]; credits?: PayoutCall[]; release?: Hex; nonce: bigint; expiration: bigint };
     fields: { requestHash: Hex; nonce: bigint };
   };
 };
@@ -87,7 +91,13 @@ export function requestReceiptToJson(r: RequestReceipt) {
     deposit: {
       ...placeJson(r.deposit),
       depository: r.deposit.depository,
-      fields: { id: r.deposit.fields.id, depositor: r.deposit.fields.depositor, token: r.deposit.fields.token, amount: dec(r.deposit.fields.amount) },
+      fields: {
+        id: r.deposit.fields.id,
+        depositor: r.deposit.fields.depositor,
+        token: r.deposit.fields.token,
+        amount: dec(r.deposit.fields.amount),
+        ...(r.deposit.fields.reclaimAt !== undefined ? { reclaimAt: dec(r.deposit.fields.reclaimAt) } : {}),
+      },
     },
     attestation: {
       type: r.attestation.type,
@@ -122,6 +132,7 @@ export function requestReceiptToJson(r: RequestReceipt) {
       request: {
         calls: r.repayment.request.calls.map(callJson),
         ...(r.repayment.request.credits ? { credits: r.repayment.request.credits.map(callJson) } : {}),
+        ...(r.repayment.request.release !== undefined ? { release: r.repayment.request.release } : {}),
         nonce: dec(r.repayment.request.nonce),
         expiration: dec(r.repayment.request.expiration),
       },
@@ -209,6 +220,7 @@ export function requestReceiptFromJson(input: unknown): RequestReceipt {
         depositor: parseAddress(depositFields.depositor, "deposit.fields.depositor"),
         token: parseAddress(depositFields.token, "deposit.fields.token"),
         amount: parseUint(depositFields.amount, "deposit.fields.amount"),
+        ...(depositFields.reclaimAt !== undefined ? { reclaimAt: parseUint(depositFields.reclaimAt, "deposit.fields.reclaimAt") } : {}),
       },
     },
     attestation: {
@@ -242,6 +254,7 @@ export function requestReceiptFromJson(input: unknown): RequestReceipt {
       request: {
         calls: parseCalls(request.calls, "repayment.request.calls"),
         ...(request.credits !== undefined ? { credits: parseCalls(request.credits, "repayment.request.credits") } : {}),
+        ...(request.release !== undefined ? { release: parseBytes32(request.release, "repayment.request.release") } : {}),
         nonce: parseUint(request.nonce, "repayment.request.nonce"),
         expiration: parseUint(request.expiration, "repayment.request.expiration"),
       },

@@ -28,6 +28,8 @@ export type VerifiedDeposit = {
   currency: Address;
   amount: bigint;
   id: Hex;
+  /** A reclaimable deposit's reclaim time (the quote's `reclaimAt`); absent for a plain deposit. */
+  reclaimAt?: bigint;
 };
 
 export type VerifyQuoteResult =
@@ -70,7 +72,7 @@ export function assertQuote(quote: unknown, options: VerifyQuoteOptions = {}): {
   }
 
   let deposit: VerifiedDeposit;
-  const base = { chainId: tx.chainId, depository: payment.depository, depositor: call.depositor, id: call.id };
+  const base = { chainId: tx.chainId, depository: payment.depository, depositor: call.depositor, id: call.id, ...(call.reclaimAt !== undefined && { reclaimAt: call.reclaimAt }) };
   if (call.kind === "native") {
     deposit = { ...base, kind: "native", currency: zeroAddress, amount: tx.value };
   } else if (call.amount !== null) {
@@ -85,6 +87,11 @@ export function assertQuote(quote: unknown, options: VerifyQuoteOptions = {}): {
     throw new DepositMismatchError("currency", `deposits ${deposit.currency}, quote pays ${payment.currency}`);
   }
   if (deposit.amount !== payment.amount) throw new DepositMismatchError("amount", `deposits ${deposit.amount}, quote pays ${payment.amount}`);
+  // A reclaimable quote's deposit commits to the quote's reclaim time; a plain quote's is a plain deposit.
+  const quotedReclaimAt = q.reclaimAt === undefined ? undefined : parseUint(q.reclaimAt, "reclaimAt");
+  if (quotedReclaimAt !== deposit.reclaimAt) {
+    throw new DepositMismatchError("reclaimAt", `the deposit's reclaim time is ${deposit.reclaimAt ?? "none"}, the quote's ${quotedReclaimAt ?? "none"}`);
+  }
 
   // Depositor 0 credits msg.sender, i.e. whoever sends the transaction: always the user's own.
   if (deposit.depositor !== zeroAddress) {

@@ -8,7 +8,8 @@
  *
  * 1. the format (`format`); the order: its id recomputed (`order.orderId`), its chain names
  *    (`order.chains`);
- * 2. the deposit log: on the origin chain, emitted by the Depository, a `Deposited` event whose decoded
+ * 2. the deposit log: on the origin chain, emitted by the Depository, a `Deposited` (or, reclaimable,
+ *    `DepositedReclaimable`) event whose decoded
  *    fields are the receipt's, under the orderId, in the order's currency, at least its amount, from a
  *    non-zero depositor;
  * 3. the attestation: its type (a calls attestation exactly when the order has calls) and every field
@@ -20,8 +21,10 @@
  *    recipient the attested currency and amount for the requestId, the receiver's recorded digest equal
  *    to the attestation's, in a block no later than the deadline, and the signer set read at that block;
  * 6. the repayment: a `RequestExecuted` event of the deposit's Depository whose request hash is the
- *    receipt's request's (EIP-712 struct hash, `CallRequest` or `SettlementRequest`) and nonce its
- *    nonce, paying only the deposited currency, no more than the deposit, and paying the filler.
+ *    receipt's request's (EIP-712 struct hash, `CallRequest`, `SettlementRequest` or `ReleaseRequest`)
+ *    and nonce its nonce — a release of the orderId exactly when the deposit is reclaimable (any other
+ *    payout would leave the depositor free to reclaim what repaid the fill) —, paying only the
+ *    deposited currency, no more than the deposit, and paying the filler.
  *
  * What it cannot know offline: that the logs are in the chains' canonical history (compare each
  * `blockHash` with a node or explorer you trust) and that the signer set is the receiver's (pass
@@ -38,6 +41,7 @@ import { payoutRequestHash } from "./payoutRequest.ts";
 import { recoverPersonalSignerStrict } from "./recoverStrict.ts";
 import { requestReceiptFromJson, type RequestReceipt } from "./requestReceipt.ts";
 import { settlementRequestHash } from "./settlementRequest.ts";
+import { releaseRequestHash } from "./releaseRequest.ts";
 
 /** Every check, in the order the verifier runs them. */
 export const RECEIPT_CHECKS = [
@@ -86,6 +90,7 @@ export const RECEIPT_CHECKS = [
   "repayment.log.address",
   "repayment.log.event",
   "repayment.log.fields",
+  "repayment.release",
   "repayment.requestHash",
   "repayment.nonce",
   "repayment.currency",
@@ -105,6 +110,7 @@ export type VerifyReceiptResult =
 /** The contracts' events, exactly as declared in IDepository / IAttestedReceiver (a test checks them against the compiled ABIs). */
 export const RECEIPT_EVENTS_ABI = parseAbi([
   "event Deposited(bytes32 indexed id, address indexed depositor, address token, uint256 amount)",
+  "event DepositedReclaimable(bytes32 indexed id, address depositor, address token, uint256 amount, uint256 reclaimAt)",
   "event Filled(bytes32 indexed requestId, address recipient, address filler, address currency, uint256 amount)",
   "event RequestExecuted(bytes32 indexed requestHash, uint256 indexed nonce)",
 ]);
@@ -149,14 +155,27 @@ const word = (address: string): Hex => `0x${"0".repeat(24)}${lower(address).slic
 const trustedBy = (list: readonly string[] | undefined, address: string) => list === undefined || list.some((a) => same(a, address));
 
 /** Decodes a raw log as `eventName`, or fails `check`. */
-function decodeLog<N extends "Deposited" | "Filled" | "RequestExecuted">(check: ReceiptCheck, eventName: N, log: { topics: Hex[]; data: Hex }) {
+function decodeLog<N extends "Deposited" | "DepositedReclaimable" | "Filled" | "RequestExecuted">(check: ReceiptCheck, eventName: N, log: { topics: Hex[]; data: Hex }) {
   try {
     const decoded = decodeEventLog({ abi: RECEIPT_EVENTS_ABI, topics: log.topics as [Hex, ...Hex[]], data: log.data, strict: true });
     if (decoded.eventName === eventName) return decoded as Extract<typeof decoded, { eventName: N }>;
   } catch {
-    // Not one of the three events (or malformed): reported below.
+    // Not one of the four events (or malformed): reported below.
   }
   throw new ReceiptInvalidError(check, `the log is not a ${eventName} event`);
+}
+
+/** The deposit log: a `Deposited`, or a `DepositedReclaimable` with its `reclaimAt`. */
+function decodeDepositLog(log: { topics: Hex[]; data: Hex }): { id: Hex; depositor: Address; token: Address; amount: bigint; reclaimAt?: bigint } {
+  let decoded;
+  try {
+    decoded = decodeEventLog({ abi: RECEIPT_EVENTS_ABI, topics: log.topics as [Hex, ...Hex[]], data: log.data, strict: true });
+  } catch {
+    decoded = undefined;
+  }
+  if (decoded?.eventName === "Deposited") return decoded.args;
+  if (decoded?.eventName === "DepositedReclaimable") return decoded.args;
+  throw new ReceiptInvalidError("deposit.log.event", "the log is not a Deposited or DepositedReclaimable event");
 }
 
 function orderOf(receipt: RequestReceipt): Order {
@@ -191,10 +210,14 @@ async function assertReceiptChecks(r: RequestReceipt, trusted: ReceiptTrust): Pr
   ensure("deposit.chainId", d.chainId === r.chains.origin.id, `the deposit is on chain ${d.chainId}, the origin is ${r.chains.origin.id}`);
   ensure("deposit.log.address", same(d.log.address, d.depository), `the log was emitted by ${d.log.address}, not the Depository ${d.depository}`);
   ensure("trust.depository", trustedBy(trusted.depositories, d.depository), `the Depository ${d.depository} is not a trusted one`);
-  const deposited = decodeLog("deposit.log.event", "Deposited", d.log).args;
+  const deposited = decodeDepositLog(d.log);
   ensure(
     "deposit.log.fields",
-    same(deposited.id, d.fields.id) && same(deposited.depositor, d.fields.depositor) && same(deposited.token, d.fields.token) && deposited.amount === d.fields.amount,
+    same(deposited.id, d.fields.id) &&
+      same(deposited.depositor, d.fields.depositor) &&
+      same(deposited.token, d.fields.token) &&
+      deposited.amount === d.fields.amount &&
+      deposited.reclaimAt === d.fields.reclaimAt,
     "the decoded log differs from the receipt's deposit fields",
   );
   ensure("deposit.id", same(deposited.id, orderId), `the deposit is under ${deposited.id}, not the orderId ${orderId}`);
@@ -263,8 +286,18 @@ async function assertReceiptChecks(r: RequestReceipt, trusted: ReceiptTrust): Pr
   ensure("repayment.log.address", same(p.log.address, d.depository) && same(p.depository, d.depository), `the log was emitted by ${p.log.address}, not the deposit's Depository ${d.depository}`);
   const executed = decodeLog("repayment.log.event", "RequestExecuted", p.log).args;
   ensure("repayment.log.fields", same(executed.requestHash, p.fields.requestHash) && executed.nonce === p.fields.nonce, "the decoded log differs from the receipt's repayment fields");
-  const { calls, credits, nonce, expiration } = p.request;
-  const requestHash = credits ? settlementRequestHash({ calls, credits, nonce, expiration }) : payoutRequestHash({ calls, nonce, expiration });
+  const { calls, credits, release, nonce, expiration } = p.request;
+  if (deposited.reclaimAt !== undefined) {
+    ensure("repayment.release", release !== undefined && same(release, orderId), `the deposit is reclaimable: only a release of ${orderId} ends its reclaim, the repayment ${release === undefined ? "is not a release" : `releases ${release}`}`);
+  } else {
+    ensure("repayment.release", release === undefined, "the repayment is a release, but the deposit is not reclaimable");
+  }
+  const requestHash =
+    release !== undefined
+      ? releaseRequestHash({ id: release, calls, credits: credits ?? [], nonce, expiration })
+      : credits
+        ? settlementRequestHash({ calls, credits, nonce, expiration })
+        : payoutRequestHash({ calls, nonce, expiration });
   ensure("repayment.requestHash", same(executed.requestHash, requestHash), `the Depository executed ${executed.requestHash}, the receipt's request hashes to ${requestHash}`);
   ensure("repayment.nonce", executed.nonce === nonce, `the Depository executed nonce ${executed.nonce}, the request's is ${nonce}`);
   const all = [...calls, ...(credits ?? [])];

@@ -332,10 +332,11 @@ describe("parseConfig", function () {
     expect(parseConfig({}, {}, "/").quotes).to.deep.equal({
       ttlSeconds: 300,
       fillWindowSeconds: 600,
+      reclaimWindowSeconds: 3600,
       serviceFeeBps: 10,
       fixedFeeUsd: "0",
       timeEstimateSeconds: 30,
-      gas: { depositNative: 35_000, depositErc20: 75_000, fillNative: 80_000, fillErc20: 110_000, fillWithCalls: 150_000, callDefault: 150_000, topupCall: 40_000 },
+      gas: { depositNative: 35_000, depositErc20: 75_000, depositNativeReclaimable: 60_000, depositErc20Reclaimable: 100_000, fillNative: 80_000, fillErc20: 110_000, fillWithCalls: 150_000, callDefault: 150_000, topupCall: 40_000 },
       priceSources: [],
       swapSlippageBps: 50,
       topupGasUsd: "2",
@@ -344,7 +345,7 @@ describe("parseConfig", function () {
     });
     const config = parseConfig(
       {
-        quotes: { ttlSeconds: 60, fillWindowSeconds: 120, serviceFeeBps: 0, fixedFeeUsd: "0.25", timeEstimateSeconds: 5, gas: { fillErc20: 1 } },
+        quotes: { ttlSeconds: 60, fillWindowSeconds: 120, reclaimWindowSeconds: 7200, serviceFeeBps: 0, fixedFeeUsd: "0.25", timeEstimateSeconds: 5, gas: { fillErc20: 1, depositNativeReclaimable: 50_000 } },
         chains: [
           chain({
             nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18, usdPrice: "3000.5" },
@@ -358,10 +359,11 @@ describe("parseConfig", function () {
     expect(config.quotes).to.deep.equal({
       ttlSeconds: 60,
       fillWindowSeconds: 120,
+      reclaimWindowSeconds: 7200,
       serviceFeeBps: 0,
       fixedFeeUsd: "0.25",
       timeEstimateSeconds: 5,
-      gas: { depositNative: 35_000, depositErc20: 75_000, fillNative: 80_000, fillErc20: 1, fillWithCalls: 150_000, callDefault: 150_000, topupCall: 40_000 },
+      gas: { depositNative: 35_000, depositErc20: 75_000, depositNativeReclaimable: 50_000, depositErc20Reclaimable: 100_000, fillNative: 80_000, fillErc20: 1, fillWithCalls: 150_000, callDefault: 150_000, topupCall: 40_000 },
       swapSlippageBps: 50,
       topupGasUsd: "2",
       topupGasMaxUsd: "50",

@@ -304,6 +304,11 @@ describe("POST /quote/v2 over HTTP on real local chains", function () {
     // A known field stays strictly validated; an unknown one is accepted and ignored (a newer client must not break).
     expect((await quoteOf(nativeBody({ surprise: 1, futureOption: { nested: true } }))).details.operation).to.equal("bridge");
     expect(await code(nativeBody({ useDepositAddress: true }))).to.equal("UNSUPPORTED_ROUTE");
+    // A reclaimable deposit is the depositor's own transaction: not a permit the service submits, not a deposit address.
+    expect(await code(stableBody({ reclaimable: true, usePermit: true }))).to.equal("UNSUPPORTED_ROUTE");
+    expect(await code(nativeBody({ reclaimable: true, useDepositAddress: true }))).to.equal("UNSUPPORTED_ROUTE");
+    await invalid(nativeBody({ reclaimable: "yes" }), "reclaimable");
+    expect((await quoteOf(nativeBody({ reclaimable: true, usePermit: true }))).reclaimAt, "usePermit is ignored for a native deposit").to.be.a("number");
     expect(await code(nativeBody({ amount: "1000" }))).to.equal("AMOUNT_TOO_LOW");
     expect(await code(nativeBody({ appFees: [{ recipient: app!.account.address, fee: "9995" }] }))).to.equal("INVALID_APP_FEES");
   });

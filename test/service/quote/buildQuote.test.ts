@@ -151,6 +151,33 @@ describe("buildQuote", function () {
     expect(step!.items[0]!.data).to.deep.include({ from: ADDR.user, to: ADDR.depository, value: intent.originAmount.toString(), chainId: ORIGIN });
   });
 
+  it("reclaimable_depositsWithTheReclaimableForm_reclaimAtTheWindowAfterTheFillDeadline_andVerifies", function () {
+    const gas = config.quotes.gas;
+    for (const [request, kind, depositGas] of [
+      [nativeRequest({ reclaimable: true }), "native", gas.depositNativeReclaimable],
+      [stableRequest({ reclaimable: true }), "erc20", gas.depositErc20Reclaimable],
+    ] as const) {
+      const { quote, intent } = quoteOf(request, environment(config, { allowance: maxUint256 }));
+      expect(quote.reclaimAt).to.equal(quote.fillDeadline + config.quotes.reclaimWindowSeconds);
+      expect(intent.reclaimAt).to.equal(quote.reclaimAt);
+      const item = quote.steps.at(-1)!.items[0]!.data as TransactionData;
+      expect(item.gas).to.equal(String(depositGas));
+      const result = verifyQuote(quote, { chainIdOf });
+      expect(result.valid, result.valid ? "" : result.error.message).to.equal(true);
+      if (result.valid) expect(result.deposit).to.deep.include({ kind, id: intent.orderId, reclaimAt: BigInt(quote.reclaimAt!) });
+      // A deposit step whose reclaim time is not the quote's does not verify.
+      const tampered = verifyQuote({ ...quote, reclaimAt: quote.reclaimAt! - 1 }, { chainIdOf });
+      expect(tampered.valid).to.equal(false);
+      if (!tampered.valid) expect(tampered.error).to.include({ code: "DEPOSIT_MISMATCH", field: "reclaimAt" });
+    }
+    // A plain quote has no reclaim time and its deposit is the plain form.
+    const plain = quoteOf(nativeRequest(), environment(config));
+    expect(plain.quote.reclaimAt).to.equal(undefined);
+    expect(plain.intent.reclaimAt).to.equal(undefined);
+    const verified = verifyQuote(plain.quote, { chainIdOf });
+    expect(verified.valid && verified.deposit.reclaimAt).to.equal(undefined);
+  });
+
   it("erc20Deposit_hasAnApproveStepOnlyWhenTheAllowanceIsShort", function () {
     const short = quoteOf(stableRequest(), environment(config, { allowance: 99_999_999n }));
     expect(short.quote.steps.map((s) => s.id)).to.deep.equal(["approve", "deposit"]);

@@ -48,7 +48,7 @@ describe("solver pure parts", () => {
   });
 
   it("planPayout_repayment_paysTheQuotedAmountToTheSolverAndTheExcessBack", () => {
-    const payout = planPayout({ kind: "repayment", requestId: ID, deposit: DEPOSIT, originAmount: 100n, solver: SOLVER, refundTo: REFUND_TO, nowSeconds: 1000 });
+    const payout = planPayout({ kind: "repayment", requestId: ID, orderId: ID, deposit: DEPOSIT, originAmount: 100n, solver: SOLVER, refundTo: REFUND_TO, nowSeconds: 1000 });
     expect(payout.calls).to.deep.equal([
       { to: SOLVER, token: zeroAddress, amount: 100n },
       { to: REFUND_TO, token: zeroAddress, amount: 50n },
@@ -59,7 +59,7 @@ describe("solver pure parts", () => {
   });
 
   it("planPayout_refund_returnsTheWholeDeposit_underADifferentNonce", () => {
-    const refund = planPayout({ kind: "refund", requestId: ID, deposit: DEPOSIT, originAmount: 100n, solver: SOLVER, refundTo: REFUND_TO, nowSeconds: 1000 });
+    const refund = planPayout({ kind: "refund", requestId: ID, orderId: ID, deposit: DEPOSIT, originAmount: 100n, solver: SOLVER, refundTo: REFUND_TO, nowSeconds: 1000 });
     expect(refund.calls).to.deep.equal([{ to: REFUND_TO, token: zeroAddress, amount: 150n }]);
     expect(payoutNonce("refund", ID)).to.not.equal(payoutNonce("repayment", ID));
     expect(payoutNonce("refund", ID)).to.not.equal(payoutNonce("refund", `0x${"12".repeat(32)}`));

@@ -292,6 +292,12 @@ export const ConfigFileSchema = Type.Object(
           ttlSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: QUOTE_TTL_MAX_SECONDS })),
           /** Seconds from `expiresAt` to the fill deadline (the attestation's and orderData.output's deadline). */
           fillWindowSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: 86_400 })),
+          /**
+           * A reclaimable quote (`reclaimable: true`): seconds from the fill deadline to the deposit's
+           * `reclaimAt` — the time the service has to confirm the fill and release the deposit before its
+           * depositor may take it back (the solver alerts from half of it on).
+           */
+          reclaimWindowSeconds: Type.Optional(Type.Integer({ minimum: 600, maximum: 30 * 86_400 })),
           /** The `relayerService` fee in basis points of the amount. */
           serviceFeeBps: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000 })),
           /** A fixed part of the `relayerService` fee, in USD, converted into the input currency. */
@@ -318,6 +324,9 @@ export const ConfigFileSchema = Type.Object(
               {
                 depositNative: Type.Optional(GasUnits),
                 depositErc20: Type.Optional(GasUnits),
+                /** The reclaimable deposit forms (`reclaimable: true`): the plain ones plus the commitment's slot and event data. */
+                depositNativeReclaimable: Type.Optional(GasUnits),
+                depositErc20Reclaimable: Type.Optional(GasUnits),
                 fillNative: Type.Optional(GasUnits),
                 fillErc20: Type.Optional(GasUnits),
                 /** A fill through fillWithCalls, before the calls themselves. */
@@ -657,12 +666,15 @@ export type WebsocketSettings = {
 export type QuoteSettings = {
   ttlSeconds: number;
   fillWindowSeconds: number;
+  reclaimWindowSeconds: number;
   serviceFeeBps: number;
   fixedFeeUsd: string;
   timeEstimateSeconds: number;
   gas: {
     depositNative: number;
     depositErc20: number;
+    depositNativeReclaimable: number;
+    depositErc20Reclaimable: number;
     fillNative: number;
     fillErc20: number;
     fillWithCalls: number;
@@ -719,12 +731,16 @@ export const CONFIG_DEFAULTS = {
   quotes: {
     ttlSeconds: 300,
     fillWindowSeconds: 600,
+    /** An hour after the fill deadline: the fill's confirmation and the release have that long. */
+    reclaimWindowSeconds: 3600,
     serviceFeeBps: 10,
     fixedFeeUsd: "0",
     timeEstimateSeconds: 30,
     gas: {
       depositNative: 35_000,
       depositErc20: 75_000,
+      depositNativeReclaimable: 60_000,
+      depositErc20Reclaimable: 100_000,
       fillNative: 80_000,
       fillErc20: 110_000,
       fillWithCalls: 150_000,

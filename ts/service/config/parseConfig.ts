@@ -269,6 +269,7 @@ function quoteSettings(file: ConfigFile["quotes"], env: Env): QuoteSettings {
   return {
     ttlSeconds: file?.ttlSeconds ?? defaults.ttlSeconds,
     fillWindowSeconds: file?.fillWindowSeconds ?? defaults.fillWindowSeconds,
+    reclaimWindowSeconds: file?.reclaimWindowSeconds ?? defaults.reclaimWindowSeconds,
     serviceFeeBps: file?.serviceFeeBps ?? defaults.serviceFeeBps,
     fixedFeeUsd: file?.fixedFeeUsd ?? defaults.fixedFeeUsd,
     timeEstimateSeconds: file?.timeEstimateSeconds ?? defaults.timeEstimateSeconds,

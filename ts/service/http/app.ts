@@ -191,6 +191,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     const slo = installSloMetrics(app, registry, {
       store: deps.store,
       expectedFillSeconds: config.quotes.timeEstimateSeconds,
+      reclaimAlertSeconds: Math.floor(config.quotes.reclaimWindowSeconds / 2),
       publicClientOf: (chainId) => (chainClients.has(chainId) ? chainClients.get(chainId).publicClient : undefined),
       onError: (error) => app.log.debug({ err: error }, "fill latency in blocks not measured"),
     });

@@ -5,7 +5,7 @@
  * fill's and the repayment's transactions) and holds the quote's order and the allocator's repayment
  * request (which are not onchain as such; the verifier hashes them and compares with what is).
  *
- * Read from the chains: the `Deposited` log (origin, the deposit's receipt), the fill transaction's
+ * Read from the chains: the `Deposited` (or `DepositedReclaimable`) log (origin, the deposit's receipt), the fill transaction's
  * input — the attestation and the signature that were actually sent, decoded (`fill_7hVe`,
  * `fillAndCall`, or the full-ABI `fill` / `fillWithCalls`) — its `Filled` log, block time, and the
  * receiver's `signers()` and `filledDigest(requestId)` at the fill block (destination), the
@@ -92,7 +92,13 @@ export async function buildRequestReceipt(sources: ReceiptSources, requestId: By
     deposit: {
       ...place(stored.originChainId, depositLog),
       depository: deposit.depository,
-      fields: { id: stored.orderId, depositor: deposit.depositor, token: deposit.token, amount: deposit.amount },
+      fields: {
+        id: stored.orderId,
+        depositor: deposit.depositor,
+        token: deposit.token,
+        amount: deposit.amount,
+        ...(deposit.reclaimAt !== undefined && { reclaimAt: deposit.reclaimAt }),
+      },
     },
     attestation: {
       type: calls ? "CallsFillAttestation" : "FillAttestation",
@@ -114,6 +120,7 @@ export async function buildRequestReceipt(sources: ReceiptSources, requestId: By
       request: {
         calls: repayment.calls.map((c) => ({ ...c })),
         ...(repayment.credits && repayment.credits.length > 0 ? { credits: repayment.credits.map((c) => ({ ...c })) } : {}),
+        ...(repayment.release !== undefined && { release: repayment.release }),
         nonce: repayment.nonce,
         expiration: BigInt(repayment.expiration),
       },

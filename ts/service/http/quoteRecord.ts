@@ -145,6 +145,12 @@ export const QuoteSchema = Type.Object(
     }),
     expiresAt: Type.Integer({ description: "Unix seconds. A deposit mined after this is refunded (ORDER_EXPIRED)" }),
     fillDeadline: Type.Integer({ description: "Unix seconds. No fill after this (the fill attestation's deadline)" }),
+    reclaimAt: Type.Optional(
+      Type.Integer({
+        description:
+          "Ferry: a reclaimable quote only (reclaimable: true). Unix seconds from which the depositor alone may take back, in one transaction (Depository.reclaim), a deposit the service has not released",
+      }),
+    ),
     feeSponsorship: Type.Optional(feeSponsorshipSchema(AmountSchema)),
   },
   { description: "Quote" },

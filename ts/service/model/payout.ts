@@ -27,7 +27,13 @@ export const Payout = Type.Object(
      * `execute`.
      */
     credits: Type.Optional(Type.Array(PayoutCall)),
-    /** EIP-712 struct hash (of the CallRequest or the SettlementRequest): in RequestExecuted. */
+    /**
+     * The orderId of a reclaimable deposit this payout is paid from: present → a `ReleaseRequest` sent
+     * to `Depository.release`, which deletes the deposit's reclaim commitment in the same transaction
+     * (release and the depositor's reclaim can never both pay).
+     */
+    release: Type.Optional(Bytes32),
+    /** EIP-712 struct hash (of the CallRequest, the SettlementRequest or the ReleaseRequest): in RequestExecuted. */
     requestHash: Bytes32,
     status: PayoutStatus,
     hash: Type.Optional(Bytes32),

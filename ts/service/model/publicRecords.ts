@@ -110,6 +110,12 @@ export const RequestRecord = Type.Object(
         description: "Ferry: the quote's referrer; only with includeAuthenticatedData=true, on the requests of the caller's own API key",
       }),
     ),
+    reclaimAt: Type.Optional(
+      Type.Integer({
+        description:
+          "Ferry: a reclaimable quote's reclaim time (unix seconds). From then on the depositor alone may take back a reclaimable deposit the service has not released (repaid or refunded): Depository.reclaim, `ferry reclaim`",
+      }),
+    ),
     createdAt: Type.String({ description: "ISO 8601" }),
     updatedAt: Type.String({ description: "ISO 8601" }),
   },
@@ -197,6 +203,7 @@ export function toRequestRecord(request: StoredRequest, options: RequestRecordOp
     ...(options.children !== undefined && { childRequests: options.children }),
     ...(options.order !== undefined ? { orderData: orderToJson(options.order) } : {}),
     ...(options.authenticated ? { referrer: request.referrer } : {}),
+    ...(request.solver?.intent.reclaimAt !== undefined && { reclaimAt: request.solver.intent.reclaimAt }),
     createdAt: request.createdAt,
     updatedAt: request.updatedAt,
   };

@@ -143,6 +143,12 @@ export const QuotedIntent = Type.Object(
     expiresAt: UnixSeconds,
     /** The fill attestation's `deadline` and orderData.output.deadline: no fill after this. */
     fillDeadline: UnixSeconds,
+    /**
+     * A reclaimable quote (`reclaimable: true`): the deposit step is the Depository's reclaimable form with
+     * this reclaim time (`fillDeadline` + `quotes.reclaimWindowSeconds`), and every payout of its deposit
+     * is an allocator-signed `release`, which ends the depositor's right to reclaim it. Absent: a plain deposit.
+     */
+    reclaimAt: Type.Optional(UnixSeconds),
     /** The fee buckets, in the origin currency's smallest units. */
     fees: Type.Object({
       relayerGas: Uint256,

@@ -23,6 +23,12 @@ export const CreditedDeposit = Type.Object(
     /** Zero address = native. */
     token: Address,
     amount: Uint256,
+    /**
+     * A reclaimable deposit (`DepositedReclaimable`): its depositor may take it back from this time on
+     * unless the allocator `release`s it first — so its repayment or refund is a release. Absent: a plain deposit.
+     * The event's uint256 as it is (a depositor may choose any).
+     */
+    reclaimAt: Type.Optional(Uint256),
   },
   { additionalProperties: false },
 );

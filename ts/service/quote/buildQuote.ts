@@ -91,6 +91,11 @@ export type QuoteRequest = {
   sponsorship?: SponsorshipRequest;
   /** `useDepositAddress`: the payer sends a plain transfer to the quote's deposit address, strict or open (./depositAddressQuote.ts). */
   depositAddress?: DepositAddressRequest;
+  /**
+   * `reclaimable`: the deposit step is the Depository's reclaimable form, reclaimable by the depositor
+   * from the quote's `reclaimAt` (`fillDeadline` + `settings.reclaimWindowSeconds`) unless released.
+   */
+  reclaimable?: boolean;
 };
 
 export type QuoteEnvironment = {
@@ -171,6 +176,8 @@ export type Quote = {
   expiresAt: number;
   /** Unix seconds: no fill after this (the fill attestation's deadline). Ferry's addition. */
   fillDeadline: number;
+  /** A reclaimable quote: unix seconds from which the depositor may reclaim a deposit not released. Ferry's addition. */
+  reclaimAt?: number;
   /** A sponsored quote: who pays what (the record's `feeSponsorship.quoted`). Ferry's addition. */
   feeSponsorship?: SponsorshipView<AmountObject>;
 };
@@ -285,6 +292,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
   const ttl = Math.min(settings.ttlSeconds, request.ttlSeconds ?? settings.ttlSeconds);
   const expiresAt = env.now + ttl;
   const fillDeadline = expiresAt + settings.fillWindowSeconds + Math.max(0, env.destinationClockAhead ?? 0);
+  const reclaimAt = request.reclaimable === true ? fillDeadline + settings.reclaimWindowSeconds : undefined;
   const appFees = request.appFees.map((fee, i) => ({ recipient: fee.recipient, bps: fee.bps, amount: amounts.appFees[i]! }));
 
   const order = buildOrder({
@@ -320,7 +328,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     ? 0n
     : (depositAddress
         ? DEPOSIT_ADDRESS_TRANSFER_GAS[input.isNative ? "native" : "erc20"]
-        : BigInt(input.isNative ? settings.gas.depositNative : settings.gas.depositErc20)) + request.originGasOverhead;
+        : BigInt(depositGasOf(settings.gas, input.isNative, reclaimAt !== undefined))) + request.originGasOverhead;
   const steps = depositAddress
     ? [depositAddressStep({ route, requestId, address: depositAddress, user: request.user, originAmount: amounts.originAmount, transferGas: depositGas, payText, receiveText, mode: depositAddressMode })]
     : signedPermit
@@ -335,7 +343,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
         payText,
         receiveText,
       })
-    : quoteSteps({ route, requestId, orderId, user: request.user, originAmount: amounts.originAmount, allowance: env.allowance, depositGas, payText, receiveText });
+    : quoteSteps({ route, requestId, orderId, user: request.user, originAmount: amounts.originAmount, allowance: env.allowance, depositGas, payText, receiveText, ...(reclaimAt !== undefined && { reclaimAt }) });
 
   const fees: QuoteFees = {
     gas: amountObject(origin.native, depositGas * env.originGasPrice),
@@ -436,6 +444,7 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
     ...(calls.length > 0 ? { fillGasLimit: fillGas } : {}),
     expiresAt,
     fillDeadline,
+    ...(reclaimAt !== undefined && { reclaimAt }),
     fees: {
       relayerGas: fillGasCost,
       relayerService: amounts.relayerService,
@@ -460,11 +469,18 @@ export function buildQuote(request: QuoteRequest, route: Route, env: QuoteEnviro
       protocol: { v2: { orderId, orderData: orderToJson(order), paymentDetails: paymentDetails(route, amounts.originAmount) } },
       expiresAt,
       fillDeadline,
+      ...(reclaimAt !== undefined && { reclaimAt }),
       ...(sponsorship && sponsorship.amount > 0n && { feeSponsorship: sponsorshipView(sponsorship, (units) => amountObject(input, units)) }),
     },
     intent,
     order,
   };
+}
+
+/** The user's deposit transaction's gas estimate: native or ERC-20, plain or reclaimable. */
+function depositGasOf(gas: QuoteSettings["gas"], isNative: boolean, reclaimable: boolean): number {
+  if (reclaimable) return isNative ? gas.depositNativeReclaimable : gas.depositErc20Reclaimable;
+  return isNative ? gas.depositNative : gas.depositErc20;
 }
 
 /** A swap's loss against the source's mid price at `netInput` (pool fee and impact), in input units rounded down; 0 on a bridge. */

@@ -4,13 +4,16 @@
  *
  * - deposit: ts/core's `encodeDeposit` — `depositNative_irOEa(orderId)` with the amount as `value`, or
  *   `depositErc20_6R0X4(token, amount, orderId)`: both credit the sender, so the deposit is always the
- *   user's own; the item's `check` polls `/intents/status/v3?requestId=…`.
+ *   user's own; the item's `check` polls `/intents/status/v3?requestId=…`. A reclaimable quote's deposit
+ *   is ts/core's `encodeReclaimableDeposit` (`depositNativeReclaimable_fpifa(orderId, reclaimAt)` /
+ *   `depositErc20Reclaimable(token, amount, orderId, reclaimAt)`), also credited to the sender.
  * - approve: `approve(depository, originAmount)` on the token (exactly the amount, no unlimited
  *   approval). Its item has **no `check`**: it completes with its receipt (the request's status only
  *   moves once the deposit is indexed, so a client polling it after the approval would wait forever).
  */
 import { encodeFunctionData, erc20Abi, zeroAddress, type Address, type Hex } from "viem";
 import { encodeDeposit } from "../../core/depositCalldata.ts";
+import { encodeReclaimableDeposit } from "../../core/reclaimableDeposit.ts";
 import type { Route } from "./quoteRoute.ts";
 
 /** A transaction step's item data; `gas`: the deposit's gas limit estimate (decimal string), on the deposit item only. */
@@ -54,6 +57,8 @@ export type StepInputs = {
   /** e.g. "0.5 ETH on Ferry Destination" for the descriptions. */
   receiveText: string;
   payText: string;
+  /** A reclaimable quote: the deposit's reclaim time (unix seconds). */
+  reclaimAt?: number;
 };
 
 export function quoteSteps(inputs: StepInputs): Step[] {
@@ -86,7 +91,8 @@ export function quoteSteps(inputs: StepInputs): Step[] {
     });
   }
 
-  const { data } = encodeDeposit({ currency: isNative ? zeroAddress : origin.currency.address, amount: inputs.originAmount, id: inputs.orderId });
+  const terms = { currency: isNative ? zeroAddress : origin.currency.address, amount: inputs.originAmount, id: inputs.orderId };
+  const { data } = inputs.reclaimAt === undefined ? encodeDeposit(terms) : encodeReclaimableDeposit({ ...terms, reclaimAt: BigInt(inputs.reclaimAt) });
   steps.push({
     id: "deposit",
     action: "Confirm transaction in your wallet",

@@ -28,6 +28,7 @@ export async function filledDigestOf(dest: ChainClient, requestId: Bytes32): Pro
 
 const FILLED_EVENT = attestedReceiverAbi.find((i) => i.type === "event" && i.name === "Filled")!;
 const REQUEST_EXECUTED_EVENT = depositoryAbi.find((i) => i.type === "event" && i.name === "RequestExecuted")!;
+const RECLAIMED_EVENT = depositoryAbi.find((i) => i.type === "event" && i.name === "Reclaimed")!;
 
 /** The spec's transaction entry (`inTxs` / `outTxs`) of a mined transaction, its hash canonical (as read). */
 export async function onchainTxOf(client: ChainClient, receipt: Receipt): Promise<OnchainTx & { hash: Bytes32 }> {
@@ -97,4 +98,12 @@ export async function findPayoutTx(client: ChainClient, requestHash: Hex, notBef
 /** Whether the Depository's replay guard has used `nonce` (payouts are keyed by nonce onchain). */
 export async function isPayoutExecuted(client: ChainClient, nonce: bigint): Promise<boolean> {
   return client.publicClient.readContract({ address: client.config.contracts.depository, abi: depositoryAbi, functionName: "executed", args: [nonce] });
+}
+
+/**
+ * The depositor's `reclaim` of the reclaimable deposit under `orderId`, from its `Reclaimed` log.
+ * `notBefore`: the deposit's block time (nothing reclaims it earlier).
+ */
+export async function findReclaimTx(client: ChainClient, orderId: Hex, notBefore: number): Promise<Bytes32 | null> {
+  return findBackwards(client, { address: client.config.contracts.depository, event: RECLAIMED_EVENT, args: { id: orderId } }, notBefore);
 }

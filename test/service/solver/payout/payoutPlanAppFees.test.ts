@@ -14,7 +14,7 @@ const REFUND_TO = canonicalAddress(`0x${"33".repeat(20)}`);
 const APP_A = canonicalAddress(`0x${"aa".repeat(20)}`);
 const APP_B = canonicalAddress(`0x${"bb".repeat(20)}`);
 const DEPOSIT = { chainId: 1, depository: canonicalAddress(`0x${"44".repeat(20)}`), txHash: ID, logIndex: 0, block: 5, blockTimestamp: 100, depositor: REFUND_TO, token: zeroAddress, amount: 1_050n };
-const base = { requestId: ID, deposit: DEPOSIT, originAmount: 1_000n, solver: SOLVER, refundTo: REFUND_TO, nowSeconds: 1000 };
+const base = { requestId: ID, orderId: ID, deposit: DEPOSIT, originAmount: 1_000n, solver: SOLVER, refundTo: REFUND_TO, nowSeconds: 1000 };
 
 describe("payout plan: app fees", () => {
   it("planPayout_repayment_creditsEachAppFeeAndRepaysTheSolverTheRest", () => {

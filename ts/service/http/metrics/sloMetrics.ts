@@ -15,7 +15,12 @@
  *   took to `success` (filled) and to `refund` — the fill rate is filled ÷ (filled + refunded);
  * - `ferry_requests_overdue`: requests that should have been filled by now — credited, unfilled, their
  *   deposit block older than `quotes.timeEstimateSeconds` (what the quote promised the user), parked
- *   ones included; database-wide, read at scrape time (../../store/overdueRequests.ts).
+ *   ones included; database-wide, read at scrape time (../../store/overdueRequests.ts);
+ * - `ferry_reclaimable_deposits_unreleased` and `ferry_reclaimable_deposits_at_risk`: credited
+ *   reclaimable deposits whose release (the repayment or refund) is not confirmed, and those of them whose
+ *   `reclaimAt` is less than `reclaimAlertSeconds` away or past — from then on the depositor may take the
+ *   deposit back, after a fill at the solver's loss; database-wide, read at scrape time
+ *   (../../store/unreleasedDeposits.ts).
  *
  * The latencies and counters are observed when the status change commits in this process (the
  * store's `onTransition`): the solver's process, which shares the app's store. Sum them across
@@ -27,6 +32,7 @@ import type { PublicClient } from "viem";
 import type { StoredRequest } from "../../model/storedRequest.ts";
 import type { Store } from "../../store/createStore.ts";
 import { countOverdueRequests } from "../../store/overdueRequests.ts";
+import { countUnreleasedDeposits } from "../../store/unreleasedDeposits.ts";
 
 /** The most block headers one fill's latency in blocks may read. */
 export const MAX_BLOCK_PROBES = 24;
@@ -37,6 +43,8 @@ export type SloMetricsOptions = {
   publicClientOf?: (chainId: number) => PublicClient | undefined;
   /** `quotes.timeEstimateSeconds`: a credited request not filled this long after its deposit block is overdue. */
   expectedFillSeconds: number;
+  /** A reclaimable deposit not released this close to its `reclaimAt` (or past it) is at risk (default half of quotes.reclaimWindowSeconds). */
+  reclaimAlertSeconds: number;
   /** Unix milliseconds. */
   now?: () => number;
   /** A failed block read of the latency in blocks (the observation is skipped). */
@@ -76,6 +84,31 @@ export function installSloMetrics(app: FastifyInstance, registry: Registry, opti
     registers,
     async collect() {
       this.set(await countOverdueRequests(options.store, Math.floor(now() / 1000) - options.expectedFillSeconds));
+    },
+  });
+  // Both gauges from one query per scrape: a count read less than a second ago is reused.
+  let unreleasedRead: { at: number; counts: Promise<{ unreleased: number; atRisk: number }> } | undefined;
+  const unreleasedCounts = () => {
+    const at = now();
+    if (!unreleasedRead || at - unreleasedRead.at >= 1000) {
+      unreleasedRead = { at, counts: countUnreleasedDeposits(options.store, Math.floor(at / 1000) + options.reclaimAlertSeconds) };
+    }
+    return unreleasedRead.counts;
+  };
+  new Gauge({
+    name: "ferry_reclaimable_deposits_unreleased",
+    help: "Credited reclaimable deposits whose release (repayment or refund) is not confirmed yet",
+    registers,
+    async collect() {
+      this.set((await unreleasedCounts()).unreleased);
+    },
+  });
+  new Gauge({
+    name: "ferry_reclaimable_deposits_at_risk",
+    help: "Unreleased reclaimable deposits whose reclaimAt is closer than the alert window or past: their depositor may reclaim them",
+    registers,
+    async collect() {
+      this.set((await unreleasedCounts()).atRisk);
     },
   });
 

@@ -39,7 +39,7 @@ import type { QuoteService } from "../../quote/quoteService.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import { isFerryError } from "../../../core/errors.ts";
 import { withRpcDeadline } from "../../chains/rpcDeadline.ts";
-import { AddressString, CanonicalHexOf, fitsUint256, HexDataString, UintString, ZERO_ADDRESS } from "../../model/values.ts";
+import { type Address, AddressString, CanonicalHexOf, fitsUint256, HexDataString, UintString, ZERO_ADDRESS } from "../../model/values.ts";
 import { addressInput } from "../addressInput.ts";
 import type { FerryApp } from "../ferryApp.ts";
 import { bodyErrorResponses, commonErrorResponses, ErrorBody } from "../httpErrors.ts";
@@ -118,6 +118,12 @@ export const QuoteBody = Type.Object(
       Type.Boolean({
         description:
           "Pay by a plain transfer to a deposit address (steps[0].depositAddress) instead of a Depository call: with strict: true a strict address (this quote only); otherwise the open address of the user and route (reusable, the same for every such quote; each payment is re-quoted for the amount paid when it arrives)",
+      }),
+    ),
+    reclaimable: Type.Optional(
+      Type.Boolean({
+        description:
+          "Ferry's addition: the deposit step is the Depository's reclaimable form. The quote's `reclaimAt` (the fill deadline + quotes.reclaimWindowSeconds, default an hour) is committed onchain with the deposit: if the service has not released the deposit (repaid the fill or refunded it) by then, the depositor alone takes it back in one transaction (Depository.reclaim; `ferry reclaim`). Not with usePermit or useDepositAddress (400 UNSUPPORTED_ROUTE)",
       }),
     ),
     txsGasLimit: Type.Optional(
@@ -278,7 +284,16 @@ export function toQuoteRequest(body: QuoteBody): QuoteRequest {
     ...(body.topupGasAmount !== undefined && { topupGasAmount: uint256(body.topupGasAmount, "topupGasAmount") }),
     ...(body.subsidizeFees === true && { sponsorship: sponsorshipRequest(body.sponsoredFeeComponents, body.maxSubsidizationAmount) }),
     ...(depositAddress && { depositAddress }),
+    ...(reclaimableRequest(body, originCurrency) && { reclaimable: true }),
   };
+}
+
+/** `reclaimable` decoded: only for a deposit the user sends to the Depository itself (UNSUPPORTED_ROUTE otherwise). */
+function reclaimableRequest(body: QuoteBody, originCurrency: Address): boolean {
+  if (body.reclaimable !== true) return false;
+  if (body.usePermit === true && originCurrency !== ZERO_ADDRESS) throw new ServiceError("UNSUPPORTED_ROUTE", "reclaimable deposits are sent by the depositor itself: not with usePermit (the service submits a permit deposit)");
+  if (body.useDepositAddress === true) throw new ServiceError("UNSUPPORTED_ROUTE", "reclaimable deposits are sent by the depositor itself: not with useDepositAddress (the service forwards the payment)");
+  return true;
 }
 
 /** `useDepositAddress` decoded: strict with `strict: true`, else open; not combined with what is not served (UNSUPPORTED_ROUTE). */

@@ -48,9 +48,12 @@ export const RequestReceiptSchema = Type.Object(
       {
         ...placeFields,
         depository: Hex("the Depository"),
-        fields: Type.Object({ id: Hex("orderId"), depositor: Hex("depositor"), token: Hex("token"), amount: Decimal("amount") }, strict),
+        fields: Type.Object(
+          { id: Hex("orderId"), depositor: Hex("depositor"), token: Hex("token"), amount: Decimal("amount"), reclaimAt: Type.Optional(Decimal("a reclaimable deposit's reclaim time")) },
+          strict,
+        ),
       },
-      { ...strict, description: "The Depository's Deposited log that credited the request" },
+      { ...strict, description: "The Depository's Deposited (or, reclaimable, DepositedReclaimable) log that credited the request" },
     ),
     attestation: Type.Object(
       {
@@ -96,8 +99,14 @@ export const RequestReceiptSchema = Type.Object(
         ...placeFields,
         depository: Hex("the Depository"),
         request: Type.Object(
-          { calls: Type.Array(Call), credits: Type.Optional(Type.Array(Call)), nonce: Decimal(), expiration: Decimal() },
-          { ...strict, description: "The allocator's CallRequest (a SettlementRequest with credits)" },
+          {
+            calls: Type.Array(Call),
+            credits: Type.Optional(Type.Array(Call)),
+            release: Type.Optional(Hex("the orderId whose reclaim commitment the release ended (a reclaimable deposit)")),
+            nonce: Decimal(),
+            expiration: Decimal(),
+          },
+          { ...strict, description: "The allocator's CallRequest (a SettlementRequest with credits, a ReleaseRequest with release)" },
         ),
         fields: Type.Object({ requestHash: Hex(), nonce: Decimal() }, strict),
       },

@@ -99,13 +99,13 @@ async function seenDeposit(deps: { clients: ChainClients }, request: StoredReque
   if (!txHash) throw new ServiceError("FAST_FILL_DEPOSIT_NOT_SEEN", `request ${request.id} has no deposit transaction yet: send it and POST /transactions/index first`);
   const client = deps.clients.get(intent.originChainId);
   const receipt = await receiptOrNull(client.publicClient, txHash);
-  let terms: { token: typeof ZERO_ADDRESS; amount: bigint | null; orderId: Bytes32 } | undefined;
+  let terms: { token: typeof ZERO_ADDRESS; amount: bigint | null; orderId: Bytes32; reclaimAt?: bigint } | undefined;
   let blockTimestamp: number;
   if (receipt) {
     if (receipt.status !== "success") throw new ServiceError("FAST_FILL_DEPOSIT_NOT_SEEN", `the deposit transaction ${txHash} reverted`);
     const deposits = await depositsInReceipt(client, receipt);
     const found = deposits.find((d) => d.orderId === intent.orderId);
-    terms = found && { token: found.token, amount: found.amount, orderId: found.orderId };
+    terms = found && { token: found.token, amount: found.amount, orderId: found.orderId, ...(found.reclaimAt !== undefined && { reclaimAt: found.reclaimAt }) };
     blockTimestamp = found?.blockTimestamp ?? 0;
   } else {
     let tx;
@@ -121,7 +121,7 @@ async function seenDeposit(deps: { clients: ChainClients }, request: StoredReque
   }
   if (!terms || terms.orderId !== intent.orderId) throw new ServiceError("FAST_FILL_DEPOSIT_MISMATCH", `the transaction ${txHash} deposits nothing for order ${intent.orderId}`);
   if (terms.amount === null) throw new ServiceError("FAST_FILL_DEPOSIT_MISMATCH", `the deposit ${txHash} names no amount until it is mined (an allowance-form ERC-20 deposit): fast fill it once mined`);
-  const mismatch = depositMismatch(intent, { chainId: intent.originChainId, token: terms.token, amount: terms.amount });
+  const mismatch = depositMismatch(intent, { chainId: intent.originChainId, token: terms.token, amount: terms.amount, ...(terms.reclaimAt !== undefined && { reclaimAt: terms.reclaimAt }) });
   if (mismatch) throw new ServiceError("FAST_FILL_DEPOSIT_MISMATCH", `the deposit ${txHash} does not match the quote: ${mismatch}`);
   return { txHash, chainId: intent.originChainId, token: terms.token, amount: terms.amount, blockTimestamp };
 }

@@ -1,5 +1,6 @@
 /**
- * The Depository's deposit, as the indexer sees it: the `Deposited` event decoded from logs, and the
+ * The Depository's deposit, as the indexer sees it: the `Deposited` and `DepositedReclaimable` events
+ * decoded from logs, and the
  * deposit call decoded from a transaction's input (for a deposit not yet mined: the direct forms and the
  * signature-authorised ones). Pure.
  */
@@ -8,11 +9,20 @@ import { canonicalFields, ZERO_ADDRESS, type Address, type Bytes32 } from "../..
 import { decodeDeposit } from "../../../core/depositCalldata.ts";
 import { DEPOSITORY_DEPOSIT_ABI } from "../../../core/depositoryAbi.ts";
 import { depositoryAbi } from "../../../abi/Depository.ts";
+import { DEPOSITORY_RECLAIM_ABI } from "../../../core/reclaimableDeposit.ts";
 
 type DepositoryItem = (typeof DEPOSITORY_DEPOSIT_ABI)[number];
 
 /** The `Deposited(bytes32 indexed id, address indexed depositor, address token, uint256 amount)` ABI item. */
 export const DEPOSITED_EVENT = DEPOSITORY_DEPOSIT_ABI.find((item): item is Extract<DepositoryItem, { type: "event" }> => item.type === "event")!;
+
+type ReclaimItem = (typeof DEPOSITORY_RECLAIM_ABI)[number];
+
+/** `DepositedReclaimable(bytes32 indexed id, address depositor, address token, uint256 amount, uint256 reclaimAt)`: a reclaimable deposit. */
+export const DEPOSITED_RECLAIMABLE_EVENT = DEPOSITORY_RECLAIM_ABI.find((item): item is Extract<ReclaimItem, { type: "event" }> => item.type === "event")!;
+
+/** Both events a deposit emits: what the indexer's log scan asks for. */
+export const DEPOSIT_EVENTS = [DEPOSITED_EVENT, DEPOSITED_RECLAIMABLE_EVENT] as const;
 
 /** One `Deposited` log: what actually arrived at the Depository under `orderId`. */
 export type DepositLog = {
@@ -27,11 +37,13 @@ export type DepositLog = {
   logIndex: number;
   blockNumber: bigint;
   blockHash: Bytes32;
+  /** A reclaimable deposit's reclaim time (`DepositedReclaimable`); absent for a plain `Deposited`. */
+  reclaimAt?: bigint;
 };
 
 /**
- * The `Deposited` logs of `depository` among `logs` (other contracts' and other events' logs are
- * skipped), decoded once: every address, id and hash canonical.
+ * The `Deposited` and `DepositedReclaimable` logs of `depository` among `logs` (other contracts' and
+ * other events' logs are skipped), decoded once: every address, id and hash canonical.
  */
 export function decodeDepositLogs(chainId: number, depository: Address, logs: readonly Log[]): DepositLog[] {
   const out: DepositLog[] = [];
@@ -39,11 +51,12 @@ export function decodeDepositLogs(chainId: number, depository: Address, logs: re
     if (raw.blockNumber === null || raw.transactionHash === null || raw.blockHash === null) continue;
     let decoded;
     try {
-      decoded = decodeEventLog({ abi: [DEPOSITED_EVENT], data: raw.data, topics: raw.topics, strict: true });
+      decoded = decodeEventLog({ abi: DEPOSIT_EVENTS, data: raw.data, topics: raw.topics, strict: true });
     } catch {
       continue;
     }
-    const args = canonicalFields({ ...decoded.args, emitter: raw.address, transactionHash: raw.transactionHash, blockHash: raw.blockHash });
+    const reclaimAt = decoded.eventName === "DepositedReclaimable" ? decoded.args.reclaimAt : undefined;
+    const args = canonicalFields({ id: decoded.args.id, depositor: decoded.args.depositor, token: decoded.args.token, amount: decoded.args.amount, emitter: raw.address, transactionHash: raw.transactionHash, blockHash: raw.blockHash });
     if (args.emitter !== depository) continue;
     out.push({
       chainId,
@@ -56,6 +69,7 @@ export function decodeDepositLogs(chainId: number, depository: Address, logs: re
       logIndex: raw.logIndex ?? 0,
       blockNumber: raw.blockNumber,
       blockHash: args.blockHash,
+      ...(reclaimAt !== undefined && { reclaimAt }),
     });
   }
   return out;
@@ -66,7 +80,7 @@ export function decodeDepositLogs(chainId: number, depository: Address, logs: re
  * until mined); `relayed` for the signature-authorised forms (`depositErc20Permit`, `depositPermit2`),
  * which anyone may send for the depositor.
  */
-export type DepositCall = { orderId: Bytes32; token: Address; amount: bigint | null; relayed: boolean };
+export type DepositCall = { orderId: Bytes32; token: Address; amount: bigint | null; relayed: boolean; reclaimAt?: bigint };
 
 /** The signature-authorised deposit functions (the full ABI's items: the core's fragments cover the direct forms only). */
 const PERMIT_DEPOSIT_ABI = depositoryAbi.filter((item) => item.type === "function" && (item.name === "depositErc20Permit" || item.name === "depositPermit2"));
@@ -78,7 +92,7 @@ export function decodeDepositCall(input: Hex, value: bigint): DepositCall | null
 }
 
 /** A deposit call as decoded, its orderId and token as the input spells them. */
-type RawDepositCall = { orderId: Hex; token: Hex; amount: bigint | null; relayed: boolean };
+type RawDepositCall = { orderId: Hex; token: Hex; amount: bigint | null; relayed: boolean; reclaimAt?: bigint };
 
 function decodePermitDepositCall(input: Hex): RawDepositCall | null {
   try {
@@ -99,6 +113,7 @@ function decodeDirectDepositCall(input: Hex, value: bigint): RawDepositCall | nu
   } catch {
     return null;
   }
-  if (call.kind === "native") return { orderId: call.id, token: ZERO_ADDRESS, amount: value, relayed: false };
-  return { orderId: call.id, token: call.token, amount: call.amount, relayed: false };
+  const reclaim = call.reclaimAt !== undefined ? { reclaimAt: call.reclaimAt } : {};
+  if (call.kind === "native") return { orderId: call.id, token: ZERO_ADDRESS, amount: value, relayed: false, ...reclaim };
+  return { orderId: call.id, token: call.token, amount: call.amount, relayed: false, ...reclaim };
 }

@@ -60,6 +60,7 @@ export function creditedDeposit(deposit: ObservedDeposit): CreditedDeposit {
     depositor: deposit.depositor,
     token: deposit.token,
     amount: deposit.amount,
+    ...(deposit.reclaimAt !== undefined && { reclaimAt: deposit.reclaimAt }),
   };
 }
 

@@ -13,7 +13,7 @@
  *    stored; error log; `ferry_chain_deep_reorg_alert` = 1), nothing more is indexed on it and the
  *    solver leaves requests and payouts on it alone until an operator resumes it (docs/operations.md "Deep
  *    reorgs"). Nothing is guessed;
- * 3. reads `Deposited` logs from the block after the checkpoint (the deployment block on the first
+ * 3. reads `Deposited` and `DepositedReclaimable` logs from the block after the checkpoint (the deployment block on the first
  *    run) up to the final block, in ranges of at most `maxLogRange` blocks (./logScan.ts halves a range
  *    a provider refuses), and records each range's deposits with its checkpoint (block and hash) in one
  *    transaction (./recordDeposits.ts). A log whose block hash is not the one the window holds for its
@@ -28,7 +28,7 @@ import { nextBlockRange } from "./blockRange.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { readChainFinality, readHeader, type BlockHeader } from "../../chains/chainFinality.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
-import { DEPOSITED_EVENT, decodeDepositLogs } from "./depositEvent.ts";
+import { DEPOSIT_EVENTS, decodeDepositLogs } from "./depositEvent.ts";
 import { enrichDeposits } from "./observeDeposits.ts";
 import { recordDeposits, type DepositOutcome } from "./recordDeposits.ts";
 import type { Logger } from "../../logging/logger.ts";
@@ -118,7 +118,7 @@ export async function indexDeposits(
   for (let i = 0; i < options.maxRangesPerStep; i++) {
     const range = nextBlockRange({ checkpoint, deploymentBlock: client.config.deploymentBlock ?? 0, final, maxBlocks: client.config.maxLogRange });
     if (range === null) break;
-    const logs = await scanLogs(client, { address: contract, event: DEPOSITED_EVENT }, range.fromBlock, range.toBlock);
+    const logs = await scanLogs(client, { address: contract, event: DEPOSIT_EVENTS }, range.fromBlock, range.toBlock);
     for (const entry of logs as Log[]) {
       const expected = entry.blockNumber === null ? undefined : windowHash(entry.blockNumber);
       if (expected !== undefined && entry.blockHash !== null && expected !== canonicalHex(entry.blockHash)) throw new LogsFromAnotherForkError(chainId, entry.blockNumber!);

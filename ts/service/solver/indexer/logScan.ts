@@ -23,8 +23,11 @@ export function currentLogSpan(client: ChainClient): number {
   return learnt.get(client)?.span ?? client.config.maxLogRange;
 }
 
-/** `address`: one emitter, or a set of them (one request for all: e.g. every watched token's Transfer). */
-export type LogQuery = { address: Address | readonly Address[]; event: AbiEvent; args?: Record<string, unknown> };
+/**
+ * `address`: one emitter, or a set of them (one request for all: e.g. every watched token's Transfer);
+ * `event`: one event, or several read in one request (e.g. both deposit events).
+ */
+export type LogQuery = { address: Address | readonly Address[]; event: AbiEvent | readonly AbiEvent[]; args?: Record<string, unknown> };
 
 /** Every log of `query` in [fromBlock, toBlock], in block order. */
 export async function scanLogs(client: ChainClient, query: LogQuery, fromBlock: bigint, toBlock: bigint): Promise<Log[]> {
@@ -45,7 +48,7 @@ export type ScannedEvent<E extends AbiEvent> = { args: DecodedLog<[E]>; transact
  * `scanLogs`, each log decoded as `query.event` by the chains room's decoder (../../chains/decodeLog.ts):
  * what a caller compares with `===` without normalising. A log that does not decode strictly is left out.
  */
-export async function scanEvents<const E extends AbiEvent>(client: ChainClient, query: LogQuery & { event: E }, fromBlock: bigint, toBlock: bigint): Promise<ScannedEvent<E>[]> {
+export async function scanEvents<const E extends AbiEvent>(client: ChainClient, query: Omit<LogQuery, "event"> & { event: E }, fromBlock: bigint, toBlock: bigint): Promise<ScannedEvent<E>[]> {
   const events: ScannedEvent<E>[] = [];
   for (const log of await scanLogs(client, query, fromBlock, toBlock)) {
     const args = decodeLog([query.event] as [E], log);
@@ -81,7 +84,7 @@ async function readPiece(client: ChainClient, query: LogQuery, from: bigint, toB
     try {
       const logs = (await client.publicClient.getLogs({
         address: query.address,
-        event: query.event,
+        ...(Array.isArray(query.event) ? { events: query.event } : { event: query.event }),
         ...(query.args && { args: query.args }),
         fromBlock: piece.fromBlock,
         toBlock: piece.toBlock,

@@ -223,6 +223,10 @@ async function recordStray(tx: Repositories, deps: { log: Logger }, deposit: Obs
     amount: deposit.amount,
     reason,
     requestId,
+    // A reclaimable stray is its depositor's to reclaim: a refund by `execute` would leave that right intact.
+    ...(deposit.reclaimAt !== undefined && { ignoredReason: "RECLAIMABLE" }),
   });
-  if (recorded) deps.log.info({ chainId: deposit.chainId, txHash: deposit.txHash, logIndex: deposit.logIndex, reason }, "stray deposit recorded for refund");
+  if (recorded && deposit.reclaimAt !== undefined) {
+    deps.log.warn({ chainId: deposit.chainId, txHash: deposit.txHash, logIndex: deposit.logIndex, reason, reclaimAt: deposit.reclaimAt.toString() }, "reclaimable stray deposit recorded: not refunded, its depositor reclaims it from reclaimAt");
+  } else if (recorded) deps.log.info({ chainId: deposit.chainId, txHash: deposit.txHash, logIndex: deposit.logIndex, reason }, "stray deposit recorded for refund");
 }

@@ -15,7 +15,8 @@
  *   receipt rules above; pending → wait (re-broadcast, fee bumps at the same nonce); superseded → the
  *   Depository's `executed(nonce)` decides;
  * - otherwise the allocator signs the stored struct and the solver's wallet sends `execute` (the
- *   compact form, ts/core's `encodeExecute`) or, for a settlement with credits, `settle`, through the nonce manager, the hash and nonce recorded (status `sent`) in
+ *   compact form, ts/core's `encodeExecute`) or, for a settlement with credits, `settle` (for a reclaimable
+ *   deposit's payout, `release`), through the nonce manager, the hash and nonce recorded (status `sent`) in
  *   the nonce's store transaction before the broadcast; its gas limit stays within
  *   `solver.maxGasPerTransaction` (../../transactions/gasCap.ts) and its fees within the chain's `maxTransactionFee`.
  * Returns the payout as stored after the step. `stepPayout` is the same step for a payout planned
@@ -34,7 +35,8 @@ import { StoredValueInvalidError } from "../../model/storedValue.ts";
 import { isFinal } from "../../chains/chainFinality.ts";
 import { readReceipt, type Receipt } from "../../chains/readReceipt.ts";
 import { CLOCK_SKEW_SECONDS, findPayoutTx, isPayoutExecuted, onchainTxOf, receiptOrNull, transactionKnown } from "../chainReads.ts";
-import { PAYOUT_TTL_SECONDS, payoutRequestOf, planPayout, settlementRequestOf } from "./payoutPlan.ts";
+import { PAYOUT_TTL_SECONDS, payoutRequestOf, planPayout, releaseRequestOf, settlementRequestOf } from "./payoutPlan.ts";
+import { signRelease } from "../../../core/releaseRequest.ts";
 import { decodeRevert, isRevert, revertDataOf } from "../../transactions/revertReason.ts";
 import { sendRecorded, type SentTx } from "../sendTransaction.ts";
 import type { Repositories } from "../../store/createStore.ts";
@@ -56,6 +58,7 @@ export async function advancePayout(ctx: SolverContext, request: StoredRequest, 
     payout = planPayout({
       kind,
       requestId: request.id,
+      orderId: request.orderId,
       deposit: state.deposit,
       originAmount: state.intent.originAmount,
       solver: ctx.solver,
@@ -199,8 +202,17 @@ function purposeOf(logFields: Record<string, string | number>): TxPurpose {
   return kind === "refund" || kind === "stray-refund" ? kind : "repayment";
 }
 
-/** `execute(CallRequest, sig)`, or `settle(SettlementRequest, sig)` when the payout credits app fees; signed by the allocator. */
+/**
+ * `execute(CallRequest, sig)`, or `settle(SettlementRequest, sig)` when the payout credits app fees, or
+ * `release(ReleaseRequest, sig)` when it is paid from a reclaimable deposit; signed by the allocator.
+ */
 export async function signedPayoutCall(ctx: SolverContext, chainId: number, payout: Payout): Promise<Hex> {
+  const release = releaseRequestOf(payout);
+  if (release) {
+    const signature = await signRelease({ account: ctx.allocator, chainId, depository: payout.depository, request: release });
+    const args = { id: release.id, calls: [...release.calls], credits: [...release.credits], nonce: release.nonce, expiration: release.expiration };
+    return encodeFunctionData({ abi: depositoryAbi, functionName: "release", args: [args, signature] });
+  }
   const settlement = settlementRequestOf(payout);
   if (settlement) {
     const signature = await signSettlement({ account: ctx.allocator, chainId, depository: payout.depository, request: settlement });

@@ -10,6 +10,11 @@
  *   request, the service's gas (`refundCharge`, ./permitRefundCharge.ts), paid to the solver by the
  *   same signed request.
  *
+ * - **A reclaimable deposit** (`deposit.reclaimAt`): the same calls and credits as a `ReleaseRequest` for
+ *   `Depository.release` under the deposit's orderId, which deletes the depositor's reclaim commitment in
+ *   the transaction that pays: the deposit can then no longer be reclaimed, and a deposit already
+ *   reclaimed makes the release revert (`NoReclaimCommitment`) instead of paying it twice.
+ *
  * The nonce is derived from the requestId and the kind (`keccak256(abi.encode("ferry.<kind>",
  * requestId))`), and the expiration is chosen once and stored in the request's solver state before
  * the first send: a retry re-sends the very same struct, so the Depository's replay guard (keyed on
@@ -19,8 +24,9 @@
 import { encodeAbiParameters, keccak256, type Hex } from "viem";
 import { payoutRequestHash, type PayoutRequest } from "../../../core/payoutRequest.ts";
 import { settlementRequestHash, type SettlementRequest } from "../../../core/settlementRequest.ts";
+import { releaseRequestHash, type ReleaseRequest } from "../../../core/releaseRequest.ts";
 import type { Payout, PayoutKind } from "../../model/payout.ts";
-import type { Address } from "../../model/values.ts";
+import type { Address, Bytes32 } from "../../model/values.ts";
 import type { CreditedDeposit } from "../../model/solverState.ts";
 
 /** How long a signed payout stays executable: long enough to survive an outage, bounded all the same. */
@@ -72,20 +78,29 @@ export function preparedPayout(args: {
   nonce: bigint;
   calls: Payout["calls"];
   credits?: Payout["calls"];
+  /** The orderId of the reclaimable deposit paid from: the payout is a release of its commitment. */
+  release?: Bytes32;
   nowSeconds: number;
 }): Payout {
   const expiration = args.nowSeconds + PAYOUT_TTL_SECONDS;
   const credits = args.credits ?? [];
   const base = { chainId: args.chainId, depository: args.depository, nonce: args.nonce, expiration, calls: args.calls, status: "prepared" as const };
   const terms = { calls: args.calls, nonce: args.nonce, expiration: BigInt(expiration) };
-  const requestHash = credits.length === 0 ? payoutRequestHash(terms) : settlementRequestHash({ ...terms, credits });
-  return { ...base, ...(credits.length > 0 && { credits }), requestHash };
+  const requestHash =
+    args.release !== undefined
+      ? releaseRequestHash({ ...terms, id: args.release, credits })
+      : credits.length === 0
+        ? payoutRequestHash(terms)
+        : settlementRequestHash({ ...terms, credits });
+  return { ...base, ...(credits.length > 0 && { credits }), ...(args.release !== undefined && { release: args.release }), requestHash };
 }
 
 /** A request's repayment or refund, planned (status `prepared`). */
 export function planPayout(args: {
   kind: PayoutKind;
   requestId: Hex;
+  /** The order the deposit was made under: a reclaimable deposit's payout releases its commitment. */
+  orderId: Bytes32;
   deposit: CreditedDeposit;
   originAmount: bigint;
   solver: Address;
@@ -101,6 +116,7 @@ export function planPayout(args: {
     nonce: payoutNonce(args.kind, args.requestId),
     calls,
     credits,
+    ...(args.deposit.reclaimAt !== undefined && { release: args.orderId }),
     nowSeconds: args.nowSeconds,
   });
 }
@@ -110,8 +126,14 @@ export function payoutRequestOf(payout: Payout): PayoutRequest {
   return { calls: payout.calls, nonce: payout.nonce, expiration: BigInt(payout.expiration) };
 }
 
-/** The settlement to sign and send, exactly as stored, or undefined for a payout without credits. */
+/** The release to sign and send, exactly as stored, or undefined for a payout of a plain deposit. */
+export function releaseRequestOf(payout: Payout): ReleaseRequest | undefined {
+  if (payout.release === undefined) return undefined;
+  return { id: payout.release, calls: payout.calls, credits: payout.credits ?? [], nonce: payout.nonce, expiration: BigInt(payout.expiration) };
+}
+
+/** The settlement to sign and send, exactly as stored, or undefined for a payout without credits (or a release). */
 export function settlementRequestOf(payout: Payout): SettlementRequest | undefined {
-  if (!payout.credits || payout.credits.length === 0) return undefined;
+  if (payout.release !== undefined || !payout.credits || payout.credits.length === 0) return undefined;
   return { calls: payout.calls, credits: payout.credits, nonce: payout.nonce, expiration: BigInt(payout.expiration) };
 }

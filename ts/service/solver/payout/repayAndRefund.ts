@@ -14,6 +14,10 @@
  * credited by the repayment's settlement) — but a permit request's refund keeps the service's gas
  * (./permitRefundCharge.ts): then `fees.gas` is what it kept and `refundCurrencyData.amount` what went back.
  * A sponsored request's app balance hold is released with the refund (../sponsorshipSettlement.ts).
+ * A reclaimable deposit whose depositor reclaimed it before the refund's `release` (the service was away
+ * past its `reclaimAt`) makes that release revert (`NoReclaimCommitment`): the deposit is back with its
+ * depositor, so the request ends in `refund` with the reclaim's hash in `txHashes` and
+ * `details.reclaimedBy` — nothing is paid a second time.
  */
 import type { Payout } from "../../model/payout.ts";
 import type { RequestData } from "../../model/requestData.ts";
@@ -21,7 +25,8 @@ import { requireSolverState, type StoredRequest } from "../../model/storedReques
 import { formatAmount } from "../indexer/depositRequest.ts";
 import { advancePayout } from "./advancePayout.ts";
 import { readReceipt } from "../../chains/readReceipt.ts";
-import { fillNotBefore, findFillTx } from "../chainReads.ts";
+import { fillNotBefore, findFillTx, findReclaimTx } from "../chainReads.ts";
+import type { CreditedDeposit } from "../../model/solverState.ts";
 import { cancelBeforeRefund } from "./cancelBeforeRefund.ts";
 import type { SolverContext } from "../solverContext.ts";
 import { FilledRequestNotRefundableError } from "../solverErrors.ts";
@@ -59,6 +64,7 @@ export async function refund(ctx: SolverContext, request: StoredRequest): Promis
     if (cancelled.outcome === "filled") return refuseFilled(ctx, request);
   }
   const progress = await advancePayout(ctx, request, "refund");
+  if (progress.payout.status === "reverted" && progress.payout.release !== undefined) return reclaimedInstead(ctx, progress.request, state.deposit);
   if (progress.payout.status !== "confirmed") return progress.request;
   ctx.log.info({ requestId: request.id, hash: progress.payout.hash }, "refund confirmed");
   // The whole deposit went back: no app fee was charged, and the record says so.
@@ -66,6 +72,27 @@ export async function refund(ctx: SolverContext, request: StoredRequest): Promis
   const refunded = { txHashes: [progress.payout.hash!], data: { ...(appFees && { appFees }), ...refundCharged(progress.request, progress.payout) } };
   // A sponsored request: its app balance hold is released with the refund (the app is not charged).
   const { intent } = state;
+  if (!intent.sponsorship) return ctx.store.transitionRequest(request.id, "refund", refunded);
+  return ctx.store.transaction(async (tx) => {
+    const done = await tx.transitionRequest(request.id, "refund", refunded);
+    await releaseSponsorship(tx, intent, ctx.log);
+    return done;
+  });
+}
+
+/**
+ * A refund's release of a reclaimable deposit reverted: when the depositor's `Reclaimed` log is on the
+ * chain, the deposit went back by the depositor's own hand — the request is refunded by it. Otherwise
+ * the reverted refund stays for an operator, as any reverted payout does.
+ */
+async function reclaimedInstead(ctx: SolverContext, request: StoredRequest, deposit: CreditedDeposit): Promise<StoredRequest> {
+  if (request.status !== "failure") return request;
+  const origin = ctx.clients.get(deposit.chainId);
+  const hash = await findReclaimTx(origin, request.orderId, deposit.blockTimestamp);
+  if (!hash) return request;
+  ctx.log.warn({ requestId: request.id, reclaimTxHash: hash, depositor: deposit.depositor }, "the depositor reclaimed the deposit before its refund: refunded by the reclaim");
+  const refunded = { txHashes: [hash], details: { ...request.details, reclaimedBy: deposit.depositor, reclaimTxHash: hash } };
+  const { intent } = requireSolverState(request);
   if (!intent.sponsorship) return ctx.store.transitionRequest(request.id, "refund", refunded);
   return ctx.store.transaction(async (tx) => {
     const done = await tx.transitionRequest(request.id, "refund", refunded);

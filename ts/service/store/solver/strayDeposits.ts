@@ -15,9 +15,10 @@ import { StrayDepositNotFoundError } from "../errors.ts";
 /**
  * Why a deposit is stray: a second deposit for a credited order (DOUBLE_SPEND), an orderId never
  * quoted (UNKNOWN_ORDER), or a deposit under a quoted orderId that does not match the quote
- * (migration 0007: the mismatch, as ../../solver/indexer/depositMatch.ts names it).
+ * (migration 0007: the mismatch, as ../../solver/indexer/depositMatch.ts names it; INCORRECT_PAYMENT, a
+ * reclaimable deposit that reclaims earlier than its quote: migration 0022).
  */
-export const STRAY_DEPOSIT_REASONS = ["DOUBLE_SPEND", "UNKNOWN_ORDER", "DEPOSIT_CHAIN_MISMATCH", "INCORRECT_DEPOSIT_CURRENCY", "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL"] as const;
+export const STRAY_DEPOSIT_REASONS = ["DOUBLE_SPEND", "UNKNOWN_ORDER", "DEPOSIT_CHAIN_MISMATCH", "INCORRECT_DEPOSIT_CURRENCY", "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", "INCORRECT_PAYMENT"] as const;
 export type StrayDepositReason = (typeof STRAY_DEPOSIT_REASONS)[number];
 export type StrayDepositState = "pending" | "refunded" | "ignored";
 
@@ -38,9 +39,11 @@ export type NewStrayDeposit = {
   reason: StrayDepositReason;
   /** DOUBLE_SPEND: the request holding the credited deposit; a mismatch: the quoted request it did not match. */
   requestId?: Bytes32 | null;
+  /** Recorded `ignored` for this reason instead of `pending` (never refunded by the service), e.g. RECLAIMABLE. */
+  ignoredReason?: string;
 };
 
-export type StoredStrayDeposit = Required<NewStrayDeposit> & {
+export type StoredStrayDeposit = Required<Omit<NewStrayDeposit, "ignoredReason">> & {
   state: StrayDepositState;
   ignoredReason: string | null;
   /** The refund payout, stored before it is signed. */
@@ -103,8 +106,8 @@ const keyParams = (key: StrayDepositKey) => [key.chainId, key.txHash, key.logInd
 export async function recordStrayDeposit({ db, now }: StoreContext, stray: NewStrayDeposit): Promise<boolean> {
   const at = now().toISOString();
   const { rows } = await db.query(
-    `INSERT INTO stray_deposits (chain_id, tx_hash, log_index, depository, block, order_id, depositor, token, amount, reason, request_id, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10, $11, $12::timestamptz, $12::timestamptz)
+    `INSERT INTO stray_deposits (chain_id, tx_hash, log_index, depository, block, order_id, depositor, token, amount, reason, request_id, created_at, updated_at, state, ignored_reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10, $11, $12::timestamptz, $12::timestamptz, $13, $14)
      ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING RETURNING chain_id`,
     [
       ...keyParams(stray),
@@ -117,6 +120,8 @@ export async function recordStrayDeposit({ db, now }: StoreContext, stray: NewSt
       stray.reason,
       stray.requestId ?? null,
       at,
+      stray.ignoredReason === undefined ? "pending" : "ignored",
+      stray.ignoredReason ?? null,
     ],
   );
   return rows.length === 1;
