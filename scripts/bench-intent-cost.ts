@@ -36,7 +36,7 @@ import { parseEther, type Hex } from "viem";
 import pg from "pg";
 import { parseDevnetNode } from "../ts/devnet/devnetNode.ts";
 import { intFromEnv, machineLine, ms, table } from "./bench/benchEnv.ts";
-import { blockLatencyReport, blocksToFill, fillsSince, startBlockClock, statusTimes, type BlockLatency, type Fill } from "./bench/blockLatency.ts";
+import { benchConfirmations, blockLatencyReport, blocksToFill, fillsSince, startBlockClock, statusTimes, type BlockLatency, type Fill } from "./bench/blockLatency.ts";
 import { startCpuMeter, type CpuSpent } from "./bench/cpuMeter.ts";
 import { startPgCounter } from "./bench/pgCounter.ts";
 import { startRpcCounter, type RpcCounter } from "./bench/rpcCounter.ts";
@@ -47,7 +47,7 @@ const USERS_POLL_MS = intFromEnv("FERRY_BENCH_USERS_POLL_MS", 1000);
 const POLL_PROBES = intFromEnv("FERRY_BENCH_POLL_PROBES", 1000);
 const REPLICAS = intFromEnv("FERRY_BENCH_REPLICAS", 2);
 const NODE = parseDevnetNode(process.env);
-const CONFIRMATIONS = process.env.FERRY_BENCH_CONFIRMATIONS === "0" ? 0 : process.env.FERRY_BENCH_CONFIRMATIONS ? intFromEnv("FERRY_BENCH_CONFIRMATIONS", 1) : undefined;
+const CONFIRMATIONS = benchConfirmations(process.env);
 const INTENT_TIMEOUT_MS = 300_000;
 const REPAYMENT_TIMEOUT_MS = 300_000;
 
@@ -123,8 +123,6 @@ try {
     const service = await startBenchReplicas(stack, postgres.url, replicas, `cost${replicas}`, {
       rpcUrl: (chainId) => counters.get(chainId)!.url,
       databaseUrl: (database) => pgCounter.urlFor(database),
-      // Anvil serves websockets on its HTTP port: given to the service as the chain's wsRpcUrl.
-      wsRpcUrl: (chainId) => (NODE.kind === "anvil" ? stack.chains.find((c) => c.chainId === chainId)!.rpcUrl.replace(/^http/, "ws") : undefined),
       ...(CONFIRMATIONS !== undefined && { confirmations: CONFIRMATIONS }),
     });
     try {

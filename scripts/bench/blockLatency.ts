@@ -18,10 +18,16 @@
  */
 import type { PublicClient } from "viem";
 import { attestedReceiverAbi } from "../../ts/abi/AttestedReceiver.ts";
-import { percentile, table } from "./benchEnv.ts";
+import { intFromEnv, percentile, table } from "./benchEnv.ts";
 
 /** Issue 26's budgets, in blocks beyond the confirmations. */
 export const BLOCK_LATENCY_BUDGETS = { p50: 1, p99: 2 } as const;
+
+/** FERRY_BENCH_CONFIRMATIONS: every chain's confirmations for the service under test (0 allowed); undefined: the devnet's. */
+export function benchConfirmations(env: NodeJS.ProcessEnv): number | undefined {
+  if (env.FERRY_BENCH_CONFIRMATIONS === "0") return 0;
+  return env.FERRY_BENCH_CONFIRMATIONS ? intFromEnv("FERRY_BENCH_CONFIRMATIONS", 1, env) : undefined;
+}
 
 export type BlockClock = {
   /** Wall-clock ms at which the chain's block `n` was first seen as its head; undefined if never seen. */
@@ -158,21 +164,37 @@ export function blocksToFill(args: {
 export function blockLatencyReport(blockTimeSeconds: number, runs: ReadonlyArray<{ label: string; latency: BlockLatency }>): { text: string; over: string[] } {
   const over: string[] = [];
   const { p50: p50Budget, p99: p99Budget } = BLOCK_LATENCY_BUDGETS;
+  const msCell = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : "–");
   const rows = runs.map(({ label, latency }) => {
     const p50 = percentile(latency.blocks, 50);
     const p99 = percentile(latency.blocks, 99);
     if (!(p50 <= p50Budget)) over.push(`${label}: deposit block → fill block p50 ${p50} blocks`);
     if (!(p99 <= p99Budget)) over.push(`${label}: deposit block → fill block p99 ${p99} blocks`);
     if (latency.untimed > 0) over.push(`${label}: ${latency.untimed} intents not timed in blocks`);
-    const ahead = `${latency.aheadSeconds.origin.toFixed(1)} / ${latency.aheadSeconds.destination.toFixed(1)}`;
-    return [label, String(latency.blocks.length), `${p50} ${p50 <= p50Budget ? "✓" : "✗"}`, `${p99} ${p99 <= p99Budget ? "✓" : "✗"}`, String(latency.blocks.at(-1) ?? "–"), String(latency.untimed), ahead];
+    return [
+      label,
+      String(latency.blocks.length),
+      `${p50} ${p50 <= p50Budget ? "✓" : "✗"}`,
+      `${p99} ${p99 <= p99Budget ? "✓" : "✗"}`,
+      String(latency.blocks.at(-1) ?? "–"),
+      String(latency.untimed),
+      msCell(latency.stagesMs.fillBlock),
+      `${latency.aheadSeconds.origin.toFixed(1)} / ${latency.aheadSeconds.destination.toFixed(1)}`,
+    ];
   });
-  const stageRows = runs.map(({ label, latency }) => [label, ...[latency.stagesMs.pending, latency.stagesMs.submitted, latency.stagesMs.fillBlock].map((v) => (Number.isFinite(v) ? v.toFixed(0) : "–"))]);
+  const staged = runs.filter(({ latency }) => Number.isFinite(latency.stagesMs.pending) || Number.isFinite(latency.stagesMs.submitted));
   const text = [
     `deposit block → fill block, in ${blockTimeSeconds} s blocks beyond the confirmations, timed on this machine's clock (budgets p50 ≤ ${p50Budget}, p99 ≤ ${p99Budget}):`,
-    table(["run", "intents", "p50 blocks", "p99 blocks", "max", "untimed", "chain clocks ahead, s (origin / destination)"], rows),
-    "where the time goes, p50 ms after the deposit block was seen:",
-    table(["run", "indexed (pending)", "fill sent (submitted)", "fill block seen"], stageRows),
+    table(["run", "intents", "p50 blocks", "p99 blocks", "max", "untimed", "fill block seen, p50 ms", "chain clocks ahead, s (origin / destination)"], rows),
+    ...(staged.length === 0
+      ? []
+      : [
+          "where the time goes, p50 ms after the deposit block was seen (the service's status times):",
+          table(
+            ["run", "indexed (pending)", "fill sent (submitted)"],
+            staged.map(({ label, latency }) => [label, msCell(latency.stagesMs.pending), msCell(latency.stagesMs.submitted)]),
+          ),
+        ]),
   ].join("\n");
   return { text, over };
 }
