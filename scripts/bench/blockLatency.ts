@@ -116,6 +116,12 @@ export type BlockLatency = {
    * fill sent (`submitted`), the fill block seen. NaN where the stage times were not given.
    */
   stagesMs: { pending: number; submitted: number; fillBlock: number };
+  /**
+   * Fills sent per second, from the first `submitted` to the last (NaN without the service's status
+   * times): what the service sends at most when the deposits come in one burst — one solver key's
+   * fills are signed and stored one at a time (../../ts/service/transactions/nonceManager.ts).
+   */
+  fillsSentPerSecond: number;
   /** How far each chain's clock ran ahead of the wall clock (./blockLatency.ts BlockClock.aheadSeconds). */
   aheadSeconds: { origin: number; destination: number };
 };
@@ -152,10 +158,16 @@ export function blocksToFill(args: {
     stages.fillBlock.push(filledAt - depositedAt);
   }
   const median = (values: number[]) => percentile(values.sort((a, b) => a - b), 50);
+  const sent = args.intents.flatMap((intent) => {
+    const at = args.stages?.get(intent.requestId.toLowerCase())?.submitted;
+    return at === undefined ? [] : [at];
+  });
+  const sendSpanMs = sent.length > 1 ? Math.max(...sent) - Math.min(...sent) : 0;
   return {
     blocks: blocks.sort((a, b) => a - b),
     untimed,
     stagesMs: { pending: median(stages.pending), submitted: median(stages.submitted), fillBlock: median(stages.fillBlock) },
+    fillsSentPerSecond: sendSpanMs > 0 ? ((sent.length - 1) * 1000) / sendSpanMs : Number.NaN,
     aheadSeconds: { origin: args.clock.aheadSeconds(args.originChainId), destination: args.clock.aheadSeconds(args.destinationChainId) },
   };
 }
@@ -191,8 +203,13 @@ export function blockLatencyReport(blockTimeSeconds: number, runs: ReadonlyArray
       : [
           "where the time goes, p50 ms after the deposit block was seen (the service's status times):",
           table(
-            ["run", "indexed (pending)", "fill sent (submitted)"],
-            staged.map(({ label, latency }) => [label, msCell(latency.stagesMs.pending), msCell(latency.stagesMs.submitted)]),
+            ["run", "indexed (pending)", "fill sent (submitted)", "fills sent per s, first → last"],
+            staged.map(({ label, latency }) => [
+              label,
+              msCell(latency.stagesMs.pending),
+              msCell(latency.stagesMs.submitted),
+              Number.isFinite(latency.fillsSentPerSecond) ? latency.fillsSentPerSecond.toFixed(1) : "–",
+            ]),
           ),
         ]),
   ].join("\n");
