@@ -35,11 +35,20 @@
 // intent in this process (chains + users, and the service in the first run), in the replicas and in
 // PostgreSQL, and the intents/s the machine's cores could carry at that cost — the ceiling a run meets
 // when the machine, not the pipeline, is what limits it.
+//
+// Latency in blocks (issue 26 item 5): with FERRY_DEVNET_BLOCK_TIME (and FERRY_DEVNET_NODE=anvil, whose
+// websocket URL the service is given as wsRpcUrl) the chains mine every that many seconds instead of a
+// block per transaction, and the bench also prints deposit block → fill block in blocks beyond the
+// confirmations (FERRY_BENCH_CONFIRMATIONS, default the devnet's) for every phase, p50 and p99 against
+// issue 26's budgets (p50 ≤ 1, p99 ≤ 2) — the same measurement as bench:intent-cost's
+// (scripts/bench/blockLatency.ts: the blocks timed on this machine's clock, not the chains').
 import hre from "hardhat";
 import { parseEther } from "viem";
 import { devnetAccounts, HARDHAT_FUNDED_ACCOUNTS } from "../ts/devnet/devnetAccounts.ts";
 import { availableParallelism } from "node:os";
+import { parseDevnetNode } from "../ts/devnet/devnetNode.ts";
 import { intFromEnv, machineLine, ms, percentile, table } from "./bench/benchEnv.ts";
+import { benchConfirmations, blockLatencyReport, blocksToFill, fillsSince, startBlockClock, type BlockLatency } from "./bench/blockLatency.ts";
 import { startCpuMeter, type CpuSpent } from "./bench/cpuMeter.ts";
 import type { IntentPhaseSpec } from "./bench/intentPhase.ts";
 import type { IntentTiming } from "./bench/intentRunner.ts";
@@ -60,6 +69,8 @@ const USER_INTENTS = intFromEnv("FERRY_BENCH_USER_INTENTS", 2);
 const USERS_POLL_MS = intFromEnv("FERRY_BENCH_USERS_POLL_MS", 1000);
 const TRANSFERS = intFromEnv("FERRY_BENCH_TRANSFERS", 600);
 const POSTGRES = process.env.FERRY_BENCH_POSTGRES !== "0";
+const NODE = parseDevnetNode(process.env);
+const CONFIRMATIONS = benchConfirmations(process.env);
 /** Issue 12's bar at 200 users: ≥ 100 intents/s or ≥ 50% of the chain's transaction throughput, whichever is lower; p50 < 500 ms. */
 const SATURATION_P50_TARGET_MS = 500;
 const FUNDED_USERS = devnetAccounts(HARDHAT_FUNDED_ACCOUNTS).filter((a) => a.role === "user").length;
@@ -74,7 +85,7 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 log("bench:e2e — deposit receipt → `success` through the public status API, and intents/s at saturation");
 log(machineLine());
 log(
-  `chains: two in-process EDR chains (automine) on loopback; service + solver (polling every 100 ms, as the devnet) in this process, embedded PGlite; clients in a worker thread; ` +
+  `chains: two ${NODE.kind === "edr" ? "in-process EDR" : "Anvil"} chains (${NODE.blockTimeSeconds ? `a block every ${NODE.blockTimeSeconds} s` : "automine"}${CONFIRMATIONS !== undefined ? `, confirmations ${CONFIRMATIONS}` : ""}) on loopback; service + solver (polling every 100 ms, as the devnet) in this process, embedded PGlite; clients in a worker thread; ` +
     `status polled every ${POLL_MS} ms (${SATURATION_POLL_MS} ms at saturation); ${N} sequential + ${SATURATION_N} at ${CONCURRENCY} concurrent users (native), ${STABLECOIN_N} sequential fUSD`,
 );
 
@@ -86,7 +97,16 @@ const { runTransferPhase } = await import("./bench/transferPhase.ts");
 const { benchPostgres, startBenchReplicas } = await import("./bench/benchReplicas.ts");
 const { generatePrivateKey, privateKeyToAccount } = await import("viem/accounts");
 
-const stack = await startBenchStack({ network: hre.network, log: (line) => log(`  ${line}`) });
+const stack = await startBenchStack({
+  network: hre.network,
+  node: NODE,
+  log: (line) => log(`  ${line}`),
+  ...(CONFIRMATIONS !== undefined && { configure: (config) => ({ ...config, chains: config.chains.map((chain) => ({ ...chain, confirmations: CONFIRMATIONS })) }) }),
+});
+// Interval mining: every phase's intents are timed in blocks (./bench/blockLatency.ts), from one clock following both chains.
+const clock = NODE.blockTimeSeconds ? startBlockClock(stack.chains) : null;
+const clockFrom = await stack.chains[1]!.publicClient.getBlockNumber();
+const blockPhases: Array<{ label: string; timings: IntentTiming[] }> = [];
 let failed = false;
 try {
   const users = stack.accounts.filter((a) => a.role === "user");
@@ -121,6 +141,7 @@ try {
   const rows: string[][] = [];
   const stageRows: string[][] = [];
   const summarize = async (label: string, timings: IntentTiming[]) => {
+    blockPhases.push({ label, timings });
     stageRows.push([label, ...(await stageMedians(timings)).map(ms)]);
     const observed = timings.map((t) => t.observedMs).sort((a, b) => a - b);
     const recorded = timings.map((t) => t.recordedMs).sort((a, b) => a - b);
@@ -231,6 +252,7 @@ try {
       (perSecond / chainTps).toFixed(2),
     ]);
     cpuRows.push(cpuRow(label, cpu, result.timings.length));
+    blockPhases.push({ label: `${label}, ${USERS} users`, timings: result.timings });
     await stages?.(result.timings);
     return { perSecond, p50: percentile(recorded, 50) };
   };
@@ -247,14 +269,15 @@ try {
     } else {
       // The in-process service (its own PGlite database) must not watch the chains meanwhile.
       await stack.server.close();
-      const one = await startBenchReplicas(stack, server.url, 1, "one");
+      const routes = CONFIRMATIONS !== undefined ? { confirmations: CONFIRMATIONS } : {};
+      const one = await startBenchReplicas(stack, server.url, 1, "one", routes);
       let single: { perSecond: number };
       try {
         single = await saturate("PostgreSQL, 1 replica", one.urls, one.apiKey, one.pids);
       } finally {
         await one.close();
       }
-      const two = await startBenchReplicas(stack, server.url, 2, "two");
+      const two = await startBenchReplicas(stack, server.url, 2, "two", routes);
       try {
         const double = await saturate("PostgreSQL, 2 replicas", two.urls, two.apiKey, two.pids);
         replicaRatio = (double.perSecond / single.perSecond).toFixed(2);
@@ -273,10 +296,30 @@ try {
   const bar = Math.min(100, chainTps / 2);
   log(`target at ${USERS} users: ≥ ${bar.toFixed(1)} intents/s (min of 100 and 50% of the chain's ${chainTps.toFixed(1)} tx/s): ${devnet.perSecond >= bar ? "yes" : "NO"} (${devnet.perSecond.toFixed(1)}); p50 < ${SATURATION_P50_TARGET_MS} ms: ${devnet.p50 < SATURATION_P50_TARGET_MS ? "yes" : "NO"} (${ms(devnet.p50)} ms)`);
   if (replicaRatio) log(`2 replicas ÷ 1 on PostgreSQL: ${replicaRatio}× (target ≥ 1.6×)`);
+  if (clock && NODE.blockTimeSeconds) {
+    clock.stop();
+    const [origin, destination] = stack.chains;
+    const fills = await fillsSince(destination!.publicClient, clockFrom);
+    const latency = (timings: IntentTiming[]): BlockLatency =>
+      blocksToFill({
+        intents: timings,
+        fills,
+        clock,
+        originChainId: origin!.chainId,
+        destinationChainId: destination!.chainId,
+        blockTimeSeconds: NODE.blockTimeSeconds!,
+        confirmations: stack.config.chains[0]!.confirmations,
+      });
+    const blocks = blockLatencyReport(NODE.blockTimeSeconds, blockPhases.map(({ label, timings }) => ({ label, latency: latency(timings) })));
+    log("");
+    log(blocks.text);
+    log(blocks.over.length === 0 ? "latency in blocks: every budget met" : `latency in blocks OVER BUDGET:\n  ${blocks.over.join("\n  ")}`);
+  }
 } catch (error) {
   failed = true;
   process.stderr.write(`bench:e2e: ${(error as Error).stack ?? error}\n`);
 } finally {
+  clock?.stop();
   await stack.close();
 }
 process.exit(failed ? 1 : 0);

@@ -29,7 +29,7 @@ export type BenchReplicas = { urls: string[]; pids: number[]; apiKey: string; da
 export type ReplicaRoutes = {
   rpcUrl?: (chainId: number) => string;
   databaseUrl?: (database: string) => string;
-  /** A websocket URL per chain (heads by subscription: ../../ts/service/chains/chainHead.ts). */
+  /** A websocket URL per chain (heads by subscription: ../../ts/service/chains/chainHead.ts); default the stack's (Anvil's). */
   wsRpcUrl?: (chainId: number) => string | undefined;
   /** Every chain's confirmations, instead of the stack's. */
   confirmations?: number;
@@ -79,7 +79,7 @@ export async function startBenchReplicas(stack: BenchStack, serverUrl: string, r
         name: c.name,
         displayName: c.displayName,
         rpcUrl: routes.rpcUrl?.(c.id) ?? c.rpcUrl,
-        ...(routes.wsRpcUrl?.(c.id) && { wsRpcUrl: routes.wsRpcUrl(c.id) }),
+        ...((routes.wsRpcUrl?.(c.id) ?? c.wsRpcUrl) && { wsRpcUrl: routes.wsRpcUrl?.(c.id) ?? c.wsRpcUrl }),
         ...(c.expectedBlockTimeSeconds !== undefined && { expectedBlockTimeSeconds: c.expectedBlockTimeSeconds }),
         confirmations: routes.confirmations ?? c.confirmations,
         nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18, usdPrice: DEVNET_USD_PRICES.eth },
