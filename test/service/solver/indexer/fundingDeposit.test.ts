@@ -6,6 +6,7 @@
 import { expect } from "chai";
 import { parseEther, type Hex } from "viem";
 import { depositoryAbi } from "../../../../ts/abi/Depository.ts";
+import { encodeReclaimableDeposit } from "../../../../ts/core/reclaimableDeposit.ts";
 import { DEVNET_USD_PRICES } from "../../../../ts/devnet/devnetConfig.ts";
 import { createChainClients } from "../../../../ts/service/chains/chainClients.ts";
 import { SILENT_LOG } from "../../../../ts/service/logging/logger.ts";
@@ -147,5 +148,20 @@ describeEachEngine("app balance funding (devnet)", (engine) => {
     // The stablecoin itself is allowed; the approve is for exactly the amount.
     const [approve] = answer.steps;
     expect(approve!.items[0]!.data.to.toLowerCase()).to.equal(env.stablecoin.toLowerCase());
+  });
+
+  it("attack_aReclaimableDepositUnderAFundingOrder_isNeverCredited_theDepositorKeepsItsReclaim", async function () {
+    this.timeout(240_000);
+    // Credited, the app would spend the balance and then take the deposit back with `reclaim`: free money.
+    const answer = (await call("POST", "/app-balance/deposits", { chainId: env.origin.chainId, currency: NATIVE, amount: parseEther("0.01").toString() })).body as unknown as DepositAnswer;
+    const reclaimAt = BigInt(Math.floor(Date.now() / 1000) + 86_400);
+    const { data, value } = encodeReclaimableDeposit({ currency: NATIVE, amount: parseEther("0.01"), id: answer.orderId, reclaimAt });
+    const wallet = env.origin.walletClient(env.user.privateKey);
+    const hash = await wallet.sendTransaction({ chain: wallet.chain, to: depository(env, env.origin), data, value });
+    expect((await env.origin.publicClient.waitForTransactionReceipt({ hash })).status).to.equal("success");
+    for (let i = 0; i < 3; i++) await newSolver().tick();
+    expect(await engine.store.appBalances.balance(keyId)).to.deep.equal({ creditedUsd: 0n, debitedUsd: 0n, heldUsd: 0n, availableUsd: 0n });
+    const strays = await engine.store.listStrayDepositsByOrderId(canonicalHex(answer.orderId));
+    expect(strays.map((s) => [s.reason, s.state, s.ignoredReason])).to.deep.equal([["INCORRECT_PAYMENT", "ignored", "RECLAIMABLE"]]);
   });
 });

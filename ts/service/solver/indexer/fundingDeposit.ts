@@ -9,7 +9,8 @@
  * down to USD micro-units. A deposit that does not fit its funding order — another chain, another
  * currency, a currency with no price any more, or one worth less than one micro-unit — is not
  * credited: it is recorded as a stray (the same reasons as a quote's mismatch), so its depositor gets
- * it back.
+ * it back. A reclaimable deposit never funds a balance (INCORRECT_PAYMENT): its depositor could spend
+ * the credit and then take the deposit back with `reclaim`; it stays the depositor's to reclaim.
  */
 import type { ChainConfig } from "../../config/configSchema.ts";
 import { fundingCreditUsd, fundingCurrencies } from "../../balances/fundingCurrency.ts";
@@ -21,7 +22,7 @@ import type { ObservedDeposit } from "./depositRequest.ts";
 
 export type FundingOutcome =
   | { outcome: "funded"; apiKeyId: string; amountUsd: bigint; credited: boolean }
-  | { outcome: "funding-mismatch"; reason: Extract<StrayDepositReason, "DEPOSIT_CHAIN_MISMATCH" | "INCORRECT_DEPOSIT_CURRENCY" | "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL"> };
+  | { outcome: "funding-mismatch"; reason: Extract<StrayDepositReason, "DEPOSIT_CHAIN_MISMATCH" | "INCORRECT_DEPOSIT_CURRENCY" | "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" | "INCORRECT_PAYMENT"> };
 
 export async function creditFundingDeposit(
   tx: Repositories,
@@ -35,6 +36,7 @@ export async function creditFundingDeposit(
   if (deposit.token !== order.currency || !currency) return { outcome: "funding-mismatch", reason: "INCORRECT_DEPOSIT_CURRENCY" };
   const amountUsd = fundingCreditUsd(currency, deposit.amount);
   if (amountUsd === 0n) return { outcome: "funding-mismatch", reason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" };
+  if (deposit.reclaimAt !== undefined) return { outcome: "funding-mismatch", reason: "INCORRECT_PAYMENT" };
   const { credited } = await tx.appBalances.credit({
     apiKeyId: order.apiKeyId,
     amountUsd,
