@@ -60,6 +60,14 @@ describe("explorer: requestTimeline", () => {
     ]);
   });
 
+  it("reclaimable: the deposit says from when it can be reclaimed; a refund by the depositor's reclaim says so", () => {
+    const credited = { status: status({ status: "pending", inTxHashes: [h("aa")] }), request: { ...record({}), status: "pending", reclaimAt: 1_800_000_000 } };
+    expect(requestTimeline(credited)[1]!.note).to.include("Reclaimable by its depositor from 2027-01-15T08:00:00.000Z");
+    expect(requestTimeline({ status: status({ status: "pending", inTxHashes: [h("aa")] }), request: record({}) })[1]!.note).to.not.include("Reclaimable");
+    const reclaimed = { status: status({ status: "refund", failReason: "ORDER_EXPIRED", inTxHashes: [h("aa")], txHashes: [h("ee")], details: { reclaimedBy: "0x0a", reclaimTxHash: h("ee") } }) };
+    expect(requestTimeline(reclaimed)[3]!.note).to.equal("The depositor 0x0a reclaimed the deposit on chain 1 (final).");
+  });
+
   it("a fill that reverted onchain is listed as the failed fill, not as the fill", () => {
     const facts = {
       status: status({ status: "refund", failReason: "TRANSACTION_REVERTED", inTxHashes: [h("aa")], txHashes: [h("ee"), h("dd")] }),

@@ -262,6 +262,8 @@ export type RequestRecord = {
   /** Only with includeChildRequests=true. */
   childRequests?: ChildRequest[];
   orderData?: unknown;
+  /** Ferry: a reclaimable quote's reclaim time (unix seconds): from then on the depositor may reclaim a deposit not released. */
+  reclaimAt?: number;
   /** ISO 8601. */
   createdAt: string;
   updatedAt: string;

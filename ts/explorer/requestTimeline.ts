@@ -67,7 +67,9 @@ export function requestTimeline(facts: RequestFacts): TimelineStep[] {
   const quoted: TimelineStep = { id: "quoted", label: "Quoted", state: "done", note: "The quote was given; its deposit names this request.", ...(request && { at: request.createdAt }) };
 
   let deposit: TimelineStep;
-  if (deposited) deposit = { id: "deposit", label: "Deposit on the origin chain", state: "done", note: `Deposit seen on chain ${status.originChainId}.` };
+  // A reclaimable quote: until the service releases it, its depositor may take the deposit back from reclaimAt on.
+  const reclaim = typeof request?.reclaimAt === "number" ? ` Reclaimable by its depositor from ${new Date(request.reclaimAt * 1000).toISOString()} unless released (repaid or refunded) before.` : "";
+  if (deposited) deposit = { id: "deposit", label: "Deposit on the origin chain", state: "done", note: `Deposit seen on chain ${status.originChainId}.${reclaim}` };
   else if (status.inTxHashes.length > 0) deposit = { id: "deposit", label: "Deposit on the origin chain", state: "current", note: "Deposit sent; waiting for its confirmations before it is credited." };
   else if (status.status === "depositing") deposit = { id: "deposit", label: "Deposit on the origin chain", state: "current", note: "A relayed deposit is being sent." };
   else deposit = { id: "deposit", label: "Deposit on the origin chain", state: "current", note: "Waiting for the deposit: none matching the quote is indexed yet." };
@@ -80,7 +82,9 @@ export function requestTimeline(facts: RequestFacts): TimelineStep[] {
 
   let outcome: TimelineStep;
   if (status.status === "success") outcome = { id: "outcome", label: "Success", state: "done", note: "Filled: the recipient was paid (final)." };
-  else if (refunded) outcome = { id: "outcome", label: "Refunded", state: "done", note: has("refund") ? `The deposit was refunded on chain ${status.originChainId} (final).` : "The deposit was refunded (final)." };
+  else if (refunded && typeof status.details?.reclaimedBy === "string") {
+    outcome = { id: "outcome", label: "Refunded", state: "done", note: `The depositor ${status.details.reclaimedBy} reclaimed the deposit on chain ${status.originChainId} (final).` };
+  } else if (refunded) outcome = { id: "outcome", label: "Refunded", state: "done", note: has("refund") ? `The deposit was refunded on chain ${status.originChainId} (final).` : "The deposit was refunded (final)." };
   else if (failed) {
     const refundFail = realReason(status.refundFailReason);
     outcome = { id: "outcome", label: "Failed", state: "failed", note: refundFail ? `No refund: ${refundFail}.` : "No refund is coming automatically: an operator must look (final until they act)." };
