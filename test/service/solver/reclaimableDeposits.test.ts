@@ -1,4 +1,4 @@
-// Reclaimable deposits in the solver, on two real EDR chains and a real store (PGlite): the indexer reads
+// Reclaimable deposits in the solver, on two real EDR chains and both store engines: the indexer reads
 // `DepositedReclaimable`, credits one that answers its reclaimable quote, and pays every repayment and
 // refund from it with the allocator's `release` — so release and the depositor's reclaim never both pay.
 // Attacks: a reclaimable deposit for an unknown order, or one reclaiming earlier than its quote, is a
@@ -9,7 +9,8 @@ import { decodeFunctionData, parseEther, type Hex } from "viem";
 import { depositoryAbi } from "../../../ts/abi/Depository.ts";
 import { DEPOSITORY_RECLAIM_ABI, encodeReclaimableDeposit, encodeReclaim } from "../../../ts/core/reclaimableDeposit.ts";
 import { createSolver } from "../../../ts/service/solver/startSolver.ts";
-import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
+import type { Store } from "../../../ts/service/store/createStore.ts";
+import { describeEachEngine } from "../store/engines.ts";
 import type { StrayDepositKey } from "../../../ts/service/store/solver/strayDeposits.ts";
 import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
 import { depository, tickUntil } from "./solverHelpers.ts";
@@ -18,19 +19,21 @@ import { countUnreleasedDeposits } from "../../../ts/service/store/unreleasedDep
 
 const ZERO32 = `0x${"00".repeat(32)}`;
 
-describe("solver reclaimable deposits", function () {
-  this.timeout(300_000);
+describeEachEngine("solver reclaimable deposits", (engine) => {
   let env: TwoChains;
   let store: Store;
 
-  before(async () => {
+  before(async function () {
+    this.timeout(300_000);
     env = await startTwoChains();
   });
   after(async () => {
     await env?.close();
   });
-  beforeEach(async () => {
-    store = await createStore();
+  beforeEach(async function () {
+    this.timeout(60_000);
+    // A fresh database on the wall clock: payouts expire 30 days after it, onchain.
+    store = await (await engine.freshDatabase()).open(() => new Date());
     // The service runs before the deposits arrive: its first tick starts tracking strays.
     await newSolver().tick();
   });
