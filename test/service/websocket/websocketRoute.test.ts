@@ -468,7 +468,9 @@ describe("websocket route", function () {
     this.timeout(60_000);
     let store: Store;
     let server: Served;
-    const MAX_BUFFERED = 64 * 1024;
+    // Above a burst of ten 256 KiB events (2.5 MiB): a reading client is never over it, even when its
+    // process is too busy to read during a burst (a 64 KiB bound closed the reading client too under load).
+    const MAX_BUFFERED = 4 * 1024 * 1024;
 
     before(async () => {
       store = sharedStore;
@@ -494,7 +496,7 @@ describe("websocket route", function () {
       const details = { blob: "x".repeat(256 * 1024) };
       let written = 0;
       const slowClosed = () => metricValue(server.registry, "ferry_websocket_server_closes_total", { reason: "slow_consumer" });
-      for (let round = 0; round < 40 && (await slowClosed()) === 0; round++) {
+      for (let round = 0; round < 80 && (await slowClosed()) === 0; round++) {
         for (let i = 0; i < 10; i++) {
           await insertOutboxEvent(store.engine, { ...created, details }, "waiting", new Date().toISOString());
           written++;
