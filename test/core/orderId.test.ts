@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { concat, encodeAbiParameters, keccak256, numberToHex, pad, size, stringToHex, zeroAddress, type Hex } from "viem";
-import { ORDER_TYPE, ORDER_TYPEHASH, getOrderId } from "../../ts/core/orderId.ts";
-import { encodeEvmCall, orderFromJson } from "../../ts/core/orderJson.ts";
+import { ORDER_TYPE, ORDER_TYPEHASH, getOrderId, hashOrder, hashOrderGeneric } from "../../ts/core/orderId.ts";
+import { encodeEvmCall, orderFromJson, type Order } from "../../ts/core/orderJson.ts";
 import { loadOrderIdVectors } from "../vectors/vectorFiles.ts";
 
 const vectors = loadOrderIdVectors();
@@ -180,5 +180,38 @@ describe("orderId", () => {
         if (path) expect(() => getOrderId(order)).to.throw().with.property("path", path);
       });
     }
+  });
+
+  it("hashOrder (type hashes once) equals viem's generic hashStruct on random orders", () => {
+    let seed = 0x5eed;
+    const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
+    const hex = (bytes: number) => `0x${Array.from({ length: bytes }, () => (next() & 0xff).toString(16).padStart(2, "0")).join("")}` as Hex;
+    const uint = (bits: number) => (bits <= 30 ? BigInt(next() % 2 ** Math.min(bits, 30)) : BigInt(hex(bits / 8)));
+    const text = () => ["", "evm", "ferry-origin", "é✓ chain", "x".repeat(next() % 90)][next() % 5]!;
+    const many = <T>(max: number, make: () => T) => Array.from({ length: next() % (max + 1) }, make);
+    for (let i = 0; i < 200; i++) {
+      const order: Order = {
+        version: text(),
+        solverChainId: text(),
+        solver: hex(20),
+        salt: uint(256),
+        inputs: many(2, () => ({
+          payment: { chainId: text(), currency: hex(next() % 33), amount: uint(256), weight: uint(64) },
+          refunds: many(2, () => ({ chainId: text(), recipient: hex(20), currency: hex(next() % 21), minimumAmount: uint(256), deadline: Number(uint(30)), extraData: hex(next() % 70) })),
+        })),
+        output: {
+          chainId: text(),
+          payments: many(2, () => ({ recipient: hex(20), currency: hex(20), minimumAmount: uint(256), expectedAmount: uint(256) })),
+          deadline: Number(uint(30)),
+          calls: many(3, () => hex(next() % 200)),
+          extraData: hex(next() % 40),
+        },
+        fees: many(3, () => ({ recipientChainId: text(), recipient: hex(20), currencyChainId: text(), currency: hex(20), amount: uint(256) })),
+      };
+      expect(hashOrder(order), `order ${i}`).to.equal(hashOrderGeneric(order));
+    }
+    // Edge values: the largest uint256 and uint32, empty everything.
+    const edge: Order = { version: "", solverChainId: "", solver: zeroAddress, salt: 2n ** 256n - 1n, inputs: [], output: { chainId: "", payments: [], deadline: 2 ** 32 - 1, calls: [], extraData: "0x" }, fees: [] };
+    expect(hashOrder(edge)).to.equal(hashOrderGeneric(edge));
   });
 });
