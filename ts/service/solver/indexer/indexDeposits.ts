@@ -5,7 +5,7 @@
  * was never credited (never filled), and one it moves to another block is credited once, when that
  * block is final.
  *
- * Each step:
+ * Each step (none at all when the previous one read everything final and the head has not moved since):
  * 1. reads the head and follows the tip (./reorgDetection.ts followTip): replaced blocks above the
  *    final block are a shallow reorg, counted (`ferry_chain_reorgs_total{kind="shallow"}`, depth);
  * 2. verifies that the checkpoint — the last final block recorded, with its hash — is still the
@@ -47,6 +47,15 @@ export const DEFAULT_INDEX_OPTIONS: IndexDepositsOptions = { maxRangesPerStep: 1
 /** The newest headers seen per chain client (process memory: a restart starts a new window). */
 const tipWindows = new WeakMap<ChainClient, BlockHeader[]>();
 
+/**
+ * Per chain client, the head (and final block) of its last step that read everything final: a step at
+ * the same head finds nothing new and skips the store (the checkpoint read, the stray-tracking read).
+ * Measured at 200 users on 2 s blocks: 11.8 of 49 store queries per intent were the checkpoint read by
+ * steps that had nothing to do. A checkpoint moved back by an operator (recover-reorg) is read at the
+ * chain's next block.
+ */
+const caughtUp = new WeakMap<ChainClient, { headHash: string; final: bigint }>();
+
 /** Read logs came from a fork other than the one followed (a node behind a reorg): the step is retried. */
 export class LogsFromAnotherForkError extends ServiceError {
   constructor(chainId: number, block: bigint) {
@@ -63,6 +72,11 @@ export async function indexDeposits(
   const labels = { chain_id: String(chainId) };
   const metrics = client.metrics;
   const contract = client.config.contracts.depository;
+  const { head, final } = await readChainFinality(client);
+  // Caught up at this very head before: nothing new can be final, so the store is not read again.
+  const last = caughtUp.get(client);
+  if (last && last.headHash === head.hash && last.final === final) return [];
+
   const stored = await store.getIndexerCheckpoint(chainId, contract);
   if (stored?.halted) {
     metrics?.deepReorgAlert.set(labels, 1);
@@ -71,7 +85,6 @@ export async function indexDeposits(
   }
   metrics?.deepReorgAlert.set(labels, 0);
 
-  const { head, final } = await readChainFinality(client);
   const windowSize = Math.min(256, Math.max(client.config.confirmations, 1) + 2);
   const header = (n: bigint): Promise<BlockHeader> => readHeader(client, n);
   const followed = await followTip(tipWindows.get(client) ?? [], head, header, windowSize);
@@ -117,7 +130,10 @@ export async function indexDeposits(
   if ((await store.getStrayTrackingStart(chainId, contract)) === null) await store.startStrayTracking(chainId, contract, Number(head.number) + 1);
   for (let i = 0; i < options.maxRangesPerStep; i++) {
     const range = nextBlockRange({ checkpoint, deploymentBlock: client.config.deploymentBlock ?? 0, final, maxBlocks: client.config.maxLogRange });
-    if (range === null) break;
+    if (range === null) {
+      caughtUp.set(client, { headHash: head.hash, final });
+      break;
+    }
     const logs = await scanLogs(client, { address: contract, event: DEPOSIT_EVENTS }, range.fromBlock, range.toBlock);
     for (const entry of logs as Log[]) {
       const expected = entry.blockNumber === null ? undefined : windowHash(entry.blockNumber);
