@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { startAnvilNode, type AnvilNode } from "../../../ts/devnet/anvilNode.ts";
-import { createChainHead } from "../../../ts/service/chains/chainHead.ts";
+import { createChainHead, RECENT_HEADS } from "../../../ts/service/chains/chainHead.ts";
 import { startTcpRelay } from "./tcpRelay.ts";
 
 /** A public client over `url` whose getBlock calls are counted. */
@@ -84,6 +84,23 @@ describe("createChainHead", function () {
       expect(reads()).to.equal(2);
     });
 
+    it("recent_remembersTheHeadsItRead_byNumber_boundedToTheNewest", async () => {
+      const { client } = countingClient(url);
+      const head = createChainHead(client, { maxAgeMs: 0 });
+      const first = await head.latest();
+      await rpc(url, "hardhat_mine", ["0x1"]);
+      const second = await head.latest();
+      expect(head.recent(first.number)).to.deep.equal(first);
+      expect(head.recent(second.number)).to.deep.equal(second);
+      expect(head.recent(second.number + 1n), "not seen yet").to.equal(undefined);
+      for (let i = 0; i < RECENT_HEADS; i++) {
+        await rpc(url, "hardhat_mine", ["0x1"]);
+        await head.latest();
+      }
+      expect(head.recent(first.number), "the oldest are forgotten").to.equal(undefined);
+      expect(head.recent((await head.latest()).number)).to.not.equal(undefined);
+    });
+
     it("aHeadOlderThanMaxAge_isReadAgain_andMoves", async () => {
       const { client, reads } = countingClient(url);
       const head = createChainHead(client, { maxAgeMs: 50 });
@@ -129,6 +146,12 @@ describe("createChainHead", function () {
         // Many calls, several blocks, well past maxAgeMs: not one read more.
         expect(reads()).to.equal(readsBefore);
         expect(modes).to.deep.equal(["subscription"]);
+        // Every pushed block is remembered by number (what the fill latency in blocks probes), with its time.
+        for (let i = 1; i <= 3; i++) {
+          const block = await client.getBlock({ blockNumber: start.number + BigInt(i) });
+          expect(head.recent(start.number + BigInt(i))).to.deep.include({ number: block.number, timestamp: block.timestamp });
+        }
+        expect(head.recent(start.number + 4n)).to.equal(undefined);
       } finally {
         head.close();
       }

@@ -32,11 +32,20 @@ export type ChainHead = {
    * quote's per-block reads (../quote/blockReadCache.ts via ./chainWatch.ts). Undefined before the first.
    */
   known(): HeadBlock | undefined;
+  /**
+   * A block this head has seen (pushed, or read as the latest) among the last RECENT_HEADS numbers, by
+   * number, without a read; undefined when it was not seen. A subscription sees every block; polling
+   * only the ones that were the latest when it read.
+   */
+  recent(number: bigint): HeadBlock | undefined;
   mode(): "subscription" | "polling";
   close(): void;
 };
 
 export const DEFAULT_HEAD_MAX_AGE_MS = 250;
+
+/** How many of the newest block numbers `recent` remembers. */
+export const RECENT_HEADS = 512;
 
 export type ChainHeadOptions = {
   /** How old a polled head may be before `latest()` reads again (default DEFAULT_HEAD_MAX_AGE_MS). */
@@ -68,7 +77,11 @@ export function createChainHead(publicClient: Pick<PublicClient, "getBlock">, op
   let retryAt = 0;
   let closed = false;
 
+  const seen = new Map<bigint, HeadBlock>();
   const remember = (block: HeadBlock, at: number) => {
+    seen.delete(block.number);
+    seen.set(block.number, block);
+    if (seen.size > RECENT_HEADS) seen.delete(seen.keys().next().value!);
     if (!cached || block.number >= cached.block.number || at - cached.at > maxAgeMs) cached = { at, block };
   };
 
@@ -147,6 +160,7 @@ export function createChainHead(publicClient: Pick<PublicClient, "getBlock">, op
       return read();
     },
     known: () => cached?.block,
+    recent: (number) => seen.get(number),
     mode: () => (subscription ? "subscription" : "polling"),
     close() {
       closed = true;

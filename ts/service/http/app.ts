@@ -193,6 +193,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
       expectedFillSeconds: config.quotes.timeEstimateSeconds,
       reclaimAlertSeconds: Math.floor(config.quotes.reclaimWindowSeconds / 2),
       publicClientOf: (chainId) => (chainClients.has(chainId) ? chainClients.get(chainId).publicClient : undefined),
+      headOf: (chainId) => (chainClients.has(chainId) ? chainClients.get(chainId).head : undefined),
       onError: (error) => app.log.debug({ err: error }, "fill latency in blocks not measured"),
     });
     app.addHook("onClose", async () => slo.stop());

@@ -40,6 +40,19 @@ describe("blocksSince", () => {
     expect(await blocksSince(chain(times).client, 0, 150n), "before the chain's first block").to.equal(150);
   });
 
+  it("reads no header the chain's shared head has seen, and the same answer comes out", async () => {
+    const times = Array.from({ length: 200 }, (_, n) => 1000 + 2 * n);
+    // The head saw blocks 50–199 (a newHeads subscription sees every one).
+    const head = { recent: (n: bigint) => (n >= 50n && n < 200n ? { number: n, timestamp: BigInt(times[Number(n)]!) } : undefined) } as never;
+    const { client, calls } = chain(times);
+    expect(await blocksSince(client, 1000 + 2 * 147, 150n, head)).to.equal(3);
+    expect(await blocksSince(client, 1000 + 2 * 120, 199n, head)).to.equal(79);
+    expect(calls.reads, "every probe answered by the head").to.equal(0);
+    // Further back than the head remembers: read, as before.
+    expect(await blocksSince(client, 1000 + 2 * 10, 150n, head)).to.equal(140);
+    expect(calls.reads).to.be.greaterThan(0);
+  });
+
   it("gives up (undefined) rather than read more than MAX_BLOCK_PROBES headers", async () => {
     const times = Array.from({ length: 2 ** 20 }, (_, n) => n);
     const { client, calls } = chain(times);

@@ -9,8 +9,9 @@
  * - `ferry_fill_latency_blocks{…}`: the same in destination-chain blocks: how many blocks the
  *   destination made from the first one at or after the deposit block's time up to the fill block (0:
  *   filled in the first destination block after the deposit). Found by an exponential then binary
- *   search back from the fill block (2·log2(n) block-header reads, at most `MAX_BLOCK_PROBES`; a fill
- *   further back than that is counted in seconds only);
+ *   search back from the fill block (2·log2(n) block-header probes, at most `MAX_BLOCK_PROBES`; a fill
+ *   further back than that is counted in seconds only); a block the chain's shared head has seen (every
+ *   block, with a `newHeads` subscription) is not read again;
  * - `ferry_requests_filled_total{…}` and `ferry_requests_refunded_total{…}`: requests this process
  *   took to `success` (filled) and to `refund` — the fill rate is filled ÷ (filled + refunded);
  * - `ferry_requests_overdue`: requests that should have been filled by now — credited, unfilled, their
@@ -30,6 +31,7 @@ import type { FastifyInstance } from "fastify";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { PublicClient } from "viem";
 import type { StoredRequest } from "../../model/storedRequest.ts";
+import type { ChainHead } from "../../chains/chainHead.ts";
 import type { Store } from "../../store/createStore.ts";
 import { countOverdueRequests } from "../../store/overdueRequests.ts";
 import { countUnreleasedDeposits } from "../../store/unreleasedDeposits.ts";
@@ -41,6 +43,8 @@ export type SloMetricsOptions = {
   store: Pick<Store, "onTransition" | "engine">;
   /** The destination chain's client, for the latency in blocks (absent: not measured). */
   publicClientOf?: (chainId: number) => PublicClient | undefined;
+  /** The chain's shared head: the blocks it has seen are not read again (absent: every probe reads). */
+  headOf?: (chainId: number) => Pick<ChainHead, "recent"> | undefined;
   /** `quotes.timeEstimateSeconds`: a credited request not filled this long after its deposit block is overdue. */
   expectedFillSeconds: number;
   /** A reclaimable deposit not released this close to its `reclaimAt` (or past it) is at risk (default half of quotes.reclaimWindowSeconds). */
@@ -128,7 +132,7 @@ export function installSloMetrics(app: FastifyInstance, registry: Registry, opti
     fillSeconds.observe(labels, Math.max(0, latency.fillTime - latency.depositTime));
     const client = options.publicClientOf?.(request.destinationChainId);
     if (!client) return;
-    blocksSince(client, latency.depositTime, latency.fillBlock).then(
+    blocksSince(client, latency.depositTime, latency.fillBlock, options.headOf?.(request.destinationChainId)).then(
       (blocks) => {
         if (blocks !== undefined) fillBlocks.observe(labels, blocks);
       },
@@ -151,10 +155,12 @@ export function fillLatencyOf(request: StoredRequest): { depositTime: number; fi
  * `block`, not counting that first one: 0 when `block` is it. Undefined when it takes more than
  * MAX_BLOCK_PROBES header reads to find.
  */
-export async function blocksSince(client: Pick<PublicClient, "getBlock">, since: number, block: bigint): Promise<number | undefined> {
+export async function blocksSince(client: Pick<PublicClient, "getBlock">, since: number, block: bigint, head?: Pick<ChainHead, "recent">): Promise<number | undefined> {
   let probes = 0;
   const timeOf = async (n: bigint) => {
     probes += 1;
+    const seen = head?.recent(n);
+    if (seen) return Number(seen.timestamp);
     return Number((await client.getBlock({ blockNumber: n })).timestamp);
   };
   // Exponential search back: `low` is a block before `since` (or block 0), `high` one at or after it.
