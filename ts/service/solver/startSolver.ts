@@ -104,6 +104,8 @@ export type RunningSolver = {
 export const DEFAULT_POLL_INTERVAL_MS = CONFIG_DEFAULTS.solver.pollIntervalMs;
 export const DEFAULT_CLAIM_TTL_MS = CONFIG_DEFAULTS.solver.leaseMs;
 export const DEFAULT_ALLOCATOR_CHECK_MS = 10_000;
+/** The longest the deposit-address passes of a chain are skipped while its head does not move. */
+export const DEPOSIT_ADDRESS_PASS_MAX_SKIP_MS = 5_000;
 
 /** Whether the config holds every key the solver needs (solver, attester, allocator). */
 export function solverKeysConfigured(config: FerryConfig): boolean {
@@ -418,31 +420,44 @@ export function createSolver(options: SolverOptions): Solver {
     }
   };
 
-  // Final payments into deposit addresses, forwarded into the Depository (./depositAddress/).
+  // Final payments into deposit addresses, forwarded into the Depository (./depositAddress/). What these
+  // passes find is chain state at the final block: a pass at the head the last clean pass ran at finds
+  // nothing new, and is skipped (the deposit-address tables' reads were ~4 store queries per intent at 200
+  // users, with no deposit address in use) — at most DEPOSIT_ADDRESS_PASS_MAX_SKIP_MS in a row, so a row
+  // written meanwhile (a new quote's address, an operator's change) is still seen on a chain that stalls.
+  const depositAddressPasses = new Map<number, { headHash: string; at: number }>();
   const forwardDepositPayments = async () => {
     for (const client of ctx.clients.all()) {
       if (!client.config.contracts.depositAddressFactory) continue;
+      const head = client.head.known();
+      const last = depositAddressPasses.get(client.config.id);
+      if (head && last && last.headHash === head.hash && ctx.now().getTime() - last.at < DEPOSIT_ADDRESS_PASS_MAX_SKIP_MS) continue;
+      let clean = true;
       try {
         await withRpcDeadline(settings.stepTimeoutMs, `deposit addresses on chain ${client.config.id}`, () => forwardDepositAddresses(ctx, client));
       } catch (error) {
+        clean = false;
         ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "forwarding deposit-address payments failed; retrying next tick");
       }
       // Payments after an address's decision (a second payment, one after its refund): refunds planned.
       try {
         await withRpcDeadline(settings.stepTimeoutMs, `deposit address later payments on chain ${client.config.id}`, () => refundLaterPayments(ctx, client));
       } catch (error) {
+        clean = false;
         ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "reading deposit addresses for later payments failed; retrying next tick");
       }
       // Addresses handed out on other chains, paid here by mistake: refunds planned on this chain.
       try {
         await withRpcDeadline(settings.stepTimeoutMs, `deposit addresses of other chains on chain ${client.config.id}`, () => refundOtherChainPayments(ctx, client));
       } catch (error) {
+        clean = false;
         ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "reading deposit addresses of other chains failed; retrying next tick");
       }
       // Mis-routed payments (too little, late, another currency, another chain): their refunds sent and confirmed.
       try {
         await withRpcDeadline(settings.stepTimeoutMs, `deposit address refunds on chain ${client.config.id}`, () => refundDepositAddresses(ctx, client));
       } catch (error) {
+        clean = false;
         ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "refunding deposit-address payments failed; retrying next tick");
       }
       // Open addresses: each payment found, re-quoted and forwarded (or refunded when it cannot be quoted).
@@ -450,8 +465,10 @@ export function createSolver(options: SolverOptions): Solver {
         await withRpcDeadline(settings.stepTimeoutMs, `open deposit addresses on chain ${client.config.id}`, () => forwardOpenDepositAddresses(ctx, client));
         await withRpcDeadline(settings.stepTimeoutMs, `open deposit address refunds on chain ${client.config.id}`, () => refundOpenPayments(ctx, client));
       } catch (error) {
+        clean = false;
         ctx.log.warn({ chainId: client.config.id, err: errorFields(error) }, "open deposit-address payments failed; retrying next tick");
       }
+      if (clean && head) depositAddressPasses.set(client.config.id, { headHash: head.hash, at: ctx.now().getTime() });
     }
   };
 
