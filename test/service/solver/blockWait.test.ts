@@ -95,8 +95,10 @@ describe("solver blockWait", () => {
     waits.record(hex(2), { chainId: ORIGIN, aboveBlock: 100n, sinceMs: NOW });
     waits.record(hex(3), { chainId: ORIGIN, aboveBlock: 100n, sinceMs: NOW - 5_000 });
     expect(waits.waiting(NOW)).to.deep.equal([hex(1), hex(2)]);
+    expect([waits.waitsOn(ORIGIN), waits.waitsOn(DESTINATION), waits.waitsOn(1)]).to.deep.equal([true, true, false]);
     heads.set(DESTINATION, 201n);
     expect(waits.waiting(NOW)).to.deep.equal([hex(2)]);
+    expect(waits.waitsOn(DESTINATION), "its wait is over").to.equal(false);
     // The next step has real work (no wait): forgotten at once.
     waits.record(hex(2), null);
     expect(waits.waiting(NOW)).to.deep.equal([]);

@@ -12,6 +12,8 @@ import { createStore, type Store } from "../../../ts/service/store/createStore.t
 import type { StoredRequest } from "../../../ts/service/model/storedRequest.ts";
 import { canonicalAddress } from "../../../ts/service/model/values.ts";
 import { startRpcCounter, type RpcCounter } from "../../../scripts/bench/rpcCounter.ts";
+import { createChainClients } from "../../../ts/service/chains/chainClients.ts";
+import { requireAccount, resolveAccounts } from "../../../ts/service/chains/serviceAccounts.ts";
 import { filledLogs, waitFor } from "./solverHelpers.ts";
 import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
 
@@ -119,6 +121,31 @@ describe("solver: a request waiting for its block", function () {
     const mined = Date.now();
     await until(intent.requestId, (r) => r.solver?.repayment?.status === "confirmed", "the repayment confirmed");
     expect(Date.now() - mined, "confirmed once the block came").to.be.below(2_000);
+  });
+
+  it("aNewHeadOfItsChain_wakesTheWorkList_notAPollLater", async () => {
+    const intent = makeIntent(env);
+    await saveQuote(store, intent);
+    await deposit(env, { orderId: intent.orderId, amount: intent.originAmount });
+    await env.destination.testClient.setAutomine(false);
+    // A poll interval far longer than the test: only a wake-up can step the request once its block is mined.
+    const accounts = resolveAccounts(env.config);
+    const clients = createChainClients(env.config.chains, { solver: requireAccount(accounts, "solver"), attester: requireAccount(accounts, "attester"), headMaxAgeMs: 0 });
+    try {
+      solver = startSolver({ config: env.config, store, pollIntervalMs: 60_000, clients });
+      await until(intent.requestId, (r) => r.status === "submitted", "the fill sent");
+      await sleep(300);
+      await env.destination.testClient.mine({ blocks: 1 });
+      const mined = Date.now();
+      // A reader of the process sees the new head (the chain watch, a quote, the indexer; pushed where the chain has a websocket).
+      await clients.get(env.destination.chainId).head.latest();
+      await until(intent.requestId, (r) => r.status === "success", "the fill confirmed", 10_000);
+      expect(Date.now() - mined).to.be.below(2_000);
+    } finally {
+      await solver?.stop();
+      solver = undefined;
+      clients.close();
+    }
   });
 
   it("headThatNeverMoves_requestSteppedAgainAfterTheFallbackTime", async () => {

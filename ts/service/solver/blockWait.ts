@@ -15,7 +15,8 @@
  *   (a head that stopped moving, a subscription that missed a block: nothing is stranded).
  * - `createBlockWaits({maxMs, head})`: the solver loop's memory of the waits, per process. The work-list
  *   pool leaves out (`waiting()`) the requests whose wait is not over; a wait is forgotten once over or
- *   replaced by the request's next step. Memory only: a restart, or another replica, steps the request
+ *   replaced by the request's next step. A new head of a chain some request waits on (`waitsOn`) wakes
+ *   the loop (../chains/chainHead.ts `onNewHead`), so the block is acted on at once, not a poll later. Memory only: a restart, or another replica, steps the request
  *   once more and then waits alike.
  */
 import type { StoredRequest } from "../model/storedRequest.ts";
@@ -58,6 +59,8 @@ export type BlockWaits = {
   record(requestId: Bytes32, wait: BlockWait | null): void;
   /** The requests still waiting now (those whose wait is over are forgotten). */
   waiting(nowMs: number): Bytes32[];
+  /** Whether a request waits for a block of `chainId` (its new head should wake the work list). */
+  waitsOn(chainId: number): boolean;
 };
 
 export function createBlockWaits(options: { maxMs: number; head: (chainId: number) => bigint | undefined }): BlockWaits {
@@ -79,6 +82,10 @@ export function createBlockWaits(options: { maxMs: number; head: (chainId: numbe
         else still.push(requestId);
       }
       return still;
+    },
+    waitsOn(chainId) {
+      for (const wait of waits.values()) if (wait.chainId === chainId) return true;
+      return false;
     },
   };
 }

@@ -15,8 +15,9 @@
  *   is retried with a backoff doubling up to 2 s.
  * - **Requests waiting for a block** (a fill or a payout sent, not mined or not final: ./blockWait.ts)
  *   are left out of the pool until the head of the chain they wait on has moved past the head their
- *   last step saw, or `blockWaitMaxMs` (5 s) went by; the others are listed in their place. `tick()`
- *   steps every listed request, waiting or not (tests mine their own blocks).
+ *   last step saw, or `blockWaitMaxMs` (5 s) went by; the others are listed in their place. A new head
+ *   of a chain such a request waits on wakes the loop. `tick()` steps every listed request, waiting or
+ *   not (tests mine their own blocks).
  * - **Stray deposits** (`store.listPendingStrayDeposits`): each under its own lease, one refund step
  *   (./payout/refundStrayDeposit.ts), every `pollIntervalMs`; a non-retryable failure leaves it `ignored`
  *   with the error code as its reason, for an operator.
@@ -208,11 +209,22 @@ export function startSolver(options: SolverOptions): RunningSolver {
     }),
   );
 
-  // The work list: woken by a status change committed anywhere and by each finished step.
+  // The work list: woken by a status change committed anywhere, by each finished step, and by a new
+  // head of a chain some request waits on (./blockWait.ts).
   let lastStrays = 0;
   const stepLoop = startWorkerLoop({
     intervalMs: settings.pollIntervalMs,
-    wakeOn: (wake) => options.store.onOutboxChange(wake),
+    wakeOn: (wake) => {
+      const unsubscribe = [
+        options.store.onOutboxChange(wake),
+        ...ctx.clients.all().map((client) =>
+          client.head.onNewHead(() => {
+            if (solver.waitsOn(client.config.id)) wake();
+          }),
+        ),
+      ];
+      return () => unsubscribe.forEach((off) => off());
+    },
     pass: async () => {
       await solver.checkAllocators();
       try {
@@ -247,8 +259,10 @@ export type Solver = {
   ctx: SolverContext;
   /** One pass: index, step every listed request (bounded pool) and wait for them, refund strays. Passes never overlap. */
   tick: (() => Promise<void>) & { inFlight(): Promise<void> };
-  /** Reads the work list and starts steps for the free slots; `onSettled` is called as each ends. */
+  /** Reads the work list and starts steps for the free slots (requests waiting for a block left out); `onSettled` is called as each ends. */
   fillPool(onSettled: () => void): Promise<number>;
+  /** Whether a request waits for a block of `chainId` (./blockWait.ts). */
+  waitsOn(chainId: number): boolean;
   refundStrays(): Promise<void>;
   /** Pays the pending app-balance withdrawals (./payout/appWithdrawal.ts), each under its lease. */
   payAppWithdrawals(): Promise<void>;
@@ -537,6 +551,7 @@ export function createSolver(options: SolverOptions): Solver {
     ctx,
     tick,
     fillPool,
+    waitsOn: (chainId) => waits.waitsOn(chainId),
     refundStrays,
     payAppWithdrawals,
     followPermitDeposits,
