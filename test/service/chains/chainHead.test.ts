@@ -1,7 +1,7 @@
 // createChainHead (ts/service/chains/chainHead.ts): one head read per chain shared by every reader.
 // On EDR (no websocket): polled, concurrent and repeated readers within maxAgeMs share one
 // eth_getBlockByNumber, `atLeast` never returns a head below the block asked for, `known()` is the last
-// head any reader saw without a read. On Anvil (websocket):
+// head any reader saw without a read, `onNewHead` tells each higher head once. On Anvil (websocket):
 // heads pushed by eth_subscribe("newHeads"), no read per call; a dropped subscription falls back to
 // polling and the head still moves.
 import { expect } from "chai";
@@ -99,6 +99,29 @@ describe("createChainHead", function () {
       }
       expect(head.recent(first.number), "the oldest are forgotten").to.equal(undefined);
       expect(head.recent((await head.latest()).number)).to.not.equal(undefined);
+    });
+
+    it("onNewHead_toldOfEachHigherHeadOnce_asAReaderSeesIt", async () => {
+      // What wakes the solver's work list for the requests waiting for a block (ts/service/solver/blockWait.ts).
+      const { client, reads } = countingClient(url);
+      const head = createChainHead(client, { maxAgeMs: 0 });
+      const told: bigint[] = [];
+      const off = head.onNewHead((h) => told.push(h.number));
+      head.onNewHead(() => {
+        throw new Error("a listener that fails");
+      });
+      const first = await head.latest();
+      await head.latest();
+      expect(told, "the first head, and not the same one again").to.deep.equal([first.number]);
+      await rpc(url, "hardhat_mine", ["0x2"]);
+      expect(told, "nothing without a read").to.have.length(1);
+      const second = await head.latest();
+      expect(told).to.deep.equal([first.number, second.number]);
+      off();
+      await rpc(url, "hardhat_mine", ["0x1"]);
+      await head.latest();
+      expect(told, "unsubscribed").to.have.length(2);
+      expect(reads()).to.equal(4);
     });
 
     it("aHeadOlderThanMaxAge_isReadAgain_andMoves", async () => {

@@ -18,6 +18,10 @@
  * `latest({atLeast: n})`: a caller that knows block n exists (a receipt in block n) never gets an older
  * head: a cached head below n is read again, so finality is never judged on a head older than the
  * evidence in hand.
+ *
+ * `onNewHead(listener)`: told of each head above the last one known, as it is pushed or read — the
+ * solver's work list wakes on it for the requests waiting for a block (../solver/blockWait.ts). It
+ * reads nothing of its own: while polling, a new head is told when some reader reads it.
  */
 import { createPublicClient, webSocket, type Block, type PublicClient } from "viem";
 import { canonicalFields, type Bytes32 } from "../model/values.ts";
@@ -39,6 +43,8 @@ export type ChainHead = {
    */
   recent(number: bigint): HeadBlock | undefined;
   mode(): "subscription" | "polling";
+  /** Calls `listener` with each head above the last one known (pushed or read); returns the unsubscribe. */
+  onNewHead(listener: (head: HeadBlock) => void): () => void;
   close(): void;
 };
 
@@ -76,13 +82,23 @@ export function createChainHead(publicClient: Pick<PublicClient, "getBlock">, op
   let subscription: { unwatch: () => void; closeSocket: () => void; lastAt: number } | undefined;
   let retryAt = 0;
   let closed = false;
+  const listeners = new Set<(head: HeadBlock) => void>();
 
   const seen = new Map<bigint, HeadBlock>();
   const remember = (block: HeadBlock, at: number) => {
     seen.delete(block.number);
     seen.set(block.number, block);
     if (seen.size > RECENT_HEADS) seen.delete(seen.keys().next().value!);
+    const before = cached?.block.number;
     if (!cached || block.number >= cached.block.number || at - cached.at > maxAgeMs) cached = { at, block };
+    if (before !== undefined && cached.block.number <= before) return;
+    for (const listener of listeners) {
+      try {
+        listener(cached.block);
+      } catch {
+        // A listener's failure is its own: the head is remembered, the other listeners told.
+      }
+    }
   };
 
   const unsubscribe = (reason: string) => {
@@ -162,6 +178,10 @@ export function createChainHead(publicClient: Pick<PublicClient, "getBlock">, op
     known: () => cached?.block,
     recent: (number) => seen.get(number),
     mode: () => (subscription ? "subscription" : "polling"),
+    onNewHead(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
     close() {
       closed = true;
       unsubscribe("closed");

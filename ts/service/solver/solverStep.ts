@@ -6,6 +6,9 @@
  * after a deep reorg (../store/solver/checkpoints.ts) is left as it is until an operator resumes the chain.
  * A fast-filled request (./fill/fastFill.ts) is filled from `pending` like any other; its repayment or
  * refund waits for the deposit, and its hold ends in ./payout/fastFillHold.ts.
+ * Returns the request as the step left it and, when it now waits for a block (a fill or a payout sent
+ * and not mined or not final), the chain and the head seen when the step started (./blockWait.ts): the
+ * loop steps it again once that chain's head has moved past it.
  */
 import type { StoredRequest } from "../model/storedRequest.ts";
 import { confirmFill } from "./fill/confirmFill.ts";
@@ -14,8 +17,22 @@ import { refund, repay } from "./payout/repayAndRefund.ts";
 import { stepFastFillHold } from "./payout/fastFillHold.ts";
 import type { SolverContext } from "./solverContext.ts";
 import type { Bytes32 } from "../model/values.ts";
+import { blockWaitOf, type BlockWait } from "./blockWait.ts";
 
-export async function solverStep(ctx: SolverContext, requestId: Bytes32): Promise<StoredRequest | null> {
+export type SolverStepResult = { request: StoredRequest | null; wait: BlockWait | null };
+
+export async function solverStep(ctx: SolverContext, requestId: Bytes32): Promise<SolverStepResult> {
+  // The heads known before any read of the step: a block above them is the first the step has not seen.
+  const seen = new Map<number, bigint>();
+  for (const client of ctx.clients.all()) {
+    const head = client.head.known();
+    if (head) seen.set(client.config.id, head.number);
+  }
+  const request = await stepRequest(ctx, requestId);
+  return { request, wait: blockWaitOf(request, seen, Date.now()) };
+}
+
+async function stepRequest(ctx: SolverContext, requestId: Bytes32): Promise<StoredRequest | null> {
   let request = await ctx.store.getRequest(requestId);
   if (!request || request.parked) return request;
   const halted = await ctx.store.listHaltedChains();

@@ -13,6 +13,11 @@
  *   replica over PostgreSQL LISTEN/NOTIFY) and a finished step make the loop read the work list at
  *   once; otherwise every `pollIntervalMs`. A work list that cannot be read (the database is down)
  *   is retried with a backoff doubling up to 2 s.
+ * - **Requests waiting for a block** (a fill or a payout sent, not mined or not final: ./blockWait.ts)
+ *   are left out of the pool until the head of the chain they wait on has moved past the head their
+ *   last step saw, or `blockWaitMaxMs` (5 s) went by; the others are listed in their place. A new head
+ *   of a chain such a request waits on wakes the loop. `tick()` steps every listed request, waiting or
+ *   not (tests mine their own blocks).
  * - **Stray deposits** (`store.listPendingStrayDeposits`): each under its own lease, one refund step
  *   (./payout/refundStrayDeposit.ts), every `pollIntervalMs`; a non-retryable failure leaves it `ignored`
  *   with the error code as its reason, for an operator.
@@ -63,6 +68,7 @@ import { createAllocatorWatch } from "./watchAllocator.ts";
 import { runUnderLease } from "../worker/leasedRun.ts";
 import { startWorkerLoop } from "../worker/workerLoop.ts";
 import type { Bytes32 } from "../model/values.ts";
+import { createBlockWaits, DEFAULT_BLOCK_WAIT_MAX_MS, type BlockWait } from "./blockWait.ts";
 
 export type SolverOptions = {
   config: FerryConfig;
@@ -92,6 +98,8 @@ export type SolverOptions = {
   allocatorCheckIntervalMs?: number;
   /** Where the solver's metrics go (the app's registry, served by GET /metrics); default: a private one. */
   metricsRegistry?: Registry;
+  /** The longest a request waiting for a block is left out of the loop's pool when its chain's head does not move (./blockWait.ts). Default 5 s. */
+  blockWaitMaxMs?: number;
 };
 
 export type RunningSolver = {
@@ -203,11 +211,22 @@ export function startSolver(options: SolverOptions): RunningSolver {
     }),
   );
 
-  // The work list: woken by a status change committed anywhere and by each finished step.
+  // The work list: woken by a status change committed anywhere, by each finished step, and by a new
+  // head of a chain some request waits on (./blockWait.ts).
   let lastStrays = 0;
   const stepLoop = startWorkerLoop({
     intervalMs: settings.pollIntervalMs,
-    wakeOn: (wake) => options.store.onOutboxChange(wake),
+    wakeOn: (wake) => {
+      const unsubscribe = [
+        options.store.onOutboxChange(wake),
+        ...ctx.clients.all().map((client) =>
+          client.head.onNewHead(() => {
+            if (solver.waitsOn(client.config.id)) wake();
+          }),
+        ),
+      ];
+      return () => unsubscribe.forEach((off) => off());
+    },
     pass: async () => {
       await solver.checkAllocators();
       try {
@@ -242,8 +261,10 @@ export type Solver = {
   ctx: SolverContext;
   /** One pass: index, step every listed request (bounded pool) and wait for them, refund strays. Passes never overlap. */
   tick: (() => Promise<void>) & { inFlight(): Promise<void> };
-  /** Reads the work list and starts steps for the free slots; `onSettled` is called as each ends. */
+  /** Reads the work list and starts steps for the free slots (requests waiting for a block left out); `onSettled` is called as each ends. */
   fillPool(onSettled: () => void): Promise<number>;
+  /** Whether a request waits for a block of `chainId` (./blockWait.ts). */
+  waitsOn(chainId: number): boolean;
   refundStrays(): Promise<void>;
   /** Pays the pending app-balance withdrawals (./payout/appWithdrawal.ts), each under its lease. */
   payAppWithdrawals(): Promise<void>;
@@ -277,6 +298,11 @@ export function createSolver(options: SolverOptions): Solver {
     await allocatorWatch.check();
   };
   const inFlight = new Map<string, Promise<void>>();
+  // Requests waiting for a block, left out of the loop's pool until their chain's head moves (./blockWait.ts).
+  const waits = createBlockWaits({
+    maxMs: options.blockWaitMaxMs ?? DEFAULT_BLOCK_WAIT_MAX_MS,
+    head: (chainId) => (ctx.clients.has(chainId) ? ctx.clients.get(chainId).head.known()?.number : undefined),
+  });
   const chainLimits = new Map<number, LimitFunction>();
   const chainLimit = (chainId: number) => {
     let limit = chainLimits.get(chainId);
@@ -284,9 +310,13 @@ export function createSolver(options: SolverOptions): Solver {
     return limit;
   };
 
-  /** One request's step under its lease (../worker/leasedRun.ts): claimed, renewed while it runs, aborted when in doubt, released. */
-  const stepUnderLease = async (item: SolverWorkItem): Promise<void> => {
-    await runUnderLease({
+  /**
+   * One request's step under its lease (../worker/leasedRun.ts): claimed, renewed while it runs, aborted
+   * when in doubt, released. Resolves the block the request now waits for (none when the lease was not
+   * had or the step failed: stepped again as before).
+   */
+  const stepUnderLease = async (item: SolverWorkItem): Promise<BlockWait | null> => {
+    const done = await runUnderLease({
       lease: { claim: (leaseMs) => ctx.store.claimRequest(item.id, owner, leaseMs), release: () => ctx.store.releaseRequest(item.id, owner) },
       leaseMs: settings.leaseMs,
       timeoutMs: settings.stepTimeoutMs,
@@ -295,21 +325,27 @@ export function createSolver(options: SolverOptions): Solver {
         const started = Date.now();
         metrics.stepStarted(item);
         try {
-          await withRpcDeadline(settings.stepTimeoutMs, `solver step of ${item.id}`, () => solverStep({ ...ctx, signal }, item.id));
+          const step = await withRpcDeadline(settings.stepTimeoutMs, `solver step of ${item.id}`, () => solverStep({ ...ctx, signal }, item.id));
+          return step.wait;
         } catch (error) {
           await onStepError(item.id, item.status, error);
+          return null;
         } finally {
           metrics.stepEnded(item, Date.now() - started);
         }
       },
     });
+    return done.ran ? done.value : null;
   };
 
   const start = (item: SolverWorkItem, onSettled?: () => void) => {
-    const running = chainLimit(item.chainId)(() => stepUnderLease(item)).finally(() => {
-      inFlight.delete(item.id);
-      onSettled?.();
-    });
+    const running = chainLimit(item.chainId)(() => stepUnderLease(item))
+      // Recorded before the request leaves `inFlight`: a pool filled meanwhile sees it in one or the other.
+      .then((wait) => waits.record(item.id, wait))
+      .finally(() => {
+        inFlight.delete(item.id);
+        onSettled?.();
+      });
     inFlight.set(item.id, running);
     return running;
   };
@@ -317,11 +353,13 @@ export function createSolver(options: SolverOptions): Solver {
   const fillPool = async (onSettled: () => void): Promise<number> => {
     const free = settings.concurrency - inFlight.size;
     if (free <= 0) return 0;
-    const work = await ctx.store.listSolverWork(Math.min(batch, free + inFlight.size), [...inFlight.keys()]);
+    // Left out in the query, not after it: the requests waiting for a block would otherwise fill the batch (least recently updated first).
+    const waiting = new Set(waits.waiting(Date.now()));
+    const work = await ctx.store.listSolverWork(Math.min(batch, free + inFlight.size), [...inFlight.keys(), ...waiting]);
     let started = 0;
     for (const item of work) {
       if (inFlight.size >= settings.concurrency) break;
-      if (inFlight.has(item.id)) continue;
+      if (inFlight.has(item.id) || waiting.has(item.id)) continue;
       void start(item, onSettled);
       started += 1;
     }
@@ -530,6 +568,7 @@ export function createSolver(options: SolverOptions): Solver {
     ctx,
     tick,
     fillPool,
+    waitsOn: (chainId) => waits.waitsOn(chainId),
     refundStrays,
     payAppWithdrawals,
     followPermitDeposits,
