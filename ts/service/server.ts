@@ -29,7 +29,7 @@ import { createRelayer, startRelayFollower } from "./relay/relayer.ts";
 import type { WorkerLoop } from "./worker/workerLoop.ts";
 import { configuredStoreOptions } from "./store/configuredStore.ts";
 import { createStore, type Store } from "./store/createStore.ts";
-import { createSolverNonceManager, solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
+import { BACKGROUND_MIN_INTERVAL_MS, createSolverNonceManager, solverKeysConfigured, startSolver, type RunningSolver } from "./solver/startSolver.ts";
 import type { NonceManager } from "./transactions/nonceManager.ts";
 import { SILENT_LOG, type Logger } from "./logging/logger.ts";
 import { configuredWebhookSecretKeys, requireReadableWebhookSecrets, type WebhookSecretAudit, type WebhookSecretKeys } from "./store/webhooks/webhookSecrets.ts";
@@ -163,7 +163,10 @@ export async function startServer(options: {
     processLog.bind(log);
     const solver = maybeStartSolver({ config, store, log, accounts, clients, metricsRegistry, transactions }, options.solver);
     const relayFollower: WorkerLoop | undefined =
-      relayer && accounts.relayer ? startRelayFollower({ store, clients, transactions: relayer.transactions, relayer: accounts.relayer, intervalMs: solverPollMs, log }) : undefined;
+      relayer && accounts.relayer
+        ? // A background pass like the solver's (at most once a second): it settles holds and ends execution requests after their transactions.
+          startRelayFollower({ store, clients, transactions: relayer.transactions, relayer: accounts.relayer, intervalMs: Math.max(solverPollMs, BACKGROUND_MIN_INTERVAL_MS), log })
+        : undefined;
     if (webhookSecrets && webhookSecrets.previous > 0) {
       log.warn({ previous: webhookSecrets.previous }, "webhook secrets still under FERRY_WEBHOOK_SECRET_KEY_PREVIOUS: run ferry webhooks rotate-secret-key");
     }
