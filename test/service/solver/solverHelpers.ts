@@ -1,4 +1,4 @@
-/** Helpers of the solver tests: tick until a status, count Filled logs, read the stored payout. */
+/** Helpers of the solver tests: tick until a status, count Filled logs, read the stored payout, count store calls. */
 import type { Hex } from "viem";
 import { attestedReceiverAbi } from "../../../ts/abi/AttestedReceiver.ts";
 import type { DevnetChain } from "../../../ts/devnet/devnetChain.ts";
@@ -47,4 +47,20 @@ export async function filledLogs(env: TwoChains, requestId: Hex) {
 
 export function depository(env: TwoChains, chain: DevnetChain) {
   return env.config.chains.find((c) => c.id === chain.chainId)!.contracts.depository;
+}
+
+/** `store` with every method call recorded by name in `calls` (what the idle-loop tests count). */
+export function countingStore(store: Store): { store: Store; calls: string[] } {
+  const calls: string[] = [];
+  const counted = new Proxy(store, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        calls.push(String(key));
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { store: counted, calls };
 }

@@ -6,6 +6,7 @@ import { expect } from "chai";
 import { createSolver, DEPOSIT_ADDRESS_PASS_MAX_SKIP_MS } from "../../../../ts/service/solver/startSolver.ts";
 import { createStore, type Store } from "../../../../ts/service/store/createStore.ts";
 import { startTwoChains, type TwoChains } from "../twoChains.ts";
+import { countingStore } from "../solverHelpers.ts";
 
 const LISTINGS = ["listWatchingDepositAddresses", "listSettledDepositAddresses", "mirrorDepositAddresses", "listElsewhereDepositAddresses", "listDepositAddressRefundWork", "listOpenDepositAddresses"];
 
@@ -24,35 +25,26 @@ describe("solver: deposit-address passes at one head", function () {
   });
 
   it("listsNothing_whileTheHeadStays_thenOnTheNextBlock_andAfterTheLongestSkip", async () => {
-    const listed: string[] = [];
-    const counted = new Proxy(store, {
-      get(target, key, receiver) {
-        const value = Reflect.get(target, key, receiver);
-        if (typeof value !== "function") return value;
-        return (...args: unknown[]) => {
-          if (LISTINGS.includes(String(key))) listed.push(String(key));
-          return value.apply(target, args);
-        };
-      },
-    });
+    const { store: counted, calls } = countingStore(store);
+    const listings = () => calls.filter((name) => LISTINGS.includes(name));
     const clock = { ms: Date.now() };
     const solver = createSolver({ config: env.config, store: counted, now: () => new Date(clock.ms) });
     const chainsWithFactory = env.config.chains.filter((c) => c.contracts.depositAddressFactory).length;
     expect(chainsWithFactory).to.be.greaterThan(0);
 
     await solver.tick();
-    expect(listed.length, "the first pass reads").to.be.greaterThan(0);
-    listed.length = 0;
+    expect(listings().length, "the first pass reads").to.be.greaterThan(0);
+    calls.length = 0;
     for (let i = 0; i < 5; i++) await solver.tick();
-    expect(listed, "passes at the same heads").to.deep.equal([]);
+    expect(listings(), "passes at the same heads").to.deep.equal([]);
 
     await env.origin.testClient.mine({ blocks: 1 });
     await solver.tick();
-    expect(listed.filter((name) => name === "listWatchingDepositAddresses"), "the origin chain's pass after its new block").to.have.length(1);
+    expect(listings().filter((name) => name === "listWatchingDepositAddresses"), "the origin chain's pass after its new block").to.have.length(1);
 
-    listed.length = 0;
+    calls.length = 0;
     clock.ms += DEPOSIT_ADDRESS_PASS_MAX_SKIP_MS;
     await solver.tick();
-    expect(listed.filter((name) => name === "listWatchingDepositAddresses"), "every chain's pass after the longest skip").to.have.length(chainsWithFactory);
+    expect(listings().filter((name) => name === "listWatchingDepositAddresses"), "every chain's pass after the longest skip").to.have.length(chainsWithFactory);
   });
 });

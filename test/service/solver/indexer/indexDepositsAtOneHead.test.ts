@@ -7,6 +7,7 @@ import { SILENT_LOG } from "../../../../ts/service/logging/logger.ts";
 import { DEFAULT_INDEX_OPTIONS, indexDeposits } from "../../../../ts/service/solver/indexer/indexDeposits.ts";
 import { createStore, type Store } from "../../../../ts/service/store/createStore.ts";
 import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "../twoChains.ts";
+import { countingStore } from "../solverHelpers.ts";
 
 describe("indexer: a step at a head already read", function () {
   this.timeout(300_000);
@@ -24,13 +25,7 @@ describe("indexer: a step at a head already read", function () {
 
   it("readsNothingFromTheStore_untilTheHeadMoves_thenCreditsTheNewDeposit", async () => {
     // Every store call the indexer makes, counted by name.
-    const calls: string[] = [];
-    const counted = new Proxy(store, {
-      get(target, key, receiver) {
-        const value = Reflect.get(target, key, receiver);
-        return typeof value === "function" ? (...args: unknown[]) => (calls.push(String(key)), value.apply(target, args)) : value;
-      },
-    });
+    const { store: counted, calls } = countingStore(store);
     const client = createChainClients(env.config.chains, { headMaxAgeMs: 0 }).get(env.origin.chainId);
     const step = () => indexDeposits({ store: counted, client, chains: env.config.chains, log: SILENT_LOG }, DEFAULT_INDEX_OPTIONS);
 
