@@ -154,28 +154,22 @@ const same = (a: string, b: string) => lower(a) === lower(b);
 const word = (address: string): Hex => `0x${"0".repeat(24)}${lower(address).slice(2)}`;
 const trustedBy = (list: readonly string[] | undefined, address: string) => list === undefined || list.some((a) => same(a, address));
 
-/** Decodes a raw log as `eventName`, or fails `check`. */
-function decodeLog<N extends "Deposited" | "DepositedReclaimable" | "Filled" | "RequestExecuted">(check: ReceiptCheck, eventName: N, log: { topics: Hex[]; data: Hex }) {
+type ReceiptEvent = "Deposited" | "DepositedReclaimable" | "Filled" | "RequestExecuted";
+
+/** Decodes a raw log as one of `eventNames`, or fails `check`. */
+function decodeLog<N extends ReceiptEvent>(check: ReceiptCheck, eventNames: readonly N[], log: { topics: Hex[]; data: Hex }) {
   try {
     const decoded = decodeEventLog({ abi: RECEIPT_EVENTS_ABI, topics: log.topics as [Hex, ...Hex[]], data: log.data, strict: true });
-    if (decoded.eventName === eventName) return decoded as Extract<typeof decoded, { eventName: N }>;
+    if ((eventNames as readonly string[]).includes(decoded.eventName)) return decoded as Extract<typeof decoded, { eventName: N }>;
   } catch {
     // Not one of the four events (or malformed): reported below.
   }
-  throw new ReceiptInvalidError(check, `the log is not a ${eventName} event`);
+  throw new ReceiptInvalidError(check, `the log is not a ${eventNames.join(" or ")} event`);
 }
 
 /** The deposit log: a `Deposited`, or a `DepositedReclaimable` with its `reclaimAt`. */
 function decodeDepositLog(log: { topics: Hex[]; data: Hex }): { id: Hex; depositor: Address; token: Address; amount: bigint; reclaimAt?: bigint } {
-  let decoded;
-  try {
-    decoded = decodeEventLog({ abi: RECEIPT_EVENTS_ABI, topics: log.topics as [Hex, ...Hex[]], data: log.data, strict: true });
-  } catch {
-    decoded = undefined;
-  }
-  if (decoded?.eventName === "Deposited") return decoded.args;
-  if (decoded?.eventName === "DepositedReclaimable") return decoded.args;
-  throw new ReceiptInvalidError("deposit.log.event", "the log is not a Deposited or DepositedReclaimable event");
+  return decodeLog("deposit.log.event", ["Deposited", "DepositedReclaimable"], log).args;
 }
 
 function orderOf(receipt: RequestReceipt): Order {
@@ -262,7 +256,7 @@ async function assertReceiptChecks(r: RequestReceipt, trusted: ReceiptTrust): Pr
   const f = r.fill;
   ensure("fill.chainId", f.chainId === r.chains.destination.id, `the fill is on chain ${f.chainId}, the destination is ${r.chains.destination.id}`);
   ensure("fill.log.address", same(f.log.address, att.receiver) && same(f.receiver, att.receiver), `the log was emitted by ${f.log.address}, not the attested receiver ${att.receiver}`);
-  const filled = decodeLog("fill.log.event", "Filled", f.log).args;
+  const filled = decodeLog("fill.log.event", ["Filled"], f.log).args;
   ensure(
     "fill.log.fields",
     same(filled.requestId, f.fields.requestId) &&
@@ -284,7 +278,7 @@ async function assertReceiptChecks(r: RequestReceipt, trusted: ReceiptTrust): Pr
   const p = r.repayment;
   ensure("repayment.chainId", p.chainId === r.chains.origin.id, `the repayment is on chain ${p.chainId}, the deposit's is ${r.chains.origin.id}`);
   ensure("repayment.log.address", same(p.log.address, d.depository) && same(p.depository, d.depository), `the log was emitted by ${p.log.address}, not the deposit's Depository ${d.depository}`);
-  const executed = decodeLog("repayment.log.event", "RequestExecuted", p.log).args;
+  const executed = decodeLog("repayment.log.event", ["RequestExecuted"], p.log).args;
   ensure("repayment.log.fields", same(executed.requestHash, p.fields.requestHash) && executed.nonce === p.fields.nonce, "the decoded log differs from the receipt's repayment fields");
   const { calls, credits, release, nonce, expiration } = p.request;
   if (deposited.reclaimAt !== undefined) {

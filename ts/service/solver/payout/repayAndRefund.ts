@@ -21,7 +21,8 @@
  */
 import type { Payout } from "../../model/payout.ts";
 import type { RequestData } from "../../model/requestData.ts";
-import { requireSolverState, type StoredRequest } from "../../model/storedRequest.ts";
+import { requireSolverState, type RequestPatch, type StoredRequest } from "../../model/storedRequest.ts";
+import type { QuotedIntent } from "../../model/quotedIntent.ts";
 import { formatAmount } from "../indexer/depositRequest.ts";
 import { advancePayout } from "./advancePayout.ts";
 import { readReceipt } from "../../chains/readReceipt.ts";
@@ -70,11 +71,14 @@ export async function refund(ctx: SolverContext, request: StoredRequest): Promis
   // The whole deposit went back: no app fee was charged, and the record says so.
   const appFees = progress.request.data.appFees?.map((fee) => ({ ...fee, amount: "0", amountUsd: "0", amountUsdCurrent: "0" }));
   const refunded = { txHashes: [progress.payout.hash!], data: { ...(appFees && { appFees }), ...refundCharged(progress.request, progress.payout) } };
-  // A sponsored request: its app balance hold is released with the refund (the app is not charged).
-  const { intent } = state;
-  if (!intent.sponsorship) return ctx.store.transitionRequest(request.id, "refund", refunded);
+  return transitionToRefund(ctx, request.id, state.intent, refunded);
+}
+
+/** `failure → refund`; a sponsored request's app balance hold is released in the same transaction (the app is not charged). */
+async function transitionToRefund(ctx: SolverContext, requestId: StoredRequest["id"], intent: QuotedIntent, patch: RequestPatch): Promise<StoredRequest> {
+  if (!intent.sponsorship) return ctx.store.transitionRequest(requestId, "refund", patch);
   return ctx.store.transaction(async (tx) => {
-    const done = await tx.transitionRequest(request.id, "refund", refunded);
+    const done = await tx.transitionRequest(requestId, "refund", patch);
     await releaseSponsorship(tx, intent, ctx.log);
     return done;
   });
@@ -91,14 +95,7 @@ async function reclaimedInstead(ctx: SolverContext, request: StoredRequest, depo
   const hash = await findReclaimTx(origin, request.orderId, deposit.blockTimestamp);
   if (!hash) return request;
   ctx.log.warn({ requestId: request.id, reclaimTxHash: hash, depositor: deposit.depositor }, "the depositor reclaimed the deposit before its refund: refunded by the reclaim");
-  const refunded = { txHashes: [hash], details: { ...request.details, reclaimedBy: deposit.depositor, reclaimTxHash: hash } };
-  const { intent } = requireSolverState(request);
-  if (!intent.sponsorship) return ctx.store.transitionRequest(request.id, "refund", refunded);
-  return ctx.store.transaction(async (tx) => {
-    const done = await tx.transitionRequest(request.id, "refund", refunded);
-    await releaseSponsorship(tx, intent, ctx.log);
-    return done;
-  });
+  return transitionToRefund(ctx, request.id, requireSolverState(request).intent, { txHashes: [hash], details: { ...request.details, reclaimedBy: deposit.depositor, reclaimTxHash: hash } });
 }
 
 /**
