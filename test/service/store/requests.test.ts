@@ -377,3 +377,22 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+describeEachEngine("store requests: a solver step's first read", (engine) => {
+  it("getStepRequest_isTheRequestAndTheHaltedChains_asTheirOwnReadsSayInOneStatement", async () => {
+    const { store } = engine;
+    expect(await store.getStepRequest(hex(77))).to.equal(null);
+    await store.createRequest(newRequest(77));
+    expect(await store.getStepRequest(hex(77))).to.deep.equal({ request: await store.getRequest(hex(77)), halted: [] });
+    const depository = canonicalAddress(`0x${"5f".repeat(20)}`);
+    const block = (n: number) => canonicalHex(`0x${n.toString(16).padStart(64, "0")}`);
+    for (const chainId of [31338, 31337, 2 ** 40]) {
+      await store.setCheckpoint(chainId, depository, 30, block(30));
+      await store.haltIndexer(chainId, depository, { at: "2026-11-24T00:00:00.000Z", block: 30, expectedHash: block(30), actualHash: block(31), lastGood: { block: 20, hash: block(20) }, depth: 10 });
+    }
+    const read = await store.getStepRequest(hex(77));
+    expect(read?.halted).to.deep.equal(await store.listHaltedChains());
+    expect(read?.halted).to.deep.equal([31337, 31338, 2 ** 40]);
+    expect(read?.request).to.deep.equal(await store.getRequest(hex(77)));
+  });
+});

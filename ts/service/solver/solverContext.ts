@@ -23,6 +23,12 @@ export type SolverContext = {
   solver: Address;
   /** Every transaction the solver sends goes through it (nonces shared across replicas, fees, replacement). */
   transactions: NonceManager;
+  /**
+   * The chains halted after a deep reorg as read at the start of this request's step (./solverStep.ts),
+   * with the request, in one statement; absent outside a request's step (stray refunds, withdrawals),
+   * where the payout step reads them itself.
+   */
+  halted?: readonly number[];
   /** Aborted when the step's lease is lost or its time is up: no new transaction is started after it. */
   signal?: AbortSignal;
   now: () => Date;

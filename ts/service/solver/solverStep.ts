@@ -33,13 +33,17 @@ export async function solverStep(ctx: SolverContext, requestId: Bytes32): Promis
 }
 
 async function stepRequest(ctx: SolverContext, requestId: Bytes32): Promise<StoredRequest | null> {
-  let request = await ctx.store.getRequest(requestId);
-  if (!request || request.parked) return request;
-  const halted = await ctx.store.listHaltedChains();
+  // The request and the halted chains in one read; the payout steps below take the halted chains from
+  // here (`ctx.halted`) instead of reading them again.
+  const read = await ctx.store.getStepRequest(requestId);
+  if (!read || read.request.parked) return read?.request ?? null;
+  let request = read.request;
+  const halted = read.halted;
   if (halted.includes(request.originChainId) || halted.includes(request.destinationChainId)) {
     ctx.log.debug({ requestId, halted }, "request on a chain halted after a deep reorg: left for the operator");
     return request;
   }
+  ctx = { ...ctx, halted };
   if (request.status === "pending") request = await fillPending(ctx, request);
   else if (request.status === "submitted") request = await confirmFill(ctx, request);
   else if (request.status === "failure" && request.refundFailReason === null) {

@@ -12,6 +12,7 @@ import {
   countParkedRequests,
   createRequest,
   getRequest,
+  getStepRequest,
   getRequestByOrderId,
   listRequestsUpdatedSince,
   lockRequest,
@@ -141,6 +142,8 @@ export type Repositories = {
   getOrderDataByRequestIds(requestIds: readonly string[]): Promise<Map<string, Order>>;
   createRequest(request: NewRequest): Promise<StoredRequest>;
   getRequest(id: Bytes32): Promise<StoredRequest | null>;
+  /** The request and the halted chains, in one statement: what a solver step reads first. */
+  getStepRequest(id: Bytes32): Promise<{ request: StoredRequest; halted: number[] } | null>;
   getRequestByOrderId(orderId: Bytes32): Promise<StoredRequest | null>;
   /** The request with its row locked until the surrounding transaction ends (use inside `transaction`). */
   lockRequest(id: Bytes32): Promise<StoredRequest | null>;
@@ -307,6 +310,7 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     getOrderDataByRequestIds: (ids) => getOrderDataByRequestIds(ctx, ids),
     createRequest: (r) => createRequest(ctx, r),
     getRequest: (id) => getRequest(ctx, id),
+    getStepRequest: (id) => getStepRequest(ctx, id),
     getRequestByOrderId: (id) => getRequestByOrderId(ctx, id),
     lockRequest: (id) => lockRequest(ctx, id),
     transitionRequest: (id, to, patch) => transitionRequest(ctx, id, to, patch),

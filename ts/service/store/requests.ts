@@ -137,6 +137,23 @@ export async function getRequest({ db }: StoreContext, id: Bytes32): Promise<Sto
   return rows.length === 0 ? null : requestFromRow(rows[0]!);
 }
 
+/**
+ * What a solver step reads first, in one statement: the request and the chains whose indexing is halted
+ * after a deep reorg (./solver/checkpoints.ts `listHaltedChains`, the same rows). Null when there is no
+ * such request.
+ */
+export async function getStepRequest({ db }: StoreContext, id: Bytes32): Promise<{ request: StoredRequest; halted: number[] } | null> {
+  const { rows } = await db.query<Record<string, unknown> & { halted_chains: (number | string)[] | null }>(
+    `SELECT ${REQUEST_COLUMNS},
+       ARRAY(SELECT DISTINCT chain_id FROM indexer_checkpoints WHERE halted IS NOT NULL ORDER BY chain_id) AS halted_chains
+     FROM requests WHERE id = $1`,
+    [id],
+  );
+  if (rows.length === 0) return null;
+  const { halted_chains, ...row } = rows[0]!;
+  return { request: requestFromRow(row), halted: (halted_chains ?? []).map(Number) };
+}
+
 /** The request, its row locked until the surrounding transaction ends (a compare-and-set of the solver's writes). */
 export async function lockRequest({ db }: StoreContext, id: Bytes32): Promise<StoredRequest | null> {
   const { rows } = await db.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1 FOR UPDATE`, [id]);

@@ -94,7 +94,7 @@ export async function stepPayout(
   save: (next: Payout, repos?: Repositories) => Promise<void>,
 ): Promise<{ payout: Payout; tx?: OnchainTx }> {
   if (payout.status === "confirmed" || payout.status === "reverted") return { payout };
-  if ((await ctx.store.listHaltedChains()).includes(payout.chainId)) return { payout };
+  if ((ctx.halted ?? (await ctx.store.listHaltedChains())).includes(payout.chainId)) return { payout };
   const client = ctx.clients.get(payout.chainId);
   const record = async (next: Payout) => {
     await save(next);
