@@ -137,10 +137,16 @@ describe("quoteService", function () {
     // A busy devnet: blocks come faster than one a second, so block time runs ahead of the wall clock.
     // The solver checks expiry against chain time (deposit block ≤ expiresAt, destination block < fillDeadline).
     const wall = Math.floor(Date.now() / 1000);
-    await origin.provider.request({ method: "evm_increaseTime", params: [3_600] });
-    await origin.provider.request({ method: "evm_mine", params: [] });
-    await destination.provider.request({ method: "evm_increaseTime", params: [7_200] });
-    await destination.provider.request({ method: "evm_mine", params: [] });
+    // The next blocks' times set outright, not moved by evm_increaseTime: in one CI run the EDR chain's
+    // own clock stood 6,246 s behind the wall clock when this test ran (its chains were made when the
+    // worker loaded the file), and an hour ahead of that was still behind the wall.
+    const ahead = async (chain: typeof origin, seconds: number) => {
+      const latest = Number((await chain.viem.getPublicClient().then((c) => c.getBlock())).timestamp);
+      await chain.provider.request({ method: "evm_setNextBlockTimestamp", params: [Math.max(latest + 1, wall + seconds)] });
+      await chain.provider.request({ method: "evm_mine", params: [] });
+    };
+    await ahead(origin, 3_600);
+    await ahead(destination, 7_200);
     const originTime = Number((await clients.get(ORIGIN)!.getBlock()).timestamp);
     const destinationTime = Number((await clients.get(DESTINATION)!.getBlock()).timestamp);
     expect(originTime - wall, "the origin chain runs ahead").to.be.greaterThan(3_000);
