@@ -14,6 +14,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { depositoryAbi } from "../../../ts/abi/Depository.ts";
 import { accountWithRole, hardhatTestAccount } from "../../../ts/devnet/devnetAccounts.ts";
 import type { DevnetChain } from "../../../ts/devnet/devnetChain.ts";
+import type { DevnetNode } from "../../../ts/devnet/devnetNode.ts";
 import { startDevnetChains } from "../../../ts/devnet/devnetChains.ts";
 import type { DevnetMarket } from "../../../ts/devnet/devnetMarket.ts";
 import { devnetConfig } from "../../../ts/devnet/devnetConfig.ts";
@@ -39,10 +40,11 @@ export type TwoChains = {
   close(): Promise<void>;
 };
 
-export async function startTwoChains(options: { attesterKey?: Hex } = {}): Promise<TwoChains> {
+/** `node`: the devnet's node (default EDR in this process; `{ kind: "anvil" }`: Anvil child processes). */
+export async function startTwoChains(options: { attesterKey?: Hex; node?: DevnetNode } = {}): Promise<TwoChains> {
   const dir = await mkdtemp(join(tmpdir(), "ferry-solver-"));
   const deploymentsDir = join(dir, "deployments");
-  const { chains, inputs, stablecoin, market, accounts, serviceEnv, close } = await startDevnetChains({ network, deploymentsDir });
+  const { chains, inputs, stablecoin, market, accounts, serviceEnv, close } = await startDevnetChains({ network, deploymentsDir, ...(options.node && { node: options.node }) });
   const keyEnv: Record<string, string> = { ...serviceEnv, ...(options.attesterKey ? { FERRY_ATTESTER_KEY: options.attesterKey } : {}) };
   const solver = accountWithRole(accounts, "solver");
   const config = devnetConfig({

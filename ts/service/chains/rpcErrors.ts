@@ -8,9 +8,13 @@
  *   "missing trie node"). Another URL (or a later retry) may answer: the transport fails over.
  * - `isLogRangeError`: an `eth_getLogs` range the provider refuses as too large or as returning too
  *   many results. The scan halves its range (../solver/indexer/logScan.ts) instead of failing over.
+ * - `isUnsupportedMethod`: the node does not serve the method (or the tracer) asked — the request's own
+ *   answer, thrown to the caller, who may read another way (the quote's call trace, the indexer's
+ *   block-wide receipts).
  * Anything else (a revert, "nonce too low", invalid params) is the request's own answer and is thrown
  * to the caller as is.
  */
+import { nodeErrorText } from "./alreadySent.ts";
 
 type ErrorLike = { code?: unknown; status?: unknown; message?: unknown; details?: unknown; shortMessage?: unknown; name?: unknown; cause?: unknown; data?: unknown };
 
@@ -108,4 +112,17 @@ export class RpcMalformedAnswerError extends Error {
   constructor(method: string, url: string, result: unknown) {
     super(`${url} answered ${method} with ${JSON.stringify(result)?.slice(0, 80) ?? String(result)}, which is not what ${method} returns`);
   }
+}
+
+/**
+ * JSON-RPC "method not found" / "not supported" (-32601, -32004 — EDR's answer to eth_getBlockReceipts,
+ * EIP-1193 4200), or a tracer the node does not know.
+ */
+export function isUnsupportedMethod(error: unknown): boolean {
+  for (const e of errorChain(error)) {
+    if (e.code === -32601 || e.code === -32004 || e.code === 4200) return true;
+    if (e.name === "MethodNotFoundRpcError" || e.name === "MethodNotSupportedRpcError" || e.name === "UnsupportedProviderMethodError") return true;
+    if (/(method|tracer).*(not found|not supported|unsupported|does not exist|not available)|unknown (method|tracer)/.test(nodeErrorText(e))) return true;
+  }
+  return false;
 }

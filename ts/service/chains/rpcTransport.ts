@@ -124,6 +124,7 @@ export function blockNeeded(method: string, params: unknown): bigint | undefined
       return filter && filter.blockHash === undefined ? blockQuantity(filter.toBlock) : undefined;
     }
     case "eth_getBlockByNumber":
+    case "eth_getBlockReceipts":
       return blockQuantity(list[0]);
     case "eth_call":
     case "eth_getBalance":
@@ -138,7 +139,7 @@ export function blockNeeded(method: string, params: unknown): bigint | undefined
 }
 
 /** Reads whose `null` may only mean "this node has not seen it yet". */
-const NULL_MAY_BE_STALE = new Set(["eth_getTransactionReceipt", "eth_getTransactionByHash", "eth_getBlockByNumber", "eth_getBlockByHash"]);
+const NULL_MAY_BE_STALE = new Set(["eth_getTransactionReceipt", "eth_getTransactionByHash", "eth_getBlockByNumber", "eth_getBlockByHash", "eth_getBlockReceipts"]);
 
 export function createRpcEndpoints(options: RpcTransportOptions): RpcEndpoints {
   const { chainId, settings, metrics } = options;

@@ -17,7 +17,7 @@
  * list too long (`MAX_SWEEP_TOKENS`). Pure parts here; the one chain read is `readCallOutputs`.
  */
 import { erc20Abi, toHex, type Hex, type PublicClient } from "viem";
-import { nodeErrorText } from "../chains/alreadySent.ts";
+import { isUnsupportedMethod } from "../chains/rpcErrors.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import type { IntentCall } from "../model/quotedIntent.ts";
 import { canonicalAddress, ZERO_ADDRESS, type Address } from "../model/values.ts";
@@ -192,12 +192,3 @@ export async function traceCallOutputs(
   return tokensTransferredTo(frame, args.multicaller);
 }
 
-/** JSON-RPC "method not found" / "not supported" (-32601, -32004, EIP-1193 4200), or a tracer the node does not know. */
-function isUnsupportedMethod(error: unknown): boolean {
-  for (let e = error as { name?: string; code?: number; message?: string; details?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === -32601 || e.code === -32004 || e.code === 4200) return true;
-    if (e.name === "MethodNotFoundRpcError" || e.name === "MethodNotSupportedRpcError" || e.name === "UnsupportedProviderMethodError") return true;
-    if (/(method|tracer).*(not found|not supported|unsupported|does not exist|not available)|unknown (method|tracer)/.test(nodeErrorText(e))) return true;
-  }
-  return false;
-}
