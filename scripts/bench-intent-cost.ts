@@ -40,6 +40,7 @@ import { benchConfirmations, blockLatencyReport, blocksToFill, fillsSince, start
 import { startCpuMeter, type CpuSpent } from "./bench/cpuMeter.ts";
 import { startPgCounter } from "./bench/pgCounter.ts";
 import { startRpcCounter, type RpcCounter } from "./bench/rpcCounter.ts";
+import { nameSelector } from "./bench/selectorNames.ts";
 
 const USERS = intFromEnv("FERRY_BENCH_USERS", 200);
 const USER_INTENTS = intFromEnv("FERRY_BENCH_USER_INTENTS", 2);
@@ -79,6 +80,8 @@ type RunCost = {
   intents: number;
   polls: number;
   rpc: Map<string, number>;
+  /** eth_call / eth_estimateGas by the function called (../scripts/bench/rpcCounter.ts `contractCalls`). */
+  contractCalls: Map<string, number>;
   queries: Map<string, number>;
   cpu: CpuSpent;
   wallMs: number;
@@ -107,6 +110,8 @@ const resetCounts = () => {
   for (const counter of counters.values()) counter.reset();
   pgCounter.reset();
 };
+const contractCalls = () =>
+  merge([...counters.entries()].map(([chainId, c]) => new Map([...c.contractCalls()].map(([call, n]) => [`${nameSelector(call)} @${chainId}`, n]))));
 const rpcCounts = () => merge([...counters.entries()].map(([chainId, c]) => new Map([...c.counts()].map(([method, n]) => [`${method} @${chainId}`, n]))));
 
 let failed = false;
@@ -156,6 +161,7 @@ try {
         intents: ids.length,
         polls: result.timings.reduce((n, t) => n + t.polls, 0),
         rpc: rpcCounts(),
+        contractCalls: contractCalls(),
         queries: pgCounter.counts(),
         cpu,
         wallMs: Date.now() - started,
@@ -316,6 +322,7 @@ function report(measured: Array<{ run: RunCost; poll: PollCost }>): boolean {
         .filter(([, v]) => v / f.n >= 0.05)
         .map(([k, v]) => [k, (v / f.n).toFixed(2)]);
     log(table(["RPC method @chain", "calls"], rows(f.run.rpc)));
+    log(table(["eth_call / eth_estimateGas by function @chain", "calls"], rows(f.run.contractCalls)));
     log(table(["statement", "count"], rows(f.run.queries)));
   }
   if (figures.length === 2) {

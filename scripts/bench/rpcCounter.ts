@@ -12,15 +12,24 @@ export type RpcCounter = {
   url: string;
   /** Calls so far by method (batch entries counted one by one). */
   counts(): Map<string, number>;
+  /** `eth_call` and `eth_estimateGas` so far by the 4-byte selector of their data (`eth_call 0x70a08231`): which contract reads an intent costs. */
+  contractCalls(): Map<string, number>;
   reset(): void;
   close(): Promise<void>;
 };
 
 export async function startRpcCounter(targetUrl: string): Promise<RpcCounter> {
   let counts = new Map<string, number>();
+  let contractCalls = new Map<string, number>();
   const count = (entry: unknown) => {
     const method = typeof entry === "object" && entry !== null && typeof (entry as { method?: unknown }).method === "string" ? (entry as { method: string }).method : "(malformed)";
     counts.set(method, (counts.get(method) ?? 0) + 1);
+    if (method === "eth_call" || method === "eth_estimateGas") {
+      const call = (entry as { params?: unknown[] }).params?.[0] as { data?: unknown; input?: unknown } | undefined;
+      const data = typeof call?.data === "string" ? call.data : typeof call?.input === "string" ? call.input : "";
+      const key = `${method} ${data.length >= 10 ? data.slice(0, 10).toLowerCase() : "(no selector)"}`;
+      contractCalls.set(key, (contractCalls.get(key) ?? 0) + 1);
+    }
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -50,8 +59,10 @@ export async function startRpcCounter(targetUrl: string): Promise<RpcCounter> {
   return {
     url: `http://127.0.0.1:${port}`,
     counts: () => new Map(counts),
+    contractCalls: () => new Map(contractCalls),
     reset: () => {
       counts = new Map();
+      contractCalls = new Map();
     },
     close: () =>
       new Promise<void>((resolve) => {
