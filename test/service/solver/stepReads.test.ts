@@ -10,6 +10,9 @@ import { createStore, type Store } from "../../../ts/service/store/createStore.t
 import { canonicalHex } from "../../../ts/service/model/values.ts";
 import { countingStore, tickUntil } from "./solverHelpers.ts";
 import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
+import { startRpcCounter } from "../../../scripts/bench/rpcCounter.ts";
+import { toFunctionSelector } from "viem";
+import { attestedReceiverAbi } from "../../../ts/abi/AttestedReceiver.ts";
 
 describe("solver: a step's first reads", function () {
   this.timeout(300_000);
@@ -40,5 +43,25 @@ describe("solver: a step's first reads", function () {
     expect(steps, "steps").to.be.greaterThan(0);
     expect(reads, `${steps} steps read ${JSON.stringify({ getStepRequest: count("getStepRequest"), getRequest: count("getRequest"), listHaltedChains: count("listHaltedChains") })}`).to.equal(steps);
     expect((await store.getRequest(canonicalHex(intent.requestId)))?.status).to.equal("success");
+  });
+
+  it("aFillConfirmedInTheStep_isNotReadAgainForItsRepayment_oneFilledDigestReadPerIntent", async () => {
+    // The repayment re-verifies a recorded fill before it pays (a success written without verifying
+    // must not pay for a foreign fill); when the same step has just verified it, that is a second
+    // receipt and filledDigest read of the same fill. Before: 2 filledDigest reads per intent; now 1.
+    const counter = await startRpcCounter(env.destination.rpcUrl);
+    try {
+      const chains = env.config.chains.map((c) => (c.id === env.destination.chainId ? { ...c, rpcUrl: counter.url, rpcUrls: [counter.url] } : c));
+      const intent = makeIntent(env);
+      await saveQuote(store, intent);
+      await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
+      const solver = createSolver({ config: { ...env.config, chains }, store });
+      const done = await tickUntil(solver, store, intent.requestId, (r) => r.status === "success" && r.solver?.repayment?.status === "confirmed");
+      expect(done.solver?.fill?.status).to.equal("confirmed");
+      const selector = toFunctionSelector(attestedReceiverAbi.find((item) => item.type === "function" && item.name === "filledDigest")!);
+      expect(counter.contractCalls().get(`eth_call ${selector}`), JSON.stringify(Object.fromEntries(counter.contractCalls()))).to.equal(1);
+    } finally {
+      await counter.close();
+    }
   });
 });

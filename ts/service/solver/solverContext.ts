@@ -2,7 +2,7 @@
 import type { NonceManager } from "../transactions/nonceManager.ts";
 import type { ChainClients } from "../chains/chainClients.ts";
 import type { ServiceAccount } from "../chains/serviceAccounts.ts";
-import type { Address } from "../model/values.ts";
+import type { Address, Bytes32 } from "../model/values.ts";
 import type { ChainConfig, SolverSettings } from "../config/configSchema.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { PriceSources } from "../prices/priceSources.ts";
@@ -29,6 +29,12 @@ export type SolverContext = {
    * where the payout step reads them itself.
    */
   halted?: readonly number[];
+  /**
+   * The fills this request's step has verified to be the service's own (their hashes, ./fill/verifyOnchainFill.ts):
+   * a repayment planned in the same step does not read the receiver again for them. Absent outside a
+   * request's step.
+   */
+  verifiedFills?: Set<Bytes32>;
   /** Aborted when the step's lease is lost or its time is up: no new transaction is started after it. */
   signal?: AbortSignal;
   now: () => Date;

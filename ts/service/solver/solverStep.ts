@@ -43,7 +43,7 @@ async function stepRequest(ctx: SolverContext, requestId: Bytes32): Promise<Stor
     ctx.log.debug({ requestId, halted }, "request on a chain halted after a deep reorg: left for the operator");
     return request;
   }
-  ctx = { ...ctx, halted };
+  ctx = { ...ctx, halted, verifiedFills: new Set() };
   if (request.status === "pending") request = await fillPending(ctx, request);
   else if (request.status === "submitted") request = await confirmFill(ctx, request);
   else if (request.status === "failure" && request.refundFailReason === null) {

@@ -40,6 +40,7 @@ export async function recordFillSuccess(
   if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict, reverted);
   const outTx = await onchainTxOf(dest, receipt);
   const hash = outTx.hash;
+  ctx.verifiedFills?.add(hash);
   const recorded = request.solver?.fill?.hash;
   const success = {
     txHashes: [hash],

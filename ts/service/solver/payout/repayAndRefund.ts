@@ -41,9 +41,12 @@ export async function repay(ctx: SolverContext, request: StoredRequest): Promise
   if (requireSolverState(request).repayment === undefined) {
     const fill = request.solver!.fill;
     if (!fill?.hash) throw new StoredValueInvalidError("requests.solver_state", request.id, "fill", "is missing on a success: no repayment without the fill");
-    const dest = ctx.clients.get(request.destinationChainId);
-    const verdict = await verifyOnchainFill(ctx, request, dest, await readReceipt(dest.publicClient, fill.hash));
-    if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
+    // Verified already when this very step confirmed the fill (../fill/fillOutcome.ts): not read again.
+    if (!ctx.verifiedFills?.has(fill.hash)) {
+      const dest = ctx.clients.get(request.destinationChainId);
+      const verdict = await verifyOnchainFill(ctx, request, dest, await readReceipt(dest.publicClient, fill.hash));
+      if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
+    }
   }
   const progress = await advancePayout(ctx, request, "repayment");
   return progress.request;
