@@ -7,6 +7,7 @@
  * before which the log cannot exist (a time the caller knows: the quote for a fill, the payout's
  * planning for a payout) — never one getLogs from the deployment block to the head.
  */
+import { blockTime } from "../chains/blockTime.ts";
 import type { Hex, PublicClient } from "viem";
 import { attestedReceiverAbi } from "../../abi/AttestedReceiver.ts";
 import { depositoryAbi } from "../../abi/Depository.ts";
@@ -32,10 +33,7 @@ const RECLAIMED_EVENT = depositoryAbi.find((i) => i.type === "event" && i.name =
 
 /** The spec's transaction entry (`inTxs` / `outTxs`) of a mined transaction, its hash canonical (as read). */
 export async function onchainTxOf(client: ChainClient, receipt: Receipt): Promise<OnchainTx & { hash: Bytes32 }> {
-  const [block, tx] = await Promise.all([
-    client.publicClient.getBlock({ blockNumber: receipt.blockNumber }),
-    readTransaction(client.publicClient, receipt.transactionHash),
-  ]);
+  const [timestamp, tx] = await Promise.all([blockTime(client, receipt.blockNumber, receipt.blockHash), readTransaction(client.publicClient, receipt.transactionHash)]);
   return {
     fee: (receipt.gasUsed * receipt.effectiveGasPrice).toString(),
     data: { from: tx.from, to: tx.to, input: tx.input, value: tx.value.toString() },
@@ -44,7 +42,7 @@ export async function onchainTxOf(client: ChainClient, receipt: Receipt): Promis
     block: Number(receipt.blockNumber),
     type: "onchain",
     chainId: client.config.id,
-    timestamp: Number(block.timestamp),
+    timestamp: Number(timestamp),
     status: receipt.status === "success" ? "success" : "failure",
   };
 }

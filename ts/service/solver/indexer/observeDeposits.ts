@@ -4,8 +4,9 @@
  *
  * How a block's facts are read (per block of the logs):
  * - **one deposit transaction in the block** (and a known receipt: POST /transactions/index, the fast
- *   fill): per transaction — the block's header (its time), the transaction's receipt (fee = gasUsed ×
- *   effectiveGasPrice) and the transaction (input, sender): 3 calls;
+ *   fill): per transaction — the block's time (../../chains/blockTime.ts: from the shared head when it
+ *   saw that block, else its header), the transaction's receipt (fee = gasUsed × effectiveGasPrice) and
+ *   the transaction (input, sender): 2–3 calls;
  * - **two or more**: block-wide — the block with its transactions (`eth_getBlockByNumber(n, true)`:
  *   time, input, sender) and its receipts (`eth_getBlockReceipts(n)`): 2 calls, however many deposits,
  *   where the per-transaction reads cost 1 + 2 per transaction (at 200 users a block carries dozens).
@@ -27,6 +28,7 @@ import type { Log } from "viem";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { readBlockReceipts, readReceipt, type Receipt } from "../../chains/readReceipt.ts";
 import { readTransaction, transactionFields } from "../../chains/readTransaction.ts";
+import { blockTime } from "../../chains/blockTime.ts";
 import { isUnsupportedMethod } from "../../chains/rpcErrors.ts";
 import { ServiceError } from "../../errors/serviceError.ts";
 import { canonicalHex, type Address, type Bytes32, type CanonicalHex } from "../../model/values.ts";
@@ -83,7 +85,7 @@ async function blockFacts(client: ChainClient, block: bigint, logs: DepositLog[]
 
   if (hashes.length < BLOCK_WIDE_MIN_TRANSACTIONS) {
     const [timestamp, txs] = await Promise.all([
-      publicClient.getBlock({ blockNumber: block }).then((b) => Number(b.timestamp)),
+      blockTime(client, block, logs[0]!.blockHash).then(Number),
       Promise.all(
         hashes.map(async (hash): Promise<[Bytes32, TxFacts]> => {
           const [receipt, tx] = await Promise.all([receiptOf(hash), readTransaction(publicClient, hash)]);
