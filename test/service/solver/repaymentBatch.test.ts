@@ -17,6 +17,11 @@ import { depository } from "./solverHelpers.ts";
 import { deposit, freshAddress, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
 import type { QuotedIntent } from "../../../ts/service/model/quotedIntent.ts";
 import { CLOCK_SKEW_SECONDS } from "../../../ts/service/solver/chainReads.ts";
+import { CONFIG_DEFAULTS } from "../../../ts/service/config/configSchema.ts";
+import { SILENT_LOG } from "../../../ts/service/logging/logger.ts";
+import type { SolverContext } from "../../../ts/service/solver/solverContext.ts";
+import { advancePayout } from "../../../ts/service/solver/payout/advancePayout.ts";
+import { formRepaymentBatch } from "../../../ts/service/solver/payout/repaymentBatch.ts";
 
 const BATCH = { maxSize: 4, maxWaitMs: 600_000 };
 
@@ -203,6 +208,25 @@ describeEachEngine("solver batched repayment", (engine) => {
     const executed = await executedSince(from);
     expect(executed).to.have.length(requests.length);
     expect(requests.every((r) => r!.solver!.repayment!.batch === undefined)).to.equal(true);
+  });
+
+  it("attack_aLoneRepaymentPlannedFromAStaleRead_neverOverwritesTheBatchThatTookTheRequest", async function () {
+    this.timeout(120_000);
+    const intents = await depositMany(2);
+    // Filled, verified and queued by a batching replica (nothing formed yet).
+    await tickUntilAll([solverOf({ batch: { maxSize: 4, maxWaitMs: 600_000 } })], intents, (r) => r.solver?.repaymentQueuedAt !== undefined);
+    // A replica that does not batch read them (no repayment yet)...
+    const stale = await Promise.all(intents.map((i) => store.getRequest(i.requestId)));
+    // ...then a batch takes them...
+    const ctx = { store, solver: env.solver, now, log: SILENT_LOG, settings: { ...CONFIG_DEFAULTS.solver, repaymentBatch: { maxSize: 2, maxWaitMs: 0 } } } as unknown as SolverContext;
+    expect((await formRepaymentBatch(ctx, env.origin.chainId, originDepository())).sort()).to.deep.equal(intents.map((i) => i.requestId).sort());
+    const batched = (await store.getRequest(intents[0]!.requestId))!.solver!.repayment!;
+    // ...and the stale replica plans its lone repayment: the batch's stays, nothing else is ever signed.
+    const progress = await advancePayout(ctx, stale[0]!, "repayment");
+    expect(progress.payout.nonce).to.equal(batched.nonce);
+    const stored = (await store.getRequest(intents[0]!.requestId))!.solver!.repayment!;
+    expect(stored.nonce).to.equal(batched.nonce);
+    expect(stored.batch).to.deep.equal(batched.batch);
   });
 
   it("fault_aBatchThatNeverLanded_isNotReformedBeforeItExpires_andOnceExpiredUnexecutedItsMembersArePaidOnce", async function () {
