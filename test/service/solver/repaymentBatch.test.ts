@@ -229,6 +229,26 @@ describeEachEngine("solver batched repayment", (engine) => {
     expect(stored.batch).to.deep.equal(batched.batch);
   });
 
+  it("attack_twoReplicasFormAtOnce_overTheSameQueuedRequests_neverTwoBatches", async function () {
+    this.timeout(120_000);
+    const intents = await depositMany(3);
+    await tickUntilAll([solverOf({ batch: { maxSize: 4, maxWaitMs: 600_000 } })], intents, (r) => r.solver?.repaymentQueuedAt !== undefined);
+    // PostgreSQL: a second connection pool, as another replica has; PGlite (one process): the same store.
+    const other = engine.kind === "postgres" ? await db.open(now) : store;
+    try {
+      const ctxOf = (s: Store, skewMs: number) =>
+        ({ store: s, solver: env.solver, now: () => new Date(now().getTime() + skewMs), log: SILENT_LOG, settings: { ...CONFIG_DEFAULTS.solver, repaymentBatch: { maxSize: 4, maxWaitMs: 0 } } }) as unknown as SolverContext;
+      // Two replicas (their clocks a second apart: two different nonces were they to form both) at once.
+      const formed = await Promise.all([formRepaymentBatch(ctxOf(store, 0), env.origin.chainId, originDepository()), formRepaymentBatch(ctxOf(other, 1000), env.origin.chainId, originDepository())]);
+      const all = formed.flat();
+      expect(all.sort()).to.deep.equal(intents.map((i) => i.requestId).sort());
+      expect(formed.filter((f) => f.length > 0)).to.have.length(1);
+    } finally {
+      if (other !== store) await other.close();
+    }
+    expect(await batchesOf(intents.map((i) => i.requestId))).to.have.length(1);
+  });
+
   it("fault_aBatchThatNeverLanded_isNotReformedBeforeItExpires_andOnceExpiredUnexecutedItsMembersArePaidOnce", async function () {
     this.timeout(180_000);
     const from = (await env.origin.publicClient.getBlockNumber()) + 1n;
