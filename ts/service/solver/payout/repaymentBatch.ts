@@ -84,6 +84,8 @@ export async function formRepaymentBatch(ctx: SolverContext, chainId: number, de
   const settings = ctx.settings.repaymentBatch;
   const nowMs = ctx.now().getTime();
   const nowSeconds = Math.floor(nowMs / 1000);
+  // Not due as read without the lock: nothing to form (one query, not a locked transaction, per waiting step).
+  if (!batchDue(await ctx.store.listQueuedRepayments(chainId, depository, settings.maxSize), settings, nowMs)) return [];
   return ctx.store.transaction(async (tx) => {
     await tx.lockRepaymentBatchForming(chainId, depository);
     const queued = await tx.listQueuedRepayments(chainId, depository, settings.maxSize);
