@@ -14,6 +14,8 @@ import { createSolver } from "../../../ts/service/solver/startSolver.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
 import { describeEachEngine, type TestDatabase } from "../store/engines.ts";
 import { depository } from "./solverHelpers.ts";
+import { deployRevertingRecipient } from "./hostileContracts.ts";
+import { canonicalAddress } from "../../../ts/service/model/values.ts";
 import { deposit, freshAddress, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
 import type { QuotedIntent } from "../../../ts/service/model/quotedIntent.ts";
 import { CLOCK_SKEW_SECONDS } from "../../../ts/service/solver/chainReads.ts";
@@ -24,6 +26,7 @@ import { advancePayout } from "../../../ts/service/solver/payout/advancePayout.t
 import { formRepaymentBatch } from "../../../ts/service/solver/payout/repaymentBatch.ts";
 
 const BATCH = { maxSize: 4, maxWaitMs: 600_000 };
+const NATIVE_ADDRESS = "0x0000000000000000000000000000000000000000" as const;
 
 describeEachEngine("solver batched repayment", (engine) => {
   let env: TwoChains;
@@ -136,6 +139,31 @@ describeEachEngine("solver batched repayment", (engine) => {
     const solver = solverOf();
     for (let i = 0; i < 3; i++) await solver.tick();
     expect(await executedSince(from)).to.have.length(1);
+  });
+
+  it("attack_aMemberWhoseRefundToRejectsNative_theBatchStillPaysEveryone_onlyThatMemberIsToldToClaim", async function () {
+    this.timeout(120_000);
+    const from = (await env.origin.publicClient.getBlockNumber()) + 1n;
+    const hostile = canonicalAddress(await deployRevertingRecipient(env.origin));
+    const excess = parseEther("0.3");
+    const plain = makeIntent(env);
+    const victim = makeIntent(env, { refundTo: hostile });
+    for (const [intent, amount] of [[plain, plain.originAmount], [victim, victim.originAmount + excess]] as const) {
+      await saveQuote(store, intent);
+      await deposit(env, { orderId: intent.orderId, amount });
+    }
+    const done = await tickUntilAll([solverOf({ batch: { maxSize: 2, maxWaitMs: 600_000 } })], [plain, victim], confirmed);
+    expect(new Set(done.map((r) => r.solver!.repayment!.hash)).size).to.equal(1);
+    expect(await executedSince(from)).to.have.length(1);
+    const [p, v] = done;
+    // The excess call became claimable; only the victim's record names it, with its batch index.
+    const excessIndex = v!.solver!.repayment!.batch!.calls[1]!;
+    expect(v!.solver!.repayment!.claimable).to.deep.equal([{ index: excessIndex, to: hostile, token: canonicalAddress(NATIVE_ADDRESS), amount: excess }]);
+    expect(v!.details).to.include({ claimable: "repayment", claimPayee: hostile, claimAmount: excess.toString() });
+    expect(p!.solver!.repayment!.claimable).to.equal(undefined);
+    expect(p!.details?.claimable).to.equal(undefined);
+    const claimable = await env.origin.publicClient.readContract({ address: originDepository(), abi: depositoryAbi, functionName: "claimable", args: [hostile, NATIVE_ADDRESS] });
+    expect(claimable).to.equal(excess);
   });
 
   it("attack_batchReorgedOut_theVerySameStructIsSentAgain_neverReformed_andItsReplayPaysNothing", async function () {
