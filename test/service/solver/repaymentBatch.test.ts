@@ -19,7 +19,7 @@ import { canonicalAddress } from "../../../ts/service/model/values.ts";
 import { deposit, freshAddress, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
 import type { QuotedIntent } from "../../../ts/service/model/quotedIntent.ts";
 import { CLOCK_SKEW_SECONDS } from "../../../ts/service/solver/chainReads.ts";
-import { CONFIG_DEFAULTS } from "../../../ts/service/config/configSchema.ts";
+import { CONFIG_DEFAULTS, REPAYMENT_BATCH_GAS } from "../../../ts/service/config/configSchema.ts";
 import { SILENT_LOG } from "../../../ts/service/logging/logger.ts";
 import type { SolverContext } from "../../../ts/service/solver/solverContext.ts";
 import { advancePayout } from "../../../ts/service/solver/payout/advancePayout.ts";
@@ -131,6 +131,9 @@ describeEachEngine("solver batched repayment", (engine) => {
     // The solver got every originAmount less the app fee, and paid one transaction's gas.
     const receipt = await env.origin.publicClient.getTransactionReceipt({ hash: [...hashes][0]! });
     const gas = receipt.gasUsed * receipt.effectiveGasPrice;
+    // Within the gas budget the config checks maxSize against (4 members, a credit and an excess call among them).
+    console.log(`      batch of 4 (settle, 5 calls, 1 credit): gasUsed ${receipt.gasUsed}`);
+    expect(receipt.gasUsed <= BigInt(REPAYMENT_BATCH_GAS.base + 4 * REPAYMENT_BATCH_GAS.perMember)).to.equal(true);
     const repaid = intents.reduce((sum, intent) => sum + intent.originAmount, 0n) - parseEther("0.001");
     expect(await env.origin.publicClient.getBalance({ address: env.solver })).to.equal(before + repaid - gas);
     expect(await env.origin.publicClient.getBalance({ address: refundTo })).to.equal(parseEther("0.25"));
