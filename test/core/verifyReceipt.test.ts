@@ -47,6 +47,17 @@ function forgeRepayment(r: RequestReceipt, calls: RequestReceipt["repayment"]["r
   r.repayment.log.topics = encodeEventTopics({ abi: RECEIPT_EVENTS_ABI, eventName: "RequestExecuted", args: { requestHash, nonce: executedNonce } }) as Hex[];
 }
 
+/**
+ * The receipt's repayment made a batch: another member's calls first (paying the same filler more than
+ * this deposit), then this request's own, the hash and the log recomputed; `indexes` this request's.
+ */
+function forgeBatch(r: RequestReceipt, own: RequestReceipt["repayment"]["request"]["calls"], indexes?: number[]): void {
+  const filler = r.fill.fields.filler;
+  const other = [{ to: filler, token: r.deposit.fields.token, amount: r.deposit.fields.amount * 3n }, { to: OTHER, token: r.deposit.fields.token, amount: 7n }];
+  forgeRepayment(r, [...other, ...own]);
+  r.repayment.batch = { calls: indexes ?? own.map((_, i) => other.length + i), credits: [] };
+}
+
 type Tamper = { check: ReceiptCheck; what: string; tamper: (r: RequestReceipt) => void | Promise<void>; trusted?: ReceiptTrust };
 
 /** One forged or garbled receipt per check, each built to pass every earlier check and fail this one. */
@@ -119,6 +130,16 @@ const TAMPERS: Tamper[] = [
   { check: "repayment.requestHash", what: "a request paying more than was executed", tamper: (r) => void (r.repayment.request.calls[0]!.amount += 1n) },
   { check: "repayment.requestHash", what: "the credits dropped from a settlement", tamper: (r) => void delete r.repayment.request.credits, },
   { check: "repayment.nonce", what: "a log of another nonce", tamper: (r) => forgeRepayment(r, r.repayment.request.calls, 5n) },
+  { check: "repayment.batch", what: "a batch whose index is past its calls", tamper: (r) => forgeBatch(r, r.repayment.request.calls, [2, 3]) },
+  { check: "repayment.batch", what: "a batch naming one call twice", tamper: (r) => forgeBatch(r, r.repayment.request.calls, [2, 2]) },
+  { check: "repayment.batch", what: "a batch naming no call of this request", tamper: (r) => forgeBatch(r, r.repayment.request.calls, []) },
+  { check: "repayment.batch", what: "a batch whose credit index has no credit", tamper: (r) => {
+    forgeBatch(r, r.repayment.request.calls);
+    r.repayment.batch!.credits = [0];
+  } },
+  { check: "repayment.currency", what: "a batch paying this request in another token", tamper: (r) => forgeBatch(r, [{ ...r.repayment.request.calls[0]!, token: OTHER }]) },
+  { check: "repayment.amount", what: "a batch paying this request above its deposit", tamper: (r) => forgeBatch(r, [{ ...r.repayment.request.calls[0]!, amount: r.deposit.fields.amount + 1n }]) },
+  { check: "repayment.filler", what: "a batch whose indexes name another member's payee, not the filler", tamper: (r) => forgeBatch(r, r.repayment.request.calls, [1]) },
   { check: "repayment.currency", what: "a repayment in another token", tamper: (r) => forgeRepayment(r, [{ ...r.repayment.request.calls[0]!, token: OTHER }]) },
   { check: "repayment.amount", what: "a repayment above the deposit", tamper: (r) => forgeRepayment(r, [{ ...r.repayment.request.calls[0]!, amount: r.deposit.fields.amount + 1n }]) },
   { check: "repayment.filler", what: "a repayment to someone else than the filler", tamper: (r) => forgeRepayment(r, [{ ...r.repayment.request.calls[0]!, to: OTHER }]) },
@@ -144,6 +165,16 @@ describe("verifyReceipt", () => {
     // With every trust anchor pinned to the real contracts and attester.
     const pinned = await verifyReceipt(await validReceiptJson(), { trusted: { signers: [ATTESTER.address.toLowerCase()], depositories: [DEPOSITORY], receivers: [RECEIVER] } });
     expect(pinned.valid).to.equal(true);
+  });
+
+  it("accepts a batched repayment: this request's calls named by index in a request paying other members too", async () => {
+    const receipt = await validReceipt();
+    forgeBatch(receipt, receipt.repayment.request.calls);
+    // The batch pays more than this deposit in all: only this request's calls are its repayment.
+    const total = receipt.repayment.request.calls.reduce((sum, c) => sum + c.amount, 0n);
+    expect(total > receipt.deposit.fields.amount).to.equal(true);
+    const result = await verifyReceipt(JSON.parse(JSON.stringify(requestReceiptToJson(receipt))));
+    expect(result).to.include({ valid: true });
   });
 
   for (const t of TAMPERS) {

@@ -63,6 +63,11 @@ export type RequestReceipt = {
     depository: Address;
     request: { calls: PayoutCall[]; credits?: PayoutCall[]; release?: Hex; nonce: bigint; expiration: bigint };
     fields: { requestHash: Hex; nonce: bigint };
+    /**
+     * A batched repayment (one request paying several requests' repayments): this request's calls and
+     * credits in `request` (indexes). The checks of what is paid apply to these only.
+     */
+    batch?: { calls: number[]; credits: number[] };
   };
 };
 
@@ -137,6 +142,7 @@ export function requestReceiptToJson(r: RequestReceipt) {
         expiration: dec(r.repayment.request.expiration),
       },
       fields: { requestHash: r.repayment.fields.requestHash, nonce: dec(r.repayment.fields.nonce) },
+      ...(r.repayment.batch ? { batch: { calls: [...r.repayment.batch.calls], credits: [...r.repayment.batch.credits] } } : {}),
     },
   };
 }
@@ -176,6 +182,14 @@ function parseCalls(input: unknown, path: string): PayoutCall[] {
     const c = parseObject(value, `${path}[${i}]`);
     return { to: parseAddress(c.to, `${path}[${i}].to`), token: parseAddress(c.token, `${path}[${i}].token`), amount: parseUint(c.amount, `${path}[${i}].amount`) };
   });
+}
+
+function parseBatch(input: unknown): { calls: number[]; credits: number[] } {
+  const o = parseObject(input, "repayment.batch");
+  return {
+    calls: parseArray(o.calls, "repayment.batch.calls").map((v, i) => safeInt(v, `repayment.batch.calls[${i}]`)),
+    credits: parseArray(o.credits, "repayment.batch.credits").map((v, i) => safeInt(v, `repayment.batch.credits[${i}]`)),
+  };
 }
 
 /**
@@ -259,6 +273,7 @@ export function requestReceiptFromJson(input: unknown): RequestReceipt {
         expiration: parseUint(request.expiration, "repayment.request.expiration"),
       },
       fields: { requestHash: parseBytes32(repaymentFields.requestHash, "repayment.fields.requestHash"), nonce: parseUint(repaymentFields.nonce, "repayment.fields.nonce") },
+      ...(repayment.batch !== undefined ? { batch: parseBatch(repayment.batch) } : {}),
     },
   };
 }

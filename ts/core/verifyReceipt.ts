@@ -24,7 +24,10 @@
  *    receipt's request's (EIP-712 struct hash, `CallRequest`, `SettlementRequest` or `ReleaseRequest`)
  *    and nonce its nonce — a release of the orderId exactly when the deposit is reclaimable (any other
  *    payout would leave the depositor free to reclaim what repaid the fill) —, paying only the
- *    deposited currency, no more than the deposit, and paying the filler.
+ *    deposited currency, no more than the deposit, and paying the filler. A batched repayment (one
+ *    request repaying several requests, `repayment.batch`: this request's call and credit indexes in
+ *    it; never a release) is checked on those calls and credits: indexes in range, distinct, at least
+ *    one call (`repayment.batch`), then currency, amount and filler as above.
  *
  * What it cannot know offline: that the logs are in the chains' canonical history (compare each
  * `blockHash` with a node or explorer you trust) and that the signer set is the receiver's (pass
@@ -93,6 +96,7 @@ export const RECEIPT_CHECKS = [
   "repayment.release",
   "repayment.requestHash",
   "repayment.nonce",
+  "repayment.batch",
   "repayment.currency",
   "repayment.amount",
   "repayment.filler",
@@ -294,10 +298,20 @@ async function assertReceiptChecks(r: RequestReceipt, trusted: ReceiptTrust): Pr
         : payoutRequestHash({ calls, nonce, expiration });
   ensure("repayment.requestHash", same(executed.requestHash, requestHash), `the Depository executed ${executed.requestHash}, the receipt's request hashes to ${requestHash}`);
   ensure("repayment.nonce", executed.nonce === nonce, `the Depository executed nonce ${executed.nonce}, the request's is ${nonce}`);
-  const all = [...calls, ...(credits ?? [])];
+  let ownCalls = calls;
+  let ownCredits = credits ?? [];
+  if (p.batch) {
+    const { calls: ci, credits: cr } = p.batch;
+    const valid = (indexes: number[], length: number) => indexes.every((i) => Number.isSafeInteger(i) && i >= 0 && i < length) && new Set(indexes).size === indexes.length;
+    ensure("repayment.batch", release === undefined, "a batched repayment is never a release");
+    ensure("repayment.batch", ci.length > 0 && valid(ci, calls.length) && valid(cr, (credits ?? []).length), "the batch's indexes of this request's calls and credits are out of range, repeated or empty");
+    ownCalls = ci.map((i) => calls[i]!);
+    ownCredits = cr.map((i) => credits![i]!);
+  }
+  const all = [...ownCalls, ...ownCredits];
   ensure("repayment.currency", all.every((c) => same(c.token, deposited.token)), `the repayment pays another currency than the deposit's ${deposited.token}`);
   const total = all.reduce((sum, c) => sum + c.amount, 0n);
   ensure("repayment.amount", total <= deposited.amount, `the repayment pays ${total}, more than the deposit's ${deposited.amount}`);
-  ensure("repayment.filler", calls.some((c) => same(c.to, filled.filler) && c.amount > 0n), `the repayment pays nothing to the filler ${filled.filler}`);
+  ensure("repayment.filler", ownCalls.some((c) => same(c.to, filled.filler) && c.amount > 0n), `the repayment pays nothing to the filler ${filled.filler}`);
   return { signer };
 }

@@ -89,6 +89,7 @@ describe("parseConfig", function () {
       fillDeadlineMarginSeconds: 30,
       strayRefundMinimumUsd: "1",
       strayRefundGasFactor: 2,
+      repaymentBatch: { maxSize: 1, maxWaitMs: 2000 },
     });
     expect(config.log).to.deep.equal({ level: "info" });
   });
@@ -215,6 +216,7 @@ describe("parseConfig", function () {
       fillDeadlineMarginSeconds: 30,
       strayRefundMinimumUsd: "1",
       strayRefundGasFactor: 2,
+      repaymentBatch: { maxSize: 1, maxWaitMs: 2000 },
     };
     expect(fromFile.solver).to.deep.equal({ enabled: false, pollIntervalMs: 250, ...safety });
     expect(fromFile.webhooks.enabled).to.equal(false);
@@ -250,6 +252,17 @@ describe("parseConfig", function () {
     const env = { FERRY_SOLVER_MAX_GAS: "300000", FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS: "0", FERRY_STRAY_REFUND_MINIMUM_USD: "0.25", FERRY_STRAY_REFUND_GAS_FACTOR: "1.5" };
     expect(parseConfig(file, env, "/").solver).to.include({ maxGasPerTransaction: 300_000, fillDeadlineMarginSeconds: 0, strayRefundMinimumUsd: "0.25", strayRefundGasFactor: 1.5 });
     expect(() => parseConfig(file, { FERRY_STRAY_REFUND_GAS_FACTOR: "0.5" }, "/")).to.throw(/FERRY_STRAY_REFUND_GAS_FACTOR/);
+  });
+
+  it("parseConfig_repaymentBatch_offByDefault_fromTheFileThenTheEnvironment_withinTheGasCap", function () {
+    expect(parseConfig({}, {}, "/").solver.repaymentBatch).to.deep.equal({ maxSize: 1, maxWaitMs: 2000 });
+    const file = { solver: { repaymentBatch: { maxSize: 8, maxWaitMs: 500 } } };
+    expect(parseConfig(file, {}, "/").solver.repaymentBatch).to.deep.equal({ maxSize: 8, maxWaitMs: 500 });
+    expect(parseConfig(file, { FERRY_REPAYMENT_BATCH_MAX_SIZE: "4" }, "/").solver.repaymentBatch).to.deep.equal({ maxSize: 4, maxWaitMs: 500 });
+    expect(() => parseConfig({ solver: { repaymentBatch: { maxSize: 11 } } }, {}, "/")).to.throw(/maxSize/);
+    expect(() => parseConfig(file, { FERRY_REPAYMENT_BATCH_MAX_SIZE: "0" }, "/")).to.throw(/FERRY_REPAYMENT_BATCH_MAX_SIZE/);
+    // A batch that could never fit the gas cap is refused, not signed.
+    expect(() => parseConfig({ solver: { maxGasPerTransaction: 200_000, repaymentBatch: { maxSize: 8 } } }, {}, "/")).to.throw(/repaymentBatch/);
   });
 
   it("reads private keys from the env names in keyEnv only, and derives their addresses", function () {

@@ -57,6 +57,18 @@ describe("solver blockWait", () => {
     expect(blockWaitOf(request("failure", { cancel, refund: payout("prepared") }), SEEN, NOW)).to.deep.equal(on(DESTINATION, 200n));
   });
 
+  it("blockWaitOf_batchedRepayment_queuedOrSentByAnotherMember_waitsOnTheOrigin", () => {
+    const on = (chainId: number, aboveBlock: bigint): BlockWait => ({ chainId, aboveBlock, sinceMs: NOW });
+    const deposit = { chainId: ORIGIN, depository: addr(0xdd), txHash: hex(7), logIndex: 0, block: 1, blockTimestamp: 1, depositor: addr(0xaa), token: addr(0), amount: 1n };
+    // Queued for a batch not formed yet.
+    expect(blockWaitOf(request("success", { deposit, repaymentQueuedAt: NOW }), SEEN, NOW)).to.deep.equal(on(ORIGIN, 100n));
+    // A member of a batch another member's step signs and sends.
+    const member = { ...payout("prepared"), batch: { calls: [1], credits: [] } };
+    expect(blockWaitOf(request("success", { deposit, repayment: member }), SEEN, NOW)).to.deep.equal(on(ORIGIN, 100n));
+    // A lone repayment planned from the queue has work to do at once.
+    expect(blockWaitOf(request("success", { deposit, repaymentQueuedAt: NOW, repayment: payout("prepared") }), SEEN, NOW)).to.equal(null);
+  });
+
   it("blockWaitOf_realWorkOrNothingLeft_noWait", () => {
     // Work to do now: a deposit to fill, a payout to plan or to sign and send, a cancel to send.
     expect(blockWaitOf(request("pending"), SEEN, NOW)).to.equal(null);

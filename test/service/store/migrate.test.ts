@@ -17,6 +17,7 @@ const TABLES = [
   "indexer_checkpoints",
   "permit_failures",
   "quotes",
+  "repayment_batches",
   "request_events",
   "requests",
   "schema_migrations",

@@ -111,6 +111,15 @@ export const DATABASE_TIMEOUT_MS_RANGE = { minimum: 100, maximum: 3_600_000 } as
 export const SOLVER_POLL_MS_RANGE = { minimum: 10, maximum: 600_000 } as const;
 /** Bounds of the solver's per-transaction gas cap (FERRY_SOLVER_MAX_GAS). */
 export const SOLVER_MAX_GAS_RANGE = { minimum: 21_000, maximum: 30_000_000 } as const;
+/** The most repayments one batch pays (its calls and credits stay well within one transaction's gas cap). */
+export const REPAYMENT_BATCH_MAX_SIZE = 10;
+/**
+ * Gas a batch is budgeted for: the Depository's request (signature, nonce, first transfer) and each
+ * member (a transfer to the solver, at most an excess transfer and its app-fee credits). A batch whose
+ * budget exceeds `solver.maxGasPerTransaction` is refused at config time: a signed batch that can never
+ * be sent would hold its members' repayments until it expires.
+ */
+export const REPAYMENT_BATCH_GAS = { base: 80_000, perMember: 40_000 } as const;
 /** Bounds of the fill deadline margin in seconds (FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS). */
 export const SOLVER_DEADLINE_MARGIN_RANGE = { minimum: 0, maximum: 3_600 } as const;
 
@@ -417,6 +426,21 @@ export const ConfigFileSchema = Type.Object(
            * stray always costs its sender more than its refund costs the operator. FERRY_STRAY_REFUND_GAS_FACTOR.
            */
           strayRefundGasFactor: Type.Optional(Type.Number({ minimum: 1, maximum: 1000, multipleOf: 0.01 })),
+          /**
+           * Batched repayment (ts/service/solver/payout/README.md): the repayments of verified fills on one
+           * origin Depository paid by one allocator-signed request. `maxSize` 1 (the default) is off: each
+           * repayment its own transaction. A batch forms once `maxSize` repayments wait, or the oldest has
+           * waited `maxWaitMs`.
+           */
+          repaymentBatch: Type.Optional(
+            Type.Object(
+              {
+                maxSize: Type.Optional(Type.Integer({ minimum: 1, maximum: REPAYMENT_BATCH_MAX_SIZE })),
+                maxWaitMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 })),
+              },
+              { additionalProperties: false },
+            ),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -626,6 +650,8 @@ export type SolverSettings = {
   strayRefundMinimumUsd: string;
   /** A stray deposit worth less than this many times its refund's gas cost (at the current gas price) is not refunded automatically. */
   strayRefundGasFactor: number;
+  /** Batched repayment: at most `maxSize` repayments per origin transaction (1: off), formed once the oldest waited `maxWaitMs`. */
+  repaymentBatch: { maxSize: number; maxWaitMs: number };
 };
 
 /** The service log, defaults applied (CONFIG_DEFAULTS.log). */
@@ -806,6 +832,7 @@ export const CONFIG_DEFAULTS = {
     fillDeadlineMarginSeconds: 30,
     strayRefundMinimumUsd: "1",
     strayRefundGasFactor: 2,
+    repaymentBatch: { maxSize: 1, maxWaitMs: 2000 },
   } satisfies SolverSettings,
   /**
    * A solver transaction may cost at most 0.05 of the chain's native unit (max fee × gas limit), unless

@@ -40,6 +40,8 @@ import {
   RPC_TIMEOUT_MS_RANGE,
   SOLVER_POLL_MS_RANGE,
   SOLVER_MAX_GAS_RANGE,
+  REPAYMENT_BATCH_MAX_SIZE,
+  REPAYMENT_BATCH_GAS,
   SOLVER_DEADLINE_MARGIN_RANGE,
   type ChainConfig,
   type ConfigFile,
@@ -149,9 +151,17 @@ function solverSettings(file: ConfigFile["solver"], env: Env): SolverSettings {
       envInteger(env, "FERRY_SOLVER_FILL_DEADLINE_MARGIN_SECONDS", SOLVER_DEADLINE_MARGIN_RANGE) ?? file?.fillDeadlineMarginSeconds ?? defaults.fillDeadlineMarginSeconds,
     strayRefundMinimumUsd: envUsd(env, "FERRY_STRAY_REFUND_MINIMUM_USD") ?? file?.strayRefundMinimumUsd ?? defaults.strayRefundMinimumUsd,
     strayRefundGasFactor: envFactor(env, "FERRY_STRAY_REFUND_GAS_FACTOR") ?? file?.strayRefundGasFactor ?? defaults.strayRefundGasFactor,
+    repaymentBatch: {
+      maxSize: envInteger(env, "FERRY_REPAYMENT_BATCH_MAX_SIZE", { minimum: 1, maximum: REPAYMENT_BATCH_MAX_SIZE }) ?? file?.repaymentBatch?.maxSize ?? defaults.repaymentBatch.maxSize,
+      maxWaitMs: file?.repaymentBatch?.maxWaitMs ?? defaults.repaymentBatch.maxWaitMs,
+    },
   };
   // A step must stop starting transactions while its lease certainly still runs.
   if (settings.stepTimeoutMs >= settings.leaseMs) throw new ConfigInvalidError("solver.stepTimeoutMs", "must be less than solver.leaseMs");
+  const batchGas = REPAYMENT_BATCH_GAS.base + REPAYMENT_BATCH_GAS.perMember * settings.repaymentBatch.maxSize;
+  if (settings.repaymentBatch.maxSize > 1 && batchGas > settings.maxGasPerTransaction) {
+    throw new ConfigInvalidError("solver.repaymentBatch.maxSize", `a batch of ${settings.repaymentBatch.maxSize} is budgeted ${batchGas} gas, above solver.maxGasPerTransaction`);
+  }
   return settings;
 }
 

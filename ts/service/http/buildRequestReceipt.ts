@@ -125,6 +125,7 @@ export async function buildRequestReceipt(sources: ReceiptSources, requestId: By
         expiration: BigInt(repayment.expiration),
       },
       fields: { requestHash: executed.requestHash, nonce: executed.nonce },
+      ...(repayment.batch && { batch: { calls: [...repayment.batch.calls], credits: [...repayment.batch.credits] } }),
     },
   };
 }

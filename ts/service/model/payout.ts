@@ -44,6 +44,21 @@ export const Payout = Type.Object(
     failReason: Type.Optional(Type.String({ maxLength: 64 })),
     /** Once confirmed: the calls that became claimable instead of being paid (payee could not receive). */
     claimable: Type.Optional(Type.Array(ClaimablePayout)),
+    /**
+     * A request's repayment paid by a batch (../solver/payout/repaymentBatch.ts): the fields above are the
+     * batch's struct (calls, credits, nonce, expiration, requestHash: `repayment_batches`, stored once
+     * with every member's copy in one transaction before signing) and its transaction; these are this
+     * request's calls and credits in it (indexes). Never stepped on its own: the batch is.
+     */
+    batch: Type.Optional(
+      Type.Object(
+        {
+          calls: Type.Array(Type.Integer({ minimum: 0, maximum: 1_000 }), { maxItems: 16 }),
+          credits: Type.Array(Type.Integer({ minimum: 0, maximum: 1_000 }), { maxItems: 64 }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -99,6 +99,11 @@ export const SolverState = Type.Object(
     fill: Type.Optional(FillState),
     cancel: Type.Optional(CancelState),
     repayment: Type.Optional(Payout),
+    /**
+     * Batched repayment (../solver/payout/repaymentBatch.ts): when (unix ms) the fill was verified to be
+     * the solver's own and the repayment queued for a batch. Only a request with it may join a batch.
+     */
+    repaymentQueuedAt: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
     refund: Type.Optional(Payout),
     fastFill: Type.Optional(FastFillState),
     /** Paid through a deposit address: the payment the solver forwarded (./depositAddressPayment.ts). */

@@ -42,6 +42,10 @@ function waitingOn(request: StoredRequest): number | null {
   const { repayment, refund, cancel } = request.solver;
   if (request.status === "submitted") return request.destinationChainId;
   if (request.status === "success" && repayment?.status === "sent") return repayment.chainId;
+  // Batched repayment (./payout/repaymentBatch.ts): queued for a batch not formed yet, or a member of a
+  // batch another member's step signs and sends — nothing to do before the origin's next block.
+  if (request.status === "success" && repayment === undefined && request.solver.repaymentQueuedAt !== undefined && request.solver.deposit) return request.solver.deposit.chainId;
+  if (request.status === "success" && repayment?.batch && repayment.status === "prepared") return repayment.chainId;
   if (request.status === "failure" && request.refundFailReason === null) {
     if (refund?.status === "sent") return refund.chainId;
     if ((refund === undefined || refund.status === "prepared") && cancel?.status === "sent") return request.destinationChainId;

@@ -95,6 +95,20 @@ import {
 import type { DepositAddressPayment } from "../model/depositAddressPayment.ts";
 import { listReorgAffectedRequests, listReorgAffectedStrays } from "./solver/reorgAffected.ts";
 import {
+  claimRepaymentBatch,
+  dropBatchedRepayment,
+  getRepaymentBatch,
+  insertRepaymentBatch,
+  listQueuedRepayments,
+  lockRepaymentBatch,
+  lockRepaymentBatchForming,
+  releaseRepaymentBatch,
+  updateRepaymentBatch,
+  type RepaymentBatch,
+  type RepaymentBatchMember,
+  type RepaymentBatchState,
+} from "./solver/repaymentBatches.ts";
+import {
   claimAppWithdrawal,
   createAppWithdrawal,
   getAppWithdrawal,
@@ -184,6 +198,16 @@ export type Repositories = {
   patchStrayDeposit(key: StrayDepositKey, patch: StrayDepositPatch): Promise<StoredStrayDeposit>;
   claimStrayDeposit(key: StrayDepositKey, owner: string, ttlMs: number): Promise<boolean>;
   releaseStrayDeposit(key: StrayDepositKey, owner: string): Promise<void>;
+  /** Repayment batches (./solver/repaymentBatches.ts): formed under the Depository's lock, stepped under their own lease. */
+  lockRepaymentBatchForming(chainId: number, depository: Address): Promise<void>;
+  listQueuedRepayments(chainId: number, depository: Address, limit: number): Promise<Array<{ id: Bytes32; queuedAt: number }>>;
+  insertRepaymentBatch(batch: { chainId: number; depository: Address; payout: Payout; members: readonly RepaymentBatchMember[] }): Promise<void>;
+  getRepaymentBatch(nonce: bigint): Promise<RepaymentBatch | null>;
+  lockRepaymentBatch(nonce: bigint): Promise<RepaymentBatch | null>;
+  updateRepaymentBatch(nonce: bigint, payout: Payout, state: RepaymentBatchState): Promise<void>;
+  claimRepaymentBatch(nonce: bigint, owner: string, ttlMs: number): Promise<boolean>;
+  releaseRepaymentBatch(nonce: bigint, owner: string): Promise<void>;
+  dropBatchedRepayment(requestId: Bytes32, nonce: bigint): Promise<boolean>;
   getStrayTrackingStart(chainId: number, contract: Address): Promise<number | null>;
   startStrayTracking(chainId: number, contract: Address, fromBlock: number): Promise<number>;
   /** The nonce manager's (./solver/solverTransactions.ts): next nonce per sender, every sent transaction with its attempts. */
@@ -342,6 +366,15 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     patchStrayDeposit: (k, p) => patchStrayDeposit(ctx, k, p),
     claimStrayDeposit: (k, o, t) => claimStrayDeposit(ctx, k, o, t),
     releaseStrayDeposit: (k, o) => releaseStrayDeposit(ctx, k, o),
+    lockRepaymentBatchForming: (c, d) => lockRepaymentBatchForming(ctx, c, d),
+    listQueuedRepayments: (c, d, l) => listQueuedRepayments(ctx, c, d, l),
+    insertRepaymentBatch: (b) => insertRepaymentBatch(ctx, b),
+    getRepaymentBatch: (n) => getRepaymentBatch(ctx, n),
+    lockRepaymentBatch: (n) => lockRepaymentBatch(ctx, n),
+    updateRepaymentBatch: (n, p, st) => updateRepaymentBatch(ctx, n, p, st),
+    claimRepaymentBatch: (n, o, t) => claimRepaymentBatch(ctx, n, o, t),
+    releaseRepaymentBatch: (n, o) => releaseRepaymentBatch(ctx, n, o),
+    dropBatchedRepayment: (r, n) => dropBatchedRepayment(ctx, r, n),
     getStrayTrackingStart: (c, a) => getStrayTrackingStart(ctx, c, a),
     startStrayTracking: (c, a, b) => startStrayTracking(ctx, c, a, b),
     syncNonce: (c, a, n) => syncNonce(ctx, c, a, n),

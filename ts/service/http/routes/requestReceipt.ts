@@ -109,6 +109,12 @@ export const RequestReceiptSchema = Type.Object(
           { ...strict, description: "The allocator's CallRequest (a SettlementRequest with credits, a ReleaseRequest with release)" },
         ),
         fields: Type.Object({ requestHash: Hex(), nonce: Decimal() }, strict),
+        batch: Type.Optional(
+          Type.Object(
+            { calls: Type.Array(Type.Integer({ minimum: 0 })), credits: Type.Array(Type.Integer({ minimum: 0 })) },
+            { ...strict, description: "A batched repayment (one request repaying several requests): this request's call and credit indexes in request" },
+          ),
+        ),
       },
       { ...strict, description: "The Depository's RequestExecuted log of the solver's repayment" },
     ),

@@ -241,6 +241,16 @@ async function recoverRequest(deps: ReorgRecoveryDeps, client: ChainClient, requ
           payouts[kind] = { ...payout, status: "reverted", failReason: DEPOSIT_GONE };
           record.actions.push(`${kind} marked reverted (${DEPOSIT_GONE}): never sent again`);
         }
+        // A batched repayment (../payout/repaymentBatch.ts): the whole batch is closed, never sent again
+        // (it would repay this request out of other deposits); its other members are left for the operator.
+        if (payout.batch) {
+          record.actions.push(`repayment batch ${payout.nonce} closed (${DEPOSIT_GONE}): never sent again`);
+          record.losses.push(`the other members of repayment batch ${payout.nonce} are not repaid by it: repay them by hand`);
+          if (apply) {
+            const batch = await store.getRepaymentBatch(payout.nonce);
+            if (batch && batch.state === "open") await store.updateRepaymentBatch(batch.nonce, { ...batch.payout, status: "reverted", failReason: DEPOSIT_GONE }, "done");
+          }
+        }
       }
       if (state.fill?.status === "confirmed" || request.status === "success") record.losses.push(`filled on chain ${request.destinationChainId} (${state.fill?.hash ?? "no hash"})`);
       record.actions.push(`parked ${DEPOSIT_GONE_PARK_CODE}`);
@@ -268,6 +278,11 @@ async function recoverRequest(deps: ReorgRecoveryDeps, client: ChainClient, requ
     if (await payoutLanded(client, payout)) continue;
     record.actions.push(`${kind} back to sent: the solver re-checks executed(nonce) and resends the same struct`);
     if (apply) await store.patchRequest(request.id, { solver: { [kind]: { ...payout, status: "sent" } } });
+    // A batched repayment: the batch itself goes back to sent (its step re-checks and resends that struct).
+    if (apply && payout.batch) {
+      const batch = await store.getRepaymentBatch(payout.nonce);
+      if (batch && batch.state === "done" && batch.payout.status === "confirmed") await store.updateRepaymentBatch(batch.nonce, { ...batch.payout, status: "sent" }, "open");
+    }
   }
   return record;
 }

@@ -67,8 +67,24 @@ export async function advancePayout(ctx: SolverContext, request: StoredRequest, 
       ...(charge && { refundCharge: charge.amount }),
       nowSeconds: Math.floor(ctx.now().getTime() / 1000),
     });
-    request = await ctx.store.patchRequest(request.id, { solver: { [kind]: payout } });
+    if (kind === "repayment" && state.repaymentQueuedAt !== undefined) {
+      // Queued for a batch (./repaymentBatch.ts) by a process that batches: a batch may have taken it
+      // since it was read. Stored only if it still has no repayment, under its row lock.
+      const planned = payout;
+      const stored = await ctx.store.transaction(async (tx) => {
+        const locked = await tx.lockRequest(request.id);
+        if (!locked || locked.solver?.repayment !== undefined) return locked;
+        return tx.patchRequest(request.id, { solver: { repayment: planned } });
+      });
+      if (!stored) return { payout, request };
+      request = stored;
+      payout = requireSolverState(request).repayment!;
+      if (payout.batch) return { payout, request };
+    } else {
+      request = await ctx.store.patchRequest(request.id, { solver: { [kind]: payout } });
+    }
   }
+  if (payout.batch) throw new StoredValueInvalidError("requests.solver_state", request.id, kind, "is paid by a batch: stepped as the batch (./repaymentBatch.ts), never alone");
   const step = await stepPayout(ctx, payout, { requestId: request.id, orderId: request.orderId, kind }, async (next, repos = ctx.store) => {
     // A landed payout with a claimable part tells the payee how to claim, in the same write.
     const claim = next.status === "confirmed" ? claimDetails(kind, next) : null;

@@ -34,11 +34,16 @@ import { FilledRequestNotRefundableError } from "../solverErrors.ts";
 import { StoredValueInvalidError } from "../../model/storedValue.ts";
 import { recordForeignFill, verifyOnchainFill } from "../fill/verifyOnchainFill.ts";
 import { releaseSponsorship } from "../sponsorshipSettlement.ts";
+import { batchable, batchingOn, queueRepayment, stepRepaymentBatch } from "./repaymentBatch.ts";
 
 export async function repay(ctx: SolverContext, request: StoredRequest): Promise<StoredRequest> {
+  const state = requireSolverState(request);
+  // Paid by a batch: the batch is stepped (whatever this process's batching setting).
+  if (state.repayment?.batch) return stepRepaymentBatch(ctx, request);
   // The repayment is planned only after the recorded fill is checked to be the solver's own: a
   // success written by a version that did not verify (or by hand) must not pay for a foreign fill.
-  if (requireSolverState(request).repayment === undefined) {
+  // A repayment queued for a batch was verified before it was queued.
+  if (state.repayment === undefined && state.repaymentQueuedAt === undefined) {
     const fill = request.solver!.fill;
     if (!fill?.hash) throw new StoredValueInvalidError("requests.solver_state", request.id, "fill", "is missing on a success: no repayment without the fill");
     // Verified already when this very step confirmed the fill (../fill/fillOutcome.ts): not read again.
@@ -47,6 +52,12 @@ export async function repay(ctx: SolverContext, request: StoredRequest): Promise
       const verdict = await verifyOnchainFill(ctx, request, dest, await readReceipt(dest.publicClient, fill.hash));
       if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
     }
+  }
+  if (state.repayment === undefined && batchingOn(ctx) && batchable(request)) {
+    request = await queueRepayment(ctx, request);
+    const planned = requireSolverState(request).repayment;
+    if (planned === undefined) return request;
+    if (planned.batch) return stepRepaymentBatch(ctx, request, { justFormed: true });
   }
   const progress = await advancePayout(ctx, request, "repayment");
   return progress.request;
