@@ -13,6 +13,7 @@ import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "
 import { startRpcCounter } from "../../../scripts/bench/rpcCounter.ts";
 import { toFunctionSelector } from "viem";
 import { attestedReceiverAbi } from "../../../ts/abi/AttestedReceiver.ts";
+import { depositoryAbi } from "../../../ts/abi/Depository.ts";
 
 describe("solver: a step's first reads", function () {
   this.timeout(300_000);
@@ -63,5 +64,41 @@ describe("solver: a step's first reads", function () {
     } finally {
       await counter.close();
     }
+  });
+
+  const executedSelector = toFunctionSelector(depositoryAbi.find((item) => item.type === "function" && item.name === "executed")!);
+
+  it("aPayoutNeverSent_isNotAskedWhetherItWasExecuted_beforeItsFirstSend", async () => {
+    // Its hash is recorded before any broadcast, so a payout without one was never sent by the service;
+    // before, every payout read the Depository's executed(nonce) before its first send.
+    const counter = await startRpcCounter(env.origin.rpcUrl);
+    try {
+      const chains = env.config.chains.map((c) => (c.id === env.origin.chainId ? { ...c, rpcUrl: counter.url, rpcUrls: [counter.url] } : c));
+      const intent = makeIntent(env);
+      await saveQuote(store, intent);
+      await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
+      counter.reset();
+      const solver = createSolver({ config: { ...env.config, chains }, store });
+      await tickUntil(solver, store, intent.requestId, (r) => r.solver?.repayment?.status === "confirmed");
+      expect(counter.contractCalls().get(`eth_call ${executedSelector}`) ?? 0, JSON.stringify(Object.fromEntries(counter.contractCalls()))).to.equal(0);
+    } finally {
+      await counter.close();
+    }
+  });
+
+  it("aPayoutExecutedThoughItsRecordHasNoHash_isFoundByItsSimulation_andRecordedWithoutPayingTwice", async () => {
+    // A record restored from before its send: the payout landed, the record says `prepared` with no hash.
+    const intent = makeIntent(env);
+    await saveQuote(store, intent);
+    await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
+    const solver = createSolver({ config: env.config, store });
+    const repaid = await tickUntil(solver, store, intent.requestId, (r) => r.solver?.repayment?.status === "confirmed");
+    const landed = repaid.solver!.repayment!;
+    const { hash: _hash, txNonce: _txNonce, block: _block, ...unsent } = landed;
+    await store.patchRequest(repaid.id, { solver: { repayment: { ...unsent, status: "prepared" } } });
+    const sentBefore = await env.origin.publicClient.getTransactionCount({ address: env.solver });
+    const again = await tickUntil(solver, store, intent.requestId, (r) => r.solver?.repayment?.status === "confirmed");
+    expect(again.solver!.repayment!.hash, "the landed transaction, found").to.equal(landed.hash);
+    expect(await env.origin.publicClient.getTransactionCount({ address: env.solver }), "nothing sent again").to.equal(sentBefore);
   });
 });

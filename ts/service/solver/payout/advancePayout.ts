@@ -10,7 +10,8 @@
  *   (./payoutClaims.ts) and, for a request, the claim instructions in its public `details`; still in
  *   the node's mempool → wait;
  * - on a chain halted after a deep reorg → nothing (an operator resumes it);
- * - executed onchain already (the replay guard's `executed(requestHash)`) → record that transaction;
+ * - executed onchain already (the replay guard's `executed(nonce)`; asked of a payout that was sent, one
+ *   never sent learns it from its simulation's revert) → record that transaction;
  * - a sent payout's nonce is followed through the nonce manager (../../transactions/nonceManager.ts): mined → the
  *   receipt rules above; pending → wait (re-broadcast, fee bumps at the same nonce); superseded → the
  *   Depository's `executed(nonce)` decides;
@@ -167,7 +168,10 @@ export async function stepPayout(
     }
   }
 
-  if (await isPayoutExecuted(client, payout.nonce)) {
+  // Executed by a transaction this record does not name: only a payout that was sent can be (its hash
+  // is recorded before any broadcast). One never sent is simulated below, and a payout executed all the
+  // same (by hand, or a record restored from before its send) reverts there and is found by the catch.
+  if (payout.hash && (await isPayoutExecuted(client, payout.nonce))) {
     const hash = await findPayoutTx(client, payout.requestHash, payout.expiration - PAYOUT_TTL_SECONDS - CLOCK_SKEW_SECONDS);
     if (hash) {
       const receipt = await readReceipt(client.publicClient, hash);
