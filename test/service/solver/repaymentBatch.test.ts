@@ -205,7 +205,7 @@ describeEachEngine("solver batched repayment", (engine) => {
 
   it("attack_twoReplicasStepTheSameRequests_oneBatch_eachRequestInExactlyOne", async function () {
     this.timeout(120_000);
-    if (engine.kind !== "postgres") this.skip();
+    if (engine.kind !== "postgres") this.skip(); // two replicas need a shared server: PGlite is one process's embedded database
     const from = (await env.origin.publicClient.getBlockNumber()) + 1n;
     const intents = await depositMany(4);
     const other = await db.open(now);
