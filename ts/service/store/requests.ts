@@ -7,6 +7,7 @@
  * (a stored `failure` whose refund is in progress shows the status before it and writes none; the
  * refund, or a refund that turns out impossible, does).
  */
+import { HALTED_CHAINS_SQL } from "./solver/checkpoints.ts";
 import { Type } from "typebox";
 import { INITIAL_STATUSES, assertTransition } from "../lifecycle/transitions.ts";
 import { RequestData } from "../model/requestData.ts";
@@ -145,7 +146,7 @@ export async function getRequest({ db }: StoreContext, id: Bytes32): Promise<Sto
 export async function getStepRequest({ db }: StoreContext, id: Bytes32): Promise<{ request: StoredRequest; halted: number[] } | null> {
   const { rows } = await db.query<Record<string, unknown> & { halted_chains: (number | string)[] | null }>(
     `SELECT ${REQUEST_COLUMNS},
-       ARRAY(SELECT DISTINCT chain_id FROM indexer_checkpoints WHERE halted IS NOT NULL ORDER BY chain_id) AS halted_chains
+       ARRAY(${HALTED_CHAINS_SQL}) AS halted_chains
      FROM requests WHERE id = $1`,
     [id],
   );

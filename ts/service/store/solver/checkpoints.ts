@@ -105,8 +105,11 @@ export async function resumeIndexer({ db, now }: StoreContext, chainId: number, 
   return rows.length === 1;
 }
 
+/** The statement listing the halted chains; ../requests.ts `getStepRequest` runs it as a subquery beside the request. */
+export const HALTED_CHAINS_SQL = "SELECT DISTINCT chain_id FROM indexer_checkpoints WHERE halted IS NOT NULL ORDER BY chain_id";
+
 /** The chains whose indexing is halted (any contract), for the solver to leave their requests alone. */
 export async function listHaltedChains({ db }: StoreContext): Promise<number[]> {
-  const { rows } = await db.query<{ chain_id: number }>("SELECT DISTINCT chain_id FROM indexer_checkpoints WHERE halted IS NOT NULL ORDER BY chain_id");
+  const { rows } = await db.query<{ chain_id: number }>(HALTED_CHAINS_SQL);
   return rows.map((row) => row.chain_id);
 }
