@@ -18,7 +18,8 @@
  *      not an error here: the transaction is stored, and `follow` re-broadcasts it. ("Nonce too
  *      high" — a lower nonce, another replica's, has not reached a node that cannot queue
  *      (automine) — is retried for a moment.)
- * `follow` — a stored nonce, until it ends:
+ * `follow` — a stored nonce, until it ends (where heads are pushed, a nonce whose latest attempt was
+ * broadcast after the newest pushed block is `pending` without a read: ./broadcastHeads.ts):
  *   - a receipt for any of its attempts → `mined` (the attempt that landed, its receipt); a nonce stored
  *     as mined whose attempt has no receipt any more (a reorg took its block away) is pending again and
  *     followed as below — the callers confirm only receipts in final blocks (../chains/chainFinality.ts);
@@ -35,7 +36,7 @@
  * sent as a type-4 transaction; every attempt of its nonce carries the same signed authorizations.
  */
 import pLimit, { type LimitFunction } from "p-limit";
-import { TransactionNotFoundError, type Hex } from "viem";
+import type { Hex } from "viem";
 import type { Receipt } from "../chains/readReceipt.ts";
 import { alreadySent, nodeErrorText } from "../chains/alreadySent.ts";
 import type { ChainClient, ChainClients } from "../chains/chainClients.ts";
@@ -46,7 +47,8 @@ import type { SolverTransaction, TxAttempt, TxAuthorization, TxCall, TxPurpose }
 import { canonicalFields, type Address, type Bytes32 } from "../model/values.ts";
 import type { Repositories, Store } from "../store/createStore.ts";
 import { signedTransactionOf } from "./signedTransaction.ts";
-import { receiptOrNull } from "./transactionLookup.ts";
+import { receiptOrNull, transactionKnown } from "./transactionLookup.ts";
+import { createBroadcastHeads, mayHaveNews } from "./broadcastHeads.ts";
 import type { FeeOracle } from "./chainFees.ts";
 import { gasLimitWithin } from "./gasCap.ts";
 import { bumpedFees, feeCost, initialFees, type Fees } from "./transactionFees.ts";
@@ -132,6 +134,14 @@ export function createNonceManager(options: {
   const allocations = new Map<string, LimitFunction>();
   const broadcasts = new Map<string, LimitFunction>();
   const synced = new Map<string, Promise<void>>();
+  // Per nonce: the head its latest attempt was broadcast after (./broadcastHeads.ts).
+  const broadcastHeads = createBroadcastHeads();
+  const nonceKey = (chainId: number, address: Address, nonce: number) => `${chainId}:${address.toLowerCase()}:${nonce}`;
+  /** Remembers a broadcast the node took; `afterBlock`: the newest block known before it was sent. */
+  const noteBroadcast = (outcome: string, key: string, hash: Bytes32, attempts: number, afterBlock: bigint | undefined) => {
+    if ((outcome === "sent" || outcome === "known") && afterBlock !== undefined) broadcastHeads.note(key, { hash, attempts, afterBlock });
+    else broadcastHeads.forget(key);
+  };
 
   const walletOf = (client: ChainClient): { account: ServiceAccount } => {
     if (options.account) return { account: options.account };
@@ -227,8 +237,14 @@ export function createNonceManager(options: {
       });
       log.info({ ...fields, txHash: sent.hash, txNonce: sent.txNonce, maxFeePerGas: attempt.maxFeePerGas.toString(), gas: gas.toString() }, "transaction recorded; broadcasting");
       // Queued while the allocation is still held, so broadcasts leave in nonce order; the next
-      // allocation does not wait for this broadcast's answer.
-      const broadcasted = lockOf(broadcasts, key)(() => broadcast(client, attempt.raw, { ...fields, txHash: sent.hash, txNonce: sent.txNonce }));
+      // allocation does not wait for this broadcast's answer. The head known now: the transaction
+      // cannot be in it or below (./broadcastHeads.ts).
+      const afterBlock = client.head.known()?.number;
+      const broadcasted = lockOf(broadcasts, key)(async () => {
+        const outcome = await broadcast(client, attempt.raw, { ...fields, txHash: sent.hash, txNonce: sent.txNonce });
+        noteBroadcast(outcome, nonceKey(request.chainId, address, sent.txNonce), sent.hash, 1, afterBlock);
+        return outcome;
+      });
       return { sent, broadcasted };
     });
     await broadcasted;
@@ -239,6 +255,12 @@ export function createNonceManager(options: {
     const client = clients.get(chainId);
     const address = walletOf(client).account.address;
     const key = { chainId, address, nonce: txNonce };
+    // No block pushed since the latest attempt was broadcast: nothing can have changed (./broadcastHeads.ts).
+    const remembered = broadcastHeads.get(nonceKey(chainId, address, txNonce));
+    if (remembered && client.head.mode() === "subscription" && !mayHaveNews(remembered, (await client.head.latest()).number)) {
+      return { state: "pending", hash: remembered.hash, attempts: remembered.attempts };
+    }
+    broadcastHeads.forget(nonceKey(chainId, address, txNonce));
     const stored = await store.getSolverTransaction(key);
     if (!stored) throw new ServiceError("STORED_VALUE_INVALID", `solver_transactions has no nonce ${txNonce} for ${chainId}:${address}`);
     const fields = { ...logFields, chainId, txNonce, purpose: stored.purpose };
@@ -271,11 +293,13 @@ export function createNonceManager(options: {
       log.warn({ ...fields, txHash: latest.hash }, "nonce consumed by a transaction that is none of ours: superseded");
       return { state: "superseded", hash: latest.hash, attempts };
     }
-    const known = await transactionKnown(client, latest.hash);
+    const known = await transactionKnown(client.publicClient, latest.hash);
     const age = now().getTime() - Date.parse(latest.sentAt);
     if (known && age < settings.replaceAfterMs) return { state: "pending", hash: latest.hash, attempts };
     if (!known) {
+      const afterBlock = client.head.known()?.number;
       const outcome = await broadcast(client, latest.raw, { ...fields, txHash: latest.hash });
+      noteBroadcast(outcome, nonceKey(chainId, address, txNonce), latest.hash, attempts, afterBlock);
       log.warn({ ...fields, txHash: latest.hash, outcome }, "transaction unknown to the node (dropped, or never broadcast): re-broadcast");
       if (outcome !== "underpriced" && age < settings.replaceAfterMs) return { state: "pending", hash: latest.hash, attempts };
     }
@@ -295,7 +319,9 @@ export function createNonceManager(options: {
     const attempt = await sign(client, stored.nonce, stored.call, next);
     const updated = await store.appendSolverTxAttempt({ chainId: stored.chainId, address: stored.address, nonce: stored.nonce }, attempt);
     if (!updated) return { state: "pending", hash: latest.hash, attempts };
+    const afterBlock = client.head.known()?.number;
     const outcome = await broadcast(client, attempt.raw, { ...fields, txHash: attempt.hash });
+    noteBroadcast(outcome, nonceKey(stored.chainId, stored.address, stored.nonce), attempt.hash, attempts + 1, afterBlock);
     log.warn(
       { ...fields, txHash: attempt.hash, replacedTxHash: latest.hash, maxFeePerGas: next.maxFeePerGas.toString(), cost: feeCost(next, stored.call.gas).toString(), outcome },
       "transaction not mined in time: replaced with higher fees (same nonce)",
@@ -329,16 +355,6 @@ async function minedAttempt(client: ChainClient, stored: SolverTransaction): Pro
   const receipts = await Promise.all(attempts.map((a) => receiptOrNull(client.publicClient, a.hash)));
   const i = receipts.findIndex((r) => r !== null);
   return i < 0 ? null : { hash: attempts[i]!.hash, receipt: receipts[i]! };
-}
-
-async function transactionKnown(client: ChainClient, hash: Hex): Promise<boolean> {
-  try {
-    await client.publicClient.getTransaction({ hash });
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionNotFoundError) return false;
-    throw error;
-  }
 }
 
 /** A stored authorization in viem's signed form. */

@@ -1,0 +1,45 @@
+/**
+ * The head each nonce's latest attempt was broadcast after, remembered by the nonce manager
+ * (./nonceManager.ts) so that `follow` asks the chain nothing while no block newer than the broadcast
+ * has been pushed: a transaction cannot be in a block the process already knew of before it sent it,
+ * so until the chain's pushed head moves past that block its receipt cannot exist, and the nonce and
+ * the mempool have nothing new to say. Before, each fill and payout was followed right after its send
+ * (the step confirms at once when the receipt is already there: automine) and found nothing at the
+ * cost of its receipt, the chain's nonce and the transaction (3 calls; issue 26: RPC calls per intent).
+ *
+ * Only where heads are pushed (`eth_subscribe("newHeads")`, ../chains/chainHead.ts): a polled head is
+ * only as new as its last read, and on a chain that mines per transaction the receipt is there before
+ * any read sees its block. A subscription that went silent falls back to polling in `latest()`, which
+ * ends the skipping. Memory only, per process: after a restart, or in another replica, a nonce is
+ * followed with reads as before. Bounded: past `max` entries the oldest is forgotten (it is then read).
+ */
+import type { Bytes32 } from "../model/values.ts";
+
+/** A nonce's latest attempt: its hash, how many attempts it has, and the newest block known when it was sent. */
+export type Broadcast = { hash: Bytes32; attempts: number; afterBlock: bigint };
+
+export type BroadcastHeads = {
+  note(key: string, broadcast: Broadcast): void;
+  get(key: string): Broadcast | undefined;
+  forget(key: string): void;
+};
+
+export const DEFAULT_BROADCAST_HEADS_MAX = 10_000;
+
+export function createBroadcastHeads(max = DEFAULT_BROADCAST_HEADS_MAX): BroadcastHeads {
+  const entries = new Map<string, Broadcast>();
+  return {
+    note(key, broadcast) {
+      entries.delete(key);
+      entries.set(key, broadcast);
+      if (entries.size > max) entries.delete(entries.keys().next().value!);
+    },
+    get: (key) => entries.get(key),
+    forget: (key) => void entries.delete(key),
+  };
+}
+
+/** Whether a nonce broadcast after `broadcast.afterBlock` can have news at a pushed head `head`: only above it. */
+export function mayHaveNews(broadcast: Broadcast | undefined, head: bigint): boolean {
+  return broadcast === undefined || head > broadcast.afterBlock;
+}
