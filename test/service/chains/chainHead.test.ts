@@ -2,7 +2,8 @@
 // On EDR (no websocket): polled, concurrent and repeated readers within maxAgeMs share one
 // eth_getBlockByNumber, `atLeast` never returns a head below the block asked for, `known()` is the last
 // head any reader saw without a read, `onNewHead` tells each higher head once. On Anvil (websocket):
-// heads pushed by eth_subscribe("newHeads"), no read per call; a dropped subscription falls back to
+// heads pushed by eth_subscribe("newHeads"), no read per call, `atLeast` a block not pushed yet waits
+// for its push (read only when it does not come in time); a dropped subscription falls back to
 // polling and the head still moves.
 import { expect } from "chai";
 import { network } from "hardhat";
@@ -175,6 +176,40 @@ describe("createChainHead", function () {
           expect(head.recent(start.number + BigInt(i))).to.deep.include({ number: block.number, timestamp: block.timestamp });
         }
         expect(head.recent(start.number + 4n)).to.equal(undefined);
+      } finally {
+        head.close();
+      }
+    });
+
+    it("atLeast_aBlockNotPushedYet_waitsForItsPush_insteadOfReading", async () => {
+      // A receipt names block n a moment before n's newHeads notification arrives: finality asks for a
+      // head of at least n, and the head waits for the push rather than read (issue 26: ~3 reads per intent).
+      const { client, reads } = countingClient(anvil.rpcUrl);
+      const head = createChainHead(client, { wsUrl: anvil.rpcUrl.replace(/^http/, "ws"), pushWaitMs: 5_000 });
+      try {
+        const start = await head.latest();
+        expect(head.mode()).to.equal("subscription");
+        const readsBefore = reads();
+        const asked = head.latest({ atLeast: start.number + 1n });
+        await sleep(100);
+        await rpc(anvil.rpcUrl, "evm_mine");
+        const got = await asked;
+        expect(got.number, "the pushed block").to.equal(start.number + 1n);
+        expect(reads(), "no read").to.equal(readsBefore);
+      } finally {
+        head.close();
+      }
+    });
+
+    it("atLeast_aBlockNeverPushedWithinTheWait_isRead", async () => {
+      const { client, reads } = countingClient(anvil.rpcUrl);
+      const head = createChainHead(client, { wsUrl: anvil.rpcUrl.replace(/^http/, "ws"), pushWaitMs: 50 });
+      try {
+        const start = await head.latest();
+        const readsBefore = reads();
+        const got = await head.latest({ atLeast: start.number + 100n });
+        expect(reads(), "read after the wait").to.equal(readsBefore + 1);
+        expect(got.number >= start.number, "the chain's latest block as read").to.equal(true);
       } finally {
         head.close();
       }
