@@ -101,4 +101,30 @@ describe("solver: a step's first reads", function () {
     expect(again.solver!.repayment!.hash, "the landed transaction, found").to.equal(landed.hash);
     expect(await env.origin.publicClient.getTransactionCount({ address: env.solver }), "nothing sent again").to.equal(sentBefore);
   });
+
+  it("aFillAndItsRepayment_areNotReadBack_theirEntriesAreTheCallsAsSent", async () => {
+    // The fill's and the payout's outTxs entries (sender, call, value) came from eth_getTransactionByHash
+    // of a transaction the service itself stored and sent: one read per fill and one per payout. The
+    // nonce manager's `follow` now hands back the mined attempt as stored.
+    const counters = { origin: await startRpcCounter(env.origin.rpcUrl), destination: await startRpcCounter(env.destination.rpcUrl) };
+    try {
+      const chains = env.config.chains.map((c) => {
+        const counter = c.id === env.origin.chainId ? counters.origin : counters.destination;
+        return { ...c, rpcUrl: counter.url, rpcUrls: [counter.url] };
+      });
+      const intent = makeIntent(env);
+      await saveQuote(store, intent);
+      await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
+      const solver = createSolver({ config: { ...env.config, chains }, store });
+      const done = await tickUntil(solver, store, intent.requestId, (r) => r.solver?.repayment?.status === "confirmed");
+      expect(counters.destination.counts().get("eth_getTransactionByHash") ?? 0, "the fill, read back").to.equal(0);
+      // The deposit's transaction is the user's: the indexer reads it (its sender and input are its facts).
+      expect(counters.origin.counts().get("eth_getTransactionByHash") ?? 0, "the deposit only, not the payout").to.equal(1);
+      const fill = await env.destination.publicClient.getTransaction({ hash: done.solver!.fill!.hash! });
+      expect(done.data.outTxs?.[0]?.data, "the fill's entry is the chain's transaction").to.deep.equal({ from: fill.from.toLowerCase(), to: fill.to!.toLowerCase(), input: fill.input.toLowerCase(), value: fill.value.toString() });
+    } finally {
+      await counters.origin.close();
+      await counters.destination.close();
+    }
+  });
 });

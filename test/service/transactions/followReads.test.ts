@@ -75,16 +75,43 @@ describe("nonce manager: following a nonce where heads are pushed (anvil)", func
     expect(mined.hash).to.equal(sent.hash);
   });
 
-  it("follow_aTransactionTheNodeDropped_isBroadcastAgain_atTheFirstPushedBlock", async () => {
+  it("follow_aTransactionTheNodeDropped_isBroadcastAgain_onceItsFirstBlocksWentBy", async () => {
     const sent = await manager.send({ chainId: chainId(), purpose: "approve", subject: "follow-reads-2", tx: selfTransfer(2), record: async () => {} });
     await env.destination.testClient.request({ method: "anvil_dropTransaction" as never, params: [sent.hash] as never });
     expect(await env.destination.publicClient.getTransaction({ hash: sent.hash }).catch(() => null), "dropped").to.equal(null);
-    // An empty block: the dropped transaction is not in it; the nonce is now worth a look.
+    // Empty blocks: the dropped transaction is not in them. Within its first blocks only its receipt is
+    // looked for; past them, the mempool is asked and the transaction broadcast again.
+    await mineAndSee();
+    expect((await manager.follow({ chainId: chainId(), txNonce: sent.txNonce })).state).to.equal("pending");
+    expect(await env.destination.publicClient.getTransaction({ hash: sent.hash }).catch(() => null), "still dropped").to.equal(null);
+    await mineAndSee();
     await mineAndSee();
     const again = await manager.follow({ chainId: chainId(), txNonce: sent.txNonce });
     expect(again.state, "re-broadcast, pending").to.equal("pending");
     expect((await env.destination.publicClient.getTransaction({ hash: sent.hash })).hash, "the node has it again").to.equal(sent.hash);
     await mineAndSee();
     expect((await manager.follow({ chainId: chainId(), txNonce: sent.txNonce })).state).to.equal("mined");
+  });
+
+  it("follow_whereHeadsArePolled_aYoungTransaction_costsItsReceiptAlone", async () => {
+    const { wsRpcUrl: _ws, ...polled } = env.config.chains.find((c) => c.id === chainId())!;
+    const pollingClients = createChainClients([{ ...polled, rpcUrl: counter.url, rpcUrls: [counter.url] }], {
+      solver: serviceAccountOf(privateKeyToAccount(env.keyEnv.FERRY_SOLVER_KEY as Hex)),
+      pollingIntervalMs: 50,
+    });
+    try {
+      expect(pollingClients.get(chainId()).head.mode()).to.equal("polling");
+      const polling = createNonceManager({ store, clients: pollingClients, fees: createFeeOracle(pollingClients), settings: { replaceAfterMs: 60_000, maxTransactionFee: () => 10n ** 17n } });
+      await pollingClients.get(chainId()).head.latest();
+      const sent = await polling.send({ chainId: chainId(), purpose: "approve", subject: "follow-reads-3", tx: selfTransfer(3), record: async () => {} });
+      counter.reset();
+      expect((await polling.follow({ chainId: chainId(), txNonce: sent.txNonce })).state).to.equal("pending");
+      expect(followReads(), "its receipt only").to.deep.equal({ ...noReads, eth_getTransactionReceipt: 1 });
+      await env.destination.testClient.mine({ blocks: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await polling.follow({ chainId: chainId(), txNonce: sent.txNonce })).state).to.equal("mined");
+    } finally {
+      pollingClients.close();
+    }
   });
 });

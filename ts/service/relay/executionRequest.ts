@@ -44,7 +44,7 @@ export function executionRequest(requestId: Bytes32, submission: { chainId: numb
 
 /** Ends the execution's request from its transaction's end; false when there is none to end (a quote's request, or already ended). */
 export async function endExecutionRequest(store: Store, client: ChainClient, requestId: Bytes32, result: Exclude<FollowResult, { state: "pending" }>): Promise<boolean> {
-  const inTx = result.state === "mined" ? await onchainTxOf(client, result.receipt) : null;
+  const inTx = result.state === "mined" ? await onchainTxOf(client, result.receipt, result.transaction) : null;
   return store.transaction(async (tx) => {
     const request = await tx.lockRequest(requestId);
     if (!request || request.solver !== null || request.status !== "depositing") return false;

@@ -16,7 +16,7 @@ import { findLogBackwards } from "./indexer/logScan.ts";
 import type { OnchainTx } from "../model/requestData.ts";
 import { canonicalHex, type Bytes32 } from "../model/values.ts";
 import type { Receipt } from "../chains/readReceipt.ts";
-import { readTransaction } from "../chains/readTransaction.ts";
+import { readTransaction, type ReadTransaction } from "../chains/readTransaction.ts";
 import { QUOTE_TTL_MAX_SECONDS } from "../config/configSchema.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
 
@@ -31,9 +31,16 @@ const FILLED_EVENT = attestedReceiverAbi.find((i) => i.type === "event" && i.nam
 const REQUEST_EXECUTED_EVENT = depositoryAbi.find((i) => i.type === "event" && i.name === "RequestExecuted")!;
 const RECLAIMED_EVENT = depositoryAbi.find((i) => i.type === "event" && i.name === "Reclaimed")!;
 
-/** The spec's transaction entry (`inTxs` / `outTxs`) of a mined transaction, its hash canonical (as read). */
-export async function onchainTxOf(client: ChainClient, receipt: Receipt): Promise<OnchainTx & { hash: Bytes32 }> {
-  const [timestamp, tx] = await Promise.all([blockTime(client, receipt.blockNumber, receipt.blockHash), readTransaction(client.publicClient, receipt.transactionHash)]);
+/**
+ * The spec's transaction entry (`inTxs` / `outTxs`) of a mined transaction, its hash canonical (as read).
+ * `sent`: the transaction as the service stored and sent it (../transactions/nonceManager.ts `follow`),
+ * used instead of reading it back when it is the receipt's.
+ */
+export async function onchainTxOf(client: ChainClient, receipt: Receipt, sent?: ReadTransaction): Promise<OnchainTx & { hash: Bytes32 }> {
+  const [timestamp, tx] = await Promise.all([
+    blockTime(client, receipt.blockNumber, receipt.blockHash),
+    sent && sent.hash === receipt.transactionHash ? sent : readTransaction(client.publicClient, receipt.transactionHash),
+  ]);
   return {
     fee: (receipt.gasUsed * receipt.effectiveGasPrice).toString(),
     data: { from: tx.from, to: tx.to, input: tx.input, value: tx.value.toString() },

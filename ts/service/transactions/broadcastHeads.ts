@@ -7,7 +7,12 @@
  * (the step confirms at once when the receipt is already there: automine) and found nothing at the
  * cost of its receipt, the chain's nonce and the transaction (3 calls; issue 26: RPC calls per intent).
  *
- * Only where heads are pushed (`eth_subscribe("newHeads")`, ../chains/chainHead.ts): a polled head is
+ * And where heads are polled too, an attempt this process broadcast at most YOUNG_BLOCKS blocks ago
+ * that has no receipt yet is `pending` after its receipt read alone: a healthy transaction lands within
+ * them, so the chain's nonce (was it taken by another transaction?) and the mempool (was it dropped?)
+ * are asked only once it is older — a fault is found a block or two later, at 1 call per look instead of 3.
+ *
+ * The skip without any read holds only where heads are pushed (`eth_subscribe("newHeads")`, ../chains/chainHead.ts): a polled head is
  * only as new as its last read, and on a chain that mines per transaction the receipt is there before
  * any read sees its block. A subscription that went silent falls back to polling in `latest()`, which
  * ends the skipping. Memory only, per process: after a restart, or in another replica, a nonce is
@@ -42,4 +47,12 @@ export function createBroadcastHeads(max = DEFAULT_BROADCAST_HEADS_MAX): Broadca
 /** Whether a nonce broadcast after `broadcast.afterBlock` can have news at a pushed head `head`: only above it. */
 export function mayHaveNews(broadcast: Broadcast | undefined, head: bigint): boolean {
   return broadcast === undefined || head > broadcast.afterBlock;
+}
+
+/** Blocks after its broadcast during which a transaction without a receipt is not looked for elsewhere. */
+export const YOUNG_BLOCKS = 2n;
+
+/** Whether a transaction broadcast after `broadcast.afterBlock` is still within its first blocks at head `head`. */
+export function stillYoung(broadcast: Broadcast, head: bigint): boolean {
+  return head <= broadcast.afterBlock + YOUNG_BLOCKS;
 }

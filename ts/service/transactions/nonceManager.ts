@@ -38,6 +38,7 @@
 import pLimit, { type LimitFunction } from "p-limit";
 import type { Hex } from "viem";
 import type { Receipt } from "../chains/readReceipt.ts";
+import type { ReadTransaction } from "../chains/readTransaction.ts";
 import { alreadySent, nodeErrorText } from "../chains/alreadySent.ts";
 import type { ChainClient, ChainClients } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError, type ServiceAccount } from "../chains/serviceAccounts.ts";
@@ -48,7 +49,7 @@ import { canonicalFields, type Address, type Bytes32 } from "../model/values.ts"
 import type { Repositories, Store } from "../store/createStore.ts";
 import { signedTransactionOf } from "./signedTransaction.ts";
 import { receiptOrNull, transactionKnown } from "./transactionLookup.ts";
-import { createBroadcastHeads, mayHaveNews } from "./broadcastHeads.ts";
+import { createBroadcastHeads, mayHaveNews, stillYoung } from "./broadcastHeads.ts";
 import type { FeeOracle } from "./chainFees.ts";
 import { gasLimitWithin } from "./gasCap.ts";
 import { bumpedFees, feeCost, initialFees, type Fees } from "./transactionFees.ts";
@@ -79,7 +80,8 @@ export type SendRequest = {
 };
 
 export type FollowResult =
-  | { state: "mined"; hash: Bytes32; receipt: Receipt; attempts: number }
+  /** `transaction`: the mined attempt as stored (sender, call, value: every attempt carries the same), so no caller reads it back. */
+  | { state: "mined"; hash: Bytes32; receipt: Receipt; attempts: number; transaction: ReadTransaction }
   | { state: "pending"; hash: Bytes32; attempts: number }
   | { state: "superseded"; hash: Bytes32; attempts: number };
 
@@ -260,7 +262,6 @@ export function createNonceManager(options: {
     if (remembered && client.head.mode() === "subscription" && !mayHaveNews(remembered, (await client.head.latest()).number)) {
       return { state: "pending", hash: remembered.hash, attempts: remembered.attempts };
     }
-    broadcastHeads.forget(nonceKey(chainId, address, txNonce));
     const stored = await store.getSolverTransaction(key);
     if (!stored) throw new ServiceError("STORED_VALUE_INVALID", `solver_transactions has no nonce ${txNonce} for ${chainId}:${address}`);
     const fields = { ...logFields, chainId, txNonce, purpose: stored.purpose };
@@ -269,25 +270,30 @@ export function createNonceManager(options: {
     if (stored.state === "superseded") return { state: "superseded", hash: latest.hash, attempts };
     if (stored.state === "mined") {
       const receipt = await receiptOrNull(client.publicClient, stored.minedHash!);
-      if (receipt) return { state: "mined", hash: stored.minedHash!, receipt, attempts };
+      if (receipt) return { state: "mined", hash: stored.minedHash!, receipt, attempts, transaction: sentTransaction(stored, stored.minedHash!) };
       // A reorg took the mined attempt's block away: the nonce is pending again, followed as any other.
       await store.settleSolverTransaction(key, "pending", null);
       log.warn({ ...fields, txHash: stored.minedHash }, "mined transaction no longer on the chain (reorg): following its nonce again");
     }
     // Receipts first: the common case (mined) costs one read per attempt.
     const mined = await minedAttempt(client, stored);
+    if (mined) broadcastHeads.forget(nonceKey(chainId, address, txNonce));
     if (mined) {
       await store.settleSolverTransaction(key, "mined", mined.hash);
       if (attempts > 1) log.info({ ...fields, txHash: mined.hash, attempts }, "a replacement was mined");
-      return { state: "mined", hash: mined.hash, receipt: mined.receipt, attempts };
+      return { state: "mined", hash: mined.hash, receipt: mined.receipt, attempts, transaction: sentTransaction(stored, mined.hash) };
     }
+    // This process broadcast the latest attempt and the node took it a block or two ago: it lands within
+    // them when healthy, so the chain's nonce and the mempool are asked only after (./broadcastHeads.ts).
+    if (remembered?.hash === latest.hash && stillYoung(remembered, (await client.head.latest()).number)) return { state: "pending", hash: latest.hash, attempts };
+    broadcastHeads.forget(nonceKey(chainId, address, txNonce));
     // The chain's nonce first, then the receipts again: an attempt mined in between is not mistaken for a foreign transaction.
     const chainNonce = await client.publicClient.getTransactionCount({ address, blockTag: "latest" });
     if (chainNonce > txNonce) {
       const late = await minedAttempt(client, stored);
       if (late) {
         await store.settleSolverTransaction(key, "mined", late.hash);
-        return { state: "mined", hash: late.hash, receipt: late.receipt, attempts };
+        return { state: "mined", hash: late.hash, receipt: late.receipt, attempts, transaction: sentTransaction(stored, late.hash) };
       }
       await store.settleSolverTransaction(key, "superseded", null);
       log.warn({ ...fields, txHash: latest.hash }, "nonce consumed by a transaction that is none of ours: superseded");
@@ -355,6 +361,11 @@ async function minedAttempt(client: ChainClient, stored: SolverTransaction): Pro
   const receipts = await Promise.all(attempts.map((a) => receiptOrNull(client.publicClient, a.hash)));
   const i = receipts.findIndex((r) => r !== null);
   return i < 0 ? null : { hash: attempts[i]!.hash, receipt: receipts[i]! };
+}
+
+/** The stored transaction's attempt `hash` as the chain holds it: the key's address sent the stored call. */
+function sentTransaction(stored: SolverTransaction, hash: Bytes32): ReadTransaction {
+  return { hash, from: stored.address, to: stored.call.to, input: stored.call.data, value: stored.call.value };
 }
 
 /** A stored authorization in viem's signed form. */

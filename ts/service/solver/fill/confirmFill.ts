@@ -38,7 +38,8 @@ export async function confirmFill(ctx: SolverContext, request: StoredRequest): P
     if (outcome.state === "mined") {
       const receipt = outcome.receipt;
       if (!(await isFinal(dest, receipt.blockNumber))) return waitForFinality(ctx, request, receipt.blockNumber);
-      return receipt.status === "success" ? recordFillSuccess(ctx, request, dest, receipt) : recordFillReverted(ctx, request, dest, receipt);
+      const sent = outcome.transaction;
+      return receipt.status === "success" ? recordFillSuccess(ctx, request, dest, receipt, { sent }) : recordFillReverted(ctx, request, dest, receipt, sent);
     }
     if (outcome.state === "pending") return request;
     // superseded: the fill's nonce carried another transaction; the receiver says what happened.

@@ -12,7 +12,7 @@ import type { ChainClient } from "../../chains/chainClients.ts";
 import type { StoredRequest } from "../../model/storedRequest.ts";
 import { readReceipt, type Receipt } from "../../chains/readReceipt.ts";
 import type { Bytes32 } from "../../model/values.ts";
-import { readTransaction } from "../../chains/readTransaction.ts";
+import { readTransaction, type ReadTransaction } from "../../chains/readTransaction.ts";
 import { isFinal } from "../../chains/chainFinality.ts";
 import { requireSolverState } from "../../model/storedRequest.ts";
 import { fillNotBefore, findFillTx, isFilled, onchainTxOf } from "../chainReads.ts";
@@ -33,12 +33,16 @@ export async function recordFillSuccess(
   request: StoredRequest,
   dest: ChainClient,
   receipt: Receipt,
-  /** The service's own fill that reverted because `receipt`'s landed first (recordFillReverted). */
-  reverted?: { hash: Bytes32; blockNumber: bigint },
+  options: {
+    /** The service's own fill that reverted because `receipt`'s landed first (recordFillReverted). */
+    reverted?: { hash: Bytes32; blockNumber: bigint };
+    /** The receipt's transaction as the service sent it (../../transactions/nonceManager.ts `follow`): not read back. */
+    sent?: ReadTransaction;
+  } = {},
 ): Promise<StoredRequest> {
   const verdict = await verifyOnchainFill(ctx, request, dest, receipt);
-  if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict, reverted);
-  const outTx = await onchainTxOf(dest, receipt);
+  if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict, options.reverted);
+  const outTx = await onchainTxOf(dest, receipt, options.sent);
   const hash = outTx.hash;
   ctx.verifiedFills?.add(hash);
   const recorded = request.solver?.fill?.hash;
@@ -62,19 +66,19 @@ export async function recordFillSuccess(
   return updated;
 }
 
-export async function recordFillReverted(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: Receipt): Promise<StoredRequest> {
+export async function recordFillReverted(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: Receipt, sent?: ReadTransaction): Promise<StoredRequest> {
   if (await isFilled(dest, request.id)) {
     const fillHash = await findFillTx(dest, request.id, fillNotBefore(requireSolverState(request).intent));
     if (fillHash) {
       const fillReceipt = await readReceipt(dest.publicClient, fillHash);
       // The winning fill is confirmed at the destination's depth like any other.
       if (!(await isFinal(dest, fillReceipt.blockNumber))) return request;
-      return recordFillSuccess(ctx, request, dest, fillReceipt, { hash: receipt.transactionHash, blockNumber: receipt.blockNumber });
+      return recordFillSuccess(ctx, request, dest, fillReceipt, { reverted: { hash: receipt.transactionHash, blockNumber: receipt.blockNumber } });
     }
     // Filled, yet no log: never record a failure (a refund would pay twice).
     throw new FillLogNotFoundError(request.id);
   }
-  const tx = await readTransaction(dest.publicClient, receipt.transactionHash);
+  const tx = sent && sent.hash === receipt.transactionHash ? sent : await readTransaction(dest.publicClient, receipt.transactionHash);
   let revertData: Hex | null = null;
   try {
     // Replays the call on the state of its block to learn the custom error (receipts carry none).
@@ -86,7 +90,7 @@ export async function recordFillReverted(ctx: SolverContext, request: StoredRequ
   // The mined transaction's failing frames (debug_traceTransaction where the node offers it).
   const trace = await traceTransaction(dest.publicClient as unknown as TraceClient, tx.hash);
   const frames = failureFrames({ trace, call: { to: tx.to ?? "", data: tx.input }, revertData, names: frameNames(dest.config) });
-  const outTx = await onchainTxOf(dest, receipt);
+  const outTx = await onchainTxOf(dest, receipt, tx);
   const hash = tx.hash;
   const updated = await ctx.store.transitionRequest(request.id, "failure", {
     failReason: decoded.failReason,

@@ -38,6 +38,7 @@ import { readReceipt, type Receipt } from "../../chains/readReceipt.ts";
 import { CLOCK_SKEW_SECONDS, findPayoutTx, isPayoutExecuted, onchainTxOf, receiptOrNull, transactionKnown } from "../chainReads.ts";
 import { PAYOUT_TTL_SECONDS, payoutRequestOf, planPayout, releaseRequestOf, settlementRequestOf } from "./payoutPlan.ts";
 import { signRelease } from "../../../core/releaseRequest.ts";
+import type { ReadTransaction } from "../../chains/readTransaction.ts";
 import { decodeRevert, isRevert, revertDataOf } from "../../transactions/revertReason.ts";
 import { sendRecorded, type SentTx } from "../sendTransaction.ts";
 import type { Repositories } from "../../store/createStore.ts";
@@ -133,10 +134,11 @@ export async function stepPayout(
   };
   // A receipt of the payout's own transaction: final → confirmed / reverted; not final → wait (undefined
   // with `wait`); reverted because another transaction executed it → undefined (recorded from its log below).
-  const settle = async (receipt: Receipt, current: Payout): Promise<{ payout: Payout; tx?: OnchainTx } | "wait" | undefined> => {
+  // `sent`: the receipt's transaction as the service sent it (../../transactions/nonceManager.ts `follow`): not read back.
+  const settle = async (receipt: Receipt, current: Payout, sent?: ReadTransaction): Promise<{ payout: Payout; tx?: OnchainTx } | "wait" | undefined> => {
     if (!(await isFinal(client, receipt.blockNumber))) return "wait";
     if (receipt.status === "success") {
-      const tx = await onchainTxOf(client, receipt);
+      const tx = await onchainTxOf(client, receipt, sent);
       return { payout: await confirmed(current, receipt), tx };
     }
     if (!(await isPayoutExecuted(client, current.nonce))) {
@@ -150,7 +152,7 @@ export async function stepPayout(
   if (payout.hash && payout.txNonce !== undefined) {
     const outcome = await ctx.transactions.follow({ chainId: payout.chainId, txNonce: payout.txNonce }, logFields);
     if (outcome.state === "mined") {
-      const settled = await settle(outcome.receipt, payout);
+      const settled = await settle(outcome.receipt, payout, outcome.transaction);
       if (settled === "wait") return { payout };
       if (settled) return settled;
     } else if (outcome.state === "pending") {
@@ -209,10 +211,12 @@ export async function stepPayout(
     return { payout: await record({ ...current, status: "reverted", failReason: decoded.failReason }) };
   }
   ctx.log.info({ ...logFields, txHash: sent.hash, txNonce: sent.txNonce }, "payout sent");
-  const receipt = await receiptOrNull(client.publicClient, sent.hash);
-  if (receipt?.status === "success" && (await isFinal(client, receipt.blockNumber))) {
-    const tx = await onchainTxOf(client, receipt);
-    return { payout: await confirmed(current, receipt), tx };
+  // Landed at once (automine, fast chains): confirmed in this step. Where heads are pushed, the nonce is
+  // not read before a block newer than the broadcast exists (../../transactions/broadcastHeads.ts).
+  const outcome = await ctx.transactions.follow({ chainId: payout.chainId, txNonce: sent.txNonce }, logFields);
+  if (outcome.state === "mined" && outcome.receipt.status === "success" && (await isFinal(client, outcome.receipt.blockNumber))) {
+    const tx = await onchainTxOf(client, outcome.receipt, outcome.transaction);
+    return { payout: await confirmed(current, outcome.receipt), tx };
   }
   return { payout: current };
 }
