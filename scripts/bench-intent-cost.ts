@@ -322,7 +322,7 @@ function report(measured: Array<{ run: RunCost; poll: PollCost }>): boolean {
         .filter(([, v]) => v / f.n >= 0.05)
         .map(([k, v]) => [k, (v / f.n).toFixed(2)]);
     log(table(["RPC method @chain", "calls"], rows(f.run.rpc)));
-    log(table(["eth_call / eth_estimateGas by function @chain", "calls"], rows(f.run.contractCalls)));
+    log(table(["calls in detail @chain", "calls"], rows(f.run.contractCalls)));
     log(table(["statement", "count"], rows(f.run.queries)));
   }
   if (figures.length === 2) {

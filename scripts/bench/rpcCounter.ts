@@ -12,7 +12,10 @@ export type RpcCounter = {
   url: string;
   /** Calls so far by method (batch entries counted one by one). */
   counts(): Map<string, number>;
-  /** `eth_call` and `eth_estimateGas` so far by the 4-byte selector of their data (`eth_call 0x70a08231`): which contract reads an intent costs. */
+  /**
+   * `eth_call` and `eth_estimateGas` so far by the 4-byte selector of their data (`eth_call 0x70a08231`):
+   * which contract reads an intent costs; and `eth_getBlockByNumber` by its tag or "(a number)".
+   */
   contractCalls(): Map<string, number>;
   reset(): void;
   close(): Promise<void>;
@@ -28,6 +31,13 @@ export async function startRpcCounter(targetUrl: string): Promise<RpcCounter> {
       const call = (entry as { params?: unknown[] }).params?.[0] as { data?: unknown; input?: unknown } | undefined;
       const data = typeof call?.data === "string" ? call.data : typeof call?.input === "string" ? call.input : "";
       const key = `${method} ${data.length >= 10 ? data.slice(0, 10).toLowerCase() : "(no selector)"}`;
+      contractCalls.set(key, (contractCalls.get(key) ?? 0) + 1);
+    }
+    if (method === "eth_getBlockByNumber") {
+      // By tag, or "a number": the head's reads are `latest`, a block's time or a log scan's floor are numbers.
+      const params = (entry as { params?: unknown[] }).params;
+      const at = typeof params?.[0] === "string" && !params[0].startsWith("0x") ? params[0] : "(a number)";
+      const key = `${method} ${at}${params?.[1] === true ? " +txs" : ""}`;
       contractCalls.set(key, (contractCalls.get(key) ?? 0) + 1);
     }
   };

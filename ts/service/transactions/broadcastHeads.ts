@@ -16,8 +16,9 @@
  * only as new as its last read, and on a chain that mines per transaction the receipt is there before
  * any read sees its block. A subscription that went silent falls back to polling in `latest()`, which
  * ends the skipping. Memory only, per process: after a restart, or in another replica, a nonce is
- * followed with reads as before. Bounded: past `max` entries the oldest is forgotten (it is then read).
+ * followed with reads as before. Bounded: past `max` entries the least recently used is forgotten (it is then read).
  */
+import { LRUCache } from "lru-cache";
 import type { Bytes32 } from "../model/values.ts";
 
 /** A nonce's latest attempt: its hash, how many attempts it has, and the newest block known when it was sent. */
@@ -32,13 +33,9 @@ export type BroadcastHeads = {
 export const DEFAULT_BROADCAST_HEADS_MAX = 10_000;
 
 export function createBroadcastHeads(max = DEFAULT_BROADCAST_HEADS_MAX): BroadcastHeads {
-  const entries = new Map<string, Broadcast>();
+  const entries = new LRUCache<string, Broadcast>({ max });
   return {
-    note(key, broadcast) {
-      entries.delete(key);
-      entries.set(key, broadcast);
-      if (entries.size > max) entries.delete(entries.keys().next().value!);
-    },
+    note: (key, broadcast) => void entries.set(key, broadcast),
     get: (key) => entries.get(key),
     forget: (key) => void entries.delete(key),
   };

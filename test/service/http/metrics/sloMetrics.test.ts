@@ -4,6 +4,7 @@
  * the fill latency in seconds (observed when the status change commits), and the overdue gauge.
  */
 import { expect } from "chai";
+import { LRUCache } from "lru-cache";
 import { blocksSince, MAX_BLOCK_PROBES } from "../../../../ts/service/http/metrics/sloMetrics.ts";
 import type { CreditedDeposit } from "../../../../ts/service/model/solverState.ts";
 import type { OnchainTx } from "../../../../ts/service/model/requestData.ts";
@@ -51,6 +52,19 @@ describe("blocksSince", () => {
     // Further back than the head remembers: read, as before.
     expect(await blocksSince(client, 1000 + 2 * 10, 150n, head)).to.equal(140);
     expect(calls.reads).to.be.greaterThan(0);
+  });
+
+  it("a burst of fills searching the same blocks, with the times read kept, reads each header once", async () => {
+    // At 200 users the fills of one burst search the same destination blocks; the head had not seen the
+    // oldest (before the service started), and each fill read them again: ~3 reads per intent.
+    const times = Array.from({ length: 200 }, (_, n) => 1000 + 2 * n);
+    const { client, calls } = chain(times);
+    const kept = new LRUCache<bigint, number>({ max: 100 });
+    const first = await blocksSince(client, 1000 + 2 * 100, 150n, undefined, kept);
+    const readsOnce = calls.reads;
+    expect(first).to.equal(50);
+    for (let i = 0; i < 10; i++) expect(await blocksSince(client, 1000 + 2 * 100, 150n, undefined, kept)).to.equal(50);
+    expect(calls.reads, "no header read twice").to.equal(readsOnce);
   });
 
   it("gives up (undefined) rather than read more than MAX_BLOCK_PROBES headers", async () => {

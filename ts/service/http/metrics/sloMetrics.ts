@@ -11,7 +11,10 @@
  *   filled in the first destination block after the deposit). Found by an exponential then binary
  *   search back from the fill block (2·log2(n) block-header probes, at most `MAX_BLOCK_PROBES`; a fill
  *   further back than that is counted in seconds only); a block the chain's shared head has seen (every
- *   block, with a `newHeads` subscription) is not read again;
+ *   block, with a `newHeads` subscription) is not read again, nor one an earlier search read (the
+ *   last BLOCK_TIMES_KEPT per chain, by number: a burst of fills searches the same blocks — at 200
+ *   users, 3 header reads per intent before; a block a reorg replaced keeps its old time here, which
+ *   moves a metric by a block at most);
  * - `ferry_requests_filled_total{…}` and `ferry_requests_refunded_total{…}`: requests this process
  *   took to `success` (filled) and to `refund` — the fill rate is filled ÷ (filled + refunded);
  * - `ferry_requests_overdue`: requests that should have been filled by now — credited, unfilled, their
@@ -29,12 +32,16 @@
  */
 import type { FastifyInstance } from "fastify";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import { LRUCache } from "lru-cache";
 import type { PublicClient } from "viem";
 import type { StoredRequest } from "../../model/storedRequest.ts";
 import type { ChainHead } from "../../chains/chainHead.ts";
 import type { Store } from "../../store/createStore.ts";
 import { countOverdueRequests } from "../../store/overdueRequests.ts";
 import { countUnreleasedDeposits } from "../../store/unreleasedDeposits.ts";
+
+/** Block times kept per chain from the latency searches' reads (a header's time by number; a few dozen bytes each). */
+export const BLOCK_TIMES_KEPT = 4_096;
 
 /** The most block headers one fill's latency in blocks may read. */
 export const MAX_BLOCK_PROBES = 24;
@@ -122,6 +129,13 @@ export function installSloMetrics(app: FastifyInstance, registry: Registry, opti
     quoteLatency.observe({ outcome }, reply.elapsedTime / 1000);
   });
 
+  // Per destination chain, the block times the searches read: the fills of a burst search the same blocks.
+  const readTimes = new Map<number, LRUCache<bigint, number>>();
+  const readTimesOf = (chainId: number) => {
+    let memo = readTimes.get(chainId);
+    if (!memo) readTimes.set(chainId, (memo = new LRUCache<bigint, number>({ max: BLOCK_TIMES_KEPT })));
+    return memo;
+  };
   const stop = options.store.onTransition((request) => {
     const labels = { origin_chain_id: String(request.originChainId), destination_chain_id: String(request.destinationChainId) };
     if (request.status === "refund") refunded.inc(labels);
@@ -132,7 +146,7 @@ export function installSloMetrics(app: FastifyInstance, registry: Registry, opti
     fillSeconds.observe(labels, Math.max(0, latency.fillTime - latency.depositTime));
     const client = options.publicClientOf?.(request.destinationChainId);
     if (!client) return;
-    blocksSince(client, latency.depositTime, latency.fillBlock, options.headOf?.(request.destinationChainId)).then(
+    blocksSince(client, latency.depositTime, latency.fillBlock, options.headOf?.(request.destinationChainId), readTimesOf(request.destinationChainId)).then(
       (blocks) => {
         if (blocks !== undefined) fillBlocks.observe(labels, blocks);
       },
@@ -155,13 +169,24 @@ export function fillLatencyOf(request: StoredRequest): { depositTime: number; fi
  * `block`, not counting that first one: 0 when `block` is it. Undefined when it takes more than
  * MAX_BLOCK_PROBES header reads to find.
  */
-export async function blocksSince(client: Pick<PublicClient, "getBlock">, since: number, block: bigint, head?: Pick<ChainHead, "recent">): Promise<number | undefined> {
+export async function blocksSince(
+  client: Pick<PublicClient, "getBlock">,
+  since: number,
+  block: bigint,
+  head?: Pick<ChainHead, "recent">,
+  /** Block times read by earlier searches on this chain: each header is read once, not once per fill. */
+  read?: LRUCache<bigint, number>,
+): Promise<number | undefined> {
   let probes = 0;
   const timeOf = async (n: bigint) => {
     probes += 1;
     const seen = head?.recent(n);
     if (seen) return Number(seen.timestamp);
-    return Number((await client.getBlock({ blockNumber: n })).timestamp);
+    const known = read?.get(n);
+    if (known !== undefined) return known;
+    const time = Number((await client.getBlock({ blockNumber: n })).timestamp);
+    read?.set(n, time);
+    return time;
   };
   // Exponential search back: `low` is a block before `since` (or block 0), `high` one at or after it.
   let high = block;
