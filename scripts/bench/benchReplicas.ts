@@ -96,7 +96,9 @@ export async function startBenchReplicas(stack: BenchStack, serverUrl: string, r
       // warn it prints no "listening" line, and a replica indexing a busy chain logs plenty besides.
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
-      const child = spawn(process.execPath, ["ts/service/server.ts"], {
+      // FERRY_BENCH_CPU_PROFILE_DIR: each replica writes a V8 CPU profile there when it exits (where its CPU goes).
+      const profileDir = process.env.FERRY_BENCH_CPU_PROFILE_DIR;
+      const child = spawn(process.execPath, [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), "ts/service/server.ts"], {
         cwd: process.cwd(),
         env: { ...process.env, ...stack.serviceEnv, FERRY_CONFIG: configPath, DATABASE_URL: routes.databaseUrl?.(database) ?? databaseUrl, FERRY_PORT: String(port), FERRY_LOG_LEVEL: "", FERRY_SOLVER_POLL_MS: "" },
         stdio: ["ignore", "pipe", "pipe"],

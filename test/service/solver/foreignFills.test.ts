@@ -25,7 +25,7 @@ import type { StoredRequest } from "../../../ts/service/model/storedRequest.ts";
 import { describeEachEngine } from "../store/engines.ts";
 import { ATTACKER } from "./hostileContracts.ts";
 import { depository, filledLogs, tickUntil } from "./solverHelpers.ts";
-import { deposit, makeIntent, NATIVE, saveQuote, startTwoChains, tokenBalance, type TwoChains } from "./twoChains.ts";
+import { chainNow, deposit, makeIntent, NATIVE, saveQuote, startTwoChains, tokenBalance, type TwoChains } from "./twoChains.ts";
 import { canonicalHex } from "../../../ts/service/model/values.ts";
 
 describe("solver: foreign fills", function () {
@@ -132,6 +132,21 @@ describe("solver: foreign fills", function () {
       const done = await tickUntil(newSolver(), engine.store, intent.requestId, settled);
       await expectForeignFill(done, intent, foreign, ATTACKER.address, intent.destinationAmount, solverBefore);
       expect(done.details!.mismatch).to.equal("filler");
+    });
+
+    it("pending_filledBySomeoneElse_whileTheFillChecksWouldEndTheRequest_isTheForeignFill_neverRefunded", async () => {
+      // The fill is no longer looked for before every fill, only where the step would otherwise end the
+      // request: here its deadline is inside the solver's margin (a failure, then a refund, when unfilled).
+      // A refund of a request someone filled would pay twice.
+      const intent = makeIntent(env, { fillDeadline: (await chainNow(env.destination)) + 20 });
+      await saveQuote(engine.store, intent);
+      await deposit(env, { orderId: intent.orderId, amount: intent.originAmount });
+      const foreign = await attackerFill(intent, {}, attester);
+      const solverBefore = await tokenBalance(env.origin, NATIVE, env.solver);
+
+      const done = await tickUntil(newSolver(), engine.store, intent.requestId, settled);
+      await expectForeignFill(done, intent, foreign, ATTACKER.address, intent.destinationAmount, solverBefore);
+      expect((await engine.store.requestEvents(intent.requestId)).map((e) => e.status)).to.deep.equal(["waiting", "pending", "failure"]);
     });
 
     it("submitted_ourFillRevertedBecauseAOneWeiFillLandedFirst_isAForeignFill_neverRepaid", async () => {

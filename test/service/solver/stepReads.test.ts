@@ -102,7 +102,7 @@ describe("solver: a step's first reads", function () {
     expect(await env.origin.publicClient.getTransactionCount({ address: env.solver }), "nothing sent again").to.equal(sentBefore);
   });
 
-  it("aFillAndItsRepayment_areNotReadBack_theirEntriesAreTheCallsAsSent", async () => {
+  it("aFillAndItsRepayment_areNotReadBack_norTheFillLookedForFirst_theirEntriesAreTheCallsAsSent", async () => {
     // The fill's and the payout's outTxs entries (sender, call, value) came from eth_getTransactionByHash
     // of a transaction the service itself stored and sent: one read per fill and one per payout. The
     // nonce manager's `follow` now hands back the mined attempt as stored.
@@ -118,6 +118,9 @@ describe("solver: a step's first reads", function () {
       const solver = createSolver({ config: { ...env.config, chains }, store });
       const done = await tickUntil(solver, store, intent.requestId, (r) => r.solver?.repayment?.status === "confirmed");
       expect(counters.destination.counts().get("eth_getTransactionByHash") ?? 0, "the fill, read back").to.equal(0);
+      // Nor asked whether it was filled before the fill: its simulation says so when it is (fillPending.ts).
+      const filledSelector = toFunctionSelector(attestedReceiverAbi.find((item) => item.type === "function" && item.name === "filled")!);
+      expect(counters.destination.contractCalls().get(`eth_call ${filledSelector}`) ?? 0, "filled(requestId) reads").to.equal(0);
       // The deposit's transaction is the user's: the indexer reads it (its sender and input are its facts).
       expect(counters.origin.counts().get("eth_getTransactionByHash") ?? 0, "the deposit only, not the payout").to.equal(1);
       const fill = await env.destination.publicClient.getTransaction({ hash: done.solver!.fill!.hash! });

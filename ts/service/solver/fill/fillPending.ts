@@ -1,9 +1,10 @@
 /**
  * The solver's step for a `pending` request:
- * 1. already filled onchain (a previous process sent the fill and died before recording it, or
- *    someone else filled it)? record that fill instead of sending again — a success only when it is
- *    the solver's own (./verifyOnchainFill.ts), else a foreign fill, parked;
- * 2. the checks of ./fillChecks.ts, in order → `failure` with their failReason;
+ * 1. the checks of ./fillChecks.ts, in order → `failure` with their failReason;
+ * 2. already filled onchain (someone else submitted an attestation)? asked only where step 1 or 3 would
+ *    end the request, or the simulation reverts with ORDER_ALREADY_FILLED: that fill is recorded
+ *    instead — a success only when it is the solver's own (./verifyOnchainFill.ts), else a foreign
+ *    fill, parked — never a failure that would refund a filled request;
  * 3. otherwise send the fill (./sendFill.ts), recording `pending → submitted` with the hash before
  *    the broadcast; a fill whose simulation reverts → `failure` with the decoded reason and the
  *    simulation's frames in `details` (./revertedFillDetails.ts);
@@ -42,18 +43,12 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
   if (!deposit) throw new StoredValueInvalidError("requests.solver_state", request.id, "deposit", "is missing on a pending request");
   const dest = ctx.clients.get(request.destinationChainId);
 
-  if (await isFilled(dest, request.id)) {
-    const hash = await findFillTx(dest, request.id, fillNotBefore(intent));
-    if (hash) {
-      // Someone else's fill never passes through `submitted` (the service submitted nothing).
-      const verdict = await verifyOnchainFill(ctx, request, dest, await readReceipt(dest.publicClient, hash));
-      if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
-      const submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent" } } });
-      ctx.log.info({ requestId: request.id, hash }, "fill found onchain: recording it");
-      return confirmFill(ctx, submitted);
-    }
-    throw new FillLogNotFoundError(request.id);
-  }
+  // Filled already (someone else submitted an attestation: the service's own never fills a pending
+  // request, its send records `submitted` before the broadcast): looked for only where the service would
+  // otherwise end the request or its fill's simulation says so, not before every fill (one `filled`
+  // read per intent at 200 users; issue 26).
+  const fail = async (patch: Parameters<typeof ctx.store.transitionRequest>[2]): Promise<StoredRequest> =>
+    (await recordFoundFill(ctx, request, dest)) ?? ctx.store.transitionRequest(request.id, "failure", patch);
 
   const input = await fillCheckInput(dest, intent, deposit, ctx.settings.fillDeadlineMarginSeconds, ctx.transactions.fees);
   // A deposit-address payment is on time when the payer paid the address on time (the forwarding comes later).
@@ -61,14 +56,14 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
   const check = checkFill(paidAt === undefined ? input : { ...input, paidAt });
   if (!check.ok) {
     ctx.log.info({ requestId: request.id, orderId: request.orderId, failReason: check.failReason }, "fill check failed");
-    return ctx.store.transitionRequest(request.id, "failure", { failReason: check.failReason, details: check.details });
+    return fail({ failReason: check.failReason, details: check.details });
   }
 
   // Swaps and calls: the calls' commitment, the fill-time price (./fillPreflight.ts).
   const preflight = await fillPreflight(ctx, intent);
   if (!preflight.ok) {
     ctx.log.info({ requestId: request.id, orderId: request.orderId, failReason: preflight.failReason }, "fill preflight failed");
-    return ctx.store.transitionRequest(request.id, "failure", { failReason: preflight.failReason, details: preflight.details });
+    return fail({ failReason: preflight.failReason, details: preflight.details });
   }
 
   // The inventory: what the other fills in flight (every replica's) hold of these balances must leave
@@ -88,7 +83,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
   if (!reservation.ok) {
     const details = { currency: intent.destinationCurrency, amount: intent.destinationAmount.toString(), reservedByFillsInFlight: (native ? reservation.reservedNative : reservation.reservedToken).toString() };
     ctx.log.warn({ requestId: request.id, orderId: request.orderId, failReason: reservation.failReason, ...details }, "fill not reserved: the solver's inventory does not cover it");
-    return ctx.store.transitionRequest(request.id, "failure", { failReason: reservation.failReason, details });
+    return fail({ failReason: reservation.failReason, details });
   }
 
   let submitted: StoredRequest | undefined;
@@ -98,17 +93,34 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
     submitted = await repos.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent", txNonce, digest: fill.digest } } });
   });
   if (!result.sent) {
-    // Filled between the check and the simulation: the next step records that fill (never a refund).
-    if (result.revert.failReason === "ORDER_ALREADY_FILLED") throw new FillLogNotFoundError(request.id);
+    // Filled by someone else: that fill is recorded (never a refund); filled, yet no log found: retried.
+    if (result.revert.failReason === "ORDER_ALREADY_FILLED") {
+      const found = await recordFoundFill(ctx, request, dest);
+      if (found) return found;
+      throw new FillLogNotFoundError(request.id);
+    }
     ctx.log.warn({ requestId: request.id, failReason: result.revert.failReason }, "fill simulation reverted");
-    return ctx.store.transitionRequest(request.id, "failure", {
-      failReason: result.revert.failReason,
-      data: { failedCallData: result.callData },
-      details: revertedFillDetails(result.revert, result.frames),
-    });
+    return fail({ failReason: result.revert.failReason, data: { failedCallData: result.callData }, details: revertedFillDetails(result.revert, result.frames) });
   }
   ctx.log.info({ requestId: request.id, orderId: request.orderId, txHash: result.hash, txNonce: result.txNonce }, "fill sent");
   return confirmFill(ctx, submitted!);
+}
+
+/**
+ * The fill the receiver already holds for `request`, recorded — a foreign one as such (./verifyOnchainFill.ts),
+ * the service's own through `submitted` and ./confirmFill.ts — or null when the request is not filled.
+ * Filled with no `Filled` log found: FILL_LOG_NOT_FOUND (retried; never a failure, which would refund).
+ */
+async function recordFoundFill(ctx: SolverContext, request: StoredRequest, dest: ChainClient): Promise<StoredRequest | null> {
+  if (!(await isFilled(dest, request.id))) return null;
+  const hash = await findFillTx(dest, request.id, fillNotBefore(requireSolverState(request).intent));
+  if (!hash) throw new FillLogNotFoundError(request.id);
+  // Someone else's fill never passes through `submitted` (the service submitted nothing).
+  const verdict = await verifyOnchainFill(ctx, request, dest, await readReceipt(dest.publicClient, hash));
+  if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict);
+  const submitted = await ctx.store.transitionRequest(request.id, "submitted", { txHashes: [hash], solver: { fill: { hash, status: "sent" } } });
+  ctx.log.info({ requestId: request.id, hash }, "fill found onchain: recording it");
+  return confirmFill(ctx, submitted);
 }
 
 /**
