@@ -14,6 +14,7 @@ import type { Store } from "../../../ts/service/store/createStore.ts";
 import { describeEachEngine } from "../store/engines.ts";
 import { startTwoChains, type TwoChains } from "../solver/twoChains.ts";
 import { canonicalAddress } from "../../../ts/service/model/values.ts";
+import { countingStore } from "../solver/solverHelpers.ts";
 
 describeEachEngine("nonce manager", (engine) => {
   let env: TwoChains | undefined;
@@ -101,6 +102,51 @@ describeEachEngine("nonce manager", (engine) => {
     }
     for (const n of nonces) expect((await nonceManager.follow({ chainId, txNonce: n })).state, `nonce ${n}`).to.equal("mined");
     expect(nonces.at(-1)).to.equal(last);
+  });
+
+  it("send_manyAtOnceInOneProcess_shareTheirStoreTransactions_onConsecutiveNonces", async function () {
+    // Each send took its own store transaction (BEGIN, the nonce's row lock, COMMIT): at 200 users every
+    // fill and payout paid them. Sends waiting together for the key's allocation now share one.
+    this.timeout(60_000);
+    const chainId = env!.destination.chainId;
+    const [store] = await twoStores();
+    const { store: counted, calls } = countingStore(store);
+    const nonceManager = manager(counted);
+    const sends = 8;
+    const sent = await Promise.all(
+      Array.from({ length: sends }, (_, i) => nonceManager.send({ chainId, purpose: "approve", subject: `batch-${engine.kind}-${i}`, tx: selfTransfer(200 + i), record: async () => {} })),
+    );
+    const nonces = sent.map((s) => s.txNonce).sort((x, y) => x - y);
+    expect(nonces.at(-1)! - nonces[0]!, "consecutive").to.equal(sends - 1);
+    expect(calls.filter((c) => c === "transaction").length, `store transactions for ${sends} sends`).to.be.at.most(3);
+    for (const n of nonces) expect((await nonceManager.follow({ chainId, txNonce: n })).state, `nonce ${n}`).to.equal("mined");
+  });
+
+  it("send_oneRecordThrowsAmongSendsStoredTogether_onlyItFails_andNoNonceIsSkipped", async function () {
+    this.timeout(60_000);
+    const chainId = env!.destination.chainId;
+    const [store] = await twoStores();
+    const nonceManager = manager(store);
+    const before = await env!.destination.publicClient.getTransactionCount({ address: env!.solver, blockTag: "pending" });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) =>
+        nonceManager.send({
+          chainId,
+          purpose: "approve",
+          subject: `batch-throws-${engine.kind}-${i}`,
+          tx: selfTransfer(300 + i),
+          record: async () => {
+            if (i === 2) throw new Error("record refused");
+          },
+        }),
+      ),
+    );
+    expect(outcomes.map((o) => o.status)).to.deep.equal(["fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
+    expect(((outcomes[2] as PromiseRejectedResult).reason as Error).message).to.equal("record refused");
+    const nonces = outcomes.flatMap((o) => (o.status === "fulfilled" ? [o.value.txNonce] : [])).sort((x, y) => x - y);
+    expect(nonces, "the five others, on the next five nonces").to.deep.equal([0, 1, 2, 3, 4].map((k) => before + k));
+    for (const n of nonces) expect((await nonceManager.follow({ chainId, txNonce: n })).state, `nonce ${n}`).to.equal("mined");
+    expect(await env!.destination.publicClient.getTransactionCount({ address: env!.solver })).to.equal(before + 5);
   });
 
   it("send_aRecordThatThrows_takesNoNonce_andSendsNothing", async function () {

@@ -11,7 +11,11 @@
  *   2. under this process's allocation lock of the key, one store transaction locks the key's next
  *      nonce, signs with it, stores the transaction and its attempt, runs the caller's `record` (e.g.
  *      `pending → submitted` with the hash) and moves the next nonce on — all or nothing: a nonce is
- *      never handed out twice, nor without its transaction stored;
+ *      never handed out twice, nor without its transaction stored. The sends of a key that wait for
+ *      the lock together (up to MAX_ALLOCATION_BATCH) share that store transaction, on consecutive
+ *      nonces: at 200 users each fill and payout paid its own BEGIN, nonce lock and COMMIT (issue 26).
+ *      When one of them cannot be stored (its `record` throws), nothing of the batch is, and each is
+ *      then stored alone as before: only that one fails, and no nonce is skipped;
  *   3. the raw transaction is queued for broadcast before the allocation lock is let go, so this
  *      process's broadcasts of a key leave one at a time in nonce order while the next allocation
  *      already runs; `send` resolves once its own broadcast was answered. A broadcast that fails is
@@ -59,6 +63,22 @@ export type OutgoingTx = { to: Address; data: Hex; value?: bigint; maxGas?: bigi
 
 /** A transaction as stored and broadcast: its first attempt's hash and its nonce. */
 export type SentTx = { chainId: number; address: Address; txNonce: number; hash: Bytes32 };
+
+/** Sends of one key stored together in one store transaction at most (`send`, step 2). */
+export const MAX_ALLOCATION_BATCH = 16;
+
+/** A send priced and waiting for its nonce. */
+type Allocation = {
+  request: SendRequest;
+  client: ChainClient;
+  address: Address;
+  call: TxCall;
+  fees: Fees;
+  gas: bigint;
+  fields: Record<string, unknown>;
+  done: { resolve: (allocated: Allocated) => void; reject: (error: unknown) => void };
+};
+type Allocated = { sent: SentTx; broadcasted: Promise<unknown> };
 
 export type SendRequest = {
   chainId: number;
@@ -211,6 +231,69 @@ export function createNonceManager(options: {
     }
   };
 
+  // Per key, the sends waiting for a nonce: taken together, up to MAX_ALLOCATION_BATCH at a time, in one
+  // store transaction (step 2 above).
+  const waiting = new Map<string, Allocation[]>();
+  const allocate = (key: string, item: Omit<Allocation, "done">): Promise<Allocated> =>
+    new Promise<Allocated>((resolve, reject) => {
+      let queue = waiting.get(key);
+      if (!queue) waiting.set(key, (queue = []));
+      queue.push({ ...item, done: { resolve, reject } });
+      // One drain per key at a time: the allocation lock, held while a batch is stored.
+      if (queue.length === 1) void lockOf(allocations, key)(() => drain(key));
+    });
+  const drain = async (key: string) => {
+    for (;;) {
+      const queue = waiting.get(key) ?? [];
+      if (queue.length === 0) return void waiting.delete(key);
+      const batch = queue.splice(0, MAX_ALLOCATION_BATCH);
+      const live = batch.filter((item) => {
+        if (!item.request.signal?.aborted) return true;
+        item.done.reject(new StepAbortedError(`${item.request.purpose} ${item.request.subject}`));
+        return false;
+      });
+      try {
+        await storeBatch(key, live);
+      } catch {
+        // One of them could not be stored (its record threw): nothing of the batch was; each alone, as one.
+        for (const item of live) await storeBatch(key, [item]).catch((error: unknown) => item.done.reject(error));
+      }
+    }
+  };
+  /** Allocates consecutive nonces to `items` in one store transaction, then queues their broadcasts in nonce order; all or nothing. */
+  const storeBatch = async (key: string, items: Allocation[]) => {
+    if (items.length === 0) return;
+    const { chainId } = items[0]!.request;
+    const { address, client } = items[0]!;
+    const stored = await store.transaction(async (repos) => {
+      let nonce = await repos.lockNextNonce(chainId, address);
+      if (nonce === null) throw new ServiceError("STORED_VALUE_INVALID", `solver_nonces has no row for ${chainId}:${address}`);
+      const out: { item: Allocation; sent: SentTx; attempt: TxAttempt }[] = [];
+      for (const item of items) {
+        const attempt = await sign(client, nonce, item.call, item.fees);
+        await repos.insertSolverTransaction({ chainId, address, nonce, purpose: item.request.purpose, subject: item.request.subject, call: item.call, attempt });
+        const sent: SentTx = { chainId, address, txNonce: nonce, hash: attempt.hash };
+        await item.request.record(sent, repos);
+        out.push({ item, sent, attempt });
+        nonce += 1;
+      }
+      return out;
+    });
+    // Queued while the allocation is still held, so broadcasts leave in nonce order; the next
+    // allocation does not wait for these broadcasts' answers. The head known now: the transactions
+    // cannot be in it or below (./broadcastHeads.ts).
+    const afterBlock = client.head.known()?.number;
+    for (const { item, sent, attempt } of stored) {
+      log.info({ ...item.fields, txHash: sent.hash, txNonce: sent.txNonce, maxFeePerGas: attempt.maxFeePerGas.toString(), gas: item.gas.toString() }, "transaction recorded; broadcasting");
+      const broadcasted = lockOf(broadcasts, key)(async () => {
+        const outcome = await broadcast(client, attempt.raw, { ...item.fields, txHash: sent.hash, txNonce: sent.txNonce });
+        noteBroadcast(outcome, nonceKey(chainId, address, sent.txNonce), sent.hash, 1, afterBlock);
+        return outcome;
+      });
+      item.done.resolve({ sent, broadcasted });
+    }
+  };
+
   const send: NonceManager["send"] = async (request) => {
     const client = clients.get(request.chainId);
     const wallet = walletOf(client);
@@ -226,29 +309,7 @@ export function createNonceManager(options: {
     const fields = { ...request.logFields, chainId: request.chainId, purpose: request.purpose };
     await sync(client, address);
     const key = `${request.chainId}:${address}`;
-    const { sent, broadcasted } = await lockOf(allocations, key)(async () => {
-      if (request.signal?.aborted) throw new StepAbortedError(`${request.purpose} ${request.subject}`);
-      const { sent, attempt } = await store.transaction(async (repos) => {
-        const nonce = await repos.lockNextNonce(request.chainId, address);
-        if (nonce === null) throw new ServiceError("STORED_VALUE_INVALID", `solver_nonces has no row for ${request.chainId}:${address}`);
-        const attempt = await sign(client, nonce, call, priced.fees);
-        await repos.insertSolverTransaction({ chainId: request.chainId, address, nonce, purpose: request.purpose, subject: request.subject, call, attempt });
-        const sent: SentTx = { chainId: request.chainId, address, txNonce: nonce, hash: attempt.hash };
-        await request.record(sent, repos);
-        return { sent, attempt };
-      });
-      log.info({ ...fields, txHash: sent.hash, txNonce: sent.txNonce, maxFeePerGas: attempt.maxFeePerGas.toString(), gas: gas.toString() }, "transaction recorded; broadcasting");
-      // Queued while the allocation is still held, so broadcasts leave in nonce order; the next
-      // allocation does not wait for this broadcast's answer. The head known now: the transaction
-      // cannot be in it or below (./broadcastHeads.ts).
-      const afterBlock = client.head.known()?.number;
-      const broadcasted = lockOf(broadcasts, key)(async () => {
-        const outcome = await broadcast(client, attempt.raw, { ...fields, txHash: sent.hash, txNonce: sent.txNonce });
-        noteBroadcast(outcome, nonceKey(request.chainId, address, sent.txNonce), sent.hash, 1, afterBlock);
-        return outcome;
-      });
-      return { sent, broadcasted };
-    });
+    const { sent, broadcasted } = await allocate(key, { request, client, address, call, fees: priced.fees, gas, fields });
     await broadcasted;
     return sent;
   };
