@@ -1,5 +1,5 @@
 /**
- * The quote's chain reads cached per block (ts/service/quote/blockReadCache.ts), keyed by the chain
+ * The quote's chain reads cached per block (ts/service/chains/blockReadCache.ts), keyed by the chain
  * watch's head (ts/service/chains/chainWatch.ts: the chains' shared heads as last seen), on real chains (Hardhat EDR 31337 and 31338) with a
  * real store: quotes made while the heads stay read the chains once; a new head seen by the watch
  * (a new gas price, a user paid) is what the next quote prices with; a head the watch has not seen yet

@@ -11,6 +11,7 @@ import { canonicalHex } from "../../../ts/service/model/values.ts";
 import { countingStore, tickUntil } from "./solverHelpers.ts";
 import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
 import { startRpcCounter } from "../../../scripts/bench/rpcCounter.ts";
+import { hardhatTestAccount } from "../../../ts/devnet/devnetAccounts.ts";
 import { toFunctionSelector } from "viem";
 import { attestedReceiverAbi } from "../../../ts/abi/AttestedReceiver.ts";
 import { depositoryAbi } from "../../../ts/abi/Depository.ts";
@@ -128,6 +129,42 @@ describe("solver: a step's first reads", function () {
     } finally {
       await counters.origin.close();
       await counters.destination.close();
+    }
+  });
+
+  it("fillsCheckedAtOneHead_readTheSolversBalanceOnce", async () => {
+    // Each fill's checks read the solver's balance (eth_getBalance per fill at 200 users); at one head
+    // block the answer is the same for all of them, and the fills in flight are held apart by the
+    // reservations. Two deposits in one block, the destination not mining until both fills are sent.
+    const counter = await startRpcCounter(env.destination.rpcUrl);
+    const intents = [11, 12].map((n) => {
+      const user = hardhatTestAccount(n);
+      return { asUser: { ...env, user: { address: user.address, privateKey: user.privateKey } }, intent: makeIntent({ ...env, user: { address: user.address, privateKey: user.privateKey } }) };
+    });
+    try {
+      const chains = env.config.chains.map((c) => (c.id === env.destination.chainId ? { ...c, rpcUrl: counter.url, rpcUrls: [counter.url] } : c));
+      await env.origin.testClient.setAutomine(false);
+      try {
+        for (const { asUser, intent } of intents) {
+          await saveQuote(store, intent);
+          await deposit(asUser, { orderId: intent.orderId, amount: BigInt(intent.originAmount), wait: false });
+        }
+        await env.origin.testClient.mine({ blocks: 1 });
+      } finally {
+        await env.origin.testClient.setAutomine(true);
+      }
+      await env.destination.testClient.setAutomine(false);
+      const solver = createSolver({ config: { ...env.config, chains }, store });
+      try {
+        for (const { intent } of intents) await tickUntil(solver, store, intent.requestId, (r) => r.status === "submitted");
+        expect(counter.counts().get("eth_getBalance") ?? 0, "the solver's balance, read at the one head").to.equal(1);
+      } finally {
+        await env.destination.testClient.setAutomine(true);
+        await env.destination.testClient.mine({ blocks: 1 });
+      }
+      for (const { intent } of intents) expect((await tickUntil(solver, store, intent.requestId, (r) => r.status === "success")).status).to.equal("success");
+    } finally {
+      await counter.close();
     }
   });
 });

@@ -35,7 +35,7 @@ export type ChainHead = {
   latest(options?: { atLeast?: bigint }): Promise<HeadBlock>;
   /**
    * The last head seen — pushed, or read by any caller of `latest()` — without a read: what keys the
-   * quote's per-block reads (../quote/blockReadCache.ts via ./chainWatch.ts). Undefined before the first.
+   * quote's per-block reads (./blockReadCache.ts via ./chainWatch.ts). Undefined before the first.
    */
   known(): HeadBlock | undefined;
   /**

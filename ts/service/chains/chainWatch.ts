@@ -24,7 +24,7 @@ export type ChainWatch = {
    * The chain's shared head as last seen (./chainHead.ts `known()`: pushed, or read by any reader in
    * the process — not only this watch's ticks), while its RPC answers; undefined before the first read,
    * once the chain is RPC_UNREACHABLE, or for a chain that is not configured. What the quote's
-   * per-block read cache is keyed by (../quote/blockReadCache.ts): it moves with every new block the
+   * per-block read cache is keyed by (./blockReadCache.ts): it moves with every new block the
    * process sees, not once per tick.
    */
   head(chainId: number): bigint | undefined;

@@ -227,7 +227,7 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
       store: deps.store,
       ...(inventory && { inventory }),
       ...(accounts.attester && { attester: accounts.attester }),
-      // The chain reads are cached per head the watch has seen (../quote/blockReadCache.ts).
+      // The chain reads are cached per head the watch has seen (../chains/blockReadCache.ts).
       ...(watch && { chainHealth: watch.health, heads: watch.head }),
     });
     // Sponsorship spends an app's balance: its key is verified again, uncached (routes/quote.ts).

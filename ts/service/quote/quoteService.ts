@@ -32,7 +32,7 @@ import { signAttestationDigest } from "../../core/signAttestation.ts";
 import { preparedFillOf } from "../model/attestations.ts";
 import { fillTransaction } from "../transactions/fillTransaction.ts";
 import type { QuotedIntent } from "../model/quotedIntent.ts";
-import { createBlockReadCache, type BlockReadCache, type HeadOf } from "./blockReadCache.ts";
+import { createBlockReadCache, type BlockReadCache, type HeadOf } from "../chains/blockReadCache.ts";
 import { createQuoteWriteBatch } from "./quoteWriteBatch.ts";
 import type { NewQuote } from "../store/quotes.ts";
 
@@ -77,7 +77,7 @@ export type QuoteServiceDeps = {
   attester?: LocalAccount;
   /**
    * Each chain's head (the chain watch's, ../chains/chainWatch.ts): the chain reads and price readings
-   * are cached per head (./blockReadCache.ts). Without it (or while a chain's head is unknown) every
+   * are cached per head (../chains/blockReadCache.ts). Without it (or while a chain's head is unknown) every
    * quote reads its chains.
    */
   heads?: HeadOf;
@@ -344,7 +344,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   /**
    * Gas prices and head block times of both chains (one read each on a same-chain route), the user's
    * allowance (ERC-20) and balance, in parallel; each but the allowance once per chain head
-   * (./blockReadCache.ts: the block time and balance read at that head's block). The allowance is read
+   * (../chains/blockReadCache.ts: the block time and balance read at that head's block). The allowance is read
    * at the latest block on every quote: it decides the approve step.
    */
   async function readChains(resolved: Route, request: QuoteRequest, log: Logger) {

@@ -1,6 +1,7 @@
 /** What every solver step runs with: the store, the chains, the signing accounts, the nonce manager, a log, a clock and the metrics. */
 import type { NonceManager } from "../transactions/nonceManager.ts";
 import type { ChainClients } from "../chains/chainClients.ts";
+import type { BlockReadCache } from "../chains/blockReadCache.ts";
 import type { ServiceAccount } from "../chains/serviceAccounts.ts";
 import type { Address, Bytes32 } from "../model/values.ts";
 import type { ChainConfig, SolverSettings } from "../config/configSchema.ts";
@@ -23,6 +24,8 @@ export type SolverContext = {
   solver: Address;
   /** Every transaction the solver sends goes through it (nonces shared across replicas, fees, replacement). */
   transactions: NonceManager;
+  /** Chain reads made once per chain head (../chains/blockReadCache.ts): the solver's own balances for the fill checks. */
+  blockReads?: BlockReadCache;
   /**
    * The chains halted after a deep reorg as read at the start of this request's step (./solverStep.ts),
    * with the request, in one statement; absent outside a request's step (stray refunds, withdrawals),

@@ -56,6 +56,7 @@ import type { SolverWorkItem } from "../store/solver/solverWork.ts";
 import { indexDeposits, DEFAULT_INDEX_OPTIONS, type IndexDepositsOptions } from "./indexer/indexDeposits.ts";
 import { withRpcDeadline } from "../chains/rpcDeadline.ts";
 import type { SolverContext } from "./solverContext.ts";
+import { createBlockReadCache } from "../chains/blockReadCache.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { solverStep } from "./solverStep.ts";
 import { createPriceSources } from "../prices/priceSources.ts";
@@ -185,6 +186,7 @@ export function createSolverContext(options: SolverOptions): SolverContext {
     allocator: requireAccount(accounts, "allocator"),
     solver: solver.address,
     transactions,
+    blockReads: createBlockReadCache({ head: (chainId) => (clients.has(chainId) ? clients.get(chainId).head.known()?.number : undefined) }),
     now,
     settings,
     metrics: createSolverMetrics(options.metricsRegistry, options.store),

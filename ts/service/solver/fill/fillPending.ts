@@ -27,6 +27,7 @@ import { checkFill, type FillCheckInput } from "./fillChecks.ts";
 import { fillPreflight } from "./fillPreflight.ts";
 import { callsNativeValue } from "../../transactions/fillTransaction.ts";
 import type { FeeOracle } from "../../transactions/chainFees.ts";
+import type { BlockReadCache } from "../../chains/blockReadCache.ts";
 import { sendFill } from "./sendFill.ts";
 import { revertedFillDetails } from "./revertedFillDetails.ts";
 import type { SolverContext } from "../solverContext.ts";
@@ -50,7 +51,7 @@ export async function fillPending(ctx: SolverContext, request: StoredRequest): P
   const fail = async (patch: Parameters<typeof ctx.store.transitionRequest>[2]): Promise<StoredRequest> =>
     (await recordFoundFill(ctx, request, dest)) ?? ctx.store.transitionRequest(request.id, "failure", patch);
 
-  const input = await fillCheckInput(dest, intent, deposit, ctx.settings.fillDeadlineMarginSeconds, ctx.transactions.fees);
+  const input = await fillCheckInput(dest, intent, deposit, ctx.settings.fillDeadlineMarginSeconds, ctx.transactions.fees, ctx.blockReads);
   // A deposit-address payment is on time when the payer paid the address on time (the forwarding comes later).
   const paidAt = request.solver?.depositPayment?.blockTimestamp;
   const check = checkFill(paidAt === undefined ? input : { ...input, paidAt });
@@ -125,19 +126,35 @@ async function recordFoundFill(ctx: SolverContext, request: StoredRequest, dest:
 
 /**
  * Reads what ./fillChecks.ts needs from the destination chain: the latest block from the chain's shared
- * head (../../chains/chainHead.ts) and the gas price from the fee market the fill will be priced with
- * (`fees`: base + priority fee, what eth_gasPrice answers) when given — neither is a call of its own then.
+ * head (../../chains/chainHead.ts), the gas price from the fee market the fill will be priced with
+ * (`fees`: base + priority fee, what eth_gasPrice answers) when given — neither is a call of its own then
+ * — and the solver's balances once per head block with `blockReads` (../../chains/blockReadCache.ts): a
+ * burst of fills in one block reads them once, as each would have read them at that block (at 200 users,
+ * one eth_getBalance per fill before; the fills in flight are held apart by the reservations, not by
+ * the balance read).
  */
-export async function fillCheckInput(dest: ChainClient, intent: QuotedIntent, deposit: FillCheckInput["deposit"], deadlineMarginSeconds: number, fees?: FeeOracle): Promise<FillCheckInput> {
+export async function fillCheckInput(
+  dest: ChainClient,
+  intent: QuotedIntent,
+  deposit: FillCheckInput["deposit"],
+  deadlineMarginSeconds: number,
+  fees?: FeeOracle,
+  blockReads?: BlockReadCache,
+): Promise<FillCheckInput> {
   const wallet = dest.solverWallet!;
   const native = intent.destinationCurrency === ZERO_ADDRESS;
-  const [block, nativeBalance, tokenBalance, gasPrice] = await Promise.all([
-    dest.head.latest(),
-    dest.publicClient.getBalance({ address: wallet.account.address }),
+  const chainId = dest.config.id;
+  const solver = wallet.account.address;
+  const atHead = <T>(key: string, load: (blockNumber: bigint | undefined) => Promise<T>) => (blockReads ? blockReads.read(chainId, key, load) : load(undefined));
+  const block = await dest.head.latest();
+  const [nativeBalance, tokenBalance, gasPrice] = await Promise.all([
+    atHead(`solver-native:${solver}`, (blockNumber) => dest.publicClient.getBalance({ address: solver, ...(blockNumber !== undefined && { blockNumber }) })),
     native
       ? Promise.resolve(0n)
-      : dest.publicClient.readContract({ address: intent.destinationCurrency, abi: erc20Abi, functionName: "balanceOf", args: [wallet.account.address] }),
-    fees ? fees.market(dest.config.id).then((m) => m.baseFeePerGas + m.priorityFeePerGas) : dest.publicClient.getGasPrice(),
+      : atHead(`solver-token:${intent.destinationCurrency}:${solver}`, (blockNumber) =>
+          dest.publicClient.readContract({ address: intent.destinationCurrency, abi: erc20Abi, functionName: "balanceOf", args: [solver], ...(blockNumber !== undefined && { blockNumber }) }),
+        ),
+    fees ? fees.market(chainId).then((m) => m.baseFeePerGas + m.priorityFeePerGas) : dest.publicClient.getGasPrice(),
   ]);
   return {
     intent,

@@ -1,5 +1,5 @@
 /**
- * ts/service/quote/blockReadCache.ts on a real chain (Hardhat EDR 31337): a balance read at the head's
+ * ts/service/chains/blockReadCache.ts on a real chain (Hardhat EDR 31337): a balance read at the head's
  * block is reused while the head stays, never once the head has moved (up, or back), nor past its
  * maximum age; concurrent callers share one read; a failed read is not kept; without a head every call
  * reads the latest block; a flood of keys is read but not kept past the bound.
@@ -7,8 +7,8 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 import { parseEther, type Address, type PublicClient } from "viem";
-import { createBlockReadCache } from "../../../ts/service/quote/blockReadCache.ts";
-import { ORIGIN } from "./quoteFixture.ts";
+import { createBlockReadCache } from "../../../ts/service/chains/blockReadCache.ts";
+import { ORIGIN } from "../quote/quoteFixture.ts";
 
 const chain = await network.create("origin");
 const client = (await chain.viem.getPublicClient()) as unknown as PublicClient;
