@@ -40,7 +40,7 @@ export async function recordFillSuccess(
     sent?: ReadTransaction;
   } = {},
 ): Promise<StoredRequest> {
-  const verdict = await verifyOnchainFill(ctx, request, dest, receipt);
+  const verdict = await verifyOnchainFill(ctx, request, dest, receipt, options.sent);
   if (!verdict.ours) return recordForeignFill(ctx, request, dest, verdict, options.reverted);
   const outTx = await onchainTxOf(dest, receipt, options.sent);
   const hash = outTx.hash;

@@ -23,6 +23,7 @@ import { attestedReceiverAbi } from "../../../abi/AttestedReceiver.ts";
 import type { ChainClient } from "../../chains/chainClients.ts";
 import { decodeLog } from "../../chains/decodeLog.ts";
 import type { Receipt } from "../../chains/readReceipt.ts";
+import type { ReadTransaction } from "../../chains/readTransaction.ts";
 import { filledDigestOf } from "../chainReads.ts";
 import { preparedFillOf, type AttestedTerms } from "../../model/attestations.ts";
 import type { Details } from "../../model/solverState.ts";
@@ -78,10 +79,15 @@ export function fillMismatches(signed: SignedFill, fill: OnchainFill): (FillFiel
   return out;
 }
 
-/** Reads the fill of `requestId` recorded by `receipt`'s transaction on `dest`'s receiver. */
-export async function readOnchainFill(dest: ChainClient, requestId: Bytes32, receipt: Receipt): Promise<OnchainFill> {
+/**
+ * Reads the fill of `requestId` recorded by `receipt`'s transaction on `dest`'s receiver. `sentDigest`:
+ * the digest of the attestation `receipt`'s transaction carried, when the service itself sent it and it
+ * succeeded — the receiver records the digest of the attestation it verified in that very call, so it is
+ * not read back (`verifyOnchainFill`).
+ */
+export async function readOnchainFill(dest: ChainClient, requestId: Bytes32, receipt: Receipt, sentDigest?: Bytes32): Promise<OnchainFill> {
   const receiver = dest.config.contracts.attestedReceiver;
-  const digest = await filledDigestOf(dest, requestId);
+  const digest = sentDigest ?? (await filledDigestOf(dest, requestId));
   let event: OnchainFill["event"] = null;
   for (const log of receipt.logs) {
     const args = decodeLog([FILLED_EVENT], log);
@@ -92,11 +98,20 @@ export async function readOnchainFill(dest: ChainClient, requestId: Bytes32, rec
   return { txHash: receipt.transactionHash, digest, event };
 }
 
-/** Whether the fill in `receipt` is the solver's own fill of `request`. */
-export async function verifyOnchainFill(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: Receipt): Promise<FillVerdict> {
+/**
+ * Whether the fill in `receipt` is the solver's own fill of `request`. `sent`: the receipt's transaction
+ * as the service stored and sent it on the fill's nonce (../../transactions/nonceManager.ts `follow`),
+ * whose attestation's digest the request recorded with it (`solver.fill.digest`, in the same store
+ * transaction): when that transaction succeeded, `filledDigest` holds that digest, and only the
+ * `Filled` log's fields are compared (one read per intent less; issue 26). Any other receipt — found
+ * onchain, someone else's, or read without its sender — has the receiver's `filledDigest` read.
+ */
+export async function verifyOnchainFill(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: Receipt, sent?: ReadTransaction): Promise<FillVerdict> {
   const intent = request.solver!.intent;
   const expected = signedFillOf(intent, dest.config.contracts.attestedReceiver, ctx.solver);
-  const fill = await readOnchainFill(dest, request.id, receipt);
+  const recorded = request.solver?.fill;
+  const ownSend = sent !== undefined && sent.hash === receipt.transactionHash && receipt.status === "success" && recorded?.txNonce !== undefined && recorded.digest !== undefined;
+  const fill = await readOnchainFill(dest, request.id, receipt, ownSend ? recorded.digest : undefined);
   const mismatches = fillMismatches(expected, fill);
   return mismatches.length === 0 ? { ours: true, digest: expected.digest } : { ours: false, fill, expected, mismatches };
 }
