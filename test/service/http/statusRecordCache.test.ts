@@ -168,6 +168,37 @@ describeEachEngine("status route served from the status cache", (engine) => {
     }
   });
 
+  it("keeps a read that overlapped only writes of other requests (at 200 users every read overlapped one)", async () => {
+    await engine.store.createRequest(testNewRequest(10));
+    await engine.store.createRequest(testNewRequest(11));
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let slowReads = 0;
+    const slow: Store = {
+      ...engine.store,
+      getRequest: async (id) => {
+        slowReads++;
+        const row = await engine.store.getRequest(id);
+        await gate;
+        return row;
+      },
+    };
+    const cache = createStatusRecordCache({ store: slow, refreshMs: 60_000 });
+    cache.start();
+    try {
+      const first = cache.read(hex(10));
+      await sleep(10);
+      await engine.store.transitionRequest(hex(11), "pending");
+      release();
+      expect(JSON.parse((await first)!).status).to.equal("waiting");
+      expect(JSON.parse((await cache.read(hex(10)))!).status).to.equal("waiting");
+      expect(slowReads, "the second poll is served from the cache").to.equal(1);
+      expect(JSON.parse((await cache.read(hex(11)))!).status, "the other request's write shows").to.equal("pending");
+    } finally {
+      await cache.stop();
+    }
+  });
+
   it("serves nothing older than maxAgeMs, even a write it never heard of (a writer's clock an hour behind)", async () => {
     let now = Date.now();
     const cache = createStatusRecordCache({ store: engine.store, refreshMs: 60_000, maxAgeMs: 30_000, now: () => now });
