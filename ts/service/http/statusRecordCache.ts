@@ -39,6 +39,8 @@ export type StatusRecordCacheOptions = {
   maxAgeMs?: number;
   maxEntries?: number;
   log?: Logger;
+  /** Called once per store statement a status read issues (a miss: the request, then its quote): `ferry_status_store_reads_total`. */
+  onStoreRead?: () => void;
   /** Unix ms. Default: the system clock. */
   now?: () => number;
 };
@@ -62,13 +64,20 @@ export const STATUS_CACHE_DEFAULTS = { lookbackMs: 5_000, maxAgeMs: 30_000, maxE
 
 export function createStatusRecordCache(options: StatusRecordCacheOptions): StatusRecordCache {
   const { store, refreshMs } = options;
+  const countStoreRead = options.onStoreRead ?? (() => {});
   const readRecord = async (requestId: Bytes32): Promise<{ body: string; updatedAt: number | null } | undefined> => {
+    countStoreRead();
     const stored = await store.getRequest(requestId);
     if (stored) return { body: JSON.stringify(toStatusRecord(stored)), updatedAt: Date.parse(stored.updatedAt) };
+    countStoreRead();
     const quote = await store.getQuote(requestId);
     if (!quote) return undefined;
     // An open deposit address's quote: a placeholder, superseded by the request of the first payment after it.
-    const supersededBy = quote.intent.depositAddress?.mode === "open" ? await store.getSupersedingRequestId?.(requestId) : null;
+    let supersededBy = null;
+    if (quote.intent.depositAddress?.mode === "open" && store.getSupersedingRequestId) {
+      countStoreRead();
+      supersededBy = await store.getSupersedingRequestId(requestId);
+    }
     return { body: JSON.stringify(quoteStatusRecord(quote, supersededBy ?? null)), updatedAt: null };
   };
   if (refreshMs <= 0) {
