@@ -184,7 +184,8 @@ export type Repositories = {
   requestEvents(requestId: string): Promise<OutboxEvent[]>;
   markOutboxDelivered(id: number): Promise<void>;
   /** The solver's (./solver/solverWork.ts): work list and per-request lease. */
-  listSolverWork(limit?: number, exclude?: readonly string[]): Promise<SolverWorkItem[]>;
+  /** `owner`: that loop's own live leases (kept across a wait for a block) do not leave a request out. */
+  listSolverWork(limit?: number, exclude?: readonly string[], owner?: string): Promise<SolverWorkItem[]>;
   claimRequest(requestId: string, owner: string, ttlMs: number): Promise<boolean>;
   countSolverWork(): ReturnType<typeof countSolverWork>;
   releaseRequest(requestId: string, owner: string): Promise<void>;
@@ -354,7 +355,7 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     pendingOutboxEvents: (l) => pendingOutboxEvents(ctx, l),
     requestEvents: (id) => requestEvents(ctx, id),
     markOutboxDelivered: (id) => markOutboxDelivered(ctx, id),
-    listSolverWork: (l, e) => listSolverWork(ctx, l, e),
+    listSolverWork: (l, e, o) => listSolverWork(ctx, l, e, o),
     claimRequest: (id, o, t) => claimRequest(ctx, id, o, t),
     countSolverWork: () => countSolverWork(ctx),
     releaseRequest: (id, o) => releaseRequest(ctx, id, o),
