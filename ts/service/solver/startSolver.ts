@@ -19,8 +19,8 @@
  *   of a chain such a request waits on wakes the loop. Their step keeps the request's lease (no
  *   release; this loop's next step renews it): no other loop steps them meanwhile, and a step costs one
  *   lease write instead of two. A loop that dies leaves them to another after `leaseMs` (15 s: a crashed
- *   replica's waiting requests resume that much later); `stop()` gives them back. `tick()` keeps none. `tick()` steps every listed request, waiting or
- *   not (tests mine their own blocks).
+ *   replica's waiting requests resume that much later); `stop()` gives them back. `tick()` steps every
+ *   listed request, waiting or not (tests mine their own blocks), and keeps no lease.
  * - **Stray deposits** (`store.listPendingStrayDeposits`): each under its own lease, one refund step
  *   (./payout/refundStrayDeposit.ts), every `pollIntervalMs` but at most once a second
  *   (BACKGROUND_MIN_INTERVAL_MS, with the app-balance withdrawals, the permit deposits and the deposit
