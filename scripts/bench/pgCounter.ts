@@ -23,12 +23,21 @@ export type PgCounter = {
   close(): Promise<void>;
 };
 
-/** "SELECT requests", "INSERT solver_claims", "BEGIN": what a statement is, for the breakdown. */
+/**
+ * "SELECT requests", "INSERT solver_claims", "BEGIN", "SELECT pg_advisory_xact_lock()": what a statement
+ * is, for the breakdown — its own verb and table, read with every parenthesized part (subqueries, a
+ * CTE's body, function arguments) left out, so a subquery's table never names the statement.
+ */
 export function statementKind(sql: string): string {
-  const text = sql.replace(/--[^\n]*/g, " ").trim();
-  const verb = (/^\s*(?:with\b[\s\S]*?\)\s*)?([a-z]+)/i.exec(text)?.[1] ?? "?").toUpperCase();
+  let text = sql.replace(/--[^\n]*/g, " ").replace(/'(?:[^']|'')*'/g, "''");
+  for (let inner = text.replace(/\([^()]*\)/g, " "); inner !== text; inner = text.replace(/\([^()]*\)/g, " ")) text = inner;
+  text = text.replace(/^\s*with\s+(?:recursive\s+)?[a-z_][a-z0-9_]*\s+as\s+(?:,\s*[a-z_][a-z0-9_]*\s+as\s+)*/i, "").trim();
+  const verb = (/^([a-z]+)/i.exec(text)?.[1] ?? "?").toUpperCase();
   const table = /\b(?:from|into|update|table|notify|listen)\s+("?[a-z_][a-z0-9_.]*"?)/i.exec(text)?.[1]?.replace(/"/g, "").toLowerCase();
-  return table && !["BEGIN", "COMMIT", "ROLLBACK"].includes(verb) ? `${verb} ${table}` : verb;
+  if (table && !["BEGIN", "COMMIT", "ROLLBACK"].includes(verb)) return `${verb} ${table}`;
+  // A SELECT of a function and nothing else (an advisory lock): named by the function.
+  const call = verb === "SELECT" ? /^select\s+([a-z_][a-z0-9_]*)\s*\(/i.exec(sql.trim())?.[1] : undefined;
+  return call ? `${verb} ${call.toLowerCase()}()` : verb;
 }
 
 /** The parts of a postgres:// URL this proxy needs (`new URL` refuses an empty host: `postgres://root@/db?host=/run/…`). */

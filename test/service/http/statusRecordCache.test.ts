@@ -110,6 +110,19 @@ describeEachEngine("status route served from the status cache", (engine) => {
     expect((await status(4)).body).to.include({ status: "pending" });
   });
 
+  it("counts the store statements its misses issue in ferry_status_store_reads_total (what bench:intent-cost takes off)", async () => {
+    const metric = async () => Number(/^ferry_status_store_reads_total (\d+)/m.exec(await (await fetch(`${server.url}/metrics`)).text())?.[1]);
+    const before = await metric();
+    const intent = testIntent(12, { requestId: hex(12), orderId: hex(1012) });
+    await engine.store.saveQuote({ requestId: hex(12), orderId: hex(1012), orderData: testOrder(intent), quote: {}, intent, expiresAt: new Date(Date.now() + 60_000) });
+    await status(12);
+    await engine.store.createRequest(testNewRequest(12));
+    await status(12);
+    await status(12);
+    expect(reads, "a quote-only miss (request, quote), a miss after the creation, then a hit (or one more miss: a refresh's eviction)").to.be.within(3, 4);
+    expect((await metric()) - before).to.equal(reads);
+  });
+
   it("does not cache an unknown requestId: quoted a moment later, it is found", async () => {
     expect((await status(5)).code).to.equal(404);
     const intent = testIntent(5, { requestId: hex(5), orderId: hex(1005) });
@@ -163,6 +176,37 @@ describeEachEngine("status route served from the status cache", (engine) => {
       release();
       expect(JSON.parse((await first)!).status, "the read in flight answers what it read").to.equal("waiting");
       expect(JSON.parse((await cache.read(hex(7)))!).status, "but it was not kept").to.equal("pending");
+    } finally {
+      await cache.stop();
+    }
+  });
+
+  it("keeps a read that overlapped only writes of other requests (at 200 users every read overlapped one)", async () => {
+    await engine.store.createRequest(testNewRequest(10));
+    await engine.store.createRequest(testNewRequest(11));
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let slowReads = 0;
+    const slow: Store = {
+      ...engine.store,
+      getRequest: async (id) => {
+        slowReads++;
+        const row = await engine.store.getRequest(id);
+        await gate;
+        return row;
+      },
+    };
+    const cache = createStatusRecordCache({ store: slow, refreshMs: 60_000 });
+    cache.start();
+    try {
+      const first = cache.read(hex(10));
+      await sleep(10);
+      await engine.store.transitionRequest(hex(11), "pending");
+      release();
+      expect(JSON.parse((await first)!).status).to.equal("waiting");
+      expect(JSON.parse((await cache.read(hex(10)))!).status).to.equal("waiting");
+      expect(slowReads, "the second poll is served from the cache").to.equal(1);
+      expect(JSON.parse((await cache.read(hex(11)))!).status, "the other request's write shows").to.equal("pending");
     } finally {
       await cache.stop();
     }

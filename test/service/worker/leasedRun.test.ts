@@ -32,6 +32,24 @@ describe("runUnderLease", () => {
     expect(state.releases).to.equal(1);
   });
 
+  it("runUnderLease_keepsTheLease_whenKeepSaysSo_butReleasesItWhenTheRunThrowsOrTheLeaseIsInDoubt", async () => {
+    const { state, leaseFor } = memoryLease();
+    const kept = await runUnderLease({ lease: leaseFor("a"), leaseMs: 1000, timeoutMs: 900, run: async () => "wait", keep: (v) => v === "wait" });
+    expect(kept).to.deep.equal({ ran: true, value: "wait" });
+    expect(state.releases, "kept: no release").to.equal(0);
+    expect(state.holder).to.equal("a");
+    expect(await leaseFor("b").claim(1000), "another holder meanwhile").to.equal(false);
+    const again = await runUnderLease({ lease: leaseFor("a"), leaseMs: 1000, timeoutMs: 900, run: async () => "done", keep: (v) => v === "wait" });
+    expect(again.ran, "the same holder renews it").to.equal(true);
+    expect(state.releases).to.equal(1);
+    let threw = false;
+    await runUnderLease({ lease: leaseFor("a"), leaseMs: 1000, timeoutMs: 900, keep: () => true, run: async () => { throw new Error("step failed"); } }).catch(() => (threw = true));
+    expect(threw).to.equal(true);
+    expect(state.releases, "a run that threw gives it back").to.equal(2);
+    await runUnderLease({ lease: leaseFor("a"), leaseMs: 300, timeoutMs: 50, keep: () => true, run: () => wait(250) });
+    expect(state.releases, "a run past its time gives it back").to.equal(3);
+  });
+
   it("runUnderLease_doesNotRun_whenAnotherHolderHasTheLease", async () => {
     const { state, leaseFor } = memoryLease();
     expect(await leaseFor("b").claim(10_000)).to.equal(true);

@@ -7,7 +7,7 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { registerAjvFormats } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyServerOptions } from "fastify";
-import type { Registry } from "prom-client";
+import { Counter, type Registry } from "prom-client";
 import type { FerryConfig } from "../config/configSchema.ts";
 import { secretValues } from "../config/redactConfig.ts";
 import { cachedApiKeyVerifier } from "./apiKeyCache.ts";
@@ -199,7 +199,9 @@ export async function buildApp({ config, deps = {}, logger = false }: BuildAppOp
     app.addHook("onClose", async () => slo.stop());
     installAppBalanceMetrics(registry, deps.store);
     const accounts = deps.accounts ?? resolveAccounts(config);
-    const statusRecords = createStatusRecordCache({ store: deps.store, refreshMs: config.server.statusCacheRefreshMs, log: app.log });
+    // What the status route's polls cost the store (bench:intent-cost takes exactly these off an intent's queries).
+    const statusStoreReads = new Counter({ name: "ferry_status_store_reads_total", help: "Store statements issued by status reads the status cache did not answer", registers: [registry] });
+    const statusRecords = createStatusRecordCache({ store: deps.store, refreshMs: config.server.statusCacheRefreshMs, log: app.log, onStoreRead: () => statusStoreReads.inc() });
     app.addHook("onReady", async () => statusRecords.start());
     // preClose: the refresh must stop before server.ts's onClose hook closes the store.
     app.addHook("preClose", async () => statusRecords.stop());

@@ -5,9 +5,11 @@
  *
  * Correct across processes, with a stated bound:
  * - **This process's writes** (the solver, `POST /transactions/index`, … through this store) evict the
- *   request's entry as they commit (`store.onRequestsChanged`); a read that started before such a write
- *   is not cached (a write counter is compared before and after the read), so a stale row never
- *   replaces a fresh eviction.
+ *   request's entry as they commit (`store.onRequestsChanged`); a read of a request that such a write
+ *   (or a refresh's eviction) touched while the read was in flight is served but not cached, so a stale
+ *   row never replaces a fresh eviction. Writes of *other* requests do not stop a read being cached: at
+ *   200 users the solver writes some request every few milliseconds, and a process-wide write counter
+ *   kept almost no read (every status poll was a store read).
  * - **Other processes' writes** (replicas on one PostgreSQL, the solver in another process) are found
  *   by a refresh every `refreshMs` (default 250 ms): one indexed query for the requests whose
  *   `updated_at` is at most `lookbackMs` (5 s) old. An entry is evicted when it was built from an older
@@ -37,6 +39,8 @@ export type StatusRecordCacheOptions = {
   maxAgeMs?: number;
   maxEntries?: number;
   log?: Logger;
+  /** Called once per store statement a status read issues (a miss: the request, then its quote): `ferry_status_store_reads_total`. */
+  onStoreRead?: () => void;
   /** Unix ms. Default: the system clock. */
   now?: () => number;
 };
@@ -60,13 +64,20 @@ export const STATUS_CACHE_DEFAULTS = { lookbackMs: 5_000, maxAgeMs: 30_000, maxE
 
 export function createStatusRecordCache(options: StatusRecordCacheOptions): StatusRecordCache {
   const { store, refreshMs } = options;
+  const countStoreRead = options.onStoreRead ?? (() => {});
   const readRecord = async (requestId: Bytes32): Promise<{ body: string; updatedAt: number | null } | undefined> => {
+    countStoreRead();
     const stored = await store.getRequest(requestId);
     if (stored) return { body: JSON.stringify(toStatusRecord(stored)), updatedAt: Date.parse(stored.updatedAt) };
+    countStoreRead();
     const quote = await store.getQuote(requestId);
     if (!quote) return undefined;
     // An open deposit address's quote: a placeholder, superseded by the request of the first payment after it.
-    const supersededBy = quote.intent.depositAddress?.mode === "open" ? await store.getSupersedingRequestId?.(requestId) : null;
+    let supersededBy = null;
+    if (quote.intent.depositAddress?.mode === "open" && store.getSupersedingRequestId) {
+      countStoreRead();
+      supersededBy = await store.getSupersedingRequestId(requestId);
+    }
     return { body: JSON.stringify(quoteStatusRecord(quote, supersededBy ?? null)), updatedAt: null };
   };
   if (refreshMs <= 0) {
@@ -87,11 +98,19 @@ export function createStatusRecordCache(options: StatusRecordCacheOptions): Stat
   const seen = new Map<string, { updatedAt: number; seenAt: number }>();
   /** Concurrent misses of one id share one read. */
   const reading = new Map<string, Promise<string | undefined>>();
-  /** Counts this process's writes: a read overlapping one is served but not kept. */
-  let writes = 0;
+  /** Requests written (or evicted) while a read of theirs was in flight: that read is served but not kept. */
+  const overlapped = new Set<string>();
+  /** Counts the whole cache's clears: a read overlapping one is served but not kept. */
+  let clears = 0;
   const evict = (ids: readonly string[]) => {
-    writes++;
-    for (const id of ids) entries.delete(id);
+    for (const id of ids) {
+      entries.delete(id);
+      if (reading.has(id)) overlapped.add(id);
+    }
+  };
+  const clear = () => {
+    entries.clear();
+    clears++;
   };
   let stopListening: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -103,8 +122,7 @@ export function createStatusRecordCache(options: StatusRecordCacheOptions): Stat
       const { changes, truncated } = await store.listRequestsUpdatedSince(new Date(started - lookbackMs));
       const finished = now();
       if (truncated) {
-        entries.clear();
-        writes++;
+        clear();
         return;
       }
       for (const [id, write] of seen) if (write.seenAt < started - 2 * lookbackMs) seen.delete(id);
@@ -120,8 +138,7 @@ export function createStatusRecordCache(options: StatusRecordCacheOptions): Stat
       }
     } catch (error) {
       // Nothing is known about other processes' writes meanwhile: serve nothing from before.
-      entries.clear();
-      writes++;
+      clear();
       log.warn({ err: errorFields(error) }, "status cache: refresh failed; cache cleared");
     }
   };
@@ -141,14 +158,17 @@ export function createStatusRecordCache(options: StatusRecordCacheOptions): Stat
       if (hit) return hit.body;
       const pending = reading.get(requestId);
       if (pending) return pending;
-      const writesBefore = writes;
+      const clearsBefore = clears;
       const readAt = now();
       const read = readRecord(requestId)
         .then((record) => {
-          if (record && writes === writesBefore && timer !== undefined) entries.set(requestId, { ...record, readAt });
+          if (record && !overlapped.has(requestId) && clears === clearsBefore && timer !== undefined) entries.set(requestId, { ...record, readAt });
           return record?.body;
         })
-        .finally(() => reading.delete(requestId));
+        .finally(() => {
+          reading.delete(requestId);
+          overlapped.delete(requestId);
+        });
       reading.set(requestId, read);
       return read;
     },

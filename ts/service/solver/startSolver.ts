@@ -16,8 +16,11 @@
  * - **Requests waiting for a block** (a fill or a payout sent, not mined or not final: ./blockWait.ts)
  *   are left out of the pool until the head of the chain they wait on has moved past the head their
  *   last step saw, or `blockWaitMaxMs` (5 s) went by; the others are listed in their place. A new head
- *   of a chain such a request waits on wakes the loop. `tick()` steps every listed request, waiting or
- *   not (tests mine their own blocks).
+ *   of a chain such a request waits on wakes the loop. Their step keeps the request's lease (no
+ *   release; this loop's next step renews it): no other loop steps them meanwhile, and a step costs one
+ *   lease write instead of two. A loop that dies leaves them to another after `leaseMs` (15 s: a crashed
+ *   replica's waiting requests resume that much later); `stop()` gives them back. `tick()` steps every
+ *   listed request, waiting or not (tests mine their own blocks), and keeps no lease.
  * - **Stray deposits** (`store.listPendingStrayDeposits`): each under its own lease, one refund step
  *   (./payout/refundStrayDeposit.ts), every `pollIntervalMs` but at most once a second
  *   (BACKGROUND_MIN_INTERVAL_MS, with the app-balance withdrawals, the permit deposits and the deposit
@@ -286,7 +289,7 @@ export type Solver = {
   forwardDepositPayments(): Promise<void>;
   /** The Depositories' allocators (./watchAllocator.ts), at most every `allocatorCheckIntervalMs`. */
   checkAllocators(): Promise<void>;
-  /** Waits for the steps in flight. */
+  /** Waits for the steps in flight, then gives back the leases kept across waits for a block. */
   drain(): Promise<void>;
 };
 
@@ -310,6 +313,8 @@ export function createSolver(options: SolverOptions): Solver {
     await allocatorWatch.check();
   };
   const inFlight = new Map<string, Promise<void>>();
+  /** Requests whose lease a step kept across their wait for a block: given back when the solver stops. */
+  const kept = new Set<Bytes32>();
   // Requests waiting for a block, left out of the loop's pool until their chain's head moves (./blockWait.ts).
   const waits = createBlockWaits({
     maxMs: options.blockWaitMaxMs ?? DEFAULT_BLOCK_WAIT_MAX_MS,
@@ -327,11 +332,15 @@ export function createSolver(options: SolverOptions): Solver {
    * when in doubt, released. Resolves the block the request now waits for (none when the lease was not
    * had or the step failed: stepped again as before).
    */
-  const stepUnderLease = async (item: SolverWorkItem): Promise<BlockWait | null> => {
+  const stepUnderLease = async (item: SolverWorkItem, keepWhileWaiting: boolean): Promise<BlockWait | null> => {
     const done = await runUnderLease({
       lease: { claim: (leaseMs) => ctx.store.claimRequest(item.id, owner, leaseMs), release: () => ctx.store.releaseRequest(item.id, owner) },
       leaseMs: settings.leaseMs,
       timeoutMs: settings.stepTimeoutMs,
+      // Waiting for a block: the loop's pool steps it again once the block comes (./blockWait.ts), renewing
+      // the lease it kept; nobody else would find anything but the same transaction not final meanwhile.
+      // `tick()` (tests, embedders) waits for no block: it gives every lease back, as before.
+      keep: (wait: BlockWait | null) => keepWhileWaiting && wait !== null,
       onAbort: (elapsedMs) => ctx.log.warn({ requestId: item.id, elapsedMs }, "solver step took too long or lost its lease: no new transaction from it"),
       run: async (signal) => {
         const started = Date.now();
@@ -347,11 +356,15 @@ export function createSolver(options: SolverOptions): Solver {
         }
       },
     });
-    return done.ran ? done.value : null;
+    const wait = done.ran ? done.value : null;
+    if (keepWhileWaiting && wait) kept.add(item.id);
+    else kept.delete(item.id);
+    return wait;
   };
 
+  /** `onSettled`: stepped by the loop's pool (`fillPool`), which keeps the lease of a request left waiting for a block. */
   const start = (item: SolverWorkItem, onSettled?: () => void) => {
-    const running = chainLimit(item.chainId)(() => stepUnderLease(item))
+    const running = chainLimit(item.chainId)(() => stepUnderLease(item, onSettled !== undefined))
       // Recorded before the request leaves `inFlight`: a pool filled meanwhile sees it in one or the other.
       .then((wait) => waits.record(item.id, wait))
       .finally(() => {
@@ -367,7 +380,7 @@ export function createSolver(options: SolverOptions): Solver {
     if (free <= 0) return 0;
     // Left out in the query, not after it: the requests waiting for a block would otherwise fill the batch (least recently updated first).
     const waiting = new Set(waits.waiting(Date.now()));
-    const work = await ctx.store.listSolverWork(Math.min(batch, free + inFlight.size), [...inFlight.keys(), ...waiting]);
+    const work = await ctx.store.listSolverWork(Math.min(batch, free + inFlight.size), [...inFlight.keys(), ...waiting], owner);
     let started = 0;
     for (const item of work) {
       if (inFlight.size >= settings.concurrency) break;
@@ -549,7 +562,7 @@ export function createSolver(options: SolverOptions): Solver {
     );
     let work: SolverWorkItem[];
     try {
-      work = await ctx.store.listSolverWork(batch, [...inFlight.keys()]);
+      work = await ctx.store.listSolverWork(batch, [...inFlight.keys()], owner);
     } catch (error) {
       ctx.log.warn({ err: errorFields(error) }, "reading the solver's work failed; retrying next tick");
       return;
@@ -589,6 +602,9 @@ export function createSolver(options: SolverOptions): Solver {
     drain: async () => {
       await running;
       await Promise.allSettled([...inFlight.values()]);
+      // Another replica takes these at once instead of after their leases lapse.
+      await Promise.allSettled([...kept].map((id) => ctx.store.releaseRequest(id, owner)));
+      kept.clear();
     },
   };
 }

@@ -14,6 +14,7 @@ import {
   getRequest,
   getStepRequest,
   getRequestByOrderId,
+  getRequestByOrderIdOrId,
   listRequestsUpdatedSince,
   lockRequest,
   parkRequest,
@@ -159,6 +160,8 @@ export type Repositories = {
   /** The request and the halted chains, in one statement: what a solver step reads first. */
   getStepRequest(id: Bytes32): Promise<{ request: StoredRequest; halted: number[] } | null>;
   getRequestByOrderId(orderId: Bytes32): Promise<StoredRequest | null>;
+  /** The request with `orderId`, else the one with `id` (one statement). */
+  getRequestByOrderIdOrId(orderId: Bytes32, id: Bytes32): Promise<StoredRequest | null>;
   /** The request with its row locked until the surrounding transaction ends (use inside `transaction`). */
   lockRequest(id: Bytes32): Promise<StoredRequest | null>;
   transitionRequest(id: Bytes32, to: RequestStatus, patch?: RequestPatch): Promise<StoredRequest>;
@@ -184,7 +187,8 @@ export type Repositories = {
   requestEvents(requestId: string): Promise<OutboxEvent[]>;
   markOutboxDelivered(id: number): Promise<void>;
   /** The solver's (./solver/solverWork.ts): work list and per-request lease. */
-  listSolverWork(limit?: number, exclude?: readonly string[]): Promise<SolverWorkItem[]>;
+  /** `owner`: that loop's own live leases (kept across a wait for a block) do not leave a request out. */
+  listSolverWork(limit?: number, exclude?: readonly string[], owner?: string): Promise<SolverWorkItem[]>;
   claimRequest(requestId: string, owner: string, ttlMs: number): Promise<boolean>;
   countSolverWork(): ReturnType<typeof countSolverWork>;
   releaseRequest(requestId: string, owner: string): Promise<void>;
@@ -336,6 +340,7 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     getRequest: (id) => getRequest(ctx, id),
     getStepRequest: (id) => getStepRequest(ctx, id),
     getRequestByOrderId: (id) => getRequestByOrderId(ctx, id),
+    getRequestByOrderIdOrId: (orderId, id) => getRequestByOrderIdOrId(ctx, orderId, id),
     lockRequest: (id) => lockRequest(ctx, id),
     transitionRequest: (id, to, patch) => transitionRequest(ctx, id, to, patch),
     patchRequest: (id, p) => patchRequest(ctx, id, p),
@@ -354,7 +359,7 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     pendingOutboxEvents: (l) => pendingOutboxEvents(ctx, l),
     requestEvents: (id) => requestEvents(ctx, id),
     markOutboxDelivered: (id) => markOutboxDelivered(ctx, id),
-    listSolverWork: (l, e) => listSolverWork(ctx, l, e),
+    listSolverWork: (l, e, o) => listSolverWork(ctx, l, e, o),
     claimRequest: (id, o, t) => claimRequest(ctx, id, o, t),
     countSolverWork: () => countSolverWork(ctx),
     releaseRequest: (id, o) => releaseRequest(ctx, id, o),

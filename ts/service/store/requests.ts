@@ -167,6 +167,16 @@ export async function getRequestByOrderId({ db }: StoreContext, orderId: Bytes32
 }
 
 /**
+ * The request of a quoted intent, in one statement: the one with its `orderId`, else the one with its
+ * `requestId` (the indexer's lookup before crediting a deposit; two reads before, and both ran for every
+ * new deposit: its request did not exist yet).
+ */
+export async function getRequestByOrderIdOrId({ db }: StoreContext, orderId: Bytes32, id: Bytes32): Promise<StoredRequest | null> {
+  const { rows } = await db.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE order_id = $1 OR id = $2 ORDER BY (order_id = $1) DESC LIMIT 1`, [orderId, id]);
+  return rows.length === 0 ? null : requestFromRow(rows[0]!);
+}
+
+/**
  * The one UPDATE every write of a request runs: hashes appended (deduplicated, in order), `data` and
  * `solver_state` merged field by field (a null one stays null unless the patch writes some), the rest
  * replaced when given. `status` null keeps the status.

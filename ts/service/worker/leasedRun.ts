@@ -9,7 +9,9 @@
  *    `timeoutMs`. `run` must start nothing new once it fired (the signal is for that); `onAbort` is
  *    told once, with the time taken.
  * 3. Whatever `run` did, the lease is released (a failed release is ignored: the lease lapses) and
- *    `run`'s error, if any, is thrown on.
+ *    `run`'s error, if any, is thrown on — unless `keep(value)` says this holder does the same work
+ *    again soon: then the lease is left to lapse at its expiry (no write), and this holder's next claim
+ *    renews it (a lease in doubt is released all the same).
  * The lease only keeps loops from doing the same work twice; what must happen at most once is still a
  * compare-and-set in the store.
  */
@@ -28,6 +30,8 @@ export type LeasedRunOptions<T> = {
   run: (signal: AbortSignal) => Promise<T>;
   /** The signal fired (lease in doubt or out of time), after `elapsedMs`. */
   onAbort?: (elapsedMs: number) => void;
+  /** True: `run`'s holder will do this work again itself — the lease is kept (left to lapse), not released. */
+  keep?: (value: T) => boolean;
 };
 
 export type LeasedRunResult<T> = { ran: false } | { ran: true; value: T };
@@ -60,10 +64,15 @@ export async function runUnderLease<T>(options: LeasedRunOptions<T>): Promise<Le
       () => {},
     );
   }, renewEvery);
+  let value: T;
   try {
-    return { ran: true, value: await options.run(abort.signal) };
-  } finally {
+    value = await options.run(abort.signal);
+  } catch (error) {
     clearInterval(renewal);
     await lease.release().catch(() => {});
+    throw error;
   }
+  clearInterval(renewal);
+  if (abort.signal.aborted || !options.keep?.(value)) await lease.release().catch(() => {});
+  return { ran: true, value };
 }

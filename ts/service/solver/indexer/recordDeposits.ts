@@ -86,7 +86,7 @@ export async function recordWaitingDeposit(
       deps.log.warn({ orderId, chainId: deposit.chainId, txHash, mismatch }, "pending deposit does not match its quote: not attached to the request");
       return null;
     }
-    const existing = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId));
+    const existing = await tx.getRequestByOrderIdOrId(orderId, intent.requestId);
     if (existing) return existing.id;
     const created = await tx.createRequest(withDepositPayment({ ...newRequestFor(intent, quote.apiKeyId, txHash, null, deps.chains), status }, await depositAddressPayment(tx, intent)));
     deps.log.info({ requestId: created.id, txHash, status }, `deposit seen before confirmation: request ${status}`);
@@ -124,7 +124,7 @@ async function recordDeposit(
     await recordStray(tx, deps, deposit, mismatch, intent.requestId);
     return { orderId, outcome: "mismatch", reason: mismatch, requestId: null };
   }
-  let request = (await tx.getRequestByOrderId(orderId)) ?? (await tx.getRequest(intent.requestId));
+  let request = await tx.getRequestByOrderIdOrId(orderId, intent.requestId);
   // Paid through a deposit address: the payment the solver forwarded (who paid, which transaction) joins the request's records from its first event on.
   const payment = await depositAddressPayment(tx, intent);
   if (!request) request = await tx.createRequest(withDepositPayment(newRequestFor(intent, quote.apiKeyId, deposit.txHash, Number(deposit.blockNumber), deps.chains), payment));

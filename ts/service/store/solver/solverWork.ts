@@ -24,20 +24,22 @@ export type SolverWorkItem = { id: Bytes32; status: RequestStatus; chainId: numb
  * (nothing to repay from: ../solver/payout/fastFillHold.ts), requests without solver state (executions
  * relayed without a quote: ../relay/README.md), parked requests and requests under a live
  * lease (being stepped by this or another loop: listing them again would only make the loops race for
- * them). Only ids, statuses and chains are read: one corrupted row parks that request when its step
- * decodes it, and never blocks the list. `exclude`: ids to leave out as well.
+ * them) — but for `owner`'s own leases: a loop keeps a request's lease while the request waits for a
+ * block (../../solver/startSolver.ts), and steps it again itself. Only ids, statuses and chains are
+ * read: one corrupted row parks that request when its step decodes it, and never blocks the list.
+ * `exclude`: ids to leave out as well.
  */
-export async function listSolverWork({ db, now }: StoreContext, limit = 50, exclude: readonly string[] = []): Promise<SolverWorkItem[]> {
+export async function listSolverWork({ db, now }: StoreContext, limit = 50, exclude: readonly string[] = [], owner?: string): Promise<SolverWorkItem[]> {
   const { rows } = await db.query<{ id: string; status: RequestStatus; origin_chain_id: number; destination_chain_id: number }>(
     `SELECT r.id, r.status, r.origin_chain_id, r.destination_chain_id FROM requests r
      WHERE r.parked IS NULL AND r.solver_state IS NOT NULL AND (r.status IN ('pending', 'submitted')
         OR (r.status = 'failure' AND r.refund_fail_reason IS NULL AND coalesce(r.solver_state->'refund'->>'status', '') <> 'reverted')
         OR (r.status = 'success' AND coalesce(r.solver_state->'repayment'->>'status', '') NOT IN ('confirmed', 'reverted')
             AND NOT (r.solver_state->'deposit' IS NULL AND coalesce(r.solver_state->'fastFill'->>'hold', '') = 'settled')))
-       AND NOT EXISTS (SELECT 1 FROM solver_claims c WHERE c.request_id = r.id AND c.expires_at >= $2::timestamptz)
+       AND NOT EXISTS (SELECT 1 FROM solver_claims c WHERE c.request_id = r.id AND c.expires_at >= $2::timestamptz AND c.owner IS DISTINCT FROM $4::text)
        AND r.id <> ALL($3::text[])
      ORDER BY r.updated_at, r.id LIMIT $1`,
-    [limit, now().toISOString(), [...exclude]],
+    [limit, now().toISOString(), [...exclude], owner ?? null],
   );
   return rows.map((row) => ({
     id: decodeStored(Bytes32, row.id, "requests.id", String(row.id)),

@@ -1,0 +1,59 @@
+// What crediting a deposit reads (ts/service/solver/indexer/recordDeposits.ts): the request of the
+// deposit's order is looked up in one statement — by its orderId, else by its requestId
+// (`getRequestByOrderIdOrId`). Before, the two were separate reads, and both ran for every new deposit
+// (its request did not exist yet): one store query per intent more at 200 users (issue 26).
+import { expect } from "chai";
+import { createChainClients } from "../../../../ts/service/chains/chainClients.ts";
+import { SILENT_LOG } from "../../../../ts/service/logging/logger.ts";
+import { DEFAULT_INDEX_OPTIONS, indexDeposits } from "../../../../ts/service/solver/indexer/indexDeposits.ts";
+import { createStore, type Store } from "../../../../ts/service/store/createStore.ts";
+import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "../twoChains.ts";
+
+/** The store with every repository call counted by name, those made inside its transactions too. */
+function countingInTransactions(store: Store): { store: Store; calls: string[] } {
+  const calls: string[] = [];
+  const count = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(t, key, receiver) {
+        const value = Reflect.get(t, key, receiver);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          calls.push(String(key));
+          return value.apply(t, args);
+        };
+      },
+    });
+  const counted: Store = { ...store, transaction: (run) => store.transaction((tx) => run(count(tx))) };
+  return { store: counted, calls };
+}
+
+describe("indexer: what crediting a deposit reads", function () {
+  this.timeout(300_000);
+  let env: TwoChains;
+  let store: Store;
+
+  before(async () => {
+    env = await startTwoChains();
+    store = await createStore();
+  });
+  after(async () => {
+    await store?.close();
+    await env?.close();
+  });
+
+  it("aNewDeposit_looksItsRequestUpOnce", async () => {
+    const { store: counted, calls } = countingInTransactions(store);
+    const client = createChainClients(env.config.chains, { headMaxAgeMs: 0 }).get(env.origin.chainId);
+    const step = () => indexDeposits({ store: counted, client, chains: env.config.chains, log: SILENT_LOG }, DEFAULT_INDEX_OPTIONS);
+    await step(); // catches up with the chain
+    const intent = makeIntent(env);
+    await saveQuote(store, intent);
+    await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
+    await env.origin.testClient.mine({ blocks: 1 }); // the devnet's confirmations: 1
+    calls.length = 0;
+    expect((await step()).map((o) => o.outcome)).to.deep.equal(["credited"]);
+    const lookups = calls.filter((c) => ["getRequest", "getRequestByOrderId", "getRequestByOrderIdOrId"].includes(c));
+    expect(lookups, JSON.stringify(calls)).to.have.length(1);
+    expect((await store.getRequest(intent.requestId))?.status).to.equal("pending");
+  });
+});
