@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { BACKGROUND_MIN_INTERVAL_MS, startSolver } from "../../../ts/service/solver/startSolver.ts";
 import { SILENT_LOG } from "../../../ts/service/logging/logger.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
-import { startTwoChains, type TwoChains } from "./twoChains.ts";
+import { useTwoChainsAndStore, type TwoChains } from "./twoChains.ts";
 import { countingStore } from "./solverHelpers.ts";
 
 describe("solver: background passes' cadence", function () {
@@ -14,14 +14,7 @@ describe("solver: background passes' cadence", function () {
   let env: TwoChains;
   let store: Store;
 
-  before(async () => {
-    env = await startTwoChains();
-    store = await createStore();
-  });
-  after(async () => {
-    await store?.close();
-    await env?.close();
-  });
+  useTwoChainsAndStore((made) => ({ env, store } = made));
 
   it("readsTheStrayAndWithdrawalQueues_aboutOnceASecond_whenTheWorkListIsPolledEvery100ms", async () => {
     const { store: counted, calls } = countingStore(store);

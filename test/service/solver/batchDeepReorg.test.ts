@@ -15,21 +15,14 @@ import { recoverDeepReorg } from "../../../ts/service/solver/indexer/recoverDeep
 import { createSolver } from "../../../ts/service/solver/startSolver.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { depository } from "./solverHelpers.ts";
-import { makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
+import { makeIntent, saveQuote, useTwoChainsAndStore, type TwoChains } from "./twoChains.ts";
 
 describe("solver: a repayment batch after a reorg deeper than the confirmation depth", function () {
   this.timeout(300_000);
   let env: TwoChains;
   let store: Store;
 
-  before(async () => {
-    env = await startTwoChains();
-    store = await createStore();
-  });
-  after(async () => {
-    await store?.close();
-    await env?.close();
-  });
+  useTwoChainsAndStore((made) => ({ env, store } = made));
 
   it("oneMembersDepositGone_theWholeBatchIsClosed_neverSentAgain_theGoneDepositNeverRepaid", async () => {
     const config: FerryConfig = { ...env.config, chains: env.config.chains.map((c) => ({ ...c, confirmations: c.id === env.origin.chainId ? 2 : 1 })) };

@@ -17,7 +17,7 @@ import { createSolver } from "../../../ts/service/solver/startSolver.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import type { Logger } from "../../../ts/service/logging/logger.ts";
 import { depository, filledLogs } from "./solverHelpers.ts";
-import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
+import { deposit, makeIntent, saveQuote, useTwoChainsAndStore, type TwoChains } from "./twoChains.ts";
 import { canonicalHex } from "../../../ts/service/model/values.ts";
 
 describe("solver after a reorg deeper than the confirmation depth", function () {
@@ -25,14 +25,7 @@ describe("solver after a reorg deeper than the confirmation depth", function () 
   let env: TwoChains;
   let store: Store;
 
-  before(async () => {
-    env = await startTwoChains();
-    store = await createStore();
-  });
-  after(async () => {
-    await store?.close();
-    await env?.close();
-  });
+  useTwoChainsAndStore((made) => ({ env, store } = made));
 
   it("haltsTheChain_alerts_creditsNothingMore_andAfterTheOperatorsResumeFillsTheNewChainsDepositOnce", async () => {
     const config: FerryConfig = { ...env.config, chains: env.config.chains.map((c) => ({ ...c, confirmations: c.id === env.origin.chainId ? 2 : 1 })) };

@@ -9,7 +9,7 @@ import { createSolver } from "../../../ts/service/solver/startSolver.ts";
 import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { canonicalHex } from "../../../ts/service/model/values.ts";
 import { countingStore, tickUntil } from "./solverHelpers.ts";
-import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
+import { deposit, makeIntent, saveQuote, useTwoChainsAndStore, type TwoChains } from "./twoChains.ts";
 import { startRpcCounter } from "../../../scripts/bench/rpcCounter.ts";
 import { hardhatTestAccount } from "../../../ts/devnet/devnetAccounts.ts";
 import { signedFillDigest } from "../../../ts/service/solver/fill/verifyOnchainFill.ts";
@@ -22,14 +22,7 @@ describe("solver: a step's first reads", function () {
   let env: TwoChains;
   let store: Store;
 
-  before(async () => {
-    env = await startTwoChains();
-    store = await createStore();
-  });
-  after(async () => {
-    await store?.close();
-    await env?.close();
-  });
+  useTwoChainsAndStore((made) => ({ env, store } = made));
 
   it("eachStep_readsTheRequestAndTheHaltedChainsOnce_fromDepositToConfirmedRepayment", async () => {
     const { store: counted, calls } = countingStore(store);

@@ -20,7 +20,7 @@ import type { DevnetMarket } from "../../../ts/devnet/devnetMarket.ts";
 import { devnetConfig } from "../../../ts/devnet/devnetConfig.ts";
 import type { FerryConfig } from "../../../ts/service/config/configSchema.ts";
 import type { QuotedIntent } from "../../../ts/service/model/quotedIntent.ts";
-import type { Store } from "../../../ts/service/store/createStore.ts";
+import { createStore, type Store } from "../../../ts/service/store/createStore.ts";
 import { canonicalAddress, canonicalHex, type Address as CanonicalAddress, type Bytes32 } from "../../../ts/service/model/values.ts";
 import { testOrder } from "../fixtures/testOrder.ts";
 
@@ -39,6 +39,25 @@ export type TwoChains = {
   user: { address: Address; privateKey: Hex };
   close(): Promise<void>;
 };
+
+/**
+ * A suite's two chains and its own store (a fresh PGlite), made before its tests and closed after them
+ * (mocha's `before`/`after`, registered here); `use` receives them once made.
+ */
+export function useTwoChainsAndStore(use: (made: { env: TwoChains; store: Store }) => void): void {
+  let env: TwoChains | undefined;
+  let store: Store | undefined;
+  before(async function () {
+    this.timeout(240_000);
+    env = await startTwoChains();
+    store = await createStore();
+    use({ env, store });
+  });
+  after(async () => {
+    await store?.close();
+    await env?.close();
+  });
+}
 
 /** `node`: the devnet's node (default EDR in this process; `{ kind: "anvil" }`: Anvil child processes). */
 export async function startTwoChains(options: { attesterKey?: Hex; node?: DevnetNode } = {}): Promise<TwoChains> {

@@ -5,7 +5,7 @@
 import { expect } from "chai";
 import { createSolver, DEPOSIT_ADDRESS_PASS_MAX_SKIP_MS } from "../../../../ts/service/solver/startSolver.ts";
 import { createStore, type Store } from "../../../../ts/service/store/createStore.ts";
-import { startTwoChains, type TwoChains } from "../twoChains.ts";
+import { useTwoChainsAndStore, type TwoChains } from "../twoChains.ts";
 import { countingStore } from "../solverHelpers.ts";
 
 const LISTINGS = ["listWatchingDepositAddresses", "listSettledDepositAddresses", "mirrorDepositAddresses", "listElsewhereDepositAddresses", "listDepositAddressRefundWork", "listOpenDepositAddresses"];
@@ -15,14 +15,7 @@ describe("solver: deposit-address passes at one head", function () {
   let env: TwoChains;
   let store: Store;
 
-  before(async () => {
-    env = await startTwoChains();
-    store = await createStore();
-  });
-  after(async () => {
-    await store?.close();
-    await env?.close();
-  });
+  useTwoChainsAndStore((made) => ({ env, store } = made));
 
   it("listsNothing_whileTheHeadStays_thenOnTheNextBlock_andAfterTheLongestSkip", async () => {
     const { store: counted, calls } = countingStore(store);

@@ -7,7 +7,7 @@ import { createChainClients } from "../../../../ts/service/chains/chainClients.t
 import { SILENT_LOG } from "../../../../ts/service/logging/logger.ts";
 import { DEFAULT_INDEX_OPTIONS, indexDeposits } from "../../../../ts/service/solver/indexer/indexDeposits.ts";
 import { createStore, type Store } from "../../../../ts/service/store/createStore.ts";
-import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "../twoChains.ts";
+import { deposit, makeIntent, saveQuote, useTwoChainsAndStore, type TwoChains } from "../twoChains.ts";
 
 /** The store with every repository call counted by name, those made inside its transactions too. */
 function countingInTransactions(store: Store): { store: Store; calls: string[] } {
@@ -32,14 +32,7 @@ describe("indexer: what crediting a deposit reads", function () {
   let env: TwoChains;
   let store: Store;
 
-  before(async () => {
-    env = await startTwoChains();
-    store = await createStore();
-  });
-  after(async () => {
-    await store?.close();
-    await env?.close();
-  });
+  useTwoChainsAndStore((made) => ({ env, store } = made));
 
   it("aNewDeposit_looksItsRequestUpOnce", async () => {
     const { store: counted, calls } = countingInTransactions(store);

@@ -6,7 +6,7 @@ import { createChainClients } from "../../../../ts/service/chains/chainClients.t
 import { SILENT_LOG } from "../../../../ts/service/logging/logger.ts";
 import { DEFAULT_INDEX_OPTIONS, indexDeposits } from "../../../../ts/service/solver/indexer/indexDeposits.ts";
 import { createStore, type Store } from "../../../../ts/service/store/createStore.ts";
-import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "../twoChains.ts";
+import { deposit, makeIntent, saveQuote, useTwoChainsAndStore, type TwoChains } from "../twoChains.ts";
 import { countingStore } from "../solverHelpers.ts";
 
 describe("indexer: a step at a head already read", function () {
@@ -14,14 +14,7 @@ describe("indexer: a step at a head already read", function () {
   let env: TwoChains;
   let store: Store;
 
-  before(async () => {
-    env = await startTwoChains();
-    store = await createStore();
-  });
-  after(async () => {
-    await store?.close();
-    await env?.close();
-  });
+  useTwoChainsAndStore((made) => ({ env, store } = made));
 
   it("readsNothingFromTheStore_untilTheHeadMoves_thenCreditsTheNewDeposit", async () => {
     // Every store call the indexer makes, counted by name.
