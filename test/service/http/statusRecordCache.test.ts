@@ -155,18 +155,26 @@ describeEachEngine("status route served from the status cache", (engine) => {
     });
   }
 
-  it("does not keep a read that overlapped a write of this process", async () => {
-    await engine.store.createRequest(testNewRequest(7));
+  /** The engine's store whose `getRequest` reads, then holds its answer until `release()`; `reads()` counts them. */
+  function gatedReads(): { store: Store; release: () => void; reads: () => number } {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const slow: Store = {
+    let reads = 0;
+    const store: Store = {
       ...engine.store,
       getRequest: async (id) => {
+        reads++;
         const row = await engine.store.getRequest(id);
         await gate;
         return row;
       },
     };
+    return { store, release: () => release(), reads: () => reads };
+  }
+
+  it("does not keep a read that overlapped a write of this process", async () => {
+    await engine.store.createRequest(testNewRequest(7));
+    const { store: slow, release } = gatedReads();
     const cache = createStatusRecordCache({ store: slow, refreshMs: 60_000 });
     cache.start();
     try {
@@ -184,18 +192,7 @@ describeEachEngine("status route served from the status cache", (engine) => {
   it("keeps a read that overlapped only writes of other requests (at 200 users every read overlapped one)", async () => {
     await engine.store.createRequest(testNewRequest(10));
     await engine.store.createRequest(testNewRequest(11));
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let slowReads = 0;
-    const slow: Store = {
-      ...engine.store,
-      getRequest: async (id) => {
-        slowReads++;
-        const row = await engine.store.getRequest(id);
-        await gate;
-        return row;
-      },
-    };
+    const { store: slow, release, reads } = gatedReads();
     const cache = createStatusRecordCache({ store: slow, refreshMs: 60_000 });
     cache.start();
     try {
@@ -205,7 +202,7 @@ describeEachEngine("status route served from the status cache", (engine) => {
       release();
       expect(JSON.parse((await first)!).status).to.equal("waiting");
       expect(JSON.parse((await cache.read(hex(10)))!).status).to.equal("waiting");
-      expect(slowReads, "the second poll is served from the cache").to.equal(1);
+      expect(reads(), "the second poll is served from the cache").to.equal(1);
       expect(JSON.parse((await cache.read(hex(11)))!).status, "the other request's write shows").to.equal("pending");
     } finally {
       await cache.stop();

@@ -102,12 +102,17 @@ describe("solver: foreign fills", function () {
       return env.destination.publicClient.readContract({ address: receiver, abi: attestedReceiverAbi, functionName: "filledDigest", args: [requestId] });
     }
 
-    it("pending_aSecondSignerFilledTheRequestWithOneWeiFirst_isAForeignFill_neverRepaid", async () => {
-      const intent = makeIntent(env);
+    /** `intent` quoted and deposited, then filled by the attacker under `signer`'s attestation (`terms` changed): the foreign fill's hash and the solver's origin balance then. */
+    async function depositedThenFilledBySomeoneElse(intent: QuotedIntent, terms: Partial<QuotedIntent>, signer: LocalAccount): Promise<{ foreign: Hex; solverBefore: bigint }> {
       await saveQuote(engine.store, intent);
       await deposit(env, { orderId: intent.orderId, amount: intent.originAmount });
-      const foreign = await attackerFill(intent, { destinationAmount: 1n }, secondSigner);
-      const solverBefore = await tokenBalance(env.origin, NATIVE, env.solver);
+      const foreign = await attackerFill(intent, terms, signer);
+      return { foreign, solverBefore: await tokenBalance(env.origin, NATIVE, env.solver) };
+    }
+
+    it("pending_aSecondSignerFilledTheRequestWithOneWeiFirst_isAForeignFill_neverRepaid", async () => {
+      const intent = makeIntent(env);
+      const { foreign, solverBefore } = await depositedThenFilledBySomeoneElse(intent, { destinationAmount: 1n }, secondSigner);
 
       const registry = new Registry();
       const done = await tickUntil(createSolver({ config: env.config, store: engine.store, metricsRegistry: registry }), engine.store, intent.requestId, settled);
@@ -124,10 +129,7 @@ describe("solver: foreign fills", function () {
       // The signature route hands the signed v2 attestation to anyone: a third party pays the user in
       // full with it. The user is paid, but not by the solver: it must not take the deposit.
       const intent = makeIntent(env);
-      await saveQuote(engine.store, intent);
-      await deposit(env, { orderId: intent.orderId, amount: intent.originAmount });
-      const foreign = await attackerFill(intent, {}, attester);
-      const solverBefore = await tokenBalance(env.origin, NATIVE, env.solver);
+      const { foreign, solverBefore } = await depositedThenFilledBySomeoneElse(intent, {}, attester);
 
       const done = await tickUntil(newSolver(), engine.store, intent.requestId, settled);
       await expectForeignFill(done, intent, foreign, ATTACKER.address, intent.destinationAmount, solverBefore);
@@ -139,10 +141,7 @@ describe("solver: foreign fills", function () {
       // request: here its deadline is inside the solver's margin (a failure, then a refund, when unfilled).
       // A refund of a request someone filled would pay twice.
       const intent = makeIntent(env, { fillDeadline: (await chainNow(env.destination)) + 20 });
-      await saveQuote(engine.store, intent);
-      await deposit(env, { orderId: intent.orderId, amount: intent.originAmount });
-      const foreign = await attackerFill(intent, {}, attester);
-      const solverBefore = await tokenBalance(env.origin, NATIVE, env.solver);
+      const { foreign, solverBefore } = await depositedThenFilledBySomeoneElse(intent, {}, attester);
 
       const done = await tickUntil(newSolver(), engine.store, intent.requestId, settled);
       await expectForeignFill(done, intent, foreign, ATTACKER.address, intent.destinationAmount, solverBefore);

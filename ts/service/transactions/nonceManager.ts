@@ -151,8 +151,9 @@ export function createNonceManager(options: {
   const { store, clients, fees, settings } = options;
   const log = options.log ?? SILENT_LOG;
   const now = options.now ?? (() => new Date());
-  // Per key: nonce allocations (a store transaction each) one at a time, and broadcasts one at a time
-  // in allocation order — the two overlap: allocation n+1 runs while n is being broadcast.
+  // Per key: nonce allocations (a store transaction per batch of waiting sends) one at a time, and
+  // broadcasts one at a time in allocation order — the two overlap: the next batch is allocated while
+  // the last one is being broadcast.
   const allocations = new Map<string, LimitFunction>();
   const broadcasts = new Map<string, LimitFunction>();
   const synced = new Map<string, Promise<void>>();

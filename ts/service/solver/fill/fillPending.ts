@@ -146,6 +146,7 @@ export async function fillCheckInput(
   const chainId = dest.config.id;
   const solver = wallet.account.address;
   const atHead = <T>(key: string, load: (blockNumber: bigint | undefined) => Promise<T>) => (blockReads ? blockReads.read(chainId, key, load) : load(undefined));
+  // The head first: the balances are cached under it (a head read after them could key an older block's answer).
   const block = await dest.head.latest();
   const [nativeBalance, tokenBalance, gasPrice] = await Promise.all([
     atHead(`solver-native:${solver}`, (blockNumber) => dest.publicClient.getBalance({ address: solver, ...(blockNumber !== undefined && { blockNumber }) })),
