@@ -58,7 +58,10 @@ export function countingStore(store: Store): { store: Store; calls: string[] } {
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => {
         calls.push(String(key));
-        return value.apply(target, args);
+        const result = value.apply(target, args);
+        // A work list read with its leases: one "claimedWork" per request the loop got (and steps).
+        if (key === "claimSolverWork") return (result as Promise<unknown[]>).then((items) => (calls.push(...items.map(() => "claimedWork")), items));
+        return result;
       };
     },
   });

@@ -40,6 +40,28 @@ describeEachEngine("store solverWork", (engine) => {
     expect(results.filter(Boolean)).to.have.length(1);
   });
 
+  it("claimSolverWork_takesTheLeasesItLists_twoOwnersAtOnceGetDifferentRequests_allOfThem", async () => {
+    const { store, clock } = engine;
+    const ids: string[] = [];
+    for (let n = 30; n < 40; n++) {
+      await store.createRequest(newRequest(n));
+      await store.transitionRequest(hex(n), "pending");
+      ids.push(hex(n));
+    }
+    // At once: on PostgreSQL, two of the pool's connections.
+    const [a, b] = await Promise.all([store.claimSolverWork(6, [], "a", 10_000), store.claimSolverWork(6, [], "b", 10_000)]);
+    const got = [...a, ...b].map((w) => w.id);
+    expect(new Set(got).size, "no request given to both").to.equal(got.length);
+    expect(got.length, "ten requests, twelve asked for").to.equal(10);
+    // Theirs now: another owner is given none, each owner's listing renews its own.
+    expect(await store.claimSolverWork(10, [], "c", 10_000)).to.deep.equal([]);
+    expect(await store.claimRequest(a[0]!.id, "c", 10_000)).to.equal(false);
+    expect((await store.claimSolverWork(10, [], "a", 10_000)).map((w) => w.id).sort()).to.deep.equal(a.map((w) => w.id).sort());
+    // Lapsed: anyone's again.
+    clock.ms += 10_001;
+    expect((await store.claimSolverWork(10, [ids[0]!], "c", 10_000)).map((w) => w.id).sort()).to.deep.equal(ids.slice(1).sort());
+  });
+
   it("listSolverWork_holdsWhatTheSolverStillHasToDo", async () => {
     const { store } = engine;
     for (let n = 10; n < 17; n++) await store.createRequest(newRequest(n));

@@ -33,8 +33,9 @@ describe("solver: a step's first reads", function () {
     const done = await tickUntil(solver, store, intent.requestId, (r) => r.status === "success" && r.solver?.repayment?.status === "confirmed");
     expect(done.solver?.repayment?.status).to.equal("confirmed");
     const count = (name: string) => calls.filter((c) => c === name).length;
-    // One lease per step; the steps' reads before acting: the request and the halted chains.
-    const steps = count("claimRequest");
+    // One lease per step (taken with the work list, tick() steps every request it got); the steps'
+    // reads before acting: the request and the halted chains.
+    const steps = count("claimedWork");
     const reads = count("getStepRequest") + count("getRequest") + count("listHaltedChains");
     expect(steps, "steps").to.be.greaterThan(0);
     expect(reads, `${steps} steps read ${JSON.stringify({ getStepRequest: count("getStepRequest"), getRequest: count("getRequest"), listHaltedChains: count("listHaltedChains") })}`).to.equal(steps);

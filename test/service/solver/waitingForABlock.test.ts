@@ -3,7 +3,7 @@
 // waits on has moved past what its last step saw (or after the fallback time, for a head that never
 // moves), and the block that comes completes it at once. Two real EDR chains with their mining turned
 // off by hand, a real store (PGlite), the solver's own loops (`startSolver`, not `tick()`), the RPC
-// calls counted by a proxy in front of the chain the request waits on and the steps by the leases the
+// calls counted by a proxy in front of the chain the request waits on and the steps by the request reads the
 // loop takes. Before this, such a request was stepped again as soon as its step ended — hundreds of
 // steps and RPC calls per block at 12 s blocks (docs/performance.md, "Cost per intent").
 import { expect } from "chai";
@@ -47,7 +47,7 @@ describe("solver: a request waiting for its block", function () {
     await store.close();
   });
 
-  /** The solver's loops, `chainId`'s RPC behind the counting proxy; `steps()` counts the leases taken on `requestId`. */
+  /** The solver's loops, `chainId`'s RPC behind the counting proxy; `steps()` counts the steps of `requestId` (each reads it once). */
   async function runSolver(chainId: number, requestId: string, options: { blockWaitMaxMs?: number } = {}) {
     const chain = chainId === env.origin.chainId ? env.origin : env.destination;
     counter = await startRpcCounter(chain.rpcUrl);
@@ -55,10 +55,9 @@ describe("solver: a request waiting for its block", function () {
     let steps = 0;
     const counting: Store = {
       ...store,
-      claimRequest: async (id, owner, ttl) => {
-        const held = await store.claimRequest(id, owner, ttl);
-        if (held && id === requestId.toLowerCase()) steps += 1;
-        return held;
+      getStepRequest: async (id) => {
+        if (id === requestId.toLowerCase()) steps += 1;
+        return store.getStepRequest(id);
       },
     };
     solver = startSolver({ config: { ...env.config, chains }, store: counting, pollIntervalMs: POLL_MS, ...options });

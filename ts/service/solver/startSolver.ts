@@ -1,9 +1,11 @@
 /**
  * `startSolver({config, store, log})`: the solver of one process.
  * - **Indexers**, one loop per configured chain (./indexer/indexDeposits.ts), every `pollIntervalMs`.
- * - **Steps**: the work list (`store.listSolverWork`) is stepped by a pool of at most `concurrency`
- *   requests at once (`concurrencyPerChain` of them acting on one chain). Each step runs under the
- *   request's lease (`store.claimRequest`), renewed every third of `leaseMs` while it runs; a step
+ * - **Steps**: the work list is stepped by a pool of at most `concurrency` requests at once
+ *   (`concurrencyPerChain` of them acting on one chain). It is read with the leases taken in the same
+ *   statement (`store.claimSolverWork`): two loops (replicas) woken together get different requests and
+ *   never race for one. Each step runs under the request's lease — the listing's, or
+ *   `store.claimRequest` when that one is a third gone — renewed every third of `leaseMs` while it runs; a step
  *   whose lease could not be renewed, or that has run `stepTimeoutMs`, is aborted — it starts no new
  *   transaction (../transactions/nonceManager.ts checks the signal) and the calls in flight end within their RPC
  *   timeouts. The lease only keeps loops from doing the same work twice: every write that matters is
@@ -75,6 +77,9 @@ import { runUnderLease } from "../worker/leasedRun.ts";
 import { startWorkerLoop } from "../worker/workerLoop.ts";
 import type { Bytes32 } from "../model/values.ts";
 import { createBlockWaits, DEFAULT_BLOCK_WAIT_MAX_MS, type BlockWait } from "./blockWait.ts";
+
+/** A work-list entry this loop took the lease of as it listed it, at `claimedAt` (Date.now()). */
+type ClaimedWork = SolverWorkItem & { claimedAt: number };
 
 export type SolverOptions = {
   config: FerryConfig;
@@ -332,9 +337,17 @@ export function createSolver(options: SolverOptions): Solver {
    * when in doubt, released. Resolves the block the request now waits for (none when the lease was not
    * had or the step failed: stepped again as before).
    */
-  const stepUnderLease = async (item: SolverWorkItem, keepWhileWaiting: boolean): Promise<BlockWait | null> => {
+  const stepUnderLease = async (item: ClaimedWork, keepWhileWaiting: boolean): Promise<BlockWait | null> => {
+    // The listing took the lease (`store.claimSolverWork`): fresh enough (a third of it gone at most, as
+    // a renewal would be), it is not written again — the step's first claim costs nothing.
+    let listedAt: number | undefined = item.claimedAt;
+    const claim = (leaseMs: number) => {
+      const fresh = listedAt !== undefined && Date.now() - listedAt < leaseMs / 3;
+      listedAt = undefined;
+      return fresh ? Promise.resolve(true) : ctx.store.claimRequest(item.id, owner, leaseMs);
+    };
     const done = await runUnderLease({
-      lease: { claim: (leaseMs) => ctx.store.claimRequest(item.id, owner, leaseMs), release: () => ctx.store.releaseRequest(item.id, owner) },
+      lease: { claim, release: () => ctx.store.releaseRequest(item.id, owner) },
       leaseMs: settings.leaseMs,
       timeoutMs: settings.stepTimeoutMs,
       // Waiting for a block: the loop's pool steps it again once the block comes (./blockWait.ts), renewing
@@ -363,7 +376,14 @@ export function createSolver(options: SolverOptions): Solver {
   };
 
   /** `onSettled`: stepped by the loop's pool (`fillPool`), which keeps the lease of a request left waiting for a block. */
-  const start = (item: SolverWorkItem, onSettled?: () => void) => {
+  /** The work list, its leases taken by this loop as it is read. */
+  const claimWork = async (limit: number, exclude: readonly string[]): Promise<ClaimedWork[]> => {
+    const claimedAt = Date.now();
+    const work = await ctx.store.claimSolverWork(limit, exclude, owner, settings.leaseMs);
+    return work.map((item) => ({ ...item, claimedAt }));
+  };
+
+  const start = (item: ClaimedWork, onSettled?: () => void) => {
     const running = chainLimit(item.chainId)(() => stepUnderLease(item, onSettled !== undefined))
       // Recorded before the request leaves `inFlight`: a pool filled meanwhile sees it in one or the other.
       .then((wait) => waits.record(item.id, wait))
@@ -380,11 +400,16 @@ export function createSolver(options: SolverOptions): Solver {
     if (free <= 0) return 0;
     // Left out in the query, not after it: the requests waiting for a block would otherwise fill the batch (least recently updated first).
     const waiting = new Set(waits.waiting(Date.now()));
-    const work = await ctx.store.listSolverWork(Math.min(batch, free + inFlight.size), [...inFlight.keys(), ...waiting], owner);
+    const work = await claimWork(Math.min(batch, free), [...inFlight.keys(), ...waiting]);
     let started = 0;
     for (const item of work) {
-      if (inFlight.size >= settings.concurrency) break;
+      // Already this loop's (a step runs, or it waits for a block under the lease it kept): as it was.
       if (inFlight.has(item.id) || waiting.has(item.id)) continue;
+      if (inFlight.size >= settings.concurrency) {
+        // Taken by the listing, not stepped by this loop now: another loop may have it at once.
+        void ctx.store.releaseRequest(item.id, owner).catch(() => {});
+        continue;
+      }
       void start(item, onSettled);
       started += 1;
     }
@@ -560,9 +585,9 @@ export function createSolver(options: SolverOptions): Solver {
         }),
       ),
     );
-    let work: SolverWorkItem[];
+    let work: ClaimedWork[];
     try {
-      work = await ctx.store.listSolverWork(batch, [...inFlight.keys()], owner);
+      work = await claimWork(batch, [...inFlight.keys()]);
     } catch (error) {
       ctx.log.warn({ err: errorFields(error) }, "reading the solver's work failed; retrying next tick");
       return;

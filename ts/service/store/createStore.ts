@@ -21,7 +21,7 @@ import {
   patchRequest,
   transitionRequest,
 } from "./requests.ts";
-import { claimRequest, countSolverWork, listSolverWork, releaseRequest, type SolverWorkItem } from "./solver/solverWork.ts";
+import { claimRequest, claimSolverWork, countSolverWork, listSolverWork, releaseRequest, type SolverWorkItem } from "./solver/solverWork.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import {
   claimStrayDeposit,
@@ -189,6 +189,8 @@ export type Repositories = {
   /** The solver's (./solver/solverWork.ts): work list and per-request lease. */
   /** `owner`: that loop's own live leases (kept across a wait for a block) do not leave a request out. */
   listSolverWork(limit?: number, exclude?: readonly string[], owner?: string): Promise<SolverWorkItem[]>;
+  /** `listSolverWork` for `owner`, its leases taken (until now + `ttlMs`) in the same statement: only what it got. */
+  claimSolverWork(limit: number, exclude: readonly string[], owner: string, ttlMs: number): Promise<SolverWorkItem[]>;
   claimRequest(requestId: string, owner: string, ttlMs: number): Promise<boolean>;
   countSolverWork(): ReturnType<typeof countSolverWork>;
   releaseRequest(requestId: string, owner: string): Promise<void>;
@@ -360,6 +362,7 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     requestEvents: (id) => requestEvents(ctx, id),
     markOutboxDelivered: (id) => markOutboxDelivered(ctx, id),
     listSolverWork: (l, e, o) => listSolverWork(ctx, l, e, o),
+    claimSolverWork: (l, e, o, t) => claimSolverWork(ctx, l, e, o, t),
     claimRequest: (id, o, t) => claimRequest(ctx, id, o, t),
     countSolverWork: () => countSolverWork(ctx),
     releaseRequest: (id, o) => releaseRequest(ctx, id, o),

@@ -30,22 +30,59 @@ export type SolverWorkItem = { id: Bytes32; status: RequestStatus; chainId: numb
  * `exclude`: ids to leave out as well.
  */
 export async function listSolverWork({ db, now }: StoreContext, limit = 50, exclude: readonly string[] = [], owner?: string): Promise<SolverWorkItem[]> {
-  const { rows } = await db.query<{ id: string; status: RequestStatus; origin_chain_id: number; destination_chain_id: number }>(
-    `SELECT r.id, r.status, r.origin_chain_id, r.destination_chain_id FROM requests r
-     WHERE r.parked IS NULL AND r.solver_state IS NOT NULL AND (r.status IN ('pending', 'submitted')
+  const { rows } = await db.query<WorkRow>(
+    `SELECT r.id, r.status, r.origin_chain_id, r.destination_chain_id FROM requests r WHERE ${SOLVER_WORK} ORDER BY r.updated_at, r.id LIMIT $1`,
+    [limit, now().toISOString(), [...exclude], owner ?? null],
+  );
+  return rows.map(workItemOf);
+}
+
+/**
+ * `listSolverWork` for `owner`, taking (or renewing) the lease on every request it returns until
+ * `now + ttlMs`, in the same statement: what it returns is `owner`'s to step, and nobody else's. Two loops
+ * (two replicas) listing at the same moment get different requests: a request another listing is taking
+ * right now is skipped (its row is locked: SKIP LOCKED), and a lease written meanwhile is not taken over
+ * (the upsert's WHERE is re-checked on the committed row; a request that lost it is not returned). Before,
+ * both read the same list and then raced for each lease one by one (issue 26).
+ */
+export async function claimSolverWork({ db, now }: StoreContext, limit: number, exclude: readonly string[], owner: string, ttlMs: number): Promise<SolverWorkItem[]> {
+  const at = now();
+  const { rows } = await db.query<WorkRow>(
+    `WITH listed AS (
+       SELECT r.id, r.status, r.origin_chain_id, r.destination_chain_id, r.updated_at FROM requests r WHERE ${SOLVER_WORK}
+       ORDER BY r.updated_at, r.id LIMIT $1 FOR NO KEY UPDATE OF r SKIP LOCKED
+     ), claimed AS (
+       INSERT INTO solver_claims (request_id, owner, expires_at) SELECT id, $4::text, $5::timestamptz FROM listed
+       ON CONFLICT (request_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+         WHERE solver_claims.owner = EXCLUDED.owner OR solver_claims.expires_at < $2::timestamptz
+       RETURNING request_id
+     )
+     SELECT l.id, l.status, l.origin_chain_id, l.destination_chain_id FROM listed l JOIN claimed c ON c.request_id = l.id
+     ORDER BY l.updated_at, l.id`,
+    [limit, at.toISOString(), [...exclude], owner, new Date(at.getTime() + ttlMs).toISOString()],
+  );
+  return rows.map(workItemOf);
+}
+
+type WorkRow = { id: string; status: RequestStatus; origin_chain_id: number; destination_chain_id: number };
+
+/**
+ * What the solver still has to act on (see `listSolverWork`), over `requests r`. Parameters: $2 now,
+ * $3 ids left out, $4 the owner whose own leases do not hide a request.
+ */
+const SOLVER_WORK = `r.parked IS NULL AND r.solver_state IS NOT NULL AND (r.status IN ('pending', 'submitted')
         OR (r.status = 'failure' AND r.refund_fail_reason IS NULL AND coalesce(r.solver_state->'refund'->>'status', '') <> 'reverted')
         OR (r.status = 'success' AND coalesce(r.solver_state->'repayment'->>'status', '') NOT IN ('confirmed', 'reverted')
             AND NOT (r.solver_state->'deposit' IS NULL AND coalesce(r.solver_state->'fastFill'->>'hold', '') = 'settled')))
        AND NOT EXISTS (SELECT 1 FROM solver_claims c WHERE c.request_id = r.id AND c.expires_at >= $2::timestamptz AND c.owner IS DISTINCT FROM $4::text)
-       AND r.id <> ALL($3::text[])
-     ORDER BY r.updated_at, r.id LIMIT $1`,
-    [limit, now().toISOString(), [...exclude], owner ?? null],
-  );
-  return rows.map((row) => ({
+       AND r.id <> ALL($3::text[])`;
+
+function workItemOf(row: WorkRow): SolverWorkItem {
+  return {
     id: decodeStored(Bytes32, row.id, "requests.id", String(row.id)),
     status: row.status,
     chainId: row.status === "pending" || row.status === "submitted" ? Number(row.destination_chain_id) : Number(row.origin_chain_id),
-  }));
+  };
 }
 
 /**
