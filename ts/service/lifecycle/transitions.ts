@@ -42,6 +42,11 @@ export function nextStatuses(from: RequestStatus): RequestStatus[] {
   return TRANSITIONS.filter((t) => t.from === from).map((t) => t.to);
 }
 
+/** The statuses that may move to `to`, in table order. */
+export function statusesBefore(to: RequestStatus): RequestStatus[] {
+  return TRANSITIONS.filter((t) => t.to === to).map((t) => t.from);
+}
+
 export function canTransition(from: RequestStatus, to: RequestStatus): boolean {
   return TRANSITIONS.some((t) => t.from === from && t.to === to);
 }

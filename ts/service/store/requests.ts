@@ -9,10 +9,10 @@
  */
 import { HALTED_CHAINS_SQL } from "./solver/checkpoints.ts";
 import { Type } from "typebox";
-import { INITIAL_STATUSES, assertTransition } from "../lifecycle/transitions.ts";
+import { INITIAL_STATUSES, assertTransition, statusesBefore } from "../lifecycle/transitions.ts";
 import { RequestData } from "../model/requestData.ts";
 import { RequestStatus } from "../model/requestStatus.ts";
-import { publicStatus } from "../model/publicStatus.ts";
+import { publicStatus, publicStatusOf, type PublicStatusFacts } from "../model/publicStatus.ts";
 import { Details, Parked, SolverState, SolverStatePatch } from "../model/solverState.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import { decodeStored, encodeStored } from "../model/storedValue.ts";
@@ -180,8 +180,13 @@ export async function getRequestByOrderIdOrId({ db }: StoreContext, orderId: Byt
  * The one UPDATE every write of a request runs: hashes appended (deduplicated, in order), `data` and
  * `solver_state` merged field by field (a null one stays null unless the patch writes some), the rest
  * replaced when given. `status` null keeps the status.
+ *
+ * `lock`: the same statement first locks the row and reads what its public status was (`before`, the
+ * facts ../model/publicStatus.ts reads), and with `from` it writes only a row in one of those statuses
+ * (null otherwise) — a status change's lock, check and write in one round trip instead of two. Under
+ * READ COMMITTED the locking subquery waits for a writer in flight and then reads the row it committed.
  */
-async function updateRequest(db: Db, id: Bytes32, at: string, status: string | null, patch: RequestPatch): Promise<StoredRequest | null> {
+async function updateRequest(db: Db, id: Bytes32, at: string, status: string | null, patch: RequestPatch, lock?: { from?: readonly RequestStatus[] }): Promise<{ after: StoredRequest; before: PublicStatusFacts | null } | null> {
   const { rows } = await db.query(
     `UPDATE requests SET
        status = coalesce($2, status),
@@ -194,7 +199,8 @@ async function updateRequest(db: Db, id: Bytes32, at: string, status: string | n
        solver_state = CASE WHEN $9::jsonb = '{}'::jsonb THEN solver_state ELSE coalesce(solver_state, '{}'::jsonb) || $9::jsonb END,
        details = CASE WHEN $10::boolean THEN $11::jsonb ELSE details END,
        updated_at = $12::timestamptz
-     WHERE id = $1 RETURNING ${REQUEST_COLUMNS}`,
+     ${lock ? `FROM (${BEFORE_FACTS}) b` : ""}
+     WHERE id = $1 ${lock?.from ? "AND b.before_status = ANY($14::text[])" : ""} RETURNING ${REQUEST_COLUMNS}${lock ? ", b.*" : ""}`,
     [
       id,
       status,
@@ -209,15 +215,44 @@ async function updateRequest(db: Db, id: Bytes32, at: string, status: string | n
       patch.details === undefined || patch.details === null ? null : JSON.stringify(patch.details),
       at,
       patch.dropTxHash ?? null,
+      ...(lock?.from ? [[...lock.from]] : []),
     ],
   );
-  return rows.length === 0 ? null : requestFromRow(rows[0]!);
+  if (rows.length === 0) return null;
+  return lock ? splitBefore(rows[0]!) : { after: requestFromRow(rows[0]!), before: null };
+}
+
+/**
+ * The row locked, and the facts its public status is read from (../model/publicStatus.ts) as they were:
+ * the subquery of a write that must know whether the public status changed. Columns named `before_*`.
+ */
+const BEFORE_FACTS = `SELECT status AS before_status, refund_fail_reason AS before_refund_fail_reason, parked IS NOT NULL AS before_parked,
+    coalesce(solver_state->'refund'->>'status', '') = 'reverted' AS before_refund_reverted, solver_state IS NULL AS before_no_quote,
+    (solver_state->'fill' IS NOT NULL OR cardinality(tx_hashes) > 0) AS before_fill_sent
+  FROM requests WHERE id = $1 FOR UPDATE`;
+
+/** A row written with BEFORE_FACTS: the request after, and its public-status facts before. */
+function splitBefore(row: Row): { after: StoredRequest; before: PublicStatusFacts } {
+  const { before_status, before_refund_fail_reason, before_parked, before_refund_reverted, before_no_quote, before_fill_sent, ...rest } = row;
+  return {
+    after: requestFromRow(rest),
+    before: {
+      status: decodeStored(RequestStatus, before_status, "requests.status", String(row.id)),
+      refundFailReason: (before_refund_fail_reason as string | null) ?? null,
+      parked: before_parked === true,
+      refundReverted: before_refund_reverted === true,
+      noQuote: before_no_quote === true,
+      fillSent: before_fill_sent === true,
+    },
+  };
 }
 
 /**
  * Moves a request to `to`: locks the row, checks the transition table, updates the row and writes the
  * outbox event, all in one transaction, so a status change and its event exist together or not at all.
- * Throws RequestNotFoundError or InvalidTransitionError (and then writes nothing).
+ * The lock, the check and the update are one statement (`updateRequest` with `from`: the statuses the
+ * table lets move to `to`); only when it wrote nothing is the row read to say why. Throws
+ * RequestNotFoundError or InvalidTransitionError (and then writes nothing).
  */
 export async function transitionRequest(
   { db, now }: StoreContext,
@@ -226,20 +261,23 @@ export async function transitionRequest(
   patch: RequestPatch = {},
 ): Promise<StoredRequest> {
   return db.transaction(async (tx: Db) => {
-    const { rows } = await tx.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1 FOR UPDATE`, [id]);
-    if (rows.length === 0) throw new RequestNotFoundError(id);
-    const before = requestFromRow(rows[0]!);
-    assertTransition(before.status, to);
     const at = now().toISOString();
-    const next = (await updateRequest(tx, id, at, to, patch))!;
-    await insertEventIfPublicStatusChanged(tx, before, next, at);
-    return next;
+    let written = await updateRequest(tx, id, at, to, patch, { from: statusesBefore(to) });
+    if (!written) {
+      const { rows } = await tx.query<{ status: RequestStatus }>("SELECT status FROM requests WHERE id = $1 FOR UPDATE", [id]);
+      if (rows.length === 0) throw new RequestNotFoundError(id);
+      assertTransition(rows[0]!.status, to);
+      // Allowed now: its status changed between the two statements. The row is locked from here on.
+      written = (await updateRequest(tx, id, at, to, patch, {}))!;
+    }
+    await insertEventIfPublicStatusChanged(tx, written.before!, written.after, at);
+    return written.after;
   });
 }
 
 /** The outbox event of a write, when the public status changed (../model/publicStatus.ts). */
-async function insertEventIfPublicStatusChanged(tx: Db, before: StoredRequest, after: StoredRequest, at: string): Promise<void> {
-  const from = publicStatus(before);
+async function insertEventIfPublicStatusChanged(tx: Db, before: PublicStatusFacts, after: StoredRequest, at: string): Promise<void> {
+  const from = publicStatusOf(before);
   if (publicStatus(after) !== from) await insertOutboxEvent(tx, after, from, at);
 }
 
@@ -255,15 +293,14 @@ export async function patchRequest({ db, now }: StoreContext, id: Bytes32, patch
   if (!mayEndRefund) {
     const updated = await updateRequest(db, id, now().toISOString(), null, patch);
     if (!updated) throw new RequestNotFoundError(id);
-    return updated;
+    return updated.after;
   }
   return db.transaction(async (tx: Db) => {
-    const { rows } = await tx.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1 FOR UPDATE`, [id]);
-    if (rows.length === 0) throw new RequestNotFoundError(id);
     const at = now().toISOString();
-    const updated = (await updateRequest(tx, id, at, null, patch))!;
-    await insertEventIfPublicStatusChanged(tx, requestFromRow(rows[0]!), updated, at);
-    return updated;
+    const written = await updateRequest(tx, id, at, null, patch, {});
+    if (!written) throw new RequestNotFoundError(id);
+    await insertEventIfPublicStatusChanged(tx, written.before!, written.after, at);
+    return written.after;
   });
 }
 
@@ -295,20 +332,17 @@ export async function parkRequest({ db, now }: StoreContext, id: Bytes32, reason
   const at = now().toISOString();
   const parked = { code: reason.code.slice(0, 64), message: reason.message.slice(0, 1000), at };
   await db.transaction(async (tx: Db) => {
-    const { rows } = await tx.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1 FOR UPDATE`, [id]);
+    const { rows } = await tx.query(`UPDATE requests SET parked = $2::jsonb FROM (${BEFORE_FACTS}) b WHERE id = $1 RETURNING ${REQUEST_COLUMNS}, b.*`, [id, JSON.stringify(parked)]);
     if (rows.length === 0) return;
-    const { rows: updated } = await tx.query(`UPDATE requests SET parked = $2::jsonb WHERE id = $1 RETURNING ${REQUEST_COLUMNS}`, [id, JSON.stringify(parked)]);
     // A row that does not decode (often why it is parked: STORED_VALUE_INVALID) is parked without an
     // event: its public status cannot be read either.
-    let before: StoredRequest;
-    let after: StoredRequest;
+    let written: { after: StoredRequest; before: PublicStatusFacts };
     try {
-      before = requestFromRow(rows[0]!);
-      after = requestFromRow(updated[0]!);
+      written = splitBefore(rows[0]!);
     } catch {
       return;
     }
-    await insertEventIfPublicStatusChanged(tx, before, after, at);
+    await insertEventIfPublicStatusChanged(tx, written.before, written.after, at);
   });
 }
 
