@@ -11,24 +11,28 @@ export type AppFundingOrder = { orderId: Bytes32; apiKeyId: string; chainId: num
 
 type Row = { order_id: string; api_key_id: string; chain_id: number; currency: string; amount: string; created_at: string };
 
+/** The columns `fundingOrderFromRow` decodes. */
+export const FUNDING_ORDER_COLUMNS = `order_id, api_key_id, chain_id, currency, amount::text AS amount, ${isoColumn("created_at")}`;
+
 export async function saveAppFundingOrder(ctx: StoreContext, order: Omit<AppFundingOrder, "createdAt">): Promise<AppFundingOrder> {
   const { rows } = await ctx.db.query<Row>(
     `INSERT INTO app_funding_orders (order_id, api_key_id, chain_id, currency, amount, created_at) VALUES ($1, $2, $3, $4, $5::numeric, $6)
-     RETURNING order_id, api_key_id, chain_id, currency, amount::text AS amount, ${isoColumn("created_at")}`,
+     RETURNING ${FUNDING_ORDER_COLUMNS}`,
     [order.orderId, order.apiKeyId, order.chainId, order.currency, order.amount.toString(), ctx.now()],
   );
-  return orderOf(rows[0]!);
+  return fundingOrderFromRow(rows[0]!);
 }
 
 export async function getAppFundingOrder(ctx: StoreContext, orderId: Bytes32): Promise<AppFundingOrder | null> {
   const { rows } = await ctx.db.query<Row>(
-    `SELECT order_id, api_key_id, chain_id, currency, amount::text AS amount, ${isoColumn("created_at")} FROM app_funding_orders WHERE order_id = $1`,
+    `SELECT ${FUNDING_ORDER_COLUMNS} FROM app_funding_orders WHERE order_id = $1`,
     [orderId],
   );
-  return rows[0] ? orderOf(rows[0]) : null;
+  return rows[0] ? fundingOrderFromRow(rows[0]) : null;
 }
 
-function orderOf(row: Row): AppFundingOrder {
+/** Decodes one row (selected with FUNDING_ORDER_COLUMNS). */
+export function fundingOrderFromRow(row: Row): AppFundingOrder {
   return {
     orderId: decodeStored(Bytes32, row.order_id, "app_funding_orders.order_id", row.order_id),
     apiKeyId: row.api_key_id,

@@ -21,6 +21,7 @@ import {
   patchRequest,
   transitionRequest,
 } from "./requests.ts";
+import { getDepositOrder, type DepositOrder } from "./solver/depositOrder.ts";
 import { claimRequest, claimSolverWork, countSolverWork, listSolverWork, releaseRequest, type SolverWorkItem } from "./solver/solverWork.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import {
@@ -153,6 +154,8 @@ export type Repositories = {
   saveQuotes(quotes: readonly NewQuote[]): Promise<void>;
   getQuote(requestId: Bytes32): Promise<StoredQuote | null>;
   getQuoteByOrderId(orderId: Bytes32): Promise<StoredQuote | null>;
+  /** What a deposit's orderId names, in one statement: a funding order, else its quote and request (./solver/depositOrder.ts). */
+  getDepositOrder(orderId: Bytes32): Promise<DepositOrder>;
   /** The stored orders of several requests in one query (GET /requests/v2?includeOrderData=true). */
   getOrderDataByRequestIds(requestIds: readonly string[]): Promise<Map<string, Order>>;
   createRequest(request: NewRequest): Promise<StoredRequest>;
@@ -337,6 +340,7 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     saveQuotes: (qs) => saveQuotes(ctx, qs),
     getQuote: (id) => getQuote(ctx, id),
     getQuoteByOrderId: (id) => getQuoteByOrderId(ctx, id),
+    getDepositOrder: (id) => getDepositOrder(ctx, id),
     getOrderDataByRequestIds: (ids) => getOrderDataByRequestIds(ctx, ids),
     createRequest: (r) => createRequest(ctx, r),
     getRequest: (id) => getRequest(ctx, id),

@@ -30,18 +30,20 @@ export type StoredQuote = {
 
 export type NewQuote = Omit<StoredQuote, "createdAt" | "expiresAt" | "apiKeyId"> & { expiresAt: Date; apiKeyId?: string | null };
 
-type QuoteRow = { request_id: string; order_id: string; order_data: unknown; quote: unknown; intent: unknown; expires_at: string; api_key_id: string | null; created_at: string };
+export type QuoteRow = { request_id: string; order_id: string; order_data: unknown; quote: unknown; intent: unknown; expires_at: string; api_key_id: string | null; created_at: string };
 
 const QuoteIds = Type.Object({ request_id: Bytes32, order_id: Bytes32 });
 
 /** The order's JSON path inside a quote: stored in `order_data` only, put back on read. */
 const ORDER_DATA_PATH = "'{protocol,v2,orderData}'";
 
-const QUOTE_COLUMNS =
+/** The columns `quoteFromRow` decodes. */
+export const QUOTE_COLUMNS =
   `request_id, order_id, order_data, jsonb_set(quote, ${ORDER_DATA_PATH}, order_data) AS quote, intent, ` +
   `${isoColumn("expires_at")}, api_key_id, ${isoColumn("created_at")}`;
 
-const fromRow = (r: QuoteRow): StoredQuote => {
+/** Decodes one row (selected with QUOTE_COLUMNS). */
+export const quoteFromRow = (r: QuoteRow): StoredQuote => {
   const ids = decodeStored(QuoteIds, r, "quotes", r.request_id);
   return {
     requestId: ids.request_id,
@@ -110,13 +112,13 @@ export async function saveQuotes({ db, now }: StoreContext, quotes: readonly New
 
 export async function getQuote({ db }: StoreContext, requestId: Bytes32): Promise<StoredQuote | null> {
   const { rows } = await db.query<QuoteRow>(`SELECT ${QUOTE_COLUMNS} FROM quotes WHERE request_id = $1`, [requestId]);
-  return rows.length === 0 ? null : fromRow(rows[0]);
+  return rows.length === 0 ? null : quoteFromRow(rows[0]);
 }
 
 /** The indexer's lookup: a Depository deposit carries the orderId, not the requestId. */
 export async function getQuoteByOrderId({ db }: StoreContext, orderId: Bytes32): Promise<StoredQuote | null> {
   const { rows } = await db.query<QuoteRow>(`SELECT ${QUOTE_COLUMNS} FROM quotes WHERE order_id = $1 ORDER BY created_at DESC LIMIT 1`, [orderId]);
-  return rows.length === 0 ? null : fromRow(rows[0]);
+  return rows.length === 0 ? null : quoteFromRow(rows[0]);
 }
 
 /** The stored orders (`order_data`, decoded) of several requestIds in one query, by requestId (ids without a quote are absent). */

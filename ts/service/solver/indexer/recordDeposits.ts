@@ -21,7 +21,7 @@ import type { ChainConfig } from "../../config/configSchema.ts";
 import type { Repositories, Store } from "../../store/createStore.ts";
 import { depositPatch, newRequestFor, type ObservedDeposit } from "./depositRequest.ts";
 import { StoredValueInvalidError } from "../../model/storedValue.ts";
-import type { StoredQuote } from "../../store/quotes.ts";
+import type { DepositOrder } from "../../store/solver/depositOrder.ts";
 import type { Logger } from "../../logging/logger.ts";
 import type { StrayDepositReason } from "../../store/solver/strayDeposits.ts";
 import { depositMismatch, type DepositMismatch, type DepositTerms } from "./depositMatch.ts";
@@ -78,7 +78,8 @@ export async function recordWaitingDeposit(
 ): Promise<string | null> {
   const orderId = deposit.orderId;
   return deps.store.transaction(async (tx) => {
-    const quote = await quoteOf(tx, deps, orderId);
+    const order = await orderOf(tx, deps, orderId);
+    const quote = order.funding ? null : order.quote;
     if (!quote) return null;
     const intent = quote.intent;
     const mismatch = depositMismatch(intent, deposit);
@@ -86,7 +87,7 @@ export async function recordWaitingDeposit(
       deps.log.warn({ orderId, chainId: deposit.chainId, txHash, mismatch }, "pending deposit does not match its quote: not attached to the request");
       return null;
     }
-    const existing = await tx.getRequestByOrderIdOrId(orderId, intent.requestId);
+    const existing = order.funding ? null : order.request;
     if (existing) return existing.id;
     const created = await tx.createRequest(withDepositPayment({ ...newRequestFor(intent, quote.apiKeyId, txHash, null, deps.chains), status }, await depositAddressPayment(tx, intent)));
     deps.log.info({ requestId: created.id, txHash, status }, `deposit seen before confirmation: request ${status}`);
@@ -100,15 +101,16 @@ async function recordDeposit(
   deposit: ObservedDeposit,
 ): Promise<DepositOutcome> {
   const orderId = deposit.orderId;
-  const funding = await tx.getAppFundingOrder(orderId);
-  if (funding) {
+  const order = await orderOf(tx, deps, orderId);
+  if (order.funding) {
+    const funding = order.funding;
     const funded = await creditFundingDeposit(tx, deps, funding, deposit);
     if (funded.outcome === "funded") return { orderId, ...funded, requestId: null };
     deps.log.warn({ orderId, apiKeyId: funding.apiKeyId, chainId: deposit.chainId, txHash: deposit.txHash, reason: funded.reason }, "deposit does not fit its funding order: not credited (stray)");
     await recordStray(tx, deps, deposit, funded.reason, null);
     return { orderId, outcome: "mismatch", reason: funded.reason, requestId: null };
   }
-  const quote = await quoteOf(tx, deps, orderId);
+  const quote = order.quote;
   if (!quote) {
     deps.log.warn({ chainId: deposit.chainId, orderId, txHash: deposit.txHash }, "deposit for an unknown order: not matched");
     await recordStray(tx, deps, deposit, "UNKNOWN_ORDER", null);
@@ -124,7 +126,7 @@ async function recordDeposit(
     await recordStray(tx, deps, deposit, mismatch, intent.requestId);
     return { orderId, outcome: "mismatch", reason: mismatch, requestId: null };
   }
-  let request = await tx.getRequestByOrderIdOrId(orderId, intent.requestId);
+  let request = order.request;
   // Paid through a deposit address: the payment the solver forwarded (who paid, which transaction) joins the request's records from its first event on.
   const payment = await depositAddressPayment(tx, intent);
   if (!request) request = await tx.createRequest(withDepositPayment(newRequestFor(intent, quote.apiKeyId, deposit.txHash, Number(deposit.blockNumber), deps.chains), payment));
@@ -195,13 +197,17 @@ async function creditFastFilled(
 }
 
 /** The quote of `orderId`; a stored quote that does not decode counts as no quote (logged: an operator looks). */
-async function quoteOf(tx: Pick<Repositories, "getQuoteByOrderId">, deps: { log: Logger }, orderId: Bytes32): Promise<StoredQuote | null> {
+/**
+ * What `orderId` names (a funding order, else its quote and request: one statement). A stored quote that
+ * does not decode matches nothing (logged); any other row that does not decode is thrown on.
+ */
+async function orderOf(tx: Pick<Repositories, "getDepositOrder">, deps: { log: Logger }, orderId: Bytes32): Promise<DepositOrder> {
   try {
-    return await tx.getQuoteByOrderId(orderId);
+    return await tx.getDepositOrder(orderId);
   } catch (error) {
-    if (!(error instanceof StoredValueInvalidError)) throw error;
+    if (!(error instanceof StoredValueInvalidError) || !error.where.startsWith("quotes")) throw error;
     deps.log.error({ orderId, code: error.code, field: error.field }, "stored quote does not decode: deposit not matched");
-    return null;
+    return { funding: null, quote: null, request: null };
   }
 }
 
