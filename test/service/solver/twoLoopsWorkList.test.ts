@@ -5,7 +5,8 @@
 // the store queries of one; 5.3 lease writes per intent against 3.6). Now the listing takes the leases
 // in the same statement: what a loop is given is its own, and its step makes no second claim.
 import { expect } from "chai";
-import { createSolver } from "../../../ts/service/solver/startSolver.ts";
+import { createSolver, startSolver } from "../../../ts/service/solver/startSolver.ts";
+import { countingStore, waitFor } from "./solverHelpers.ts";
 import { indexDeposits } from "../../../ts/service/solver/indexer/indexDeposits.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
 import { SILENT_LOG } from "../../../ts/service/logging/logger.ts";
@@ -89,6 +90,39 @@ describeEachEngine("solver: two loops fill their pools at once", (engine) => {
       expect(both, "stepped by both loops").to.deep.equal([]);
       expect([...a.stepped, ...b.stepped].sort(), "every request stepped").to.deep.equal(intents.map((i) => i.requestId).sort());
     } finally {
+      if (other !== store) await other.close();
+    }
+  });
+
+  it("twoRunningReplicas_onlyOneIndexesEachChain_andWhenItStopsTheOtherTakesOver", async function () {
+    this.timeout(120_000);
+    const other = engine.kind === "postgres" ? await db.open(() => new Date()) : store;
+    const a = countingStore(store);
+    const b = countingStore(other);
+    const replicaA = startSolver({ config: env.config, store: a.store, owner: "replica-a", pollIntervalMs: 50 });
+    let replicaB: ReturnType<typeof startSolver> | undefined;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      replicaB = startSolver({ config: env.config, store: b.store, owner: "replica-b", pollIntervalMs: 50 });
+      const first = makeIntent(env);
+      await saveQuote(store, first);
+      await deposit(env, { orderId: first.orderId, amount: first.originAmount });
+      await waitFor(async () => (await store.getRequest(first.requestId))?.status === "success" || undefined, 30_000, "the first intent filled");
+      // Each chain's indexing (its checkpoint read each pass) and the background passes: replica A's only.
+      const reads = (calls: string[], name: string) => calls.filter((c) => c === name).length;
+      expect(reads(a.calls, "getIndexerCheckpoint"), "A indexes").to.be.greaterThan(0);
+      expect(reads(b.calls, "getIndexerCheckpoint"), "B does not index while A does").to.equal(0);
+      expect(reads(b.calls, "listPendingStrayDeposits"), "nor run the background passes").to.equal(0);
+
+      await replicaA.stop(); // gives its leases back
+      const second = makeIntent(env);
+      await saveQuote(store, second);
+      await deposit(env, { orderId: second.orderId, amount: second.originAmount });
+      await waitFor(async () => (await store.getRequest(second.requestId))?.status === "success" || undefined, 30_000, "the second intent filled by B");
+      expect(reads(b.calls, "getIndexerCheckpoint"), "B took the indexing over").to.be.greaterThan(0);
+    } finally {
+      await replicaA.stop();
+      await replicaB?.stop();
       if (other !== store) await other.close();
     }
   });

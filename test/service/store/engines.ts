@@ -57,7 +57,7 @@ export type EngineUnderTest = {
   freshDatabase(): Promise<TestDatabase>;
 };
 
-const TABLES = "request_events, requests, quotes, indexer_checkpoints, api_keys, stray_deposits, stray_tracking, permit_failures, app_balances, app_balance_holds, app_balance_entries, app_exposure_windows, app_funding_orders, app_withdrawals, deposit_addresses, deposit_address_quotes, deposit_address_payments, repayment_batches";
+const TABLES = "request_events, requests, quotes, indexer_checkpoints, api_keys, stray_deposits, stray_tracking, permit_failures, app_balances, app_balance_holds, app_balance_entries, app_exposure_windows, app_funding_orders, app_withdrawals, deposit_addresses, deposit_address_quotes, deposit_address_payments, repayment_batches, worker_leases";
 
 export function describeEachEngine(title: string, body: (engine: EngineUnderTest) => void): void {
   for (const kind of ["pglite", "postgres"] as const) {

@@ -1,6 +1,10 @@
 /**
  * `startSolver({config, store, log})`: the solver of one process.
- * - **Indexers**, one loop per configured chain (./indexer/indexDeposits.ts), every `pollIntervalMs`.
+ * - **Indexers**, one loop per configured chain (./indexer/indexDeposits.ts), every `pollIntervalMs`,
+ *   on one replica at a time: a chain's indexing and the background passes (strays, withdrawals, permit
+ *   deposits, deposit addresses) run under a lease each (`store.claimWorkerLease`, ../worker/heldLease.ts,
+ *   at least WORKER_LEASE_MIN_MS): another replica does them only once that one's lease lapsed (it died:
+ *   within the lease and a third) or was given back (`stop()`).
  * - **Steps**: the work list is stepped by a pool of at most `concurrency` requests at once
  *   (`concurrencyPerChain` of them acting on one chain). It is read with the leases taken in the same
  *   statement (`store.claimSolverWork`): two loops (replicas) woken together get different requests and
@@ -74,6 +78,7 @@ import { createSolverMetrics } from "./solverMetrics.ts";
 import { GasCapExceededError } from "../transactions/gasCap.ts";
 import { createAllocatorWatch } from "./watchAllocator.ts";
 import { runUnderLease } from "../worker/leasedRun.ts";
+import { createHeldLease } from "../worker/heldLease.ts";
 import { startWorkerLoop } from "../worker/workerLoop.ts";
 import type { Bytes32 } from "../model/values.ts";
 import { createBlockWaits, DEFAULT_BLOCK_WAIT_MAX_MS, type BlockWait } from "./blockWait.ts";
@@ -129,6 +134,12 @@ export const DEFAULT_ALLOCATOR_CHECK_MS = 10_000;
  * work list is polled.
  */
 export const BACKGROUND_MIN_INTERVAL_MS = 1_000;
+
+/**
+ * The shortest lease on work one replica does for all (a chain's indexing, the background passes; at
+ * least three poll intervals): how long the others wait before taking it from a replica that died.
+ */
+export const WORKER_LEASE_MIN_MS = 5_000;
 /** The longest the deposit-address passes of a chain are skipped while its head does not move. */
 export const DEPOSIT_ADDRESS_PASS_MAX_SKIP_MS = 5_000;
 
@@ -216,11 +227,23 @@ export function startSolver(options: SolverOptions): RunningSolver {
   const settings = settingsOf(options);
   const ctx = solver.ctx;
 
+  // Work one replica does for all, each under its lease (../worker/heldLease.ts): a chain's indexing, the
+  // background passes. Two replicas did both twice (issue 26).
+  const workerLeaseMs = Math.max(WORKER_LEASE_MIN_MS, 3 * settings.pollIntervalMs);
+  const heldLease = (name: string) =>
+    createHeldLease({
+      lease: { claim: (ttlMs) => ctx.store.claimWorkerLease(name, solver.owner, ttlMs), release: () => ctx.store.releaseWorkerLease(name, solver.owner) },
+      ttlMs: workerLeaseMs,
+    });
+  const backgroundLease = heldLease("solver:background");
+  const indexLeases = ctx.clients.all().map((client) => heldLease(`solver:index:${client.config.id}`));
+
   // Each chain's indexer: a pass every pollIntervalMs, backing off while it fails (../worker/workerLoop.ts).
-  const indexLoops = ctx.clients.all().map((client) =>
+  const indexLoops = ctx.clients.all().map((client, i) =>
     startWorkerLoop({
       intervalMs: settings.pollIntervalMs,
       pass: async () => {
+        if (!(await indexLeases[i]!.hold())) return; // another replica indexes this chain
         await withRpcDeadline(settings.stepTimeoutMs, `indexing chain ${client.config.id}`, () =>
           indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, options.index ?? DEFAULT_INDEX_OPTIONS),
         );
@@ -253,7 +276,7 @@ export function startSolver(options: SolverOptions): RunningSolver {
         // Strays and permit deposits are followed whether or not the work list could be read — at most
         // once per BACKGROUND_MIN_INTERVAL_MS even when the work list is polled faster (the devnet's 100 ms):
         // nothing of theirs waits on a fill, and their idle reads were a third of an intent's store queries.
-        if (Date.now() - lastStrays >= Math.max(settings.pollIntervalMs, BACKGROUND_MIN_INTERVAL_MS)) {
+        if (Date.now() - lastStrays >= Math.max(settings.pollIntervalMs, BACKGROUND_MIN_INTERVAL_MS) && (await backgroundLease.hold())) {
           lastStrays = Date.now();
           await solver.refundStrays();
           await solver.payAppWithdrawals();
@@ -271,6 +294,8 @@ export function startSolver(options: SolverOptions): RunningSolver {
     async stop() {
       await Promise.all([stepLoop.stop(), ...indexLoops.map((loop) => loop.stop())]);
       await solver.drain();
+      // Another replica takes this one's indexing and background passes at once, not after their leases lapse.
+      await Promise.all([backgroundLease, ...indexLeases].map((lease) => lease.release()));
       // Clients the solver made itself (none were given): their head subscriptions end with it.
       if (!options.clients) ctx.clients.close();
     },
@@ -279,6 +304,8 @@ export function startSolver(options: SolverOptions): RunningSolver {
 
 export type Solver = {
   ctx: SolverContext;
+  /** This loop's lease owner id (its requests' leases, and the leases of the work one replica does for all). */
+  owner: string;
   /** One pass: index, step every listed request (bounded pool) and wait for them, refund strays. Passes never overlap. */
   tick: (() => Promise<void>) & { inFlight(): Promise<void> };
   /** Reads the work list and starts steps for the free slots (requests waiting for a block left out); `onSettled` is called as each ends. */
@@ -616,6 +643,7 @@ export function createSolver(options: SolverOptions): Solver {
   );
   return {
     ctx,
+    owner,
     tick,
     fillPool,
     waitsOn: (chainId) => waits.waitsOn(chainId),

@@ -21,6 +21,7 @@ import {
   patchRequest,
   transitionRequest,
 } from "./requests.ts";
+import { claimWorkerLease, releaseWorkerLease } from "./workerLeases.ts";
 import { getDepositOrder, type DepositOrder } from "./solver/depositOrder.ts";
 import { claimRequest, claimSolverWork, countSolverWork, listSolverWork, releaseRequest, type SolverWorkItem } from "./solver/solverWork.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
@@ -195,6 +196,9 @@ export type Repositories = {
   /** `listSolverWork` for `owner`, its leases taken (until now + `ttlMs`) in the same statement: only what it got. */
   claimSolverWork(limit: number, exclude: readonly string[], owner: string, ttlMs: number): Promise<SolverWorkItem[]>;
   claimRequest(requestId: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** The lease on work one replica does for all (./workerLeases.ts): a chain's indexing, the background passes. */
+  claimWorkerLease(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  releaseWorkerLease(name: string, owner: string): Promise<void>;
   countSolverWork(): ReturnType<typeof countSolverWork>;
   releaseRequest(requestId: string, owner: string): Promise<void>;
   /** Stray deposits (./solver/strayDeposits.ts): recorded once by the indexer, refunded by the solver under their own lease. */
@@ -368,6 +372,8 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     listSolverWork: (l, e, o) => listSolverWork(ctx, l, e, o),
     claimSolverWork: (l, e, o, t) => claimSolverWork(ctx, l, e, o, t),
     claimRequest: (id, o, t) => claimRequest(ctx, id, o, t),
+    claimWorkerLease: (n, o, t) => claimWorkerLease(ctx, n, o, t),
+    releaseWorkerLease: (n, o) => releaseWorkerLease(ctx, n, o),
     countSolverWork: () => countSolverWork(ctx),
     releaseRequest: (id, o) => releaseRequest(ctx, id, o),
     recordStrayDeposit: (s) => recordStrayDeposit(ctx, s),
