@@ -63,7 +63,7 @@ export type StatusHub = {
   subscriptionCount(connection: HubConnection): number;
   /** Subscriptions over all connections. */
   readonly size: number;
-  /** The outbox tail (its position and watched holes). */
+  /** The outbox tail (its position and watched holes): it runs while the hub is started and someone is subscribed. */
   readonly tail: OutboxTail;
   /**
    * Events were just committed in this process: read the outbox now — when someone is subscribed.
@@ -111,6 +111,30 @@ export function createStatusHub(options: StatusHubOptions): StatusHub {
     ...(options.onError ? { onError: options.onError } : {}),
   });
 
+  // The tail runs while the hub is started and someone is subscribed: with nobody to send to, reading
+  // every event of every replica at each poll interval is work for no one (issue 26: each replica's
+  // tail was 0.8 store queries per intent). A subscription starts it before the request's current
+  // status is read: the tail begins at the latest event id then, so every later event of the request is
+  // either reflected in that status or delivered (a hole still committing is watched, as at any start).
+  // Starts and stops happen in order, one at a time.
+  let started = false;
+  let tailRunning = false;
+  let tailChange: Promise<void> = Promise.resolve();
+  const settleTail = (): Promise<void> => {
+    const next = tailChange.then(async () => {
+      const wanted = started && size > 0;
+      if (wanted && !tailRunning) {
+        await tail.start();
+        tailRunning = true;
+      } else if (!wanted && tailRunning) {
+        tailRunning = false;
+        await tail.stop();
+      }
+    });
+    tailChange = next.catch(() => {});
+    return next;
+  };
+
   function remove(subscription: Subscription): boolean {
     const own = byConnection.get(subscription.connection);
     if (own?.get(subscription.requestId) !== subscription) return false;
@@ -120,6 +144,7 @@ export function createStatusHub(options: StatusHubOptions): StatusHub {
     subscribers.delete(subscription);
     if (subscribers.size === 0) byRequest.delete(subscription.requestId);
     setSize(size - 1);
+    if (size === 0) void settleTail();
     return true;
   }
 
@@ -133,8 +158,14 @@ export function createStatusHub(options: StatusHubOptions): StatusHub {
   }
 
   return {
-    start: () => tail.start(),
-    stop: () => tail.stop(),
+    async start() {
+      started = true;
+      await settleTail();
+    },
+    async stop() {
+      started = false;
+      await settleTail();
+    },
     nudge: () => {
       if (byRequest.size > 0) tail.nudge();
     },
@@ -155,6 +186,7 @@ export function createStatusHub(options: StatusHubOptions): StatusHub {
 
       let current: Awaited<ReturnType<typeof currentStatus>>;
       try {
+        await settleTail();
         current = await currentStatus(requestId);
       } catch (error) {
         remove(subscription);

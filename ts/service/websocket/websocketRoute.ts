@@ -9,8 +9,8 @@
  * A plain GET (no upgrade) is a 426 `UPGRADE_REQUIRED`; an upgrade on any other path a 404. The route
  * is hidden from /openapi.json (not an HTTP endpoint).
  *
- * The hub starts with the app (`onReady`) and stops in `preClose`: the heartbeat and the outbox tail
- * stop, every connection is closed with 1001 and dropped if it does not answer within a second. It is
+ * The hub starts with the app (`onReady`; its outbox tail runs while someone is subscribed) and stops
+ * in `preClose`: the heartbeat and the outbox tail stop, every connection is closed with 1001 and dropped if it does not answer within a second. It is
  * preClose and not onClose because the HTTP server's close waits for the upgraded sockets, and the
  * store (closed in an onClose hook of server.ts) must outlive the tail's last poll.
  */
