@@ -14,7 +14,7 @@ import { describeEachEngine } from "../store/engines.ts";
 import type { StrayDepositKey } from "../../../ts/service/store/solver/strayDeposits.ts";
 import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
 import { depository, tickUntil } from "./solverHelpers.ts";
-import { chainNow, freshId, makeIntent, NATIVE, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
+import { chainNow, freshId, makeIntent, NATIVE, saveQuote, type TwoChains, useFreshDatabase, useTwoChains } from "./twoChains.ts";
 import { countUnreleasedDeposits } from "../../../ts/service/store/unreleasedDeposits.ts";
 
 const ZERO32 = `0x${"00".repeat(32)}`;
@@ -23,22 +23,13 @@ describeEachEngine("solver reclaimable deposits", (engine) => {
   let env: TwoChains;
   let store: Store;
 
-  before(async function () {
-    this.timeout(300_000);
-    env = await startTwoChains();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  useTwoChains((started) => (env = started));
+  // A fresh database on the wall clock: payouts expire 30 days after it, onchain.
+  useFreshDatabase(engine, (made) => (store = made.store));
   beforeEach(async function () {
     this.timeout(60_000);
-    // A fresh database on the wall clock: payouts expire 30 days after it, onchain.
-    store = await (await engine.freshDatabase()).open(() => new Date());
     // The service runs before the deposits arrive: its first tick starts tracking strays.
     await newSolver().tick();
-  });
-  afterEach(async () => {
-    await store.close();
   });
 
   const newSolver = () => createSolver({ config: env.config, store });

@@ -16,7 +16,7 @@ import { describeEachEngine, type TestDatabase } from "../store/engines.ts";
 import { depository } from "./solverHelpers.ts";
 import { deployRevertingRecipient } from "./hostileContracts.ts";
 import { canonicalAddress } from "../../../ts/service/model/values.ts";
-import { deposit, freshAddress, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
+import { deposit, freshAddress, makeIntent, saveQuote, useFreshDatabase, useTwoChains, type TwoChains } from "./twoChains.ts";
 import type { QuotedIntent } from "../../../ts/service/model/quotedIntent.ts";
 import { CLOCK_SKEW_SECONDS } from "../../../ts/service/solver/chainReads.ts";
 import { CONFIG_DEFAULTS, REPAYMENT_BATCH_GAS } from "../../../ts/service/config/configSchema.ts";
@@ -34,24 +34,13 @@ describeEachEngine("solver batched repayment", (engine) => {
   let store: Store;
   let clockOffsetMs = 0;
 
-  before(async function () {
-    this.timeout(300_000);
-    env = await startTwoChains();
-  });
-  after(async () => {
-    await env?.close();
-  });
-  beforeEach(async function () {
-    this.timeout(60_000);
-    clockOffsetMs = 0;
-    db = await engine.freshDatabase();
-    store = await db.open(() => new Date(Date.now() + clockOffsetMs));
-  });
-  afterEach(async () => {
-    await store.close();
-  });
-
   const now = () => new Date(Date.now() + clockOffsetMs);
+  useTwoChains((started) => (env = started));
+  beforeEach(() => {
+    clockOffsetMs = 0;
+  });
+  useFreshDatabase(engine, (made) => ({ db, store } = made), now);
+
   const solverOf = (options: { store?: Store; config?: FerryConfig; batch?: typeof BATCH | null; owner?: string } = {}) =>
     createSolver({
       config: options.config ?? env.config,

@@ -5,6 +5,7 @@
  * in an env object, never in process.env). Plus helpers to quote (a stored quote with its
  * QuotedIntent) and to deposit as a user.
  */
+import type { EngineUnderTest, TestDatabase } from "../store/engines.ts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -56,6 +57,36 @@ export function useTwoChainsAndStore(use: (made: { env: TwoChains; store: Store 
   after(async () => {
     await store?.close();
     await env?.close();
+  });
+}
+
+/** A suite's two chains, started before its tests and closed after them; `use` receives them once started. */
+export function useTwoChains(use: (env: TwoChains) => void): void {
+  let env: TwoChains | undefined;
+  before(async function () {
+    this.timeout(300_000);
+    env = await startTwoChains();
+    use(env);
+  });
+  after(async () => {
+    await env?.close();
+  });
+}
+
+/**
+ * Each test's own fresh database of `engine` (a PostgreSQL schema or a PGlite folder) and a store on it,
+ * opened before the test on `now` (default the wall clock) and closed after it; `use` receives both.
+ */
+export function useFreshDatabase(engine: EngineUnderTest, use: (made: { db: TestDatabase; store: Store }) => void, now: () => Date = () => new Date()): void {
+  let store: Store | undefined;
+  beforeEach(async function () {
+    this.timeout(60_000);
+    const db = await engine.freshDatabase();
+    store = await db.open(now);
+    use({ db, store });
+  });
+  afterEach(async () => {
+    await store?.close();
   });
 }
 

@@ -11,7 +11,7 @@ import { indexDeposits } from "../../../ts/service/solver/indexer/indexDeposits.
 import type { Store } from "../../../ts/service/store/createStore.ts";
 import { SILENT_LOG } from "../../../ts/service/logging/logger.ts";
 import { describeEachEngine, type TestDatabase } from "../store/engines.ts";
-import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
+import { deposit, makeIntent, saveQuote, useFreshDatabase, useTwoChains, type TwoChains } from "./twoChains.ts";
 import type { QuotedIntent } from "../../../ts/service/model/quotedIntent.ts";
 
 /** Every call to the store's lease and step-read methods, with the claim's answer. */
@@ -45,21 +45,8 @@ describeEachEngine("solver: two loops fill their pools at once", (engine) => {
   let db: TestDatabase;
   let store: Store;
 
-  before(async function () {
-    this.timeout(300_000);
-    env = await startTwoChains();
-  });
-  after(async () => {
-    await env?.close();
-  });
-  beforeEach(async function () {
-    this.timeout(60_000);
-    db = await engine.freshDatabase();
-    store = await db.open(() => new Date());
-  });
-  afterEach(async () => {
-    await store.close();
-  });
+  useTwoChains((started) => (env = started));
+  useFreshDatabase(engine, (made) => ({ db, store } = made));
 
   it("attack_twoLoopsWokenTogether_neverRaceForARequest_eachStepsItsOwn_allAreStepped", async function () {
     this.timeout(120_000);

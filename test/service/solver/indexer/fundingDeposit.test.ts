@@ -17,7 +17,7 @@ import { apiKeyStore } from "../../../../ts/service/store/apiKeys.ts";
 import { listen, type Listening } from "../../http/testApp.ts";
 import { describeEachEngine } from "../../store/engines.ts";
 import { depository } from "../solverHelpers.ts";
-import { NATIVE, startTwoChains, type TwoChains } from "../twoChains.ts";
+import { NATIVE, useTwoChains, type TwoChains } from "../twoChains.ts";
 
 type DepositAnswer = { orderId: Hex; creditUsd: string; steps: Array<{ id: string; items: Array<{ data: { to: Hex; data: Hex; value: string; chainId: number } }> }> };
 
@@ -27,13 +27,7 @@ describeEachEngine("app balance funding (devnet)", (engine) => {
   let key: string;
   let keyId: string;
 
-  before(async function () {
-    this.timeout(300_000);
-    env = await startTwoChains();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  useTwoChains((started) => (env = started));
   beforeEach(async function () {
     this.timeout(120_000);
     const created = await apiKeyStore(engine.store).createApiKey("funding app");

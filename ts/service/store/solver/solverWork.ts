@@ -7,6 +7,7 @@ import type { RequestStatus } from "../../model/requestStatus.ts";
 import { decodeStored } from "../../model/storedValue.ts";
 import { Bytes32 } from "../../model/values.ts";
 import { type StoreContext } from "../engine.ts";
+import { claimLeaseRow, releaseLeaseRow, takeOver } from "../leaseRows.ts";
 
 /**
  * A work-list entry: which request, in which status, and the chain its next step acts on (the
@@ -53,8 +54,7 @@ export async function claimSolverWork({ db, now }: StoreContext, limit: number, 
        ORDER BY r.updated_at, r.id LIMIT $1 FOR NO KEY UPDATE OF r SKIP LOCKED
      ), claimed AS (
        INSERT INTO solver_claims (request_id, owner, expires_at) SELECT id, $4::text, $5::timestamptz FROM listed
-       ON CONFLICT (request_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
-         WHERE solver_claims.owner = EXCLUDED.owner OR solver_claims.expires_at < $2::timestamptz
+       ${takeOver(SOLVER_CLAIMS, "$2")}
        RETURNING request_id
      )
      SELECT l.id, l.status, l.origin_chain_id, l.destination_chain_id FROM listed l JOIN claimed c ON c.request_id = l.id
@@ -87,26 +87,18 @@ function workItemOf(row: WorkRow): SolverWorkItem {
 
 /**
  * Takes (or renews) the lease on `requestId` for `owner` until `now + ttlMs`. Returns false while
- * another owner's lease is still running. Atomic on both engines: the upsert's WHERE is re-checked on
- * the locked conflicting row.
+ * another owner's lease is still running (../leaseRows.ts).
  */
-export async function claimRequest({ db, now }: StoreContext, requestId: string, owner: string, ttlMs: number): Promise<boolean> {
-  const at = now();
-  const { rows } = await db.query(
-    `INSERT INTO solver_claims (request_id, owner, expires_at) VALUES ($1, $2, $3::timestamptz)
-     ON CONFLICT (request_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
-       WHERE solver_claims.owner = EXCLUDED.owner OR solver_claims.expires_at < $4::timestamptz
-     RETURNING request_id`,
-    [requestId, owner, new Date(at.getTime() + ttlMs).toISOString(), at.toISOString()],
-  );
-  return rows.length === 1;
+export function claimRequest(ctx: StoreContext, requestId: string, owner: string, ttlMs: number): Promise<boolean> {
+  return claimLeaseRow(ctx, SOLVER_CLAIMS, requestId, owner, ttlMs);
 }
 
 /** Gives the lease back (only `owner`'s own). */
-export async function releaseRequest({ db }: StoreContext, requestId: string, owner: string): Promise<void> {
-  await db.query("DELETE FROM solver_claims WHERE request_id = $1 AND owner = $2", [requestId, owner]);
+export function releaseRequest(ctx: StoreContext, requestId: string, owner: string): Promise<void> {
+  return releaseLeaseRow(ctx, SOLVER_CLAIMS, requestId, owner);
 }
 
+const SOLVER_CLAIMS = { table: "solver_claims", key: "request_id" } as const;
 
 /** Requests per status the solver still works on, database-wide (metrics: fills in flight = `submitted`). */
 export async function countSolverWork({ db }: StoreContext): Promise<Record<"pending" | "submitted" | "failure" | "success", number>> {
