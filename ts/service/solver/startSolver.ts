@@ -402,7 +402,6 @@ export function createSolver(options: SolverOptions): Solver {
     return wait;
   };
 
-  /** `onSettled`: stepped by the loop's pool (`fillPool`), which keeps the lease of a request left waiting for a block. */
   /** The work list, its leases taken by this loop as it is read. */
   const claimWork = async (limit: number, exclude: readonly string[]): Promise<ClaimedWork[]> => {
     const claimedAt = Date.now();
@@ -410,6 +409,7 @@ export function createSolver(options: SolverOptions): Solver {
     return work.map((item) => ({ ...item, claimedAt }));
   };
 
+  /** `onSettled`: stepped by the loop's pool (`fillPool`), which keeps the lease of a request left waiting for a block. */
   const start = (item: ClaimedWork, onSettled?: () => void) => {
     const running = chainLimit(item.chainId)(() => stepUnderLease(item, onSettled !== undefined))
       // Recorded before the request leaves `inFlight`: a pool filled meanwhile sees it in one or the other.
