@@ -28,6 +28,7 @@ const TABLES = [
   "stray_deposits",
   "stray_tracking",
   "webhook_attempts",
+  "worker_leases",
 ];
 
 describeEachEngine("store migrations", (engine) => {
