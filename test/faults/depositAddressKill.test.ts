@@ -17,6 +17,7 @@
 // quoted amount once), one stored forwarding transaction, and the address empty. Both store engines,
 // one pair of chains per engine shared by the points; runs under `npm run test:faults`.
 import { expect } from "chai";
+import { WORKER_LEASE_MIN_MS } from "../../ts/service/solver/startSolver.ts";
 import { erc20Abi, getAddress, parseEventLogs, zeroAddress, type Address, type Hex } from "viem";
 import { depositAddressFactoryAbi } from "../../ts/abi/DepositAddressFactory.ts";
 import { depositoryAbi } from "../../ts/abi/Depository.ts";
@@ -154,6 +155,7 @@ for (const engine of ["pglite", "postgres"] as const) {
 
     /** After the restart: forwarded once, deposited once, filled once, `success` once, the address empty. */
     async function expectExactlyOnce(s: Scenario): Promise<void> {
+      const restartedAt = Date.now();
       await waitFor(
         async () => {
           const response = await fetch(`${service().url}/intents/status/v3?requestId=${s.requestId}`);
@@ -162,8 +164,12 @@ for (const engine of ["pglite", "postgres"] as const) {
         120_000,
         "the request to succeed",
       ).catch(withOutput);
-      // A few more solver passes: nothing more may happen.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // A few more solver passes: nothing more may happen. The restarted process is a new lease owner:
+      // its background passes (which follow the forwarding to its receipt) begin once the killed
+      // process's lease has lapsed — within WORKER_LEASE_MIN_MS and a third (docs/decisions.md) — so the
+      // passes are waited for past that too.
+      const lapsedAt = restartedAt + (WORKER_LEASE_MIN_MS * 4) / 3;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(1500, lapsedAt + 1500 - Date.now())));
       const origin = env.origin.publicClient;
       expect(await factoryTransactions(s), "exactly one deployAndForward onchain").to.have.length(1);
       const forwarded = await origin.getContractEvents({ address: factory, abi: depositAddressFactoryAbi, eventName: "Forwarded", args: { forwarder: s.address }, fromBlock: 0n });
