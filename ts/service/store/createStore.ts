@@ -14,7 +14,6 @@ import {
   getRequest,
   getStepRequest,
   getRequestByOrderId,
-  getRequestByOrderIdOrId,
   listRequestsUpdatedSince,
   lockRequest,
   parkRequest,
@@ -164,8 +163,6 @@ export type Repositories = {
   /** The request and the halted chains, in one statement: what a solver step reads first. */
   getStepRequest(id: Bytes32): Promise<{ request: StoredRequest; halted: number[] } | null>;
   getRequestByOrderId(orderId: Bytes32): Promise<StoredRequest | null>;
-  /** The request with `orderId`, else the one with `id` (one statement). */
-  getRequestByOrderIdOrId(orderId: Bytes32, id: Bytes32): Promise<StoredRequest | null>;
   /** The request with its row locked until the surrounding transaction ends (use inside `transaction`). */
   lockRequest(id: Bytes32): Promise<StoredRequest | null>;
   transitionRequest(id: Bytes32, to: RequestStatus, patch?: RequestPatch): Promise<StoredRequest>;
@@ -350,7 +347,6 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     getRequest: (id) => getRequest(ctx, id),
     getStepRequest: (id) => getStepRequest(ctx, id),
     getRequestByOrderId: (id) => getRequestByOrderId(ctx, id),
-    getRequestByOrderIdOrId: (orderId, id) => getRequestByOrderIdOrId(ctx, orderId, id),
     lockRequest: (id) => lockRequest(ctx, id),
     transitionRequest: (id, to, patch) => transitionRequest(ctx, id, to, patch),
     patchRequest: (id, p) => patchRequest(ctx, id, p),

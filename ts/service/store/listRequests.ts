@@ -5,6 +5,7 @@ import { InvalidCursorError } from "./errors.ts";
 import type { StoredRequest } from "../model/storedRequest.ts";
 import type { Address, Bytes32 } from "../model/values.ts";
 import { REQUEST_COLUMNS, requestFromRow } from "./requests.ts";
+import { publicStatusCondition } from "./publicStatusSql.ts";
 
 export const LIST_LIMIT = { min: 1, max: 50, default: 20 } as const;
 
@@ -68,21 +69,6 @@ export function decodeCursor(value: string): Cursor {
   return { sortBy: parsed[0], sortDirection: parsed[1], key: parsed[2], id: parsed[3] };
 }
 
-/**
- * `refundInProgress` of ../model/publicStatus.ts in SQL: a stored failure whose refund is still coming
- * (shown as `pending`, or `submitted` once a fill was sent). A request without solver state (an
- * execution relayed without a quote) has nothing to refund.
- */
-const REFUND_IN_PROGRESS =
-  "(status = 'failure' AND refund_fail_reason IS NULL AND parked IS NULL AND coalesce(solver_state->'refund'->>'status', '') <> 'reverted' AND solver_state IS NOT NULL)";
-
-/** The rows whose *public* status (../model/publicStatus.ts) is `status`. */
-export function publicStatusCondition(status: RequestStatus): string {
-  if (status === "pending") return `(status = 'pending' OR (${REFUND_IN_PROGRESS} AND solver_state->'fill' IS NULL AND cardinality(tx_hashes) = 0))`;
-  if (status === "submitted") return `(status = 'submitted' OR (${REFUND_IN_PROGRESS} AND (solver_state->'fill' IS NOT NULL OR cardinality(tx_hashes) > 0)))`;
-  if (status === "failure") return `(status = 'failure' AND NOT ${REFUND_IN_PROGRESS})`;
-  return `status = '${status}'`;
-}
 
 /**
  * Keyset pagination over (sort column, id): a page starts strictly after the cursor's row, so rows

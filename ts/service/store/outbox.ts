@@ -1,10 +1,9 @@
 import { Type, type Static } from "typebox";
-import { statusFactsOf } from "../model/publicRecords.ts";
 import { RequestStatus } from "../model/requestStatus.ts";
 import { Details } from "../model/solverState.ts";
-import type { StoredRequest } from "../model/storedRequest.ts";
 import { decodeStored } from "../model/storedValue.ts";
 import { Bytes32, Nullable } from "../model/values.ts";
+import { publicStatusSql } from "./publicStatusSql.ts";
 import { isoColumn, type Queryable, type Row, type StoreContext } from "./engine.ts";
 
 
@@ -36,18 +35,42 @@ export type OutboxEvent = {
 };
 
 /**
- * Only ever called inside the transaction that changes the request's public status. The payload holds
- * the status facts as the public records project them (`statusFactsOf`, ../model/publicRecords.ts): the
- * public status, and no details while a refund is in progress.
+ * What a request's outbox event freezes, in SQL over its `requests` row (`row`: "r." for a row named r):
+ * the status facts as the public records project them (`statusFactsOf`, ../model/publicRecords.ts —
+ * the public status, no details while a refund is in progress, the deposit address's record) with
+ * `previousStatus` (an SQL expression). Built where the row is written, so that a write and its event
+ * are one statement (./requests.ts); test/service/store/outboxPayloadSql.test.ts holds it to
+ * `statusFactsOf` on every kind of request.
  */
-export async function insertOutboxEvent(tx: Queryable, request: StoredRequest, previousStatus: RequestStatus | null, at: string): Promise<void> {
-  const facts = statusFactsOf(request);
-  const payload: OutboxPayload = { requestId: request.id, previousStatus, ...facts, inTxHashes: [...facts.inTxHashes], txHashes: [...facts.txHashes] };
-  const status = facts.status;
-  await tx.query(
-    "INSERT INTO request_events (request_id, status, payload, created_at) VALUES ($1, $2, $3::jsonb, $4::timestamptz)",
-    [request.id, status, JSON.stringify(payload), at],
-  );
+export function eventPayloadSql(row: string, previousStatus: string): string {
+  const status = publicStatusSql(row);
+  const depositAddress = `${row}solver_state->'intent'->'depositAddress'`;
+  const payment = `${row}solver_state->'depositPayment'`;
+  return `jsonb_build_object(
+    'requestId', ${row}id, 'previousStatus', ${previousStatus}, 'status', ${status},
+    'inTxHashes', to_jsonb(${row}in_tx_hashes), 'txHashes', to_jsonb(${row}tx_hashes),
+    'updatedAt', (extract(epoch FROM date_trunc('milliseconds', ${row}updated_at)) * 1000)::bigint,
+    'originChainId', ${row}origin_chain_id, 'destinationChainId', ${row}destination_chain_id,
+    'details', CASE WHEN ${status} = ${row}status THEN ${row}details END,
+    'failReason', ${row}fail_reason, 'refundFailReason', ${row}refund_fail_reason,
+    'depositAddress', CASE WHEN jsonb_typeof(${depositAddress}) = 'object' THEN jsonb_build_object(
+      'address', ${depositAddress}->'address', 'depositAddressType', ${depositAddress}->'mode',
+      'depositor', ${payment}->'depositor', 'depositTxHash', ${payment}->'txHash') END)`;
+}
+
+/**
+ * The statement part that writes the outbox event of the rows `source` names (a table or a CTE with
+ * `requests` columns, aliased `r`) at `at` (an SQL expression). Only ever part of the statement, or
+ * the transaction, that changes the request's public status.
+ */
+export function insertEventsSql(source: string, previousStatus: string, at: string): string {
+  return `INSERT INTO request_events (request_id, status, payload, created_at)
+    SELECT r.id, ${publicStatusSql("r.")}, ${eventPayloadSql("r.", previousStatus)}, ${at}::timestamptz FROM ${source}`;
+}
+
+/** Writes the outbox event of the request as it is now (inside the transaction that changed its public status). */
+export async function insertOutboxEventOf(tx: Queryable, id: Bytes32, previousStatus: RequestStatus | null, at: string): Promise<void> {
+  await tx.query(`${insertEventsSql("requests r", "$2::text", "$3")} WHERE r.id = $1`, [id, previousStatus, at]);
 }
 
 const EVENT_COLUMNS = `id, request_id, status, payload, ${isoColumn("created_at")}, ${isoColumn("delivered_at")}`;

@@ -2,7 +2,7 @@
  * The requests repository. Every row is decoded once, here, into the model's `StoredRequest`
  * (../model/storedRequest.ts): a row that does not match its schema is a StoredValueInvalidError
  * naming the column and field. Writes encode the model back (amounts as decimal strings, addresses
- * lowercase). A status change and its outbox event are one transaction. Events follow the *public*
+ * lowercase). A status change and its outbox event are one statement. Events follow the *public*
  * status (../model/publicStatus.ts): a write writes one exactly when the status a poller sees changes
  * (a stored `failure` whose refund is in progress shows the status before it and writes none; the
  * refund, or a refund that turns out impossible, does).
@@ -12,7 +12,7 @@ import { Type } from "typebox";
 import { INITIAL_STATUSES, assertTransition, statusesBefore } from "../lifecycle/transitions.ts";
 import { RequestData } from "../model/requestData.ts";
 import { RequestStatus } from "../model/requestStatus.ts";
-import { publicStatus, publicStatusOf, type PublicStatusFacts } from "../model/publicStatus.ts";
+import { publicStatus } from "../model/publicStatus.ts";
 import { Details, Parked, SolverState, SolverStatePatch } from "../model/solverState.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import { decodeStored, encodeStored } from "../model/storedValue.ts";
@@ -20,7 +20,8 @@ import { Address, BlockNumber, Bytes32, ChainId, Nullable } from "../model/value
 import { InvalidInputError } from "../../core/errors.ts";
 import { isoColumn, type Db, type Row, type StoreContext } from "./engine.ts";
 import { RequestNotFoundError } from "./errors.ts";
-import { insertOutboxEvent } from "./outbox.ts";
+import { insertEventsSql, insertOutboxEventOf } from "./outbox.ts";
+import { publicStatusSql } from "./publicStatusSql.ts";
 
 export const REQUEST_COLUMNS = [
   "id",
@@ -97,40 +98,39 @@ export function requestFromRow(row: Row): StoredRequest {
   };
 }
 
-/** Creates a request in an initial status and writes its first outbox event, in one transaction. */
+/** Creates a request in an initial status with its first outbox event: one statement. */
 export async function createRequest({ db, now }: StoreContext, request: NewRequest): Promise<StoredRequest> {
   const status = request.status ?? "waiting";
   if (!INITIAL_STATUSES.includes(status)) {
     throw new InvalidInputError(`a request starts in ${INITIAL_STATUSES.join(" or ")}, not ${status}`, { path: "status" });
   }
   const at = now().toISOString();
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.query(
-      `INSERT INTO requests (id, order_id, status, "user", recipient, origin_chain_id, destination_chain_id,
+  const { rows } = await db.query(
+    `WITH r AS (
+       INSERT INTO requests (id, order_id, status, "user", recipient, origin_chain_id, destination_chain_id,
          in_tx_hashes, data, solver_state, referrer, api_key_id, origin_block, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13, $14::timestamptz, $14::timestamptz)
-       RETURNING ${REQUEST_COLUMNS}`,
-      [
-        request.id,
-        request.orderId,
-        status,
-        request.user,
-        request.recipient,
-        request.originChainId,
-        request.destinationChainId,
-        [...new Set(request.inTxHashes ?? [])],
-        JSON.stringify(request.data ?? {}),
-        request.solver === null ? null : JSON.stringify(encodeStored(SolverState, request.solver)),
-        request.referrer ?? null,
-        request.apiKeyId ?? null,
-        request.originBlock ?? null,
-        at,
-      ],
-    );
-    const created = requestFromRow(rows[0]!);
-    await insertOutboxEvent(tx, created, null, at);
-    return created;
-  });
+       RETURNING *),
+     e AS (${insertEventsSql("r", "NULL::text", "$14")})
+     SELECT ${REQUEST_COLUMNS} FROM r`,
+    [
+      request.id,
+      request.orderId,
+      status,
+      request.user,
+      request.recipient,
+      request.originChainId,
+      request.destinationChainId,
+      [...new Set(request.inTxHashes ?? [])],
+      JSON.stringify(request.data ?? {}),
+      request.solver === null ? null : JSON.stringify(encodeStored(SolverState, request.solver)),
+      request.referrer ?? null,
+      request.apiKeyId ?? null,
+      request.originBlock ?? null,
+      at,
+    ],
+  );
+  return requestFromRow(rows[0]!);
 }
 
 export async function getRequest({ db }: StoreContext, id: Bytes32): Promise<StoredRequest | null> {
@@ -167,28 +167,18 @@ export async function getRequestByOrderId({ db }: StoreContext, orderId: Bytes32
 }
 
 /**
- * The request of a quoted intent, in one statement: the one with its `orderId`, else the one with its
- * `requestId` (the indexer's lookup before crediting a deposit; two reads before, and both ran for every
- * new deposit: its request did not exist yet).
- */
-export async function getRequestByOrderIdOrId({ db }: StoreContext, orderId: Bytes32, id: Bytes32): Promise<StoredRequest | null> {
-  const { rows } = await db.query(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE order_id = $1 OR id = $2 ORDER BY (order_id = $1) DESC LIMIT 1`, [orderId, id]);
-  return rows.length === 0 ? null : requestFromRow(rows[0]!);
-}
-
-/**
  * The one UPDATE every write of a request runs: hashes appended (deduplicated, in order), `data` and
  * `solver_state` merged field by field (a null one stays null unless the patch writes some), the rest
  * replaced when given. `status` null keeps the status.
  *
- * `lock`: the same statement first locks the row and reads what its public status was (`before`, the
- * facts ../model/publicStatus.ts reads), and with `from` it writes only a row in one of those statuses
- * (null otherwise) — a status change's lock, check and write in one round trip instead of two. Under
- * READ COMMITTED the locking subquery waits for a writer in flight and then reads the row it committed.
+ * `lock`: the same statement first locks the row and reads its public status as it was (BEFORE), and
+ * writes the outbox event when the public status changed (./outbox.ts `insertEventsSql`); with `from`
+ * it writes only a row in one of those statuses (null otherwise) — a status change's lock, check, write
+ * and event in one round trip, and so without a transaction of its own. Under READ COMMITTED the
+ * locking subquery waits for a writer in flight and then reads the row it committed.
  */
-async function updateRequest(db: Db, id: Bytes32, at: string, status: string | null, patch: RequestPatch, lock?: { from?: readonly RequestStatus[] }): Promise<{ after: StoredRequest; before: PublicStatusFacts | null } | null> {
-  const { rows } = await db.query(
-    `UPDATE requests SET
+async function updateRequest(db: Db, id: Bytes32, at: string, status: string | null, patch: RequestPatch, lock?: { from?: readonly RequestStatus[] }): Promise<StoredRequest | null> {
+  const update = `UPDATE requests SET
        status = coalesce($2, status),
        in_tx_hashes = ARRAY(SELECT h FROM unnest(in_tx_hashes || $3::text[]) WITH ORDINALITY AS t(h, i) GROUP BY h ORDER BY min(i)),
        tx_hashes = ARRAY(SELECT h FROM unnest(array_remove(tx_hashes, $13::text) || $4::text[]) WITH ORDINALITY AS t(h, i) GROUP BY h ORDER BY min(i)),
@@ -198,9 +188,14 @@ async function updateRequest(db: Db, id: Bytes32, at: string, status: string | n
        data = data || $8::jsonb,
        solver_state = CASE WHEN $9::jsonb = '{}'::jsonb THEN solver_state ELSE coalesce(solver_state, '{}'::jsonb) || $9::jsonb END,
        details = CASE WHEN $10::boolean THEN $11::jsonb ELSE details END,
-       updated_at = $12::timestamptz
-     ${lock ? `FROM (${BEFORE_FACTS}) b` : ""}
-     WHERE id = $1 ${lock?.from ? "AND b.before_status = ANY($14::text[])" : ""} RETURNING ${REQUEST_COLUMNS}${lock ? ", b.*" : ""}`,
+       updated_at = $12::timestamptz`;
+  const { rows } = await db.query(
+    lock
+      ? `WITH r AS (${update} FROM (${BEFORE}) b
+           WHERE id = $1 ${lock.from ? "AND b.before_status = ANY($14::text[])" : ""} RETURNING requests.*, b.before_public_status),
+         e AS (${insertEventsSql("r", "r.before_public_status", "$12")} WHERE ${publicStatusSql("r.")} <> r.before_public_status)
+         SELECT ${REQUEST_COLUMNS} FROM r`
+      : `${update} WHERE id = $1 RETURNING ${REQUEST_COLUMNS}`,
     [
       id,
       status,
@@ -218,41 +213,19 @@ async function updateRequest(db: Db, id: Bytes32, at: string, status: string | n
       ...(lock?.from ? [[...lock.from]] : []),
     ],
   );
-  if (rows.length === 0) return null;
-  return lock ? splitBefore(rows[0]!) : { after: requestFromRow(rows[0]!), before: null };
+  return rows.length === 0 ? null : requestFromRow(rows[0]!);
 }
 
-/**
- * The row locked, and the facts its public status is read from (../model/publicStatus.ts) as they were:
- * the subquery of a write that must know whether the public status changed. Columns named `before_*`.
- */
-const BEFORE_FACTS = `SELECT status AS before_status, refund_fail_reason AS before_refund_fail_reason, parked IS NOT NULL AS before_parked,
-    coalesce(solver_state->'refund'->>'status', '') = 'reverted' AS before_refund_reverted, solver_state IS NULL AS before_no_quote,
-    (solver_state->'fill' IS NOT NULL OR cardinality(tx_hashes) > 0) AS before_fill_sent
-  FROM requests WHERE id = $1 FOR UPDATE`;
-
-/** A row written with BEFORE_FACTS: the request after, and its public-status facts before. */
-function splitBefore(row: Row): { after: StoredRequest; before: PublicStatusFacts } {
-  const { before_status, before_refund_fail_reason, before_parked, before_refund_reverted, before_no_quote, before_fill_sent, ...rest } = row;
-  return {
-    after: requestFromRow(rest),
-    before: {
-      status: decodeStored(RequestStatus, before_status, "requests.status", String(row.id)),
-      refundFailReason: (before_refund_fail_reason as string | null) ?? null,
-      parked: before_parked === true,
-      refundReverted: before_refund_reverted === true,
-      noQuote: before_no_quote === true,
-      fillSent: before_fill_sent === true,
-    },
-  };
-}
+/** The row locked, with its status and its public status as they were: the subquery of a write that may change the public status. */
+const BEFORE = `SELECT status AS before_status, ${publicStatusSql()} AS before_public_status FROM requests WHERE id = $1 FOR UPDATE`;
 
 /**
- * Moves a request to `to`: locks the row, checks the transition table, updates the row and writes the
- * outbox event, all in one transaction, so a status change and its event exist together or not at all.
- * The lock, the check and the update are one statement (`updateRequest` with `from`: the statuses the
- * table lets move to `to`); only when it wrote nothing is the row read to say why. Throws
- * RequestNotFoundError or InvalidTransitionError (and then writes nothing).
+ * Moves a request to `to`, with its outbox event when the public status changes: the lock, the check
+ * against the transition table (`from`: the statuses it lets move to `to`), the update and the event
+ * are one statement, so a status change and its event exist together or not at all. Only when it wrote
+ * nothing is the row read, under its lock, to say why — or, when its status changed in between to one
+ * that may move to `to`, to write it then. Throws RequestNotFoundError or InvalidTransitionError (and
+ * then writes nothing).
  */
 export async function transitionRequest(
   { db, now }: StoreContext,
@@ -260,25 +233,15 @@ export async function transitionRequest(
   to: RequestStatus,
   patch: RequestPatch = {},
 ): Promise<StoredRequest> {
+  const at = now().toISOString();
+  const written = await updateRequest(db, id, at, to, patch, { from: statusesBefore(to) });
+  if (written) return written;
   return db.transaction(async (tx: Db) => {
-    const at = now().toISOString();
-    let written = await updateRequest(tx, id, at, to, patch, { from: statusesBefore(to) });
-    if (!written) {
-      const { rows } = await tx.query<{ status: RequestStatus }>("SELECT status FROM requests WHERE id = $1 FOR UPDATE", [id]);
-      if (rows.length === 0) throw new RequestNotFoundError(id);
-      assertTransition(rows[0]!.status, to);
-      // Allowed now: its status changed between the two statements. The row is locked from here on.
-      written = (await updateRequest(tx, id, at, to, patch, {}))!;
-    }
-    await insertEventIfPublicStatusChanged(tx, written.before!, written.after, at);
-    return written.after;
+    const { rows } = await tx.query<{ status: RequestStatus }>("SELECT status FROM requests WHERE id = $1 FOR UPDATE", [id]);
+    if (rows.length === 0) throw new RequestNotFoundError(id);
+    assertTransition(rows[0]!.status, to);
+    return (await updateRequest(tx, id, at, to, patch, {}))!;
   });
-}
-
-/** The outbox event of a write, when the public status changed (../model/publicStatus.ts). */
-async function insertEventIfPublicStatusChanged(tx: Db, before: PublicStatusFacts, after: StoredRequest, at: string): Promise<void> {
-  const from = publicStatusOf(before);
-  if (publicStatus(after) !== from) await insertOutboxEvent(tx, after, from, at);
 }
 
 /**
@@ -288,20 +251,11 @@ async function insertEventIfPublicStatusChanged(tx: Db, before: PublicStatusFact
  */
 export async function patchRequest({ db, now }: StoreContext, id: Bytes32, patch: RequestPatch): Promise<StoredRequest> {
   // A patch may end a refund in progress (a refund that cannot be made, a reverted refund payout):
-  // the public status then turns `failure`, with its event.
+  // the public status then turns `failure`, with its event in the same statement.
   const mayEndRefund = patch.refundFailReason !== undefined || patch.solver?.refund !== undefined;
-  if (!mayEndRefund) {
-    const updated = await updateRequest(db, id, now().toISOString(), null, patch);
-    if (!updated) throw new RequestNotFoundError(id);
-    return updated.after;
-  }
-  return db.transaction(async (tx: Db) => {
-    const at = now().toISOString();
-    const written = await updateRequest(tx, id, at, null, patch, {});
-    if (!written) throw new RequestNotFoundError(id);
-    await insertEventIfPublicStatusChanged(tx, written.before!, written.after, at);
-    return written.after;
-  });
+  const updated = await updateRequest(db, id, now().toISOString(), null, patch, mayEndRefund ? {} : undefined);
+  if (!updated) throw new RequestNotFoundError(id);
+  return updated;
 }
 
 /**
@@ -332,17 +286,18 @@ export async function parkRequest({ db, now }: StoreContext, id: Bytes32, reason
   const at = now().toISOString();
   const parked = { code: reason.code.slice(0, 64), message: reason.message.slice(0, 1000), at };
   await db.transaction(async (tx: Db) => {
-    const { rows } = await tx.query(`UPDATE requests SET parked = $2::jsonb FROM (${BEFORE_FACTS}) b WHERE id = $1 RETURNING ${REQUEST_COLUMNS}, b.*`, [id, JSON.stringify(parked)]);
+    const { rows } = await tx.query(`UPDATE requests SET parked = $2::jsonb FROM (${BEFORE}) b WHERE id = $1 RETURNING ${REQUEST_COLUMNS}, b.before_public_status`, [id, JSON.stringify(parked)]);
     if (rows.length === 0) return;
     // A row that does not decode (often why it is parked: STORED_VALUE_INVALID) is parked without an
     // event: its public status cannot be read either.
-    let written: { after: StoredRequest; before: PublicStatusFacts };
+    const { before_public_status: before, ...row } = rows[0]!;
+    let after: StoredRequest;
     try {
-      written = splitBefore(rows[0]!);
+      after = requestFromRow(row);
     } catch {
       return;
     }
-    await insertEventIfPublicStatusChanged(tx, written.before, written.after, at);
+    if (publicStatus(after) !== before) await insertOutboxEventOf(tx, id, before as RequestStatus, at);
   });
 }
 

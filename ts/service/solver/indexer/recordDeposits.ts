@@ -196,7 +196,6 @@ async function creditFastFilled(
   return { orderId: deposit.orderId, outcome: "credited", requestId: request.id };
 }
 
-/** The quote of `orderId`; a stored quote that does not decode counts as no quote (logged: an operator looks). */
 /**
  * What `orderId` names (a funding order, else its quote and request: one statement). A stored quote that
  * does not decode matches nothing (logged); any other row that does not decode is thrown on.

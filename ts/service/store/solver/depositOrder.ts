@@ -2,7 +2,7 @@
  * What a deposit's orderId names, read in one statement: the indexer's lookup before it credits a
  * deposit (../../solver/indexer/recordDeposits.ts). An app funding order (../appFundingOrders.ts) comes
  * first; else the newest quote with that orderId (../quotes.ts) and the request of that order — the one
- * with the orderId, else the one with the quote's requestId (../requests.ts `getRequestByOrderIdOrId`).
+ * with the orderId, else the one with the quote's requestId.
  * Before, these were three statements per deposit (issue 26: store queries per intent).
  *
  * Each part is decoded as its own repository decodes it, in that order: a quote that does not decode is
