@@ -4,7 +4,7 @@
 // is refunded; and a sponsored bridge through the real service (startServer: HTTP quote with the cap
 // hit, deposit, fill, debit of exactly the cap, then the spent balance refusing the next quote).
 import { expect } from "chai";
-import { createSolver, SPONSORSHIP_HOLD_GRACE_SECONDS } from "../../../ts/service/solver/startSolver.ts";
+import { createSolver, SPONSORSHIP_HOLD_GRACE_SECONDS, startSolver } from "../../../ts/service/solver/startSolver.ts";
 import { startServer } from "../../../ts/service/server.ts";
 import type { Quote } from "../../../ts/service/quote/buildQuote.ts";
 import { apiKeyStore } from "../../../ts/service/store/apiKeys.ts";
@@ -82,6 +82,20 @@ describeEachEngine("sponsored fills", (engine) => {
     expect((await store.appBalances.getHold(unused.sponsorship!.holdId!))!.state).to.equal("released");
     expect((await store.appBalances.getHold(recent.sponsorship!.holdId!))!.state).to.equal("held");
     await store.appBalances.release(recent.sponsorship!.holdId!);
+  });
+
+  // The running solver's loops (what `ferry serve` runs), not `tick()`: they once ran every background pass
+  // but this one, so an unused quote's hold stayed held for good in production.
+  it("unusedSponsoredQuote_pastItsFillDeadline_hasItsHoldReleasedByTheRunningSolver", async function () {
+    this.timeout(300_000);
+    const wall = Math.floor(Date.now() / 1000);
+    const unused = await sponsoredQuote({ expiresAt: wall - 5000, fillDeadline: wall - SPONSORSHIP_HOLD_GRACE_SECONDS - 60 }, 2_000_000n);
+    const running = startSolver({ config: env.config, store, log: SILENT_LOG, pollIntervalMs: 100 });
+    try {
+      await waitFor(async () => (await store.appBalances.getHold(unused.sponsorship!.holdId!))!.state === "released", 15_000, "the unused quote's hold released");
+    } finally {
+      await running.stop();
+    }
   });
 
   it("sponsoredRefund_releasesTheHold_andTheAppIsNotCharged", async function () {

@@ -273,15 +273,14 @@ export function startSolver(options: SolverOptions): RunningSolver {
       try {
         await solver.fillPool(() => stepLoop.wake());
       } finally {
-        // Strays and permit deposits are followed whether or not the work list could be read — at most
-        // once per BACKGROUND_MIN_INTERVAL_MS even when the work list is polled faster (the devnet's 100 ms):
-        // nothing of theirs waits on a fill, and their idle reads were a third of an intent's store queries.
+        // The background passes (strays, withdrawals, permit deposits, deposit addresses, unused sponsorship
+        // holds) run whether or not the work list could be read, on the replica holding `solver:background`
+        // — at most once per BACKGROUND_MIN_INTERVAL_MS even when the work list is polled faster (the
+        // devnet's 100 ms): nothing of theirs waits on a fill, and their idle reads were a third of an
+        // intent's store queries.
         if (Date.now() - lastStrays >= Math.max(settings.pollIntervalMs, BACKGROUND_MIN_INTERVAL_MS) && (await backgroundLease.hold())) {
           lastStrays = Date.now();
-          await solver.refundStrays();
-          await solver.payAppWithdrawals();
-          await solver.followPermitDeposits();
-          await solver.forwardDepositPayments();
+          await solver.backgroundPasses();
         }
       }
     },
@@ -319,6 +318,11 @@ export type Solver = {
   followPermitDeposits(): Promise<void>;
   /** Forwards final payments into strict deposit addresses, refunds mis-routed ones (./depositAddress/). */
   forwardDepositPayments(): Promise<void>;
+  /**
+   * The passes that follow no request's step: stray refunds, app withdrawals, permit deposits, deposit
+   * addresses, unused sponsorship holds (what the running loops do on the replica holding `solver:background`).
+   */
+  backgroundPasses(): Promise<void>;
   /** The Depositories' allocators (./watchAllocator.ts), at most every `allocatorCheckIntervalMs`. */
   checkAllocators(): Promise<void>;
   /** Waits for the steps in flight, then gives back the leases kept across waits for a block. */
@@ -599,6 +603,15 @@ export function createSolver(options: SolverOptions): Solver {
     }
   };
 
+  // Every pass that follows no request's step, in one place: `tick()` and the running loops both run these.
+  const backgroundPasses = async () => {
+    await refundStrays();
+    await payAppWithdrawals();
+    await followPermitDeposits();
+    await forwardDepositPayments();
+    await releaseUnusedSponsorships();
+  };
+
   let running: Promise<void> | null = null;
   const pass = async () => {
     const started = Date.now();
@@ -623,11 +636,7 @@ export function createSolver(options: SolverOptions): Solver {
     // Every listed request, at most `concurrency` at once.
     const pool = pLimit(settings.concurrency);
     await Promise.all(work.filter((item) => !inFlight.has(item.id)).map((item) => pool(() => start(item))));
-    await refundStrays();
-    await payAppWithdrawals();
-    await followPermitDeposits();
-    await forwardDepositPayments();
-    await releaseUnusedSponsorships();
+    await backgroundPasses();
     if (work.length > 0) ctx.log.debug({ indexMs: indexed - started, workMs: Date.now() - indexed, requests: work.length }, "solver tick");
   };
 
@@ -651,6 +660,7 @@ export function createSolver(options: SolverOptions): Solver {
     payAppWithdrawals,
     followPermitDeposits,
     forwardDepositPayments,
+    backgroundPasses,
     checkAllocators,
     drain: async () => {
       await running;
