@@ -38,8 +38,8 @@ describeEachEngine("relay: stuck execute holds", (engine) => {
     await loop.stop();
   };
   /** The relayer's transaction for the hold, as the nonce manager records it in the nonce's store transaction. */
-  const recordTransaction = (holdId: string, nonce: number, repos: Pick<Store, "insertSolverTransaction"> = engine.store, reference: string = REQUEST) =>
-    repos.insertSolverTransaction({
+  const recordTransaction = (holdId: string, nonce: number, repos: Pick<Store, "insertSolverTransactions"> = engine.store, reference: string = REQUEST) =>
+    repos.insertSolverTransactions([{
       chainId: 31337,
       address: RELAYER.address,
       nonce,
@@ -47,7 +47,7 @@ describeEachEngine("relay: stuck execute holds", (engine) => {
       subject: executeHoldSubject({ reference, holdId }),
       call: { to: RELAYER.address, data: "0x", value: 0n, gas: 21_000n },
       attempt: { hash: canonicalHex(`0x${String(nonce).padStart(64, "0")}`), raw: "0x01", maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, sentAt: new Date(engine.clock.ms).toISOString() },
-    });
+    }]);
 
   it("stuckExecuteHolds_killedBeforeTheNonce_holdReleasedAfterTheLease", async () => {
     await fund();

@@ -49,8 +49,8 @@ import {
   findPendingSolverTransaction,
   listPendingSolverTransactions,
   getSolverTransaction,
-  insertSolverTransaction,
-  lockNextNonce,
+  insertSolverTransactions,
+  allocateNonces,
   settleSolverTransaction,
   solverTransactionStats,
   syncNonce,
@@ -222,8 +222,8 @@ export type Repositories = {
   startStrayTracking(chainId: number, contract: Address, fromBlock: number): Promise<number>;
   /** The nonce manager's (./solver/solverTransactions.ts): next nonce per sender, every sent transaction with its attempts. */
   syncNonce(chainId: number, address: Address, chainNonce: number): Promise<number>;
-  lockNextNonce(chainId: number, address: Address): Promise<number | null>;
-  insertSolverTransaction(t: NewSolverTransaction): Promise<SolverTransaction>;
+  allocateNonces(chainId: number, address: Address, count: number): Promise<number | null>;
+  insertSolverTransactions(ts: readonly NewSolverTransaction[]): Promise<SolverTransaction[]>;
   getSolverTransaction(key: SolverTxKey): Promise<SolverTransaction | null>;
   appendSolverTxAttempt(key: SolverTxKey, attempt: TxAttempt): Promise<SolverTransaction | null>;
   settleSolverTransaction(key: SolverTxKey, state: TxState, minedHash: Bytes32 | null): Promise<void>;
@@ -392,8 +392,8 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     getStrayTrackingStart: (c, a) => getStrayTrackingStart(ctx, c, a),
     startStrayTracking: (c, a, b) => startStrayTracking(ctx, c, a, b),
     syncNonce: (c, a, n) => syncNonce(ctx, c, a, n),
-    lockNextNonce: (c, a) => lockNextNonce(ctx, c, a),
-    insertSolverTransaction: (t) => insertSolverTransaction(ctx, t),
+    allocateNonces: (c, a, n) => allocateNonces(ctx, c, a, n),
+    insertSolverTransactions: (ts) => insertSolverTransactions(ctx, ts),
     getSolverTransaction: (k) => getSolverTransaction(ctx, k),
     appendSolverTxAttempt: (k, a) => appendSolverTxAttempt(ctx, k, a),
     settleSolverTransaction: (k, s, h) => settleSolverTransaction(ctx, k, s, h),

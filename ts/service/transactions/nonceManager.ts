@@ -267,17 +267,17 @@ export function createNonceManager(options: {
     const { chainId } = items[0]!.request;
     const { address, client } = items[0]!;
     const stored = await store.transaction(async (repos) => {
-      let nonce = await repos.lockNextNonce(chainId, address);
-      if (nonce === null) throw new ServiceError("STORED_VALUE_INVALID", `solver_nonces has no row for ${chainId}:${address}`);
+      const first = await repos.allocateNonces(chainId, address, items.length);
+      if (first === null) throw new ServiceError("STORED_VALUE_INVALID", `solver_nonces has no row for ${chainId}:${address}`);
       const out: { item: Allocation; sent: SentTx; attempt: TxAttempt }[] = [];
-      for (const item of items) {
-        const attempt = await sign(client, nonce, item.call, item.fees);
-        await repos.insertSolverTransaction({ chainId, address, nonce, purpose: item.request.purpose, subject: item.request.subject, call: item.call, attempt });
-        const sent: SentTx = { chainId, address, txNonce: nonce, hash: attempt.hash };
-        await item.request.record(sent, repos);
-        out.push({ item, sent, attempt });
-        nonce += 1;
+      for (const [i, item] of items.entries()) {
+        const attempt = await sign(client, first + i, item.call, item.fees);
+        out.push({ item, sent: { chainId, address, txNonce: first + i, hash: attempt.hash }, attempt });
       }
+      await repos.insertSolverTransactions(
+        out.map(({ item, sent, attempt }) => ({ chainId, address, nonce: sent.txNonce, purpose: item.request.purpose, subject: item.request.subject, call: item.call, attempt })),
+      );
+      for (const { item, sent } of out) await item.request.record(sent, repos);
       return out;
     });
     // Queued while the allocation is still held, so broadcasts leave in nonce order; the next

@@ -1,9 +1,10 @@
 /**
  * The nonce manager's repository (migration 0012): the next nonce per (chain, sender) and every
- * transaction the solver sends with all its signed attempts. Allocation is `lockNextNonce` (row
- * lock) → sign → `insertSolverTransaction` (which also moves the next nonce on), all inside one
- * `store.transaction` together with the caller's own record of the hash: no nonce is ever handed out
- * twice across processes, and no nonce is handed out without its transaction stored.
+ * transaction the solver sends with all its signed attempts. Allocation is `allocateNonces` (the next
+ * nonces taken and the row locked, one statement) → sign → `insertSolverTransactions` (one multi-row
+ * INSERT), all inside one `store.transaction` together with the callers' own records of the hashes: no
+ * nonce is ever handed out twice across processes, and no nonce is handed out without its transaction
+ * stored.
  */
 import { Type } from "typebox";
 import { SolverTransaction, TxAttempt, TxCall, type TxPurpose, type TxState } from "../../model/solverTransaction.ts";
@@ -52,25 +53,35 @@ export async function syncNonce({ db }: StoreContext, chainId: number, address: 
   return Number(rows[0]!.next_nonce);
 }
 
-/** The next nonce, row-locked until the surrounding transaction ends; null before the first `syncNonce`. */
-export async function lockNextNonce({ db }: StoreContext, chainId: number, address: Address): Promise<number | null> {
-  const { rows } = await db.query<{ next_nonce: number }>("SELECT next_nonce FROM solver_nonces WHERE chain_id = $1 AND address = $2 FOR UPDATE", [
-    chainId,
-    address,
-  ]);
-  return rows.length === 0 ? null : Number(rows[0]!.next_nonce);
+/**
+ * Takes the sender's next `count` nonces: moves its next nonce on by `count` and returns the first one
+ * taken, the row locked until the surrounding transaction ends (so an allocation that rolls back hands
+ * nothing out). Null before the first `syncNonce`.
+ */
+export async function allocateNonces({ db }: StoreContext, chainId: number, address: Address, count: number): Promise<number | null> {
+  const { rows } = await db.query<{ first: number }>(
+    "UPDATE solver_nonces SET next_nonce = next_nonce + $3 WHERE chain_id = $1 AND address = $2 RETURNING next_nonce - $3 AS first",
+    [chainId, address, count],
+  );
+  return rows.length === 0 ? null : Number(rows[0]!.first);
 }
 
-/** Stores a transaction with its first attempt and hands out the nonce after it (call inside the `lockNextNonce` transaction). */
-export async function insertSolverTransaction({ db, now }: StoreContext, t: NewSolverTransaction): Promise<SolverTransaction> {
+/** Stores transactions, each with its first attempt, in one statement (call inside the `allocateNonces` transaction that took their nonces). */
+export async function insertSolverTransactions({ db, now }: StoreContext, ts: readonly NewSolverTransaction[]): Promise<SolverTransaction[]> {
+  if (ts.length === 0) return [];
   const at = now().toISOString();
+  const params: unknown[] = [at];
+  const values = ts.map((t) => {
+    const base = params.length;
+    params.push(t.chainId, t.address, t.nonce, t.purpose, t.subject, JSON.stringify(encodeStored(TxCall, t.call)), JSON.stringify([encodeStored(TxAttempt, t.attempt)]));
+    return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5}, $${base + 6}::jsonb, $${base + 7}::jsonb, $1::timestamptz, $1::timestamptz)`;
+  });
   const { rows } = await db.query(
     `INSERT INTO solver_transactions (chain_id, address, nonce, purpose, subject, call, attempts, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::timestamptz, $8::timestamptz) RETURNING ${COLUMNS}`,
-    [t.chainId, t.address, t.nonce, t.purpose, t.subject, JSON.stringify(encodeStored(TxCall, t.call)), JSON.stringify([encodeStored(TxAttempt, t.attempt)]), at],
+     VALUES ${values.join(", ")} RETURNING ${COLUMNS}`,
+    params,
   );
-  await db.query("UPDATE solver_nonces SET next_nonce = GREATEST(next_nonce, $3) WHERE chain_id = $1 AND address = $2", [t.chainId, t.address, t.nonce + 1]);
-  return fromRow(rows[0]!);
+  return rows.map(fromRow);
 }
 
 export async function getSolverTransaction({ db }: StoreContext, key: SolverTxKey): Promise<SolverTransaction | null> {
