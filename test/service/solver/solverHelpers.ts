@@ -49,7 +49,11 @@ export function depository(env: TwoChains, chain: DevnetChain) {
   return env.config.chains.find((c) => c.id === chain.chainId)!.contracts.depository;
 }
 
-/** `store` with every method call recorded by name in `calls` (what the idle-loop tests count). */
+/**
+ * `store` with every method call recorded by name in `calls` (what the idle-loop tests count). A work
+ * list read with its leases adds one "claimedWork" per request the loop got, and a step that starts from
+ * the listing's read of its request (instead of `getStepRequest`) adds "listedRead".
+ */
 export function countingStore(store: Store): { store: Store; calls: string[] } {
   const calls: string[] = [];
   const counted = new Proxy(store, {
@@ -59,11 +63,25 @@ export function countingStore(store: Store): { store: Store; calls: string[] } {
       return (...args: unknown[]) => {
         calls.push(String(key));
         const result = value.apply(target, args);
-        // A work list read with its leases: one "claimedWork" per request the loop got (and steps).
-        if (key === "claimSolverWork") return (result as Promise<unknown[]>).then((items) => (calls.push(...items.map(() => "claimedWork")), items));
+        if (key === "claimSolverWork") {
+          return (result as ReturnType<Store["claimSolverWork"]>).then((items) => {
+            calls.push(...items.map(() => "claimedWork"));
+            return items.map((item) => ({ ...item, read: () => (calls.push("listedRead"), item.read()) }));
+          });
+        }
         return result;
       };
     },
   });
   return { store: counted, calls };
+}
+
+/** `store` calling `onRead(requestId)` for each solver step's first read: `getStepRequest`, or the listing's read the step started from. */
+export function stepReadsOf(store: Store, onRead: (requestId: string) => void): Store {
+  return {
+    ...store,
+    getStepRequest: (id) => (onRead(String(id)), store.getStepRequest(id)),
+    claimSolverWork: async (...args) =>
+      (await store.claimSolverWork(...args)).map((item) => ({ ...item, read: () => (onRead(item.id), item.read()) })),
+  };
 }

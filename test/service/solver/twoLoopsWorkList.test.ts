@@ -6,7 +6,7 @@
 // in the same statement: what a loop is given is its own, and its step makes no second claim.
 import { expect } from "chai";
 import { createSolver, startSolver } from "../../../ts/service/solver/startSolver.ts";
-import { countingStore, waitFor } from "./solverHelpers.ts";
+import { countingStore, stepReadsOf, waitFor } from "./solverHelpers.ts";
 import { indexDeposits } from "../../../ts/service/solver/indexer/indexDeposits.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
 import { SILENT_LOG } from "../../../ts/service/logging/logger.ts";
@@ -28,16 +28,10 @@ function recordingStore(store: Store): { store: Store; lostClaims: () => number;
           return held;
         };
       }
-      if (key === "getStepRequest") {
-        return (...args: Parameters<Store["getStepRequest"]>) => {
-          stepped.add(String(args[0]));
-          return store.getStepRequest(...args);
-        };
-      }
       return value;
     },
   });
-  return { store: recorded, lostClaims: () => lost, stepped };
+  return { store: stepReadsOf(recorded, (id) => stepped.add(id)), lostClaims: () => lost, stepped };
 }
 
 describeEachEngine("solver: two loops fill their pools at once", (engine) => {

@@ -14,7 +14,7 @@ import { canonicalAddress } from "../../../ts/service/model/values.ts";
 import { startRpcCounter, type RpcCounter } from "../../../scripts/bench/rpcCounter.ts";
 import { createChainClients } from "../../../ts/service/chains/chainClients.ts";
 import { requireAccount, resolveAccounts } from "../../../ts/service/chains/serviceAccounts.ts";
-import { filledLogs, waitFor } from "./solverHelpers.ts";
+import { filledLogs, stepReadsOf, waitFor } from "./solverHelpers.ts";
 import { deposit, makeIntent, saveQuote, startTwoChains, type TwoChains } from "./twoChains.ts";
 
 /** What following a transaction's nonce costs per step (../../../ts/service/transactions/nonceManager.ts). */
@@ -53,13 +53,9 @@ describe("solver: a request waiting for its block", function () {
     counter = await startRpcCounter(chain.rpcUrl);
     const chains = env.config.chains.map((c) => (c.id === chainId ? { ...c, rpcUrl: counter.url, rpcUrls: [counter.url] } : c));
     let steps = 0;
-    const counting: Store = {
-      ...store,
-      getStepRequest: async (id) => {
-        if (id === requestId.toLowerCase()) steps += 1;
-        return store.getStepRequest(id);
-      },
-    };
+    const counting: Store = stepReadsOf(store, (id) => {
+      if (id === requestId.toLowerCase()) steps += 1;
+    });
     solver = startSolver({ config: { ...env.config, chains }, store: counting, pollIntervalMs: POLL_MS, ...options });
     return { steps: () => steps };
   }

@@ -18,24 +18,30 @@ import { stepFastFillHold } from "./payout/fastFillHold.ts";
 import type { SolverContext } from "./solverContext.ts";
 import type { Bytes32 } from "../model/values.ts";
 import { blockWaitOf, type BlockWait } from "./blockWait.ts";
+import type { StepRead } from "../store/solver/solverWork.ts";
 
 export type SolverStepResult = { request: StoredRequest | null; wait: BlockWait | null };
 
-export async function solverStep(ctx: SolverContext, requestId: Bytes32): Promise<SolverStepResult> {
+/**
+ * `listed`: what the step reads first, as the work list's statement read it under the lease it took
+ * (../store/solver/solverWork.ts `claimSolverWork`) — given only while that lease is fresh, so nobody
+ * else can have stepped the request since; without it the step reads the request itself.
+ */
+export async function solverStep(ctx: SolverContext, requestId: Bytes32, listed?: () => StepRead): Promise<SolverStepResult> {
   // The heads known before any read of the step: a block above them is the first the step has not seen.
   const seen = new Map<number, bigint>();
   for (const client of ctx.clients.all()) {
     const head = client.head.known();
     if (head) seen.set(client.config.id, head.number);
   }
-  const request = await stepRequest(ctx, requestId);
+  const request = await stepRequest(ctx, requestId, listed);
   return { request, wait: blockWaitOf(request, seen, Date.now()) };
 }
 
-async function stepRequest(ctx: SolverContext, requestId: Bytes32): Promise<StoredRequest | null> {
+async function stepRequest(ctx: SolverContext, requestId: Bytes32, listed?: () => StepRead): Promise<StoredRequest | null> {
   // The request and the halted chains in one read; the payout steps below take the halted chains from
   // here (`ctx.halted`) instead of reading them again.
-  const read = await ctx.store.getStepRequest(requestId);
+  const read = listed ? listed() : await ctx.store.getStepRequest(requestId);
   if (!read || read.request.parked) return read?.request ?? null;
   let request = read.request;
   const halted = read.halted;

@@ -61,7 +61,7 @@ import { requireAccount, resolveAccounts, type ServiceAccounts } from "../chains
 import { CONFIG_DEFAULTS, type FerryConfig, type SolverSettings } from "../config/configSchema.ts";
 import { isRetryable } from "../errors/serviceError.ts";
 import type { Store } from "../store/createStore.ts";
-import type { SolverWorkItem } from "../store/solver/solverWork.ts";
+import type { ClaimedWorkItem, StepRead } from "../store/solver/solverWork.ts";
 import { indexDeposits, DEFAULT_INDEX_OPTIONS, type IndexDepositsOptions } from "./indexer/indexDeposits.ts";
 import { withRpcDeadline } from "../chains/rpcDeadline.ts";
 import type { SolverContext } from "./solverContext.ts";
@@ -84,7 +84,7 @@ import type { Bytes32 } from "../model/values.ts";
 import { createBlockWaits, DEFAULT_BLOCK_WAIT_MAX_MS, type BlockWait } from "./blockWait.ts";
 
 /** A work-list entry this loop took the lease of as it listed it, at `claimedAt` (Date.now()). */
-type ClaimedWork = SolverWorkItem & { claimedAt: number };
+type ClaimedWork = ClaimedWorkItem & { claimedAt: number };
 
 export type SolverOptions = {
   config: FerryConfig;
@@ -370,11 +370,14 @@ export function createSolver(options: SolverOptions): Solver {
    */
   const stepUnderLease = async (item: ClaimedWork, keepWhileWaiting: boolean): Promise<BlockWait | null> => {
     // The listing took the lease (`store.claimSolverWork`): fresh enough (a third of it gone at most, as
-    // a renewal would be), it is not written again — the step's first claim costs nothing.
+    // a renewal would be), it is not written again — the step's first claim costs nothing — and nobody
+    // else can have stepped the request since, so the step starts from the row the listing read.
     let listedAt: number | undefined = item.claimedAt;
+    let listed: (() => StepRead) | undefined;
     const claim = (leaseMs: number) => {
       const fresh = listedAt !== undefined && Date.now() - listedAt < leaseMs / 3;
       listedAt = undefined;
+      if (fresh) listed = item.read;
       return fresh ? Promise.resolve(true) : ctx.store.claimRequest(item.id, owner, leaseMs);
     };
     const done = await runUnderLease({
@@ -390,7 +393,7 @@ export function createSolver(options: SolverOptions): Solver {
         const started = Date.now();
         metrics.stepStarted(item);
         try {
-          const step = await withRpcDeadline(settings.stepTimeoutMs, `solver step of ${item.id}`, () => solverStep({ ...ctx, signal }, item.id));
+          const step = await withRpcDeadline(settings.stepTimeoutMs, `solver step of ${item.id}`, () => solverStep({ ...ctx, signal }, item.id, listed));
           return step.wait;
         } catch (error) {
           await onStepError(item.id, item.status, error);

@@ -22,7 +22,7 @@ import {
 } from "./requests.ts";
 import { claimWorkerLease, releaseWorkerLease } from "./workerLeases.ts";
 import { getDepositOrder, type DepositOrder } from "./solver/depositOrder.ts";
-import { claimRequest, claimSolverWork, countSolverWork, listSolverWork, releaseRequest, type SolverWorkItem } from "./solver/solverWork.ts";
+import { claimRequest, claimSolverWork, countSolverWork, listSolverWork, releaseRequest, type ClaimedWorkItem, type SolverWorkItem } from "./solver/solverWork.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import {
   claimStrayDeposit,
@@ -191,7 +191,7 @@ export type Repositories = {
   /** `owner`: that loop's own live leases (kept across a wait for a block) do not leave a request out. */
   listSolverWork(limit?: number, exclude?: readonly string[], owner?: string): Promise<SolverWorkItem[]>;
   /** `listSolverWork` for `owner`, its leases taken (until now + `ttlMs`) in the same statement: only what it got. */
-  claimSolverWork(limit: number, exclude: readonly string[], owner: string, ttlMs: number): Promise<SolverWorkItem[]>;
+  claimSolverWork(limit: number, exclude: readonly string[], owner: string, ttlMs: number): Promise<ClaimedWorkItem[]>;
   claimRequest(requestId: string, owner: string, ttlMs: number): Promise<boolean>;
   /** The lease on work one replica does for all (./workerLeases.ts): a chain's indexing, the background passes. */
   claimWorkerLease(name: string, owner: string, ttlMs: number): Promise<boolean>;

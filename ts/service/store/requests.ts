@@ -23,28 +23,13 @@ import { RequestNotFoundError } from "./errors.ts";
 import { insertEventsSql, insertOutboxEventOf } from "./outbox.ts";
 import { publicStatusSql } from "./publicStatusSql.ts";
 
-export const REQUEST_COLUMNS = [
-  "id",
-  "order_id",
-  "status",
-  '"user"',
-  "recipient",
-  "origin_chain_id",
-  "destination_chain_id",
-  "in_tx_hashes",
-  "tx_hashes",
-  "fail_reason",
-  "refund_fail_reason",
-  "data",
-  "details",
-  "solver_state",
-  "parked",
-  "referrer",
-  "api_key_id",
-  "origin_block",
-  isoColumn("created_at"),
-  isoColumn("updated_at"),
-].join(", ");
+/** The columns every read of a request selects, in the form `requestFromRow` decodes; `row` qualifies them ("r." for a row named r). */
+export function requestColumns(row = ""): string {
+  const plain = ["id", "order_id", "status", '"user"', "recipient", "origin_chain_id", "destination_chain_id", "in_tx_hashes", "tx_hashes", "fail_reason", "refund_fail_reason", "data", "details", "solver_state", "parked", "referrer", "api_key_id", "origin_block"];
+  return [...plain.map((c) => `${row}${c}`), isoColumn(`${row}created_at`, "created_at"), isoColumn(`${row}updated_at`, "updated_at")].join(", ");
+}
+
+export const REQUEST_COLUMNS = requestColumns();
 
 
 /** A `requests` row as both engines return it (jsonb parsed, int8 as number). */

@@ -6,8 +6,11 @@
 import type { RequestStatus } from "../../model/requestStatus.ts";
 import { decodeStored } from "../../model/storedValue.ts";
 import { Bytes32 } from "../../model/values.ts";
-import { type StoreContext } from "../engine.ts";
+import type { StoredRequest } from "../../model/storedRequest.ts";
+import { type Row, type StoreContext } from "../engine.ts";
 import { claimLeaseRow, releaseLeaseRow, takeOver } from "../leaseRows.ts";
+import { requestColumns, requestFromRow } from "../requests.ts";
+import { HALTED_CHAINS_SQL } from "./checkpoints.ts";
 
 /**
  * A work-list entry: which request, in which status, and the chain its next step acts on (the
@@ -15,6 +18,16 @@ import { claimLeaseRow, releaseLeaseRow, takeOver } from "../leaseRows.ts";
  * (and decodes) the request under its lease.
  */
 export type SolverWorkItem = { id: Bytes32; status: RequestStatus; chainId: number };
+
+/** What a solver step reads first: the request and the chains halted after a deep reorg (../requests.ts `getStepRequest`). */
+export type StepRead = { request: StoredRequest; halted: number[] };
+
+/**
+ * A listed request whose lease the listing took, with what its step reads first as the listing read it
+ * (`read()` decodes it then: a corrupted row throws in its own step, which parks it, and never in the
+ * listing).
+ */
+export type ClaimedWorkItem = SolverWorkItem & { read(): StepRead };
 
 /**
  * Requests the solver still has to act on, least recently updated first: `pending` (fill),
@@ -45,23 +58,31 @@ export async function listSolverWork({ db, now }: StoreContext, limit = 50, excl
  * right now is skipped (its row is locked: SKIP LOCKED), and a lease written meanwhile is not taken over
  * (the upsert's WHERE is re-checked on the committed row; a request that lost it is not returned). Before,
  * both read the same list and then raced for each lease one by one (issue 26).
+ *
+ * Each item carries what its step reads first, as this statement read it under the row lock (`read()`):
+ * a step that starts while the listing's lease is fresh need not read it again (one statement per step).
  */
-export async function claimSolverWork({ db, now }: StoreContext, limit: number, exclude: readonly string[], owner: string, ttlMs: number): Promise<SolverWorkItem[]> {
+export async function claimSolverWork({ db, now }: StoreContext, limit: number, exclude: readonly string[], owner: string, ttlMs: number): Promise<ClaimedWorkItem[]> {
   const at = now();
-  const { rows } = await db.query<WorkRow>(
+  const { rows } = await db.query<WorkRow & Row & { halted_chains: (number | string)[] | null }>(
     `WITH listed AS (
-       SELECT r.id, r.status, r.origin_chain_id, r.destination_chain_id, r.updated_at FROM requests r WHERE ${SOLVER_WORK}
+       SELECT r.id, r.updated_at FROM requests r WHERE ${SOLVER_WORK}
        ORDER BY r.updated_at, r.id LIMIT $1 FOR NO KEY UPDATE OF r SKIP LOCKED
      ), claimed AS (
        INSERT INTO solver_claims (request_id, owner, expires_at) SELECT id, $4::text, $5::timestamptz FROM listed
        ${takeOver(SOLVER_CLAIMS, "$2")}
        RETURNING request_id
      )
-     SELECT l.id, l.status, l.origin_chain_id, l.destination_chain_id FROM listed l JOIN claimed c ON c.request_id = l.id
+     SELECT ${requestColumns("r.")},
+       ARRAY(${HALTED_CHAINS_SQL}) AS halted_chains
+     FROM listed l JOIN claimed c ON c.request_id = l.id JOIN requests r ON r.id = l.id
      ORDER BY l.updated_at, l.id`,
     [limit, at.toISOString(), [...exclude], owner, new Date(at.getTime() + ttlMs).toISOString()],
   );
-  return rows.map(workItemOf);
+  return rows.map(({ halted_chains, ...row }) => {
+    const halted = (halted_chains ?? []).map(Number);
+    return { ...workItemOf(row as WorkRow), read: () => ({ request: requestFromRow(row), halted }) };
+  });
 }
 
 type WorkRow = { id: string; status: RequestStatus; origin_chain_id: number; destination_chain_id: number };
