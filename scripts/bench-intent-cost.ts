@@ -27,6 +27,7 @@
 //   FERRY_BENCH_USERS (200)  FERRY_BENCH_USER_INTENTS (2)  FERRY_BENCH_USERS_POLL_MS (1000)
 //   FERRY_BENCH_POLL_PROBES (1000: status polls of the poll-only phase)  FERRY_BENCH_REPLICAS (2: 1 skips the second run)
 //   FERRY_BENCH_CPU_PROFILE_DIR (a folder: each replica writes its V8 CPU profile there when it exits)
+//   FERRY_BENCH_LOG_DIR (a folder: each replica's output, its warnings and errors, in a file there)
 //
 // Latency in blocks (issue 26 item 5): with FERRY_DEVNET_BLOCK_TIME (and FERRY_DEVNET_NODE=anvil, whose
 // websocket URL the service is given as wsRpcUrl), the chains mine every that many seconds and the bench

@@ -7,7 +7,7 @@
  * databases on the same chains would each see the other's deposits as strays.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
@@ -104,7 +104,13 @@ export async function startBenchReplicas(stack: BenchStack, serverUrl: string, r
         stdio: ["ignore", "pipe", "pipe"],
       });
       children.push(child);
-      const onData = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
+      // FERRY_BENCH_LOG_DIR: each replica's output (warnings and errors) kept whole in a file there.
+      const logDir = process.env.FERRY_BENCH_LOG_DIR;
+      const logFile = logDir ? join(logDir, `${name}-replica-${i}.log`) : undefined;
+      const onData = (chunk: Buffer) => {
+        output = (output + chunk.toString()).slice(-20_000);
+        if (logFile) appendFileSync(logFile, chunk);
+      };
       child.stdout!.on("data", onData);
       child.stderr!.on("data", onData);
       const deadline = Date.now() + 180_000;

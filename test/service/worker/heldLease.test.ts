@@ -44,12 +44,12 @@ describe("heldLease", () => {
     expect(state.holder).to.equal("b");
   });
 
-  it("release_givesItBackAtOnce_onlyWhenHeld", async () => {
+  it("release_givesItBackAtOnce_onlyWhenTheStoreWasAsked", async () => {
     const { state, leaseFor } = memoryLease();
     const a = createHeldLease({ lease: leaseFor("a"), ttlMs: 3000 });
     const b = createHeldLease({ lease: leaseFor("b"), ttlMs: 3000 });
     await b.release();
-    expect(state.releases, "never held: nothing to give back").to.equal(0);
+    expect(state.releases, "never asked: nothing to give back").to.equal(0);
     expect(await a.hold()).to.equal(true);
     await a.release();
     expect(state.releases).to.equal(1);
@@ -78,5 +78,40 @@ describe("heldLease", () => {
     now += 500;
     expect(await lease.hold()).to.equal(true);
     expect(calls).to.equal(2);
+  });
+
+  // A pass longer than the lease (an index pass on a slow RPC: up to the step timeout, twice the lease
+  // by default) kept it only until it lapsed; another replica then started the same work mid-pass.
+  it("run_aPassLongerThanTheLease_keepsIt_noOtherLoopGetsItUntilThePassEnds", async () => {
+    const { state, leaseFor } = memoryLease();
+    const a = createHeldLease({ lease: leaseFor("a"), ttlMs: 150 });
+    const b = createHeldLease({ lease: leaseFor("b"), ttlMs: 150 });
+    let bHeldDuringThePass = 0;
+    const ran = await a.run(async () => {
+      for (let i = 0; i < 30; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (await b.hold()) bHeldDuringThePass += 1;
+      }
+    });
+    expect(ran).to.equal(true);
+    expect(bHeldDuringThePass, "b held a's lease during a's 600 ms pass").to.equal(0);
+    expect(state.holder).to.equal("a");
+    expect(await b.run(async () => {})).to.equal(false);
+  });
+
+  it("release_givesTheLeaseBack_evenWhenTheLastClaimThrew_afterItMayHaveCommitted", async () => {
+    let releases = 0;
+    const lease = createHeldLease({
+      lease: {
+        claim: async () => {
+          throw new Error("statement timeout (the claim may have committed)");
+        },
+        release: async () => void (releases += 1),
+      },
+      ttlMs: 3000,
+    });
+    expect(await lease.hold()).to.equal(false);
+    await lease.release();
+    expect(releases, "the row, if the claim wrote it, is deleted").to.equal(1);
   });
 });

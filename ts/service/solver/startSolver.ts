@@ -243,10 +243,12 @@ export function startSolver(options: SolverOptions): RunningSolver {
     startWorkerLoop({
       intervalMs: settings.pollIntervalMs,
       pass: async () => {
-        if (!(await indexLeases[i]!.hold())) return; // another replica indexes this chain
-        await withRpcDeadline(settings.stepTimeoutMs, `indexing chain ${client.config.id}`, () =>
-          indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, options.index ?? DEFAULT_INDEX_OPTIONS),
-        );
+        // Only on the replica holding this chain's lease, renewed while the pass runs.
+        await indexLeases[i]!.run(async () => {
+          await withRpcDeadline(settings.stepTimeoutMs, `indexing chain ${client.config.id}`, () =>
+            indexDeposits({ store: ctx.store, client, chains: ctx.chains, log: ctx.log }, options.index ?? DEFAULT_INDEX_OPTIONS),
+          );
+        });
       },
       onFailure: (error, failures) => ctx.log.warn({ chainId: client.config.id, failures, err: errorFields(error) }, "deposit indexing failed; retrying"),
     }),
@@ -278,9 +280,11 @@ export function startSolver(options: SolverOptions): RunningSolver {
         // — at most once per BACKGROUND_MIN_INTERVAL_MS even when the work list is polled faster (the
         // devnet's 100 ms): nothing of theirs waits on a fill, and their idle reads were a third of an
         // intent's store queries.
-        if (Date.now() - lastStrays >= Math.max(settings.pollIntervalMs, BACKGROUND_MIN_INTERVAL_MS) && (await backgroundLease.hold())) {
-          lastStrays = Date.now();
-          await solver.backgroundPasses();
+        if (Date.now() - lastStrays >= Math.max(settings.pollIntervalMs, BACKGROUND_MIN_INTERVAL_MS)) {
+          await backgroundLease.run(async () => {
+            lastStrays = Date.now();
+            await solver.backgroundPasses();
+          });
         }
       }
     },

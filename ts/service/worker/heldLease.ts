@@ -5,16 +5,22 @@
  * `ttlMs`; in between, the last answer stands — a pass every 100 ms costs a store write every
  * `ttlMs / 3`, not one per pass, on the replica that holds the lease and on those that do not. A claim
  * that fails (another replica holds it, or the store is away) is "not held" until it is asked again, so
- * a replica that died leaves its work to another within `ttlMs` and a third. `release()`
- * gives it back (a stopping replica's work goes to another at once, not after `ttlMs`).
- * Two holders at once (a pass that outlived the lease) only duplicate work: what must happen once is a
- * compare-and-set in the store.
+ * a replica that died leaves its work to another within `ttlMs` and a third. `run(pass)` renews it
+ * while a pass runs, so a pass longer than the lease keeps it. `release()` gives it back (a stopping
+ * replica's work goes to another at once, not after `ttlMs`). Two holders at once (a renewal the store
+ * refused or could not answer) only duplicate work: what must happen once is a compare-and-set in the
+ * store.
  */
 import type { Lease } from "./leasedRun.ts";
 
 export type HeldLease = {
   /** True when this loop holds the lease now (claimed or renewed if a third of it is gone). */
   hold(): Promise<boolean>;
+  /**
+   * Runs `pass` when this loop holds the lease (false when it does not), renewing it while the pass runs:
+   * a pass longer than the lease (a slow RPC) keeps it, so no other replica starts the same work meanwhile.
+   */
+  run(pass: () => Promise<void>): Promise<boolean>;
   release(): Promise<void>;
 };
 
@@ -22,19 +28,34 @@ export function createHeldLease(options: { lease: Lease; ttlMs: number; clock?: 
   const clock = options.clock ?? Date.now;
   let askedAt: number | undefined;
   let held = false;
+  const hold = async () => {
+    const now = clock();
+    if (askedAt !== undefined && now - askedAt < options.ttlMs / 3) return held;
+    askedAt = now;
+    held = await options.lease.claim(options.ttlMs).catch(() => false);
+    return held;
+  };
   return {
-    async hold() {
-      const now = clock();
-      if (askedAt !== undefined && now - askedAt < options.ttlMs / 3) return held;
-      askedAt = now;
-      held = await options.lease.claim(options.ttlMs).catch(() => false);
-      return held;
+    hold,
+    async run(pass) {
+      if (!(await hold())) return false;
+      // Asked again every quarter of the lease: at least every other tick finds a third of it gone.
+      const renewing = setInterval(() => void hold(), Math.max(1, Math.floor(options.ttlMs / 4)));
+      renewing.unref();
+      try {
+        await pass();
+      } finally {
+        clearInterval(renewing);
+      }
+      return true;
     },
     async release() {
+      // Given back whenever the store was asked: a claim that threw may still have committed (a
+      // statement timeout), and the release deletes only this owner's row.
+      const asked = askedAt !== undefined;
       askedAt = undefined;
-      if (!held) return;
       held = false;
-      await options.lease.release().catch(() => {});
+      if (asked) await options.lease.release().catch(() => {});
     },
   };
 }
