@@ -15,6 +15,7 @@ import { describeEachEngine } from "../store/engines.ts";
 import { startTwoChains, type TwoChains } from "../solver/twoChains.ts";
 import { canonicalAddress } from "../../../ts/service/model/values.ts";
 import { countingStore } from "../solver/solverHelpers.ts";
+import { withRpcDeadline } from "../../../ts/service/chains/rpcDeadline.ts";
 
 describeEachEngine("nonce manager", (engine) => {
   let env: TwoChains | undefined;
@@ -225,5 +226,36 @@ describeEachEngine("nonce manager", (engine) => {
     expect(again.state, "the nonce is followed again (the lost attempt re-broadcast)").to.equal("pending");
     const landed = await nonceManager.follow({ chainId, txNonce: sent.txNonce });
     expect({ state: landed.state, hash: landed.hash }).to.deep.equal({ state: "mined", hash: sent.hash });
+  });
+
+  // Sends queued behind one another are stored and broadcast by one drain loop, started inside the first
+  // caller's step. Each broadcast ran under that step's RPC deadline: once it passed, every later send the
+  // loop drained failed its broadcast ("out of time") and waited for a re-broadcast (issue 26: 37 of 800
+  // transactions of a 200-user bench). Each send is broadcast under its own caller's deadline.
+  it("send_queuedBehindAnotherCallersBatch_isBroadcastUnderItsOwnDeadline_notTheFirstCallers", async function () {
+    this.timeout(120_000);
+    const chainId = env!.destination.chainId;
+    const { publicClient } = env!.destination;
+    // The batches' store transactions are slow (a loaded database): the first caller's is done, and its
+    // send broadcast, within its deadline; the second batch's ends after that deadline.
+    const delays = [600, 2000];
+    const slow: Store = {
+      ...engine.store,
+      transaction: async (fn) => {
+        await new Promise((resolve) => setTimeout(resolve, delays.shift() ?? 0));
+        return engine.store.transaction(fn);
+      },
+    };
+    const m = manager(slow);
+    const send = (n: number) => m.send({ chainId, purpose: "approve", subject: `test-${engine.kind}-queued-${n}`, tx: selfTransfer(1000 + n), record: async () => {} });
+    const first = withRpcDeadline(1500, "the first caller's step", () => send(1));
+    // Queued while the first batch is stored: the first caller's drain loop stores and broadcasts it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const second = await withRpcDeadline(30_000, "the second caller's step", () => send(2));
+    const sentFirst = await first;
+    expect((await publicClient.getTransactionReceipt({ hash: sentFirst.hash }))?.status, "the first send's transaction on chain").to.equal("success");
+    // The node took the second one when it was sent (automine: it is mined at once), with no re-broadcast.
+    const receipt = await publicClient.getTransactionReceipt({ hash: second.hash }).catch(() => null);
+    expect(receipt?.status, "the second send's transaction on chain").to.equal("success");
   });
 });

@@ -22,6 +22,15 @@ export function currentRpcDeadline(): { deadline: number; what: string } | undef
   return scope.getStore();
 }
 
+/**
+ * Runs `fn` in exactly `saved` (a scope `currentRpcDeadline` returned earlier; outside any scope when
+ * undefined), whatever scope runs it: work one caller queued and another caller's code carries out later
+ * (the nonce manager's batches) keeps the deadline of the caller it is for.
+ */
+export function inRpcDeadlineScope<T>(saved: { deadline: number; what: string } | undefined, fn: () => T): T {
+  return saved ? scope.run(saved, fn) : scope.exit(fn);
+}
+
 export class RpcDeadlineExceededError extends ServiceError {
   constructor(what: string, method: string, options: { cause?: unknown } = {}) {
     super("RPC_DEADLINE_EXCEEDED", `${what}: out of time before ${method} could finish`, options);

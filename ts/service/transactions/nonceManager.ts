@@ -44,6 +44,7 @@ import type { Hex } from "viem";
 import type { Receipt } from "../chains/readReceipt.ts";
 import type { ReadTransaction } from "../chains/readTransaction.ts";
 import { alreadySent, nodeErrorText } from "../chains/alreadySent.ts";
+import { currentRpcDeadline, inRpcDeadlineScope } from "../chains/rpcDeadline.ts";
 import type { ChainClient, ChainClients } from "../chains/chainClients.ts";
 import { KeyNotConfiguredError, type ServiceAccount } from "../chains/serviceAccounts.ts";
 import { ServiceError } from "../errors/serviceError.ts";
@@ -76,6 +77,8 @@ type Allocation = {
   fees: Fees;
   gas: bigint;
   fields: Record<string, unknown>;
+  /** The caller's RPC deadline (../chains/rpcDeadline.ts): its broadcast runs under it, whichever caller's drain carries it out. */
+  deadline: ReturnType<typeof currentRpcDeadline>;
   done: { resolve: (allocated: Allocated) => void; reject: (error: unknown) => void };
 };
 type Allocated = { sent: SentTx; broadcasted: Promise<unknown> };
@@ -287,7 +290,7 @@ export function createNonceManager(options: {
     for (const { item, sent, attempt } of stored) {
       log.info({ ...item.fields, txHash: sent.hash, txNonce: sent.txNonce, maxFeePerGas: attempt.maxFeePerGas.toString(), gas: item.gas.toString() }, "transaction recorded; broadcasting");
       const broadcasted = lockOf(broadcasts, key)(async () => {
-        const outcome = await broadcast(client, attempt.raw, { ...item.fields, txHash: sent.hash, txNonce: sent.txNonce });
+        const outcome = await inRpcDeadlineScope(item.deadline, () => broadcast(client, attempt.raw, { ...item.fields, txHash: sent.hash, txNonce: sent.txNonce }));
         noteBroadcast(outcome, nonceKey(chainId, address, sent.txNonce), sent.hash, 1, afterBlock);
         return outcome;
       });
@@ -310,7 +313,7 @@ export function createNonceManager(options: {
     const fields = { ...request.logFields, chainId: request.chainId, purpose: request.purpose };
     await sync(client, address);
     const key = `${request.chainId}:${address}`;
-    const { sent, broadcasted } = await allocate(key, { request, client, address, call, fees: priced.fees, gas, fields });
+    const { sent, broadcasted } = await allocate(key, { request, client, address, call, fees: priced.fees, gas, fields, deadline: currentRpcDeadline() });
     await broadcasted;
     return sent;
   };
