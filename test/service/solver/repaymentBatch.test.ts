@@ -13,7 +13,7 @@ import type { StoredRequest } from "../../../ts/service/model/storedRequest.ts";
 import { createSolver } from "../../../ts/service/solver/startSolver.ts";
 import type { Store } from "../../../ts/service/store/createStore.ts";
 import { describeEachEngine, type TestDatabase } from "../store/engines.ts";
-import { depository } from "./solverHelpers.ts";
+import { countingStore, depository } from "./solverHelpers.ts";
 import { deployRevertingRecipient } from "./hostileContracts.ts";
 import { canonicalAddress } from "../../../ts/service/model/values.ts";
 import { deposit, freshAddress, makeIntent, saveQuote, useFreshDatabase, useTwoChains, type TwoChains } from "./twoChains.ts";
@@ -213,6 +213,18 @@ describeEachEngine("solver batched repayment", (engine) => {
     const requests = await Promise.all(intents.map((i) => store.getRequest(i.requestId)));
     const payouts = new Set(requests.map((r) => r!.solver!.repayment!.requestHash));
     expect(executed.map((e) => e.args.requestHash).sort()).to.deep.equal([...payouts].sort());
+  });
+
+  it("aVerifiedSuccess_isQueuedForABatchByTheSuccessItself_noWriteOfItsOwn", async function () {
+    this.timeout(120_000);
+    const intents = await depositMany(2);
+    const { store: counted, calls } = countingStore(store);
+    const queuing = solverOf({ store: counted, batch: { maxSize: 4, maxWaitMs: 600_000 } });
+    const requests = await tickUntilAll([queuing], intents, (r) => r.solver?.repaymentQueuedAt !== undefined);
+    // Filled, confirmed and queued: status changes only; the queueing rode on the success (issue 26: a
+    // store write per intent fewer).
+    expect(calls.filter((c) => c === "patchRequest"), JSON.stringify(calls.filter((c) => /Request$/.test(c)))).to.deep.equal([]);
+    expect(requests.every((r) => r.status === "success" && r.solver!.repayment === undefined)).to.equal(true);
   });
 
   it("attack_aBatchMixedWithAReplicaThatDoesNotBatch_eachRequestRepaidOnce", async function () {

@@ -23,6 +23,7 @@ import type { SolverContext } from "../solverContext.ts";
 import { FillLogNotFoundError } from "../solverErrors.ts";
 import { recordForeignFill, verifyOnchainFill } from "./verifyOnchainFill.ts";
 import { settleSponsorship } from "../sponsorshipSettlement.ts";
+import { batchable, batchingOn } from "../payout/repaymentBatch.ts";
 
 /**
  * `submitted → success` under `receipt` — only when its fill is the one the service signed and sent
@@ -51,7 +52,11 @@ export async function recordFillSuccess(
     // A replacement (same nonce, higher fees) landed: its hash takes the recorded one's place.
     ...(recorded && recorded !== hash && { dropTxHash: recorded }),
     data: { outTxs: [outTx] },
-    solver: { fill: { ...request.solver?.fill, hash, block: Number(receipt.blockNumber), status: "confirmed" as const, digest: verdict.digest } },
+    solver: {
+      fill: { ...request.solver?.fill, hash, block: Number(receipt.blockNumber), status: "confirmed" as const, digest: verdict.digest },
+      // Verified just now: its repayment is queued for a batch with the success itself, not by a write of its own (../payout/repaymentBatch.ts).
+      ...(batchingOn(ctx) && batchable(request) && { repaymentQueuedAt: ctx.now().getTime() }),
+    },
   };
   const { intent } = requireSolverState(request);
   // A sponsored request: the app balance is debited in the transaction that records the success.
