@@ -1,8 +1,9 @@
 /**
  * One unit of solver work on one request, chosen by its status: `pending` → fill, `submitted` →
  * confirm (or resend), `success` → repayment, `failure` → refund. Run only under the request's
- * lease (./startSolver.ts). Re-reads the request under the lease, so a stale work-list entry that
- * another loop already moved on does nothing. A request whose origin or destination chain is halted
+ * lease (./startSolver.ts). Reads the request under the lease — the work list's statement that took
+ * the lease read it, or the step reads it itself when that lease is no longer fresh — so a stale
+ * work-list entry that another loop already moved on does nothing. A request whose origin or destination chain is halted
  * after a deep reorg (../store/solver/checkpoints.ts) is left as it is until an operator resumes the chain.
  * A fast-filled request (./fill/fastFill.ts) is filled from `pending` like any other; its repayment or
  * refund waits for the deposit, and its hold ends in ./payout/fastFillHold.ts.
