@@ -15,6 +15,7 @@ import { createStore, type Store } from "../../../ts/service/store/createStore.t
 import { canonicalAddress } from "../../../ts/service/model/values.ts";
 import { startRpcCounter, type RpcCounter } from "../../../scripts/bench/rpcCounter.ts";
 import { startTwoChains, type TwoChains } from "../solver/twoChains.ts";
+import { countingStore } from "../solver/solverHelpers.ts";
 
 const FOLLOW_READS = ["eth_getTransactionReceipt", "eth_getTransactionCount", "eth_getTransactionByHash"];
 
@@ -73,6 +74,31 @@ describe("nonce manager: following a nonce where heads are pushed (anvil)", func
     const mined = await manager.follow({ chainId: chainId(), txNonce: sent.txNonce });
     expect(mined.state).to.equal("mined");
     expect(mined.hash).to.equal(sent.hash);
+  });
+
+  // The store side of the same: a nonce this process broadcast is followed by its receipt alone; its
+  // stored record is not read to find its attempts — a young one without a receipt is pending, a mined
+  // one is settled by one statement that returns the record. Before, every follow after a new block
+  // read the record first (issue 26: 3 reads of solver_transactions per intent).
+  it("follow_aNonceThisProcessBroadcast_readsNoStoredRecord_pendingOrMined", async () => {
+    const { store: counted, calls } = countingStore(store);
+    const own = createNonceManager({ store: counted, clients, fees: createFeeOracle(clients), settings: { replaceAfterMs: 60_000, maxTransactionFee: () => 10n ** 17n } });
+    const sent = await own.send({ chainId: chainId(), purpose: "approve", subject: "follow-reads-store", tx: selfTransfer(7), record: async () => {} });
+    // A block without it (it is not mined yet): still young, pending.
+    await env.destination.testClient.request({ method: "anvil_dropTransaction" as never, params: [sent.hash] as never });
+    await mineAndSee();
+    calls.length = 0;
+    expect((await own.follow({ chainId: chainId(), txNonce: sent.txNonce })).state).to.equal("pending");
+    expect(calls, "a young pending nonce").to.deep.equal([]);
+    // Back in the mempool and mined: settled without reading the record first.
+    await env.destination.publicClient.sendRawTransaction({ serializedTransaction: (await store.getSolverTransaction({ chainId: chainId(), address: canonicalAddress(env.solver), nonce: sent.txNonce }))!.attempts[0]!.raw });
+    await mineAndSee();
+    calls.length = 0;
+    const mined = await own.follow({ chainId: chainId(), txNonce: sent.txNonce });
+    expect({ state: mined.state, hash: mined.hash, attempts: mined.attempts }).to.deep.equal({ state: "mined", hash: sent.hash, attempts: 1 });
+    expect(mined.state === "mined" && mined.transaction?.hash).to.equal(sent.hash);
+    expect(calls, "a mined nonce").to.deep.equal(["settleSolverTransaction"]);
+    expect((await store.getSolverTransaction({ chainId: chainId(), address: canonicalAddress(env.solver), nonce: sent.txNonce }))!.state).to.equal("mined");
   });
 
   it("follow_aTransactionTheNodeDropped_isBroadcastAgain_onceItsFirstBlocksWentBy", async () => {

@@ -226,7 +226,7 @@ export type Repositories = {
   insertSolverTransactions(ts: readonly NewSolverTransaction[]): Promise<SolverTransaction[]>;
   getSolverTransaction(key: SolverTxKey): Promise<SolverTransaction | null>;
   appendSolverTxAttempt(key: SolverTxKey, attempt: TxAttempt): Promise<SolverTransaction | null>;
-  settleSolverTransaction(key: SolverTxKey, state: TxState, minedHash: Bytes32 | null): Promise<void>;
+  settleSolverTransaction(key: SolverTxKey, state: TxState, minedHash: Bytes32 | null): Promise<SolverTransaction | null>;
   findPendingSolverTransaction(chainId: number, purpose: TxPurpose, subject: string): Promise<SolverTransaction | null>;
   listPendingSolverTransactions(purpose: TxPurpose, limit: number): Promise<SolverTransaction[]>;
   solverTransactionStats(): ReturnType<typeof solverTransactionStats>;

@@ -327,6 +327,21 @@ export function createNonceManager(options: {
     if (remembered && client.head.mode() === "subscription" && !mayHaveNews(remembered, (await client.head.latest()).number)) {
       return { state: "pending", hash: remembered.hash, attempts: remembered.attempts };
     }
+    if (remembered) {
+      // This process broadcast the latest attempt it knows of: its receipt first, and the stored record is
+      // read only when there is none and the attempt is no longer young. A nonce is mined once, so a
+      // receipt of this attempt settles it whatever attempts another replica may have added; the settle
+      // returns the record (issue 26: a read of solver_transactions per follow fewer).
+      const receipt = await receiptOrNull(client.publicClient, remembered.hash);
+      if (receipt) {
+        broadcastHeads.forget(nonceKey(chainId, address, txNonce));
+        const settled = await store.settleSolverTransaction(key, "mined", remembered.hash);
+        if (!settled) throw new ServiceError("STORED_VALUE_INVALID", `solver_transactions has no nonce ${txNonce} for ${chainId}:${address}`);
+        if (settled.attempts.length > 1) log.info({ ...logFields, chainId, txNonce, purpose: settled.purpose, txHash: remembered.hash, attempts: settled.attempts.length }, "a replacement was mined");
+        return { state: "mined", hash: remembered.hash, receipt, attempts: settled.attempts.length, transaction: sentTransaction(settled, remembered.hash) };
+      }
+      if (stillYoung(remembered, (await client.head.latest()).number)) return { state: "pending", hash: remembered.hash, attempts: remembered.attempts };
+    }
     const stored = await store.getSolverTransaction(key);
     if (!stored) throw new ServiceError("STORED_VALUE_INVALID", `solver_transactions has no nonce ${txNonce} for ${chainId}:${address}`);
     const fields = { ...logFields, chainId, txNonce, purpose: stored.purpose };

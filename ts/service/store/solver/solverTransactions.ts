@@ -106,16 +106,15 @@ export async function appendSolverTxAttempt({ db, now }: StoreContext, key: Solv
 /**
  * Records how the nonce ended: `mined` (with the attempt that landed) or `superseded` — or `pending`
  * again (minedHash null) when a reorg took the mined attempt's block away and the nonce is followed anew.
+ * Returns the record as settled (null when there is none): a follow that found its receipt without
+ * reading the record first gets it here.
  */
-export async function settleSolverTransaction({ db, now }: StoreContext, key: SolverTxKey, state: TxState, minedHash: Bytes32 | null): Promise<void> {
-  await db.query("UPDATE solver_transactions SET state = $4, mined_hash = $5, updated_at = $6::timestamptz WHERE chain_id = $1 AND address = $2 AND nonce = $3", [
-    key.chainId,
-    key.address,
-    key.nonce,
-    state,
-    minedHash,
-    now().toISOString(),
-  ]);
+export async function settleSolverTransaction({ db, now }: StoreContext, key: SolverTxKey, state: TxState, minedHash: Bytes32 | null): Promise<SolverTransaction | null> {
+  const { rows } = await db.query(
+    `UPDATE solver_transactions SET state = $4, mined_hash = $5, updated_at = $6::timestamptz WHERE chain_id = $1 AND address = $2 AND nonce = $3 RETURNING ${COLUMNS}`,
+    [key.chainId, key.address, key.nonce, state, minedHash, now().toISOString()],
+  );
+  return rows.length === 0 ? null : fromRow(rows[0]!);
 }
 
 /** The latest pending transaction for (purpose, subject) on a chain, e.g. an approval still in flight. */
