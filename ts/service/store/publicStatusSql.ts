@@ -2,7 +2,7 @@
  * ../model/publicStatus.ts in SQL, over a `requests` row: for statements that decide on the public
  * status where they write (../requests.ts: a write inserts its outbox event in the same statement, when
  * the public status changed) or filter by it (./listRequests.ts). `row` qualifies the columns ("r." for
- * a row named r, "" for the table's own). test/service/store/publicStatusSql.test.ts holds both forms
+ * a row named r, "" for the table's own). test/service/store/outboxPayloadSql.test.ts holds both forms
  * to the same answers.
  */
 import type { RequestStatus } from "../model/requestStatus.ts";

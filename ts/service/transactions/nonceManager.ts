@@ -52,6 +52,7 @@ import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import type { SolverTransaction, TxAttempt, TxAuthorization, TxCall, TxPurpose } from "../model/solverTransaction.ts";
 import { canonicalFields, type Address, type Bytes32 } from "../model/values.ts";
 import type { Repositories, Store } from "../store/createStore.ts";
+import type { SolverTxKey } from "../store/solver/solverTransactions.ts";
 import { signedTransactionOf } from "./signedTransaction.ts";
 import { receiptOrNull, transactionKnown } from "./transactionLookup.ts";
 import { createBroadcastHeads, mayHaveNews, stillYoung } from "./broadcastHeads.ts";
@@ -318,6 +319,16 @@ export function createNonceManager(options: {
     return sent;
   };
 
+  /** A nonce found mined by the attempt `hash`: settled (the settle returns the record) and answered so. */
+  const settleMined = async (key: SolverTxKey, hash: Bytes32, receipt: Receipt, fields: Record<string, unknown>): Promise<FollowResult> => {
+    broadcastHeads.forget(nonceKey(key.chainId, key.address, key.nonce));
+    const settled = await store.settleSolverTransaction(key, "mined", hash);
+    if (!settled) throw new ServiceError("STORED_VALUE_INVALID", `solver_transactions has no nonce ${key.nonce} for ${key.chainId}:${key.address}`);
+    const attempts = settled.attempts.length;
+    if (attempts > 1) log.info({ ...fields, purpose: settled.purpose, txHash: hash, attempts }, "a replacement was mined");
+    return { state: "mined", hash, receipt, attempts, transaction: sentTransaction(settled, hash) };
+  };
+
   const follow: NonceManager["follow"] = async ({ chainId, txNonce }, logFields = {}) => {
     const client = clients.get(chainId);
     const address = walletOf(client).account.address;
@@ -331,15 +342,11 @@ export function createNonceManager(options: {
       // This process broadcast the latest attempt it knows of: its receipt first, and the stored record is
       // read only when there is none and the attempt is no longer young. A nonce is mined once, so a
       // receipt of this attempt settles it whatever attempts another replica may have added; the settle
-      // returns the record (issue 26: a read of solver_transactions per follow fewer).
+      // returns the record (issue 26: a read of solver_transactions per follow fewer). Without a receipt
+      // within its first blocks, it is pending: a healthy transaction lands within them, so the chain's
+      // nonce and the mempool are asked only after (./broadcastHeads.ts).
       const receipt = await receiptOrNull(client.publicClient, remembered.hash);
-      if (receipt) {
-        broadcastHeads.forget(nonceKey(chainId, address, txNonce));
-        const settled = await store.settleSolverTransaction(key, "mined", remembered.hash);
-        if (!settled) throw new ServiceError("STORED_VALUE_INVALID", `solver_transactions has no nonce ${txNonce} for ${chainId}:${address}`);
-        if (settled.attempts.length > 1) log.info({ ...logFields, chainId, txNonce, purpose: settled.purpose, txHash: remembered.hash, attempts: settled.attempts.length }, "a replacement was mined");
-        return { state: "mined", hash: remembered.hash, receipt, attempts: settled.attempts.length, transaction: sentTransaction(settled, remembered.hash) };
-      }
+      if (receipt) return settleMined(key, remembered.hash, receipt, { ...logFields, chainId, txNonce });
       if (stillYoung(remembered, (await client.head.latest()).number)) return { state: "pending", hash: remembered.hash, attempts: remembered.attempts };
     }
     const stored = await store.getSolverTransaction(key);
@@ -357,24 +364,13 @@ export function createNonceManager(options: {
     }
     // Receipts first: the common case (mined) costs one read per attempt.
     const mined = await minedAttempt(client, stored);
-    if (mined) broadcastHeads.forget(nonceKey(chainId, address, txNonce));
-    if (mined) {
-      await store.settleSolverTransaction(key, "mined", mined.hash);
-      if (attempts > 1) log.info({ ...fields, txHash: mined.hash, attempts }, "a replacement was mined");
-      return { state: "mined", hash: mined.hash, receipt: mined.receipt, attempts, transaction: sentTransaction(stored, mined.hash) };
-    }
-    // This process broadcast the latest attempt and the node took it a block or two ago: it lands within
-    // them when healthy, so the chain's nonce and the mempool are asked only after (./broadcastHeads.ts).
-    if (remembered?.hash === latest.hash && stillYoung(remembered, (await client.head.latest()).number)) return { state: "pending", hash: latest.hash, attempts };
+    if (mined) return settleMined(key, mined.hash, mined.receipt, fields);
     broadcastHeads.forget(nonceKey(chainId, address, txNonce));
     // The chain's nonce first, then the receipts again: an attempt mined in between is not mistaken for a foreign transaction.
     const chainNonce = await client.publicClient.getTransactionCount({ address, blockTag: "latest" });
     if (chainNonce > txNonce) {
       const late = await minedAttempt(client, stored);
-      if (late) {
-        await store.settleSolverTransaction(key, "mined", late.hash);
-        return { state: "mined", hash: late.hash, receipt: late.receipt, attempts, transaction: sentTransaction(stored, late.hash) };
-      }
+      if (late) return settleMined(key, late.hash, late.receipt, fields);
       await store.settleSolverTransaction(key, "superseded", null);
       log.warn({ ...fields, txHash: latest.hash }, "nonce consumed by a transaction that is none of ours: superseded");
       return { state: "superseded", hash: latest.hash, attempts };
