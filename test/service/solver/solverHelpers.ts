@@ -66,7 +66,7 @@ export function countingStore(store: Store): { store: Store; calls: string[] } {
         if (key === "claimSolverWork") {
           return (result as ReturnType<Store["claimSolverWork"]>).then((items) => {
             calls.push(...items.map(() => "claimedWork"));
-            return items.map((item) => ({ ...item, read: () => (calls.push("listedRead"), item.read()) }));
+            return onListedReads(items, () => calls.push("listedRead"));
           });
         }
         return result;
@@ -81,7 +81,11 @@ export function stepReadsOf(store: Store, onRead: (requestId: string) => void): 
   return {
     ...store,
     getStepRequest: (id) => (onRead(String(id)), store.getStepRequest(id)),
-    claimSolverWork: async (...args) =>
-      (await store.claimSolverWork(...args)).map((item) => ({ ...item, read: () => (onRead(item.id), item.read()) })),
+    claimSolverWork: async (...args) => onListedReads(await store.claimSolverWork(...args), onRead),
   };
+}
+
+/** Listed work items whose step's first read (`read()`) calls `onRead(requestId)` first. */
+function onListedReads<T extends { id: string; read(): unknown }>(items: T[], onRead: (requestId: string) => void): T[] {
+  return items.map((item) => ({ ...item, read: () => (onRead(item.id), item.read()) }));
 }
