@@ -3,7 +3,8 @@
  * chain. `reserveFill` is the fill's last check before it is sent: under a per-chain advisory lock
  * (one transaction: every process and replica reserving on that chain waits its turn), the balances
  * the caller just read minus what the other fills in flight hold must cover this fill — its amount in
- * its currency and its gas in native — or it is not reserved:
+ * its currency and its gas in native — or it is not reserved (the sums, the check and the write are
+ * one statement after the lock's):
  * - the balance alone does not cover it → `SOLVER_BALANCE_TOO_LOW`;
  * - the balance does, but not what the fills in flight leave of it → `SOLVER_CAPACITY_EXCEEDED`.
  * A reservation counts while its request is `pending` or `submitted`; after that the fill is mined
@@ -37,34 +38,51 @@ export type ReservedAmount = { chainId: number; currency: Address; reserved: big
 const IN_FLIGHT = "r.status IN ('pending', 'submitted')";
 
 export async function reserveFill({ db, now }: StoreContext, r: FillReservation): Promise<ReservationResult> {
-  const currency = r.currency;
-  const native = currency === ZERO_ADDRESS;
+  const native = r.currency === ZERO_ADDRESS;
+  const needNative = r.gas + (native ? r.amount : 0n);
+  const needToken = native ? 0n : r.amount;
+  const balanceShort = r.nativeBalance < needNative || r.tokenBalance < needToken;
   return db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('ferry.solver_reservations.' || $1::text, 0))", [r.chainId]);
-    const { rows } = await tx.query<{ currency: string; amount: string; gas: string }>(
-      `SELECT s.currency, sum(s.amount)::text AS amount, sum(s.gas)::text AS gas FROM solver_reservations s JOIN requests r ON r.id = s.request_id
-       WHERE s.chain_id = $1 AND s.request_id <> $2 AND ${IN_FLIGHT} GROUP BY s.currency`,
-      [r.chainId, r.requestId],
+    // Under the lock, in a statement of its own (READ COMMITTED: its snapshot is taken after the lock,
+    // so it sees every reservation committed before): what the other fills in flight hold, the check,
+    // and the reservation written only when it fits — one round trip.
+    const { rows } = await tx.query<{ reserved_native: string; reserved_token: string; reserved: boolean }>(
+      `WITH held AS (
+         SELECT coalesce(sum(s.gas), 0) + coalesce(sum(s.amount) FILTER (WHERE s.currency = $7), 0) AS reserved_native,
+                coalesce(sum(s.amount) FILTER (WHERE s.currency = $3 AND $3 <> $7), 0) AS reserved_token
+         FROM solver_reservations s JOIN requests r ON r.id = s.request_id
+         WHERE s.chain_id = $2 AND s.request_id <> $1 AND ${IN_FLIGHT}
+       ), fits AS (
+         SELECT reserved_native, reserved_token,
+           NOT $11::boolean AND $8::numeric - reserved_native >= $10::numeric AND $9::numeric - reserved_token >= $12::numeric AS ok
+         FROM held
+       ), written AS (
+         INSERT INTO solver_reservations (request_id, chain_id, currency, amount, gas, created_at)
+         SELECT $1, $2, $3, $4::numeric, $5::numeric, $6::timestamptz FROM fits WHERE ok
+         ON CONFLICT (request_id) DO UPDATE SET chain_id = EXCLUDED.chain_id, currency = EXCLUDED.currency, amount = EXCLUDED.amount, gas = EXCLUDED.gas, created_at = EXCLUDED.created_at
+         RETURNING request_id
+       )
+       SELECT reserved_native::text AS reserved_native, reserved_token::text AS reserved_token, EXISTS (SELECT 1 FROM written) AS reserved FROM fits`,
+      [
+        r.requestId,
+        r.chainId,
+        r.currency,
+        r.amount.toString(),
+        r.gas.toString(),
+        now().toISOString(),
+        ZERO_ADDRESS,
+        r.nativeBalance.toString(),
+        r.tokenBalance.toString(),
+        needNative.toString(),
+        balanceShort,
+        needToken.toString(),
+      ],
     );
-    let reservedNative = 0n;
-    let reservedToken = 0n;
-    for (const row of rows) {
-      reservedNative += BigInt(row.gas);
-      if (row.currency === ZERO_ADDRESS) reservedNative += BigInt(row.amount);
-      if (row.currency === currency && !native) reservedToken += BigInt(row.amount);
-    }
-    const needNative = r.gas + (native ? r.amount : 0n);
-    const needToken = native ? 0n : r.amount;
-    const balanceShort = r.nativeBalance < needNative || r.tokenBalance < needToken;
-    const capacityShort = r.nativeBalance - reservedNative < needNative || r.tokenBalance - reservedToken < needToken;
-    if (balanceShort || capacityShort) {
-      return { ok: false, failReason: balanceShort ? "SOLVER_BALANCE_TOO_LOW" : "SOLVER_CAPACITY_EXCEEDED", reservedNative, reservedToken };
-    }
-    await tx.query(
-      `INSERT INTO solver_reservations (request_id, chain_id, currency, amount, gas, created_at) VALUES ($1, $2, $3, $4::numeric, $5::numeric, $6::timestamptz)
-       ON CONFLICT (request_id) DO UPDATE SET chain_id = EXCLUDED.chain_id, currency = EXCLUDED.currency, amount = EXCLUDED.amount, gas = EXCLUDED.gas, created_at = EXCLUDED.created_at`,
-      [r.requestId, r.chainId, currency, r.amount.toString(), r.gas.toString(), now().toISOString()],
-    );
+    const row = rows[0]!;
+    const reservedNative = BigInt(row.reserved_native);
+    const reservedToken = BigInt(row.reserved_token);
+    if (!row.reserved) return { ok: false, failReason: balanceShort ? "SOLVER_BALANCE_TOO_LOW" : "SOLVER_CAPACITY_EXCEEDED", reservedNative, reservedToken };
     return { ok: true, reservedNative, reservedToken };
   });
 }
