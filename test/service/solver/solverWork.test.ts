@@ -5,6 +5,7 @@ import { describeEachEngine } from "../store/engines.ts";
 import type { Payout } from "../../../ts/service/model/payout.ts";
 import { testNewRequest } from "../fixtures/testRequest.ts";
 import { canonicalAddress, canonicalHex } from "../../../ts/service/model/values.ts";
+import { isSolverWork } from "../../../ts/service/store/solver/solverWork.ts";
 
 const hex = (n: number, bytes = 32) => canonicalHex(`0x${n.toString(16).padStart(bytes * 2, "0")}`);
 const newRequest = (n: number) => testNewRequest(n);
@@ -94,6 +95,70 @@ describeEachEngine("store solverWork", (engine) => {
     expect((await store.getRequest(hex(12)))!.parked).to.include({ code: "FILLED_REQUEST_NOT_REFUNDABLE", message: "filled onchain" });
     await store.engine.query("UPDATE requests SET parked = NULL WHERE id = $1", [hex(12)]);
     expect((await store.listSolverWork()).map((r) => r.id).sort()).to.deep.equal([hex(11), hex(12), hex(13), hex(15)]);
+  });
+
+  it("isSolverWork_saysInTypeScriptWhatTheWorkListSaysInSql_onEveryKindOfRequest", async () => {
+    const { store } = engine;
+    const fastFill = (hold: "held" | "settled") => ({
+      apiKeyId: "k",
+      holdId: "h",
+      amountUsd: 1n,
+      seen: { txHash: hex(0xf5), chainId: 31337, token: canonicalAddress(`0x${"00".repeat(20)}`), amount: 1n, blockTimestamp: 1 },
+      hold,
+    });
+    const to = async (n: number, ...statuses: Parameters<typeof store.transitionRequest>[1][]) => {
+      for (const status of statuses) await store.transitionRequest(hex(n), status);
+    };
+    for (let n = 50; n < 64; n++) await store.createRequest(newRequest(n));
+    await store.createRequest({ ...newRequest(64), solver: null, status: "depositing" });
+    await store.createRequest({ ...newRequest(65), status: "depositing" });
+    await to(51, "pending");
+    await to(52, "pending", "submitted");
+    await to(53, "pending", "submitted", "success");
+    await to(54, "pending", "submitted", "success");
+    await store.patchRequest(hex(54), { solver: { repayment: { ...PAYOUT, status: "confirmed" } } });
+    await to(55, "pending", "submitted", "success");
+    await store.patchRequest(hex(55), { solver: { repayment: { ...PAYOUT, status: "reverted" } } });
+    await to(56, "pending", "submitted", "success");
+    await store.patchRequest(hex(56), { solver: { repayment: { ...PAYOUT, status: "sent", hash: hex(0x56) } } });
+    await to(57, "pending", "failure");
+    await to(58, "pending", "failure");
+    await store.patchRequest(hex(58), { refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
+    await to(59, "pending", "failure");
+    await store.patchRequest(hex(59), { solver: { refund: { ...PAYOUT, status: "reverted" } } });
+    await to(60, "pending", "failure", "refund");
+    await to(61, "pending", "submitted", "success");
+    await store.patchRequest(hex(61), { solver: { fastFill: fastFill("settled") } });
+    await to(62, "pending", "submitted", "success");
+    await store.patchRequest(hex(62), { solver: { fastFill: fastFill("held") } });
+    await to(63, "pending");
+    await store.parkRequest(hex(63), { code: "X", message: "parked" });
+    await to(64, "success");
+    const listed = new Set<string>((await store.listSolverWork(100)).map((w) => w.id));
+    const said: Record<string, boolean> = {};
+    for (let n = 50; n <= 65; n++) said[hex(n)] = isSolverWork((await store.getRequest(hex(n)))!);
+    expect(said).to.deep.equal(Object.fromEntries(Object.keys(said).map((id) => [id, listed.has(id)])));
+    // Both ways round: some are work, some are not.
+    expect(Object.values(said).filter(Boolean).length).to.equal(6);
+  });
+
+  it("claimSolverWork_deletesLapsedLeases_andTakesOverALapsedOneItLists", async () => {
+    const { store, clock } = engine;
+    for (const n of [70, 71]) {
+      await store.createRequest(newRequest(n));
+      await store.transitionRequest(hex(n), "pending");
+      expect(await store.claimRequest(hex(n), "gone", 1000)).to.equal(true);
+    }
+    // 71 is done: nothing lists it again, and its lease is left to lapse.
+    await store.transitionRequest(hex(71), "failure");
+    await store.patchRequest(hex(71), { refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
+    const leases = async () => (await store.engine.query<{ request_id: string; owner: string }>("SELECT request_id, owner FROM solver_claims WHERE request_id = ANY($1::text[]) ORDER BY request_id", [[hex(70), hex(71)]])).rows;
+    expect(await store.claimSolverWork(10, [], "a", 10_000)).to.deep.equal([]);
+    expect(await leases()).to.have.length(2);
+    clock.ms += 1001;
+    const taken = await store.claimSolverWork(10, [], "a", 10_000);
+    expect(taken.map((w) => w.id)).to.deep.equal([hex(70)]);
+    expect(await leases()).to.deep.equal([{ request_id: hex(70), owner: "a" }]);
   });
 
   it("patchRequest_mergesDataWithoutAStatusChangeOrAnEvent", async () => {

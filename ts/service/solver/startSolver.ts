@@ -61,7 +61,7 @@ import { requireAccount, resolveAccounts, type ServiceAccounts } from "../chains
 import { CONFIG_DEFAULTS, type FerryConfig, type SolverSettings } from "../config/configSchema.ts";
 import { isRetryable } from "../errors/serviceError.ts";
 import type { Store } from "../store/createStore.ts";
-import type { ClaimedWorkItem, StepRead } from "../store/solver/solverWork.ts";
+import { isSolverWork, type ClaimedWorkItem, type StepRead } from "../store/solver/solverWork.ts";
 import { indexDeposits, DEFAULT_INDEX_OPTIONS, type IndexDepositsOptions } from "./indexer/indexDeposits.ts";
 import { withRpcDeadline } from "../chains/rpcDeadline.ts";
 import type { SolverContext } from "./solverContext.ts";
@@ -390,24 +390,26 @@ export function createSolver(options: SolverOptions): Solver {
       timeoutMs: settings.stepTimeoutMs,
       // Waiting for a block: the loop's pool steps it again once the block comes (./blockWait.ts), renewing
       // the lease it kept; nobody else would find anything but the same transaction not final meanwhile.
-      // `tick()` (tests, embedders) waits for no block: it gives every lease back, as before.
-      keep: (wait: BlockWait | null) => keepWhileWaiting && wait !== null,
+      // `tick()` (tests, embedders) waits for no block: it gives those leases back, as before. Done (no
+      // longer solver work): nothing lists the request again, so its lease is left to lapse rather than
+      // deleted by a statement of its own (the work list's statement deletes lapsed leases).
+      keep: ({ wait, done }: { wait: BlockWait | null; done: boolean }) => done || (keepWhileWaiting && wait !== null),
       onAbort: (elapsedMs) => ctx.log.warn({ requestId: item.id, elapsedMs }, "solver step took too long or lost its lease: no new transaction from it"),
       run: async (signal) => {
         const started = Date.now();
         metrics.stepStarted(item);
         try {
           const step = await withRpcDeadline(settings.stepTimeoutMs, `solver step of ${item.id}`, () => solverStep({ ...ctx, signal }, item.id, listed));
-          return step.wait;
+          return { wait: step.wait, done: step.request !== null && !isSolverWork(step.request) };
         } catch (error) {
           await onStepError(item.id, item.status, error);
-          return null;
+          return { wait: null, done: false };
         } finally {
           metrics.stepEnded(item, Date.now() - started);
         }
       },
     });
-    const wait = done.ran ? done.value : null;
+    const wait = done.ran ? done.value.wait : null;
     if (keepWhileWaiting && wait) kept.add(item.id);
     else kept.delete(item.id);
     return wait;

@@ -59,6 +59,9 @@ export async function listSolverWork({ db, now }: StoreContext, limit = 50, excl
  * (the upsert's WHERE is re-checked on the committed row; a request that lost it is not returned). Before,
  * both read the same list and then raced for each lease one by one (issue 26).
  *
+ * Lapsed leases (a step that left its request done keeps its lease: `isSolverWork`) are deleted by the
+ * same statement — but for the requests it takes over, whose rows the upsert writes.
+ *
  * Each item carries what its step reads first, as this statement read it under the row lock (`read()`):
  * a step that starts while the listing's lease is fresh need not read it again (one statement per step).
  */
@@ -72,6 +75,8 @@ export async function claimSolverWork({ db, now }: StoreContext, limit: number, 
        INSERT INTO solver_claims (request_id, owner, expires_at) SELECT id, $4::text, $5::timestamptz FROM listed
        ${takeOver(SOLVER_CLAIMS, "$2")}
        RETURNING request_id
+     ), lapsed AS (
+       DELETE FROM solver_claims WHERE expires_at < $2::timestamptz AND request_id NOT IN (SELECT id FROM listed)
      )
      SELECT ${requestColumns("r.")},
        ARRAY(${HALTED_CHAINS_SQL}) AS halted_chains
@@ -88,15 +93,38 @@ export async function claimSolverWork({ db, now }: StoreContext, limit: number, 
 type WorkRow = { id: string; status: RequestStatus; origin_chain_id: number; destination_chain_id: number };
 
 /**
- * What the solver still has to act on (see `listSolverWork`), over `requests r`. Parameters: $2 now,
- * $3 ids left out, $4 the owner whose own leases do not hide a request.
+ * What the solver still has to act on (see `listSolverWork`), over `requests r`: the request's own state
+ * (`SOLVER_WORK_STATE`, which `isSolverWork` says in TypeScript), then the leases and the ids left out.
+ * Parameters: $2 now, $3 ids left out, $4 the owner whose own leases do not hide a request.
  */
-const SOLVER_WORK = `r.parked IS NULL AND r.solver_state IS NOT NULL AND (r.status IN ('pending', 'submitted')
+const SOLVER_WORK_STATE = `r.parked IS NULL AND r.solver_state IS NOT NULL AND (r.status IN ('pending', 'submitted')
         OR (r.status = 'failure' AND r.refund_fail_reason IS NULL AND coalesce(r.solver_state->'refund'->>'status', '') <> 'reverted')
         OR (r.status = 'success' AND coalesce(r.solver_state->'repayment'->>'status', '') NOT IN ('confirmed', 'reverted')
-            AND NOT (r.solver_state->'deposit' IS NULL AND coalesce(r.solver_state->'fastFill'->>'hold', '') = 'settled')))
+            AND NOT (r.solver_state->'deposit' IS NULL AND coalesce(r.solver_state->'fastFill'->>'hold', '') = 'settled')))`;
+const SOLVER_WORK = `${SOLVER_WORK_STATE}
        AND NOT EXISTS (SELECT 1 FROM solver_claims c WHERE c.request_id = r.id AND c.expires_at >= $2::timestamptz AND c.owner IS DISTINCT FROM $4::text)
        AND r.id <> ALL($3::text[])`;
+
+/**
+ * Whether the solver still has work on `request` (`SOLVER_WORK_STATE` in TypeScript; the store's tests
+ * hold the two together): a step that leaves its request outside gives no lease back — nothing lists
+ * the request, and its lease lapses (`claimSolverWork` deletes lapsed leases).
+ */
+export function isSolverWork(request: StoredRequest): boolean {
+  const state = request.solver;
+  if (request.parked || !state) return false;
+  switch (request.status) {
+    case "pending":
+    case "submitted":
+      return true;
+    case "failure":
+      return request.refundFailReason === null && state.refund?.status !== "reverted";
+    case "success":
+      return state.repayment?.status !== "confirmed" && state.repayment?.status !== "reverted" && !(state.deposit === undefined && state.fastFill?.hold === "settled");
+    default:
+      return false;
+  }
+}
 
 function workItemOf(row: WorkRow): SolverWorkItem {
   return {
