@@ -47,6 +47,35 @@ describe("solver: a step's first reads", function () {
     expect((await store.getRequest(canonicalHex(intent.requestId)))?.status).to.equal("success");
   });
 
+  it("aVerifiedSuccess_plansItsRepaymentInTheSameWrite_noPatchOfItsOwnBeforeItIsSigned", async () => {
+    // Batching off (the default): the repayment is planned by the write that records the success, and
+    // is still stored before anything is signed. Before, its plan was a patch of its own.
+    const writes: Array<{ kind: string; status?: string; repayment?: string }> = [];
+    const recording: Store = {
+      ...store,
+      transitionRequest: async (id, to, patch) => {
+        writes.push({ kind: "transition", status: to, ...(patch?.solver?.repayment && { repayment: patch.solver.repayment.status }) });
+        return store.transitionRequest(id, to, patch);
+      },
+      patchRequest: async (id, patch) => {
+        writes.push({ kind: "patch", ...(patch.solver?.repayment && { repayment: patch.solver.repayment.status }) });
+        return store.patchRequest(id, patch);
+      },
+    };
+    const intent = makeIntent(env);
+    await saveQuote(store, intent);
+    await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
+    const solver = createSolver({ config: env.config, store: recording });
+    const done = await tickUntil(solver, store, intent.requestId, (r) => r.status === "success" && r.solver?.repayment?.status === "confirmed");
+    expect(done.solver?.repayment?.nonce).to.be.a("bigint");
+    const seen = JSON.stringify(writes);
+    expect(writes.filter((w) => w.kind === "transition" && w.status === "success"), seen).to.deep.equal([{ kind: "transition", status: "success", repayment: "prepared" }]);
+    expect(writes.filter((w) => w.repayment === "prepared"), seen).to.have.length(1);
+    // Confirmed: the repayment's only patch of its own here (its hash and nonce, `sent`, are recorded by
+    // the nonce's store transaction before the broadcast, through that transaction's repositories).
+    expect(writes.filter((w) => w.kind === "patch").map((w) => w.repayment), seen).to.deep.equal(["confirmed"]);
+  });
+
   it("aFillConfirmedInTheStep_isNotReadAgainForItsRepayment_norItsDigestReadBack", async () => {
     // The repayment re-verifies a recorded fill before it pays (a success written without verifying
     // must not pay for a foreign fill); when the same step has just verified it, that is a second

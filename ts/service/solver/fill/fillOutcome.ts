@@ -24,6 +24,8 @@ import { FillLogNotFoundError } from "../solverErrors.ts";
 import { recordForeignFill, verifyOnchainFill } from "./verifyOnchainFill.ts";
 import { settleSponsorship } from "../sponsorshipSettlement.ts";
 import { batchable, batchingOn } from "../payout/repaymentBatch.ts";
+import { payoutPlanOf } from "../payout/advancePayout.ts";
+import type { Payout } from "../../model/payout.ts";
 
 /**
  * `submitted → success` under `receipt` — only when its fill is the one the service signed and sent
@@ -54,8 +56,9 @@ export async function recordFillSuccess(
     data: { outTxs: [outTx] },
     solver: {
       fill: { ...request.solver?.fill, hash, block: Number(receipt.blockNumber), status: "confirmed" as const, digest: verdict.digest },
-      // Verified just now: its repayment is queued for a batch with the success itself, not by a write of its own (../payout/repaymentBatch.ts).
-      ...(batchingOn(ctx) && batchable(request) && { repaymentQueuedAt: ctx.now().getTime() }),
+      // Verified just now: its repayment is queued for a batch (../payout/repaymentBatch.ts), or planned
+      // (../payout/advancePayout.ts), with the success itself, not by a write of its own.
+      ...(batchingOn(ctx) && batchable(request) ? { repaymentQueuedAt: ctx.now().getTime() } : plannedRepayment(ctx, request)),
     },
   };
   const { intent } = requireSolverState(request);
@@ -69,6 +72,13 @@ export async function recordFillSuccess(
     : await ctx.store.transitionRequest(request.id, "success", success);
   ctx.log.info({ requestId: request.id, hash }, "fill confirmed");
   return updated;
+}
+
+/** The repayment as planned now, for the success's write: none when the request has one already or no credited deposit yet (a fast fill). */
+function plannedRepayment(ctx: SolverContext, request: StoredRequest): { repayment?: Payout } {
+  if (request.solver?.repayment !== undefined) return {};
+  const repayment = payoutPlanOf(ctx, request, "repayment");
+  return repayment ? { repayment } : {};
 }
 
 export async function recordFillReverted(ctx: SolverContext, request: StoredRequest, dest: ChainClient, receipt: Receipt, sent?: ReadTransaction): Promise<StoredRequest> {

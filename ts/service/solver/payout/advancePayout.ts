@@ -2,7 +2,8 @@
  * Moves one Depository payout (repayment or refund, ./payoutPlan.ts) forward by one step, resumable
  * at every point:
  * - not planned yet → plan it and store it in the request's solver state (status `prepared`) before
- *   signing anything;
+ *   signing anything (a repayment not paid by a batch is planned by the write that records the fill's
+ *   success: ../fill/fillOutcome.ts);
  * - a recorded transaction with a receipt in a final block (../../chains/chainFinality.ts) → `confirmed`
  *   (or, reverted and not executed, `reverted`); a receipt in a block not final yet → wait (a reorg may
  *   still take it away: the payout stays `sent` and is re-checked — mempool, `executed(nonce)`, or the
@@ -57,18 +58,7 @@ export async function advancePayout(ctx: SolverContext, request: StoredRequest, 
     if (!state.deposit) throw new StoredValueInvalidError("requests.solver_state", request.id, "deposit", `is missing: no ${kind} without a deposit`);
     const charge = kind === "refund" ? await permitRefundCharge(ctx, request) : undefined;
     if (charge) ctx.log.info({ requestId: request.id, charge: charge.amount.toString(), spent: charge.spent.toString(), bound: charge.bound.toString() }, "permit refund keeps the service's gas");
-    payout = planPayout({
-      kind,
-      requestId: request.id,
-      orderId: request.orderId,
-      deposit: state.deposit,
-      originAmount: state.intent.originAmount,
-      solver: ctx.solver,
-      refundTo: state.intent.refundTo,
-      appFees: state.intent.appFees,
-      ...(charge && { refundCharge: charge.amount }),
-      nowSeconds: Math.floor(ctx.now().getTime() / 1000),
-    });
+    payout = payoutPlanOf(ctx, request, kind, charge?.amount)!;
     if (kind === "repayment" && state.repaymentQueuedAt !== undefined) {
       // Queued for a batch (./repaymentBatch.ts) by a process that batches: a batch may have taken it
       // since it was read. Stored only if it still has no repayment, under its row lock.
@@ -93,6 +83,28 @@ export async function advancePayout(ctx: SolverContext, request: StoredRequest, 
     request = await repos.patchRequest(request.id, { solver: { [kind]: next }, ...(claim && { details: { ...request.details, ...claim } }) });
   });
   return { ...step, request };
+}
+
+/**
+ * The payout `kind` of `request` as planned now (./payoutPlan.ts `planPayout`): what is stored before
+ * anything is signed. Undefined without a credited deposit (nothing to pay from yet). `refundCharge`: a
+ * permit refund's charge (./permitRefundCharge.ts).
+ */
+export function payoutPlanOf(ctx: SolverContext, request: StoredRequest, kind: PayoutKind, refundCharge?: bigint): Payout | undefined {
+  const state = requireSolverState(request);
+  if (!state.deposit) return undefined;
+  return planPayout({
+    kind,
+    requestId: request.id,
+    orderId: request.orderId,
+    deposit: state.deposit,
+    originAmount: state.intent.originAmount,
+    solver: ctx.solver,
+    refundTo: state.intent.refundTo,
+    appFees: state.intent.appFees,
+    ...(refundCharge !== undefined && { refundCharge }),
+    nowSeconds: Math.floor(ctx.now().getTime() / 1000),
+  });
 }
 
 /**
