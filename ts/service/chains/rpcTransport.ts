@@ -25,11 +25,12 @@
  * sends and receipts as for reads — a hanging URL costs a call its hedge delay, not `timeoutMs`.
  */
 import { createTransport, HttpRequestError, keccak256, RpcRequestError, TimeoutError, type Hex, type Transport } from "viem";
-import { getHttpRpcClient, type HttpRpcClient } from "viem/utils";
+import { getHttpRpcClient, type HttpRpcClient, type HttpRpcClientOptions } from "viem/utils";
 import type { RpcSettings } from "../config/configSchema.ts";
 import { redactRpcUrl } from "../config/redactConfig.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { alreadySent } from "./alreadySent.ts";
+import { nodeFetch } from "./nodeFetch.ts";
 import type { ChainMetrics } from "./chainMetrics.ts";
 import { faultKind, isEndpointFault, RpcMalformedAnswerError } from "./rpcErrors.ts";
 import { currentRpcDeadline, RpcDeadlineExceededError } from "./rpcDeadline.ts";
@@ -138,6 +139,12 @@ export function blockNeeded(method: string, params: unknown): bigint | undefined
   }
 }
 
+/**
+ * The HTTP client under every call: node:http with keep-alive sockets (./nodeFetch.ts), not the global
+ * fetch. Typed as fetch for viem, which reads only the parts of a Response that `nodeFetch` gives.
+ */
+const RPC_FETCH = nodeFetch() as unknown as NonNullable<HttpRpcClientOptions["fetchFn"]>;
+
 /** Reads whose `null` may only mean "this node has not seen it yet". */
 const NULL_MAY_BE_STALE = new Set(["eth_getTransactionReceipt", "eth_getTransactionByHash", "eth_getBlockByNumber", "eth_getBlockByHash", "eth_getBlockReceipts"]);
 
@@ -148,7 +155,7 @@ export function createRpcEndpoints(options: RpcTransportOptions): RpcEndpoints {
   const probeIntervalMs = options.probeIntervalMs ?? Math.max(2_000, settings.timeoutMs);
   const endpoints: Endpoint[] = options.urls.map((url, index) => {
     const label = `${index}:${redactRpcUrl(url)}`;
-    return { index, label, client: getHttpRpcClient(url) };
+    return { index, label, client: getHttpRpcClient(url, { fetchFn: RPC_FETCH }) };
   });
   let health: EndpointHealth[] = endpoints.map((e) => newEndpointHealth(e.index, e.label));
   let lastProbe = Number.NEGATIVE_INFINITY;
