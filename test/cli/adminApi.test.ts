@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { createServer } from "node:net";
 import { expect } from "chai";
 import { createStore, type Store } from "../../ts/service/store/createStore.ts";
+import { copyMigratedDataDir } from "../service/store/migratedDataDir.ts";
 import { fixtureConfig, listen, type Listening } from "../service/http/testApp.ts";
 import { hex, testNewRequest } from "../service/fixtures/testRequest.ts";
 import { errorLine, runCliAsync, type CliRun } from "./runCli.ts";
@@ -38,7 +39,9 @@ for (const kind of ["pglite", "postgres"] as const) {
     before(async function () {
       if (kind === "pglite") {
         const root = mkdtempSync(join(tmpdir(), "ferry-admin-cli-"));
-        dataDir = join(root, "data");
+        // A copy of a migrated database, ~5 s cheaper to open than a new one: what is under test is
+        // the service holding it, not its creation.
+        dataDir = await copyMigratedDataDir(join(root, "data"));
         store = await createStore({ dataDir });
         cleanup = async () => rmSync(root, { recursive: true, force: true });
       } else {

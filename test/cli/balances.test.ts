@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { apiKeyStore } from "../../ts/service/store/apiKeys.ts";
 import { createStore, type Store } from "../../ts/service/store/createStore.ts";
+import { copyMigratedDataDir } from "../service/store/migratedDataDir.ts";
 import { fixtureConfig, listen, type Listening } from "../service/http/testApp.ts";
 import { runCliAsync, type CliRun } from "./runCli.ts";
 import { postgresDatabase, requirePostgres } from "./serviceDatabase.ts";
@@ -26,7 +27,8 @@ for (const kind of ["pglite", "postgres"] as const) {
     before(async function () {
       if (kind === "pglite") {
         const root = mkdtempSync(join(tmpdir(), "ferry-balances-cli-"));
-        store = await createStore({ dataDir: join(root, "data") });
+        // A copy of a migrated database, ~5 s cheaper to open than a new one.
+        store = await createStore({ dataDir: await copyMigratedDataDir(join(root, "data")) });
         cleanup = async () => rmSync(root, { recursive: true, force: true });
       } else {
         const database = await postgresDatabase();

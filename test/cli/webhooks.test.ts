@@ -8,7 +8,7 @@ import type { Store } from "../../ts/service/store/createStore.ts";
 import { claimWebhookEvents, recordWebhookAttempt } from "../../ts/service/store/webhooks/webhookOutbox.ts";
 import { decryptWebhookSecret } from "../../ts/service/store/webhooks/webhookSecrets.ts";
 import { errorLine, type CliRun } from "./runCli.ts";
-import { pgliteDatabase, postgresDatabase, requirePostgres, type ServiceDatabase } from "./serviceDatabase.ts";
+import { pgliteDatabase, postgresDatabase, requirePostgres, type PgliteDatabase, type ServiceDatabase } from "./serviceDatabase.ts";
 import { withIntent } from "../service/fixtures/testRequest.ts";
 import { canonicalHex, canonicalAddress } from "../../ts/service/model/values.ts";
 
@@ -53,11 +53,13 @@ function newRequest(n: number, apiKeyId: string | null) {
 
 describe("ferry webhooks", function () {
   this.timeout(180_000);
-  let db: ReturnType<typeof pgliteDatabase>;
+  let db: PgliteDatabase;
   let key: Key;
 
   beforeEach(async () => {
+    // A copy of a migrated database: creating one is ferry keys' to test (keys.test.ts), ~5 s here.
     db = pgliteDatabase();
+    await db.copyMigrated();
     key = await createKey(db, "integrator");
   });
   afterEach(async () => {
