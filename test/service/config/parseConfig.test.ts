@@ -60,7 +60,7 @@ describe("parseConfig", function () {
     const config = parseConfig({}, {}, "/srv/ferry");
     expect(config.server).to.deep.equal({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, apiKeyCacheSeconds: 5, statusCacheRefreshMs: 250, corsOrigins: ["*"] });
     expect(config.rateLimits).to.deep.equal({ anonymousPerMinute: 120, apiKeyPerMinute: 1200, failedPermitsPerUserPerHour: 5 });
-    expect(config.database).to.deep.equal({ dataDir: "/srv/ferry/.ferry/data", poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 });
+    expect(config.database).to.deep.equal({ dataDir: "/srv/ferry/.ferry/data", poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000, preparedStatements: true });
     expect(config.deploymentsDir).to.equal("/srv/ferry/deployments");
     expect(config.chains).to.deep.equal([]);
     expect(config.keys).to.deep.equal({});
@@ -239,11 +239,12 @@ describe("parseConfig", function () {
 
   it("parseConfig_databasePoolAndTimeouts_defaultsThenTheFileThenTheEnvironment", function () {
     const defaults = parseConfig({}, {}, "/").database;
-    expect({ ...defaults, dataDir: undefined }).to.deep.equal({ dataDir: undefined, poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 });
-    const file = { database: { poolSize: 5, connectTimeoutMs: 1000, statementTimeoutMs: 2000, idleInTransactionTimeoutMs: 3000 } };
+    expect({ ...defaults, dataDir: undefined }).to.deep.equal({ dataDir: undefined, poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000, preparedStatements: true });
+    const file = { database: { poolSize: 5, connectTimeoutMs: 1000, statementTimeoutMs: 2000, idleInTransactionTimeoutMs: 3000, preparedStatements: false } };
     expect(parseConfig(file, {}, "/").database).to.include(file.database);
-    const env = { FERRY_DB_POOL_SIZE: "7", FERRY_DB_CONNECT_TIMEOUT_MS: "1500", FERRY_DB_STATEMENT_TIMEOUT_MS: "2500", FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: "3500" };
-    expect(parseConfig(file, env, "/").database).to.include({ poolSize: 7, connectTimeoutMs: 1500, statementTimeoutMs: 2500, idleInTransactionTimeoutMs: 3500 });
+    const env = { FERRY_DB_POOL_SIZE: "7", FERRY_DB_CONNECT_TIMEOUT_MS: "1500", FERRY_DB_STATEMENT_TIMEOUT_MS: "2500", FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: "3500", FERRY_DB_PREPARED_STATEMENTS: "on" };
+    expect(parseConfig(file, env, "/").database).to.include({ poolSize: 7, connectTimeoutMs: 1500, statementTimeoutMs: 2500, idleInTransactionTimeoutMs: 3500, preparedStatements: true });
+    expect(() => parseConfig(file, { FERRY_DB_PREPARED_STATEMENTS: "yes" }, "/")).to.throw(/FERRY_DB_PREPARED_STATEMENTS/);
   });
 
   it("parseConfig_solverSafetySettings_fromTheFileThenTheEnvironment", function () {

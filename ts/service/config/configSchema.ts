@@ -278,6 +278,8 @@ export const ConfigFileSchema = Type.Object(
           statementTimeoutMs: Type.Optional(Type.Integer({ minimum: DATABASE_TIMEOUT_MS_RANGE.minimum, maximum: DATABASE_TIMEOUT_MS_RANGE.maximum })),
           /** PostgreSQL only: `idle_in_transaction_session_timeout` (a transaction left open by a stuck caller is ended). FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS. */
           idleInTransactionTimeoutMs: Type.Optional(Type.Integer({ minimum: DATABASE_TIMEOUT_MS_RANGE.minimum, maximum: DATABASE_TIMEOUT_MS_RANGE.maximum })),
+          /** PostgreSQL only: data statements prepared once per connection under a name (off behind a pooler in transaction mode that cannot keep them). FERRY_DB_PREPARED_STATEMENTS. */
+          preparedStatements: Type.Optional(Type.Boolean()),
         },
         { additionalProperties: false },
       ),
@@ -623,6 +625,7 @@ export type DatabaseSettings = {
   connectTimeoutMs: number;
   statementTimeoutMs: number;
   idleInTransactionTimeoutMs: number;
+  preparedStatements: boolean;
 };
 /**
  * The operator's admin API (/admin/…, ts/service/http/routes/admin*.ts): on only when FERRY_ADMIN_TOKEN
@@ -734,7 +737,7 @@ export const CONFIG_DEFAULTS = {
    * left idle is ended after 60 s (its locks released). A database that does not answer within these
    * bounds is DATABASE_UNAVAILABLE (503 + Retry-After on the API; the solver and webhook worker back off).
    */
-  database: { poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 },
+  database: { poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000, preparedStatements: true },
   deploymentsDir: "deployments",
   /**
    * The head is not final: a deposit is credited (and a fill or payout confirmed) 12 blocks deep unless

@@ -173,6 +173,7 @@ function databasePoolSettings(file: ConfigFile["database"], env: Env): Omit<Data
     connectTimeoutMs: timeout("FERRY_DB_CONNECT_TIMEOUT_MS") ?? file?.connectTimeoutMs ?? defaults.connectTimeoutMs,
     statementTimeoutMs: timeout("FERRY_DB_STATEMENT_TIMEOUT_MS") ?? file?.statementTimeoutMs ?? defaults.statementTimeoutMs,
     idleInTransactionTimeoutMs: timeout("FERRY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS") ?? file?.idleInTransactionTimeoutMs ?? defaults.idleInTransactionTimeoutMs,
+    preparedStatements: envSwitch(env, "FERRY_DB_PREPARED_STATEMENTS") ?? file?.preparedStatements ?? defaults.preparedStatements,
   };
 }
 

@@ -3,6 +3,7 @@ import { ServiceError } from "../errors/serviceError.ts";
 import { errorFields, SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { asDatabaseError, DatabaseUnavailableError } from "./databaseUnavailable.ts";
 import type { Engine, Queryable, Row } from "./engine.ts";
+import { isStalePlan, statementNames } from "./preparedStatements.ts";
 
 const INT8_OID = 20;
 
@@ -12,9 +13,11 @@ export type PostgresSettings = {
   connectTimeoutMs: number;
   statementTimeoutMs: number;
   idleInTransactionTimeoutMs: number;
+  /** Data statements prepared once per connection under a name (./preparedStatements.ts); off: every statement unnamed. */
+  preparedStatements: boolean;
 };
 
-export const DEFAULT_POSTGRES_SETTINGS: PostgresSettings = { poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 };
+export const DEFAULT_POSTGRES_SETTINGS: PostgresSettings = { poolSize: 20, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000, preparedStatements: true };
 
 /** How long the LISTEN connection waits before reconnecting, at most (it doubles from 100 ms). */
 const LISTEN_MAX_BACKOFF_MS = 5000;
@@ -31,6 +34,7 @@ const LISTEN_MAX_BACKOFF_MS = 5000;
  *   above it for a server that stopped answering) and idle-in-transaction timeouts are set;
  * - an error that is about the database's availability is DATABASE_UNAVAILABLE
  *   (./databaseUnavailable.ts): 503 + Retry-After on the API, back off in the workers;
+ * - data statements are prepared once per connection under a name (./preparedStatements.ts);
  * - `listen(channel)` keeps one dedicated connection LISTENing, reconnecting with backoff, and calls
  *   back after every reconnect too (notifications sent while it was away are lost, so the caller
  *   re-reads).
@@ -93,10 +97,21 @@ export async function createPostgresEngine({
   pool.on("error", onConnectionError);
   pool.on("connect", (client) => client.on("error", onConnectionError));
 
+  // Data statements are prepared once per connection under a name (./preparedStatements.ts).
+  const names = statementNames(settings.preparedStatements ? undefined : 0);
   const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T extends Row>(sql: string, params: readonly unknown[] = []) {
+      const run = (name: string | undefined) => q.query(name === undefined ? { text: sql, values: [...params] } : { name, text: sql, values: [...params] });
+      const name = names.nameOf(sql);
       try {
-        const result = await q.query(sql, [...params]);
+        const result = await run(name).catch(async (error: unknown) => {
+          if (name === undefined || !isStalePlan(error)) throw error;
+          // Its plan went stale on this connection (another process migrated): never named again here.
+          // Outside a transaction it runs again at once, unnamed; inside one the transaction has failed.
+          names.forget(sql);
+          if (q !== pool) throw error;
+          return run(undefined);
+        });
         return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
       } catch (error) {
         throw asDatabaseError(error);
