@@ -9,16 +9,19 @@
  *  3. neither, and a devnet file (`--devnet-dir`, $FERRY_DEVNET_DIR or ./.devnet/devnet.json): the
  *     devnet's admin API with the token `npm start` wrote there;
  *  4. none of these: NO_SERVICE, naming the options. Exit 2.
+ *
+ * Only the target chosen is loaded: the store, the config and the devnet file's schema are imported
+ * where they are used, so a command over the admin API (or one that fails on its usage) starts
+ * without them (they cost about a second of CPU per `ferry` process).
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { FerryError, isFerryError } from "../core/errors.ts";
-import { adminOperations, type AdminOperations } from "../service/admin/adminOperations.ts";
+import type { AdminOperations } from "../service/admin/adminOperations.ts";
 import type { CliIo } from "./cliIo.ts";
 import { adminClient } from "./adminClient.ts";
-import { findDevnetJson, readDevnetJson } from "./devnetJson.ts";
+import { findDevnetJson } from "./devnetDir.ts";
 import type { ParsedCommand } from "./parseCommandArgs.ts";
-import { withServiceStore } from "./serviceStore.ts";
 
 /** The flags every admin command takes (merge into its parseCommandArgs options). */
 export const TARGET_OPTIONS = {
@@ -61,6 +64,7 @@ export async function withAdmin<T>(io: CliIo, parsed: ParsedCommand, access: Acc
   if (dataDir !== undefined || config !== undefined || env(io, "FERRY_DATA_DIR") || env(io, "DATABASE_URL") || env(io, "FERRY_CONFIG")) {
     const storeEnv = { ...io.env, ...(dataDir !== undefined ? { FERRY_DATA_DIR: dataDir } : {}), ...(config !== undefined ? { FERRY_CONFIG: config } : {}) };
     const storeIo: CliIo = { ...io, env: storeEnv };
+    const [{ withServiceStore }, { adminOperations }] = await Promise.all([import("./serviceStore.ts"), import("../service/admin/adminOperations.ts")]);
     try {
       return await withServiceStore(
         storeIo,
@@ -77,6 +81,7 @@ export async function withAdmin<T>(io: CliIo, parsed: ParsedCommand, access: Acc
 
   const devnet = findDevnetJson(io, flag(parsed, "devnet-dir"));
   if (devnet !== undefined) {
+    const { readDevnetJson } = await import("./devnetJson.ts");
     const file = await readDevnetJson(io, devnet);
     if (!file.adminToken) throw new FerryError("DEVNET_FILE_INVALID", `${devnet} has no adminToken: restart the devnet (npm start) to rewrite it`);
     return fn(adminClient({ url: file.apiUrl, token: file.adminToken, unreachableHint: `from ${devnet}: is the devnet (npm start) running?` }));

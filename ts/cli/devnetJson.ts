@@ -2,11 +2,8 @@
  * `.devnet/devnet.json` as the CLI reads it (`npm start` writes it: ts/devnet/devnetFile.ts): the
  * service's URL and admin token (for `ferry keys|webhooks|requests` on a running devnet), the chains'
  * RPC URLs and the test accounts (for `ferry devnet send-steps`). Decoded once here; a file that does
- * not match is DEVNET_FILE_INVALID naming the field. Where it is: `--devnet-dir`, else
- * $FERRY_DEVNET_DIR, else `./.devnet` (relative to the working directory, as `npm start` writes it).
+ * not match is DEVNET_FILE_INVALID naming the field. Where it is: ./devnetDir.ts.
  */
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import { Type, type Static } from "typebox";
 import { Value } from "typebox/value";
 import { FerryError } from "../core/errors.ts";
@@ -29,17 +26,6 @@ export class DevnetFileError extends FerryError {
   constructor(code: "DEVNET_FILE_MISSING" | "DEVNET_FILE_INVALID", message: string) {
     super(code, message);
   }
-}
-
-/** The devnet folder: `flag`, else $FERRY_DEVNET_DIR, else ./.devnet. */
-export function devnetDir(io: CliIo, flag?: string): string {
-  return resolve(flag || io.env.FERRY_DEVNET_DIR || ".devnet");
-}
-
-/** The path of devnet.json when it exists, else undefined. */
-export function findDevnetJson(io: CliIo, flag?: string): string | undefined {
-  const path = resolve(devnetDir(io, flag), "devnet.json");
-  return existsSync(path) ? path : undefined;
 }
 
 export async function readDevnetJson(io: CliIo, path: string): Promise<DevnetJson> {

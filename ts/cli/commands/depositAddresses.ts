@@ -5,9 +5,7 @@
  * the reason, the request, the refund transaction — through a running service's admin API or in its
  * database (../adminTarget.ts).
  */
-import { parseAddress } from "../../core/inputParsers.ts";
 import type { DepositAddressView } from "../../service/admin/depositAddressAdmin.ts";
-import { canonicalAddress } from "../../service/model/values.ts";
 import { EXIT, UsageError, printResult, type CliIo } from "../cliIo.ts";
 import { runSubcommand, type CommandGroup, type GlobalFlags } from "../commandGroup.ts";
 import { parseCommandArgs } from "../parseCommandArgs.ts";
@@ -36,6 +34,8 @@ async function show(args: readonly string[], io: CliIo, globals: GlobalFlags): P
   const json = parsed.json || globals.json;
   const given = parsed.positionals[0];
   if (given === undefined) throw new UsageError("missing <address>: ferry deposit-addresses show <address>");
+  // Imported here, not above: they load viem and typebox, which the help and usage errors do not need.
+  const [{ parseAddress }, { canonicalAddress }] = await Promise.all([import("../../core/inputParsers.ts"), import("../../service/model/values.ts")]);
   const address = canonicalAddress(parseAddress(given, "<address>"));
   const depositAddresses = await withAdmin(io, parsed, "read", (admin) => admin.showDepositAddress(address));
   printResult(io, json, depositAddresses.map(viewText).join("\n\n"), { depositAddresses });

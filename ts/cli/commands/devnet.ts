@@ -17,7 +17,8 @@ import { Value } from "typebox/value";
 import { FerryError } from "../../core/errors.ts";
 import { EXIT, UsageError, printError, printResult, readJsonInput, type CliIo } from "../cliIo.ts";
 import { runSubcommand, type CommandGroup, type GlobalFlags } from "../commandGroup.ts";
-import { devnetDir, readDevnetJson, type DevnetJson } from "../devnetJson.ts";
+import { devnetDir } from "../devnetDir.ts";
+import { readDevnetJson, type DevnetJson } from "../devnetJson.ts";
 import { integerFlag, parseCommandArgs } from "../parseCommandArgs.ts";
 import { resolve } from "node:path";
 

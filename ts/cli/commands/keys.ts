@@ -5,7 +5,6 @@
  */
 import type { ApiKeyRecord } from "../../service/store/apiKeys.ts";
 import { MAX_API_KEY_NAME_LENGTH } from "../../service/admin/apiKeyAdmin.ts";
-import { canonicalAddress } from "../../service/model/values.ts";
 import { EXIT, UsageError, printResult, type CliIo } from "../cliIo.ts";
 import { runSubcommand, type CommandGroup, type GlobalFlags } from "../commandGroup.ts";
 import { integerFlag, parseCommandArgs } from "../parseCommandArgs.ts";
@@ -121,7 +120,9 @@ async function fundingAddress(args: readonly string[], io: CliIo, globals: Globa
   if (clear && parsed.positionals.length > 1) throw new UsageError("--clear takes only <keyId>");
   const address = clear ? null : (parsed.positionals[1] ?? "");
   if (address !== null && !/^0x[0-9a-fA-F]{40}$/.test(address)) throw new UsageError("<address> must be 0x and 40 hex digits (or --clear)");
-  const updated = await withAdmin(io, parsed, "write", (admin) => admin.setApiKeyFundingAddress(id, address === null ? null : canonicalAddress(address)));
+  // Imported here, not above: values.ts loads viem and typebox, which no other keys command needs.
+  const funding = address === null ? null : (await import("../../service/model/values.ts")).canonicalAddress(address);
+  const updated = await withAdmin(io, parsed, "write", (admin) => admin.setApiKeyFundingAddress(id, funding));
   printResult(io, json, updated.fundingAddress === null ? `${id}: no funding address (withdrawals refused)` : `${id}: withdrawals paid to ${updated.fundingAddress}`, updated);
   return EXIT.OK;
 }

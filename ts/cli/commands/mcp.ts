@@ -11,7 +11,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { createFerryClient } from "../../client/createFerryClient.ts";
 import { EXIT, UsageError, type CliIo } from "../cliIo.ts";
 import type { CommandGroup } from "../commandGroup.ts";
-import { findDevnetJson, readDevnetJson } from "../devnetJson.ts";
+import { findDevnetJson } from "../devnetDir.ts";
+import { readDevnetJson } from "../devnetJson.ts";
 import { parseCommandArgs } from "../parseCommandArgs.ts";
 import { createFerryMcpServer } from "../mcp/ferryMcpServer.ts";
 

@@ -8,13 +8,11 @@
  * receipt, offline — exit 0 valid, 1 invalid (naming the first failed check), 2 unreadable (no such
  * file, not JSON, not a `ferry.receipt.v1`).
  */
-import { parseBytes32 } from "../../core/inputParsers.ts";
-import { verifyReceipt } from "../../core/verifyReceipt.ts";
 import { FerryError } from "../../core/errors.ts";
-import { canonicalHex } from "../../service/model/values.ts";
+import type { Bytes32 } from "../../service/model/values.ts";
 import type { ParkedRequest } from "../../service/store/solver/parkedRequests.ts";
 import { EXIT, UsageError, printError, printResult, readJsonInput, type CliIo } from "../cliIo.ts";
-import { findDevnetJson, readDevnetJson } from "../devnetJson.ts";
+import { findDevnetJson } from "../devnetDir.ts";
 import { runSubcommand, type CommandGroup, type GlobalFlags } from "../commandGroup.ts";
 import { integerFlag, parseCommandArgs, type ParsedCommand } from "../parseCommandArgs.ts";
 import { TARGET_HELP, TARGET_OPTIONS, withAdmin } from "../adminTarget.ts";
@@ -61,7 +59,7 @@ async function unpark(args: readonly string[], io: CliIo, globals: GlobalFlags):
   const json = parsed.json || globals.json;
   const given = parsed.positionals[0];
   if (given === undefined) throw new UsageError("missing <requestId>: ferry requests unpark <requestId>");
-  const requestId = canonicalHex(parseBytes32(given, "<requestId>"));
+  const requestId = await requestIdOf(given);
   const request = await withAdmin(io, parsed, "write", (admin) => admin.unparkRequest(requestId));
   printResult(io, json, `unparked ${request.id} (${request.status}; was parked: ${request.parked.code}); the solver takes it up at its next tick`, { request });
   return EXIT.OK;
@@ -72,7 +70,7 @@ async function receipt(args: readonly string[], io: CliIo, globals: GlobalFlags)
   if (parsed.help) return help(io);
   const given = parsed.positionals[0];
   if (given === undefined) throw new UsageError("missing <requestId>: ferry requests receipt <requestId>");
-  const requestId = canonicalHex(parseBytes32(given, "<requestId>"));
+  const requestId = await requestIdOf(given);
   const base = (await publicApiUrl(io, parsed)).replace(/\/+$/, "");
   let response: Response;
   try {
@@ -98,6 +96,8 @@ async function verifyReceiptFile(args: readonly string[], io: CliIo, globals: Gl
   const trusted = { ...(signers && { signers }), ...(depositories && { depositories }), ...(receivers && { receivers }) };
   // Unreadable (no file, not JSON) throws: exit 2.
   const input = await readJsonInput(io, parsed.positionals[0]!);
+  // Imported here, not above: the verifier loads viem, which parked and unpark do not need.
+  const { verifyReceipt } = await import("../../core/verifyReceipt.ts");
   const result = await verifyReceipt(input, { trusted });
   if (result.valid) {
     printResult(io, json, `valid: request ${result.requestId} (order ${result.orderId}), attested by ${result.signer}; ${result.checks.length} checks passed`, {
@@ -131,7 +131,17 @@ async function publicApiUrl(io: CliIo, parsed: ParsedCommand): Promise<string> {
   }
   const devnet = findDevnetJson(io, typeof parsed.values["devnet-dir"] === "string" ? (parsed.values["devnet-dir"] as string) : undefined);
   if (!devnet) throw new UsageError("no Ferry API to ask: pass --api-url <url> or set FERRY_API_URL (or run from the folder of a devnet started with npm start)");
+  const { readDevnetJson } = await import("../devnetJson.ts");
   return (await readDevnetJson(io, devnet)).apiUrl;
+}
+
+/**
+ * A `<requestId>` argument, canonical. Its parsers are imported here, not above: they load viem and
+ * typebox, which `parked` does not need.
+ */
+async function requestIdOf(text: string): Promise<Bytes32> {
+  const [{ parseBytes32 }, { canonicalHex }] = await Promise.all([import("../../core/inputParsers.ts"), import("../../service/model/values.ts")]);
+  return canonicalHex(parseBytes32(text, "<requestId>"));
 }
 
 function parkedTable(requests: readonly ParkedRequest[]): string {

@@ -6,10 +6,9 @@
  * Secrets stay out of the output: `--key` (the API key, which is also the HMAC secret of deliveries)
  * is never echoed, not even in an error, and header values are shown as [redacted].
  */
-import { parseBytes32 } from "../../core/inputParsers.ts";
 import type { DeliveryLog } from "../../service/admin/webhookAdmin.ts";
 import { REDACTED } from "../../service/config/secret.ts";
-import { canonicalHex } from "../../service/model/values.ts";
+import type { Bytes32 } from "../../service/model/values.ts";
 import type { WebhookConfig, WebhookDelivery } from "../../service/store/webhooks/webhooks.ts";
 import { WebhookError } from "../../service/store/webhooks/webhookRules.ts";
 import {
@@ -23,7 +22,6 @@ import { EXIT, UsageError, printResult, type CliIo } from "../cliIo.ts";
 import { runSubcommand, type CommandGroup, type GlobalFlags } from "../commandGroup.ts";
 import { parseCommandArgs, requiredFlag, type ParsedCommand } from "../parseCommandArgs.ts";
 import { requireExistingDatabase, TARGET_HELP, TARGET_OPTIONS, withAdmin } from "../adminTarget.ts";
-import { withServiceStore } from "../serviceStore.ts";
 import { textTable } from "../textTable.ts";
 
 const HELP = `Usage: ferry webhooks <command> [options]
@@ -154,11 +152,20 @@ async function log(args: readonly string[], io: CliIo, globals: GlobalFlags): Pr
   if (parsed.help) return help(io);
   const json = parsed.json || globals.json;
   const target = eventOrOther(parsed, "request", "ferry webhooks log <eventId> | --request <requestId>");
-  const requestId = target.other === undefined ? undefined : canonicalHex(parseBytes32(target.other, "--request"));
+  const requestId = target.other === undefined ? undefined : await requestIdOf(target.other);
   const logs = await withAdmin(io, parsed, "read", (admin) => admin.deliveryLog(requestId === undefined ? { eventId: target.eventId! } : { requestId }));
   const text = logs.length === 0 ? `no events for request ${requestId}` : logs.map(deliveryText).join("\n\n");
   printResult(io, json, text, { deliveries: logs });
   return EXIT.OK;
+}
+
+/**
+ * `--request`'s id, canonical. Its parsers are imported here, not above: they load viem and typebox,
+ * which no other webhooks command needs.
+ */
+async function requestIdOf(text: string): Promise<Bytes32> {
+  const [{ parseBytes32 }, { canonicalHex }] = await Promise.all([import("../../core/inputParsers.ts"), import("../../service/model/values.ts")]);
+  return canonicalHex(parseBytes32(text, "--request"));
 }
 
 function deliveryText(delivery: DeliveryLog): string {
@@ -217,6 +224,8 @@ async function rotateSecretKey(args: readonly string[], io: CliIo, globals: Glob
     throw new UsageError("rotate-secret-key works on the service's database: --data-dir <dir> (FERRY_DATA_DIR), DATABASE_URL or --config <file>");
   }
   const env = { ...io.env, ...(dataDir !== undefined ? { FERRY_DATA_DIR: dataDir } : {}), ...(config !== undefined ? { FERRY_CONFIG: config } : {}) };
+  // Imported here, not above: the store and the config are a second of CPU the other commands skip.
+  const { withServiceStore } = await import("../serviceStore.ts");
   const rotation = await withServiceStore(
     { ...io, env },
     async (store, loaded) => {
