@@ -23,11 +23,7 @@ describe("createPostgresEngine when the database goes away", function () {
   this.timeout(60_000);
   let url: string | undefined;
   before(async function () {
-    url = await reachablePostgres();
-    if (!url) {
-      if (process.env.CI || process.env.FERRY_TEST_REQUIRE_POSTGRES) throw new Error("PostgreSQL unreachable under CI");
-      this.skip();
-    }
+    url = await postgresOrSkip(this);
   });
 
   it("transaction_itsConnectionTerminatedMidway_isDatabaseUnavailable_theProcessLives_andTheNextQueryWorks", async () => {
@@ -100,11 +96,7 @@ describe("createPostgresEngine's prepared statements", function () {
   this.timeout(60_000);
   let url: string | undefined;
   before(async function () {
-    url = await reachablePostgres();
-    if (!url) {
-      if (process.env.CI || process.env.FERRY_TEST_REQUIRE_POSTGRES) throw new Error("PostgreSQL unreachable under CI");
-      this.skip();
-    }
+    url = await postgresOrSkip(this);
   });
   const oneConnection = () =>
     createPostgresEngine({ databaseUrl: url!, schema: `ferry_prep_${process.pid}_${randomBytes(3).toString("hex")}`, settings: { ...DEFAULT_POSTGRES_SETTINGS, poolSize: 1 } });
@@ -187,6 +179,14 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
     if (Date.now() > deadline) throw new Error("timed out");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** The test server's URL; a suite without one is skipped, or fails under CI. */
+async function postgresOrSkip(context: Mocha.Context): Promise<string> {
+  const url = await reachablePostgres();
+  if (url) return url;
+  if (process.env.CI || process.env.FERRY_TEST_REQUIRE_POSTGRES) throw new Error("PostgreSQL unreachable under CI");
+  return context.skip();
 }
 
 async function reachablePostgres(): Promise<string | undefined> {
