@@ -59,7 +59,13 @@ describe("devnet restarted: admin CLI while it runs, a fresh store with fresh ch
     child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const deadline = Date.now() + STARTUP_TIMEOUT_MS;
     while (!output.includes("Ctrl-C stops everything.")) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`devnet did not start:\n${output}`);
+      if (child.exitCode !== null || Date.now() > deadline) {
+        // Not returned, so `after` cannot stop it: stopped here (its chains and service with it), else
+        // it outlives the run and holds mocha open.
+        child.kill("SIGINT");
+        if ((await Promise.race([exited, sleep(20_000).then(() => "timeout")])) === "timeout") child.kill("SIGKILL");
+        throw new Error(`devnet did not start:\n${output}`);
+      }
       await sleep(200);
     }
     const file = JSON.parse(await readFile(join(dir, ".devnet", "devnet.json"), "utf8")) as DevnetFile;

@@ -3,7 +3,7 @@
  *  1. `--api-url <url>` or $FERRY_API_URL: the running service's admin API, with $FERRY_ADMIN_TOKEN
  *     (the token is never a flag: flags show in the process list);
  *  2. `--data-dir <dir>`, $FERRY_DATA_DIR, $DATABASE_URL or `--config`/$FERRY_CONFIG: the service's
- *     database opened directly (../serviceStore.ts) — PostgreSQL at any time, the embedded one only
+ *     database opened directly (./serviceStore.ts) — PostgreSQL at any time, the embedded one only
  *     while the service is stopped (DATA_DIR_LOCKED otherwise). A read (list, show, log) of an
  *     embedded database that does not exist is DATA_DIR_MISSING, never a new empty database;
  *  3. neither, and a devnet file (`--devnet-dir`, $FERRY_DEVNET_DIR or ./.devnet/devnet.json): the
