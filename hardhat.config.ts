@@ -74,7 +74,8 @@ export default defineConfig({
       timeout: 120_000,
       ...(process.env.FERRY_TEST_TIMINGS ? { reporter: "test/timingsReporter.ts" } : {}),
       ...(TEST_JOBS > 1 ? { parallel: true, jobs: TEST_JOBS } : {}),
-      ...(TEST_JOBS > 1 && process.env.FERRY_TEST_TIMINGS ? { require: ["test/fileTimingsHooks.ts"] } : {}),
+      // In parallel runs a failed test's error must survive the worker's JSON (test/serializableFailures.ts).
+      ...(TEST_JOBS > 1 ? { require: ["test/serializableFailures.ts", ...(process.env.FERRY_TEST_TIMINGS ? ["test/fileTimingsHooks.ts"] : [])] } : {}),
     },
   },
   networks: {
