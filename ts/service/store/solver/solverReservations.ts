@@ -1,10 +1,10 @@
 /**
  * Inventory reservations (migration 0012): the balance each fill in flight holds on its destination
  * chain. `reserveFill` is the fill's last check before it is sent: under a per-chain advisory lock
- * (one transaction: every process and replica reserving on that chain waits its turn), the balances
- * the caller just read minus what the other fills in flight hold must cover this fill — its amount in
- * its currency and its gas in native — or it is not reserved (the sums, the check and the write are
- * one statement after the lock's):
+ * (every process and replica reserving on that chain waits its turn), the balances the caller just
+ * read minus what the other fills in flight hold must cover this fill — its amount in its currency and
+ * its gas in native — or it is not reserved. The lock, the sums, the check and the write are one
+ * statement: migration 0025's `ferry_reserve_fill`, whose header says why it is a function:
  * - the balance alone does not cover it → `SOLVER_BALANCE_TOO_LOW`;
  * - the balance does, but not what the fills in flight leave of it → `SOLVER_CAPACITY_EXCEEDED`.
  * A reservation counts while its request is `pending` or `submitted`; after that the fill is mined
@@ -35,6 +35,7 @@ export type ReservationResult =
 /** What the fills in flight hold per (chain, currency), gas counted into the native currency. */
 export type ReservedAmount = { chainId: number; currency: Address; reserved: bigint };
 
+/** A reservation counts while its request is in one of these (migration 0025's `ferry_reserve_fill` holds the same list). */
 const IN_FLIGHT = "r.status IN ('pending', 'submitted')";
 
 export async function reserveFill({ db, now }: StoreContext, r: FillReservation): Promise<ReservationResult> {
@@ -42,49 +43,32 @@ export async function reserveFill({ db, now }: StoreContext, r: FillReservation)
   const needNative = r.gas + (native ? r.amount : 0n);
   const needToken = native ? 0n : r.amount;
   const balanceShort = r.nativeBalance < needNative || r.tokenBalance < needToken;
-  return db.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('ferry.solver_reservations.' || $1::text, 0))", [r.chainId]);
-    // Under the lock, in a statement of its own (READ COMMITTED: its snapshot is taken after the lock,
-    // so it sees every reservation committed before): what the other fills in flight hold, the check,
-    // and the reservation written only when it fits — one round trip.
-    const { rows } = await tx.query<{ reserved_native: string; reserved_token: string; reserved: boolean }>(
-      `WITH held AS (
-         SELECT coalesce(sum(s.gas), 0) + coalesce(sum(s.amount) FILTER (WHERE s.currency = $7), 0) AS reserved_native,
-                coalesce(sum(s.amount) FILTER (WHERE s.currency = $3 AND $3 <> $7), 0) AS reserved_token
-         FROM solver_reservations s JOIN requests r ON r.id = s.request_id
-         WHERE s.chain_id = $2 AND s.request_id <> $1 AND ${IN_FLIGHT}
-       ), fits AS (
-         SELECT reserved_native, reserved_token,
-           NOT $11::boolean AND $8::numeric - reserved_native >= $10::numeric AND $9::numeric - reserved_token >= $12::numeric AS ok
-         FROM held
-       ), written AS (
-         INSERT INTO solver_reservations (request_id, chain_id, currency, amount, gas, created_at)
-         SELECT $1, $2, $3, $4::numeric, $5::numeric, $6::timestamptz FROM fits WHERE ok
-         ON CONFLICT (request_id) DO UPDATE SET chain_id = EXCLUDED.chain_id, currency = EXCLUDED.currency, amount = EXCLUDED.amount, gas = EXCLUDED.gas, created_at = EXCLUDED.created_at
-         RETURNING request_id
-       )
-       SELECT reserved_native::text AS reserved_native, reserved_token::text AS reserved_token, EXISTS (SELECT 1 FROM written) AS reserved FROM fits`,
-      [
-        r.requestId,
-        r.chainId,
-        r.currency,
-        r.amount.toString(),
-        r.gas.toString(),
-        now().toISOString(),
-        ZERO_ADDRESS,
-        r.nativeBalance.toString(),
-        r.tokenBalance.toString(),
-        needNative.toString(),
-        balanceShort,
-        needToken.toString(),
-      ],
-    );
-    const row = rows[0]!;
-    const reservedNative = BigInt(row.reserved_native);
-    const reservedToken = BigInt(row.reserved_token);
-    if (!row.reserved) return { ok: false, failReason: balanceShort ? "SOLVER_BALANCE_TOO_LOW" : "SOLVER_CAPACITY_EXCEEDED", reservedNative, reservedToken };
-    return { ok: true, reservedNative, reservedToken };
-  });
+  // One statement (migration 0025's function): the per-chain lock, then — in a statement of its own
+  // inside the function, so under READ COMMITTED it sees every reservation committed before the lock
+  // was granted — what the other fills in flight hold, the check, and the reservation written only
+  // when it fits. The lock lasts until this call's transaction commits.
+  const { rows } = await db.query<{ reserved_native: string; reserved_token: string; reserved: boolean }>(
+    "SELECT reserved_native, reserved_token, reserved FROM ferry_reserve_fill($1, $2, $3, $4::numeric, $5::numeric, $6::timestamptz, $7, $8::numeric, $9::numeric, $10::numeric, $11::numeric, $12::boolean)",
+    [
+      r.requestId,
+      r.chainId,
+      r.currency,
+      r.amount.toString(),
+      r.gas.toString(),
+      now().toISOString(),
+      ZERO_ADDRESS,
+      r.nativeBalance.toString(),
+      r.tokenBalance.toString(),
+      needNative.toString(),
+      needToken.toString(),
+      balanceShort,
+    ],
+  );
+  const row = rows[0]!;
+  const reservedNative = BigInt(row.reserved_native);
+  const reservedToken = BigInt(row.reserved_token);
+  if (!row.reserved) return { ok: false, failReason: balanceShort ? "SOLVER_BALANCE_TOO_LOW" : "SOLVER_CAPACITY_EXCEEDED", reservedNative, reservedToken };
+  return { ok: true, reservedNative, reservedToken };
 }
 
 const ReservedRow = Type.Object({ chain_id: ChainId, currency: Address, amount: Uint256, gas: Uint256 });
