@@ -356,6 +356,55 @@ describeEachEngine("store requests", (engine) => {
       }
     });
 
+    it("onOutboxChange_aStatusChangeThisStoreCommitted_wakesTheListenerOnce_notAgainByItsOwnNotification_onPostgres", async function () {
+      if (engine.kind !== "postgres") this.skip(); // PGlite has no notifications
+      const db = await engine.freshDatabase();
+      const [store, other] = [await db.open(), await db.open()];
+      try {
+        let calls = 0;
+        const stop = store.onOutboxChange(() => calls++);
+        await until(() => calls > 0); // connected
+        // Another process's write arrives over the LISTEN connection: the notification path works.
+        const connected = calls;
+        await other.createRequest(newRequest(9201));
+        await until(() => calls > connected);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const before = calls;
+        // Each write's own NOTIFY reaches the LISTEN connection within milliseconds: give it time to arrive.
+        await store.createRequest(newRequest(9202));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(calls, "once for the create: the echo of its own notification is not passed on").to.equal(before + 1);
+        await store.transitionRequest(hex(9202), "pending");
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(calls, "once for the transition").to.equal(before + 2);
+        stop();
+      } finally {
+        await store.close();
+        await other.close();
+      }
+    });
+
+    it("onOutboxCommit_aParkedRequestsEventAndARefundEndingPatch_tellTheListener", async () => {
+      let calls = 0;
+      const stop = engine.store.onOutboxCommit(() => calls++);
+      try {
+        const id = hex(9301);
+        await engine.store.createRequest(newRequest(9301));
+        await engine.store.transitionRequest(id, "pending");
+        const before = calls;
+        await engine.store.parkRequest(id, { code: "TEST", message: "parked" });
+        expect(calls, "after parkRequest").to.equal(before + 1);
+        await engine.store.patchRequest(id, { refundFailReason: "NO_ROUTE" });
+        expect(calls, "after a patch that may end a refund").to.equal(before + 2);
+        await engine.store.patchRequest(id, { txHashes: [hex(9302)] });
+        expect(calls, "not after a bookkeeping patch").to.equal(before + 2);
+        await engine.store.transaction(async (tx) => tx.parkRequest(id, { code: "TEST", message: "again" }));
+        expect(calls, "after a transaction that parked").to.equal(before + 3);
+      } finally {
+        stop();
+      }
+    });
+
     it("onOutboxCommit_aThrowingListener_doesNotFailTheWrite", async () => {
       const stop = engine.store.onOutboxCommit(() => {
         throw new Error("listener bug");

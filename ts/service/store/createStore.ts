@@ -17,6 +17,7 @@ import {
   listRequestsUpdatedSince,
   lockRequest,
   parkRequest,
+  patchMayWriteEvent,
   patchRequest,
   transitionRequest,
 } from "./requests.ts";
@@ -525,8 +526,13 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
     },
     patchRequest: async (id, patch) => {
       const next = await top.patchRequest(id, patch);
+      if (patchMayWriteEvent(patch)) notifyOutbox();
       notifyChanged([next.id]);
       return next;
+    },
+    parkRequest: async (id, reason) => {
+      await top.parkRequest(id, reason);
+      notifyOutbox();
     },
     engine,
     transaction: async (fn) => {
@@ -551,9 +557,14 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
             return next;
           },
           patchRequest: async (id, patch) => {
+            if (patchMayWriteEvent(patch)) wroteEvents = true;
             const next = await repos.patchRequest(id, patch);
             changed.add(next.id);
             return next;
+          },
+          parkRequest: async (id, reason) => {
+            wroteEvents = true;
+            await repos.parkRequest(id, reason);
           },
         });
       });

@@ -18,8 +18,10 @@ export interface Engine extends Queryable {
   /** Runs `fn` in one transaction: commits when it resolves, rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
-   * PostgreSQL only: calls `onNotify` on every NOTIFY on `channel` (from any process) and after every
-   * reconnect of the listening connection. Resolves to the unsubscribe function.
+   * PostgreSQL only: calls `onNotify` on every NOTIFY on `channel` from another process (another
+   * engine's connections: a replica, the CLI, a second store in this process) and after every
+   * reconnect of the listening connection. A NOTIFY sent by one of this engine's own connections is
+   * not passed on: the process that wrote knows of its write already. Resolves to the unsubscribe function.
    */
   listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;

@@ -37,7 +37,8 @@ const LISTEN_MAX_BACKOFF_MS = 5000;
  * - data statements are prepared once per connection under a name (./preparedStatements.ts);
  * - `listen(channel)` keeps one dedicated connection LISTENing, reconnecting with backoff, and calls
  *   back after every reconnect too (notifications sent while it was away are lost, so the caller
- *   re-reads).
+ *   re-reads); the notifications its own pool's connections sent are left out (the store told its
+ *   listeners of those writes when they committed).
  */
 export async function createPostgresEngine({
   databaseUrl,
@@ -95,7 +96,19 @@ export async function createPostgresEngine({
   // Idle clients: the pool emits their errors. Checked-out clients emit their own: every client gets a
   // listener when it is created, so neither can crash the process.
   pool.on("error", onConnectionError);
-  pool.on("connect", (client) => client.on("error", onConnectionError));
+  // The server processes behind this pool's connections: a notification one of them sent is this
+  // process's own write, whose listeners the store has told already (see `listen`).
+  const ownBackends = new Set<number>();
+  const backendOf = (client: pg.PoolClient) => (client as pg.PoolClient & { processID?: number | null }).processID ?? undefined;
+  pool.on("connect", (client) => {
+    client.on("error", onConnectionError);
+    const backend = backendOf(client);
+    if (backend !== undefined) ownBackends.add(backend);
+  });
+  pool.on("remove", (client) => {
+    const backend = backendOf(client);
+    if (backend !== undefined) ownBackends.delete(backend);
+  });
 
   // Data statements are prepared once per connection under a name (./preparedStatements.ts).
   const names = statementNames(settings.preparedStatements ? undefined : 0);
@@ -155,7 +168,7 @@ export async function createPostgresEngine({
     },
     async listen(channel, onNotify) {
       if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new ServiceError("INVALID_INPUT", "channel must be a lower-case SQL identifier");
-      const connection = listenConnection({ clientConfig, channel, onNotify, log });
+      const connection = listenConnection({ clientConfig, channel, onNotify, fromElsewhere: (backend) => !ownBackends.has(backend), log });
       listeners.add(connection);
       await connection.ready;
       return async () => {
@@ -174,10 +187,18 @@ type ListenConnection = { ready: Promise<void>; close(): Promise<void> };
 
 /**
  * One client that LISTENs on `channel`, reconnecting (100 ms, doubling up to 5 s) whenever its
- * connection breaks; `onNotify` runs on every notification and after every (re)connect. `ready`
+ * connection breaks; `onNotify` runs on every notification sent from elsewhere and after every
+ * (re)connect. `ready`
  * resolves after the first attempt, successful or not (a database down at start is retried).
  */
-function listenConnection(args: { clientConfig: pg.ClientConfig; channel: string; onNotify: () => void; log: Logger }): ListenConnection {
+function listenConnection(args: {
+  clientConfig: pg.ClientConfig;
+  channel: string;
+  onNotify: () => void;
+  /** False for a notification sent by one of this process's own connections (it is not passed on). */
+  fromElsewhere: (backend: number) => boolean;
+  log: Logger;
+}): ListenConnection {
   let closed = false;
   let client: pg.Client | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -203,7 +224,9 @@ function listenConnection(args: { clientConfig: pg.ClientConfig; channel: string
     };
     next.on("error", retry);
     next.on("end", retry);
-    next.on("notification", notify);
+    next.on("notification", (message) => {
+      if (args.fromElsewhere(message.processId)) notify();
+    });
     try {
       await next.connect();
       await next.query(`LISTEN ${args.channel}`);

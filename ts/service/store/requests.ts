@@ -230,15 +230,21 @@ export async function transitionRequest(
 }
 
 /**
+ * Whether `patchRequest(patch)` may write an outbox event: a patch may end a refund in progress (a
+ * refund that cannot be made, a reverted refund payout), and the public status then turns `failure`,
+ * with its event in the same statement.
+ */
+export function patchMayWriteEvent(patch: RequestPatch): boolean {
+  return patch.refundFailReason !== undefined || patch.solver?.refund !== undefined;
+}
+
+/**
  * Records `patch` without changing the status (so no outbox event: webhooks report status changes).
  * Used for the solver's bookkeeping: payouts being prepared and sent, a resent fill, a refund that
  * cannot be made.
  */
 export async function patchRequest({ db, now }: StoreContext, id: Bytes32, patch: RequestPatch): Promise<StoredRequest> {
-  // A patch may end a refund in progress (a refund that cannot be made, a reverted refund payout):
-  // the public status then turns `failure`, with its event in the same statement.
-  const mayEndRefund = patch.refundFailReason !== undefined || patch.solver?.refund !== undefined;
-  const updated = await updateRequest(db, id, now().toISOString(), null, patch, mayEndRefund ? {} : undefined);
+  const updated = await updateRequest(db, id, now().toISOString(), null, patch, patchMayWriteEvent(patch) ? {} : undefined);
   if (!updated) throw new RequestNotFoundError(id);
   return updated;
 }
