@@ -1,9 +1,10 @@
 /**
  * The service's signing accounts, resolved once per process from the configured keys (revealed only
- * here, into viem LocalAccounts; never logged) and injected into the HTTP app and the solver.
+ * here, into viem LocalAccounts whose signatures libsecp256k1 makes: ./wasmSigningAccount.ts; never
+ * logged) and injected into the HTTP app and the solver.
  */
 import type { LocalAccount } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { wasmSigningAccount } from "./wasmSigningAccount.ts";
 import type { FerryConfig, KeyRole } from "../config/configSchema.ts";
 import { ServiceError } from "../errors/serviceError.ts";
 import { canonicalAddress, type Address } from "../model/values.ts";
@@ -26,7 +27,7 @@ export function resolveAccounts(config: FerryConfig): ServiceAccounts {
   const account = (role: KeyRole): ServiceAccount | undefined => {
     const key = config.keys[role]?.reveal();
     if (!key) return undefined;
-    return serviceAccountOf(privateKeyToAccount(key as `0x${string}`));
+    return serviceAccountOf(wasmSigningAccount(key as `0x${string}`));
   };
   const solver = account("solver");
   const attester = account("attester");
