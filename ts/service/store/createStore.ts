@@ -22,7 +22,7 @@ import {
   transitionRequest,
 } from "./requests.ts";
 import { claimWorkerLease, releaseWorkerLease } from "./workerLeases.ts";
-import { getDepositOrder, type DepositOrder } from "./solver/depositOrder.ts";
+import { getDepositOrder, getDepositOrders, type DepositOrder, type DepositOrderRead } from "./solver/depositOrder.ts";
 import { claimRequest, claimSolverWork, countSolverWork, listSolverWork, releaseRequest, type ClaimedWorkItem, type SolverWorkItem } from "./solver/solverWork.ts";
 import type { NewRequest, RequestPatch, StoredRequest } from "../model/storedRequest.ts";
 import {
@@ -157,6 +157,8 @@ export type Repositories = {
   getQuoteByOrderId(orderId: Bytes32): Promise<StoredQuote | null>;
   /** What a deposit's orderId names, in one statement: a funding order, else its quote and request (./solver/depositOrder.ts). */
   getDepositOrder(orderId: Bytes32): Promise<DepositOrder>;
+  /** `getDepositOrder` of each orderId in one statement; an order whose stored value does not decode is `invalid`. */
+  getDepositOrders(orderIds: readonly Bytes32[]): Promise<Map<Bytes32, DepositOrderRead>>;
   /** The stored orders of several requests in one query (GET /requests/v2?includeOrderData=true). */
   getOrderDataByRequestIds(requestIds: readonly string[]): Promise<Map<string, Order>>;
   createRequest(request: NewRequest): Promise<StoredRequest>;
@@ -343,6 +345,7 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     getQuote: (id) => getQuote(ctx, id),
     getQuoteByOrderId: (id) => getQuoteByOrderId(ctx, id),
     getDepositOrder: (id) => getDepositOrder(ctx, id),
+    getDepositOrders: (ids) => getDepositOrders(ctx, ids),
     getOrderDataByRequestIds: (ids) => getOrderDataByRequestIds(ctx, ids),
     createRequest: (r) => createRequest(ctx, r),
     getRequest: (id) => getRequest(ctx, id),

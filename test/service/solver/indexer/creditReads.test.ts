@@ -2,7 +2,8 @@
 // a funding order, else its quote and the order's request (by its orderId, else by its requestId) — in
 // one statement (`getDepositOrder`). First the two request lookups were separate reads, both run for
 // every new deposit (its request did not exist yet); then the funding order, the quote and the request
-// were still three: two store queries per intent more at 200 users than one (issue 26).
+// were still three: two store queries per intent more at 200 users than one (issue 26). The orders of a
+// range's deposits are read in one statement.
 import { expect } from "chai";
 import { createChainClients } from "../../../../ts/service/chains/chainClients.ts";
 import { SILENT_LOG } from "../../../../ts/service/logging/logger.ts";
@@ -49,5 +50,28 @@ describe("indexer: what crediting a deposit reads", function () {
     const reads = calls.filter((c) => c.startsWith("get") || c.startsWith("list"));
     expect(reads, JSON.stringify(calls)).to.deep.equal(["getDepositOrder"]);
     expect((await store.getRequest(intent.requestId))?.status).to.equal("pending");
+  });
+
+  it("aRangeOfDeposits_readsTheirOrdersInOneStatement_andReadsAnOrderAgainOnlyForItsSecondDeposit", async () => {
+    const { store: counted, calls } = countingInTransactions(store);
+    const client = createChainClients(env.config.chains, { headMaxAgeMs: 0 }).get(env.origin.chainId);
+    const step = () => indexDeposits({ store: counted, client, chains: env.config.chains, log: SILENT_LOG }, DEFAULT_INDEX_OPTIONS);
+    await step();
+    const [a, b, c] = [makeIntent(env), makeIntent(env), makeIntent(env)];
+    for (const intent of [a, b, c]) await saveQuote(store, intent);
+    for (const intent of [a, b, a, c, b]) await deposit(env, { orderId: intent.orderId, amount: BigInt(intent.originAmount) });
+    await env.origin.testClient.mine({ blocks: 1 });
+    calls.length = 0;
+    const outcomes = await step();
+    expect(outcomes.map((o) => [o.orderId, o.outcome])).to.deep.equal([
+      [a.orderId, "credited"],
+      [b.orderId, "credited"],
+      [a.orderId, "extra"], // a's second deposit: read again, after the first credited a
+      [c.orderId, "credited"],
+      [b.orderId, "extra"],
+    ]);
+    const reads = calls.filter((call) => call.startsWith("get") || call.startsWith("list"));
+    // The two double spends are read again (and each recorded as a stray, which reads where stray tracking starts).
+    expect(reads, JSON.stringify(calls)).to.deep.equal(["getDepositOrders", "getDepositOrder", "getStrayTrackingStart", "getDepositOrder", "getStrayTrackingStart"]);
   });
 });

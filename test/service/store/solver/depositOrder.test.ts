@@ -60,4 +60,18 @@ describeEachEngine("store depositOrder", (engine) => {
     );
     expect(isFerryError(error) && (error as StoredValueInvalidError).where).to.equal("quotes.intent");
   });
+
+  it("getDepositOrders_eachOrderAsGetDepositOrderReadsIt_inOneStatement_anUndecodableOneInvalidAlone", async () => {
+    const { store } = engine;
+    await saveQuoteFor(5);
+    await saveQuoteFor(6);
+    await store.createRequest(testNewRequest(6, { orderId: hex(1006) }));
+    await store.engine.query(`UPDATE quotes SET intent = jsonb_set(intent, '{originChainId}', '"x"') WHERE request_id = $1`, [hex(5)]);
+    const reads = await store.getDepositOrders([hex(1005), hex(1006), hex(1007), hex(1006)]);
+    expect([...reads.keys()].sort()).to.deep.equal([hex(1005), hex(1006), hex(1007)]);
+    const invalid = reads.get(hex(1005))!;
+    expect("invalid" in invalid && invalid.invalid.where).to.equal("quotes.intent");
+    expect(reads.get(hex(1006))).to.deep.equal({ order: await store.getDepositOrder(hex(1006)) });
+    expect(reads.get(hex(1007))).to.deep.equal({ order: { funding: null, quote: null, request: null } });
+  });
 });

@@ -21,7 +21,7 @@ import type { ChainConfig } from "../../config/configSchema.ts";
 import type { Repositories, Store } from "../../store/createStore.ts";
 import { depositPatch, newRequestFor, type ObservedDeposit } from "./depositRequest.ts";
 import { StoredValueInvalidError } from "../../model/storedValue.ts";
-import type { DepositOrder } from "../../store/solver/depositOrder.ts";
+import type { DepositOrder, DepositOrderRead } from "../../store/solver/depositOrder.ts";
 import type { Logger } from "../../logging/logger.ts";
 import type { StrayDepositReason } from "../../store/solver/strayDeposits.ts";
 import { depositMismatch, type DepositMismatch, type DepositTerms } from "./depositMatch.ts";
@@ -54,8 +54,16 @@ export async function recordDeposits(
   checkpoint?: Checkpoint,
 ): Promise<DepositOutcome[]> {
   return deps.store.transaction(async (tx) => {
+    // The orders of a range's deposits are read in one statement, before any is credited. Only the
+    // first deposit of an order uses that read: a later one for the same order (a double spend) reads
+    // again, after the first was credited. (Orders do not share a request: a request has one quote.)
+    const reads = deposits.length > 1 ? await tx.getDepositOrders([...new Set(deposits.map((d) => d.orderId))]) : new Map<Bytes32, DepositOrderRead>();
     const outcomes: DepositOutcome[] = [];
-    for (const deposit of deposits) outcomes.push(await recordDeposit(tx, deps, deposit));
+    for (const deposit of deposits) {
+      const read = reads.get(deposit.orderId);
+      reads.delete(deposit.orderId);
+      outcomes.push(await recordDeposit(tx, deps, deposit, read));
+    }
     if (checkpoint) await tx.setCheckpoint(checkpoint.chainId, checkpoint.contract, checkpoint.block, checkpoint.hash);
     return outcomes;
   });
@@ -99,9 +107,10 @@ async function recordDeposit(
   tx: Repositories,
   deps: { chains: readonly ChainConfig[]; log: Logger },
   deposit: ObservedDeposit,
+  read?: DepositOrderRead,
 ): Promise<DepositOutcome> {
   const orderId = deposit.orderId;
-  const order = await orderOf(tx, deps, orderId);
+  const order = await orderOf(tx, deps, orderId, read);
   if (order.funding) {
     const funding = order.funding;
     const funded = await creditFundingDeposit(tx, deps, funding, deposit);
@@ -197,12 +206,14 @@ async function creditFastFilled(
 }
 
 /**
- * What `orderId` names (a funding order, else its quote and request: one statement). A stored quote that
+ * What `orderId` names (a funding order, else its quote and request: one statement, or `read`, the
+ * range's read of it). A stored quote that
  * does not decode matches nothing (logged); any other row that does not decode is thrown on.
  */
-async function orderOf(tx: Pick<Repositories, "getDepositOrder">, deps: { log: Logger }, orderId: Bytes32): Promise<DepositOrder> {
+async function orderOf(tx: Pick<Repositories, "getDepositOrder">, deps: { log: Logger }, orderId: Bytes32, read?: DepositOrderRead): Promise<DepositOrder> {
   try {
-    return await tx.getDepositOrder(orderId);
+    if (read && "invalid" in read) throw read.invalid;
+    return read ? read.order : await tx.getDepositOrder(orderId);
   } catch (error) {
     if (!(error instanceof StoredValueInvalidError) || !error.where.startsWith("quotes")) throw error;
     deps.log.error({ orderId, code: error.code, field: error.field }, "stored quote does not decode: deposit not matched");
