@@ -56,6 +56,50 @@ describeEachEngine("store requests", (engine) => {
     expect(await store.getRequestByOrderId(canonicalHex(hex(1001).toUpperCase().replace("0X", "0x")))).to.deep.equal(expected);
   });
 
+  for (const initial of ["waiting", "depositing"] as const) {
+    it(`createCreditedRequest_from_${initial}_writesWhatCreateThenTransitionToPendingWrite_rowAndBothEventsInOrder`, async () => {
+      const { store } = engine;
+      const deposit = {
+        chainId: 31337,
+        depository: canonicalAddress(`0x${"dd".repeat(20)}`),
+        txHash: hex(0x5001),
+        logIndex: 3,
+        block: 12,
+        blockTimestamp: 1_700_000_000,
+        depositor: canonicalAddress(`0x${"aa".repeat(20)}`),
+        token: canonicalAddress(`0x${"00".repeat(20)}`),
+        amount: 10n ** 18n,
+      };
+      const credit = (n: number) => ({
+        inTxHashes: [hex(n * 10), hex(0x5001)],
+        originBlock: 12,
+        data: { slippageTolerance: "75" },
+        solver: { deposit },
+      });
+      const request = (n: number) => newRequest(n, { status: initial, inTxHashes: [hex(n * 10)], data: { slippageTolerance: "50" }, originBlock: 11 });
+      // The two writes it stands for, on one request…
+      await store.createRequest(request(8101));
+      const transitioned = await store.transitionRequest(hex(8101), "pending", credit(8101));
+      // …and the one write, on another.
+      const created = await store.createCreditedRequest(request(8102), credit(8102));
+      const sameAs = (r: Record<string, unknown>, n: number) => JSON.parse(JSON.stringify(r, (_, v) => (typeof v === "bigint" ? v.toString() : v)).replaceAll(hex(n), "ID").replaceAll(hex(n * 10), "TX").replaceAll(hex(1000 + n), "ORDER"));
+      expect(sameAs(created, 8102)).to.deep.equal(sameAs(transitioned, 8101));
+      expect(sameAs((await store.getRequest(hex(8102)))!, 8102)).to.deep.equal(sameAs(transitioned, 8101));
+      const events = async (n: number) => (await store.requestEvents(hex(n))).map((e) => sameAs({ status: e.status, payload: e.payload }, n));
+      expect(await events(8102)).to.deep.equal(await events(8101));
+      expect((await events(8102)).map((e) => e.status)).to.deep.equal([initial === "waiting" ? "waiting" : "depositing", "pending"]);
+      const ids = (await store.requestEvents(hex(8102))).map((e) => e.id);
+      expect(ids[1]! > ids[0]!, "the initial status's event first").to.equal(true);
+    });
+  }
+
+  it("createCreditedRequest_aRequestThatWouldNotStartWaitingOrDepositing_isRefused_andWritesNothing", async () => {
+    const { store } = engine;
+    const error = await store.createCreditedRequest(newRequest(8103, { status: "pending" }), {}).then(() => null, (e: unknown) => e);
+    expect(isFerryError(error) && (error as { code: string }).code).to.equal("INVALID_INPUT");
+    expect(await store.getRequest(hex(8103))).to.equal(null);
+  });
+
   it("getRequest_throwsATypedErrorNamingTheField_whenTheRowIsCorrupted", async () => {
     const { store } = engine;
     await store.createRequest(newRequest(1));

@@ -10,6 +10,7 @@ import { SILENT_LOG, type Logger } from "../logging/logger.ts";
 import { getOrderDataByRequestIds, getQuote, getQuoteByOrderId, saveQuote, saveQuotes, type NewQuote, type StoredQuote } from "./quotes.ts";
 import {
   countParkedRequests,
+  createCreditedRequest,
   createRequest,
   getRequest,
   getStepRequest,
@@ -20,6 +21,7 @@ import {
   patchMayWriteEvent,
   patchRequest,
   transitionRequest,
+  type CreditPatch,
 } from "./requests.ts";
 import { claimWorkerLease, releaseWorkerLease } from "./workerLeases.ts";
 import { getDepositOrder, getDepositOrders, type DepositOrder, type DepositOrderRead } from "./solver/depositOrder.ts";
@@ -162,6 +164,8 @@ export type Repositories = {
   /** The stored orders of several requests in one query (GET /requests/v2?includeOrderData=true). */
   getOrderDataByRequestIds(requestIds: readonly string[]): Promise<Map<string, Order>>;
   createRequest(request: NewRequest): Promise<StoredRequest>;
+  /** `createRequest(request)` then `transitionRequest(id, "pending", patch)` in one statement: a request created with its deposit credited. */
+  createCreditedRequest(request: NewRequest, patch: CreditPatch): Promise<StoredRequest>;
   getRequest(id: Bytes32): Promise<StoredRequest | null>;
   /** The request and the halted chains, in one statement: what a solver step reads first. */
   getStepRequest(id: Bytes32): Promise<{ request: StoredRequest; halted: number[] } | null>;
@@ -348,6 +352,7 @@ function repositories(ctx: StoreContext, ledger: Omit<AppBalanceOptions, "now"> 
     getDepositOrders: (ids) => getDepositOrders(ctx, ids),
     getOrderDataByRequestIds: (ids) => getOrderDataByRequestIds(ctx, ids),
     createRequest: (r) => createRequest(ctx, r),
+    createCreditedRequest: (r, p) => createCreditedRequest(ctx, r, p),
     getRequest: (id) => getRequest(ctx, id),
     getStepRequest: (id) => getStepRequest(ctx, id),
     getRequestByOrderId: (id) => getRequestByOrderId(ctx, id),
@@ -527,6 +532,13 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
       notifyTransitioned([next]);
       return next;
     },
+    createCreditedRequest: async (request, patch) => {
+      const created = await top.createCreditedRequest(request, patch);
+      notifyOutbox();
+      notifyChanged([created.id]);
+      notifyTransitioned([created]);
+      return created;
+    },
     patchRequest: async (id, patch) => {
       const next = await top.patchRequest(id, patch);
       if (patchMayWriteEvent(patch)) notifyOutbox();
@@ -558,6 +570,13 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
             changed.add(next.id);
             transitioned.push(next);
             return next;
+          },
+          createCreditedRequest: async (request, patch) => {
+            wroteEvents = true;
+            const created = await repos.createCreditedRequest(request, patch);
+            changed.add(created.id);
+            transitioned.push(created);
+            return created;
           },
           patchRequest: async (id, patch) => {
             if (patchMayWriteEvent(patch)) wroteEvents = true;

@@ -20,7 +20,7 @@ import { Address, BlockNumber, Bytes32, ChainId, Nullable } from "../model/value
 import { InvalidInputError } from "../../core/errors.ts";
 import { isoColumn, type Db, type Row, type StoreContext } from "./engine.ts";
 import { RequestNotFoundError } from "./errors.ts";
-import { insertEventsSql, insertOutboxEventOf } from "./outbox.ts";
+import { eventPayloadSql, insertEventsSql, insertOutboxEventOf } from "./outbox.ts";
 import { publicStatusSql } from "./publicStatusSql.ts";
 
 /** The columns every read of a request selects, in the form `requestFromRow` decodes; `row` qualifies them ("r." for a row named r). */
@@ -89,7 +89,6 @@ export async function createRequest({ db, now }: StoreContext, request: NewReque
   if (!INITIAL_STATUSES.includes(status)) {
     throw new InvalidInputError(`a request starts in ${INITIAL_STATUSES.join(" or ")}, not ${status}`, { path: "status" });
   }
-  const at = now().toISOString();
   const { rows } = await db.query(
     `WITH r AS (
        INSERT INTO requests (id, order_id, status, "user", recipient, origin_chain_id, destination_chain_id,
@@ -98,24 +97,81 @@ export async function createRequest({ db, now }: StoreContext, request: NewReque
        RETURNING *),
      e AS (${insertEventsSql("r", "NULL::text", "$14")})
      SELECT ${REQUEST_COLUMNS} FROM r`,
+    newRequestParams(request, status, now().toISOString()),
+  );
+  return requestFromRow(rows[0]!);
+}
+
+/** What crediting a deposit writes into its request (../solver/indexer/depositRequest.ts `depositPatch`). */
+export type CreditPatch = Pick<RequestPatch, "inTxHashes" | "originBlock" | "data" | "solver">;
+
+/**
+ * Creates a request whose deposit is already credited: what `createRequest(request)` (in `waiting` or
+ * `depositing`) followed by `transitionRequest(id, "pending", patch)` write — the row as the
+ * transition leaves it, and both outbox events in that order (the initial status's, then `pending`'s,
+ * each with its own payload) — in one statement. The indexer's write for a deposit it credits before
+ * anything else saw its order.
+ */
+export async function createCreditedRequest({ db, now }: StoreContext, request: NewRequest, patch: CreditPatch): Promise<StoredRequest> {
+  const initial = request.status ?? "waiting";
+  if (!INITIAL_STATUSES.includes(initial) || !statusesBefore("pending").includes(initial)) {
+    throw new InvalidInputError(`a credited request starts in waiting or depositing, not ${initial}`, { path: "status" });
+  }
+  // w: the row `createRequest` would insert (never written); r: that row as the transition's UPDATE
+  // (updateRequest) would leave it, inserted. The events are one INSERT, ordered, so their ids are too.
+  const { rows } = await db.query(
+    `WITH w AS (
+       SELECT $1::text AS id, $2::text AS order_id, $3::text AS status, $4::text AS "user", $5::text AS recipient,
+         $6::bigint AS origin_chain_id, $7::bigint AS destination_chain_id, $8::text[] AS in_tx_hashes, '{}'::text[] AS tx_hashes,
+         NULL::text AS fail_reason, NULL::text AS refund_fail_reason, $9::jsonb AS data, $10::jsonb AS solver_state,
+         NULL::jsonb AS details, NULL::jsonb AS parked, $11::text AS referrer, $12::text AS api_key_id, $13::bigint AS origin_block,
+         $14::timestamptz(3) AS created_at, $14::timestamptz(3) AS updated_at),
+     r AS (
+       INSERT INTO requests (id, order_id, status, "user", recipient, origin_chain_id, destination_chain_id,
+         in_tx_hashes, data, solver_state, referrer, api_key_id, origin_block, created_at, updated_at)
+       SELECT id, order_id, 'pending', "user", recipient, origin_chain_id, destination_chain_id,
+         ARRAY(SELECT h FROM unnest(w.in_tx_hashes || $15::text[]) WITH ORDINALITY AS t(h, i) GROUP BY h ORDER BY min(i)),
+         data || $16::jsonb,
+         CASE WHEN $17::jsonb = '{}'::jsonb THEN solver_state ELSE coalesce(solver_state, '{}'::jsonb) || $17::jsonb END,
+         referrer, api_key_id, coalesce($18, origin_block), created_at, updated_at
+       FROM w RETURNING *),
+     e AS (
+       INSERT INTO request_events (request_id, status, payload, created_at)
+       SELECT request_id, status, payload, $14::timestamptz FROM (
+         SELECT 1 AS n, w.id AS request_id, ${publicStatusSql("w.")} AS status, ${eventPayloadSql("w.", "NULL::text")} AS payload FROM w
+         UNION ALL
+         SELECT 2, r.id, ${publicStatusSql("r.")}, ${eventPayloadSql("r.", publicStatusSql("w."))} FROM r, w WHERE ${publicStatusSql("r.")} <> ${publicStatusSql("w.")}
+       ) events ORDER BY n)
+     SELECT ${REQUEST_COLUMNS} FROM r`,
     [
-      request.id,
-      request.orderId,
-      status,
-      request.user,
-      request.recipient,
-      request.originChainId,
-      request.destinationChainId,
-      [...new Set(request.inTxHashes ?? [])],
-      JSON.stringify(request.data ?? {}),
-      request.solver === null ? null : JSON.stringify(encodeStored(SolverState, request.solver)),
-      request.referrer ?? null,
-      request.apiKeyId ?? null,
-      request.originBlock ?? null,
-      at,
+      ...newRequestParams(request, initial, now().toISOString()),
+      patch.inTxHashes ?? [],
+      JSON.stringify(patch.data ?? {}),
+      JSON.stringify(patch.solver ? encodeStored(SolverStatePatch, patch.solver) : {}),
+      patch.originBlock ?? null,
     ],
   );
   return requestFromRow(rows[0]!);
+}
+
+/** $1–$14 of a request's INSERT: its fields in column order, then the time it is written. */
+function newRequestParams(request: NewRequest, status: RequestStatus, at: string): unknown[] {
+  return [
+    request.id,
+    request.orderId,
+    status,
+    request.user,
+    request.recipient,
+    request.originChainId,
+    request.destinationChainId,
+    [...new Set(request.inTxHashes ?? [])],
+    JSON.stringify(request.data ?? {}),
+    request.solver === null ? null : JSON.stringify(encodeStored(SolverState, request.solver)),
+    request.referrer ?? null,
+    request.apiKeyId ?? null,
+    request.originBlock ?? null,
+    at,
+  ];
 }
 
 export async function getRequest({ db }: StoreContext, id: Bytes32): Promise<StoredRequest | null> {

@@ -135,15 +135,18 @@ async function recordDeposit(
     await recordStray(tx, deps, deposit, mismatch, intent.requestId);
     return { orderId, outcome: "mismatch", reason: mismatch, requestId: null };
   }
-  let request = order.request;
+  const request = order.request;
   // Paid through a deposit address: the payment the solver forwarded (who paid, which transaction) joins the request's records from its first event on.
   const payment = await depositAddressPayment(tx, intent);
-  if (!request) request = await tx.createRequest(withDepositPayment(newRequestFor(intent, quote.apiKeyId, deposit.txHash, Number(deposit.blockNumber), deps.chains), payment));
-  if (request.status === "waiting" || request.status === "depositing") {
+  if (!request || request.status === "waiting" || request.status === "depositing") {
     const patch = depositPatch(intent, deposit, deps.chains);
-    await tx.transitionRequest(request.id, "pending", payment ? { ...patch, solver: { ...patch.solver, depositPayment: payment } } : patch);
-    deps.log.info({ requestId: request.id, chainId: deposit.chainId, txHash: deposit.txHash }, "deposit indexed");
-    return { orderId, outcome: "credited", requestId: request.id };
+    const credit = payment ? { ...patch, solver: { ...patch.solver, depositPayment: payment } } : patch;
+    // A request nothing has created yet is created credited: its `waiting` and `pending` in one write.
+    const credited = request
+      ? await tx.transitionRequest(request.id, "pending", credit)
+      : await tx.createCreditedRequest(withDepositPayment(newRequestFor(intent, quote.apiKeyId, deposit.txHash, Number(deposit.blockNumber), deps.chains), payment), credit);
+    deps.log.info({ requestId: credited.id, chainId: deposit.chainId, txHash: deposit.txHash }, "deposit indexed");
+    return { orderId, outcome: "credited", requestId: credited.id };
   }
   const credited = request.solver?.deposit;
   if (!credited && request.solver?.fastFill) return creditFastFilled(tx, deps, request, intent, deposit);
