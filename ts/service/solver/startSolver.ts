@@ -1,6 +1,7 @@
 /**
  * `startSolver({config, store, log})`: the solver of one process.
- * - **Indexers**, one loop per configured chain (./indexer/indexDeposits.ts), every `pollIntervalMs`,
+ * - **Indexers**, one loop per configured chain (./indexer/indexDeposits.ts), at each new head of its
+ *   chain (pushed by a newHeads subscription, or read while polling) and every `pollIntervalMs`,
  *   on one replica at a time: a chain's indexing and the background passes (strays, withdrawals, permit
  *   deposits, deposit addresses) run under a lease each (`store.claimWorkerLease`, ../worker/heldLease.ts,
  *   at least WORKER_LEASE_MIN_MS): another replica does them only once that one's lease lapsed (it died:
@@ -238,10 +239,12 @@ export function startSolver(options: SolverOptions): RunningSolver {
   const backgroundLease = heldLease("solver:background");
   const indexLeases = ctx.clients.all().map((client) => heldLease(`solver:index:${client.config.id}`));
 
-  // Each chain's indexer: a pass every pollIntervalMs, backing off while it fails (../worker/workerLoop.ts).
+  // Each chain's indexer: a pass at each new head of its chain (pushed by a newHeads subscription, or
+  // read by anyone while polling) and every pollIntervalMs, backing off while it fails (../worker/workerLoop.ts).
   const indexLoops = ctx.clients.all().map((client, i) =>
     startWorkerLoop({
       intervalMs: settings.pollIntervalMs,
+      wakeOn: (wake) => client.head.onNewHead(() => wake()),
       pass: async () => {
         // Only on the replica holding this chain's lease, renewed while the pass runs.
         await indexLeases[i]!.run(async () => {
