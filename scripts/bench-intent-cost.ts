@@ -26,6 +26,8 @@
 //
 //   FERRY_BENCH_USERS (200)  FERRY_BENCH_USER_INTENTS (2)  FERRY_BENCH_USERS_POLL_MS (1000)
 //   FERRY_BENCH_POLL_PROBES (1000: status polls of the poll-only phase)  FERRY_BENCH_REPLICAS (2: 1 skips the second run)
+//   FERRY_BENCH_POLL_MS (unset: the service's default timed polls, printed in the header — each loop is
+//     also woken at once by status changes and new heads; a number: solver, webhooks, websocket at that interval)
 //   FERRY_BENCH_CPU_PROFILE_DIR (a folder: each replica writes its V8 CPU profile there when it exits)
 //   FERRY_BENCH_LOG_DIR (a folder: each replica's output, its warnings and errors, in a file there)
 //
@@ -39,6 +41,7 @@ import { availableParallelism } from "node:os";
 import { parseEther, type Hex } from "viem";
 import pg from "pg";
 import { parseDevnetNode } from "../ts/devnet/devnetNode.ts";
+import { CONFIG_DEFAULTS } from "../ts/service/config/configSchema.ts";
 import { intFromEnv, machineLine, ms, table } from "./bench/benchEnv.ts";
 import { benchConfirmations, blockLatencyReport, blocksToFill, fillsSince, startBlockClock, statusTimes, type BlockLatency, type Fill } from "./bench/blockLatency.ts";
 import { startCpuMeter, type CpuSpent } from "./bench/cpuMeter.ts";
@@ -51,6 +54,8 @@ const USER_INTENTS = intFromEnv("FERRY_BENCH_USER_INTENTS", 2);
 const USERS_POLL_MS = intFromEnv("FERRY_BENCH_USERS_POLL_MS", 1000);
 const POLL_PROBES = intFromEnv("FERRY_BENCH_POLL_PROBES", 1000);
 const REPLICAS = intFromEnv("FERRY_BENCH_REPLICAS", 2);
+/** The service's timed polls (solver, webhooks, websocket); unset: its own defaults, what an operator runs. */
+const POLL_MS = process.env.FERRY_BENCH_POLL_MS ? intFromEnv("FERRY_BENCH_POLL_MS", 1000) : undefined;
 const NODE = parseDevnetNode(process.env);
 const CONFIRMATIONS = benchConfirmations(process.env);
 const INTENT_TIMEOUT_MS = 300_000;
@@ -64,7 +69,8 @@ log("bench:intent-cost — RPC calls, store queries and CPU per native intent, t
 log(machineLine());
 log(
   `${USERS} users × ${USER_INTENTS} native intents at once, status polled every ${USERS_POLL_MS} ms; replicas: 1${REPLICAS > 1 ? " then 2" : ""}; ` +
-    `chains: ${NODE.kind}, ${NODE.blockTimeSeconds ? `a block every ${NODE.blockTimeSeconds} s` : "a block per transaction"}${CONFIRMATIONS !== undefined ? `, confirmations ${CONFIRMATIONS}` : ""}`,
+    `chains: ${NODE.kind}, ${NODE.blockTimeSeconds ? `a block every ${NODE.blockTimeSeconds} s` : "a block per transaction"}${CONFIRMATIONS !== undefined ? `, confirmations ${CONFIRMATIONS}` : ""}; ` +
+    `service polls: ${POLL_MS !== undefined ? `every ${POLL_MS} ms` : `its defaults (solver ${CONFIG_DEFAULTS.solver.pollIntervalMs} ms, webhooks ${CONFIG_DEFAULTS.webhooks.pollIntervalMs}, websocket ${CONFIG_DEFAULTS.websocket.pollIntervalMs})`}`,
 );
 
 await hre.tasks.getTask("build").run({ quiet: true });
@@ -135,6 +141,7 @@ try {
       rpcUrl: (chainId) => counters.get(chainId)!.url,
       databaseUrl: (database) => pgCounter.urlFor(database),
       ...(CONFIRMATIONS !== undefined && { confirmations: CONFIRMATIONS }),
+      pollIntervalMs: POLL_MS ?? null,
     });
     try {
       // Startup reads (migrations, the first head and inventory reads) are not an intent's: let them settle.

@@ -33,6 +33,11 @@ export type ReplicaRoutes = {
   wsRpcUrl?: (chainId: number) => string | undefined;
   /** Every chain's confirmations, instead of the stack's. */
   confirmations?: number;
+  /**
+   * The solver's, webhook worker's and websocket hub's timed poll, ms (default 100, the devnet's); null:
+   * the service's own defaults (../../ts/service/config/configSchema.ts: 1000, 500 and 250 ms).
+   */
+  pollIntervalMs?: number | null;
 };
 
 /** A server URL that answers, or the reasons none did. */
@@ -70,9 +75,11 @@ export async function startBenchReplicas(stack: BenchStack, serverUrl: string, r
     JSON.stringify({
       server: { host: "127.0.0.1", port: 0 },
       deploymentsDir: stack.deploymentsDir,
-      solver: { pollIntervalMs: 100 },
-      webhooks: { pollIntervalMs: 100 },
-      websocket: { pollIntervalMs: 100 },
+      ...(routes.pollIntervalMs !== null && {
+        solver: { pollIntervalMs: routes.pollIntervalMs ?? 100 },
+        webhooks: { pollIntervalMs: routes.pollIntervalMs ?? 100 },
+        websocket: { pollIntervalMs: routes.pollIntervalMs ?? 100 },
+      }),
       log: { level: "warn" },
       chains: stack.config.chains.map((c) => ({
         id: c.id,
