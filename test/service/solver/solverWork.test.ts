@@ -140,6 +140,13 @@ describeEachEngine("store solverWork", (engine) => {
     expect(said).to.deep.equal(Object.fromEntries(Object.keys(said).map((id) => [id, listed.has(id)])));
     // Both ways round: some are work, some are not.
     expect(Object.values(said).filter(Boolean).length).to.equal(6);
+    // The work-by-status gauge counts the same requests.
+    const byStatus = { pending: 0, submitted: 0, failure: 0, success: 0 };
+    for (let n = 50; n <= 65; n++) {
+      const request = (await store.getRequest(hex(n)))!;
+      if (said[hex(n)]) byStatus[request.status as keyof typeof byStatus] += 1;
+    }
+    expect(await store.countSolverWork()).to.deep.equal(byStatus);
   });
 
   it("claimSolverWork_deletesLapsedLeases_andTakesOverALapsedOneItLists", async () => {

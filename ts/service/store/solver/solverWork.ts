@@ -152,11 +152,7 @@ const SOLVER_CLAIMS = { table: "solver_claims", key: "request_id" } as const;
 /** Requests per status the solver still works on, database-wide (metrics: fills in flight = `submitted`). */
 export async function countSolverWork({ db }: StoreContext): Promise<Record<"pending" | "submitted" | "failure" | "success", number>> {
   const { rows } = await db.query<{ status: string; n: number }>(
-    `SELECT status, count(*)::int AS n FROM requests
-     WHERE parked IS NULL AND (status IN ('pending', 'submitted')
-        OR (status = 'failure' AND refund_fail_reason IS NULL AND coalesce(solver_state->'refund'->>'status', '') <> 'reverted')
-        OR (status = 'success' AND coalesce(solver_state->'repayment'->>'status', '') NOT IN ('confirmed', 'reverted')))
-     GROUP BY status`,
+    `SELECT r.status, count(*)::int AS n FROM requests r WHERE ${SOLVER_WORK_STATE} GROUP BY r.status`,
   );
   const counts = { pending: 0, submitted: 0, failure: 0, success: 0 };
   for (const row of rows) counts[row.status as keyof typeof counts] = Number(row.n);
