@@ -26,8 +26,9 @@
 //
 //   FERRY_BENCH_USERS (200)  FERRY_BENCH_USER_INTENTS (2)  FERRY_BENCH_USERS_POLL_MS (1000)
 //   FERRY_BENCH_POLL_PROBES (1000: status polls of the poll-only phase)  FERRY_BENCH_REPLICAS (2: 1 skips the second run)
-//   FERRY_BENCH_POLL_MS (unset: the service's default timed polls, printed in the header — each loop is
-//     also woken at once by status changes and new heads; a number: solver, webhooks, websocket at that interval)
+//   FERRY_BENCH_POLL_MS (100: the solver's, webhook worker's and websocket hub's timed polls, as on the
+//     devnet; "default": the service's own defaults, printed in the header. Each loop is also woken at
+//     once by status changes and new heads)
 //   FERRY_BENCH_CPU_PROFILE_DIR (a folder: each replica writes its V8 CPU profile there when it exits)
 //   FERRY_BENCH_LOG_DIR (a folder: each replica's output, its warnings and errors, in a file there)
 //
@@ -54,8 +55,8 @@ const USER_INTENTS = intFromEnv("FERRY_BENCH_USER_INTENTS", 2);
 const USERS_POLL_MS = intFromEnv("FERRY_BENCH_USERS_POLL_MS", 1000);
 const POLL_PROBES = intFromEnv("FERRY_BENCH_POLL_PROBES", 1000);
 const REPLICAS = intFromEnv("FERRY_BENCH_REPLICAS", 2);
-/** The service's timed polls (solver, webhooks, websocket); unset: its own defaults, what an operator runs. */
-const POLL_MS = process.env.FERRY_BENCH_POLL_MS ? intFromEnv("FERRY_BENCH_POLL_MS", 1000) : undefined;
+/** The service's timed polls (solver, webhooks, websocket), ms: unset 100 (the devnet's); "default": the service's own defaults. */
+const POLL_MS = process.env.FERRY_BENCH_POLL_MS === "default" ? undefined : intFromEnv("FERRY_BENCH_POLL_MS", 100);
 const NODE = parseDevnetNode(process.env);
 const CONFIRMATIONS = benchConfirmations(process.env);
 const INTENT_TIMEOUT_MS = 300_000;
